@@ -1,0 +1,14 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { CommonServiceConfig } from '@stdreg/server-kit';
+
+export class IdentityConfig extends CommonServiceConfig {
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  IDENTITY_PORT = 3003;
+
+  @IsString()
+  HOST = '127.0.0.1';
+}

@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset.cjs'),
+  displayName: 'mcp-gateway',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/{src,test}/**/*.spec.ts'],
+};

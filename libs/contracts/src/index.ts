@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './locale';
+export * from './pagination';
+export * from './registry';

@@ -1,0 +1,5 @@
+export * from './localized.dto';
+export * from './registry-query.dto';
+export * from './standards.dto';
+export * from './catalogue.dto';
+export * from './manifest.dto';

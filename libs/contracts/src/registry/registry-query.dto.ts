@@ -1,0 +1,58 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { LOCALES, type Locale } from '../locale';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../pagination';
+
+export const VERSION_PATTERN = /^[0-9]+\.[0-9]+$/;
+
+export class LanguageQueryDto {
+  @ApiPropertyOptional({
+    enum: LOCALES,
+    description: 'Adds a flattened `text` view in this locale and `Content-Language`; overrides Accept-Language.',
+  })
+  @IsOptional()
+  @IsIn(LOCALES)
+  lang?: Locale;
+}
+
+export class ListQueryDto extends LanguageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from a previous page (`nextCursor`).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+export class TermSearchQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({
+    description: 'Search in both languages (term, synonyms, definition); case- and diacritic-insensitive.',
+    maxLength: 100,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
+}
+
+export class VersionedReadQueryDto extends LanguageQueryDto {
+  @ApiPropertyOptional({ description: 'A specific version, e.g. `1.0`; default: the current one.', example: '1.0' })
+  @IsOptional()
+  @Matches(VERSION_PATTERN, { message: 'version must look like 1.0' })
+  version?: string;
+}
+
+export class PolicyReadQueryDto extends VersionedReadQueryDto {
+  @ApiPropertyOptional({ description: 'The version in force on this date (YYYY-MM-DD).', example: '2026-03-01' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'at must be a date (YYYY-MM-DD)' })
+  at?: string;
+}

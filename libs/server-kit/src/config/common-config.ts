@@ -1,0 +1,25 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Variables every service reads. Each service extends this with its own port and dependencies. */
+export class CommonServiceConfig {
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  /** PostgreSQL connection string; when absent the service uses an embedded PGlite under DATA_DIR. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string = undefined;
+
+  @IsString()
+  DATA_DIR = '.data';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  @Max(120000)
+  SHUTDOWN_TIMEOUT_MS = 10000;
+}

@@ -1,0 +1,35 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+
+/** Thrown at start when the environment is invalid; names every bad variable, never its value. */
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/**
+ * Builds a validated config object from environment variables. The class declares each
+ * variable as a property with class-validator decorators and its default as an initializer.
+ */
+export function loadConfig<T extends object>(
+  configClass: new () => T,
+  env: Record<string, string | undefined> = process.env,
+): T {
+  const declared = Object.keys(new configClass());
+  const present: Record<string, string> = {};
+  for (const key of declared) {
+    const value = env[key];
+    if (value !== undefined && value !== '') present[key] = value;
+  }
+  const config = plainToInstance(configClass, present);
+  const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: false });
+  if (errors.length > 0) throw new ConfigValidationError(errors.map(describe));
+  return config;
+}
+
+function describe(error: ValidationError): string {
+  const constraints = Object.values(error.constraints ?? {}).join('; ');
+  return `${error.property}: ${constraints || 'is invalid'}`;
+}

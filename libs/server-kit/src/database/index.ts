@@ -1,0 +1,2 @@
+export * from './embedded-postgres';
+export * from './database.module';

@@ -1,0 +1,31 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ProblemDetailsFilter } from './problem-details.filter';
+import { createValidationPipe } from './validation-pipe';
+import { requestContextMiddleware } from '../logging/request-context';
+import type { JsonLogger } from '../logging/json-logger';
+
+export interface HttpKitOptions {
+  logger: JsonLogger;
+  /** Route prefix of the service's API, e.g. `api/v2`; health routes stay at the root. */
+  globalPrefix?: string;
+  /** Largest accepted JSON body. */
+  bodyLimit?: string;
+}
+
+/** Applies the conventions every service shares: request ids, problem details, strict validation. */
+export function configureHttpApp(app: INestApplication, options: HttpKitOptions): void {
+  const expressApp = app as NestExpressApplication;
+  expressApp.useLogger(options.logger);
+  expressApp.set('x-powered-by', false);
+  expressApp.set('etag', false);
+  expressApp.set('query parser', 'simple');
+  expressApp.use(requestContextMiddleware);
+  expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb' });
+  if (options.globalPrefix) {
+    expressApp.setGlobalPrefix(options.globalPrefix, { exclude: ['healthz', 'readyz', 'metrics'] });
+  }
+  expressApp.useGlobalFilters(new ProblemDetailsFilter(options.logger));
+  expressApp.useGlobalPipes(createValidationPipe());
+  expressApp.enableShutdownHooks();
+}

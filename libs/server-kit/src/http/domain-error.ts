@@ -1,0 +1,77 @@
+import { ErrorCode, type FieldError } from '@stdreg/contracts';
+
+/** An error a service raises on purpose; its code decides the HTTP status and its detail is shown. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'DomainError';
+  }
+}
+
+/** The one place where error codes become HTTP statuses; a new code that is not mapped fails to compile. */
+export function httpStatusFor(code: ErrorCode): number {
+  switch (code) {
+    case ErrorCode.ValidationFailed:
+      return 400;
+    case ErrorCode.Unauthenticated:
+      return 401;
+    case ErrorCode.Forbidden:
+      return 403;
+    case ErrorCode.NotFound:
+    case ErrorCode.RouteNotFound:
+      return 404;
+    case ErrorCode.MethodNotAllowed:
+      return 405;
+    case ErrorCode.Conflict:
+      return 409;
+    case ErrorCode.PreconditionFailed:
+      return 412;
+    case ErrorCode.PayloadTooLarge:
+      return 413;
+    case ErrorCode.UnsupportedMediaType:
+      return 415;
+    case ErrorCode.DomainRuleViolated:
+      return 422;
+    case ErrorCode.ConfirmationRequired:
+      return 428;
+    case ErrorCode.RateLimited:
+      return 429;
+    case ErrorCode.InternalError:
+      return 500;
+    case ErrorCode.AuthorizationUnavailable:
+    case ErrorCode.ServiceUnavailable:
+      return 503;
+    default: {
+      const unmapped: never = code;
+      throw new Error(`unmapped error code ${String(unmapped)}`);
+    }
+  }
+}
+
+const TITLES: Record<ErrorCode, string> = {
+  [ErrorCode.ValidationFailed]: 'Invalid request',
+  [ErrorCode.Unauthenticated]: 'Authentication required',
+  [ErrorCode.Forbidden]: 'Not allowed',
+  [ErrorCode.NotFound]: 'Not found',
+  [ErrorCode.RouteNotFound]: 'No such route',
+  [ErrorCode.MethodNotAllowed]: 'Method not allowed',
+  [ErrorCode.Conflict]: 'Conflict',
+  [ErrorCode.PreconditionFailed]: 'Precondition failed',
+  [ErrorCode.PayloadTooLarge]: 'Payload too large',
+  [ErrorCode.UnsupportedMediaType]: 'Unsupported media type',
+  [ErrorCode.DomainRuleViolated]: 'Domain rule violated',
+  [ErrorCode.ConfirmationRequired]: 'Confirmation required',
+  [ErrorCode.RateLimited]: 'Too many requests',
+  [ErrorCode.AuthorizationUnavailable]: 'Authorization unavailable',
+  [ErrorCode.ServiceUnavailable]: 'Service unavailable',
+  [ErrorCode.InternalError]: 'Internal error',
+};
+
+export function titleFor(code: ErrorCode): string {
+  return TITLES[code];
+}

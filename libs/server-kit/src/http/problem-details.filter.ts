@@ -1,0 +1,92 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ErrorCode, PROBLEM_TYPE_BASE, type FieldError, type ProblemDetails } from '@stdreg/contracts';
+import { DomainError, httpStatusFor, titleFor } from './domain-error';
+import { currentRequestId } from '../logging/request-context';
+import type { JsonLogger } from '../logging/json-logger';
+
+/** Turns every error into RFC 9457 problem details; unknown errors become a 500 that reveals nothing. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  constructor(private readonly logger: JsonLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
+    const error = this.toDomainError(exception, request);
+    if (error.code === ErrorCode.InternalError) {
+      this.logger.error(exception instanceof Error ? exception : String(exception), 'ProblemDetailsFilter');
+    }
+    sendProblem(response, error);
+  }
+
+  private toDomainError(exception: unknown, request: Request): DomainError {
+    if (exception instanceof DomainError) return exception;
+    if (exception instanceof HttpException) return fromHttpException(exception, request);
+    const status = statusOf(exception);
+    if (status === 413) return new DomainError(ErrorCode.PayloadTooLarge, 'The request body is too large.');
+    if (status === 400) return new DomainError(ErrorCode.ValidationFailed, 'The request body is not valid JSON.');
+    if (status === 415) return new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported content type.');
+    return new DomainError(ErrorCode.InternalError, 'An unexpected error occurred.');
+  }
+}
+
+export function sendProblem(response: Response, error: DomainError): void {
+  const status = httpStatusFor(error.code);
+  const body: ProblemDetails = {
+    type: PROBLEM_TYPE_BASE + error.code,
+    title: titleFor(error.code),
+    status,
+    detail: error.detail,
+    code: error.code,
+    ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
+  };
+  const requestId = currentRequestId();
+  if (requestId) body.requestId = requestId;
+  for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+  response.status(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+function fromHttpException(exception: HttpException, request: Request): DomainError {
+  const status = exception.getStatus();
+  switch (status) {
+    case 404:
+      return new DomainError(ErrorCode.RouteNotFound, `No route for ${request.method} ${request.originalUrl.split('?')[0]}.`);
+    case 405:
+      return new DomainError(ErrorCode.MethodNotAllowed, `${request.method} is not allowed here.`);
+    case 413:
+      return new DomainError(ErrorCode.PayloadTooLarge, 'The request body is too large.');
+    case 415:
+      return new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported content type.');
+    case 400:
+      return new DomainError(ErrorCode.ValidationFailed, messageOf(exception), fieldErrorsOf(exception));
+    case 401:
+      return new DomainError(ErrorCode.Unauthenticated, 'A valid credential is required.');
+    case 403:
+      return new DomainError(ErrorCode.Forbidden, 'Not allowed.');
+    default:
+      return new DomainError(
+        status >= 500 ? ErrorCode.InternalError : ErrorCode.ValidationFailed,
+        status >= 500 ? 'An unexpected error occurred.' : messageOf(exception),
+      );
+  }
+}
+
+function messageOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  return typeof message === 'string' ? message : 'The request is invalid.';
+}
+
+function fieldErrorsOf(exception: HttpException): FieldError[] | undefined {
+  const message = (exception.getResponse() as { message?: unknown }).message;
+  return Array.isArray(message) ? message.map((m) => ({ field: '', message: String(m) })) : undefined;
+}
+
+function statusOf(exception: unknown): number | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const status = (exception as { status?: unknown; statusCode?: unknown }).status ??
+    (exception as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' ? status : undefined;
+}

@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ConfigValidationError, loadConfig } from '../config/load-config';
+import type { CommonServiceConfig } from '../config/common-config';
+import { JsonLogger } from '../logging/json-logger';
+import { configureHttpApp } from './configure-app';
+
+export interface ServiceDefinition<C extends CommonServiceConfig> {
+  service: string;
+  configClass: new () => C;
+  rootModule: (config: C, logger: JsonLogger) => DynamicModule | Type;
+  port: (config: C) => number;
+  host: (config: C) => string;
+  globalPrefix?: string;
+  /** Service-specific setup after the kit is applied (OpenAPI document, extra middleware). */
+  configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
+}
+
+/** Creates the Nest app of a service with the shared conventions applied, without listening. */
+export async function createServiceApp<C extends CommonServiceConfig>(
+  definition: ServiceDefinition<C>,
+  config: C,
+  logger = new JsonLogger(definition.service, config.LOG_LEVEL),
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(definition.rootModule(config, logger), {
+    logger,
+    bodyParser: false,
+    forceCloseConnections: false,
+  });
+  configureHttpApp(app, { logger, ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}) });
+  await definition.configure?.(app, config);
+  return app;
+}
+
+/** Entry point of a service process: validated config first (fail fast, naming the variable), then listen. */
+export async function runService<C extends CommonServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
+  let config: C;
+  try {
+    config = loadConfig(definition.configClass);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(`${definition.service}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = new JsonLogger(definition.service, config.LOG_LEVEL);
+  const app = await createServiceApp(definition, config, logger);
+  const port = definition.port(config);
+  const host = definition.host(config);
+  await app.listen(port, host);
+  logger.event('info', `${definition.service} listening`, { url: `http://${host}:${port}` }, 'Bootstrap');
+}

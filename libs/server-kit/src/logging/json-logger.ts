@@ -1,0 +1,69 @@
+import type { LoggerService } from '@nestjs/common';
+import type { LogLevel } from '../config/common-config';
+import { currentRequestId } from './request-context';
+
+const SEVERITY: Record<LogLevel, number> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** Structured JSON lines on stdout, one per event, with the request id when there is one. */
+export class JsonLogger implements LoggerService {
+  private readonly threshold: number;
+
+  constructor(
+    private readonly service: string,
+    level: LogLevel = 'info',
+  ) {
+    this.threshold = SEVERITY[level];
+  }
+
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
+  error(message: unknown, stackOrContext?: string, context?: string): void {
+    const stack = context === undefined ? undefined : stackOrContext;
+    this.write('error', message, context ?? stackOrContext, stack);
+  }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
+
+  isEnabled(level: LogLevel): boolean {
+    return SEVERITY[level] <= this.threshold;
+  }
+
+  /** Writes one event with extra structured fields. */
+  event(level: LogLevel, message: string, fields: Record<string, unknown>, context?: string): void {
+    this.write(level, message, context, undefined, fields);
+  }
+
+  private write(
+    level: LogLevel,
+    message: unknown,
+    context?: string,
+    stack?: string,
+    fields?: Record<string, unknown>,
+  ): void {
+    if (SEVERITY[level] > this.threshold) return;
+    const entry: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      level,
+      service: this.service,
+      ...(context ? { context } : {}),
+      msg: message instanceof Error ? message.message : message,
+      ...fields,
+    };
+    const requestId = currentRequestId();
+    if (requestId) entry['requestId'] = requestId;
+    if (stack) entry['stack'] = stack;
+    else if (message instanceof Error && message.stack) entry['stack'] = message.stack;
+    process.stdout.write(JSON.stringify(entry) + '\n');
+  }
+}
