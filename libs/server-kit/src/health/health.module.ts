@@ -1,4 +1,4 @@
-import { Controller, type DynamicModule, Get, Inject, Module, Res, type Provider } from '@nestjs/common';
+import { Controller, type DynamicModule, Get, Inject, type InjectionToken, Module, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 
@@ -7,6 +7,11 @@ export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
 }
+
+export type ReadinessChecksSource =
+  | { useValue: ReadinessCheck[] }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest factories take whatever their inject list resolves to
+  | { useFactory: (...dependencies: any[]) => ReadinessCheck[]; inject?: InjectionToken[] };
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 const CHECK_TIMEOUT_MS = 2000;
@@ -46,12 +51,12 @@ function withTimeout(work: Promise<void>): Promise<void> {
  */
 @Module({})
 export class HealthModule {
-  static register(checks: Omit<Provider, 'provide'> & { inject?: unknown[] }, imports: DynamicModule['imports'] = []): DynamicModule {
+  static register(checks: ReadinessChecksSource, imports: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: HealthModule,
       imports,
       controllers: [HealthController],
-      providers: [{ ...(checks as object), provide: READINESS_CHECKS } as Provider],
+      providers: [{ ...checks, provide: READINESS_CHECKS }],
     };
   }
 }

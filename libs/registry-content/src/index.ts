@@ -1,0 +1,7 @@
+export * from './pack-types';
+export * from './canonical-json';
+export * from './digest';
+export * from './validate-pack';
+export * from './load-pack';
+export * from './versions';
+export { SECTION_ID, TASK_CODE } from './pack-schema';

@@ -1,0 +1,71 @@
+import { formatIssues, validatePack, type ContentPack } from '../src';
+import { loadPack, samplePackDirectory } from '../src/load-pack';
+
+async function sampleFiles(): Promise<ContentPack> {
+  const result = await loadPack(samplePackDirectory());
+  if (!result.ok) throw new Error(formatIssues(result.issues));
+  return structuredClone(result.pack);
+}
+
+describe('validatePack', () => {
+  it('names the file, the JSON Pointer and the problem for a missing locale', async () => {
+    const files = await sampleFiles();
+    delete (files.terms[3]!.definition as Partial<Record<string, string>>)['zh-Hans'];
+    const result = validatePack(files);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.issues).toEqual([
+      { file: 'terms.json', path: '/3/definition/zh-Hans', message: 'is missing: every localized field needs both en and zh-Hans' },
+    ]);
+  });
+
+  it('reports every structural problem at once, with unknown fields and bad patterns', async () => {
+    const files = await sampleFiles();
+    (files.standards[0] as unknown as Record<string, unknown>)['colour'] = 'red';
+    files.standards[1]!.sectionId = 'rul 3';
+    files.roles[0]!.name.en = '   ';
+    (files.brand.colors as Record<string, string>)['primary'] = 'blue';
+    const result = validatePack(files);
+    expect(!result.ok && result.issues.map((i) => `${i.file} ${i.path}`)).toEqual([
+      'standards.json /0/colour',
+      'standards.json /1/sectionId',
+      'roles.json /0/name/en',
+      'brand.json /colors/primary',
+    ]);
+  });
+
+  it('checks references across files', async () => {
+    const files = await sampleFiles();
+    files.tasks[2]!.roles = ['no-such-role'];
+    files.tasks[4]!.standards = ['RUL-3@9.9'];
+    files.terms[0]!.related = ['no-such-term'];
+    const result = validatePack(files);
+    expect(!result.ok && result.issues).toEqual(
+      expect.arrayContaining([
+        { file: 'tasks.json', path: '/2/roles/0', message: 'names unknown role "no-such-role"' },
+        { file: 'tasks.json', path: '/4/standards/0', message: 'cites unknown standards block version "RUL-3@9.9"' },
+        { file: 'terms.json', path: '/0/related/0', message: 'names unknown term "no-such-term"' },
+      ]),
+    );
+  });
+
+  it('finds prerequisite cycles, duplicate ids and gaps between policy versions', async () => {
+    const files = await sampleFiles();
+    const first = files.tasks[0]!;
+    const second = files.tasks[1]!;
+    first.prerequisites = [second.taskCode];
+    second.prerequisites = [first.taskCode];
+    files.roles.push(structuredClone(files.roles[0]!));
+    const policy = files.policies[0]!;
+    policy.versions[1]!.effectiveFrom = '2000-01-01';
+    const result = validatePack(files);
+    const messages = !result.ok ? formatIssues(result.issues) : '';
+    expect(messages).toMatch(/tasks\.json \/\d+\/prerequisites: prerequisites form a cycle: TSK-00\d -> TSK-00\d -> TSK-00\d/);
+    expect(messages).toContain(`roles.json /${files.roles.length - 1}/role: duplicates role "${files.roles[0]!.role}"`);
+    expect(messages).toMatch(/policies\.json \/0\/versions\/1\/effectiveFrom: must be \d{4}-\d{2}-\d{2}, the day after the previous version ends/);
+  });
+
+  it('reports a missing file', () => {
+    const result = validatePack({});
+    expect(!result.ok && result.issues.map((i) => i.file)).toContain('pack.json');
+  });
+});
