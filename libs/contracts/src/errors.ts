@@ -1,3 +1,5 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
 /** Stable, snake_case error codes carried in every problem-details body (`code`). */
 export enum ErrorCode {
   ValidationFailed = 'validation_failed',
@@ -36,3 +38,18 @@ export interface ProblemDetails {
 }
 
 export const PROBLEM_TYPE_BASE = 'https://stdreg.dev/problems/';
+
+export class FieldErrorDto implements FieldError {
+  @ApiProperty({ example: 'limit' }) field!: string;
+  @ApiProperty({ example: 'limit must not be greater than 100' }) message!: string;
+}
+
+export class ProblemDetailsDto implements ProblemDetails {
+  @ApiProperty({ example: 'https://stdreg.dev/problems/not_found' }) type!: string;
+  @ApiProperty({ example: 'Not found' }) title!: string;
+  @ApiProperty({ example: 404 }) status!: number;
+  @ApiProperty({ example: 'Standards block XYZ-1 does not exist in the registry.' }) detail!: string;
+  @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode' }) code!: ErrorCode;
+  @ApiPropertyOptional({ type: () => [FieldErrorDto] }) errors?: FieldErrorDto[];
+  @ApiPropertyOptional() requestId?: string;
+}

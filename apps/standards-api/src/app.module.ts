@@ -1,0 +1,44 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
+import { StandardsApiConfig } from './config/standards-api.config';
+import { STANDARDS_API_MIGRATIONS } from './migrations';
+import { REGISTRY_ENTITIES } from './registry/registry.entity';
+import { RegistryModule } from './registry/registry.module';
+import { RegistryService } from './registry/registry.service';
+
+@Module({})
+export class AppModule {
+  static register(config: StandardsApiConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        DatabaseModule.forRoot({
+          service: 'standards-api',
+          ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+          dataDir: config.DATA_DIR,
+          entities: REGISTRY_ENTITIES,
+          migrations: STANDARDS_API_MIGRATIONS,
+        }),
+        RegistryModule,
+        HealthModule.register(
+          {
+            useFactory: (dataSource: DataSource, registry: RegistryService) => [
+              databaseReadinessCheck(dataSource),
+              { name: 'registry-content', check: async () => { if (!registry.isLoaded) throw new Error('no content'); } },
+            ],
+            inject: [DataSource, RegistryService],
+          },
+          [RegistryModule],
+        ),
+      ],
+      providers: [
+        { provide: StandardsApiConfig, useValue: config },
+        { provide: JsonLogger, useValue: logger },
+      ],
+      exports: [StandardsApiConfig, JsonLogger],
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CommonServiceConfig } from '@stdreg/server-kit';
+import { samplePackDirectory } from '@stdreg/registry-content';
+
+const parseBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+export class StandardsApiConfig extends CommonServiceConfig {
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  STANDARDS_API_PORT = 3001;
+
+  @IsString()
+  HOST = '127.0.0.1';
+
+  /** Import the content pack when the registry is empty (first start). */
+  @Transform(parseBoolean)
+  @IsBoolean({ message: 'CONTENT_AUTO_IMPORT must be true or false' })
+  CONTENT_AUTO_IMPORT = true;
+
+  /** Folder of the content pack to import on first start; default: the sample pack. */
+  @IsOptional()
+  @IsString()
+  CONTENT_PACK_DIR?: string = undefined;
+
+  /** How often each replica checks for a newly imported release. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  CONTENT_REFRESH_SECONDS = 10;
+
+  get contentPackDirectory(): string {
+    return this.CONTENT_PACK_DIR ?? samplePackDirectory();
+  }
+}

@@ -1,0 +1,4 @@
+import { RegistryContent1763800000000 } from './1763800000000-registry-content';
+
+/** Every migration of standards-api, in order. */
+export const STANDARDS_API_MIGRATIONS = [RegistryContent1763800000000];

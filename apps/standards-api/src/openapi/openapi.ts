@@ -1,0 +1,45 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { API_VERSION } from '../registry/registry-snapshot';
+
+/** Builds the OpenAPI 3.1 description from the controllers and the contracts DTOs. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Standards registry and draft operations API')
+    .setDescription(
+      'Bilingual (en, zh-Hans) standards registry. Localized fields hold both locales; `?lang=` or ' +
+        'Accept-Language adds a flattened `text` view and Content-Language. Reads are anonymous and cacheable ' +
+        '(strong ETag, If-None-Match gives 304). Errors are RFC 9457 problem details.',
+    )
+    .setVersion(API_VERSION)
+    .build();
+  return toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
+}
+
+/** Serves `/api/v2/openapi.json` and the interactive reference at `/api/v2/docs`. */
+export function serveOpenApi(app: INestApplication): void {
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('api/v2/docs', app, document, {
+    jsonDocumentUrl: 'api/v2/openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'Standards registry API reference',
+  });
+}
+
+/** The generator writes OpenAPI 3.0 `nullable`; 3.1 (JSON Schema 2020-12) says it with a type list. */
+export function toOpenApi31(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toOpenApi31);
+  if (typeof node !== 'object' || node === null) return node;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) result[key] = toOpenApi31(value);
+  if (result['nullable'] === true) {
+    delete result['nullable'];
+    if (typeof result['type'] === 'string') result['type'] = [result['type'], 'null'];
+    else if (result['$ref'] || result['allOf']) {
+      const { description, ...schema } = result;
+      return { ...(description ? { description } : {}), oneOf: [schema, { type: 'null' }] };
+    }
+  }
+  return result;
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ContentImportModule } from '../content-import/content-import.module';
+import { RegistryController } from './registry.controller';
+import { RegistryService } from './registry.service';
+import { RegistryStorageModule } from './registry-storage.module';
+
+@Module({
+  imports: [RegistryStorageModule, ContentImportModule],
+  controllers: [RegistryController],
+  providers: [RegistryService],
+  exports: [RegistryService],
+})
+export class RegistryModule {}
