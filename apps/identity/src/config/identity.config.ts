@@ -5,7 +5,7 @@ import { CommonServiceConfig } from '@stdreg/server-kit';
 export class IdentityConfig extends CommonServiceConfig {
   @Type(() => Number)
   @IsInt()
-  @Min(1)
+  @Min(0)
   @Max(65535)
   IDENTITY_PORT = 3003;
 

@@ -1,0 +1,117 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { samplePackDirectory } from '@stdreg/registry-content';
+import { ContentImportService } from '../src/content-import/content-import.service';
+import { RegistryService } from '../src/registry/registry.service';
+import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
+
+let api: RunningStandardsApi;
+let workDir: string;
+
+async function copyOfSamplePack(name: string): Promise<string> {
+  const directory = path.join(workDir, name);
+  await cp(samplePackDirectory(), directory, { recursive: true });
+  return directory;
+}
+
+async function editJson(directory: string, file: string, edit: (value: any) => void): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixture edits arbitrary pack JSON
+  const filePath = path.join(directory, file);
+  const value = JSON.parse(await readFile(filePath, 'utf8'));
+  edit(value);
+  await writeFile(filePath, JSON.stringify(value, null, 2));
+}
+
+async function databaseState(): Promise<string> {
+  const rows = await api.dataSource.query(`
+    SELECT (SELECT count(*) FROM content_release) AS releases,
+           (SELECT max(digest) FILTER (WHERE sequence = (SELECT max(sequence) FROM content_release)) FROM content_release) AS digest,
+           (SELECT count(*) FROM standard_block_version) AS blocks,
+           (SELECT count(*) FROM term) AS terms,
+           (SELECT count(*) FROM task_spec) AS tasks,
+           (SELECT md5(string_agg(doc::text, '' ORDER BY term_id)) FROM term) AS terms_hash`);
+  return JSON.stringify(rows[0]);
+}
+
+beforeAll(async () => {
+  api = await startStandardsApi({ CONTENT_REFRESH_SECONDS: '3600' });
+  workDir = await mkdtemp(path.join(tmpdir(), 'stdreg-packs-'));
+});
+afterAll(async () => {
+  await api.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe('content import', () => {
+  it('imported the sample pack on first start, and importing it again changes nothing', async () => {
+    const before = await databaseState();
+    const outcome = await api.app.get(ContentImportService).importPack(samplePackDirectory());
+    expect(outcome.status).toBe('unchanged');
+    expect(await databaseState()).toBe(before);
+  });
+
+  it('refuses an invalid pack with precise errors and leaves the database as it was', async () => {
+    const broken = await copyOfSamplePack('broken');
+    await editJson(broken, 'terms.json', (terms) => {
+      delete terms[2].definition['zh-Hans'];
+      terms[4].related = ['no-such-term'];
+    });
+    await editJson(broken, 'tasks.json', (tasks) => {
+      tasks[1].standards = ['ZZZ-1@1.0'];
+    });
+    await writeFile(path.join(broken, 'brand.json'), '{ not json');
+    const before = await databaseState();
+    const outcome = await api.app.get(ContentImportService).importPack(broken);
+    expect(outcome).toEqual({
+      status: 'refused',
+      issues: [
+        { file: 'brand.json', path: '', message: expect.stringMatching(/^is not valid JSON/) },
+        { file: 'terms.json', path: '/2/definition/zh-Hans', message: 'is missing: every localized field needs both en and zh-Hans' },
+      ],
+    });
+    expect(await databaseState()).toBe(before);
+  });
+
+  it('refuses cross-reference problems once the files are sound, still changing nothing', async () => {
+    const broken = await copyOfSamplePack('dangling');
+    await editJson(broken, 'tasks.json', (tasks) => {
+      tasks[1].standards = ['ZZZ-1@1.0'];
+    });
+    const before = await databaseState();
+    const outcome = await api.app.get(ContentImportService).importPack(broken);
+    expect(outcome).toEqual({
+      status: 'refused',
+      issues: [{ file: 'tasks.json', path: '/1/standards/0', message: 'cites unknown standards block version "ZZZ-1@1.0"' }],
+    });
+    expect(await databaseState()).toBe(before);
+  });
+
+  it('imports a changed pack as a new release, and the API serves it with a new digest and ETag', async () => {
+    const { body: oldManifest, headers: oldHeaders } = await request(api.server).get('/api/v2/manifest').expect(200);
+    const changed = await copyOfSamplePack('changed');
+    await editJson(changed, 'pack.json', (meta) => {
+      meta.packVersion = '2026.12.0';
+    });
+    await editJson(changed, 'terms.json', (terms) => {
+      terms[0].definition.en += ' (revised)';
+    });
+    const outcome = await api.app.get(ContentImportService).importPack(changed);
+    expect(outcome).toMatchObject({ status: 'imported', packVersion: '2026.12.0' });
+
+    await api.app.get(RegistryService).refreshIfChanged();
+    const { body: newManifest, headers: newHeaders } = await request(api.server).get('/api/v2/manifest').expect(200);
+    expect(newManifest.digest).not.toBe(oldManifest.digest);
+    expect(newManifest.digest).toBe(outcome.status === 'imported' ? outcome.digest : '');
+    expect(newManifest.provenance.packVersion).toBe('2026.12.0');
+    expect(newHeaders['etag']).not.toBe(oldHeaders['etag']);
+    await request(api.server).get('/api/v2/manifest').set('If-None-Match', oldHeaders['etag'] as string).expect(200);
+    const releases = await api.dataSource.query('SELECT pack_version FROM content_release ORDER BY sequence');
+    expect(releases.map((r: { pack_version: string }) => r.pack_version)).toEqual(['2026.11.0', '2026.12.0']);
+  });
+
+  it('keeps the release history append-only in the database itself', async () => {
+    await expect(api.dataSource.query(`UPDATE content_release SET publisher = 'someone else'`)).rejects.toThrow(/append-only/);
+    await expect(api.dataSource.query('DELETE FROM content_release')).rejects.toThrow(/append-only/);
+  });
+});

@@ -1,0 +1,42 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default [
+  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'coverage', 'test-artifacts'] },
+  ...nx.configs['flat/base'],
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
+            { sourceTag: 'type:server-kit', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:authz-client', onlyDependOnLibsWithTags: ['type:contracts', 'type:server-kit'] },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:server-kit', 'type:authz-client'],
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+];

@@ -1,0 +1,69 @@
+// `npm start`: builds the three services and runs them together on one machine with the embedded
+// defaults (PGlite under DATA_DIR, default .data/), prints their URLs, and stops them all on Ctrl-C.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, DATA_DIR: path.resolve(root, process.env.DATA_DIR ?? '.data') };
+const ports = {
+  'standards-api': Number(env.STANDARDS_API_PORT ?? 3001),
+  'mcp-gateway': Number(env.MCP_GATEWAY_PORT ?? 3002),
+  identity: Number(env.IDENTITY_PORT ?? 3003),
+};
+env.STANDARDS_API_URL ??= `http://127.0.0.1:${ports['standards-api']}`;
+env.IDENTITY_URL ??= `http://127.0.0.1:${ports.identity}`;
+
+const build = spawnSync(path.join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--output-style=static'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const children = Object.keys(ports).map((service) =>
+  spawn(process.execPath, [path.join(root, 'dist/apps', service, 'main.js')], { cwd: root, env, stdio: 'inherit' }),
+);
+let stopping = false;
+for (const child of children) {
+  child.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`a service exited (code ${code}); stopping the others`);
+      stop(code ?? 1);
+    }
+  });
+}
+
+function stop(exitCode = 0) {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.on('exit', resolve)) : null))).then(() =>
+    process.exit(exitCode),
+  );
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function waitReady(service) {
+  for (let attempt = 0; attempt < 240 && !stopping; attempt++) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${ports[service]}/readyz`);
+      if (response.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+const ready = await Promise.all(Object.keys(ports).map(waitReady));
+if (!stopping) {
+  const lines = [
+    `standards-api  http://127.0.0.1:${ports['standards-api']}/api/v2  (reference: /api/v2/docs)`,
+    `mcp-gateway    http://127.0.0.1:${ports['mcp-gateway']}`,
+    `identity       http://127.0.0.1:${ports.identity}/v1`,
+  ];
+  const state = ready.every(Boolean) ? 'ready' : 'started (not every service reports ready yet)';
+  console.log(`\nPlatform ${state}; data under ${env.DATA_DIR}. Ctrl-C stops all three.\n  ${lines.join('\n  ')}\n`);
+}
