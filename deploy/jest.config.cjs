@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../jest.preset.cjs'),
+  displayName: 'deploy',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/test/**/*.spec.ts'],
+};
