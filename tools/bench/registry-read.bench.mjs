@@ -1,0 +1,323 @@
+// Registry read benchmark: requests/s and p99 latency of the built standards-api on its hottest anonymous
+// reads (GET /api/v2/standards and /api/v2/standards/RUL-3, plain and conditional) compared with a bare
+// node:http server (bare-server.mjs) replaying the very same response bytes and headers. The ratio
+// Nest/bare is the share of raw node:http throughput the framework stack keeps.
+// Both servers are pinned to CPU 0, the autocannon load (10 connections, 3 s discarded warm-up + 10 s)
+// to CPU 1; every scenario is measured twice per server, in alternating order, and the better run counts.
+// Run from the repository root: `npm run bench` (builds standards-api first). Prints a Markdown table;
+// raw results go to tools/bench/results/registry-read.json. Exits non-zero only if the run itself failed.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const NEST_MAIN = path.join(ROOT, 'dist/apps/standards-api/main.js');
+const BARE_SERVER = path.join(import.meta.dirname, 'bare-server.mjs');
+const AUTOCANNON = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
+const RESULTS_FILE = path.join(import.meta.dirname, 'results/registry-read.json');
+
+const SERVER_CPU = '0';
+const LOAD_CPU = '1';
+const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10 };
+const ROUNDS = 2;
+const READY_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+const LIST = '/api/v2/standards';
+const ITEM = '/api/v2/standards/RUL-3';
+const REPLAYED_HEADERS = new Set(['etag', 'content-type', 'cache-control', 'vary', 'content-length']);
+const SCENARIOS = [
+  { name: 'list-200', path: LIST, conditional: false, status: 200, target: 0.25 },
+  { name: 'item-200', path: ITEM, conditional: false, status: 200, target: 0.25 },
+  { name: 'item-304', path: ITEM, conditional: true, status: 304, target: 0.3 },
+  { name: 'list-304', path: LIST, conditional: true, status: 304, target: 0.3 },
+];
+
+const tempDir = mkdtempSync(path.join(os.tmpdir(), 'registry-read-bench-'));
+const fixtureFile = path.join(tempDir, 'fixture.json');
+const children = new Set();
+let stopping = false;
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Spawns a detached child (so a Ctrl-C reaches only us and we stop it in order) and tracks it until it exits. */
+function spawnTracked(command, args, options) {
+  const child = spawn(command, args, { cwd: ROOT, detached: true, ...options });
+  children.add(child);
+  child.on('error', (error) => fail(`${command}: ${error.message}`));
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(forceKill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function shutdown(exitCode) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all([...children].map(stopChild));
+  rmSync(tempDir, { recursive: true, force: true });
+  process.exit(exitCode);
+}
+
+/** Reports a failure, unless we are already stopping (then it is only a child we stopped ourselves). */
+function fail(message) {
+  if (stopping) return;
+  log(`FAILED: ${message}`);
+  return shutdown(1);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One GET on a fresh connection; resolves with the status, the raw (case-preserving) headers and the body bytes. */
+function get(port, urlPath, headers = {}) {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Starts a server on the servers' CPU; its output goes to our stderr so stdout stays the report. */
+function startServer(name, args, env) {
+  const child = spawnTracked('taskset', ['-c', SERVER_CPU, process.execPath, ...args], { env, stdio: ['ignore', 2, 2] });
+  child.on('exit', (code, signal) => fail(`${name} exited unexpectedly (code ${code}, signal ${signal})`));
+  return child;
+}
+
+async function waitForStatus(name, port, urlPath, status) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const response = await get(port, urlPath).catch(() => null);
+    if (response?.status === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${name} did not answer ${status} on ${urlPath} within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+async function startNest() {
+  const port = await freePort();
+  const env = { ...process.env, DATA_DIR: tempDir, LOG_LEVEL: 'warn', STANDARDS_API_PORT: String(port), HOST: '127.0.0.1' };
+  delete env.DATABASE_URL;
+  startServer('standards-api', [NEST_MAIN], env);
+  await waitForStatus('standards-api', port, '/readyz', 200);
+  return port;
+}
+
+async function startBare() {
+  const port = await freePort();
+  startServer('bare server', [BARE_SERVER, fixtureFile, String(port)], process.env);
+  await waitForStatus('bare server', port, LIST, 200);
+  return port;
+}
+
+function replayedHeaders(rawHeaders) {
+  const pairs = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (REPLAYED_HEADERS.has(rawHeaders[i].toLowerCase())) pairs.push([rawHeaders[i], rawHeaders[i + 1]]);
+  }
+  return pairs;
+}
+
+async function expectStatus(port, urlPath, headers, status) {
+  const response = await get(port, urlPath, headers);
+  if (response.status !== status) throw new Error(`standards-api answered ${response.status} instead of ${status} on ${urlPath}`);
+  return response;
+}
+
+/** The 200 and 304 responses standards-api gives for a path, in the bare server's fixture format. */
+async function captureRoute(port, urlPath) {
+  const ok = await expectStatus(port, urlPath, {}, 200);
+  const etag = ok.rawHeaders[ok.rawHeaders.findIndex((name) => name.toLowerCase() === 'etag') + 1];
+  if (!etag) throw new Error(`standards-api sent no ETag on ${urlPath}`);
+  const notModified = await expectStatus(port, urlPath, { 'If-None-Match': etag }, 304);
+  return {
+    etag,
+    ok: { headers: replayedHeaders(ok.rawHeaders), body: ok.body.toString('base64') },
+    notModified: { headers: replayedHeaders(notModified.rawHeaders) },
+  };
+}
+
+async function writeFixture(nestPort) {
+  const fixture = { [LIST]: await captureRoute(nestPort, LIST), [ITEM]: await captureRoute(nestPort, ITEM) };
+  writeFileSync(fixtureFile, JSON.stringify(fixture));
+  return fixture;
+}
+
+/** Guards the comparison: the bare server must send exactly what standards-api sent. */
+async function assertBareReplays(barePort, fixture) {
+  for (const [urlPath, route] of Object.entries(fixture)) {
+    const cases = [
+      { status: 200, headers: {}, expected: route.ok },
+      { status: 304, headers: { 'If-None-Match': route.etag }, expected: route.notModified },
+    ];
+    for (const { status, headers, expected } of cases) {
+      const response = await get(barePort, urlPath, headers);
+      const same =
+        response.status === status &&
+        JSON.stringify(replayedHeaders(response.rawHeaders)) === JSON.stringify(expected.headers) &&
+        response.body.toString('base64') === (expected.body ?? '');
+      if (!same) throw new Error(`bare server does not replay the ${status} standards-api sends on ${urlPath}`);
+    }
+  }
+}
+
+/** Runs the autocannon CLI on the load CPU and returns its JSON result. */
+function autocannon(port, scenario, etag, seconds) {
+  const args = [AUTOCANNON, '--json', '--no-progress', '-c', LOAD.connections, '-p', LOAD.pipelining, '-d', seconds];
+  if (scenario.conditional) args.push('-H', `If-None-Match=${etag}`);
+  args.push(`http://127.0.0.1:${port}${scenario.path}`);
+  const child = spawnTracked('taskset', ['-c', LOAD_CPU, process.execPath, ...args.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr.on('data', (chunk) => (output.stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('close', (code) => {
+      try {
+        if (code !== 0) throw new Error(`exit code ${code}`);
+        resolve(JSON.parse(output.stdout));
+      } catch (error) {
+        reject(new Error(`autocannon failed (${error.message}): ${output.stderr.trim()}`));
+      }
+    });
+  });
+}
+
+function assertClean(result, scenario, label) {
+  const codes = Object.keys(result.statusCodeStats);
+  if (codes.length !== 1 || codes[0] !== String(scenario.status) || result.errors > 0 || result.timeouts > 0) {
+    const stats = JSON.stringify({ statusCodeStats: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts });
+    throw new Error(`${label}: expected only ${scenario.status} responses, got ${stats}`);
+  }
+}
+
+async function measure(server, port, scenario, etag) {
+  const label = `${scenario.name} on ${server}`;
+  assertClean(await autocannon(port, scenario, etag, LOAD.warmupSeconds), scenario, `${label} (warm-up)`);
+  const result = await autocannon(port, scenario, etag, LOAD.durationSeconds);
+  assertClean(result, scenario, label);
+  return { server, scenario: scenario.name, requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, autocannon: result };
+}
+
+async function runRounds(ports, fixture) {
+  const runs = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? ['nest', 'bare'] : ['bare', 'nest'];
+    for (const scenario of SCENARIOS) {
+      for (const server of order) {
+        const run = { round, ...(await measure(server, ports[server], scenario, fixture[scenario.path].etag)) };
+        log(`round ${round} ${scenario.name} ${server}: ${Math.round(run.requestsPerSecond)} req/s, p99 ${run.p99Ms} ms`);
+        runs.push(run);
+      }
+    }
+  }
+  return runs;
+}
+
+function bestRun(runs, server, scenario) {
+  return runs
+    .filter((run) => run.server === server && run.scenario === scenario.name)
+    .reduce((best, run) => (run.requestsPerSecond > best.requestsPerSecond ? run : best));
+}
+
+function summarize(runs) {
+  return SCENARIOS.map((scenario) => {
+    const nest = bestRun(runs, 'nest', scenario);
+    const bare = bestRun(runs, 'bare', scenario);
+    const ratio = nest.requestsPerSecond / bare.requestsPerSecond;
+    return {
+      scenario: scenario.name,
+      nestRequestsPerSecond: nest.requestsPerSecond,
+      bareRequestsPerSecond: bare.requestsPerSecond,
+      ratio,
+      nestP99Ms: nest.p99Ms,
+      bareP99Ms: bare.p99Ms,
+      target: scenario.target,
+      pass: Number(ratio.toFixed(2)) >= scenario.target,
+    };
+  });
+}
+
+function renderTable(rows) {
+  const lines = [
+    '| scenario | Nest req/s | bare req/s | ratio | Nest p99 ms | bare p99 ms | target |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${row.scenario} | ${Math.round(row.nestRequestsPerSecond)} | ${Math.round(row.bareRequestsPerSecond)} | ${row.ratio.toFixed(2)} | ` +
+        `${row.nestP99Ms} | ${row.bareP99Ms} | >= ${row.target.toFixed(2)} ${row.pass ? 'PASS' : 'FAIL'} |`,
+    ),
+    '',
+    'Targets (ratio = Nest/bare req/s, best of both rounds, judged at 2 decimals): list-200 and item-200 >= 0.25, item-304 and list-304 >= 0.30.',
+  ];
+  return lines.join('\n');
+}
+
+function writeResults(fixture, rows, runs) {
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  const responses = Object.fromEntries(
+    Object.entries(fixture).map(([urlPath, route]) => [urlPath, { etag: route.etag, headers: route.ok.headers }]),
+  );
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: { servers: SERVER_CPU, load: LOAD_CPU },
+    load: LOAD,
+    responses,
+    rows,
+    runs,
+  };
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+async function main() {
+  const startedAt = Date.now();
+  log(`starting standards-api (DATA_DIR=${tempDir})`);
+  const nestPort = await startNest();
+  const fixture = await writeFixture(nestPort);
+  const barePort = await startBare();
+  await assertBareReplays(barePort, fixture);
+  const runs = await runRounds({ nest: nestPort, bare: barePort }, fixture);
+  const rows = summarize(runs);
+  writeResults(fixture, rows, runs);
+  console.log(renderTable(rows));
+  log(`done in ${Math.round((Date.now() - startedAt) / 1000)} s; raw results in ${path.relative(ROOT, RESULTS_FILE)}`);
+}
+
+function interrupt(signal, exitCode) {
+  log(`${signal}: stopping`);
+  shutdown(exitCode);
+}
+
+process.on('SIGINT', () => interrupt('SIGINT', 130));
+process.on('SIGTERM', () => interrupt('SIGTERM', 143));
+main().then(
+  () => shutdown(0),
+  (error) => fail(error.message),
+);
