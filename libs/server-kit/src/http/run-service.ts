@@ -28,6 +28,7 @@ export async function createServiceApp<C extends CommonServiceConfig>(
     logger,
     bodyParser: false,
     forceCloseConnections: false,
+    abortOnError: false,
   });
   configureHttpApp(app, { logger, ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}) });
   await definition.configure?.(app, config);
