@@ -1,5 +1,5 @@
 module.exports = {
-  ...require('../jest.preset.cjs'),
+  ...require('../tools/jest/preset.cjs'),
   displayName: 'deploy',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.spec.ts'],

@@ -1,5 +1,5 @@
 module.exports = {
-  ...require('../../jest.preset.cjs'),
+  ...require('../../tools/jest/preset.cjs'),
   displayName: 'mcp-gateway',
   rootDir: __dirname,
   testMatch: ['<rootDir>/{src,test}/**/*.spec.ts'],

@@ -2,7 +2,7 @@
 // workspace libraries resolved from source. Type checking is a separate step (`npm run typecheck`).
 const path = require('node:path');
 
-const root = __dirname;
+const root = path.resolve(__dirname, '../..');
 module.exports = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
