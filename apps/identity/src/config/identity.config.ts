@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import { CommonServiceConfig } from '@stdreg/server-kit';
 
 export class IdentityConfig extends CommonServiceConfig {
@@ -8,7 +8,4 @@ export class IdentityConfig extends CommonServiceConfig {
   @Min(0)
   @Max(65535)
   IDENTITY_PORT = 3003;
-
-  @IsString()
-  HOST = '127.0.0.1';
 }

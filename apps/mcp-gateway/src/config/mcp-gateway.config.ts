@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsInt, IsUrl, Max, Min } from 'class-validator';
 import { CommonServiceConfig } from '@stdreg/server-kit';
 
 export class McpGatewayConfig extends CommonServiceConfig {
@@ -8,9 +8,6 @@ export class McpGatewayConfig extends CommonServiceConfig {
   @Min(0)
   @Max(65535)
   MCP_GATEWAY_PORT = 3002;
-
-  @IsString()
-  HOST = '127.0.0.1';
 
   /** Base URL of standards-api (without /api/v2). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'STANDARDS_API_URL must be an http(s) URL' })

@@ -12,9 +12,6 @@ export class StandardsApiConfig extends CommonServiceConfig {
   @Max(65535)
   STANDARDS_API_PORT = 3001;
 
-  @IsString()
-  HOST = '127.0.0.1';
-
   /** Import the content pack when the registry is empty (first start). */
   @Transform(parseBoolean)
   @IsBoolean({ message: 'CONTENT_AUTO_IMPORT must be true or false' })

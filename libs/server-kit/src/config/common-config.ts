@@ -6,6 +6,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Variables every service reads. Each service extends this with its own port and dependencies. */
 export class CommonServiceConfig {
+  /** Listening address: loopback by default, 0.0.0.0 in containers. */
+  @IsString()
+  HOST = '127.0.0.1';
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
