@@ -1,7 +1,49 @@
-import { Module } from '@nestjs/common';
-import { HealthModule } from '@stdreg/server-kit';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
+import { AuditController } from './audit/audit.controller';
+import { IdentityCoreModule } from './auth/identity-core.module';
+import { BootstrapService } from './bootstrap/bootstrap.service';
+import { IdentityConfig } from './config/identity.config';
+import { KeysController } from './keys/keys.controller';
+import { IDENTITY_MIGRATIONS } from './migrations';
+import { OrganizationsModule } from './organizations/organizations.module';
+import { RATE_LIMIT_STORE } from './rate-limit/rate-limiter';
+import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
+import type { RateLimitStore } from './rate-limit/token-bucket';
 
-@Module({
-  imports: [HealthModule.register({ useValue: [] })],
-})
-export class AppModule {}
+@Module({})
+export class AppModule {
+  static register(config: IdentityConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        DatabaseModule.forRoot({
+          service: 'identity',
+          ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+          dataDir: config.DATA_DIR,
+          entities: [],
+          migrations: IDENTITY_MIGRATIONS,
+        }),
+        IdentityCoreModule,
+        OrganizationsModule,
+        HealthModule.register({
+          useFactory: (dataSource: DataSource, store: RateLimitStore) => [
+            databaseReadinessCheck(dataSource),
+            ...(store instanceof RedisRateLimitStore ? [{ name: 'redis', check: () => store.ping() }] : []),
+          ],
+          inject: [DataSource, RATE_LIMIT_STORE],
+        }),
+      ],
+      controllers: [KeysController, AuditController],
+      providers: [
+        { provide: IdentityConfig, useValue: config },
+        { provide: JsonLogger, useValue: logger },
+        BootstrapService,
+      ],
+      exports: [IdentityConfig, JsonLogger],
+    };
+  }
+}

@@ -1,12 +1,18 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceDefinition } from '@stdreg/server-kit';
 import { AppModule } from './app.module';
 import { IdentityConfig } from './config/identity.config';
+import { serveOpenApi } from './openapi';
 
 export const IDENTITY: ServiceDefinition<IdentityConfig> = {
   service: 'identity',
   configClass: IdentityConfig,
-  rootModule: () => AppModule,
+  rootModule: (config, logger) => AppModule.register(config, logger),
   port: (config) => config.IDENTITY_PORT,
   host: (config) => config.HOST,
   globalPrefix: 'v1',
+  configure: (app: NestExpressApplication, config) => {
+    app.set('trust proxy', config.TRUSTED_PROXY_HOPS);
+    serveOpenApi(app);
+  },
 };

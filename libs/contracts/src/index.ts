@@ -2,3 +2,4 @@ export * from './errors';
 export * from './locale';
 export * from './pagination';
 export * from './registry';
+export * from './identity';

@@ -8,3 +8,5 @@ export * from './http/validation-pipe';
 export * from './http/configure-app';
 export * from './health/health.module';
 export * from './http/run-service';
+export * from './ids';
+export * from './openapi/openapi-31';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Type } from 'class-transformer';
 import { LOCALES, type Locale } from '../locale';
@@ -16,7 +16,8 @@ export class LanguageQueryDto {
   lang?: Locale;
 }
 
-export class ListQueryDto extends LanguageQueryDto {
+/** `?limit=` and `?cursor=` of every cursor-paginated list. */
+export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
   @IsOptional()
   @Type(() => Number)
@@ -31,6 +32,8 @@ export class ListQueryDto extends LanguageQueryDto {
   @MaxLength(200)
   cursor?: string;
 }
+
+export class ListQueryDto extends IntersectionType(LanguageQueryDto, PageQueryDto) {}
 
 export class TermSearchQueryDto extends ListQueryDto {
   @ApiPropertyOptional({

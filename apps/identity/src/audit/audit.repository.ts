@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { ActorKind, AuditOutcome } from '@stdreg/contracts';
+
+export interface AuditRecord {
+  id: string;
+  actorKind: ActorKind;
+  actorId: string;
+  action: string;
+  target: string | null;
+  outcome: AuditOutcome;
+  detail: Record<string, unknown>;
+  requestId: string | null;
+}
+
+export interface AuditRow {
+  id: string;
+  at: Date;
+  actor_kind: ActorKind;
+  actor_id: string;
+  action: string;
+  target: string | null;
+  outcome: AuditOutcome;
+  detail: Record<string, unknown>;
+  request_id: string | null;
+}
+
+export interface AuditFilter {
+  actor?: string | undefined;
+  action?: string | undefined;
+  outcome?: AuditOutcome | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  afterId?: string | undefined;
+  limit: number;
+}
+
+/** The append-only audit log (the database refuses UPDATE, DELETE and TRUNCATE). */
+@Injectable()
+export class AuditRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(record: AuditRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
+      `INSERT INTO audit_entry (id, actor_kind, actor_id, action, target, outcome, detail, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [record.id, record.actorKind, record.actorId, record.action, record.target, record.outcome, JSON.stringify(record.detail), record.requestId],
+    );
+  }
+
+  async list(filter: AuditFilter): Promise<AuditRow[]> {
+    return this.dataSource.query(
+      `SELECT * FROM audit_entry
+        WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::text IS NULL OR action = $2) AND ($3::text IS NULL OR outcome = $3)
+          AND ($4::timestamptz IS NULL OR at >= $4) AND ($5::timestamptz IS NULL OR at <= $5) AND ($6::uuid IS NULL OR id > $6)
+        ORDER BY id LIMIT $7`,
+      [filter.actor ?? null, filter.action ?? null, filter.outcome ?? null, filter.from ?? null, filter.to ?? null, filter.afterId ?? null, filter.limit],
+    );
+  }
+}

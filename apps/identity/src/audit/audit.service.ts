@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ActorKind, AuditEntryDto, AuditOutcome, AuditQueryDto } from '@stdreg/contracts';
+import { currentRequestId, uuidv7 } from '@stdreg/server-kit';
+import { keysetPage } from '../common/cursor';
+import { AuditRepository, type AuditRow } from './audit.repository';
+
+export interface Actor {
+  kind: ActorKind;
+  id: string;
+}
+
+export interface AuditEvent {
+  action: string;
+  target?: string | null;
+  outcome?: AuditOutcome;
+  detail?: Record<string, unknown>;
+}
+
+/** Who did what to what, when, and how it ended; written with the change it records when there is one. */
+@Injectable()
+export class AuditService {
+  constructor(private readonly repository: AuditRepository) {}
+
+  async record(actor: Actor, event: AuditEvent, manager?: EntityManager): Promise<void> {
+    await this.repository.insert(
+      {
+        id: uuidv7(),
+        actorKind: actor.kind,
+        actorId: actor.id,
+        action: event.action,
+        target: event.target ?? null,
+        outcome: event.outcome ?? 'success',
+        detail: event.detail ?? {},
+        requestId: currentRequestId() ?? null,
+      },
+      manager,
+    );
+  }
+
+  list(query: AuditQueryDto): Promise<{ items: AuditEntryDto[]; nextCursor: string | null }> {
+    const { cursor, limit, ...filter } = query;
+    return keysetPage('audit', { cursor, limit: limit ?? 50 }, (afterId, pageLimit) => this.repository.list({ ...filter, afterId, limit: pageLimit }), toAuditEntryDto);
+  }
+}
+
+function toAuditEntryDto(row: AuditRow): AuditEntryDto {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actorKind: row.actor_kind,
+    actorId: row.actor_id,
+    action: row.action,
+    target: row.target,
+    outcome: row.outcome,
+    detail: row.detail,
+    requestId: row.request_id,
+  };
+}

@@ -1,0 +1,31 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { KeyClass } from '@stdreg/contracts';
+import type { Actor } from '../audit/audit.service';
+
+/** The API key a request was made with, as resolved by KeyAuthGuard. */
+export interface KeyCaller {
+  keyId: string;
+  keyPrefix: string;
+  keyClass: KeyClass;
+  organizationId: string | null;
+  registryIds: string[];
+  maxApps: number;
+}
+
+export type RequestWithCaller = Request & { caller?: KeyCaller };
+
+export function actorOf(caller: KeyCaller): Actor {
+  return { kind: caller.keyClass === KeyClass.Platform ? 'platform_key' : 'app_key', id: caller.keyPrefix };
+}
+
+/** A key may use a registry when it is a platform key or the registry is bound to it. */
+export function mayUseRegistry(caller: KeyCaller, registryId: string): boolean {
+  return caller.keyClass === KeyClass.Platform || caller.registryIds.includes(registryId);
+}
+
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): KeyCaller => {
+  const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
+  if (!caller) throw new Error('Caller used on a route without KeyAuthGuard');
+  return caller;
+});

@@ -1,0 +1,34 @@
+import { Global, Module } from '@nestjs/common';
+import { AuditRepository } from '../audit/audit.repository';
+import { AuditService } from '../audit/audit.service';
+import { IdentityConfig } from '../config/identity.config';
+import { KeysRepository } from '../keys/keys.repository';
+import { KeysService } from '../keys/keys.service';
+import { RateLimiter, RATE_LIMIT_STORE } from '../rate-limit/rate-limiter';
+import { IpRateLimitGuard, KeyRateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store';
+import { MemoryRateLimitStore } from '../rate-limit/token-bucket';
+import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
+
+/** What every feature's guards stand on: key authentication, rate limits and the audit log. */
+@Global()
+@Module({
+  providers: [
+    KeysRepository,
+    KeysService,
+    AuditRepository,
+    AuditService,
+    {
+      provide: RATE_LIMIT_STORE,
+      useFactory: (config: IdentityConfig) => (config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore()),
+      inject: [IdentityConfig],
+    },
+    RateLimiter,
+    KeyAuthGuard,
+    PlatformKeyGuard,
+    KeyRateLimitGuard,
+    IpRateLimitGuard,
+  ],
+  exports: [KeysService, AuditService, RateLimiter, RATE_LIMIT_STORE, KeyAuthGuard, PlatformKeyGuard, KeyRateLimitGuard, IpRateLimitGuard],
+})
+export class IdentityCoreModule {}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { KeyClass } from '@stdreg/contracts';
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  class: KeyClass;
+  organization_id: string | null;
+  max_apps: number;
+  created_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+  prefix: string;
+  previous_expires_at: Date | null;
+  registry_ids: string[];
+}
+
+export interface KeyCredentialRow {
+  key_id: string;
+  class: KeyClass;
+  organization_id: string | null;
+  max_apps: number;
+  revoked_at: Date | null;
+  secret_hash: Buffer;
+  expires_at: Date | null;
+  registry_ids: string[];
+}
+
+const KEY_COLUMNS = `
+  k.id, k.name, k.class, k.organization_id, k.max_apps, k.created_at, k.rotated_at, k.revoked_at,
+  (SELECT s.prefix FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at IS NULL) AS prefix,
+  (SELECT max(s.expires_at) FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at > now()) AS previous_expires_at,
+  ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id ORDER BY b.registry_id) AS registry_ids`;
+
+/** Every query of API keys and their secrets. */
+@Injectable()
+export class KeysRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findCredential(prefix: string): Promise<KeyCredentialRow | null> {
+    const rows: KeyCredentialRow[] = await this.dataSource.query(
+      `SELECT k.id AS key_id, k.class, k.organization_id, k.max_apps, k.revoked_at, s.secret_hash, s.expires_at,
+              ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS registry_ids
+         FROM api_key_secret s JOIN api_key k ON k.id = s.key_id
+        WHERE s.prefix = $1`,
+      [prefix],
+    );
+    return rows[0] ?? null;
+  }
+
+  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<ApiKeyRow | null> {
+    const rows: ApiKeyRow[] = await manager.query(`SELECT ${KEY_COLUMNS} FROM api_key k WHERE k.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async list(options: { keyClass?: KeyClass; afterId?: string; limit: number }): Promise<ApiKeyRow[]> {
+    return this.dataSource.query(
+      `SELECT ${KEY_COLUMNS} FROM api_key k
+        WHERE ($1::text IS NULL OR k.class = $1) AND ($2::uuid IS NULL OR k.id > $2)
+        ORDER BY k.id LIMIT $3`,
+      [options.keyClass ?? null, options.afterId ?? null, options.limit],
+    );
+  }
+
+  async hasActivePlatformKey(): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1`);
+    return rows.length > 0;
+  }
+
+  async insert(
+    manager: EntityManager,
+    key: { id: string; name: string; keyClass: KeyClass; organizationId: string | null; maxApps: number },
+  ): Promise<void> {
+    await manager.query(`INSERT INTO api_key (id, name, class, organization_id, max_apps) VALUES ($1, $2, $3, $4, $5)`, [
+      key.id, key.name, key.keyClass, key.organizationId, key.maxApps,
+    ]);
+  }
+
+  async insertSecret(manager: EntityManager, keyId: string, prefix: string, hash: Buffer): Promise<void> {
+    await manager.query(`INSERT INTO api_key_secret (prefix, key_id, secret_hash) VALUES ($1, $2, $3)`, [prefix, keyId, hash]);
+  }
+
+  /** Locks the key row for the rest of the transaction (rotation, app registration). */
+  async lock(manager: EntityManager, id: string): Promise<{ revoked_at: Date | null; class: KeyClass } | null> {
+    const rows = await manager.query(`SELECT revoked_at, class FROM api_key WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async expireCurrentSecret(manager: EntityManager, keyId: string, graceSeconds: number): Promise<void> {
+    await manager.query(`UPDATE api_key_secret SET expires_at = now() WHERE key_id = $1 AND expires_at > now()`, [keyId]);
+    await manager.query(
+      `UPDATE api_key_secret SET expires_at = now() + make_interval(secs => $2) WHERE key_id = $1 AND expires_at IS NULL`,
+      [keyId, graceSeconds],
+    );
+    await manager.query(`UPDATE api_key SET rotated_at = now() WHERE id = $1`, [keyId]);
+  }
+
+  async revoke(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE api_key SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [id]);
+  }
+
+  async bindRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
+    for (const registryId of registryIds) {
+      await manager.query(
+        `INSERT INTO key_registry_binding (key_id, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [keyId, registryId],
+      );
+    }
+  }
+}

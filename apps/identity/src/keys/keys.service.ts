@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  type ApiKeyDto, type CreateKeyRequestDto, ErrorCode, type IssuedKeyDto, KeyClass, type KeyListQueryDto,
+} from '@stdreg/contracts';
+import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { AuditService, type Actor } from '../audit/audit.service';
+import type { KeyCaller } from '../auth/caller';
+import { keysetPage } from '../common/cursor';
+import { IdentityConfig } from '../config/identity.config';
+import { generateKeySecret, parseKey, secretMatches } from './key-secret';
+import { KeysRepository, type ApiKeyRow } from './keys.repository';
+
+export const DEFAULT_MAX_APPS = 3;
+
+export interface NewKey {
+  name: string;
+  keyClass: KeyClass;
+  organizationId: string | null;
+  maxApps?: number | undefined;
+  registryIds?: string[] | undefined;
+}
+
+/** API keys: issued once, stored as hashes, rotated with a grace period, revoked at once. */
+@Injectable()
+export class KeysService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly keys: KeysRepository,
+    private readonly audit: AuditService,
+    @Inject(IdentityConfig) private readonly config: IdentityConfig,
+  ) {}
+
+  /** The key behind a presented secret, if it is valid now (revocation counts at once: no cache). */
+  async authenticate(presented: string): Promise<KeyCaller | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    const credential = await this.keys.findCredential(parsed.prefix);
+    if (!credential || credential.class !== parsed.keyClass || credential.revoked_at !== null) return null;
+    if (credential.expires_at !== null && credential.expires_at.getTime() <= Date.now()) return null;
+    if (!secretMatches(presented, credential.secret_hash)) return null;
+    return {
+      keyId: credential.key_id,
+      keyPrefix: parsed.prefix,
+      keyClass: credential.class,
+      organizationId: credential.organization_id,
+      registryIds: credential.registry_ids,
+      maxApps: credential.max_apps,
+    };
+  }
+
+  async create(request: CreateKeyRequestDto, actor: Actor): Promise<IssuedKeyDto> {
+    if (request.class === KeyClass.App && !request.organizationId) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'An app key acts for an organization.', [
+        { field: 'organizationId', message: 'organizationId is required for app keys' },
+      ]);
+    }
+    return this.dataSource.transaction((manager) =>
+      this.issue(manager, {
+        name: request.name,
+        keyClass: request.class,
+        organizationId: request.class === KeyClass.App ? request.organizationId! : (request.organizationId ?? null),
+        maxApps: request.maxApps,
+        registryIds: request.allowedRegistryIds,
+      }, actor),
+    );
+  }
+
+  /** Creates a key and its first secret inside the caller's transaction. */
+  async issue(manager: EntityManager, key: NewKey, actor: Actor): Promise<IssuedKeyDto> {
+    const id = uuidv7();
+    const generated = generateKeySecret(key.keyClass);
+    await this.assertOrganizationExists(manager, key.organizationId);
+    await this.keys.insert(manager, { id, name: key.name, keyClass: key.keyClass, organizationId: key.organizationId, maxApps: key.maxApps ?? DEFAULT_MAX_APPS });
+    await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
+    if (key.registryIds?.length) await this.bindExistingRegistries(manager, id, key.registryIds);
+    await this.audit.record(actor, { action: 'keys.create', target: id, detail: { class: key.keyClass, prefix: generated.prefix } }, manager);
+    return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
+  }
+
+  async list(query: KeyListQueryDto): Promise<{ items: ApiKeyDto[]; nextCursor: string | null }> {
+    return keysetPage('keys', query, (afterId, limit) => this.keys.list({ keyClass: query.class, afterId, limit }), toApiKeyDto);
+  }
+
+  async get(id: string): Promise<ApiKeyDto> {
+    return toApiKeyDto(await this.require(id));
+  }
+
+  async rotate(id: string, gracePeriodSeconds: number | undefined, actor: Actor): Promise<IssuedKeyDto> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = await this.keys.lock(manager, id);
+      if (!locked) throw keyNotFound(id);
+      if (locked.revoked_at) throw new DomainError(ErrorCode.Conflict, 'A revoked key cannot be rotated.');
+      const grace = gracePeriodSeconds ?? this.config.KEY_ROTATION_GRACE_SECONDS;
+      await this.keys.expireCurrentSecret(manager, id, grace);
+      const generated = generateKeySecret(locked.class);
+      await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
+      await this.audit.record(actor, { action: 'keys.rotate', target: id, detail: { prefix: generated.prefix, graceSeconds: grace } }, manager);
+      return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
+    });
+  }
+
+  async revoke(id: string, actor: Actor): Promise<ApiKeyDto> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.keys.lock(manager, id))) throw keyNotFound(id);
+      await this.keys.revoke(manager, id);
+      await this.audit.record(actor, { action: 'keys.revoke', target: id }, manager);
+      return toApiKeyDto((await this.keys.find(id, manager))!);
+    });
+  }
+
+  private async require(id: string): Promise<ApiKeyRow> {
+    const row = await this.keys.find(id);
+    if (!row) throw keyNotFound(id);
+    return row;
+  }
+
+  private async assertOrganizationExists(manager: EntityManager, organizationId: string | null): Promise<void> {
+    if (organizationId === null) return;
+    const rows = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
+    if (rows.length === 0) {
+      throw new DomainError(ErrorCode.DomainRuleViolated, `Organization ${organizationId} does not exist.`, [
+        { field: 'organizationId', message: 'organizationId must name an existing organization' },
+      ]);
+    }
+  }
+
+  private async bindExistingRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
+    const found: { registry_id: string }[] = await manager.query(
+      'SELECT registry_id FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL',
+      [registryIds],
+    );
+    const missing = registryIds.filter((id) => !found.some((row) => row.registry_id === id));
+    if (missing.length > 0) {
+      throw new DomainError(ErrorCode.DomainRuleViolated, `Unknown registries: ${missing.join(', ')}.`, [
+        { field: 'allowedRegistryIds', message: 'every registry id must name a registered app' },
+      ]);
+    }
+    await this.keys.bindRegistries(manager, keyId, registryIds);
+  }
+}
+
+function keyNotFound(id: string): DomainError {
+  return new DomainError(ErrorCode.NotFound, `Key ${id} does not exist.`);
+}
+
+export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    class: row.class,
+    prefix: row.prefix,
+    organizationId: row.organization_id,
+    allowedRegistryIds: row.registry_ids,
+    maxApps: row.max_apps,
+    createdAt: row.created_at.toISOString(),
+    rotatedAt: row.rotated_at?.toISOString() ?? null,
+    previousSecretExpiresAt: row.previous_expires_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+  };
+}

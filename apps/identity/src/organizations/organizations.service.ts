@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ErrorCode, type OrganizationDto } from '@stdreg/contracts';
+import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { AuditService, type Actor } from '../audit/audit.service';
+import { keysetPage } from '../common/cursor';
+import { OrganizationsRepository, type OrganizationRow } from './organizations.repository';
+
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationsRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  create(name: string, actor: Actor): Promise<OrganizationDto> {
+    return this.dataSource.transaction((manager) => this.createIn(manager, name, actor));
+  }
+
+  /** Creates an organization inside the caller's transaction (waitlist approval). */
+  async createIn(manager: EntityManager, name: string, actor: Actor): Promise<OrganizationDto> {
+    const row = await this.organizations.insert(manager, uuidv7(), name.trim());
+    await this.audit.record(actor, { action: 'organizations.create', target: row.id, detail: { name: row.name } }, manager);
+    return toOrganizationDto(row);
+  }
+
+  async get(id: string): Promise<OrganizationDto> {
+    const row = await this.organizations.find(id);
+    if (!row) throw new DomainError(ErrorCode.NotFound, `Organization ${id} does not exist.`);
+    return toOrganizationDto(row);
+  }
+
+  list(query: { limit?: number; cursor?: string }): Promise<{ items: OrganizationDto[]; nextCursor: string | null }> {
+    return keysetPage('organizations', query, (afterId, limit) => this.organizations.list(afterId, limit), toOrganizationDto);
+  }
+}
+
+function toOrganizationDto(row: OrganizationRow): OrganizationDto {
+  return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
+}

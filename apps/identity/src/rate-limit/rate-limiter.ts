@@ -1,0 +1,74 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { Response } from 'express';
+import { ErrorCode, KeyClass } from '@stdreg/contracts';
+import { DomainError } from '@stdreg/server-kit';
+import type { KeyCaller } from '../auth/caller';
+import { IdentityConfig } from '../config/identity.config';
+import { bindingBucket, perMinute, retryAfterSeconds, type BucketSpec, type RateLimitStore } from './token-bucket';
+
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+const WRITE_METHODS = new Set(['POST', 'DELETE']);
+
+/**
+ * Applies the per-key buckets (SPEC.md section 8) and the per-IP waitlist bucket; sets the
+ * X-RateLimit headers; refuses with 429 when a bucket is empty and with 503 when the store is
+ * unreachable, never letting a request through unlimited.
+ */
+@Injectable()
+export class RateLimiter implements OnApplicationShutdown {
+  constructor(
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    @Inject(IdentityConfig) private readonly config: IdentityConfig,
+  ) {}
+
+  async limitKey(caller: KeyCaller, method: string, response: Response): Promise<void> {
+    await this.limit(this.bucketsFor(caller, method), response);
+  }
+
+  async limitWaitlist(clientIp: string, response: Response): Promise<void> {
+    const perHour = this.config.RATE_LIMIT_WAITLIST_PER_HOUR;
+    await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }], response);
+  }
+
+  private bucketsFor(caller: KeyCaller, method: string): BucketSpec[] {
+    const c = this.config;
+    if (caller.keyClass === KeyClass.Platform) {
+      return [{ key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}`, capacity: c.RATE_LIMIT_PLATFORM_BURST, perMillisecond: perMinute(c.RATE_LIMIT_PLATFORM_PER_MINUTE) }];
+    }
+    const buckets: BucketSpec[] = [
+      { key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}`, capacity: c.RATE_LIMIT_APP_BURST, perMillisecond: perMinute(c.RATE_LIMIT_APP_PER_MINUTE) },
+    ];
+    if (WRITE_METHODS.has(method)) {
+      const writes = c.RATE_LIMIT_APP_WRITES_PER_MINUTE;
+      buckets.push({ key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}:writes`, capacity: writes, perMillisecond: perMinute(writes) });
+    }
+    return buckets;
+  }
+
+  private async limit(buckets: BucketSpec[], response: Response): Promise<void> {
+    let result;
+    try {
+      result = await this.store.take(buckets);
+    } catch {
+      throw new DomainError(ErrorCode.ServiceUnavailable, 'The rate limiter is unavailable; try again shortly.', undefined, {
+        'Retry-After': '1',
+      });
+    }
+    const binding = bindingBucket(result);
+    const headers = {
+      'X-RateLimit-Limit': String(binding.spec.capacity),
+      'X-RateLimit-Remaining': String(Math.max(0, Math.floor(binding.tokens))),
+    };
+    if (!result.allowed) {
+      throw new DomainError(ErrorCode.RateLimited, 'Rate limit exceeded for this key; retry after the time given.', undefined, {
+        ...headers,
+        'Retry-After': String(retryAfterSeconds(result)),
+      });
+    }
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

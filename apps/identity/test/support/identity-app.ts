@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { KeyClass, type IssuedKeyDto } from '@stdreg/contracts';
+import { startTestService, type RunningTestService } from '@stdreg/server-kit/testing';
+import { IDENTITY } from '../../src/identity.service';
+import { KeysService } from '../../src/keys/keys.service';
+
+export const SERVICE_TOKEN = `test-${randomBytes(24).toString('base64url')}`;
+
+export interface RunningIdentity extends RunningTestService {
+  dataSource: DataSource;
+  /** A platform key made directly (the bootstrap path is tested on its own). */
+  platformKey: string;
+  /** A fresh app key for a fresh organization, through the API. */
+  newAppKey(options?: { maxApps?: number }): Promise<IssuedKeyDto & { organizationId: string }>;
+  redisPrefix: string;
+}
+
+/**
+ * The real identity service on its own database; Redis when REDIS_URL is set (CI), the in-process
+ * rate-limit store otherwise. Every run gets its own Redis key prefix.
+ */
+export async function startIdentity(env: Record<string, string> = {}): Promise<RunningIdentity> {
+  const redisPrefix = `test:${randomBytes(6).toString('hex')}:`;
+  const redisUrl = process.env['REDIS_URL'];
+  const running = await startTestService(IDENTITY, {
+    BOOTSTRAP_PLATFORM_KEY: 'off',
+    DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`,
+    REDIS_KEY_PREFIX: redisPrefix,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...env,
+  });
+  const dataSource = running.app.get(DataSource);
+  const platform = await dataSource.transaction((manager) =>
+    running.app.get(KeysService).issue(manager, { name: 'test platform', keyClass: KeyClass.Platform, organizationId: null }, { kind: 'system', id: 'test' }),
+  );
+  const platformKey = platform.secret;
+  return {
+    ...running,
+    dataSource,
+    platformKey,
+    redisPrefix,
+    async newAppKey(options = {}) {
+      const organization = await request(running.server)
+        .post('/v1/organizations')
+        .set('Authorization', `Bearer ${platformKey}`)
+        .send({ name: `Org ${randomBytes(3).toString('hex')}` })
+        .expect(201);
+      const issued = await request(running.server)
+        .post('/v1/keys')
+        .set('Authorization', `Bearer ${platformKey}`)
+        .send({ name: 'test app key', class: 'app', organizationId: organization.body.id, ...(options.maxApps ? { maxApps: options.maxApps } : {}) })
+        .expect(201);
+      return { ...(issued.body as IssuedKeyDto), organizationId: organization.body.id as string };
+    },
+  };
+}

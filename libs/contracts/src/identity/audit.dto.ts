@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+
+export const AUDIT_OUTCOMES = ['success', 'denied', 'failure'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+export const ACTOR_KINDS = ['app_key', 'platform_key', 'human', 'service', 'anonymous', 'system'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+export class AuditQueryDto {
+  @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
+  @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
+  @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsISO8601() from?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsISO8601() to?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) cursor?: string;
+}
+
+export class AuditEntryDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'date-time' }) at!: string;
+  @ApiProperty({ enum: ACTOR_KINDS }) actorKind!: ActorKind;
+  @ApiProperty({ description: 'Key prefix, uid, service name, or client IP for anonymous calls' }) actorId!: string;
+  @ApiProperty({ example: 'apps.register' }) action!: string;
+  @ApiProperty({ type: String, nullable: true }) target!: string | null;
+  @ApiProperty({ enum: AUDIT_OUTCOMES }) outcome!: AuditOutcome;
+  @ApiProperty({ type: 'object', additionalProperties: true }) detail!: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true }) requestId!: string | null;
+}

@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+
+export const CREDENTIAL_KINDS = ['api_key', 'access_token'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+export const SUBJECT_KINDS = ['human', 'app_key', 'platform_key'] as const;
+export type SubjectKind = (typeof SUBJECT_KINDS)[number];
+export const DECISIONS = ['allow', 'deny'] as const;
+export type DecisionValue = (typeof DECISIONS)[number];
+
+export class ForwardedCredentialDto {
+  @ApiProperty({ enum: CREDENTIAL_KINDS, description: 'An API key, or a user access token from sign-in' })
+  @IsIn(CREDENTIAL_KINDS)
+  kind!: CredentialKind;
+
+  @ApiProperty({ description: 'The credential exactly as the end caller presented it (without "Bearer ")' })
+  @IsString()
+  @Length(1, 8192)
+  value!: string;
+}
+
+export class DecisionResourceDto {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() organizationId?: string;
+  @ApiPropertyOptional({ description: 'e.g. a split project id' }) @IsOptional() @IsString() @Length(1, 200) projectId?: string;
+}
+
+export class DecisionRequestDto {
+  @ApiProperty({ type: () => ForwardedCredentialDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ForwardedCredentialDto)
+  credential!: ForwardedCredentialDto;
+
+  @ApiProperty({ example: 'split-project:draft', description: 'An action of the catalogue; an unknown one is denied' })
+  @IsString()
+  @Length(1, 100)
+  action!: string;
+
+  @ApiProperty({ type: () => DecisionResourceDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DecisionResourceDto)
+  resource!: DecisionResourceDto;
+}
+
+export class DecisionSubjectDto {
+  @ApiProperty({ enum: SUBJECT_KINDS }) kind!: SubjectKind;
+  @ApiProperty({ description: 'uid for a human, key id for a key' }) id!: string;
+  @ApiPropertyOptional({ description: 'Key prefix, for keys' }) keyPrefix?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' }) organizationId?: string | null;
+}
+
+export class DecisionResponseDto {
+  @ApiProperty({ enum: DECISIONS }) decision!: DecisionValue;
+  @ApiProperty({ example: 'human_required' }) reason!: string;
+  @ApiProperty({ type: () => DecisionSubjectDto, nullable: true }) subject!: DecisionSubjectDto | null;
+}
