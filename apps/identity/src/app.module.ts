@@ -9,6 +9,7 @@ import { IdentityConfig } from './config/identity.config';
 import { KeysController } from './keys/keys.controller';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { RegisteredAppsModule } from './registered-apps/registered-apps.module';
 import { RATE_LIMIT_STORE } from './rate-limit/rate-limiter';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import type { RateLimitStore } from './rate-limit/token-bucket';
@@ -29,6 +30,7 @@ export class AppModule {
         }),
         IdentityCoreModule,
         OrganizationsModule,
+        RegisteredAppsModule,
         HealthModule.register({
           useFactory: (dataSource: DataSource, store: RateLimitStore) => [
             databaseReadinessCheck(dataSource),

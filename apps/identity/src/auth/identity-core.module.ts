@@ -29,6 +29,6 @@ import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
     KeyRateLimitGuard,
     IpRateLimitGuard,
   ],
-  exports: [KeysService, AuditService, RateLimiter, RATE_LIMIT_STORE, KeyAuthGuard, PlatformKeyGuard, KeyRateLimitGuard, IpRateLimitGuard],
+  exports: [KeysRepository, KeysService, AuditService, RateLimiter, RATE_LIMIT_STORE, KeyAuthGuard, PlatformKeyGuard, KeyRateLimitGuard, IpRateLimitGuard],
 })
 export class IdentityCoreModule {}

@@ -27,7 +27,12 @@ function IsRedirectUri(options?: ValidationOptions): PropertyDecorator {
       name: 'isRedirectUri',
       validator: {
         validate: (value) => redirectUriProblem(value) === null,
-        defaultMessage: (args) => `${args?.property} entry ${JSON.stringify(args?.value)} ${redirectUriProblem(args?.value)}`,
+        defaultMessage: (args) => {
+          const entries: unknown[] = Array.isArray(args?.value) ? args.value : [args?.value];
+          const index = entries.findIndex((entry) => redirectUriProblem(entry) !== null);
+          const entry = entries[Math.max(index, 0)];
+          return `${args?.property}[${Math.max(index, 0)}] ${JSON.stringify(entry)} ${redirectUriProblem(entry)}`;
+        },
       },
     },
     options,

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export interface RegisteredAppRow {
+  registry_id: string;
+  name: string;
+  type: string;
+  redirect_uris: string[];
+  client_id: string;
+  organization_id: string | null;
+  created_at: Date;
+}
+
+const APP_COLUMNS = 'registry_id, name, type, redirect_uris, client_id, organization_id, created_at';
+
+/** Every query of registered apps. */
+@Injectable()
+export class RegisteredAppsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async countActiveRegisteredBy(manager: EntityManager, keyId: string): Promise<number> {
+    const rows: { count: number }[] = await manager.query(
+      'SELECT count(*)::int AS count FROM registered_app WHERE registered_by_key = $1 AND deleted_at IS NULL',
+      [keyId],
+    );
+    return rows[0]!.count;
+  }
+
+  async insert(
+    manager: EntityManager,
+    app: { registryId: string; name: string; type: string; redirectUris: string[]; clientId: string; clientSecretHash: Buffer; organizationId: string | null; keyId: string },
+  ): Promise<RegisteredAppRow> {
+    const rows: RegisteredAppRow[] = await manager.query(
+      `INSERT INTO registered_app (registry_id, name, type, redirect_uris, client_id, client_secret_hash, organization_id, registered_by_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${APP_COLUMNS}`,
+      [app.registryId, app.name, app.type, app.redirectUris, app.clientId, app.clientSecretHash, app.organizationId, app.keyId],
+    );
+    return rows[0]!;
+  }
+
+  async find(registryId: string): Promise<RegisteredAppRow | null> {
+    const rows: RegisteredAppRow[] = await this.dataSource.query(
+      `SELECT ${APP_COLUMNS} FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL`,
+      [registryId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Active apps, all of them or those among `registryIds`, in registry id order. */
+  async list(registryIds: string[] | null, afterId: string | undefined, limit: number): Promise<(RegisteredAppRow & { id: string })[]> {
+    return this.dataSource.query(
+      `SELECT ${APP_COLUMNS}, registry_id AS id FROM registered_app
+        WHERE deleted_at IS NULL AND ($1::text[] IS NULL OR registry_id = ANY($1)) AND ($2::text IS NULL OR registry_id > $2)
+        ORDER BY registry_id LIMIT $3`,
+      [registryIds, afterId ?? null, limit],
+    );
+  }
+
+  async softDelete(manager: EntityManager, registryId: string): Promise<boolean> {
+    const rows = await manager.query(
+      'UPDATE registered_app SET deleted_at = now() WHERE registry_id = $1 AND deleted_at IS NULL RETURNING registry_id',
+      [registryId],
+    );
+    return rows.length > 0;
+  }
+}

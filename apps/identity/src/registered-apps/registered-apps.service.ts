@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { type AppRegistrationDto, ErrorCode, KeyClass, type RegisterAppRequestDto, type RegisteredAppDto } from '@stdreg/contracts';
+import { DomainError } from '@stdreg/server-kit';
+import { AuditService } from '../audit/audit.service';
+import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
+import { keysetPage } from '../common/cursor';
+import { KeysRepository } from '../keys/keys.repository';
+import { RegisteredAppsRepository, type RegisteredAppRow } from './registered-apps.repository';
+
+const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+function randomId(prefix: string, length: number): string {
+  return prefix + [...randomBytes(length)].map((byte) => ID_ALPHABET[byte % 36]).join('');
+}
+
+/** Partner apps: registered by a key, bound to it, and the OIDC clients of sign-in. */
+@Injectable()
+export class RegisteredAppsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly apps: RegisteredAppsRepository,
+    private readonly keys: KeysRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * Registers an app and binds its registry to the calling key, in one transaction that holds the
+   * key's row lock, so concurrent registrations by one key cannot pass its maxApps together.
+   */
+  async register(request: RegisterAppRequestDto, caller: KeyCaller): Promise<AppRegistrationDto> {
+    return this.dataSource.transaction(async (manager) => {
+      const key = await this.keys.lock(manager, caller.keyId);
+      if (!key || key.revoked_at) throw new DomainError(ErrorCode.Unauthenticated, 'The key was revoked.');
+      if (caller.keyClass === KeyClass.App) {
+        const registered = await this.apps.countActiveRegisteredBy(manager, caller.keyId);
+        if (registered >= caller.maxApps) {
+          throw new DomainError(ErrorCode.Conflict, `This key has registered its maximum of ${caller.maxApps} apps (maxApps).`);
+        }
+      }
+      const clientSecret = randomBytes(32).toString('base64url');
+      const row = await this.apps.insert(manager, {
+        registryId: randomId('reg_', 20),
+        name: request.name.trim(),
+        type: request.type,
+        redirectUris: request.redirectUris,
+        clientId: randomId('client_', 24),
+        clientSecretHash: createHash('sha256').update(clientSecret, 'utf8').digest(),
+        organizationId: caller.organizationId,
+        keyId: caller.keyId,
+      });
+      await this.keys.bindRegistries(manager, caller.keyId, [row.registry_id]);
+      await this.audit.record(actorOf(caller), { action: 'apps.register', target: row.registry_id, detail: { name: row.name } }, manager);
+      return { app: toRegisteredAppDto(row), clientSecret };
+    });
+  }
+
+  async get(registryId: string, caller: KeyCaller): Promise<RegisteredAppDto> {
+    return toRegisteredAppDto(await this.requireUsable(registryId, caller));
+  }
+
+  list(caller: KeyCaller, query: { limit?: number; cursor?: string }): Promise<{ items: RegisteredAppDto[]; nextCursor: string | null }> {
+    const scope = caller.keyClass === KeyClass.Platform ? null : caller.registryIds;
+    return keysetPage<RegisteredAppRow & { id: string }, RegisteredAppDto>('apps', query, (afterId, limit) => this.apps.list(scope, afterId, limit), toRegisteredAppDto);
+  }
+
+  async delete(registryId: string, caller: KeyCaller): Promise<void> {
+    await this.requireUsable(registryId, caller);
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.apps.softDelete(manager, registryId))) throw appNotFound(registryId);
+      await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId }, manager);
+    });
+  }
+
+  /** The app, if it exists and the key may use it; otherwise 404, so registry ids don't leak. */
+  async requireUsable(registryId: string, caller: KeyCaller): Promise<RegisteredAppRow> {
+    const row = mayUseRegistry(caller, registryId) ? await this.apps.find(registryId) : null;
+    if (!row) throw appNotFound(registryId);
+    return row;
+  }
+}
+
+export function appNotFound(registryId: string): DomainError {
+  return new DomainError(ErrorCode.NotFound, `Registry ${registryId} does not exist or is not bound to this key.`);
+}
+
+function toRegisteredAppDto(row: RegisteredAppRow): RegisteredAppDto {
+  return {
+    registryId: row.registry_id,
+    name: row.name,
+    type: row.type as RegisteredAppDto['type'],
+    redirectUris: row.redirect_uris,
+    clientId: row.client_id,
+    organizationId: row.organization_id,
+    createdAt: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,97 @@
+import request from 'supertest';
+import { KeysService } from '../src/keys/keys.service';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+
+let identity: RunningIdentity;
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const validApp = (name = 'Acme Portal') => ({ name, type: 'Traditional', redirectUris: ['https://portal.acme.example/callback'] });
+
+beforeAll(async () => {
+  identity = await startIdentity();
+});
+afterAll(() => identity.close());
+
+describe('POST /v1/apps', () => {
+  it('registers an app, binds its registry to the calling key, and shows the client secret once', async () => {
+    const partner = await identity.newAppKey();
+    const { body } = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp()).expect(201);
+    expect(body.app).toMatchObject({
+      registryId: expect.stringMatching(/^reg_[0-9a-z]{20}$/),
+      name: 'Acme Portal',
+      type: 'Traditional',
+      redirectUris: ['https://portal.acme.example/callback'],
+      clientId: expect.stringMatching(/^client_/),
+      organizationId: partner.organizationId,
+    });
+    expect(body.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const caller = await identity.app.get(KeysService).authenticate(partner.secret);
+    expect(caller?.registryIds).toEqual([body.app.registryId]);
+    const read = await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(partner.secret)).expect(200);
+    expect(read.body.clientSecret).toBeUndefined();
+    const stored = await identity.dataSource.query('SELECT client_secret_hash FROM registered_app WHERE registry_id = $1', [body.app.registryId]);
+    expect(stored[0].client_secret_hash.toString('utf8')).not.toContain(body.clientSecret);
+  });
+
+  it('refuses another type with a 400 listing the allowed ones', async () => {
+    const partner = await identity.newAppKey();
+    const response = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send({ ...validApp(), type: 'SPA' }).expect(400);
+    expect(response.body.errors).toEqual([{ field: 'type', message: 'type must be one of: Traditional' }]);
+  });
+
+  it.each([
+    [[], 'redirectUris must list at least one URI'],
+    [['http://portal.acme.example/cb'], 'must use https (http is allowed only on localhost)'],
+    [['https://portal.acme.example/cb#frag'], 'must not contain a fragment'],
+    [['/relative/callback'], 'must be an absolute URI'],
+  ])('refuses redirect URIs %j', async (redirectUris, message) => {
+    const partner = await identity.newAppKey();
+    const response = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send({ ...validApp(), redirectUris }).expect(400);
+    expect(response.body.errors[0].field).toBe('redirectUris');
+    expect(response.body.errors[0].message).toContain(message);
+    const count = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [partner.key.id]);
+    expect(count[0].n).toBe(0);
+  });
+
+  it('accepts http on localhost', async () => {
+    const partner = await identity.newAppKey();
+    await request(identity.server).post('/v1/apps').set(bearer(partner.secret))
+      .send({ ...validApp(), redirectUris: ['http://localhost:8080/cb', 'http://127.0.0.1/cb'] }).expect(201);
+  });
+
+  it('lets exactly maxApps of many parallel registrations through, and creates nothing more', async () => {
+    const partner = await identity.newAppKey({ maxApps: 3 });
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp(`App ${i}`))),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
+    expect(responses.find((r) => r.status === 409)!.body.code).toBe('conflict');
+    const stored = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [partner.key.id]);
+    expect(stored[0].n).toBe(3);
+    const bindings = await identity.dataSource.query('SELECT count(*)::int AS n FROM key_registry_binding WHERE key_id = $1', [partner.key.id]);
+    expect(bindings[0].n).toBe(3);
+  });
+});
+
+describe('apps of other keys', () => {
+  it('are invisible: 404 for reads and deletes, absent from lists', async () => {
+    const owner = await identity.newAppKey();
+    const stranger = await identity.newAppKey();
+    const { body } = await request(identity.server).post('/v1/apps').set(bearer(owner.secret)).send(validApp()).expect(201);
+    await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(stranger.secret)).expect(404);
+    await request(identity.server).delete(`/v1/apps/${body.app.registryId}`).set(bearer(stranger.secret)).expect(404);
+    const listed = await request(identity.server).get('/v1/apps').set(bearer(stranger.secret)).expect(200);
+    expect(listed.body).toEqual({ items: [], nextCursor: null });
+    const platform = await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(identity.platformKey)).expect(200);
+    expect(platform.body.registryId).toBe(body.app.registryId);
+  });
+
+  it('a deleted app frees a slot and disappears', async () => {
+    const partner = await identity.newAppKey({ maxApps: 1 });
+    const first = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp()).expect(201);
+    await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp()).expect(409);
+    await request(identity.server).delete(`/v1/apps/${first.body.app.registryId}`).set(bearer(partner.secret)).expect(204);
+    await request(identity.server).get(`/v1/apps/${first.body.app.registryId}`).set(bearer(partner.secret)).expect(404);
+    await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp()).expect(201);
+  });
+});
