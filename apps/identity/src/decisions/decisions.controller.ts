@@ -1,0 +1,27 @@
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { DecisionRequestDto, DecisionResponseDto, ProblemDetailsDto } from '@stdreg/contracts';
+import { DecisionsService } from './decisions.service';
+import { ServiceTokenGuard, type RequestWithService } from './service-token.guard';
+
+@ApiTags('authorization')
+@ApiBearerAuth('service')
+@UseGuards(ServiceTokenGuard)
+@Controller('decisions')
+export class DecisionsController {
+  constructor(private readonly decisions: DecisionsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Resource authorization for the platform services: allow or deny, with the resolved subject and a reason',
+    description:
+      'Formal writes (split-project:activate, rule-version:create, settlement-run:post) need a human user; ' +
+      'an API key, and so every agent, is denied them whatever its class. An unknown action is denied.',
+  })
+  @ApiOkResponse({ type: DecisionResponseDto })
+  @ApiUnauthorizedResponse({ description: 'Missing or wrong service credential', type: ProblemDetailsDto })
+  decide(@Body() body: DecisionRequestDto, @Req() request: RequestWithService): Promise<DecisionResponseDto> {
+    return this.decisions.decide(body, request.serviceName!);
+  }
+}

@@ -1,0 +1,38 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { ErrorCode } from '@stdreg/contracts';
+import { DomainError } from '@stdreg/server-kit';
+import { IdentityConfig } from '../config/identity.config';
+
+export type RequestWithService = Request & { serviceName?: string };
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** The decision endpoint answers only services holding a configured service credential. */
+@Injectable()
+export class ServiceTokenGuard implements CanActivate {
+  private readonly services: { digest: Buffer; name: string }[];
+
+  constructor(@Inject(IdentityConfig) config: IdentityConfig) {
+    this.services = [...config.serviceTokens].map(([token, name]) => ({ digest: digest(token), name }));
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<RequestWithService>();
+    const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
+    const presented = match ? digest(match[1]!) : null;
+    // Compare against every credential so the time taken does not say which one was close.
+    let service: string | undefined;
+    for (const candidate of this.services) {
+      if (presented && timingSafeEqual(presented, candidate.digest)) service = candidate.name;
+    }
+    if (!service) {
+      throw new DomainError(ErrorCode.Unauthenticated, 'A valid service credential is required.', undefined, {
+        'WWW-Authenticate': 'Bearer realm="identity-decisions"',
+      });
+    }
+    request.serviceName = service;
+    return true;
+  }
+}

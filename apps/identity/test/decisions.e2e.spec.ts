@@ -1,0 +1,85 @@
+import request from 'supertest';
+import { startIdentity, SERVICE_TOKEN, type RunningIdentity } from './support/identity-app';
+
+let identity: RunningIdentity;
+const decide = (body: unknown, token = SERVICE_TOKEN) =>
+  request(identity.server).post('/v1/decisions').set('Authorization', `Bearer ${token}`).send(body as object);
+
+beforeAll(async () => {
+  identity = await startIdentity();
+});
+afterAll(() => identity.close());
+
+describe('POST /v1/decisions', () => {
+  it('refuses callers without the service credential', async () => {
+    const body = { credential: { kind: 'api_key', value: identity.platformKey }, action: 'split-project:read', resource: {} };
+    const missing = await request(identity.server).post('/v1/decisions').send(body).expect(401);
+    expect(missing.body.code).toBe('unauthenticated');
+    await decide(body, 'wrong-token-wrong-token-wrong-token-x').expect(401);
+    await decide(body, identity.platformKey).expect(401);
+  });
+
+  it('allows an app key to draft in its own organization, naming the subject', async () => {
+    const partner = await identity.newAppKey();
+    const { body } = await decide({
+      credential: { kind: 'api_key', value: partner.secret },
+      action: 'split-project:draft',
+      resource: { organizationId: partner.organizationId, projectId: 'p-1' },
+    }).expect(200);
+    expect(body).toEqual({
+      decision: 'allow',
+      reason: 'organization_key',
+      subject: { kind: 'app_key', id: partner.key.id, keyPrefix: partner.key.prefix, organizationId: partner.organizationId },
+    });
+  });
+
+  it("denies an app key another organization's resources", async () => {
+    const partner = await identity.newAppKey();
+    const other = await identity.newAppKey();
+    const { body } = await decide({
+      credential: { kind: 'api_key', value: partner.secret },
+      action: 'split-project:read',
+      resource: { organizationId: other.organizationId },
+    }).expect(200);
+    expect(body).toMatchObject({ decision: 'deny', reason: 'organization_mismatch' });
+  });
+
+  it.each(['split-project:activate', 'rule-version:create', 'settlement-run:post'])(
+    'denies %s to app and platform keys, and audits the denial',
+    async (action) => {
+      const partner = await identity.newAppKey();
+      for (const key of [partner.secret, identity.platformKey]) {
+        const { body } = await decide({ credential: { kind: 'api_key', value: key }, action, resource: { organizationId: partner.organizationId, projectId: 'p-9' } }).expect(200);
+        expect(body).toMatchObject({ decision: 'deny', reason: 'human_required' });
+      }
+      const audited = await identity.dataSource.query(
+        `SELECT actor_kind, actor_id, outcome, detail->>'reason' AS reason FROM audit_entry WHERE action = $1 AND target = 'p-9' ORDER BY id`,
+        [`decision:${action}`],
+      );
+      expect(audited).toEqual([
+        { actor_kind: 'app_key', actor_id: partner.key.prefix, outcome: 'denied', reason: 'human_required' },
+        { actor_kind: 'platform_key', actor_id: identity.platformKey.split('_')[2], outcome: 'denied', reason: 'human_required' },
+      ]);
+    },
+  );
+
+  it('denies unknown actions, invalid keys, revoked keys and (until sign-in exists) access tokens', async () => {
+    const partner = await identity.newAppKey();
+    const resource = { organizationId: partner.organizationId };
+    expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:destroy', resource }).expect(200)).body)
+      .toEqual({ decision: 'deny', reason: 'unknown_action', subject: expect.objectContaining({ kind: 'app_key' }) });
+    expect((await decide({ credential: { kind: 'api_key', value: 'stdreg_app_aaaaaaaaaa_' + 'A'.repeat(43) }, action: 'split-project:read', resource }).expect(200)).body)
+      .toEqual({ decision: 'deny', reason: 'invalid_credential', subject: null });
+    expect((await decide({ credential: { kind: 'access_token', value: 'eyJhbGciOi.e30.sig' }, action: 'split-project:read', resource }).expect(200)).body)
+      .toEqual({ decision: 'deny', reason: 'unsupported_credential', subject: null });
+    await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set('Authorization', `Bearer ${identity.platformKey}`).expect(200);
+    expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:read', resource }).expect(200)).body)
+      .toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+  });
+
+  it('validates the request body', async () => {
+    const bad = await decide({ credential: { kind: 'password', value: 'x' }, action: 'split-project:read', resource: {}, extra: 1 }).expect(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['credential.kind', 'extra']);
+    await decide({ credential: { kind: 'api_key', value: 'k' }, action: 'split-project:read', resource: { organizationId: 'not-a-uuid' } }).expect(400);
+  });
+});
