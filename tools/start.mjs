@@ -1,6 +1,8 @@
 // `npm start`: builds the three services and runs them together on one machine with the embedded
 // defaults (PGlite under DATA_DIR, default .data/), prints their URLs, and stops them all on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +15,10 @@ const ports = {
 };
 env.STANDARDS_API_URL ??= `http://127.0.0.1:${ports['standards-api']}`;
 env.IDENTITY_URL ??= `http://127.0.0.1:${ports.identity}`;
+// The credential standards-api and mcp-gateway present to identity's decision endpoint: new each start.
+const serviceToken = randomBytes(32).toString('base64url');
+env.IDENTITY_SERVICE_TOKEN ??= serviceToken;
+env.DECISION_SERVICE_TOKENS ??= `platform:${env.IDENTITY_SERVICE_TOKEN}`;
 
 const build = spawnSync(path.join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--output-style=static'], {
   cwd: root,
@@ -64,6 +70,8 @@ if (!stopping) {
     `mcp-gateway    http://127.0.0.1:${ports['mcp-gateway']}`,
     `identity       http://127.0.0.1:${ports.identity}/v1`,
   ];
+  const keyFile = path.join(env.DATA_DIR, 'bootstrap-platform-key');
+  if (existsSync(keyFile)) lines.push(`platform key   in ${keyFile} (created on first start; keep it secret)`);
   const state = ready.every(Boolean) ? 'ready' : 'started (not every service reports ready yet)';
   console.log(`\nPlatform ${state}; data under ${env.DATA_DIR}. Ctrl-C stops all three.\n  ${lines.join('\n  ')}\n`);
 }

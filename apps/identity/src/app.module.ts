@@ -5,14 +5,20 @@ import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/datab
 import { AuditController } from './audit/audit.controller';
 import { IdentityCoreModule } from './auth/identity-core.module';
 import { BootstrapService } from './bootstrap/bootstrap.service';
+import { DecisionsModule } from './decisions/decisions.module';
 import { IdentityConfig } from './config/identity.config';
 import { KeysController } from './keys/keys.controller';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { RegisteredAppsModule } from './registered-apps/registered-apps.module';
+import { RoleBindingsModule } from './role-bindings/role-bindings.module';
 import { RATE_LIMIT_STORE } from './rate-limit/rate-limiter';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import type { RateLimitStore } from './rate-limit/token-bucket';
+import { SyncModule } from './sync/sync.module';
+import { UnifiedUsersModule } from './unified-users/unified-users.module';
+import { UsersModule } from './users/users.module';
+import { WaitlistModule } from './waitlist/waitlist.module';
 
 @Module({})
 export class AppModule {
@@ -29,8 +35,14 @@ export class AppModule {
           migrations: IDENTITY_MIGRATIONS,
         }),
         IdentityCoreModule,
+        DecisionsModule,
         OrganizationsModule,
         RegisteredAppsModule,
+        UnifiedUsersModule,
+        RoleBindingsModule,
+        UsersModule,
+        SyncModule,
+        WaitlistModule,
         HealthModule.register({
           useFactory: (dataSource: DataSource, store: RateLimitStore) => [
             databaseReadinessCheck(dataSource),

@@ -11,6 +11,8 @@ export const IDENTITY: ServiceDefinition<IdentityConfig> = {
   port: (config) => config.IDENTITY_PORT,
   host: (config) => config.HOST,
   globalPrefix: 'v1',
+  // A sync batch of 1000 records at the field limits is about 700 kB.
+  bodyLimit: '1mb',
   configure: (app: NestExpressApplication, config) => {
     app.set('trust proxy', config.TRUSTED_PROXY_HOPS);
     serveOpenApi(app);

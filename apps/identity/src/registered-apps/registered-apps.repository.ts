@@ -57,10 +57,11 @@ export class RegisteredAppsRepository {
   }
 
   async softDelete(manager: EntityManager, registryId: string): Promise<boolean> {
-    const rows = await manager.query(
-      'UPDATE registered_app SET deleted_at = now() WHERE registry_id = $1 AND deleted_at IS NULL RETURNING registry_id',
+    // For UPDATE, TypeORM's query() answers [rows, affectedCount].
+    const [, affected]: [unknown[], number] = await manager.query(
+      'UPDATE registered_app SET deleted_at = now() WHERE registry_id = $1 AND deleted_at IS NULL',
       [registryId],
     );
-    return rows.length > 0;
+    return affected > 0;
   }
 }

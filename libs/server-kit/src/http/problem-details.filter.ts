@@ -23,6 +23,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   private toDomainError(exception: unknown, request: Request): DomainError {
     if (exception instanceof DomainError) return exception;
     if (exception instanceof HttpException) return fromHttpException(exception, request);
+    if (isConcurrencyFailure(exception)) {
+      return new DomainError(ErrorCode.Conflict, 'A concurrent change conflicted with this request; nothing was written. Retry it.');
+    }
     const status = statusOf(exception);
     if (status === 413) return new DomainError(ErrorCode.PayloadTooLarge, 'The request body is too large.');
     if (status === 400) return new DomainError(ErrorCode.ValidationFailed, 'The request body is not valid JSON.');
@@ -82,6 +85,16 @@ function messageOf(exception: HttpException): string {
 function fieldErrorsOf(exception: HttpException): FieldError[] | undefined {
   const message = (exception.getResponse() as { message?: unknown }).message;
   return Array.isArray(message) ? message.map((m) => ({ field: '', message: String(m) })) : undefined;
+}
+
+// PostgreSQL aborts one side of a deadlock (40P01) or a serialization conflict (40001); its
+// transaction is rolled back, so the client may simply retry.
+const CONCURRENCY_FAILURES = new Set(['40P01', '40001']);
+
+function isConcurrencyFailure(exception: unknown): boolean {
+  const code = (exception as { code?: unknown; driverError?: { code?: unknown } } | null)?.driverError?.code ??
+    (exception as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONCURRENCY_FAILURES.has(code);
 }
 
 function statusOf(exception: unknown): number | undefined {

@@ -14,6 +14,8 @@ export interface ServiceDefinition<C extends CommonServiceConfig> {
   port: (config: C) => number;
   host: (config: C) => string;
   globalPrefix?: string;
+  /** Largest accepted JSON body (default 256kb). */
+  bodyLimit?: string;
   /** Service-specific setup after the kit is applied (OpenAPI document, extra middleware). */
   configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
 }
@@ -30,7 +32,11 @@ export async function createServiceApp<C extends CommonServiceConfig>(
     forceCloseConnections: false,
     abortOnError: false,
   });
-  configureHttpApp(app, { logger, ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}) });
+  configureHttpApp(app, {
+    logger,
+    ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}),
+    ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
+  });
   await definition.configure?.(app, config);
   return app;
 }

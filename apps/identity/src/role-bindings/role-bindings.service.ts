@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ErrorCode, type GrantRoleRequestDto, type RoleBindingDto } from '@stdreg/contracts';
+import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { AuditService, type Actor } from '../audit/audit.service';
+import { toRoleBindingDto, UnifiedUsersService } from '../unified-users/unified-users.service';
+import { RoleBindingsRepository } from './role-bindings.repository';
+
+/** Roles of unified users, global or scoped to an organization, granted and revoked by platform operators. */
+@Injectable()
+export class RoleBindingsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly bindings: RoleBindingsRepository,
+    private readonly users: UnifiedUsersService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async grant(request: GrantRoleRequestDto, actor: Actor): Promise<RoleBindingDto> {
+    const organizationId = request.organizationId ?? null;
+    return this.dataSource.transaction(async (manager) => {
+      const user = await this.users.lockResolved(manager, request.uid);
+      if (organizationId !== null && !(await this.bindings.organizationExists(manager, organizationId))) {
+        throw new DomainError(ErrorCode.DomainRuleViolated, `Organization ${organizationId} does not exist.`, [
+          { field: 'organizationId', message: 'organizationId must name an existing organization' },
+        ]);
+      }
+      const row = await this.bindings.insert(manager, { id: uuidv7(), uid: user.uid, role: request.role, organizationId });
+      if (!row) {
+        const scope = organizationId === null ? 'globally' : `in organization ${organizationId}`;
+        throw new DomainError(ErrorCode.Conflict, `Unified user ${user.uid} holds ${request.role} ${scope} already.`);
+      }
+      await this.audit.record(actor, {
+        action: 'roles.grant',
+        target: row.id,
+        detail: { uid: row.uid, role: row.role, organizationId: row.organization_id, requestedUid: request.uid },
+      }, manager);
+      return toRoleBindingDto(row);
+    });
+  }
+
+  async revoke(id: string, actor: Actor): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const row = await this.bindings.delete(manager, id);
+      if (!row) throw new DomainError(ErrorCode.NotFound, `Role binding ${id} does not exist.`);
+      await this.audit.record(actor, {
+        action: 'roles.revoke',
+        target: row.id,
+        detail: { uid: row.uid, role: row.role, organizationId: row.organization_id },
+      }, manager);
+    });
+  }
+
+  async list(uid: string): Promise<{ items: RoleBindingDto[] }> {
+    return { items: await this.users.roleBindingsOf(uid) };
+  }
+}

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** One mirror record: a partner app's user, linked to one unified user (`uid`). */
+export interface UserMirrorRow {
+  id: string;
+  registry_id: string;
+  external_id: string;
+  email: string;
+  email_verified: boolean;
+  display_name: string;
+  locale: string;
+  uid: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MirrorFields {
+  email: string;
+  emailVerified: boolean;
+  displayName: string;
+  locale: string;
+}
+
+const MIRROR_COLUMNS = 'id, registry_id, external_id, email, email_verified, display_name, locale, uid, created_at, updated_at';
+
+/** Every query of user mirror records and the unified users they link to. */
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Locks the registry's app row against every other mirror write of that registry until the
+   * transaction ends; false when the app does not exist (any more). NO KEY UPDATE, so inserts that
+   * merely reference the app (foreign keys) are not held up.
+   */
+  async lockRegistry(manager: EntityManager, registryId: string): Promise<boolean> {
+    const rows = await manager.query(
+      'SELECT registry_id FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE',
+      [registryId],
+    );
+    return rows.length > 0;
+  }
+
+  async find(id: string): Promise<UserMirrorRow | null> {
+    const rows: UserMirrorRow[] = await this.dataSource.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** The record, row-locked until the transaction ends (a merge cannot re-link it meanwhile). */
+  async lock(manager: EntityManager, id: string): Promise<UserMirrorRow | null> {
+    const rows: UserMirrorRow[] = await manager.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async findByExternalIds(manager: EntityManager, registryId: string, externalIds: string[]): Promise<UserMirrorRow[]> {
+    return manager.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE registry_id = $1 AND external_id = ANY($2::text[]) FOR UPDATE`, [
+      registryId,
+      externalIds,
+    ]);
+  }
+
+  /** A registry's records in id order, optionally only those with `email` (case-insensitive). */
+  async list(registryId: string, email: string | undefined, afterId: string | undefined, limit: number): Promise<UserMirrorRow[]> {
+    return this.dataSource.query(
+      `SELECT ${MIRROR_COLUMNS} FROM user_mirror
+        WHERE registry_id = $1 AND ($2::text IS NULL OR lower(email) = lower($2)) AND ($3::uuid IS NULL OR id > $3)
+        ORDER BY id LIMIT $4`,
+      [registryId, email ?? null, afterId ?? null, limit],
+    );
+  }
+
+  async insert(manager: EntityManager, record: MirrorFields & { id: string; registryId: string; externalId: string; uid: string }): Promise<UserMirrorRow> {
+    const rows: UserMirrorRow[] = await manager.query(
+      `INSERT INTO user_mirror (id, registry_id, external_id, email, email_verified, display_name, locale, uid)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${MIRROR_COLUMNS}`,
+      [record.id, record.registryId, record.externalId, record.email, record.emailVerified, record.displayName, record.locale, record.uid],
+    );
+    return rows[0]!;
+  }
+
+  async update(manager: EntityManager, id: string, fields: MirrorFields): Promise<UserMirrorRow> {
+    // TypeORM answers an UPDATE or DELETE with [rows, affected count].
+    const [rows]: [UserMirrorRow[], number] = await manager.query(
+      `UPDATE user_mirror SET email = $2, email_verified = $3, display_name = $4, locale = $5, updated_at = now()
+        WHERE id = $1 RETURNING ${MIRROR_COLUMNS}`,
+      [id, fields.email, fields.emailVerified, fields.displayName, fields.locale],
+    );
+    return rows[0]!;
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.query('DELETE FROM user_mirror WHERE id = $1', [id]);
+  }
+
+  /**
+   * The live unified user holding `email` as verified, share-locked so that it cannot be removed
+   * (as an orphan) before this transaction's link to it commits.
+   */
+  async findVerifiedUnifiedUser(manager: EntityManager, email: string): Promise<string | null> {
+    const rows: { uid: string }[] = await manager.query(
+      'SELECT uid FROM unified_user WHERE lower(email) = lower($1) AND email_verified AND merged_into IS NULL FOR SHARE',
+      [email],
+    );
+    return rows[0]?.uid ?? null;
+  }
+
+  /**
+   * Inserts a unified user; false when its verified email is already taken by another live one
+   * (a concurrent transaction may have just created it: the partial unique index decides).
+   */
+  async insertUnifiedUser(manager: EntityManager, user: { uid: string; email: string; emailVerified: boolean; displayName: string }): Promise<boolean> {
+    const rows = await manager.query(
+      `INSERT INTO unified_user (uid, email, email_verified, display_name) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (lower(email)) WHERE email_verified AND merged_into IS NULL DO NOTHING RETURNING uid`,
+      [user.uid, user.email, user.emailVerified, user.displayName],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Deletes the unified user when nothing refers to it any more: no mirror record, app link, role
+   * binding, alias merged into it or merge record (which an unmerge needs). The row lock comes
+   * first, so the checks below (a statement of their own) see every link committed before it.
+   */
+  async deleteUnifiedUserIfUnreferenced(manager: EntityManager, uid: string): Promise<boolean> {
+    await manager.query('SELECT uid FROM unified_user WHERE uid = $1 FOR UPDATE', [uid]);
+    const [, deleted]: [unknown[], number] = await manager.query(
+      `DELETE FROM unified_user u WHERE u.uid = $1
+         AND NOT EXISTS (SELECT 1 FROM user_mirror m WHERE m.uid = u.uid)
+         AND NOT EXISTS (SELECT 1 FROM app_link l WHERE l.uid = u.uid)
+         AND NOT EXISTS (SELECT 1 FROM role_binding r WHERE r.uid = u.uid)
+         AND NOT EXISTS (SELECT 1 FROM unified_user a WHERE a.merged_into = u.uid)
+         AND NOT EXISTS (SELECT 1 FROM user_merge g WHERE g.survivor_uid = u.uid OR g.merged_uid = u.uid)`,
+      [uid],
+    );
+    return deleted > 0;
+  }
+}

@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type CreateUserRequestDto, ErrorCode, type UpdateUserRequestDto, type UserDto, type UserListQueryDto } from '@stdreg/contracts';
+import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { type Actor, AuditService } from '../audit/audit.service';
+import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
+import { keysetPage } from '../common/cursor';
+import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
+import { type MirrorFields, UsersRepository, type UserMirrorRow } from './users.repository';
+
+/** Where a mirror write came from, kept in its audit entry. */
+export type WriteSource = 'api' | 'sync';
+
+const MIRROR_FIELDS = ['email', 'emailVerified', 'displayName', 'locale'] as const;
+
+/**
+ * The users of a registry: mirror records of a partner app's users, each linked to one unified
+ * user. The record writes also serve sync; they run inside a transaction holding the registry lock.
+ */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly apps: RegisteredAppsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(query: UserListQueryDto, caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
+    await this.apps.requireUsable(query.registryId, caller);
+    return keysetPage('users', query, (afterId, limit) => this.users.list(query.registryId, query.email, afterId, limit), toUserDto);
+  }
+
+  async get(id: string, caller: KeyCaller): Promise<UserDto> {
+    return toUserDto(await this.requireVisible(id, caller));
+  }
+
+  async create(request: CreateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
+    await this.apps.requireUsable(request.registryId, caller);
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
+      if ((await this.users.findByExternalIds(manager, request.registryId, [request.externalId])).length > 0) {
+        throw new DomainError(ErrorCode.Conflict, `Registry ${request.registryId} already has a user with externalId ${request.externalId}.`);
+      }
+      return toUserDto(await this.createRecord(manager, request, actorOf(caller), 'api'));
+    });
+  }
+
+  async update(id: string, request: UpdateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
+    if (MIRROR_FIELDS.every((field) => request[field] == null)) {
+      throw new DomainError(ErrorCode.ValidationFailed, `Give at least one field to change: ${MIRROR_FIELDS.join(', ')}.`);
+    }
+    const visible = await this.requireVisible(id, caller);
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.lockedRecord(manager, visible);
+      const fields: MirrorFields = {
+        email: request.email ?? row.email,
+        emailVerified: request.emailVerified ?? row.email_verified,
+        displayName: request.displayName ?? row.display_name,
+        locale: request.locale ?? row.locale,
+      };
+      return toUserDto(hasSameFields(row, fields) ? row : await this.updateRecord(manager, row, fields, actorOf(caller), 'api'));
+    });
+  }
+
+  async delete(id: string, caller: KeyCaller): Promise<void> {
+    const visible = await this.requireVisible(id, caller);
+    await this.dataSource.transaction(async (manager) => {
+      await this.deleteRecord(manager, await this.lockedRecord(manager, visible), actorOf(caller), 'api');
+    });
+  }
+
+  /** Creates a mirror record linked to the unified user holding its verified email, or to a new one. */
+  async createRecord(
+    manager: EntityManager,
+    record: MirrorFields & { registryId: string; externalId: string },
+    actor: Actor,
+    source: WriteSource,
+  ): Promise<UserMirrorRow> {
+    const link = await this.linkUnifiedUser(manager, record);
+    const row = await this.users.insert(manager, {
+      id: uuidv7(),
+      registryId: record.registryId,
+      externalId: record.externalId,
+      email: record.email,
+      emailVerified: record.emailVerified,
+      displayName: record.displayName,
+      locale: record.locale,
+      uid: link.uid,
+    });
+    await this.audit.record(
+      actor,
+      { action: 'users.create', target: row.id, detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUser: link.kind, source } },
+      manager,
+    );
+    return row;
+  }
+
+  /** Changes a record's fields; its link to a unified user stays as it is. */
+  async updateRecord(manager: EntityManager, row: UserMirrorRow, fields: MirrorFields, actor: Actor, source: WriteSource): Promise<UserMirrorRow> {
+    const updated = await this.users.update(manager, row.id, fields);
+    const changed = MIRROR_FIELDS.filter((field) => fieldsOf(row)[field] !== fields[field]);
+    await this.audit.record(
+      actor,
+      { action: 'users.update', target: row.id, detail: { registryId: row.registry_id, externalId: row.external_id, changed, source } },
+      manager,
+    );
+    return updated;
+  }
+
+  /** Removes a record, and its unified user too when nothing else refers to it. */
+  async deleteRecord(manager: EntityManager, row: UserMirrorRow, actor: Actor, source: WriteSource): Promise<void> {
+    await this.users.delete(manager, row.id);
+    const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid);
+    await this.audit.record(
+      actor,
+      { action: 'users.delete', target: row.id, detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUserDeleted, source } },
+      manager,
+    );
+  }
+
+  private async linkUnifiedUser(manager: EntityManager, fields: MirrorFields): Promise<{ uid: string; kind: 'existing' | 'new' }> {
+    // Two rounds: a concurrent transaction may create the unified user of this verified email
+    // between our look-up and our insert, and then we link to it instead.
+    for (let round = 0; round < 2; round++) {
+      if (fields.emailVerified) {
+        const existing = await this.users.findVerifiedUnifiedUser(manager, fields.email);
+        if (existing) return { uid: existing, kind: 'existing' };
+      }
+      const uid = uuidv7();
+      const user = { uid, email: fields.email, emailVerified: fields.emailVerified, displayName: fields.displayName };
+      if (await this.users.insertUnifiedUser(manager, user)) return { uid, kind: 'new' };
+    }
+    throw new Error('no unified user could be found or created for a verified email');
+  }
+
+  /** The record re-read under the registry lock; 404 when it or its app went away meanwhile. */
+  private async lockedRecord(manager: EntityManager, visible: UserMirrorRow): Promise<UserMirrorRow> {
+    const locked = (await this.users.lockRegistry(manager, visible.registry_id)) ? await this.users.lock(manager, visible.id) : null;
+    if (!locked) throw userNotFound(visible.id);
+    return locked;
+  }
+
+  /** The record, if it exists and its registry is usable by the key; otherwise 404, so ids don't leak. */
+  private async requireVisible(id: string, caller: KeyCaller): Promise<UserMirrorRow> {
+    const row = await this.users.find(id);
+    if (!row || !mayUseRegistry(caller, row.registry_id)) throw userNotFound(id);
+    try {
+      await this.apps.requireUsable(row.registry_id, caller);
+    } catch (error) {
+      throw error instanceof DomainError && error.code === ErrorCode.NotFound ? userNotFound(id) : error;
+    }
+    return row;
+  }
+}
+
+function userNotFound(id: string): DomainError {
+  return new DomainError(ErrorCode.NotFound, `User ${id} does not exist or its registry is not bound to this key.`);
+}
+
+export function fieldsOf(row: UserMirrorRow): MirrorFields {
+  return { email: row.email, emailVerified: row.email_verified, displayName: row.display_name, locale: row.locale };
+}
+
+export function hasSameFields(row: UserMirrorRow, fields: MirrorFields): boolean {
+  const current = fieldsOf(row);
+  return MIRROR_FIELDS.every((field) => current[field] === fields[field]);
+}
+
+function toUserDto(row: UserMirrorRow): UserDto {
+  return {
+    id: row.id,
+    registryId: row.registry_id,
+    externalId: row.external_id,
+    email: row.email,
+    emailVerified: row.email_verified,
+    displayName: row.display_name,
+    locale: row.locale,
+    uid: row.uid,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
