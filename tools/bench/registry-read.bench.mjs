@@ -6,25 +6,29 @@
 // to CPU 1; every scenario is measured twice per server, in alternating order, and the better run counts.
 // Run from the repository root: `npm run bench` (builds standards-api first). Prints a Markdown table;
 // raw results go to tools/bench/results/registry-read.json. Exits non-zero only if the run itself failed.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  LOAD_CPU,
+  ROOT,
+  SERVER_CPU,
+  assertOnlyStatus,
+  autocannon as runAutocannon,
+  freePort,
+  get,
+  log,
+  makeTempDir,
+  run,
+  startServer,
+  waitForStatus,
+} from './bench-kit.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const NEST_MAIN = path.join(ROOT, 'dist/apps/standards-api/main.js');
 const BARE_SERVER = path.join(import.meta.dirname, 'bare-server.mjs');
-const AUTOCANNON = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/registry-read.json');
 
-const SERVER_CPU = '0';
-const LOAD_CPU = '1';
 const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10 };
 const ROUNDS = 2;
-const READY_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 10_000;
 
 const LIST = '/api/v2/standards';
 const ITEM = '/api/v2/standards/RUL-3';
@@ -36,90 +40,8 @@ const SCENARIOS = [
   { name: 'list-304', path: LIST, conditional: true, status: 304, target: 0.3 },
 ];
 
-const tempDir = mkdtempSync(path.join(os.tmpdir(), 'registry-read-bench-'));
+const tempDir = makeTempDir('registry-read-bench-');
 const fixtureFile = path.join(tempDir, 'fixture.json');
-const children = new Set();
-let stopping = false;
-
-function log(message) {
-  process.stderr.write(`[bench] ${message}\n`);
-}
-
-/** Spawns a detached child (so a Ctrl-C reaches only us and we stop it in order) and tracks it until it exits. */
-function spawnTracked(command, args, options) {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, ...options });
-  children.add(child);
-  child.on('error', (error) => fail(`${command}: ${error.message}`));
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
-function stopChild(child) {
-  return new Promise((resolve) => {
-    const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(forceKill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-async function shutdown(exitCode) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all([...children].map(stopChild));
-  rmSync(tempDir, { recursive: true, force: true });
-  process.exit(exitCode);
-}
-
-/** Reports a failure, unless we are already stopping (then it is only a child we stopped ourselves). */
-function fail(message) {
-  if (stopping) return;
-  log(`FAILED: ${message}`);
-  return shutdown(1);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** One GET on a fresh connection; resolves with the status, the raw (case-preserving) headers and the body bytes. */
-function get(port, urlPath, headers = {}) {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (response) => {
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
-
-/** Starts a server on the servers' CPU; its output goes to our stderr so stdout stays the report. */
-function startServer(name, args, env) {
-  const child = spawnTracked('taskset', ['-c', SERVER_CPU, process.execPath, ...args], { env, stdio: ['ignore', 2, 2] });
-  child.on('exit', (code, signal) => fail(`${name} exited unexpectedly (code ${code}, signal ${signal})`));
-  return child;
-}
-
-async function waitForStatus(name, port, urlPath, status) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const response = await get(port, urlPath).catch(() => null);
-    if (response?.status === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${name} did not answer ${status} on ${urlPath} within ${READY_TIMEOUT_MS / 1000} s`);
-}
 
 async function startNest() {
   const port = await freePort();
@@ -188,40 +110,22 @@ async function assertBareReplays(barePort, fixture) {
   }
 }
 
-/** Runs the autocannon CLI on the load CPU and returns its JSON result. */
+/** Runs autocannon (on the load CPU) and returns its JSON result. */
 function autocannon(port, scenario, etag, seconds) {
-  const args = [AUTOCANNON, '--json', '--no-progress', '-c', LOAD.connections, '-p', LOAD.pipelining, '-d', seconds];
-  if (scenario.conditional) args.push('-H', `If-None-Match=${etag}`);
-  args.push(`http://127.0.0.1:${port}${scenario.path}`);
-  const child = spawnTracked('taskset', ['-c', LOAD_CPU, process.execPath, ...args.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk) => (output.stdout += chunk));
-  child.stderr.on('data', (chunk) => (output.stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('close', (code) => {
-      try {
-        if (code !== 0) throw new Error(`exit code ${code}`);
-        resolve(JSON.parse(output.stdout));
-      } catch (error) {
-        reject(new Error(`autocannon failed (${error.message}): ${output.stderr.trim()}`));
-      }
-    });
+  return runAutocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    connections: LOAD.connections,
+    pipelining: LOAD.pipelining,
+    seconds,
+    headers: scenario.conditional ? [`If-None-Match=${etag}`] : [],
   });
-}
-
-function assertClean(result, scenario, label) {
-  const codes = Object.keys(result.statusCodeStats);
-  if (codes.length !== 1 || codes[0] !== String(scenario.status) || result.errors > 0 || result.timeouts > 0) {
-    const stats = JSON.stringify({ statusCodeStats: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts });
-    throw new Error(`${label}: expected only ${scenario.status} responses, got ${stats}`);
-  }
 }
 
 async function measure(server, port, scenario, etag) {
   const label = `${scenario.name} on ${server}`;
-  assertClean(await autocannon(port, scenario, etag, LOAD.warmupSeconds), scenario, `${label} (warm-up)`);
+  assertOnlyStatus(await autocannon(port, scenario, etag, LOAD.warmupSeconds), scenario.status, `${label} (warm-up)`);
   const result = await autocannon(port, scenario, etag, LOAD.durationSeconds);
-  assertClean(result, scenario, label);
+  assertOnlyStatus(result, scenario.status, label);
   return { server, scenario: scenario.name, requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, autocannon: result };
 }
 
@@ -310,14 +214,4 @@ async function main() {
   log(`done in ${Math.round((Date.now() - startedAt) / 1000)} s; raw results in ${path.relative(ROOT, RESULTS_FILE)}`);
 }
 
-function interrupt(signal, exitCode) {
-  log(`${signal}: stopping`);
-  shutdown(exitCode);
-}
-
-process.on('SIGINT', () => interrupt('SIGINT', 130));
-process.on('SIGTERM', () => interrupt('SIGTERM', 143));
-main().then(
-  () => shutdown(0),
-  (error) => fail(error.message),
-);
+run(main);

@@ -60,7 +60,7 @@ export class RateLimiter implements OnApplicationShutdown {
       'X-RateLimit-Remaining': String(Math.max(0, Math.floor(binding.tokens))),
     };
     if (!result.allowed) {
-      throw new DomainError(ErrorCode.RateLimited, 'Rate limit exceeded for this key; retry after the time given.', undefined, {
+      throw new DomainError(ErrorCode.RateLimited, 'Rate limit exceeded; retry after the time given in Retry-After.', undefined, {
         ...headers,
         'Retry-After': String(retryAfterSeconds(result)),
       });
