@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { KeysService } from '../src/keys/keys.service';
-import { bootstrapPlatformKey } from '../src/bootstrap/bootstrap-platform-key';
+import { bootstrapPlatformKey } from '../src/bootstrap/first-platform-key';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;

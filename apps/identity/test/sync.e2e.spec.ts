@@ -6,17 +6,6 @@ let identity: RunningIdentity;
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const uniqueEmail = (name: string) => `${name}.${randomBytes(4).toString('hex')}@example.com`;
 
-/** A fresh app key with one registered app. */
-async function newRegistry(): Promise<{ key: string; registryId: string }> {
-  const partner = await identity.newAppKey();
-  const { body } = await request(identity.server)
-    .post('/v1/apps')
-    .set(bearer(partner.secret))
-    .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/callback'] })
-    .expect(201);
-  return { key: partner.secret, registryId: body.app.registryId };
-}
-
 function record(externalId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { externalId, email: uniqueEmail(externalId), emailVerified: false, displayName: `User ${externalId}`, locale: 'en', ...overrides };
 }
@@ -40,7 +29,7 @@ afterAll(() => identity.close());
 
 describe('POST /v1/sync', () => {
   it('answers each record in request order: created, updated, unchanged, deleted or rejected with its reason', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const kept = record('kept');
     const renamed = record('renamed');
     const leaving = record('leaving');
@@ -102,7 +91,7 @@ describe('POST /v1/sync', () => {
   });
 
   it('is idempotent: the same batch again changes nothing and says so', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     await sync(key, { registryId, records: [record('going')] }).expect(200);
     const batch = {
       registryId,
@@ -125,7 +114,7 @@ describe('POST /v1/sync', () => {
   });
 
   it('with atomic: true and one bad record writes nothing and says applied false', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const before = await dump(registryId);
     const { body } = await sync(key, { registryId, atomic: true, records: [record('good'), record('bad', { locale: 'fr' }), record('fine')] }).expect(200);
     expect(body).toMatchObject({ registryId, applied: false, changed: false, counts: { created: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 3 } });
@@ -136,13 +125,13 @@ describe('POST /v1/sync', () => {
   });
 
   it('applies an atomic batch whose records are all valid', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const { body } = await sync(key, { registryId, atomic: true, records: [record('one'), record('two')] }).expect(200);
     expect(body).toMatchObject({ applied: true, changed: true, counts: { created: 2 } });
   });
 
   it('refuses 1001 records with a 400 and writes nothing', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const before = await dump(registryId);
     const records = Array.from({ length: 1001 }, (_, i) => record(`r${i}`));
     const response = await sync(key, { registryId, records }).expect(400);
@@ -151,7 +140,7 @@ describe('POST /v1/sync', () => {
   });
 
   it('applies 1000 records in one batch', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const records = Array.from({ length: 1000 }, (_, i) => record(`r${i}`, { emailVerified: i % 2 === 0 }));
     const { body } = await sync(key, { registryId, records }).expect(200);
     expect(body.counts).toEqual({ created: 1000, updated: 0, unchanged: 0, deleted: 0, rejected: 0 });
@@ -164,14 +153,14 @@ describe('POST /v1/sync', () => {
     ['a record that is not an object', { records: ['user-1'] }, 'records', 'each record must be an object'],
     ['a malformed registryId', { registryId: 'portal' }, 'registryId', 'registryId must look like reg_…'],
   ])('refuses a request with %s with a 400', async (_, change, field, message) => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const response = await sync(key, { registryId, records: [record('a')], ...change }).expect(400);
     expect(response.body.errors).toEqual([{ field, message }]);
     expect(await query('SELECT 1 FROM user_mirror WHERE registry_id = $1', [registryId])).toEqual([]);
   });
 
   it('leaves nothing behind when the database fails midway through a batch', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     await sync(key, { registryId, records: [record('existing')] }).expect(200);
     const before = await dump(registryId);
     const auditBefore = await query('SELECT id FROM audit_entry ORDER BY id');
@@ -192,7 +181,7 @@ describe('POST /v1/sync', () => {
 
 describe('linking in a sync', () => {
   it('links two records of one batch with the same new verified email to one new unified user', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const email = uniqueEmail('twin');
     const { body } = await sync(key, {
       registryId,
@@ -205,8 +194,8 @@ describe('linking in a sync', () => {
   });
 
   it('links across registries by verified email only', async () => {
-    const first = await newRegistry();
-    const second = await newRegistry();
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry();
     const email = uniqueEmail('cross');
     const a = await sync(first.key, { registryId: first.registryId, records: [record('a', { email, emailVerified: true })] }).expect(200);
     const b = await sync(second.key, { registryId: second.registryId, records: [record('b', { email, emailVerified: true }), record('c', { email })] }).expect(200);
@@ -215,8 +204,8 @@ describe('linking in a sync', () => {
   });
 
   it('a sync delete keeps the unified user while another registry links to it, and removes it with the last link', async () => {
-    const first = await newRegistry();
-    const second = await newRegistry();
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry();
     const shared = record('shared', { emailVerified: true });
     const a = await sync(first.key, { registryId: first.registryId, records: [shared] }).expect(200);
     await sync(second.key, { registryId: second.registryId, records: [shared] }).expect(200);
@@ -229,8 +218,8 @@ describe('linking in a sync', () => {
   });
 
   it('concurrent syncs in two registries with the same new verified email link to one unified user', async () => {
-    const first = await newRegistry();
-    const second = await newRegistry();
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry();
     const email = uniqueEmail('race');
     const [a, b] = await Promise.all([
       sync(first.key, { registryId: first.registryId, records: [record('x', { email, emailVerified: true })] }),
@@ -241,7 +230,7 @@ describe('linking in a sync', () => {
   });
 
   it('concurrent syncs of one registry do not interleave: each record is created once', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const batch = { registryId, records: Array.from({ length: 20 }, (_, i) => record(`c${i}`)) };
     const responses = await Promise.all([sync(key, batch), sync(key, batch), sync(key, batch)]);
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
@@ -252,8 +241,8 @@ describe('linking in a sync', () => {
 
 describe('a sync into another registry', () => {
   it('is a 404 for a key the registry is not bound to, and writes nothing', async () => {
-    const owner = await newRegistry();
-    const stranger = await newRegistry();
+    const owner = await identity.newRegistry();
+    const stranger = await identity.newRegistry();
     const before = await dump(owner.registryId);
     const response = await sync(stranger.key, { registryId: owner.registryId, records: [record('intruder')] }).expect(404);
     expect(response.body.code).toBe('not_found');
@@ -263,13 +252,13 @@ describe('a sync into another registry', () => {
   });
 
   it('is allowed to a platform key', async () => {
-    const owner = await newRegistry();
+    const owner = await identity.newRegistry();
     const { body } = await sync(identity.platformKey, { registryId: owner.registryId, records: [record('operator')] }).expect(200);
     expect(body.counts.created).toBe(1);
   });
 
   it('is a 404 once the app is deleted', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     await request(identity.server).delete(`/v1/apps/${registryId}`).set(bearer(key)).expect(204);
     await sync(key, { registryId, records: [record('late')] }).expect(404);
   });

@@ -6,17 +6,6 @@ let identity: RunningIdentity;
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const uniqueEmail = (name: string) => `${name}.${randomBytes(4).toString('hex')}@example.com`;
 
-/** A fresh app key with one registered app. */
-async function newRegistry(): Promise<{ key: string; registryId: string }> {
-  const partner = await identity.newAppKey();
-  const { body } = await request(identity.server)
-    .post('/v1/apps')
-    .set(bearer(partner.secret))
-    .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/callback'] })
-    .expect(201);
-  return { key: partner.secret, registryId: body.app.registryId };
-}
-
 function newUser(registryId: string, overrides: Record<string, unknown> = {}) {
   return { registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email: uniqueEmail('user'), emailVerified: true, displayName: 'Ana Lima', locale: 'en', ...overrides };
 }
@@ -35,7 +24,7 @@ afterAll(() => identity.close());
 
 describe('POST /v1/users', () => {
   it('creates a record linked to a new unified user holding its fields, audits it, and reads it back', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const input = newUser(registryId);
     const created = await createUser(key, input);
     expect(created).toEqual({
@@ -59,7 +48,7 @@ describe('POST /v1/users', () => {
   });
 
   it('refuses a second record with the same externalId in the registry with 409 and writes nothing', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const input = newUser(registryId);
     await createUser(key, input);
     const again = await request(identity.server).post('/v1/users').set(bearer(key)).send({ ...input, email: uniqueEmail('other') }).expect(409);
@@ -75,7 +64,7 @@ describe('POST /v1/users', () => {
     ['an externalId with a space', { externalId: 'has space' }, 'externalId', 'externalId must be 1-200 printable characters without spaces'],
     ['a display name over 200 characters', { displayName: 'x'.repeat(201) }, 'displayName', 'displayName must be shorter than or equal to 200 characters'],
   ])('refuses %s with a 400 naming the field, and writes nothing', async (_, change, field, message) => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const response = await request(identity.server).post('/v1/users').set(bearer(key)).send(newUser(registryId, change)).expect(400);
     expect(response.body.errors).toContainEqual({ field, message });
     expect(await countRows('SELECT count(*)::int AS n FROM user_mirror WHERE registry_id = $1', [registryId])).toBe(0);
@@ -84,8 +73,8 @@ describe('POST /v1/users', () => {
 
 describe('linking to unified users', () => {
   it('links records with the same verified email in two registries to one uid, whatever the case of the email', async () => {
-    const first = await newRegistry();
-    const second = await newRegistry();
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry();
     const email = uniqueEmail('Ana');
     const a = await createUser(first.key, newUser(first.registryId, { email }));
     const b = await createUser(second.key, newUser(second.registryId, { email: email.toUpperCase() }));
@@ -94,8 +83,8 @@ describe('linking to unified users', () => {
   });
 
   it('never links by an unverified email, on either side', async () => {
-    const first = await newRegistry();
-    const second = await newRegistry();
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry();
     const email = uniqueEmail('bo');
     const unverified = await createUser(first.key, newUser(first.registryId, { email, emailVerified: false }));
     const verified = await createUser(second.key, newUser(second.registryId, { email, emailVerified: true }));
@@ -106,7 +95,7 @@ describe('linking to unified users', () => {
 
 describe('PATCH /v1/users/{id}', () => {
   it('changes the given fields and keeps the link, even to a verified email another unified user holds', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const taken = await createUser(key, newUser(registryId));
     const user = await createUser(key, newUser(registryId, { emailVerified: false }));
     const updated = await request(identity.server)
@@ -121,7 +110,7 @@ describe('PATCH /v1/users/{id}', () => {
   });
 
   it('writes nothing when the given values are those stored', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const user = await createUser(key, newUser(registryId));
     const same = await request(identity.server).patch(`/v1/users/${user.id}`).set(bearer(key)).send({ displayName: user.displayName, locale: 'en' }).expect(200);
     expect(same.body).toEqual(user);
@@ -129,7 +118,7 @@ describe('PATCH /v1/users/{id}', () => {
   });
 
   it('refuses an empty change, an unknown field and a malformed id with 400', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const user = await createUser(key, newUser(registryId));
     const empty = await request(identity.server).patch(`/v1/users/${user.id}`).set(bearer(key)).send({}).expect(400);
     expect(empty.body.detail).toContain('at least one field');
@@ -143,8 +132,8 @@ describe('PATCH /v1/users/{id}', () => {
 
 describe('DELETE /v1/users/{id}', () => {
   it('keeps the unified user while another record links to it, and removes it with the last one', async () => {
-    const first = await newRegistry();
-    const second = await newRegistry();
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry();
     const email = uniqueEmail('cy');
     const a = await createUser(first.key, newUser(first.registryId, { email }));
     const b = await createUser(second.key, newUser(second.registryId, { email }));
@@ -158,7 +147,7 @@ describe('DELETE /v1/users/{id}', () => {
   });
 
   it('keeps the unified user while an app link or a role binding refers to it', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const linked = await createUser(key, newUser(registryId));
     const granted = await createUser(key, newUser(registryId));
     await identity.dataSource.query('INSERT INTO app_link (uid, registry_id) VALUES ($1, $2)', [linked.uid, registryId]);
@@ -171,7 +160,7 @@ describe('DELETE /v1/users/{id}', () => {
 
 describe('GET /v1/users', () => {
   it('filters by email, case-insensitively', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const email = uniqueEmail('dee');
     const match = await createUser(key, newUser(registryId, { email, emailVerified: false }));
     await createUser(key, newUser(registryId));
@@ -180,7 +169,7 @@ describe('GET /v1/users', () => {
   });
 
   it('walks every record exactly once, page by page, in id order', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const records = Array.from({ length: 23 }, (_, i) => ({ externalId: `walk-${i}`, email: uniqueEmail(`walk${i}`), emailVerified: false, displayName: `Walker ${i}`, locale: 'en' }));
     await request(identity.server).post('/v1/sync').set(bearer(key)).send({ registryId, records }).expect(200);
     const seen: string[] = [];
@@ -199,8 +188,8 @@ describe('GET /v1/users', () => {
   });
 
   it('refuses a missing registryId, an unknown parameter and a cursor of another list with 400', async () => {
-    const { key, registryId } = await newRegistry();
-    await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
+    await identity.newRegistry();
     await request(identity.server).get('/v1/users').set(bearer(key)).expect(400);
     await request(identity.server).get('/v1/users').query({ registryId, role: 'x' }).set(bearer(key)).expect(400);
     const apps = await request(identity.server).get('/v1/apps').query({ limit: 1 }).set(bearer(identity.platformKey)).expect(200);
@@ -212,8 +201,8 @@ describe('GET /v1/users', () => {
 
 describe('users of another registry', () => {
   it('are invisible to other keys: 404 for list, read, create, update and delete, and nothing changes', async () => {
-    const owner = await newRegistry();
-    const stranger = await newRegistry();
+    const owner = await identity.newRegistry();
+    const stranger = await identity.newRegistry();
     const user = await createUser(owner.key, newUser(owner.registryId));
     await request(identity.server).get('/v1/users').query({ registryId: owner.registryId }).set(bearer(stranger.key)).expect(404);
     await request(identity.server).get(`/v1/users/${user.id}`).set(bearer(stranger.key)).expect(404);
@@ -230,7 +219,7 @@ describe('users of another registry', () => {
   });
 
   it('are gone with their deleted app', async () => {
-    const { key, registryId } = await newRegistry();
+    const { key, registryId } = await identity.newRegistry();
     const user = await createUser(key, newUser(registryId));
     await request(identity.server).delete(`/v1/apps/${registryId}`).set(bearer(key)).expect(204);
     await request(identity.server).get(`/v1/users/${user.id}`).set(bearer(key)).expect(404);

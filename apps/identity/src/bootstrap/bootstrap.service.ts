@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { KeysService } from '../keys/keys.service';
-import { bootstrapPlatformKey, BOOTSTRAP_KEY_FILE } from './bootstrap-platform-key';
+import { bootstrapPlatformKey, BOOTSTRAP_KEY_FILE } from './first-platform-key';
 
 /** First start: a platform key for the operator, written to DATA_DIR/bootstrap-platform-key. */
 @Injectable()

@@ -14,6 +14,8 @@ export interface RunningIdentity extends RunningTestService {
   platformKey: string;
   /** A fresh app key for a fresh organization, through the API. */
   newAppKey(options?: { maxApps?: number }): Promise<IssuedKeyDto & { organizationId: string }>;
+  /** A fresh app key with one registered app. */
+  newRegistry(): Promise<{ key: string; registryId: string }>;
   redisPrefix: string;
 }
 
@@ -36,23 +38,33 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<R
     running.app.get(KeysService).issue(manager, { name: 'test platform', keyClass: KeyClass.Platform, organizationId: null }, { kind: 'system', id: 'test' }),
   );
   const platformKey = platform.secret;
+  const newAppKey: RunningIdentity['newAppKey'] = async (options = {}) => {
+    const organization = await request(running.server)
+      .post('/v1/organizations')
+      .set('Authorization', `Bearer ${platformKey}`)
+      .send({ name: `Org ${randomBytes(3).toString('hex')}` })
+      .expect(201);
+    const issued = await request(running.server)
+      .post('/v1/keys')
+      .set('Authorization', `Bearer ${platformKey}`)
+      .send({ name: 'test app key', class: 'app', organizationId: organization.body.id, ...(options.maxApps ? { maxApps: options.maxApps } : {}) })
+      .expect(201);
+    return { ...(issued.body as IssuedKeyDto), organizationId: organization.body.id as string };
+  };
   return {
     ...running,
     dataSource,
     platformKey,
     redisPrefix,
-    async newAppKey(options = {}) {
-      const organization = await request(running.server)
-        .post('/v1/organizations')
-        .set('Authorization', `Bearer ${platformKey}`)
-        .send({ name: `Org ${randomBytes(3).toString('hex')}` })
+    newAppKey,
+    async newRegistry() {
+      const partner = await newAppKey();
+      const { body } = await request(running.server)
+        .post('/v1/apps')
+        .set('Authorization', `Bearer ${partner.secret}`)
+        .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/callback'] })
         .expect(201);
-      const issued = await request(running.server)
-        .post('/v1/keys')
-        .set('Authorization', `Bearer ${platformKey}`)
-        .send({ name: 'test app key', class: 'app', organizationId: organization.body.id, ...(options.maxApps ? { maxApps: options.maxApps } : {}) })
-        .expect(201);
-      return { ...(issued.body as IssuedKeyDto), organizationId: organization.body.id as string };
+      return { key: partner.secret, registryId: body.app.registryId as string };
     },
   };
 }
