@@ -7,6 +7,8 @@ import { STANDARDS_API_MIGRATIONS } from './migrations';
 import { REGISTRY_ENTITIES } from './registry/registry.entity';
 import { RegistryModule } from './registry/registry.module';
 import { RegistryService } from './registry/registry.service';
+import { AuthorizationModule } from './authorization/authorization.module';
+import { SplitProjectsModule } from './split-projects/split-projects.module';
 
 @Module({})
 export class AppModule {
@@ -23,6 +25,8 @@ export class AppModule {
           migrations: STANDARDS_API_MIGRATIONS,
         }),
         RegistryModule,
+        AuthorizationModule,
+        SplitProjectsModule,
         HealthModule.register(
           {
             useFactory: (dataSource: DataSource, registry: RegistryService) => [

@@ -3,3 +3,4 @@ export * from './locale';
 export * from './pagination';
 export * from './registry';
 export * from './identity';
+export * from './split-projects';

@@ -47,6 +47,10 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.refreshTimer);
   }
 
+  hasSplitTemplate(version: string): boolean {
+    return this.snapshot?.splitTemplate(version) !== undefined;
+  }
+
   get isLoaded(): boolean {
     return this.snapshot !== null;
   }

@@ -21,7 +21,7 @@ export function configureHttpApp(app: INestApplication, options: HttpKitOptions)
   expressApp.set('etag', false);
   expressApp.set('query parser', 'simple');
   expressApp.use(requestContextMiddleware);
-  expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb' });
+  expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/merge-patch+json'] });
   if (options.globalPrefix) {
     expressApp.setGlobalPrefix(options.globalPrefix, { exclude: ['healthz', 'readyz', 'metrics'] });
   }

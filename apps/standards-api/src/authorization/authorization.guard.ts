@@ -1,0 +1,48 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthorizationClient } from '@stdreg/authz-client';
+import { ErrorCode, type Action } from '@stdreg/contracts';
+import { DomainError } from '@stdreg/server-kit';
+import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Asks identity before anything else happens; every failure to get an allow stops the request. */
+@Injectable()
+export class AuthorizationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(AuthorizationClient) private readonly client: AuthorizationClient,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const action = this.reflector.get<Action>(REQUIRED_ACTION, context.getHandler());
+    const request = context.switchToHttp().getRequest<AuthorizedRequest>();
+    const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
+    if (!match) {
+      throw new DomainError(ErrorCode.Unauthenticated, 'A credential is required: Authorization: Bearer <API key or access token>.', undefined, {
+        'WWW-Authenticate': 'Bearer realm="standards-api"',
+      });
+    }
+    const organizationId = request.headers['x-organization-id'];
+    if (typeof organizationId !== 'string' || !UUID.test(organizationId)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Name the organization the request acts in.', [
+        { field: 'X-Organization-Id', message: 'X-Organization-Id must be an organization id (uuid)' },
+      ]);
+    }
+    const credential = match[1]!;
+    const answer = await this.client.ask({
+      credential: { kind: credential.startsWith('stdreg_') ? 'api_key' : 'access_token', value: credential },
+      action,
+      resource: { organizationId: organizationId.toLowerCase(), ...(typeof request.params['id'] === 'string' ? { projectId: request.params['id'] } : {}) },
+    });
+    if (answer.decision === 'deny') {
+      if (answer.unavailable) {
+        throw new DomainError(ErrorCode.AuthorizationUnavailable, 'Authorization could not be established; nothing was done. Retry later.');
+      }
+      throw new DomainError(ErrorCode.Forbidden, `Not allowed: ${answer.reason}.`);
+    }
+    request.authorization = { subject: answer.subject, organizationId: organizationId.toLowerCase() };
+    return true;
+  }
+}

@@ -1,0 +1,56 @@
+import { Body, Controller, Get, Headers, Param, ParseIntPipe, ParseUUIDPipe, Patch, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { OperatingScenarioDto, ProblemDetailsDto } from '@stdreg/contracts';
+import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
+import { scenarioEtag, SplitProjectsService } from './split-projects.service';
+
+@ApiTags('split projects')
+@Controller('operating-scenarios')
+export class OperatingScenariosController {
+  constructor(private readonly projects: SplitProjectsService) {}
+
+  @Get(':id')
+  @Authorize('split-project:read')
+  @ApiOperation({ summary: 'An operating scenario at its current revision, or ?revision= for a past one; ETag names the revision' })
+  @ApiQuery({ name: 'revision', required: false, type: Number })
+  @ApiOkResponse({ type: OperatingScenarioDto })
+  async get(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query('revision', new ParseIntPipe({ optional: true })) revision: number | undefined,
+    @Authorized() auth: Authorization,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OperatingScenarioDto> {
+    return withEtag(response, await this.projects.getScenario(id, revision, auth));
+  }
+
+  @Get(':id/revisions')
+  @Authorize('split-project:read')
+  @ApiOperation({ summary: 'The revision history, oldest first' })
+  revisions(@Param('id', ParseUUIDPipe) id: string, @Authorized() auth: Authorization) {
+    return this.projects.listRevisions(id, auth);
+  }
+
+  @Patch(':id')
+  @Authorize('split-project:draft')
+  @ApiOperation({ summary: 'Append a revision: a JSON Merge Patch (RFC 7396) of the current content, validated by the split engine' })
+  @ApiHeader({ name: 'If-Match', required: false, description: "The scenario's ETag; a stale one is refused with 412" })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiOkResponse({ type: OperatingScenarioDto })
+  @ApiPreconditionFailedResponse({ description: 'If-Match does not name the current revision', type: ProblemDetailsDto })
+  async revise(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() patch: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Authorized() auth: Authorization,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OperatingScenarioDto> {
+    return withEtag(response, await this.projects.revise(id, patch, ifMatch, auth));
+  }
+}
+
+function withEtag(response: Response, scenario: OperatingScenarioDto): OperatingScenarioDto {
+  if (scenario.revision === scenario.currentRevision) response.setHeader('ETag', scenarioEtag(scenario.id, scenario.revision));
+  response.setHeader('Cache-Control', 'private, no-cache');
+  return scenario;
+}

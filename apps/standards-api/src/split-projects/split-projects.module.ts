@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { RegistryModule } from '../registry/registry.module';
+import { OperatingScenariosController } from './operating-scenarios.controller';
+import { SplitProjectsController } from './split-projects.controller';
+import { SplitProjectsRepository } from './split-projects.repository';
+import { SplitProjectsService } from './split-projects.service';
+
+@Module({
+  imports: [RegistryModule],
+  controllers: [SplitProjectsController, OperatingScenariosController],
+  providers: [SplitProjectsRepository, SplitProjectsService],
+  exports: [SplitProjectsService],
+})
+export class SplitProjectsModule {}

@@ -1,0 +1,206 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  type BranchScenarioRequestDto, type CreateSplitProjectRequestDto, type CreatedSplitProjectDto, ErrorCode, type OperatingScenarioDto,
+  type SplitProjectDto,
+} from '@stdreg/contracts';
+import { currentRequestId, DomainError, uuidv7 } from '@stdreg/server-kit';
+import { applyMergePatch, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
+import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { RegistryService } from '../registry/registry.service';
+import { invalidScenario, projectNotFound, revisionNotFound, scenarioNotFound, staleScenario } from './split-projects.errors';
+import { SplitProjectsRepository, type ProjectRow, type RevisionRow, type ScenarioRow } from './split-projects.repository';
+import { keysetPage } from './keyset-page';
+
+/** Split projects and their append-only operating scenarios: drafts, never authoritative. */
+@Injectable()
+export class SplitProjectsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly projects: SplitProjectsRepository,
+    private readonly registry: RegistryService,
+  ) {}
+
+  /** The project and its first scenario (revision 1) in one transaction: both or neither. */
+  async create(request: CreateSplitProjectRequestDto, auth: Authorization): Promise<CreatedSplitProjectDto> {
+    if (!this.registry.hasSplitTemplate(request.templateVersion)) {
+      throw new DomainError(ErrorCode.DomainRuleViolated, `The registry has no split template ${request.templateVersion}.`, [
+        { field: 'templateVersion', message: 'templateVersion must name a split template of the registry' },
+      ]);
+    }
+    const scenario = this.validContent(request.scenario.content, 'scenario.content', request.currency);
+    const projectId = uuidv7();
+    const scenarioId = uuidv7();
+    return this.dataSource.transaction(async (manager) => {
+      await this.projects.insertProject(manager, {
+        id: projectId,
+        organization_id: auth.organizationId,
+        name: request.name.trim(),
+        currency: request.currency,
+        template_version: request.templateVersion,
+        created_by: actorOf(auth),
+      });
+      await this.projects.insertScenario(manager, { id: scenarioId, projectId, name: request.scenario.name.trim(), branchedFrom: null, createdBy: actorOf(auth) });
+      await this.projects.insertRevision(manager, revisionOf(scenarioId, 1, scenario, auth));
+      await this.audit(manager, auth, 'split-project.create', projectId, { scenarioId });
+      const project = (await this.projects.findProject(auth.organizationId, projectId, manager))!;
+      return { project: toProjectDto(project), scenario: await this.scenarioDto(auth.organizationId, scenarioId, undefined, manager) };
+    });
+  }
+
+  async get(id: string, auth: Authorization): Promise<SplitProjectDto> {
+    return toProjectDto(await this.requireProject(id, auth));
+  }
+
+  list(auth: Authorization, query: { limit?: number; cursor?: string }): Promise<{ items: SplitProjectDto[]; nextCursor: string | null }> {
+    return keysetPage('split-projects', query, (afterId, limit) => this.projects.listProjects(auth.organizationId, afterId, limit), toProjectDto);
+  }
+
+  async listScenarios(projectId: string, auth: Authorization, query: { limit?: number; cursor?: string }) {
+    await this.requireProject(projectId, auth);
+    const page = await keysetPage('scenarios', query, (afterId, limit) => this.projects.listScenarios(projectId, afterId, limit), (row) => row);
+    return { items: await Promise.all(page.items.map((row) => this.scenarioDto(auth.organizationId, row.id))), nextCursor: page.nextCursor };
+  }
+
+  /** A new scenario that starts from a scenario of the same project at a given (or its current) revision. */
+  async branch(projectId: string, request: BranchScenarioRequestDto, auth: Authorization): Promise<OperatingScenarioDto> {
+    await this.requireProject(projectId, auth);
+    const origin = await this.projects.findScenario(auth.organizationId, request.fromScenarioId);
+    if (!origin || origin.project_id !== projectId) throw scenarioNotFound(request.fromScenarioId);
+    const revision = request.fromRevision ?? origin.current_revision;
+    const source = await this.projects.findRevision(origin.id, revision);
+    if (!source) throw revisionNotFound(origin.id, revision);
+    const id = uuidv7();
+    return this.dataSource.transaction(async (manager) => {
+      await this.projects.insertScenario(manager, { id, projectId, name: request.name.trim(), branchedFrom: { scenarioId: origin.id, revision }, createdBy: actorOf(auth) });
+      await this.projects.insertRevision(manager, revisionOf(id, 1, source.content as unknown as ScenarioContent, auth));
+      await this.audit(manager, auth, 'operating-scenario.branch', id, { projectId, from: origin.id, revision });
+      return this.scenarioDto(auth.organizationId, id, undefined, manager);
+    });
+  }
+
+  async getScenario(id: string, revision: number | undefined, auth: Authorization): Promise<OperatingScenarioDto> {
+    return this.scenarioDto(auth.organizationId, id, revision);
+  }
+
+  async listRevisions(id: string, auth: Authorization) {
+    if (!(await this.projects.findScenario(auth.organizationId, id))) throw scenarioNotFound(id);
+    const rows = await this.projects.listRevisions(id);
+    return { items: rows.map((r) => ({ revision: r.revision, rulesDigest: r.rules_digest, createdBy: r.created_by, createdAt: r.created_at.toISOString() })) };
+  }
+
+  /**
+   * Applies a JSON Merge Patch to the current revision's content and stores the valid result as the
+   * next revision, under the scenario's row lock; a stale If-Match is refused and nothing is stored.
+   */
+  async revise(id: string, patch: unknown, ifMatch: string | undefined, auth: Authorization): Promise<OperatingScenarioDto> {
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'The body must be a JSON Merge Patch object.');
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const scenario = await this.projects.lockScenario(manager, auth.organizationId, id);
+      if (!scenario) throw scenarioNotFound(id);
+      const etag = scenarioEtag(scenario.id, scenario.current_revision);
+      if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etag)) throw staleScenario(etag);
+      const current = (await this.projects.findRevision(id, scenario.current_revision, manager))!;
+      const project = (await this.projects.findProject(auth.organizationId, scenario.project_id, manager))!;
+      const next = this.validContent(applyMergePatch(current.content, patch), 'content', project.currency);
+      const revision = scenario.current_revision + 1;
+      await this.projects.insertRevision(manager, revisionOf(id, revision, next, auth));
+      await this.audit(manager, auth, 'operating-scenario.revise', id, { revision });
+      return this.scenarioDto(auth.organizationId, id, undefined, manager);
+    });
+  }
+
+  async requireProject(id: string, auth: Authorization): Promise<ProjectRow> {
+    const project = await this.projects.findProject(auth.organizationId, id);
+    if (!project) throw projectNotFound(id);
+    return project;
+  }
+
+  /** A scenario's content at a revision (the current one by default), from this organization only. */
+  async scenarioAt(organizationId: string, id: string, revision?: number, manager?: EntityManager): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
+    const scenario = await this.projects.findScenario(organizationId, id, manager);
+    if (!scenario) throw scenarioNotFound(id);
+    const wanted = revision ?? scenario.current_revision;
+    const row = await this.projects.findRevision(id, wanted, manager);
+    if (!row) throw revisionNotFound(id, wanted);
+    return { scenario, revision: row };
+  }
+
+  private async scenarioDto(organizationId: string, id: string, revision?: number, manager?: EntityManager): Promise<OperatingScenarioDto> {
+    const found = await this.scenarioAt(organizationId, id, revision, manager);
+    return toScenarioDto(found.scenario, found.revision);
+  }
+
+  private validContent(content: unknown, field: string, currency: string): ScenarioContent {
+    const validation = validateScenario(content);
+    if (!validation.ok) throw invalidScenario(validation.errors, field);
+    if (validation.scenario.currency !== currency) {
+      throw new DomainError(ErrorCode.DomainRuleViolated, `The scenario is in ${validation.scenario.currency}; the project is in ${currency}.`, [
+        { field: `${field}/currency`, message: `currency must be the project's currency, ${currency}` },
+      ]);
+    }
+    return validation.scenario;
+  }
+
+  private audit(manager: EntityManager, auth: Authorization, action: string, target: string, detail: Record<string, unknown>): Promise<void> {
+    return this.projects.audit(manager, {
+      id: uuidv7(),
+      organizationId: auth.organizationId,
+      subjectKind: auth.subject.kind,
+      subjectId: auth.subject.id,
+      action,
+      target,
+      detail,
+      requestId: currentRequestId() ?? null,
+    });
+  }
+}
+
+export function scenarioEtag(scenarioId: string, revision: number): string {
+  return `"${scenarioId}.${revision}"`;
+}
+
+function ifMatchAccepts(header: string, etag: string): boolean {
+  return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim() === etag);
+}
+
+function revisionOf(scenarioId: string, revision: number, content: ScenarioContent, auth: Authorization): Omit<RevisionRow, 'created_at'> {
+  return {
+    scenario_id: scenarioId,
+    revision,
+    content: content as unknown as Record<string, unknown>,
+    rules_digest: rulesDigest(content),
+    created_by: actorOf(auth),
+  };
+}
+
+function toProjectDto(row: ProjectRow): SplitProjectDto {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    currency: row.currency,
+    templateVersion: row.template_version,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function toScenarioDto(scenario: ScenarioRow, revision: RevisionRow): OperatingScenarioDto {
+  return {
+    id: scenario.id,
+    projectId: scenario.project_id,
+    name: scenario.name,
+    revision: revision.revision,
+    currentRevision: scenario.current_revision,
+    content: revision.content,
+    rulesDigest: revision.rules_digest,
+    branchedFrom: scenario.branched_from_scenario_id
+      ? { scenarioId: scenario.branched_from_scenario_id, revision: scenario.branched_from_revision! }
+      : null,
+    createdAt: scenario.created_at.toISOString(),
+    revisedAt: revision.created_at.toISOString(),
+  };
+}

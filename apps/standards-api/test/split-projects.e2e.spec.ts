@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { FakeIdentity } from './support/fake-identity';
+import { sampleScenario } from './support/sample-scenario';
+import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
+
+const ORG_A = randomUUID();
+const ORG_B = randomUUID();
+const identity = new FakeIdentity();
+let api: RunningStandardsApi;
+
+const as = (org: string) => ({ Authorization: `Bearer member-of:${org}`, 'X-Organization-Id': org });
+const newProject = (name = 'Studio revenue share') => ({ name, currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } });
+const count = async (table: string) => (await api.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
+const counts = async () => ({ projects: await count('split_project'), scenarios: await count('operating_scenario'), revisions: await count('scenario_revision'), audit: await count('write_audit') });
+
+beforeAll(async () => {
+  await identity.start();
+  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_TIMEOUT_MS: '300', AUTHZ_READ_CACHE_MS: '0' });
+});
+afterAll(async () => {
+  await api.close();
+  await identity.stop();
+});
+beforeEach(() => {
+  identity.mode = 'decide';
+});
+
+async function createProject(org = ORG_A) {
+  return (await request(api.server).post('/api/v2/split-projects').set(as(org)).send(newProject()).expect(201)).body;
+}
+
+describe('creating a split project', () => {
+  it('creates the project and its first operating scenario at revision 1', async () => {
+    const before = await counts();
+    const body = await createProject();
+    expect(body.project).toMatchObject({ organizationId: ORG_A, currency: 'EUR', templateVersion: '2.0', createdBy: `human:uid-${ORG_A}` });
+    expect(body.scenario).toMatchObject({ projectId: body.project.id, name: 'Baseline', revision: 1, currentRevision: 1, branchedFrom: null, rulesDigest: expect.stringMatching(/^sha256:/) });
+    expect(await counts()).toEqual({ projects: before.projects + 1, scenarios: before.scenarios + 1, revisions: before.revisions + 1, audit: before.audit + 1 });
+    expect(identity.questions.at(-1)).toEqual({ action: 'split-project:draft', resource: { organizationId: ORG_A } });
+  });
+
+  it('refuses content that breaks the split rules with located errors, storing nothing', async () => {
+    const before = await counts();
+    const content = sampleScenario();
+    (content['tiers'] as { shares?: { basisPoints: number }[] }[])[1]!.shares![1]!.basisPoints = 3000;
+    const response = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), scenario: { name: 'Bad', content } }).expect(422);
+    expect(response.body.errors[0]).toEqual({ field: 'scenario.content/tiers/1/shares', message: expect.stringMatching(/^shares_not_10000: /) });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses an unknown template, another currency, and unknown fields', async () => {
+    await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), templateVersion: '9.9' }).expect(422);
+    const currency = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), currency: 'USD' }).expect(422);
+    expect(currency.body.errors[0].field).toBe('scenario.content/currency');
+    const extra = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), owner: 'me' }).expect(400);
+    expect(extra.body.errors[0].field).toBe('owner');
+  });
+
+  it('stores both the project and its scenario or neither', async () => {
+    const before = await counts();
+    await api.dataSource.query(`CREATE FUNCTION fail_scenario() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'scenario insert failed'; END $$`);
+    await api.dataSource.query('CREATE TRIGGER fail_scenario BEFORE INSERT ON operating_scenario FOR EACH ROW EXECUTE FUNCTION fail_scenario()');
+    try {
+      await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(500);
+    } finally {
+      await api.dataSource.query('DROP TRIGGER fail_scenario ON operating_scenario');
+      await api.dataSource.query('DROP FUNCTION fail_scenario()');
+    }
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('organization scoping', () => {
+  it("gives 404 for another organization's projects and scenarios, and lists only one's own", async () => {
+    const { project, scenario } = await createProject(ORG_A);
+    await request(api.server).get(`/api/v2/split-projects/${project.id}`).set(as(ORG_B)).expect(404);
+    await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).expect(404);
+    await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).send({ periods: [] }).expect(404);
+    await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_B)).send({ fromScenarioId: scenario.id, name: 'x' }).expect(404);
+    const listed = await request(api.server).get('/api/v2/split-projects?limit=100').set(as(ORG_B)).expect(200);
+    expect(listed.body.items.map((p: { id: string }) => p.id)).not.toContain(project.id);
+  });
+
+  it("refuses a credential acting in another organization than its own with 403, before any database work", async () => {
+    const response = await request(api.server).get('/api/v2/split-projects').set({ Authorization: `Bearer member-of:${ORG_A}`, 'X-Organization-Id': ORG_B }).expect(403);
+    expect(response.body).toMatchObject({ code: 'forbidden', detail: 'Not allowed: organization_mismatch.' });
+  });
+
+  it('requires a credential and an organization header', async () => {
+    const missing = await request(api.server).get('/api/v2/split-projects').set('X-Organization-Id', ORG_A).expect(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer realm="standards-api"');
+    const noOrg = await request(api.server).get('/api/v2/split-projects').set('Authorization', `Bearer member-of:${ORG_A}`).expect(400);
+    expect(noOrg.body.errors[0].field).toBe('X-Organization-Id');
+  });
+});
+
+describe('operating scenarios are append-only', () => {
+  it('appends revision n+1 from a merge patch and keeps every past revision readable', async () => {
+    const { scenario } = await createProject();
+    const first = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).expect(200);
+    expect(first.headers['etag']).toBe(`"${scenario.id}.1"`);
+    const patch = { periods: [{ periodId: '2026-03', revenue: '5000.00', costs: '100.00' }] };
+    const revised = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A))
+      .set('Content-Type', 'application/merge-patch+json').set('If-Match', first.headers['etag'] as string).send(JSON.stringify(patch)).expect(200);
+    expect(revised.body).toMatchObject({ revision: 2, currentRevision: 2, content: { periods: patch.periods } });
+    expect(revised.headers['etag']).toBe(`"${scenario.id}.2"`);
+    const old = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}?revision=1`).set(as(ORG_A)).expect(200);
+    expect(old.body.content).toEqual(sampleScenario());
+    const history = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}/revisions`).set(as(ORG_A)).expect(200);
+    expect(history.body.items.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
+  });
+
+  it('refuses a stale If-Match with 412 and stores nothing', async () => {
+    const { scenario } = await createProject();
+    await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send({ periods: [{ periodId: '2026-04', revenue: '1.00', costs: '0' }] }).expect(200);
+    const before = await counts();
+    const stale = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).set('If-Match', `"${scenario.id}.1"`)
+      .send({ periods: [{ periodId: '2026-05', revenue: '1.00', costs: '0' }] }).expect(412);
+    expect(stale.body.code).toBe('precondition_failed');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a patch whose result breaks the rules, storing nothing', async () => {
+    const { scenario } = await createProject();
+    const before = await counts();
+    const response = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send({ participants: null }).expect(422);
+    expect(response.body.errors[0].field).toMatch(/^content\//);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('is append-only in the database itself', async () => {
+    const { scenario } = await createProject();
+    await expect(api.dataSource.query('UPDATE scenario_revision SET content = $1 WHERE scenario_id = $2', ['{}', scenario.id])).rejects.toThrow(/append-only/);
+    await expect(api.dataSource.query('DELETE FROM scenario_revision WHERE scenario_id = $1', [scenario.id])).rejects.toThrow(/append-only/);
+    await expect(api.dataSource.query('UPDATE write_audit SET action = $1', ['x'])).rejects.toThrow(/append-only/);
+  });
+
+  it('branches a new scenario from a given scenario and revision, and records both', async () => {
+    const { project, scenario } = await createProject();
+    await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send({ periods: [{ periodId: '2026-06', revenue: '7.00', costs: '0' }] }).expect(200);
+    const branch = await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A))
+      .send({ fromScenarioId: scenario.id, fromRevision: 1, name: 'Optimistic' }).expect(201);
+    expect(branch.body).toMatchObject({ name: 'Optimistic', revision: 1, branchedFrom: { scenarioId: scenario.id, revision: 1 }, content: sampleScenario() });
+    const listed = await request(api.server).get(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A)).expect(200);
+    expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([scenario.id, branch.body.id]);
+    await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A)).send({ fromScenarioId: scenario.id, fromRevision: 9, name: 'x' }).expect(404);
+  });
+});
+
+describe('authorization fails closed', () => {
+  it.each(['hang', 'error-500', 'garbage', 'maybe'] as const)('answers 503 authorization_unavailable when identity %s, and writes nothing', async (mode) => {
+    const before = await counts();
+    identity.mode = mode;
+    const response = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(503);
+    expect(response.body.code).toBe('authorization_unavailable');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('answers 403 when identity denies, and writes nothing', async () => {
+    const before = await counts();
+    identity.mode = 'deny';
+    await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(403);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('answers 503 when identity is not running at all', async () => {
+    const offline = await startStandardsApi({ IDENTITY_URL: 'http://127.0.0.1:9', IDENTITY_SERVICE_TOKEN: 'x', AUTHZ_TIMEOUT_MS: '300' });
+    try {
+      const response = await request(offline.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(503);
+      expect(response.body.code).toBe('authorization_unavailable');
+      expect((await offline.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n).toBe(0);
+    } finally {
+      await offline.close();
+    }
+  });
+});
