@@ -1,0 +1,61 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { ErrorCode } from '@stdreg/contracts';
+import { canonicalJson } from '@stdreg/registry-content';
+import { DomainError } from '@stdreg/server-kit';
+import type { AuthorizedRequest } from '../authorization/authorize.decorator';
+import { IdempotencyRepository } from './idempotency.repository';
+
+const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
+const ABANDONED_AFTER_SECONDS = 60;
+
+/**
+ * `Idempotency-Key` on protected POSTs: the first successful result is kept per subject,
+ * organization, route and key; a retry with the same body gets it again without a second write,
+ * another body with the same key is a 422, and a retry while the first is still running a 409.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly records: IdempotencyRepository) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<AuthorizedRequest>();
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || key === undefined || !request.authorization) return next.handle();
+    if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'The Idempotency-Key header is malformed.', [
+        { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-200 printable characters without spaces' },
+      ]);
+    }
+    const { subject, organizationId } = request.authorization;
+    const scope = `${subject.kind}:${subject.id}|${organizationId}|${request.originalUrl.split('?')[0]}`;
+    const requestHash = createHash('sha256').update(canonicalJson(request.body ?? null)).digest('hex');
+    return from(this.handle(context, next, scope, key, requestHash));
+  }
+
+  private async handle(context: ExecutionContext, next: CallHandler, scope: string, key: string, requestHash: string): Promise<unknown> {
+    const response = context.switchToHttp().getResponse<Response>();
+    const existing = await this.records.claim(scope, key, requestHash, ABANDONED_AFTER_SECONDS);
+    if (existing) {
+      if (existing.request_hash !== requestHash) {
+        throw new DomainError(ErrorCode.DomainRuleViolated, 'This Idempotency-Key was used with another request body.', [
+          { field: 'Idempotency-Key', message: 'use a new key for a different request' },
+        ]);
+      }
+      if (existing.status === null) throw new DomainError(ErrorCode.Conflict, 'A request with this Idempotency-Key is still in progress.');
+      response.status(existing.status);
+      response.setHeader('Idempotent-Replayed', 'true');
+      return existing.body;
+    }
+    try {
+      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      await this.records.complete(scope, key, response.statusCode, body);
+      return body;
+    } catch (error) {
+      await this.records.release(scope, key);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export interface IdempotencyRecord {
+  request_hash: string;
+  status: number | null;
+  body: unknown;
+  created_at: Date;
+}
+
+/** Every query of idempotency records. */
+@Injectable()
+export class IdempotencyRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Claims the key for this request; returns null when claimed, or the record already there. */
+  async claim(scope: string, key: string, requestHash: string, abandonAfterSeconds: number): Promise<IdempotencyRecord | null> {
+    // A claim left pending by a request that died is taken over after a while.
+    await this.dataSource.query(
+      `DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL
+         AND created_at < now() - make_interval(secs => $3)`,
+      [scope, key, abandonAfterSeconds],
+    );
+    const inserted: unknown[] = await this.dataSource.query(
+      `INSERT INTO idempotency_record (scope, idempotency_key, request_hash) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING scope`,
+      [scope, key, requestHash],
+    );
+    if (inserted.length > 0) return null;
+    const rows: IdempotencyRecord[] = await this.dataSource.query(
+      'SELECT request_hash, status, body, created_at FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2',
+      [scope, key],
+    );
+    return rows[0] ?? null;
+  }
+
+  async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
+    await this.dataSource.query('UPDATE idempotency_record SET status = $3, body = $4 WHERE scope = $1 AND idempotency_key = $2', [
+      scope, key, status, JSON.stringify(body ?? null),
+    ]);
+  }
+
+  async release(scope: string, key: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL', [scope, key]);
+  }
+}
