@@ -5,8 +5,6 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '../..');
 module.exports = {
   testEnvironment: 'node',
-  // Starting a service on a fresh embedded database can take several seconds on a loaded 2-core machine.
-  testTimeout: 30000,
   extensionsToTreatAsEsm: ['.ts'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   transform: {

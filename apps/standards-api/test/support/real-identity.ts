@@ -1,0 +1,75 @@
+// The real identity service for cross-service tests: its built artifact in a child process (an app
+// never imports another app's source), on a database of its own, with a bootstrap platform key.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '@stdreg/server-kit/testing';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const ARTIFACT = path.join(ROOT, 'dist/apps/identity/main.js');
+
+export interface RealIdentity {
+  url: string;
+  serviceToken: string;
+  platformKey: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRealIdentity(): Promise<RealIdentity> {
+  if (!existsSync(ARTIFACT)) {
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), 'identity'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('could not build identity');
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-identity-'));
+  const database: TestDatabase = await createTestDatabase('identity_for_standards');
+  const port = await freePort();
+  const serviceToken = randomBytes(32).toString('base64url');
+  const child: ChildProcess = spawn(process.execPath, [ARTIFACT], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      IDENTITY_PORT: String(port),
+      LOG_LEVEL: 'error',
+      DATA_DIR: dataDir,
+      BOOTSTRAP_PLATFORM_KEY: 'auto',
+      DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
+      ...(database.kind === 'server' ? database.env : {}),
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  for (let attempt = 0; attempt < 120; attempt++) {
+    if (child.exitCode !== null) break;
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ready) {
+      const platformKey = (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim();
+      return { url, serviceToken, platformKey, stop };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error('identity did not become ready');
+}
