@@ -9,6 +9,10 @@ import { RegistryModule } from './registry/registry.module';
 import { RegistryService } from './registry/registry.service';
 import { AuthorizationModule } from './authorization/authorization.module';
 import { SplitProjectsModule } from './split-projects/split-projects.module';
+import { RuleVersionsModule } from './rule-versions/rule-versions.module';
+import { ComparisonsModule } from './comparisons/comparisons.module';
+import { SettlementsModule } from './settlements/settlements.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 
 @Module({})
 export class AppModule {
@@ -27,6 +31,10 @@ export class AppModule {
         RegistryModule,
         AuthorizationModule,
         SplitProjectsModule,
+        RuleVersionsModule,
+        ComparisonsModule,
+        SettlementsModule,
+        IdempotencyModule,
         HealthModule.register(
           {
             useFactory: (dataSource: DataSource, registry: RegistryService) => [

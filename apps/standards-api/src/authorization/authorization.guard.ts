@@ -7,6 +7,12 @@ import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The project a request is about, when its route names one (`/split-projects/:id/...`). */
+function projectOf(request: AuthorizedRequest): { projectId?: string } {
+  const id = request.params['id'];
+  return typeof id === 'string' && request.path.includes(`/split-projects/${id}`) ? { projectId: id } : {};
+}
+
 /** Asks identity before anything else happens; every failure to get an allow stops the request. */
 @Injectable()
 export class AuthorizationGuard implements CanActivate {
@@ -34,7 +40,7 @@ export class AuthorizationGuard implements CanActivate {
     const answer = await this.client.ask({
       credential: { kind: credential.startsWith('stdreg_') ? 'api_key' : 'access_token', value: credential },
       action,
-      resource: { organizationId: organizationId.toLowerCase(), ...(typeof request.params['id'] === 'string' ? { projectId: request.params['id'] } : {}) },
+      resource: { organizationId: organizationId.toLowerCase(), ...projectOf(request) },
     });
     if (answer.decision === 'deny') {
       if (answer.unavailable) {

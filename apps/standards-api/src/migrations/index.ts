@@ -1,5 +1,8 @@
 import { RegistryContent1763800000000 } from './1763800000000-registry-content';
 import { SplitProjects1763950000000 } from './1763950000000-split-projects';
+import { RuleVersions1763960000000 } from './1763960000000-rule-versions';
+import { SettlementLedgers1763970000000 } from './1763970000000-settlement-ledgers';
+import { Idempotency1763980000000 } from './1763980000000-idempotency';
 
 /** Every migration of standards-api, in order. */
-export const STANDARDS_API_MIGRATIONS = [RegistryContent1763800000000, SplitProjects1763950000000];
+export const STANDARDS_API_MIGRATIONS = [RegistryContent1763800000000, SplitProjects1763950000000, RuleVersions1763960000000, SettlementLedgers1763970000000, Idempotency1763980000000];

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 export type FakeIdentityMode = 'decide' | 'deny' | 'hang' | 'error-500' | 'garbage' | 'maybe';
 
 /**
- * A stand-in for identity's decision endpoint: in `decide` mode a credential `member-of:<org>`
- * is allowed in that organization only; the other modes misbehave the ways a real outage would.
+ * A stand-in for identity's decision endpoint: in `decide` mode a credential is allowed in the
+ * organization it names only (forms below, `decide`); the other modes misbehave the ways a real outage would.
  */
 export class FakeIdentity {
   mode: FakeIdentityMode = 'decide';
@@ -34,15 +34,37 @@ export class FakeIdentity {
       if (this.mode === 'maybe') return void response.writeHead(200).end('{"decision":"maybe","reason":"?"}');
       const question = JSON.parse(raw) as { credential: { value: string }; action: string; resource: { organizationId?: string } };
       this.questions.push({ action: question.action, resource: question.resource });
-      const member = /^member-of:(.+)$/.exec(question.credential.value)?.[1];
-      const allowed = this.mode === 'decide' && member !== undefined && member === question.resource.organizationId;
+      const decision = this.mode === 'decide' ? decide(question.credential.value, question.action, question.resource.organizationId) : undefined;
       response.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify(
-          allowed
-            ? { decision: 'allow', reason: 'role:project-owner', subject: { kind: 'human', id: `uid-${member}` } }
-            : { decision: 'deny', reason: 'organization_mismatch', subject: null },
-        ),
+        JSON.stringify(decision ?? { decision: 'deny', reason: 'organization_mismatch', subject: null }),
       );
     });
   }
+}
+
+const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create']);
+
+/**
+ * The credential forms, each acting in the organization it names:
+ * - `member-of:<org>`: a person allowed everything but the formal actions (denied `role_required`);
+ * - `approver-of:<org>`, `approver-<name>-of:<org>`: people with an approving role, allowed everything;
+ * - `stdreg_app_<name>_of:<org>`: an App key, denied the formal actions (`human_required`);
+ * - `stdreg_misjudged_of:<org>`: a key identity wrongly allows everything, to exercise the services' own checks.
+ */
+function decide(credential: string, action: string, organizationId: string | undefined) {
+  const allow = (reason: string, kind: string, id: string) => ({ decision: 'allow', reason, subject: { kind, id } });
+  const deny = (reason: string) => ({ decision: 'deny', reason, subject: null });
+  const member = /^member-of:(.+)$/.exec(credential)?.[1];
+  if (member !== undefined && member === organizationId) {
+    return FORMAL_ACTIONS.has(action) ? deny('role_required') : allow('role:project-owner', 'human', `uid-${member}`);
+  }
+  const approver = /^approver(?:-([a-z0-9]+))?-of:(.+)$/.exec(credential);
+  if (approver && approver[2] === organizationId) return allow('role:settlement-approver', 'human', `${approver[1] ?? 'approver'}-${approver[2]}`);
+  const appKey = /^stdreg_app_([a-z0-9]+)_of:(.+)$/.exec(credential);
+  if (appKey && appKey[2] === organizationId) {
+    return FORMAL_ACTIONS.has(action) ? deny('human_required') : allow('role:scenario-modeller', 'app_key', `key-${appKey[1]}`);
+  }
+  const misjudged = /^stdreg_misjudged_of:(.+)$/.exec(credential)?.[1];
+  if (misjudged !== undefined && misjudged === organizationId) return allow('role:project-owner', 'app_key', 'key-misjudged');
+  return undefined;
 }

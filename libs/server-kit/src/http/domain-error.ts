@@ -1,12 +1,16 @@
 import { ErrorCode, type FieldError } from '@stdreg/contracts';
 
-/** An error a service raises on purpose; its code decides the HTTP status and its detail is shown. */
+/**
+ * An error a service raises on purpose; its code decides the HTTP status and its detail is shown.
+ * `extensions` are extra members of the problem body (RFC 9457 §3.2); they never replace a standard one.
+ */
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = 'DomainError';

@@ -36,7 +36,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
 export function sendProblem(response: Response, error: DomainError): void {
   const status = httpStatusFor(error.code);
-  const body: ProblemDetails = {
+  const body: ProblemDetails & Record<string, unknown> = {
+    ...error.extensions,
     type: PROBLEM_TYPE_BASE + error.code,
     title: titleFor(error.code),
     status,

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { type ComparedAmountDto, ErrorCode, type ScenarioComparisonDto, type ScenarioComparisonRequestDto } from '@stdreg/contracts';
+import { DomainError } from '@stdreg/server-kit';
+import { compareScenarios, type ComparedAmount, type ScenarioContent, SplitEngineError, validateScenario } from '@stdreg/split-engine';
+import type { Authorization } from '../authorization/authorize.decorator';
+import { SplitProjectsService } from '../split-projects/split-projects.service';
+
+interface ComparedRevision {
+  scenarioId: string;
+  revision: number;
+  label: string;
+  rulesDigest: string;
+  content: ScenarioContent;
+}
+
+/** Compares scenario revisions of one project with the split engine; a read: it stores nothing. */
+@Injectable()
+export class ComparisonsService {
+  constructor(private readonly projects: SplitProjectsService) {}
+
+  async compare(projectId: string, request: ScenarioComparisonRequestDto, auth: Authorization): Promise<ScenarioComparisonDto> {
+    await this.projects.requireProject(projectId, auth);
+    const compared: ComparedRevision[] = [];
+    for (const ref of request.scenarios) compared.push(await this.revisionOf(projectId, ref.scenarioId, ref.revision, auth));
+    const comparison = this.engineCompare(compared);
+    const column = (index: number) => ({ scenarioId: compared[index]!.scenarioId, revision: compared[index]!.revision, label: compared[index]!.label });
+    return {
+      projectId,
+      currency: comparison.currency,
+      scenarios: comparison.scenarios.map((scenario, index) => ({
+        ...column(index),
+        rulesDigest: compared[index]!.rulesDigest,
+        periods: scenario.periods,
+        distributable: wire(scenario.distributable),
+        difference: wire(scenario.difference),
+      })),
+      participants: comparison.participants.map((participant) => ({
+        participantId: participant.participantId,
+        columns: participant.columns.map((cell, index) => ({ ...column(index), present: cell.present, total: wire(cell.total), difference: wire(cell.difference) })),
+      })),
+    };
+  }
+
+  private async revisionOf(projectId: string, scenarioId: string, revision: number | undefined, auth: Authorization): Promise<ComparedRevision> {
+    const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
+    if (found.scenario.project_id !== projectId) {
+      throw new DomainError(ErrorCode.NotFound, `Operating scenario ${scenarioId} is not a scenario of split project ${projectId} in this organization.`);
+    }
+    const validation = validateScenario(found.revision.content);
+    // Every stored revision was validated on the way in; failing here means the stored data is damaged.
+    if (!validation.ok) throw new Error(`stored revision ${found.revision.revision} of scenario ${scenarioId} is not valid content`);
+    return {
+      scenarioId,
+      revision: found.revision.revision,
+      label: `${found.scenario.name} r${found.revision.revision}`,
+      rulesDigest: found.revision.rules_digest,
+      content: validation.scenario,
+    };
+  }
+
+  private engineCompare(compared: ComparedRevision[]) {
+    try {
+      return compareScenarios(compared.map(({ label, content }) => ({ label, scenario: content })));
+    } catch (error) {
+      if (error instanceof SplitEngineError) throw new DomainError(ErrorCode.DomainRuleViolated, `The scenarios cannot be compared: ${error.message}.`);
+      throw error;
+    }
+  }
+}
+
+function wire(amount: ComparedAmount): ComparedAmountDto {
+  return { amount: amount.amount, minorUnits: amount.minorUnits.toString() };
+}

@@ -1,0 +1,204 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  type ActivateSplitProjectRequestDto, type ActivationChallengeDto, type CreateRuleVersionRequestDto, ErrorCode, type RuleVersionDto,
+} from '@stdreg/contracts';
+import { currentRequestId, DomainError, uuidv7 } from '@stdreg/server-kit';
+import type { ScenarioContent } from '@stdreg/split-engine';
+import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { decodeCursor, encodeCursor } from '../registry/cursor';
+import { SplitProjectsService } from '../split-projects/split-projects.service';
+import type { ProjectRow, RevisionRow, ScenarioRow } from '../split-projects/split-projects.repository';
+import { activationSummary, CHALLENGE_LIFETIME_MS, confirmationTokenSha256, newConfirmationToken } from './confirmation-challenge';
+import {
+  alreadyActivated, confirmationRequired, contentChanged, effectiveFromInPast, effectiveFromNotAfterLatest, humanRequired, notActivated,
+  notCurrentRevision, ruleVersionNotFound, scenarioOfAnotherProject, tokenExpired, tokenForOtherRequest, tokenNotYours, tokenUsed,
+} from './rule-versions.errors';
+import { RuleVersionsRepository, type RuleVersionRow } from './rule-versions.repository';
+
+type Outcome = { ok: true; version: RuleVersionRow } | { ok: false; error: DomainError };
+
+/** Rule versions: the authoritative, immutable rules of an activated split project, numbered 1, 2, 3, ... */
+@Injectable()
+export class RuleVersionsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly versions: RuleVersionsRepository,
+    private readonly projects: SplitProjectsService,
+  ) {}
+
+  /**
+   * Without a token: answers 428 with a challenge and a single-use token bound to the caller and
+   * that exact content. With the token: creates Rule Version 1, once per project.
+   */
+  async activate(projectId: string, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<RuleVersionDto> {
+    if (auth.subject.kind !== 'human') throw humanRequired('activate a split project');
+    const project = await this.projects.requireProject(projectId, auth);
+    if (request.confirmationToken === undefined) throw await this.challenge(project, request, auth);
+    const token = request.confirmationToken;
+    // Returned rather than thrown, so a refusal that spends the token still commits that.
+    const outcome = await this.dataSource.transaction((manager) => this.confirm(manager, project, request, token, auth));
+    if (!outcome.ok) throw outcome.error;
+    return toRuleVersionDto(outcome.version);
+  }
+
+  /** Version n+1, effective strictly in the future and after version n; numbered under the project's row lock. */
+  async create(projectId: string, request: CreateRuleVersionRequestDto, auth: Authorization): Promise<RuleVersionDto> {
+    if (auth.subject.kind !== 'human') throw humanRequired('create a rule version');
+    await this.projects.requireProject(projectId, auth);
+    const effectiveFrom = instant(request.effectiveFrom);
+    if (effectiveFrom.getTime() <= Date.now()) throw effectiveFromInPast();
+    const source = await this.scenarioOfProject(projectId, request.scenarioId, request.revision, auth);
+    const created = await this.dataSource.transaction(async (manager) => {
+      await this.versions.lockProject(manager, auth.organizationId, projectId);
+      const latest = await this.versions.latest(projectId, manager);
+      if (!latest) throw notActivated(projectId);
+      if (effectiveFrom.getTime() <= latest.effective_from.getTime()) throw effectiveFromNotAfterLatest(latest.version, latest.effective_from);
+      return this.insertVersion(manager, auth, projectId, latest.version + 1, source.revision, effectiveFrom, 'rule-version.create');
+    });
+    return toRuleVersionDto(created);
+  }
+
+  async list(projectId: string, auth: Authorization, query: { limit?: number; cursor?: string }): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
+    await this.projects.requireProject(projectId, auth);
+    const limit = query.limit ?? 20;
+    const after = query.cursor === undefined ? 0 : versionOfCursor(query.cursor);
+    const rows = await this.versions.list(projectId, after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map(toRuleVersionDto), nextCursor: rows.length > limit && last ? encodeCursor('rule-versions', String(last.version)) : null };
+  }
+
+  async get(projectId: string, version: number, auth: Authorization): Promise<RuleVersionDto> {
+    await this.projects.requireProject(projectId, auth);
+    const row = await this.versions.find(projectId, version);
+    if (!row) throw ruleVersionNotFound(projectId, version);
+    return toRuleVersionDto(row);
+  }
+
+  /** Stores a challenge for the caller and returns the 428 that carries it. */
+  private async challenge(project: ProjectRow, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<DomainError> {
+    if (await this.versions.latest(project.id)) throw alreadyActivated(project.id);
+    const { scenario, revision } = await this.scenarioOfProject(project.id, request.scenarioId, request.revision, auth);
+    if (revision.revision !== scenario.current_revision) throw notCurrentRevision(scenario.id, revision.revision, scenario.current_revision);
+    let effectiveFrom = new Date();
+    if (request.effectiveFrom !== undefined) {
+      effectiveFrom = instant(request.effectiveFrom);
+      if (effectiveFrom.getTime() < Date.now()) throw effectiveFromInPast();
+    }
+    const expiresAt = new Date(Date.now() + CHALLENGE_LIFETIME_MS);
+    const { token, sha256 } = newConfirmationToken();
+    await this.versions.insertChallenge({
+      token_sha256: sha256,
+      project_id: project.id,
+      subject: actorOf(auth),
+      scenario_id: scenario.id,
+      revision: revision.revision,
+      rules_digest: revision.rules_digest,
+      effective_from: effectiveFrom,
+      expires_at: expiresAt,
+    });
+    const challenge: ActivationChallengeDto = {
+      projectId: project.id,
+      scenarioId: scenario.id,
+      revision: revision.revision,
+      rulesDigest: revision.rules_digest,
+      effectiveFrom: effectiveFrom.toISOString(),
+      summary: activationSummary({
+        projectName: project.name,
+        scenarioName: scenario.name,
+        revision: revision.revision,
+        rulesDigest: revision.rules_digest,
+        effectiveFrom,
+        content: revision.content as unknown as ScenarioContent,
+      }),
+      expiresAt: expiresAt.toISOString(),
+    };
+    return confirmationRequired({ ...challenge }, token);
+  }
+
+  private async confirm(manager: EntityManager, project: ProjectRow, request: ActivateSplitProjectRequestDto, token: string, auth: Authorization): Promise<Outcome> {
+    await this.versions.lockProject(manager, auth.organizationId, project.id);
+    if (await this.versions.latest(project.id, manager)) return refused(alreadyActivated(project.id));
+    const challenge = await this.versions.lockChallenge(manager, confirmationTokenSha256(token), project.id);
+    if (!challenge || challenge.subject !== actorOf(auth)) return refused(tokenNotYours());
+    if (challenge.used_at !== null) return refused(tokenUsed());
+    if (challenge.expires_at.getTime() <= Date.now()) return refused(tokenExpired());
+    const sameRequest =
+      request.scenarioId === challenge.scenario_id &&
+      (request.revision === undefined || request.revision === challenge.revision) &&
+      (request.effectiveFrom === undefined || instant(request.effectiveFrom).getTime() === challenge.effective_from.getTime());
+    if (!sameRequest) return refused(tokenForOtherRequest());
+    await this.versions.spendChallenge(manager, challenge.token_sha256);
+    const now = await this.projects.scenarioAt(auth.organizationId, challenge.scenario_id, undefined, manager);
+    if (now.revision.revision !== challenge.revision || now.revision.rules_digest !== challenge.rules_digest) return refused(contentChanged());
+    return { ok: true, version: await this.insertVersion(manager, auth, project.id, 1, now.revision, challenge.effective_from, 'split-project.activate') };
+  }
+
+  private async scenarioOfProject(projectId: string, scenarioId: string, revision: number | undefined, auth: Authorization): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
+    const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
+    if (found.scenario.project_id !== projectId) throw scenarioOfAnotherProject(scenarioId, projectId);
+    return found;
+  }
+
+  private async insertVersion(
+    manager: EntityManager, auth: Authorization, projectId: string, version: number, source: RevisionRow, effectiveFrom: Date, action: string,
+  ): Promise<RuleVersionRow> {
+    const row = await this.versions.insert(manager, {
+      project_id: projectId,
+      version,
+      scenario_id: source.scenario_id,
+      revision: source.revision,
+      rules_digest: source.rules_digest,
+      rules: source.content,
+      effective_from: effectiveFrom,
+      created_by: actorOf(auth),
+    });
+    await this.versions.audit(manager, {
+      id: uuidv7(),
+      organizationId: auth.organizationId,
+      subjectKind: auth.subject.kind,
+      subjectId: auth.subject.id,
+      action,
+      target: projectId,
+      detail: { version, scenarioId: source.scenario_id, revision: source.revision, rulesDigest: source.rules_digest, effectiveFrom: effectiveFrom.toISOString() },
+      requestId: currentRequestId() ?? null,
+    });
+    return row;
+  }
+}
+
+function refused(error: DomainError): Outcome {
+  return { ok: false, error };
+}
+
+/** An RFC 3339 time the validator accepted; a date JavaScript cannot represent (e.g. a leap second) is still refused. */
+function instant(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'effectiveFrom is not a valid time.', [{ field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' }]);
+  }
+  return date;
+}
+
+function versionOfCursor(cursor: string): number {
+  const key = decodeCursor('rule-versions', cursor);
+  if (!/^[1-9][0-9]{0,8}$/.test(key)) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }]);
+  }
+  return Number(key);
+}
+
+function toRuleVersionDto(row: RuleVersionRow): RuleVersionDto {
+  return {
+    projectId: row.project_id,
+    version: row.version,
+    scenarioId: row.scenario_id,
+    revision: row.revision,
+    rulesDigest: row.rules_digest,
+    rules: row.rules,
+    effectiveFrom: row.effective_from.toISOString(),
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  DEFAULT_PAGE_LIMIT, type EquityLedgerEntryDto, type EquityLedgerPageDto, type EquityLedgerQueryDto, ErrorCode, type PageQueryDto,
+  type SettlementRunDto,
+} from '@stdreg/contracts';
+import { DomainError } from '@stdreg/server-kit';
+import { formatAmount, parseAmount } from '@stdreg/split-engine';
+import type { Authorization } from '../authorization/authorize.decorator';
+import { decodeCursor, encodeCursor } from '../registry/cursor';
+import { keysetPage } from '../split-projects/keyset-page';
+import { SplitProjectsService } from '../split-projects/split-projects.service';
+import { type LedgerEntryRow, type LedgerWindow, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_LEGAL_ENTITY_ID_LENGTH = 200;
+
+const runNotFound = (id: string) => new DomainError(ErrorCode.NotFound, `Settlement run ${id} does not exist in this organization.`);
+const invalidCursor = () =>
+  new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
+    { field: 'cursor', message: 'cursor must be a nextCursor value from this list' },
+  ]);
+
+/** Reads of posted settlement runs and of equity ledgers with running balances; posting is not here. */
+@Injectable()
+export class SettlementsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly settlements: SettlementsRepository,
+    private readonly projects: SplitProjectsService,
+  ) {}
+
+  async getRun(id: string, auth: Authorization): Promise<SettlementRunDto> {
+    const run = await this.settlements.findRun(auth.organizationId, id);
+    if (!run) throw runNotFound(id);
+    return toRunDto(run);
+  }
+
+  async listRuns(projectId: string, query: PageQueryDto, auth: Authorization): Promise<{ items: SettlementRunDto[]; nextCursor: string | null }> {
+    await this.projects.requireProject(projectId, auth);
+    return keysetPage(
+      `settlement-runs:${projectId}`,
+      query,
+      (afterId, limit) => this.settlements.listRuns(auth.organizationId, projectId, uuidCursor(afterId), limit),
+      toRunDto,
+    );
+  }
+
+  /**
+   * One page of a legal entity's ledger, oldest first. A legal entity with no entries in the
+   * organization has an empty ledger (not a 404): entries appear when settlements are posted, and
+   * telling "no such entity" from "nothing posted yet" would need a registry of entities we do not own.
+   */
+  async ledger(legalEntityId: string, query: EquityLedgerQueryDto, auth: Authorization): Promise<EquityLedgerPageDto> {
+    if (legalEntityId.length > MAX_LEGAL_ENTITY_ID_LENGTH) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'The legal entity id is too long.', [
+        { field: 'legalEntityId', message: `legalEntityId must be at most ${MAX_LEGAL_ENTITY_ID_LENGTH} characters` },
+      ]);
+    }
+    if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) > Date.parse(query.to)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'The time range is empty.', [{ field: 'to', message: 'to must not be before from' }]);
+    }
+    const list = `equity-ledger:${legalEntityId}`;
+    const window: LedgerWindow = {
+      organizationId: auth.organizationId,
+      legalEntityId,
+      afterEntryId: query.cursor === undefined ? undefined : uuidCursor(decodeCursor(list, query.cursor)),
+      from: query.from,
+      to: query.to,
+    };
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    // One snapshot, so the opening balances and the page's entries agree even while entries are posted.
+    const { rows, opening } = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      if (window.afterEntryId !== undefined && !(await this.settlements.hasLedgerEntry(manager, auth.organizationId, legalEntityId, window.afterEntryId))) {
+        throw invalidCursor();
+      }
+      return { rows: await this.settlements.ledgerEntries(manager, window, limit + 1), opening: await this.settlements.balancesBefore(manager, window) };
+    });
+    const page = rows.slice(0, limit);
+    const running = new Map(opening.map(({ currency, total }) => [currency, parseAmount(total, currency)]));
+    const entries = page.map((row) => toEntryDto(row, running));
+    return {
+      legalEntityId,
+      entries,
+      balances: [...running.keys()].sort(byCodeUnits).map((currency) => ({ currency, balance: formatAmount(running.get(currency)!, currency) })),
+      nextCursor: rows.length > limit ? encodeCursor(list, page[page.length - 1]!.id) : null,
+    };
+  }
+}
+
+/** Adds the entry to its currency's running balance (exact bigint minor units) and shows both. */
+function toEntryDto(row: LedgerEntryRow, running: Map<string, bigint>): EquityLedgerEntryDto {
+  const balance = (running.get(row.currency) ?? 0n) + parseAmount(row.amount, row.currency);
+  running.set(row.currency, balance);
+  return {
+    id: row.id,
+    settlementRunId: row.settlement_run_id,
+    participantId: row.participant_id,
+    currency: row.currency,
+    amount: row.amount,
+    balance: formatAmount(balance, row.currency),
+    postedAt: row.posted_at.toISOString(),
+  };
+}
+
+function toRunDto(row: SettlementRunRow): SettlementRunDto {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    projectId: row.project_id,
+    periodId: row.period_id,
+    ruleVersion: row.rule_version,
+    gross: row.gross,
+    costs: row.costs,
+    distributable: row.distributable,
+    currency: row.currency,
+    allocations: row.allocations,
+    digest: row.digest,
+    reversesRunId: row.reverses_run_id,
+    postedBy: row.posted_by,
+    postedAt: row.posted_at.toISOString(),
+  };
+}
+
+/** A cursor's key goes into a uuid comparison; a forged one is a bad cursor, not a database error. */
+function uuidCursor(key: string | undefined): string | undefined {
+  if (key !== undefined && !UUID.test(key)) throw invalidCursor();
+  return key;
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
