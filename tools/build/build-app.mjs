@@ -1,16 +1,12 @@
 // Builds one app into dist/apps/<app>: an ESM bundle of its own code and the workspace
 // libraries, with every npm package left external and listed in a generated package.json,
 // so the folder is a deployable artifact (`npm install --omit=dev` inside it, then `node main.js`).
-// esbuild alone cannot emit decorator metadata, which Nest's DI and the DTO decorators need,
-// so TypeScript files are transpiled by the TypeScript compiler inside an esbuild plugin.
-import { build } from 'esbuild';
-import ts from 'typescript';
+// The bundling itself (esbuild with the TypeScript decorator-metadata plugin) is bundle.mjs.
 import { readFile, writeFile, mkdir, rm, cp } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundle, ROOT as root } from './bundle.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const appName = process.argv[2];
 if (!appName) {
   console.error('usage: build-app.mjs <app>');
@@ -20,45 +16,14 @@ const appDir = path.join(root, 'apps', appName);
 const outDir = path.join(root, 'dist', 'apps', appName);
 const appConfig = JSON.parse(await readFile(path.join(appDir, 'build.json'), 'utf8'));
 
-const tsconfig = ts.parseJsonConfigFileContent(
-  ts.readConfigFile(path.join(root, 'tsconfig.base.json'), ts.sys.readFile).config,
-  ts.sys,
-  root,
-);
-
-const decoratorMetadataPlugin = {
-  name: 'typescript-decorator-metadata',
-  setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const { outputText } = ts.transpileModule(source, {
-        fileName: args.path,
-        compilerOptions: { ...tsconfig.options, sourceMap: false, inlineSourceMap: true, inlineSources: true },
-      });
-      return { contents: outputText, loader: 'js' };
-    });
-  },
-};
-
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 
-const result = await build({
+const result = await bundle({
   entryPoints: Object.fromEntries(
     Object.entries(appConfig.entryPoints).map(([name, file]) => [name, path.join(appDir, file)]),
   ),
   outdir: outDir,
-  bundle: true,
-  keepNames: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node24',
-  packages: 'external',
-  sourcemap: 'linked',
-  metafile: true,
-  tsconfig: path.join(root, 'tsconfig.base.json'),
-  plugins: [decoratorMetadataPlugin],
-  logLevel: 'warning',
 });
 
 const rootPackage = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));

@@ -1,0 +1,405 @@
+// Protected read benchmark: requests/s and latency of standards-api's protected read
+// GET /api/v2/split-projects/<id> with the identity hop (the built standards-api asking the built
+// identity through libs/authz-client) against the very same read without it (the same standards-api
+// code with the AuthorizationClient replaced by an immediate allow: unprotected-standards-api.ts,
+// bundled here by tools/build/bundle.mjs into dist/bench/unprotected-standards-api/). Scenarios:
+//  - unprotected: no identity hop (the guard runs, its ask() resolves at once);
+//  - protected, AUTHZ_READ_CACHE_MS=1000 (the default): allows of reads are reused for up to 1 s;
+//  - protected, AUTHZ_READ_CACHE_MS=0: every request asks identity (POST /v1/decisions).
+// The ratio protected/unprotected req/s is the share of the read's throughput kept with the hop;
+// target >= 0.8 on the default configuration, the cache-off ratio is reported for information.
+// standards-api (all three instances) and identity are pinned to CPU 0, sharing the server core;
+// autocannon (10 connections, 3 s discarded warm-up + 10 s) runs alone on CPU 1. Two rounds in
+// alternating order, the better run of each scenario counts. The instances run side by side on their
+// own ports, the load goes to one at a time. Databases: one throwaway database for identity and one
+// shared by the standards-api instances on this machine's PostgreSQL (dropped at the end;
+// PG_ADMIN_URL overrides postgres://postgres@127.0.0.1:5432/postgres); PostgreSQL itself is not pinned.
+// Run from the repository root: `npm run bench:protected` (builds standards-api and identity first).
+// Prints a Markdown table; raw results go to tools/bench/results/protected-read.json. Exits non-zero
+// only if the run itself failed.
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { bundle } from '../build/bundle.mjs';
+// The valid scenario content the standards-api tests use (plain data; Node strips the types).
+import { sampleScenario } from '../../apps/standards-api/test/support/sample-scenario.ts';
+import {
+  LOAD_CPU,
+  ROOT,
+  SERVER_CPU,
+  assertOnlyStatus,
+  autocannon,
+  freePort,
+  get,
+  log,
+  makeTempDir,
+  onCleanup,
+  request,
+  run,
+  startServer,
+  waitForStatus,
+} from './bench-kit.mjs';
+
+const IDENTITY_MAIN = path.join(ROOT, 'dist/apps/identity/main.js');
+const STANDARDS_API_MAIN = path.join(ROOT, 'dist/apps/standards-api/main.js');
+// The content pack the standards-api artifact imports on first start (its default); the unprotected
+// bundle is not next to it, so both variants are told where it is.
+const CONTENT_PACK_DIR = path.join(ROOT, 'dist/apps/standards-api/content-pack');
+const UNPROTECTED_ENTRY = path.join(import.meta.dirname, 'unprotected-standards-api.ts');
+const UNPROTECTED_OUT_DIR = path.join(ROOT, 'dist/bench/unprotected-standards-api');
+const UNPROTECTED_MAIN = path.join(UNPROTECTED_OUT_DIR, 'main.js');
+const RESULTS_FILE = path.join(import.meta.dirname, 'results/protected-read.json');
+
+const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10 };
+const ROUNDS = 2;
+const TARGET = 0.8;
+const DEFAULT_READ_CACHE_MS = 1000;
+// After a load, how long to wait before reading PostgreSQL's per-database counters: a backend
+// publishes its counters at most once a second, and what it holds back then is published when it
+// has been idle for 10 s (PGSTAT_IDLE_INTERVAL); read earlier, the last second of load is missing.
+const STATS_SETTLE_MS = 11_000;
+const PG_ADMIN_URL = process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+// The highest limits IdentityConfig accepts, as in identity.bench.mjs (the decision endpoint itself
+// has no rate limiter; these keep the set-up calls clear of it).
+const RATE_LIMIT = 100_000;
+
+const VARIANTS = [
+  { name: 'unprotected', label: 'unprotected (identity hop removed)', protected: false },
+  {
+    name: 'protected-cache',
+    label: `protected, read-allow cache ${DEFAULT_READ_CACHE_MS} ms (default)`,
+    protected: true,
+    readCacheMs: DEFAULT_READ_CACHE_MS,
+    target: TARGET,
+  },
+  { name: 'protected-no-cache', label: 'protected, cache off (every request asks identity)', protected: true, readCacheMs: 0 },
+];
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const serviceToken = Array.from({ length: 40 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+const suffix = randomBytes(6).toString('hex');
+const databases = { identity: `identity_bench_${suffix}`, standardsApi: `standards_bench_${suffix}` };
+const tempDir = makeTempDir('protected-read-bench-');
+// A well-formed app key identity never issued: refused by identity, allowed by the unprotected variant.
+const FORGED_APP_KEY = `stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`;
+
+/** A pg client on `url`, for one query. */
+async function query(url, sql, params) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function createDatabase(name) {
+  await query(PG_ADMIN_URL, `CREATE DATABASE "${name}"`);
+  onCleanup(() => query(PG_ADMIN_URL, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Committed transactions per bench database so far (pg_stat_database). */
+async function transactionCounts() {
+  const rows = await query(PG_ADMIN_URL, 'SELECT datname, xact_commit::bigint AS commits FROM pg_stat_database WHERE datname::text = ANY($1::text[])', [
+    Object.values(databases),
+  ]);
+  const byName = Object.fromEntries(rows.map((row) => [row.datname, Number(row.commits)]));
+  return { identity: byName[databases.identity] ?? 0, standardsApi: byName[databases.standardsApi] ?? 0 };
+}
+
+function assertArtifacts() {
+  for (const file of [IDENTITY_MAIN, STANDARDS_API_MAIN, path.join(CONTENT_PACK_DIR, 'pack.json')]) {
+    if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run bench:protected\`, which builds first`);
+  }
+  if (readFileSync(STANDARDS_API_MAIN, 'utf8').includes('@nestjs/testing')) {
+    throw new Error('dist/apps/standards-api/main.js imports @nestjs/testing: the bench-only entry point leaked into the artifact');
+  }
+}
+
+async function bundleUnprotected() {
+  rmSync(UNPROTECTED_OUT_DIR, { recursive: true, force: true });
+  await bundle({ entryPoints: { main: UNPROTECTED_ENTRY }, outdir: UNPROTECTED_OUT_DIR });
+  log(`bundled ${path.relative(ROOT, UNPROTECTED_ENTRY)} into ${path.relative(ROOT, UNPROTECTED_OUT_DIR)}`);
+}
+
+function identityEnv(port, databaseUrl, dataDir) {
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    IDENTITY_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    BOOTSTRAP_PLATFORM_KEY: 'auto',
+    DECISION_SERVICE_TOKENS: `bench:${serviceToken}`,
+    RATE_LIMIT_APP_BURST: String(RATE_LIMIT),
+    RATE_LIMIT_APP_PER_MINUTE: String(RATE_LIMIT),
+    RATE_LIMIT_APP_WRITES_PER_MINUTE: String(RATE_LIMIT),
+    RATE_LIMIT_PLATFORM_BURST: String(RATE_LIMIT),
+    RATE_LIMIT_PLATFORM_PER_MINUTE: String(RATE_LIMIT),
+  };
+  for (const name of ['REDIS_URL', 'REDIS_KEY_PREFIX']) delete env[name];
+  return env;
+}
+
+async function startIdentity(databaseUrl) {
+  const port = await freePort();
+  const dataDir = path.join(tempDir, 'identity');
+  mkdirSync(dataDir);
+  log(`starting identity on port ${port}`);
+  startServer('identity', [IDENTITY_MAIN], identityEnv(port, databaseUrl, dataDir));
+  await waitForStatus('identity', port, '/readyz', 200);
+  return { port, url: `http://127.0.0.1:${port}`, platformKey: readFileSync(path.join(dataDir, 'bootstrap-platform-key'), 'utf8').trim() };
+}
+
+const STANDARDS_API_VARIABLES = [
+  'DATABASE_URL', 'CONTENT_AUTO_IMPORT', 'CONTENT_PACK_DIR', 'CONTENT_REFRESH_SECONDS', 'IDENTITY_URL', 'IDENTITY_SERVICE_TOKEN',
+  'AUTHZ_TIMEOUT_MS', 'AUTHZ_READ_CACHE_MS',
+];
+
+/** One standards-api instance of a variant; the protected ones are the built artifact, the unprotected one the bench bundle. */
+async function startStandardsApi(variant, databaseUrl, identity) {
+  const port = await freePort();
+  const dataDir = path.join(tempDir, variant.name);
+  mkdirSync(dataDir);
+  const env = { ...process.env };
+  for (const name of STANDARDS_API_VARIABLES) delete env[name];
+  Object.assign(env, {
+    HOST: '127.0.0.1',
+    STANDARDS_API_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    CONTENT_PACK_DIR,
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: serviceToken,
+    AUTHZ_READ_CACHE_MS: String(variant.readCacheMs ?? DEFAULT_READ_CACHE_MS),
+  });
+  log(`starting standards-api ${variant.name} on port ${port}`);
+  startServer(`standards-api ${variant.name}`, [variant.protected ? STANDARDS_API_MAIN : UNPROTECTED_MAIN], env);
+  await waitForStatus(`standards-api ${variant.name}`, port, '/readyz', 200);
+  return port;
+}
+
+/** One JSON API call; fails the run unless the status is the expected one. */
+async function api(port, method, urlPath, headers, body, expectedStatus) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const allHeaders = { ...headers };
+  if (payload !== undefined) Object.assign(allHeaders, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+  const response = await request(port, { method, path: urlPath, headers: allHeaders, body: payload });
+  const text = response.body.toString('utf8');
+  if (response.status !== expectedStatus) {
+    throw new Error(`${method} ${urlPath} answered ${response.status} instead of ${expectedStatus}: ${text.slice(0, 500)}`);
+  }
+  return text ? JSON.parse(text) : null;
+}
+
+/** Organization and app key through identity's API with the bootstrap platform key (as identity.bench.mjs). */
+async function setUpIdentity(identity) {
+  const asPlatform = { Authorization: `Bearer ${identity.platformKey}` };
+  const organization = await api(identity.port, 'POST', '/v1/organizations', asPlatform, { name: 'Bench Org' }, 201);
+  const key = await api(identity.port, 'POST', '/v1/keys', asPlatform, { name: 'bench', class: 'app', organizationId: organization.id }, 201);
+  return { organizationId: organization.id, appKey: key.secret };
+}
+
+/** The split project the load reads, created through the protected standards-api. */
+async function createProject(port, headers) {
+  const body = { name: 'Bench project', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } };
+  const created = await api(port, 'POST', '/api/v2/split-projects', headers, body, 201);
+  return created.project.id;
+}
+
+/**
+ * Guards the comparison: every instance answers the read with the same 200 body; a key identity
+ * never issued is refused by the protected instances (they ask identity) and let through by the
+ * unprotected one (it does not).
+ */
+async function checkInstances(ports, readPath, headers) {
+  const bodies = {};
+  for (const variant of VARIANTS) {
+    const response = await get(ports[variant.name], readPath, headers);
+    if (response.status !== 200) throw new Error(`${variant.name} answered ${response.status} on ${readPath}: ${response.body.toString().slice(0, 500)}`);
+    bodies[variant.name] = response.body.toString('utf8');
+  }
+  if (new Set(Object.values(bodies)).size !== 1) throw new Error(`the instances answer ${readPath} differently: ${JSON.stringify(bodies)}`);
+  const forged = { ...headers, Authorization: `Bearer ${FORGED_APP_KEY}` };
+  for (const variant of VARIANTS) {
+    const expected = variant.protected ? 403 : 200;
+    const { status } = await get(ports[variant.name], readPath, forged);
+    if (status !== expected) throw new Error(`${variant.name} answered ${status} instead of ${expected} to a key identity never issued`);
+  }
+  return { bodyBytes: Buffer.byteLength(bodies.unprotected), body: JSON.parse(bodies.unprotected) };
+}
+
+function load(port, readPath, headers, seconds) {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${readPath}`,
+    connections: LOAD.connections,
+    pipelining: LOAD.pipelining,
+    seconds,
+    headers: Object.entries(headers).map(([name, value]) => `${name}=${value}`),
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Warm-up, then the measured load; the database counters around both say how often identity was
+ * asked (one key lookup, one transaction, per decision) and how much database work a read does.
+ */
+async function measure(round, variant, port, readPath, headers) {
+  const label = `${variant.name} (round ${round})`;
+  const before = await transactionCounts();
+  const warmup = await load(port, readPath, headers, LOAD.warmupSeconds);
+  assertOnlyStatus(warmup, 200, `${label} warm-up`);
+  const result = await load(port, readPath, headers, LOAD.durationSeconds);
+  assertOnlyStatus(result, 200, label);
+  await sleep(STATS_SETTLE_MS);
+  const after = await transactionCounts();
+  const requests = warmup.requests.total + result.requests.total;
+  const run = {
+    round,
+    scenario: variant.name,
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    identityTransactionsPerRequest: (after.identity - before.identity) / requests,
+    standardsApiTransactionsPerRequest: (after.standardsApi - before.standardsApi) / requests,
+    autocannon: result,
+  };
+  log(
+    `round ${round} ${variant.name}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ` +
+      `identity transactions/request ${run.identityTransactionsPerRequest.toFixed(3)}`,
+  );
+  return run;
+}
+
+/** What the scenarios claim, checked on their counters: the cache-off instance asked identity for every request, the unprotected one never. */
+function assertHops(run) {
+  if (run.scenario === 'protected-no-cache' && run.identityTransactionsPerRequest < 0.95) {
+    throw new Error(`protected-no-cache: identity saw ${run.identityTransactionsPerRequest.toFixed(3)} transactions per request, expected one per request`);
+  }
+  if (run.scenario === 'unprotected' && run.identityTransactionsPerRequest > 0.01) {
+    throw new Error(`unprotected: identity saw ${run.identityTransactionsPerRequest.toFixed(3)} transactions per request, expected none`);
+  }
+}
+
+async function runRounds(ports, readPath, headers) {
+  const runs = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? VARIANTS : [...VARIANTS].reverse();
+    for (const variant of order) {
+      const result = await measure(round, variant, ports[variant.name], readPath, headers);
+      assertHops(result);
+      runs.push(result);
+    }
+  }
+  return runs;
+}
+
+function bestRun(runs, scenario) {
+  return runs.filter((run) => run.scenario === scenario).reduce((best, run) => (run.requestsPerSecond > best.requestsPerSecond ? run : best));
+}
+
+function summarize(runs) {
+  const unprotected = bestRun(runs, 'unprotected');
+  return VARIANTS.map((variant) => {
+    const best = bestRun(runs, variant.name);
+    const ratio = best.requestsPerSecond / unprotected.requestsPerSecond;
+    return {
+      scenario: variant.name,
+      label: variant.label,
+      round: best.round,
+      requestsPerSecond: best.requestsPerSecond,
+      p50Ms: best.p50Ms,
+      p99Ms: best.p99Ms,
+      identityTransactionsPerRequest: best.identityTransactionsPerRequest,
+      standardsApiTransactionsPerRequest: best.standardsApiTransactionsPerRequest,
+      ratio,
+      target: variant.target ?? null,
+      pass: variant.target === undefined ? null : ratio >= variant.target,
+    };
+  });
+}
+
+function renderTable(rows, seconds) {
+  const target = (row) => {
+    if (row.scenario === 'unprotected') return 'baseline';
+    return row.target === null ? 'informational' : `>= ${row.target.toFixed(2)} ${row.pass ? 'PASS' : 'FAIL'}`;
+  };
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | identity transactions / request | ratio (÷ unprotected) | target |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${row.label} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ` +
+        `${row.identityTransactionsPerRequest.toFixed(3)} | ${row.ratio.toFixed(2)} | ${target(row)} |`,
+    ),
+    '',
+    `Read: GET /api/v2/split-projects/<id> with an app key and X-Organization-Id; ${LOAD.connections} connections, ` +
+      `${LOAD.warmupSeconds} s warm-up discarded, ${LOAD.durationSeconds} s measured, best of ${ROUNDS} rounds in alternating order.`,
+    `CPUs: standards-api and identity share CPU ${SERVER_CPU}; autocannon alone on CPU ${LOAD_CPU}; PostgreSQL not pinned.`,
+    'Ratio = protected ÷ unprotected req/s; the target (>= 0.80) is judged on the default configuration (read-allow cache on).',
+    'Identity transactions / request: commits in the identity database during warm-up and measurement ÷ requests (one key lookup per decision).',
+    'Latency: autocannon whole milliseconds, truncated (0 = under 1 ms).',
+    `Run time: ${seconds} s.`,
+  ];
+  return lines.join('\n');
+}
+
+function writeResults(results) {
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+async function main() {
+  const startedAt = Date.now();
+  assertArtifacts();
+  await bundleUnprotected();
+  const identityDatabaseUrl = await createDatabase(databases.identity);
+  const standardsApiDatabaseUrl = await createDatabase(databases.standardsApi);
+  log(`databases: ${databases.identity}, ${databases.standardsApi} (PostgreSQL); DATA_DIR under ${tempDir}`);
+
+  const identity = await startIdentity(identityDatabaseUrl);
+  const setup = await setUpIdentity(identity);
+  log(`set up: organization ${setup.organizationId}`);
+
+  // One after the other: the first runs the migrations and imports the content pack.
+  const ports = {};
+  for (const variant of [VARIANTS[1], VARIANTS[2], VARIANTS[0]]) {
+    ports[variant.name] = await startStandardsApi(variant, standardsApiDatabaseUrl, identity);
+  }
+  const headers = { Authorization: `Bearer ${setup.appKey}`, 'X-Organization-Id': setup.organizationId };
+  const projectId = await createProject(ports['protected-cache'], headers);
+  const readPath = `/api/v2/split-projects/${projectId}`;
+  const check = await checkInstances(ports, readPath, headers);
+  log(`project ${projectId}: every instance answers the same ${check.bodyBytes}-byte body; a forged key is refused only by the protected ones`);
+
+  const runs = await runRounds(ports, readPath, headers);
+  const rows = summarize(runs);
+  const seconds = Math.round((Date.now() - startedAt) / 1000);
+  writeResults({
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: { standardsApi: SERVER_CPU, identity: SERVER_CPU, load: LOAD_CPU, postgres: 'not pinned' },
+    load: LOAD,
+    rounds: ROUNDS,
+    target: { ratio: TARGET, scenario: 'protected-cache', pass: rows.find((row) => row.scenario === 'protected-cache').pass },
+    databases,
+    read: { path: '/api/v2/split-projects/<id>', organizationId: setup.organizationId, projectId, bodyBytes: check.bodyBytes, body: check.body },
+    rows,
+    runs,
+    seconds,
+  });
+  console.log(renderTable(rows, seconds));
+  log(`done in ${seconds} s; raw results in ${path.relative(ROOT, RESULTS_FILE)}`);
+}
+
+run(main);
