@@ -71,6 +71,15 @@ describe('API keys', () => {
     await request(identity.server).post(`/v1/keys/${app.key.id}/rotate`).set(bearer(identity.platformKey)).send({}).expect(409);
   });
 
+  it('answers a forged or foreign list cursor with 400 naming the cursor, never a server error', async () => {
+    const forged = Buffer.from(JSON.stringify(['keys', "x' OR 1=1"])).toString('base64url');
+    const foreign = Buffer.from(JSON.stringify(['organizations', '01900000-0000-7000-8000-000000000000'])).toString('base64url');
+    for (const cursor of [forged, foreign, 'not*base64']) {
+      const response = await request(identity.server).get(`/v1/keys?cursor=${cursor}`).set(bearer(identity.platformKey)).expect(400);
+      expect(response.body.errors).toEqual([{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }]);
+    }
+  });
+
   it('validates key creation: class, organization, unknown fields', async () => {
     const badClass = await request(identity.server).post('/v1/keys').set(bearer(identity.platformKey)).send({ name: 'x', class: 'super' }).expect(400);
     expect(badClass.body.errors[0]).toEqual({ field: 'class', message: 'class must be one of: app, platform' });

@@ -10,3 +10,4 @@ export * from './health/health.module';
 export * from './http/run-service';
 export * from './ids';
 export * from './openapi/openapi-31';
+export * from './http/cursor';

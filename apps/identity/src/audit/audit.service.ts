@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ActorKind, AuditEntryDto, AuditOutcome, AuditQueryDto } from '@stdreg/contracts';
-import { currentRequestId, uuidv7 } from '@stdreg/server-kit';
-import { keysetPage } from '../common/cursor';
+import { currentRequestId, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditRepository, type AuditRow } from './audit.repository';
 
 export interface Actor {

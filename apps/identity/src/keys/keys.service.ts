@@ -3,10 +3,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import {
   type ApiKeyDto, type CreateKeyRequestDto, ErrorCode, type IssuedKeyDto, KeyClass, type KeyListQueryDto,
 } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../auth/caller';
-import { keysetPage } from '../common/cursor';
 import { IdentityConfig } from '../config/identity.config';
 import { generateKeySecret, parseKey, secretMatches } from './key-secret';
 import { KeysRepository, type ApiKeyRow } from './keys.repository';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCode, type OrganizationDto } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
-import { keysetPage } from '../common/cursor';
 import { OrganizationsRepository, type OrganizationRow } from './organizations.repository';
 
 @Injectable()

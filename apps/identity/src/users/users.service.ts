@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type CreateUserRequestDto, ErrorCode, type UpdateUserRequestDto, type UserDto, type UserListQueryDto } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
-import { keysetPage } from '../common/cursor';
 import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { type MirrorFields, UsersRepository, type UserMirrorRow } from './users.repository';
 

@@ -4,9 +4,8 @@ import {
   type ApproveWaitlistRequestDto, type CreateWaitlistRequestDto, ErrorCode, KeyClass, type WaitlistApprovalDto,
   type WaitlistListQueryDto, type WaitlistRequestDto,
 } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
-import { keysetPage } from '../common/cursor';
 import { KeysService } from '../keys/keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { WaitlistRepository, type WaitlistRequestRow } from './waitlist.repository';

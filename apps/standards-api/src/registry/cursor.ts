@@ -1,26 +1,4 @@
-import { ErrorCode } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
-
-/** Opaque cursors name the list and the last key served; order is by key, so a walk is stable. */
-export function encodeCursor(list: string, lastKey: string): string {
-  return Buffer.from(JSON.stringify([list, lastKey]), 'utf8').toString('base64url');
-}
-
-export function decodeCursor(list: string, cursor: string): string {
-  const invalid = () =>
-    new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
-      { field: 'cursor', message: 'cursor must be a nextCursor value from this list' },
-    ]);
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== list || typeof decoded[1] !== 'string') throw invalid();
-  return decoded[1];
-}
+import { decodeCursor, encodeCursor } from '@stdreg/server-kit';
 
 export interface PageRequest {
   limit: number;

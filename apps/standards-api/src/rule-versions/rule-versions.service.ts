@@ -3,10 +3,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import {
   type ActivateSplitProjectRequestDto, type ActivationChallengeDto, type CreateRuleVersionRequestDto, ErrorCode, type RuleVersionDto,
 } from '@stdreg/contracts';
-import { currentRequestId, DomainError, uuidv7 } from '@stdreg/server-kit';
+import { currentRequestId, decodeCursor, DomainError, encodeCursor, uuidv7 } from '@stdreg/server-kit';
 import type { ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
-import { decodeCursor, encodeCursor } from '../registry/cursor';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import type { ProjectRow, RevisionRow, ScenarioRow } from '../split-projects/split-projects.repository';
 import { activationSummary, CHALLENGE_LIFETIME_MS, confirmationTokenSha256, newConfirmationToken } from './confirmation-challenge';

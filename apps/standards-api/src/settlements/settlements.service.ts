@@ -4,11 +4,9 @@ import {
   DEFAULT_PAGE_LIMIT, type EquityLedgerEntryDto, type EquityLedgerPageDto, type EquityLedgerQueryDto, ErrorCode, type PageQueryDto,
   type SettlementRunDto,
 } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
+import { decodeCursor, DomainError, encodeCursor, keysetPage } from '@stdreg/server-kit';
 import { formatAmount, parseAmount } from '@stdreg/split-engine';
 import type { Authorization } from '../authorization/authorize.decorator';
-import { decodeCursor, encodeCursor } from '../registry/cursor';
-import { keysetPage } from '../split-projects/keyset-page';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import { type LedgerEntryRow, type LedgerWindow, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
 

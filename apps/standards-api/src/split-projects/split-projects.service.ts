@@ -4,13 +4,12 @@ import {
   type BranchScenarioRequestDto, type CreateSplitProjectRequestDto, type CreatedSplitProjectDto, ErrorCode, type OperatingScenarioDto,
   type SplitProjectDto,
 } from '@stdreg/contracts';
-import { currentRequestId, DomainError, uuidv7 } from '@stdreg/server-kit';
+import { currentRequestId, DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { applyMergePatch, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { RegistryService } from '../registry/registry.service';
 import { invalidScenario, projectNotFound, revisionNotFound, scenarioNotFound, staleScenario } from './split-projects.errors';
 import { SplitProjectsRepository, type ProjectRow, type RevisionRow, type ScenarioRow } from './split-projects.repository';
-import { keysetPage } from './keyset-page';
 
 /** Split projects and their append-only operating scenarios: drafts, never authoritative. */
 @Injectable()
