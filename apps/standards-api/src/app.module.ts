@@ -13,6 +13,7 @@ import { RuleVersionsModule } from './rule-versions/rule-versions.module';
 import { ComparisonsModule } from './comparisons/comparisons.module';
 import { SettlementsModule } from './settlements/settlements.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
+import { WriteAuditModule } from './write-audit/write-audit.module';
 
 @Module({})
 export class AppModule {
@@ -30,6 +31,7 @@ export class AppModule {
         }),
         RegistryModule,
         AuthorizationModule,
+        WriteAuditModule,
         SplitProjectsModule,
         RuleVersionsModule,
         ComparisonsModule,

@@ -3,9 +3,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import {
   type ActivateSplitProjectRequestDto, type ActivationChallengeDto, type CreateRuleVersionRequestDto, ErrorCode, type RuleVersionDto,
 } from '@stdreg/contracts';
-import { currentRequestId, decodeCursor, DomainError, encodeCursor, uuidv7 } from '@stdreg/server-kit';
+import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
 import type { ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { WriteAudit } from '../write-audit/write-audit.service';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import type { ProjectRow, RevisionRow, ScenarioRow } from '../split-projects/split-projects.repository';
 import { activationSummary, CHALLENGE_LIFETIME_MS, confirmationTokenSha256, newConfirmationToken } from './confirmation-challenge';
@@ -24,6 +25,7 @@ export class RuleVersionsService {
     private readonly dataSource: DataSource,
     private readonly versions: RuleVersionsRepository,
     private readonly projects: SplitProjectsService,
+    private readonly audit: WriteAudit,
   ) {}
 
   /**
@@ -153,15 +155,12 @@ export class RuleVersionsService {
       effective_from: effectiveFrom,
       created_by: actorOf(auth),
     });
-    await this.versions.audit(manager, {
-      id: uuidv7(),
-      organizationId: auth.organizationId,
-      subjectKind: auth.subject.kind,
-      subjectId: auth.subject.id,
-      action,
-      target: projectId,
-      detail: { version, scenarioId: source.scenario_id, revision: source.revision, rulesDigest: source.rules_digest, effectiveFrom: effectiveFrom.toISOString() },
-      requestId: currentRequestId() ?? null,
+    await this.audit.record(manager, auth, action, projectId, {
+      version,
+      scenarioId: source.scenario_id,
+      revision: source.revision,
+      rulesDigest: source.rules_digest,
+      effectiveFrom: effectiveFrom.toISOString(),
     });
     return row;
   }

@@ -115,13 +115,4 @@ export class SplitProjectsRepository {
     );
   }
 
-  async audit(
-    manager: EntityManager,
-    entry: { id: string; organizationId: string; subjectKind: string; subjectId: string; action: string; target: string; detail: Record<string, unknown>; requestId: string | null },
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO write_audit (id, organization_id, subject_kind, subject_id, action, target, detail, request_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [entry.id, entry.organizationId, entry.subjectKind, entry.subjectId, entry.action, entry.target, JSON.stringify(entry.detail), entry.requestId],
-    );
-  }
 }

@@ -4,10 +4,11 @@ import {
   type BranchScenarioRequestDto, type CreateSplitProjectRequestDto, type CreatedSplitProjectDto, ErrorCode, type OperatingScenarioDto,
   type SplitProjectDto,
 } from '@stdreg/contracts';
-import { currentRequestId, DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { applyMergePatch, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { RegistryService } from '../registry/registry.service';
+import { WriteAudit } from '../write-audit/write-audit.service';
 import { invalidScenario, projectNotFound, revisionNotFound, scenarioNotFound, staleScenario } from './split-projects.errors';
 import { SplitProjectsRepository, type ProjectRow, type RevisionRow, type ScenarioRow } from './split-projects.repository';
 
@@ -18,6 +19,7 @@ export class SplitProjectsService {
     private readonly dataSource: DataSource,
     private readonly projects: SplitProjectsRepository,
     private readonly registry: RegistryService,
+    private readonly audit: WriteAudit,
   ) {}
 
   /** The project and its first scenario (revision 1) in one transaction: both or neither. */
@@ -41,7 +43,7 @@ export class SplitProjectsService {
       });
       await this.projects.insertScenario(manager, { id: scenarioId, projectId, name: request.scenario.name.trim(), branchedFrom: null, createdBy: actorOf(auth) });
       await this.projects.insertRevision(manager, revisionOf(scenarioId, 1, scenario, auth));
-      await this.audit(manager, auth, 'split-project.create', projectId, { scenarioId });
+      await this.audit.record(manager, auth, 'split-project.create', projectId, { scenarioId });
       const project = (await this.projects.findProject(auth.organizationId, projectId, manager))!;
       return { project: toProjectDto(project), scenario: await this.scenarioDto(auth.organizationId, scenarioId, undefined, manager) };
     });
@@ -73,7 +75,7 @@ export class SplitProjectsService {
     return this.dataSource.transaction(async (manager) => {
       await this.projects.insertScenario(manager, { id, projectId, name: request.name.trim(), branchedFrom: { scenarioId: origin.id, revision }, createdBy: actorOf(auth) });
       await this.projects.insertRevision(manager, revisionOf(id, 1, source.content as unknown as ScenarioContent, auth));
-      await this.audit(manager, auth, 'operating-scenario.branch', id, { projectId, from: origin.id, revision });
+      await this.audit.record(manager, auth, 'operating-scenario.branch', id, { projectId, from: origin.id, revision });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
     });
   }
@@ -106,7 +108,7 @@ export class SplitProjectsService {
       const next = this.validContent(applyMergePatch(current.content, patch), 'content', project.currency);
       const revision = scenario.current_revision + 1;
       await this.projects.insertRevision(manager, revisionOf(id, revision, next, auth));
-      await this.audit(manager, auth, 'operating-scenario.revise', id, { revision });
+      await this.audit.record(manager, auth, 'operating-scenario.revise', id, { revision });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
     });
   }
@@ -143,18 +145,6 @@ export class SplitProjectsService {
     return validation.scenario;
   }
 
-  private audit(manager: EntityManager, auth: Authorization, action: string, target: string, detail: Record<string, unknown>): Promise<void> {
-    return this.projects.audit(manager, {
-      id: uuidv7(),
-      organizationId: auth.organizationId,
-      subjectKind: auth.subject.kind,
-      subjectId: auth.subject.id,
-      action,
-      target,
-      detail,
-      requestId: currentRequestId() ?? null,
-    });
-  }
 }
 
 export function scenarioEtag(scenarioId: string, revision: number): string {
