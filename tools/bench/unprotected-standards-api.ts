@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { AuthorizationClient, type AuthorizationAnswer } from '@stdreg/authz-client';
-import { ConfigValidationError, configureHttpApp, JsonLogger, loadConfig } from '@stdreg/server-kit';
+import { applyServiceKit, ConfigValidationError, JsonLogger, loadConfig, serviceAppOptions } from '@stdreg/server-kit';
 import type { StandardsApiConfig } from '../../apps/standards-api/src/config/standards-api.config';
 import { STANDARDS_API } from '../../apps/standards-api/src/standards-api.service';
 
@@ -40,19 +40,8 @@ const moduleRef = await Test.createTestingModule({ imports: [definition.rootModu
   .overrideProvider(AuthorizationClient)
   .useValue(allowEverything)
   .compile();
-// The options createServiceApp gives NestFactory.create.
-const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressAdapter(), {
-  logger,
-  bodyParser: false,
-  forceCloseConnections: false,
-  abortOnError: false,
-});
-configureHttpApp(app, {
-  logger,
-  ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}),
-  ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
-});
-await definition.configure?.(app, config);
+const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressAdapter(), serviceAppOptions(logger));
+await applyServiceKit(app, definition, config, logger);
 
 const port = definition.port(config);
 const host = definition.host(config);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { DynamicModule, Type } from '@nestjs/common';
+import type { DynamicModule, NestApplicationOptions, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigValidationError, loadConfig } from '../config/load-config';
 import type { CommonServiceConfig } from '../config/common-config';
@@ -20,24 +20,34 @@ export interface ServiceDefinition<C extends CommonServiceConfig> {
   configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
 }
 
-/** Creates the Nest app of a service with the shared conventions applied, without listening. */
-export async function createServiceApp<C extends CommonServiceConfig>(
+/** The options every service's Nest application is created with. */
+export function serviceAppOptions(logger: JsonLogger): NestApplicationOptions {
+  return { logger, bodyParser: false, forceCloseConnections: false, abortOnError: false };
+}
+
+/** The shared conventions and the service's own setup, applied to a created application. */
+export async function applyServiceKit<C extends CommonServiceConfig>(
+  app: NestExpressApplication,
   definition: ServiceDefinition<C>,
   config: C,
-  logger = new JsonLogger(definition.service, config.LOG_LEVEL),
-): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(definition.rootModule(config, logger), {
-    logger,
-    bodyParser: false,
-    forceCloseConnections: false,
-    abortOnError: false,
-  });
+  logger: JsonLogger,
+): Promise<void> {
   configureHttpApp(app, {
     logger,
     ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}),
     ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
   });
   await definition.configure?.(app, config);
+}
+
+/** Creates the Nest app of a service with the shared conventions applied, without listening. */
+export async function createServiceApp<C extends CommonServiceConfig>(
+  definition: ServiceDefinition<C>,
+  config: C,
+  logger = new JsonLogger(definition.service, config.LOG_LEVEL),
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(definition.rootModule(config, logger), serviceAppOptions(logger));
+  await applyServiceKit(app, definition, config, logger);
   return app;
 }
 
