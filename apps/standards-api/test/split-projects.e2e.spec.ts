@@ -143,7 +143,9 @@ describe('operating scenarios are append-only', () => {
       .send({ fromScenarioId: scenario.id, fromRevision: 1, name: 'Optimistic' }).expect(201);
     expect(branch.body).toMatchObject({ name: 'Optimistic', revision: 1, branchedFrom: { scenarioId: scenario.id, revision: 1 }, content: sampleScenario() });
     const listed = await request(api.server).get(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A)).expect(200);
-    expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([scenario.id, branch.body.id]);
+    expect(listed.body.items.map((s: { id: string; revision: number }) => [s.id, s.revision])).toEqual([[scenario.id, 2], [branch.body.id, 1]]);
+    expect(listed.body.items[0].content.periods).toEqual([{ periodId: '2026-06', revenue: '7.00', costs: '0' }]);
+    expect(listed.body.items[1].content).toEqual(sampleScenario());
     await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A)).send({ fromScenarioId: scenario.id, fromRevision: 9, name: 'x' }).expect(404);
   });
 });

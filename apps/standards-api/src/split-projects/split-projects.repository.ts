@@ -108,6 +108,15 @@ export class SplitProjectsRepository {
     return rows[0] ?? null;
   }
 
+  /** The current revision of each scenario, in one query. */
+  async findCurrentRevisions(scenarioIds: string[]): Promise<RevisionRow[]> {
+    if (scenarioIds.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT DISTINCT ON (scenario_id) * FROM scenario_revision WHERE scenario_id = ANY($1::uuid[]) ORDER BY scenario_id, revision DESC`,
+      [scenarioIds],
+    );
+  }
+
   async listRevisions(scenarioId: string): Promise<Omit<RevisionRow, 'content'>[]> {
     return this.dataSource.query(
       'SELECT scenario_id, revision, rules_digest, created_by, created_at FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision',

@@ -60,7 +60,8 @@ export class SplitProjectsService {
   async listScenarios(projectId: string, auth: Authorization, query: { limit?: number; cursor?: string }) {
     await this.requireProject(projectId, auth);
     const page = await keysetPage('scenarios', query, (afterId, limit) => this.projects.listScenarios(projectId, afterId, limit), (row) => row);
-    return { items: await Promise.all(page.items.map((row) => this.scenarioDto(auth.organizationId, row.id))), nextCursor: page.nextCursor };
+    const revisions = new Map((await this.projects.findCurrentRevisions(page.items.map((row) => row.id))).map((r) => [r.scenario_id, r]));
+    return { items: page.items.map((row) => toScenarioDto(row, revisions.get(row.id)!)), nextCursor: page.nextCursor };
   }
 
   /** A new scenario that starts from a scenario of the same project at a given (or its current) revision. */
