@@ -7,7 +7,7 @@ const platformKey: DecisionSubject = { kind: 'platform_key', keyId: 'k1', keyPre
 const appKey: DecisionSubject = { kind: 'app_key', keyId: 'k2', keyPrefix: 'bbbbbbbbbb', organizationId: ORG };
 const human = (roles: { role: string; organizationId: string | null }[]): DecisionSubject => ({ kind: 'human', uid: 'u1', roles });
 const formalActions = ACTIONS.filter((a) => ACTION_CATALOGUE[a].formal);
-const draftingActions = ACTIONS.filter((a) => !ACTION_CATALOGUE[a].formal);
+const draftingActions = ACTIONS.filter((a) => !ACTION_CATALOGUE[a].formal && ACTION_CATALOGUE[a].organizationScoped);
 
 describe('the decision policy', () => {
   it('names three formal writes in the catalogue', () => {
@@ -31,6 +31,13 @@ describe('the decision policy', () => {
     expect(decide(appKey, action, { organizationId: OTHER_ORG })).toEqual({ decision: 'deny', reason: 'organization_mismatch' });
     expect(decide(appKey, action, {})).toEqual({ decision: 'deny', reason: 'organization_required' });
     expect(decide(platformKey, action, { organizationId: OTHER_ORG })).toEqual({ decision: 'allow', reason: 'platform_key' });
+  });
+
+  it('allows a tool call to any valid key or signed-in user, whatever the organization', () => {
+    expect(decide(appKey, 'tool:call', {})).toEqual({ decision: 'allow', reason: 'valid_key' });
+    expect(decide(appKey, 'tool:call', { organizationId: OTHER_ORG })).toEqual({ decision: 'allow', reason: 'valid_key' });
+    expect(decide(platformKey, 'tool:call', {}).decision).toBe('allow');
+    expect(decide(human([]), 'tool:call', {})).toEqual({ decision: 'allow', reason: 'signed_in_user' });
   });
 
   it('lets a global role count in every organization', () => {

@@ -27,7 +27,8 @@ export type DenialReason =
 /**
  * The catalogue applied to a resolved subject. Formal writes need a human; keys act only for
  * non-formal actions, app keys only in their own organization; humans need a role the action
- * lists, bound in the resource's organization or globally.
+ * lists, bound in the resource's organization or globally. An action outside any organization
+ * (a tool call) needs only a valid credential.
  */
 export function decide(subject: DecisionSubject, action: string, resource: DecisionResource): DecisionOutcome {
   if (!isAction(action)) return { decision: 'deny', reason: 'unknown_action' };
@@ -35,10 +36,12 @@ export function decide(subject: DecisionSubject, action: string, resource: Decis
   if (subject.kind !== 'human') {
     if (definition.formal || !definition.keysAllowed) return { decision: 'deny', reason: 'human_required' };
     if (subject.kind === 'platform_key') return { decision: 'allow', reason: 'platform_key' };
+    if (!definition.organizationScoped) return { decision: 'allow', reason: 'valid_key' };
     if (!resource.organizationId) return { decision: 'deny', reason: 'organization_required' };
     if (subject.organizationId !== resource.organizationId) return { decision: 'deny', reason: 'organization_mismatch' };
     return { decision: 'allow', reason: 'organization_key' };
   }
+  if (!definition.organizationScoped) return { decision: 'allow', reason: 'signed_in_user' };
   if (!resource.organizationId) return { decision: 'deny', reason: 'organization_required' };
   const granted = subject.roles.find(
     (binding) => definition.roles.includes(binding.role) && (binding.organizationId === null || binding.organizationId === resource.organizationId),

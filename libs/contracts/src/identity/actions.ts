@@ -15,19 +15,22 @@ export interface ActionDefinition {
   formal: boolean;
   /** Whether an API key (app or platform class) may ever be allowed this action. */
   keysAllowed: boolean;
+  /** Whether the action happens inside one organization (the resource names it); otherwise any valid credential may. */
+  organizationScoped: boolean;
   roles: readonly string[];
   description: string;
 }
 
 export const ACTION_CATALOGUE = {
-  'organization:read': { formal: false, keysAllowed: true, roles: READING_ROLES, description: 'Read an organization' },
-  'split-project:read': { formal: false, keysAllowed: true, roles: READING_ROLES, description: 'Read split projects, scenarios, comparisons and rule versions' },
-  'split-project:draft': { formal: false, keysAllowed: true, roles: DRAFTING_ROLES, description: 'Create split projects, branch and revise scenarios, compare' },
-  'split-project:activate': { formal: true, keysAllowed: false, roles: APPROVING_ROLES, description: 'Activate Rule Version 1' },
-  'rule-version:create': { formal: true, keysAllowed: false, roles: APPROVING_ROLES, description: 'Create a future-effective rule version' },
-  'settlement-run:read': { formal: false, keysAllowed: true, roles: READING_ROLES, description: 'Read settlement runs' },
-  'settlement-run:post': { formal: true, keysAllowed: false, roles: APPROVING_ROLES, description: 'Post a settlement run and its equity entries' },
-  'equity-ledger:read': { formal: false, keysAllowed: true, roles: READING_ROLES, description: 'Read equity ledgers' },
+  'organization:read': { formal: false, keysAllowed: true, organizationScoped: true, roles: READING_ROLES, description: 'Read an organization' },
+  'split-project:read': { formal: false, keysAllowed: true, organizationScoped: true, roles: READING_ROLES, description: 'Read split projects, scenarios, comparisons and rule versions' },
+  'split-project:draft': { formal: false, keysAllowed: true, organizationScoped: true, roles: DRAFTING_ROLES, description: 'Create split projects, branch and revise scenarios, compare' },
+  'split-project:activate': { formal: true, keysAllowed: false, organizationScoped: true, roles: APPROVING_ROLES, description: 'Activate Rule Version 1' },
+  'rule-version:create': { formal: true, keysAllowed: false, organizationScoped: true, roles: APPROVING_ROLES, description: 'Create a future-effective rule version' },
+  'settlement-run:read': { formal: false, keysAllowed: true, organizationScoped: true, roles: READING_ROLES, description: 'Read settlement runs' },
+  'settlement-run:post': { formal: true, keysAllowed: false, organizationScoped: true, roles: APPROVING_ROLES, description: 'Post a settlement run and its equity entries' },
+  'equity-ledger:read': { formal: false, keysAllowed: true, organizationScoped: true, roles: READING_ROLES, description: 'Read equity ledgers' },
+  'tool:call': { formal: false, keysAllowed: true, organizationScoped: false, roles: [], description: 'Call a tool of the tool gateway (what the tool reads or drafts is authorized again by its own action)' },
 } as const satisfies Record<string, ActionDefinition>;
 
 export type Action = keyof typeof ACTION_CATALOGUE;
