@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ErrorCode, type OrganizationDto } from '@stdreg/contracts';
+import { ErrorCode, KeyClass, type OrganizationDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
+import type { KeyCaller } from '../auth/caller';
 import { OrganizationsRepository, type OrganizationRow } from './organizations.repository';
 
 @Injectable()
@@ -28,6 +29,14 @@ export class OrganizationsService {
     const row = await this.organizations.find(id);
     if (!row) throw new DomainError(ErrorCode.NotFound, `Organization ${id} does not exist.`);
     return toOrganizationDto(row);
+  }
+
+  /** An app key reads only its own organization (the tool gateway shows it to agents); a platform key any. */
+  getFor(caller: KeyCaller, id: string): Promise<OrganizationDto> {
+    if (caller.keyClass !== KeyClass.Platform && caller.organizationId !== id) {
+      throw new DomainError(ErrorCode.Forbidden, 'An app key may read only its own organization.');
+    }
+    return this.get(id);
   }
 
   list(query: { limit?: number; cursor?: string }): Promise<{ items: OrganizationDto[]; nextCursor: string | null }> {
