@@ -24,6 +24,11 @@ export default [
               sourceTag: 'type:app',
               onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:server-kit', 'type:authz-client'],
             },
+            // End-to-end tests and deploy checks drive the built apps over HTTP; they may use the libraries, never an app's source.
+            {
+              sourceTag: 'type:tooling',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:server-kit', 'type:authz-client'],
+            },
           ],
         },
       ],

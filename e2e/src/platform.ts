@@ -1,0 +1,121 @@
+// The three services as they ship: their built artifacts in child processes, wired together the way
+// `npm start` and the deploy files wire them. With DATABASE_URL and REDIS_URL set they use throwaway
+// databases on that PostgreSQL server and that Redis (under a key prefix of their own); without, the
+// embedded defaults (PGlite under a temporary DATA_DIR, in-process rate limiter).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '@stdreg/server-kit/testing';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
+type Service = (typeof SERVICES)[number];
+
+export interface Platform {
+  identityUrl: string;
+  standardsApiUrl: string;
+  mcpUrl: string;
+  platformKey: string;
+  databases: 'server' | 'embedded';
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function ensureBuilt(service: Service): string {
+  const artifact = path.join(ROOT, 'dist/apps', service, 'main.js');
+  if (!existsSync(artifact)) {
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), service], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error(`could not build ${service}`);
+  }
+  return artifact;
+}
+
+async function waitReady(name: string, url: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (code ${child.exitCode}) before it was ready`);
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${name} was not ready within a minute`);
+}
+
+export async function startPlatform(): Promise<Platform> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-e2e-'));
+  const identityDb: TestDatabase = await createTestDatabase('e2e_identity');
+  const standardsDb: TestDatabase = await createTestDatabase('e2e_standards');
+  const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
+  const urls = Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${ports[s]}`])) as Record<Service, string>;
+  const serviceToken = randomBytes(32).toString('base64url');
+  const redisUrl = process.env['REDIS_URL'];
+  const common = {
+    PATH: process.env['PATH'] ?? '',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    IDENTITY_URL: urls.identity,
+    STANDARDS_API_URL: urls['standards-api'],
+    IDENTITY_SERVICE_TOKEN: serviceToken,
+  };
+  const env: Record<Service, Record<string, string>> = {
+    identity: {
+      ...common,
+      IDENTITY_PORT: String(ports.identity),
+      DATA_DIR: path.join(dataDir, 'identity'),
+      BOOTSTRAP_PLATFORM_KEY: 'auto',
+      DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
+      ...(identityDb.kind === 'server' ? identityDb.env : {}),
+      ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `e2e:${randomBytes(6).toString('hex')}:` } : {}),
+    },
+    'standards-api': {
+      ...common,
+      STANDARDS_API_PORT: String(ports['standards-api']),
+      DATA_DIR: path.join(dataDir, 'standards-api'),
+      ...(standardsDb.kind === 'server' ? standardsDb.env : {}),
+    },
+    'mcp-gateway': { ...common, MCP_GATEWAY_PORT: String(ports['mcp-gateway']), DATA_DIR: path.join(dataDir, 'mcp-gateway') },
+  };
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }),
+    );
+    await Promise.all([identityDb.drop(), standardsDb.drop()]);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (const service of SERVICES) {
+      const child = spawn(process.execPath, [ensureBuilt(service)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: env[service] });
+      children.push(child);
+      await waitReady(service, urls[service], child);
+    }
+    const platformKey = (await readFile(path.join(dataDir, 'identity', 'bootstrap-platform-key'), 'utf8')).trim();
+    return {
+      identityUrl: urls.identity,
+      standardsApiUrl: urls['standards-api'],
+      mcpUrl: `${urls['mcp-gateway']}/mcp`,
+      platformKey,
+      databases: identityDb.kind,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
