@@ -4,6 +4,7 @@ import {
   ACTION_CATALOGUE, DECISIONS, SUBJECT_KINDS, type Action, type DecisionResourceDto, type DecisionSubjectDto,
   type ForwardedCredentialDto,
 } from '@stdreg/contracts';
+import { outgoingTraceHeaders, recordAuthorizationDecision } from '@stdreg/server-kit';
 
 export interface AuthorizationClientOptions {
   /** identity's base URL, without /v1. */
@@ -52,7 +53,14 @@ export class AuthorizationClient {
     this.path = `${origin.pathname.replace(/\/$/, '')}/v1/decisions`;
   }
 
+  /** Every answer, cached or asked, is counted by outcome (`authorization_decisions_total{side="asked"}`). */
   async ask(question: AuthorizationQuestion): Promise<AuthorizationAnswer> {
+    const answer = await this.answer(question);
+    recordAuthorizationDecision('asked', answer.decision === 'allow' ? 'allow' : answer.unavailable ? 'unavailable' : 'deny');
+    return answer;
+  }
+
+  private async answer(question: AuthorizationQuestion): Promise<AuthorizationAnswer> {
     const cacheable = this.readAllowCacheMs > 0 && isReadAction(question.action);
     const cacheKey = cacheable ? cacheKeyOf(question) : '';
     if (cacheable) {
@@ -77,7 +85,9 @@ export class AuthorizationClient {
       const response = await this.pool.request({
         method: 'POST',
         path: this.path,
-        headers: { authorization: this.authorization, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: this.authorization, 'content-type': 'application/json', accept: 'application/json', ...outgoingTraceHeaders(),
+        },
         body: JSON.stringify({ credential: question.credential, action: question.action, resource: question.resource }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,

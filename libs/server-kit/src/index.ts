@@ -11,3 +11,5 @@ export * from './http/run-service';
 export * from './ids';
 export * from './openapi/openapi-31';
 export * from './http/cursor';
+export * from './observability';
+export * from './http/graceful-shutdown';

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { DecisionRequestDto, DecisionResponseDto, ProblemDetailsDto } from '@stdreg/contracts';
+import { countDecided } from '@stdreg/server-kit';
 import { DecisionsService } from './decisions.service';
 import { ServiceTokenGuard, type RequestWithService } from './service-token.guard';
 
@@ -22,6 +23,6 @@ export class DecisionsController {
   @ApiOkResponse({ type: DecisionResponseDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong service credential', type: ProblemDetailsDto })
   decide(@Body() body: DecisionRequestDto, @Req() request: RequestWithService): Promise<DecisionResponseDto> {
-    return this.decisions.decide(body, request.serviceName!);
+    return this.decisions.decide(body, request.serviceName!).then(countDecided);
   }
 }

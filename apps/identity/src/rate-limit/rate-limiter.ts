@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Response } from 'express';
 import { ErrorCode, KeyClass } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
+import { DomainError, recordRateLimitRejection } from '@stdreg/server-kit';
 import type { KeyCaller } from '../auth/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { bindingBucket, perMinute, retryAfterSeconds, type BucketSpec, type RateLimitStore } from './token-bucket';
@@ -22,12 +22,12 @@ export class RateLimiter implements OnApplicationShutdown {
   ) {}
 
   async limitKey(caller: KeyCaller, method: string, response: Response): Promise<void> {
-    await this.limit(this.bucketsFor(caller, method), response);
+    await this.limit(this.bucketsFor(caller, method), response, 'key');
   }
 
   async limitWaitlist(clientIp: string, response: Response): Promise<void> {
     const perHour = this.config.RATE_LIMIT_WAITLIST_PER_HOUR;
-    await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }], response);
+    await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }], response, 'waitlist');
   }
 
   private bucketsFor(caller: KeyCaller, method: string): BucketSpec[] {
@@ -45,7 +45,7 @@ export class RateLimiter implements OnApplicationShutdown {
     return buckets;
   }
 
-  private async limit(buckets: BucketSpec[], response: Response): Promise<void> {
+  private async limit(buckets: BucketSpec[], response: Response, kind: 'key' | 'waitlist'): Promise<void> {
     let result;
     try {
       result = await this.store.take(buckets);
@@ -60,6 +60,7 @@ export class RateLimiter implements OnApplicationShutdown {
       'X-RateLimit-Remaining': String(Math.max(0, Math.floor(binding.tokens))),
     };
     if (!result.allowed) {
+      recordRateLimitRejection(kind);
       throw new DomainError(ErrorCode.RateLimited, 'Rate limit exceeded; retry after the time given in Retry-After.', undefined, {
         ...headers,
         'Retry-After': String(retryAfterSeconds(result)),

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { createValidationPipe } from './validation-pipe';
 import { requestContextMiddleware } from '../logging/request-context';
+import { metricsMiddleware } from '../observability/metrics';
 import type { JsonLogger } from '../logging/json-logger';
 
 export interface HttpKitOptions {
@@ -13,7 +14,10 @@ export interface HttpKitOptions {
   bodyLimit?: string;
 }
 
-/** Applies the conventions every service shares: request ids, problem details, strict validation. */
+/**
+ * Applies the conventions every service shares: request ids and traces, metrics (GET /metrics), problem
+ * details, strict validation. Signals are handled by runService (graceful shutdown), not here.
+ */
 export function configureHttpApp(app: INestApplication, options: HttpKitOptions): void {
   const expressApp = app as NestExpressApplication;
   expressApp.useLogger(options.logger);
@@ -21,11 +25,11 @@ export function configureHttpApp(app: INestApplication, options: HttpKitOptions)
   expressApp.set('etag', false);
   expressApp.set('query parser', 'simple');
   expressApp.use(requestContextMiddleware);
+  expressApp.use(metricsMiddleware);
   expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/merge-patch+json'] });
   if (options.globalPrefix) {
     expressApp.setGlobalPrefix(options.globalPrefix, { exclude: ['healthz', 'readyz', 'metrics'] });
   }
   expressApp.useGlobalFilters(new ProblemDetailsFilter(options.logger));
   expressApp.useGlobalPipes(createValidationPipe());
-  expressApp.enableShutdownHooks();
 }

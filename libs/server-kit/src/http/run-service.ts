@@ -6,6 +6,7 @@ import { ConfigValidationError, loadConfig } from '../config/load-config';
 import type { CommonServiceConfig } from '../config/common-config';
 import { JsonLogger } from '../logging/json-logger';
 import { configureHttpApp } from './configure-app';
+import { handleShutdownSignals } from './graceful-shutdown';
 
 export interface ServiceDefinition<C extends CommonServiceConfig> {
   service: string;
@@ -16,6 +17,8 @@ export interface ServiceDefinition<C extends CommonServiceConfig> {
   globalPrefix?: string;
   /** Largest accepted JSON body (default 256kb). */
   bodyLimit?: string;
+  /** Setup that must come before the kit's middleware, e.g. a sub-application that reads its own raw request bodies. */
+  beforeKit?: (app: NestExpressApplication, config: C) => void;
   /** Service-specific setup after the kit is applied (OpenAPI document, extra middleware). */
   configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
 }
@@ -32,6 +35,7 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
   config: C,
   logger: JsonLogger,
 ): Promise<void> {
+  definition.beforeKit?.(app, config);
   configureHttpApp(app, {
     logger,
     ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}),
@@ -67,6 +71,7 @@ export async function runService<C extends CommonServiceConfig>(definition: Serv
   const app = await createServiceApp(definition, config, logger);
   const port = definition.port(config);
   const host = definition.host(config);
+  handleShutdownSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
   await app.listen(port, host);
   logger.event('info', `${definition.service} listening`, { url: `http://${host}:${port}` }, 'Bootstrap');
 }

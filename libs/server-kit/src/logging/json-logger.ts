@@ -1,10 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../config/common-config';
-import { currentRequestId } from './request-context';
+import { requestContext } from './request-context';
 
 const SEVERITY: Record<LogLevel, number> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
-/** Structured JSON lines on stdout, one per event, with the request id when there is one. */
+/** Structured JSON lines on stdout, one per event, with the request id and trace id when there are. */
 export class JsonLogger implements LoggerService {
   private readonly threshold: number;
 
@@ -60,8 +60,11 @@ export class JsonLogger implements LoggerService {
       msg: message instanceof Error ? message.message : message,
       ...fields,
     };
-    const requestId = currentRequestId();
-    if (requestId) entry['requestId'] = requestId;
+    const request = requestContext.getStore();
+    if (request) {
+      entry['requestId'] = request.requestId;
+      if (request.trace) entry['traceId'] = request.trace.traceId;
+    }
     if (stack) entry['stack'] = stack;
     else if (message instanceof Error && message.stack) entry['stack'] = message.stack;
     process.stdout.write(JSON.stringify(entry) + '\n');
