@@ -1,14 +1,17 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { HealthModule } from '@stdreg/server-kit';
-import type { McpGatewayConfig } from './config/mcp-gateway.config';
+import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { McpGatewayConfig } from './config/mcp-gateway.config';
+import { McpModule } from './mcp/mcp.module';
 import { upstreamReadinessCheck } from './upstream/upstream-readiness';
 
 @Module({})
 export class AppModule {
-  static register(config: McpGatewayConfig): DynamicModule {
+  static register(config: McpGatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: AppModule,
+      global: true,
       imports: [
+        McpModule,
         HealthModule.register({
           useValue: [
             upstreamReadinessCheck('standards-api', config.STANDARDS_API_URL),
@@ -16,6 +19,11 @@ export class AppModule {
           ],
         }),
       ],
+      providers: [
+        { provide: McpGatewayConfig, useValue: config },
+        { provide: JsonLogger, useValue: logger },
+      ],
+      exports: [McpGatewayConfig, JsonLogger],
     };
   }
 }

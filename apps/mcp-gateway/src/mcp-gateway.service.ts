@@ -2,10 +2,14 @@ import type { ServiceDefinition } from '@stdreg/server-kit';
 import { AppModule } from './app.module';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
 
+/** Largest JSON-RPC body: the biggest tool input (a scenario of 120 periods and 100 participants) fits well within it. */
+const MCP_BODY_LIMIT = '512kb';
+
 export const MCP_GATEWAY: ServiceDefinition<McpGatewayConfig> = {
   service: 'mcp-gateway',
   configClass: McpGatewayConfig,
-  rootModule: (config) => AppModule.register(config),
+  rootModule: (config, logger) => AppModule.register(config, logger),
+  bodyLimit: MCP_BODY_LIMIT,
   port: (config) => config.MCP_GATEWAY_PORT,
   host: (config) => config.HOST,
 };

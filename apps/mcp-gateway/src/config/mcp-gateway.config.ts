@@ -1,6 +1,9 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsUrl, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { CommonServiceConfig } from '@stdreg/server-kit';
+
+const list = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item.length > 0) : value;
 
 export class McpGatewayConfig extends CommonServiceConfig {
   @Type(() => Number)
@@ -16,4 +19,55 @@ export class McpGatewayConfig extends CommonServiceConfig {
   /** Base URL of identity (without /v1). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'IDENTITY_URL must be an http(s) URL' })
   IDENTITY_URL = 'http://127.0.0.1:3003';
+
+  /** This service's credential for identity's decision endpoint; unset: every keyed request is refused. */
+  @IsOptional()
+  @IsString()
+  IDENTITY_SERVICE_TOKEN?: string = undefined;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(30000)
+  AUTHZ_TIMEOUT_MS = 2000;
+
+  /** How long the gateway waits for standards-api or identity reads. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  UPSTREAM_TIMEOUT_MS = 5000;
+
+  /** Host names (without port) the gateway answers for; anything else is 403 (DNS-rebinding protection). */
+  @Transform(list)
+  @IsString({ each: true })
+  @Matches(/^(\[[0-9a-f:]+\]|[a-z0-9.-]+)$/i, { each: true, message: 'MCP_ALLOWED_HOSTS must be host names separated by commas' })
+  MCP_ALLOWED_HOSTS: string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+  /** Browser origins allowed to call /mcp; empty: any origin whose host is an allowed host. */
+  @Transform(list)
+  @IsString({ each: true })
+  @Matches(/^https?:\/\/[^/\s]+$/, { each: true, message: 'MCP_ALLOWED_ORIGINS must be origins like https://agent.example separated by commas' })
+  MCP_ALLOWED_ORIGINS: string[] = [];
+
+  /** Tool calls per minute per key (a burst of the same size is allowed). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  MCP_TOOL_CALLS_PER_MINUTE_PER_KEY = 120;
+
+  /** Tool calls per minute per client IP. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  MCP_TOOL_CALLS_PER_MINUTE_PER_IP = 300;
+
+  /** How often the registry manifest digest is re-checked before cached registry reads are trusted. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  REGISTRY_CACHE_SECONDS = 5;
 }

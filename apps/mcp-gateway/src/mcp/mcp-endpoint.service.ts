@@ -1,0 +1,53 @@
+// Serves one POST /mcp: request checks, tool-call rate limits, then a fresh server and transport (stateless).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { McpGatewayConfig } from '../config/mcp-gateway.config';
+import { ToolCallLimiter } from '../rate-limit/tool-call-limiter';
+import { callerOf } from './caller';
+import { McpServerFactory } from './mcp-server.factory';
+import { JsonRpcErrorCode, jsonRpcError } from './protocol';
+import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
+
+function countToolCalls(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call').length;
+}
+
+@Injectable()
+export class McpEndpoint {
+  private readonly originPolicy: OriginPolicy;
+  private readonly limiter: ToolCallLimiter;
+
+  constructor(config: McpGatewayConfig, private readonly servers: McpServerFactory) {
+    this.originPolicy = { allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()), allowedOrigins: config.MCP_ALLOWED_ORIGINS };
+    this.limiter = new ToolCallLimiter({ perKeyPerMinute: config.MCP_TOOL_CALLS_PER_MINUTE_PER_KEY, perIpPerMinute: config.MCP_TOOL_CALLS_PER_MINUTE_PER_IP });
+  }
+
+  async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
+    const check = [checkOrigin(request.headers, this.originPolicy), checkProtocolVersion(request.headers)].find((result) => !result.ok);
+    if (check && !check.ok) return send(response, check.status, jsonRpcError(JsonRpcErrorCode.Refused, check.message));
+    const caller = callerOf(request);
+    for (let calls = countToolCalls(request.body); calls > 0; calls--) {
+      const limited = this.limiter.take(caller.credential?.value ?? null, caller.ip);
+      if (!limited.ok) {
+        response.setHeader('Retry-After', String(limited.retryAfterSeconds));
+        return send(response, 429, jsonRpcError(JsonRpcErrorCode.Refused, `Too many tool calls for this ${limited.limitedBy}; retry in ${limited.retryAfterSeconds} s.`));
+      }
+    }
+    const server = this.servers.create(caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, request.body);
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'application/json');
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,70 @@
+// One low-level MCP Server per HTTP request (stateless), with the gateway's handlers and the spec's error codes.
+import { Injectable } from '@nestjs/common';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, CompleteRequestSchema, ErrorCode, InitializeRequestSchema, ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { parseResourceUri } from '../resources/resource-catalogue';
+import { ResourceDirectory } from '../resources/resource-directory';
+import { ResourceReader } from '../resources/resource-reader';
+import { ToolRunner } from '../tools/tool-runner';
+import type { McpCaller } from './caller';
+import { JsonRpcErrorCode, PROTOCOL_VERSION } from './protocol';
+
+const SERVER_INFO = { name: 'stdreg-mcp-gateway', title: 'Standards registry tool gateway', version: '1.0.0' };
+const INSTRUCTIONS =
+  'Read the standards registry as stdreg:// resources; call tools to validate and draft. Tools need Authorization: Bearer <API key>. ' +
+  'Agents draft only: activation, rule versions, settlement posting, equity and payments stay with authorised humans.';
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, completions: {}, logging: {} };
+/** Resource denials get their own code so an agent can tell them from absence. */
+const ACCESS_DENIED = -32003;
+
+@Injectable()
+export class McpServerFactory {
+  constructor(
+    private readonly tools: ToolRunner,
+    private readonly directory: ResourceDirectory,
+    private readonly reader: ResourceReader,
+  ) {}
+
+  create(caller: McpCaller): Server {
+    const server = new Server(SERVER_INFO, {
+      capabilities: CAPABILITIES,
+      instructions: INSTRUCTIONS,
+    });
+    // The SDK echoes any version it knows; this gateway speaks exactly one.
+    server.setRequestHandler(InitializeRequestSchema, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: CAPABILITIES,
+      serverInfo: SERVER_INFO,
+      instructions: INSTRUCTIONS,
+    }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.tools.call(request.params.name, request.params.arguments, caller));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: this.directory.templates() }));
+    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+      const page = await this.directory.list(request.params?.cursor);
+      if (!page.ok) throw new McpError(ErrorCode.InvalidParams, page.message);
+      return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    });
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      const parsed = parseResourceUri(uri);
+      if (!parsed) throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri });
+      const read = await this.reader.read(parsed, caller);
+      if (!read.ok) {
+        if (read.reason === 'not_found') throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri });
+        if (read.reason === 'denied') throw new McpError(ACCESS_DENIED, read.message, { uri });
+        throw new McpError(ErrorCode.InternalError, read.message, { uri });
+      }
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.value) }] };
+    });
+    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+      const { ref, argument } = request.params;
+      if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
+      return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
+    });
+    return server;
+  }
+}

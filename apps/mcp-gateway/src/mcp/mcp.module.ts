@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthorizationModule } from '../authorization/authorization.module';
+import { ResourcesModule } from '../resources/resources.module';
+import { ToolsModule } from '../tools/tools.module';
+import { McpController } from './mcp.controller';
+import { McpEndpoint } from './mcp-endpoint.service';
+import { McpServerFactory } from './mcp-server.factory';
+
+@Module({
+  imports: [AuthorizationModule, ResourcesModule, ToolsModule],
+  controllers: [McpController],
+  providers: [McpEndpoint, McpServerFactory],
+})
+export class McpModule {}

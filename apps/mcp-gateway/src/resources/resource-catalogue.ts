@@ -1,0 +1,84 @@
+// The twelve resource templates of SPEC.md part B under stdreg://, and where each one is read from.
+import type { OrganizationReadAction } from '../authorization/gateway-authorization';
+import type { RegistryCollections } from '../upstream/registry-cache';
+
+export const RESOURCE_SCHEME = 'stdreg';
+
+export interface ResourceTemplateDefinition {
+  /** stdreg://<kind>/<variable> */
+  kind: string;
+  name: string;
+  title: string;
+  description: string;
+  /** The template variable, or null for a singleton (`current`). */
+  variable: string | null;
+  /** null: public registry data; otherwise the read action identity must allow in the organization. */
+  action: OrganizationReadAction | null;
+  /** The registry list whose items are the concrete resources (and the completions) of this template. */
+  listedFrom?: { collection: keyof RegistryCollections; id: (item: never) => string; label: (item: never) => string };
+}
+
+const item = <K extends keyof RegistryCollections>(
+  collection: K,
+  id: (value: RegistryCollections[K]) => string,
+  label: (value: RegistryCollections[K]) => string,
+) => ({ collection, id, label }) as unknown as NonNullable<ResourceTemplateDefinition['listedFrom']>;
+
+export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
+  { kind: 'manifest', name: 'manifest', title: 'Registry manifest', description: 'Capabilities, counts, provenance and content digest.', variable: null, action: null },
+  { kind: 'glossary', name: 'glossary', title: 'Glossary', description: 'Every controlled bilingual term.', variable: null, action: null },
+  {
+    kind: 'standards', name: 'standard', title: 'Standards block', description: 'One bilingual standards block (current version) with its canonical source.',
+    variable: 'sectionId', action: null, listedFrom: item('standards', (s) => s.sectionId, (s) => `${s.sectionId} ${s.title.en}`),
+  },
+  {
+    kind: 'taskspec', name: 'taskspec', title: 'Task record', description: 'One standard task record (TaskSpec).',
+    variable: 'taskCode', action: null, listedFrom: item('tasks', (t) => t.taskCode, (t) => `${t.taskCode} ${t.title.en}`),
+  },
+  {
+    kind: 'roles', name: 'role', title: 'Role', description: 'One stakeholder or operational role.',
+    variable: 'role', action: null, listedFrom: item('roles', (r) => r.role, (r) => r.name.en),
+  },
+  {
+    kind: 'policy', name: 'policy', title: 'Policy', description: 'One policy in force, with its versioned citation.',
+    variable: 'policyId', action: null, listedFrom: item('policies', (p) => p.policyId, (p) => `${p.citation} ${p.title.en}`),
+  },
+  { kind: 'brand', name: 'brand', title: 'Brand snapshot', description: 'The pinned brand snapshot.', variable: null, action: null },
+  {
+    kind: 'split-templates', name: 'split-template', title: 'Split template', description: 'One split template version.',
+    variable: 'version', action: null, listedFrom: item('split-templates', (t) => t.version, (t) => `${t.name.en} ${t.version}`),
+  },
+  { kind: 'organizations', name: 'organization', title: 'Organization', description: 'An organization (key allowed for it).', variable: 'id', action: 'organization:read' },
+  { kind: 'split-projects', name: 'split-project', title: 'Split project', description: 'A draft split project of the organization.', variable: 'id', action: 'split-project:read' },
+  { kind: 'settlement-runs', name: 'settlement-run', title: 'Settlement run', description: 'A posted settlement run (read only).', variable: 'id', action: 'settlement-run:read' },
+  {
+    kind: 'equity-ledgers', name: 'equity-ledger', title: 'Equity ledger', description: "A legal entity's equity ledger (read only).",
+    variable: 'legalEntityId', action: 'equity-ledger:read',
+  },
+];
+
+export function uriTemplateOf(template: ResourceTemplateDefinition): string {
+  return `${RESOURCE_SCHEME}://${template.kind}/${template.variable ? `{${template.variable}}` : 'current'}`;
+}
+
+export function uriOf(template: ResourceTemplateDefinition, value: string): string {
+  return `${RESOURCE_SCHEME}://${template.kind}/${encodeURIComponent(value)}`;
+}
+
+export type ParsedUri = { template: ResourceTemplateDefinition; value: string | null };
+
+/** The template a URI belongs to and its variable's value; null for anything else. */
+export function parseResourceUri(uri: string): ParsedUri | null {
+  const match = new RegExp(`^${RESOURCE_SCHEME}://([a-z-]+)/([^/?#]+)$`).exec(uri);
+  if (!match) return null;
+  const template = RESOURCE_TEMPLATES.find((candidate) => candidate.kind === match[1]);
+  if (!template) return null;
+  let value: string;
+  try {
+    value = decodeURIComponent(match[2]!);
+  } catch {
+    return null;
+  }
+  if (template.variable === null) return value === 'current' ? { template, value: null } : null;
+  return value.length > 0 && value.length <= 200 ? { template, value } : null;
+}

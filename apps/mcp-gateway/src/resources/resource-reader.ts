@@ -1,0 +1,77 @@
+// Reads one stdreg:// resource: registry data anonymously, organization data only when identity allows.
+import { Injectable } from '@nestjs/common';
+import { GatewayAuthorization } from '../authorization/gateway-authorization';
+import type { McpCaller } from '../mcp/caller';
+import { IdentityClient } from '../upstream/identity.client';
+import { RegistryCache } from '../upstream/registry-cache';
+import { StandardsApiClient } from '../upstream/standards-api.client';
+import type { UpstreamResult } from '../upstream/upstream-result';
+import type { ParsedUri } from './resource-catalogue';
+
+export type ResourceRead =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
+
+const REGISTRY_PATHS: Record<string, (value: string) => string> = {
+  standards: (id) => `/standards/${encodeURIComponent(id)}`,
+  taskspec: (code) => `/tasks/${encodeURIComponent(code)}`,
+  roles: (role) => `/roles/${encodeURIComponent(role)}`,
+  policy: (id) => `/policies/${encodeURIComponent(id)}`,
+  'split-templates': (version) => `/split-templates/${encodeURIComponent(version)}`,
+};
+
+const ORGANIZATION_PATHS: Record<string, (value: string) => string> = {
+  'split-projects': (id) => `/split-projects/${encodeURIComponent(id)}`,
+  'settlement-runs': (id) => `/settlement-runs/${encodeURIComponent(id)}`,
+  'equity-ledgers': (id) => `/equity-ledgers/${encodeURIComponent(id)}`,
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class ResourceReader {
+  constructor(
+    private readonly registry: RegistryCache,
+    private readonly standardsApi: StandardsApiClient,
+    private readonly identity: IdentityClient,
+    private readonly authorization: GatewayAuthorization,
+  ) {}
+
+  async read({ template, value }: ParsedUri, caller: McpCaller): Promise<ResourceRead> {
+    if (template.action === null) return this.readRegistry(template.kind, value);
+    if (value === null) return { ok: false, reason: 'not_found', message: 'Resource not found' };
+    if (template.kind === 'organizations') {
+      if (!UUID.test(value)) return { ok: false, reason: 'not_found', message: 'Resource not found' };
+      const allowed = await this.authorization.inOrganization(caller, template.action, value.toLowerCase());
+      if (!allowed.ok) return { ok: false, reason: 'denied', message: allowed.message };
+      return outcome(await this.identity.organization(value.toLowerCase(), caller.credential!));
+    }
+    const allowed = await this.authorization.inOrganization(caller, template.action);
+    if (!allowed.ok || allowed.organizationId === null) return { ok: false, reason: 'denied', message: allowed.ok ? 'No organization.' : allowed.message };
+    const path = ORGANIZATION_PATHS[template.kind]!(value);
+    return outcome(await this.standardsApi.get(path, {}, { credential: caller.credential!, organizationId: allowed.organizationId }));
+  }
+
+  private async readRegistry(kind: string, value: string | null): Promise<ResourceRead> {
+    switch (kind) {
+      case 'manifest':
+        return outcome(await this.registry.manifest());
+      case 'glossary': {
+        const terms = await this.registry.all('terms');
+        return terms.ok ? { ok: true, value: { terms: terms.body } } : outcome(terms);
+      }
+      case 'brand':
+        return outcome(await this.registry.read('/brand/current'));
+      default:
+        return outcome(await this.registry.read(REGISTRY_PATHS[kind]!(value ?? '')));
+    }
+  }
+}
+
+function outcome(result: UpstreamResult<unknown>): ResourceRead {
+  if (result.ok) return { ok: true, value: result.body };
+  // A malformed id is as absent as an unknown one (standards-api answers 400 for a non-uuid path id).
+  if (result.status === 404 || result.status === 400) return { ok: false, reason: 'not_found', message: 'Resource not found' };
+  if (result.status === 401 || result.status === 403) return { ok: false, reason: 'denied', message: result.message };
+  return { ok: false, reason: 'unavailable', message: result.message };
+}

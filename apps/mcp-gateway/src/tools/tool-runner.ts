@@ -1,0 +1,69 @@
+// tools/list and tools/call: identity asked on every call (fail closed), arguments validated, results shaped.
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { JsonLogger } from '@stdreg/server-kit';
+import { z } from 'zod';
+import { GatewayAuthorization } from '../authorization/gateway-authorization';
+import type { McpCaller } from '../mcp/caller';
+import { RegistryCache } from '../upstream/registry-cache';
+import { StandardsApiClient } from '../upstream/standards-api.client';
+import type { ToolDefinition } from './tool-definition';
+import { TOOLS } from './tool-catalogue';
+
+type JsonSchemaObject = Tool['inputSchema'];
+
+function published(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as JsonSchemaObject,
+    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as JsonSchemaObject,
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 10)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function refusal(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+@Injectable()
+export class ToolRunner {
+  private readonly byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+  private readonly catalogue: Tool[] = TOOLS.map(published);
+
+  constructor(
+    private readonly authorization: GatewayAuthorization,
+    private readonly registry: RegistryCache,
+    private readonly standardsApi: StandardsApiClient,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  list(): Tool[] {
+    return this.catalogue;
+  }
+
+  async call(name: string, args: Record<string, unknown> | undefined, caller: McpCaller): Promise<CallToolResult> {
+    const tool = this.byName.get(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools.`);
+    const allowed = await this.authorization.toolCall(caller);
+    if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`);
+    try {
+      const outcome = await tool.run(parsed.data, { caller, registry: this.registry, standardsApi: this.standardsApi, authorization: this.authorization });
+      if (!outcome.ok) return refusal(outcome.message);
+      return { content: [{ type: 'text', text: tool.render(outcome.output) }], structuredContent: outcome.output as Record<string, unknown> };
+    } catch (error) {
+      this.logger.event('error', 'tool failed', { tool: name, error: error instanceof Error ? error.message : String(error) }, 'ToolRunner');
+      return refusal(`${name} failed unexpectedly; nothing was changed. Retry, or report it if it persists.`);
+    }
+  }
+}

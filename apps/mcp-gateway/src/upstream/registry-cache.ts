@@ -1,0 +1,74 @@
+// Registry reads from standards-api, cached per content release: the manifest digest names the release.
+import type {
+  ManifestDto, Page, PolicyDto, RoleDto, SplitTemplateDto, StandardSummaryDto, TaskSpecDto, TermDto,
+} from '@stdreg/contracts';
+import { MAX_PAGE_LIMIT } from '@stdreg/contracts';
+import type { StandardsApiClient } from './standards-api.client';
+import type { UpstreamResult } from './upstream-result';
+
+export interface RegistryCollections {
+  standards: StandardSummaryDto;
+  terms: TermDto;
+  tasks: TaskSpecDto;
+  roles: RoleDto;
+  policies: PolicyDto;
+  'split-templates': SplitTemplateDto;
+}
+
+const MAX_ENTRIES = 2000;
+
+export class RegistryCache {
+  private digest: string | null = null;
+  private manifestRead: { at: number; result: Promise<UpstreamResult<ManifestDto>> } | null = null;
+  private readonly reads = new Map<string, Promise<UpstreamResult<unknown>>>();
+
+  constructor(private readonly api: StandardsApiClient, private readonly refreshMs: number) {}
+
+  /** The manifest, re-read at most every refreshMs; a new digest drops every cached read. */
+  async manifest(): Promise<UpstreamResult<ManifestDto>> {
+    const now = Date.now();
+    if (!this.manifestRead || now - this.manifestRead.at >= this.refreshMs) {
+      const result = this.api.get<ManifestDto>('/manifest');
+      this.manifestRead = { at: now, result };
+      const answered = await result;
+      if (!answered.ok) {
+        this.manifestRead = null;
+        return answered;
+      }
+      if (answered.body.digest !== this.digest) {
+        this.digest = answered.body.digest;
+        this.reads.clear();
+      }
+    }
+    return this.manifestRead.result;
+  }
+
+  /** One registry document (GET path?query), cached for the current release when found or absent. */
+  async read<T>(path: string, query: Record<string, string | undefined> = {}): Promise<UpstreamResult<T>> {
+    const manifest = await this.manifest();
+    if (!manifest.ok) return manifest;
+    const key = `${path}?${new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString()}`;
+    let cached = this.reads.get(key) as Promise<UpstreamResult<T>> | undefined;
+    if (!cached) {
+      cached = this.api.get<T>(path, query);
+      if (this.reads.size >= MAX_ENTRIES) this.reads.clear();
+      this.reads.set(key, cached);
+      const result = await cached;
+      if (!result.ok && result.status !== 404) this.reads.delete(key);
+    }
+    return cached;
+  }
+
+  /** Every item of a registry list, all pages. */
+  async all<K extends keyof RegistryCollections>(collection: K): Promise<UpstreamResult<RegistryCollections[K][]>> {
+    const items: RegistryCollections[K][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.read<Page<RegistryCollections[K]>>(`/${collection}`, { limit: String(MAX_PAGE_LIMIT), cursor });
+      if (!page.ok) return page;
+      items.push(...page.body.items);
+      cursor = page.body.nextCursor ?? undefined;
+    } while (cursor);
+    return { ok: true, status: 200, body: items };
+  }
+}

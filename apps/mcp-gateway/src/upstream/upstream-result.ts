@@ -1,0 +1,45 @@
+// The outcome of one read or draft against standards-api or identity, with the upstream's own words on failure.
+import type { ProblemDetails } from '@stdreg/contracts';
+
+export type UpstreamResult<T> =
+  | { ok: true; status: number; body: T }
+  | { ok: false; status: number; message: string };
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  url: URL;
+  headers?: Record<string, string>;
+  body?: unknown;
+  timeoutMs: number;
+}
+
+/** One JSON request; transport failures become status 503 so callers treat them like an unavailable upstream. */
+export async function requestJson<T>(name: string, request: UpstreamRequest): Promise<UpstreamResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: { accept: 'application/json', ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+  } catch {
+    return { ok: false, status: 503, message: `${name} is unreachable or did not answer in time; retry later.` };
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text.length > 0 ? JSON.parse(text) : null;
+  } catch {
+    return { ok: false, status: 502, message: `${name} answered something that is not JSON.` };
+  }
+  if (response.ok) return { ok: true, status: response.status, body: body as T };
+  return { ok: false, status: response.status, message: problemMessage(name, response.status, body) };
+}
+
+function problemMessage(name: string, status: number, body: unknown): string {
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as Partial<ProblemDetails>;
+  const fields = (problem.errors ?? []).map((error) => `${error.field}: ${error.message}`);
+  const detail = problem.detail ?? problem.title ?? `${name} answered ${status}`;
+  return fields.length > 0 ? `${detail} (${fields.join('; ')})` : detail;
+}

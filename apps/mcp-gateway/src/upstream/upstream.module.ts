@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { McpGatewayConfig } from '../config/mcp-gateway.config';
+import { IdentityClient } from './identity.client';
+import { RegistryCache } from './registry-cache';
+import { StandardsApiClient } from './standards-api.client';
+
+@Module({
+  providers: [
+    { provide: StandardsApiClient, useFactory: (config: McpGatewayConfig) => new StandardsApiClient(config.STANDARDS_API_URL, config.UPSTREAM_TIMEOUT_MS), inject: [McpGatewayConfig] },
+    { provide: IdentityClient, useFactory: (config: McpGatewayConfig) => new IdentityClient(config.IDENTITY_URL, config.UPSTREAM_TIMEOUT_MS), inject: [McpGatewayConfig] },
+    {
+      provide: RegistryCache,
+      useFactory: (config: McpGatewayConfig, api: StandardsApiClient) => new RegistryCache(api, config.REGISTRY_CACHE_SECONDS * 1000),
+      inject: [McpGatewayConfig, StandardsApiClient],
+    },
+  ],
+  exports: [StandardsApiClient, IdentityClient, RegistryCache],
+})
+export class UpstreamModule {}

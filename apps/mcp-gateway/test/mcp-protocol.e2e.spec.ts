@@ -1,0 +1,148 @@
+import { request as httpRequest } from 'node:http';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startPlatform, type Platform } from './support/platform';
+import { connectClient, startGateway, type RunningGateway } from './support/gateway';
+
+const TOOL_NAMES = [
+  'resolve_term', 'validate_standard_reference', 'validate_taskspec', 'compare_standard_versions', 'draft_alignment_report',
+  'recommend_role', 'draft_onboarding_profile', 'assess_readiness', 'propose_task_path', 'simulate_operating_plan',
+  'draft_split_project', 'validate_split_rule', 'calculate_draft_settlement', 'explain_settlement', 'compare_rule_versions', 'draft_invitation',
+];
+
+let platform: Platform;
+let gateway: RunningGateway;
+let client: Client;
+
+function rpc(body: unknown, headers: Record<string, string> = {}, url = gateway.mcpUrl): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** fetch cannot set Host, so this one goes through node:http. */
+function postWithHost(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(gateway.mcpUrl, {
+      method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(initialize('2025-11-25')));
+  });
+}
+
+const initialize = (protocolVersion: string) => ({
+  jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  gateway = await startGateway({
+    STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    MCP_ALLOWED_ORIGINS: 'https://agent.example',
+  });
+  client = await connectClient(gateway.mcpUrl);
+});
+afterAll(async () => {
+  await client?.close();
+  await gateway?.close();
+  await platform?.stop();
+});
+
+describe('the MCP endpoint', () => {
+  it('answers initialize with protocol version 2025-11-25 whatever version the client asks for', async () => {
+    for (const asked of ['2025-11-25', '2025-06-18', '1999-01-01']) {
+      const response = await rpc(initialize(asked));
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { result: { protocolVersion: string; capabilities: Record<string, unknown> } };
+      expect(body.result.protocolVersion).toBe('2025-11-25');
+      expect(Object.keys(body.result.capabilities).sort()).toEqual(['completions', 'logging', 'resources', 'tools']);
+    }
+  });
+
+  it('refuses a request naming another protocol version with 400', async () => {
+    const response = await rpc({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('2025-11-25') } });
+    expect((await rpc({ jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+  });
+
+  it('answers GET and DELETE with 405: there are no sessions or streams', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(gateway.mcpUrl, { method, headers: { accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('refuses a foreign Host or Origin with 403 and accepts a configured origin', async () => {
+    expect(await postWithHost('evil.example.com')).toBe(403);
+    expect(await postWithHost(`localhost:${new URL(gateway.url).port}`)).toBe(200);
+    expect((await rpc(initialize('2025-11-25'), { origin: 'http://evil.example.com' })).status).toBe(403);
+    expect((await rpc(initialize('2025-11-25'), { origin: 'https://agent.example' })).status).toBe(200);
+  });
+
+  it('refuses a body over the size limit with 413', async () => {
+    const response = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'x'.repeat(600 * 1024) } } });
+    expect(response.status).toBe(413);
+  });
+
+  it('lists the sixteen tools without a key, with 2020-12 schemas and annotations', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' });
+      expect(tool.outputSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' });
+      expect(tool.annotations).toEqual(expect.objectContaining({
+        readOnlyHint: expect.any(Boolean), destructiveHint: false, idempotentHint: expect.any(Boolean), openWorldHint: false,
+      }));
+      expect(tool.description!.length).toBeLessThanOrEqual(160);
+    }
+    expect(tools.filter((tool) => tool.annotations?.readOnlyHint === false).map((tool) => tool.name)).toEqual(['draft_split_project']);
+  });
+
+  it('answers an unknown tool with JSON-RPC error -32602', async () => {
+    const error = await client.callTool({ name: 'activate_split_project', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('answers a resource that does not exist with JSON-RPC error -32002', async () => {
+    for (const uri of ['stdreg://standards/NOPE-1', 'stdreg://nothing/here', 'https://example.com/x', 'stdreg://manifest/other']) {
+      const error = await client.readResource({ uri }).catch((e: unknown) => e);
+      expect({ uri, code: (error as McpError).code }).toEqual({ uri, code: -32002 });
+    }
+  });
+
+  it('answers ping and logging/setLevel', async () => {
+    await expect(client.ping()).resolves.toEqual({});
+    await expect(client.setLoggingLevel('warning')).resolves.toEqual({});
+  });
+});
+
+describe('tool-call rate limits', () => {
+  it('answers 429 with Retry-After once a key has used its tool calls', async () => {
+    const limited = await startGateway({
+      STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+      MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2',
+    });
+    try {
+      const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } };
+      const key = { authorization: 'Bearer stdreg_app_some_key', 'mcp-protocol-version': '2025-11-25' };
+      expect((await rpc(call, key, limited.mcpUrl)).status).toBe(200);
+      expect((await rpc(call, key, limited.mcpUrl)).status).toBe(200);
+      const refused = await rpc(call, key, limited.mcpUrl);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await rpc(call, { ...key, authorization: 'Bearer stdreg_app_other_key' }, limited.mcpUrl)).status).toBe(200);
+      expect((await rpc({ jsonrpc: '2.0', id: 6, method: 'tools/list' }, key, limited.mcpUrl)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

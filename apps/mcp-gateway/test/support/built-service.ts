@@ -1,0 +1,51 @@
+// A service's BUILT artifact in a child process (a test never imports another app's source).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+export interface BuiltService {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts dist/apps/<app>/main.js (building it first when absent) and waits for /readyz. */
+export async function startBuiltService(app: string, port: number, env: Record<string, string>): Promise<BuiltService> {
+  const artifact = path.join(ROOT, 'dist/apps', app, 'main.js');
+  if (!existsSync(artifact)) {
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), app], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error(`could not build ${app}`);
+  }
+  const child: ChildProcess = spawn(process.execPath, [artifact], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'error', ...env },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode !== null) break;
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error(`${app} did not become ready`);
+}

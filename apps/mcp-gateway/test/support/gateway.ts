@@ -1,0 +1,38 @@
+// The gateway in this process (listening on a free port), and an MCP SDK client connected to it.
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { createServiceApp, loadConfig } from '@stdreg/server-kit';
+import { McpGatewayConfig } from '../../src/config/mcp-gateway.config';
+import { MCP_GATEWAY } from '../../src/mcp-gateway.service';
+
+export interface RunningGateway {
+  url: string;
+  mcpUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(env: Record<string, string>): Promise<RunningGateway> {
+  const app: NestExpressApplication = await createServiceApp(MCP_GATEWAY, loadConfig(McpGatewayConfig, { LOG_LEVEL: 'error', ...env }));
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return { url, mcpUrl: `${url}/mcp`, close: () => app.close() };
+}
+
+/** A 2020-12 validator: the client checks every structuredContent against the tool's output schema with it. */
+export function draft2020Validator(): AjvJsonSchemaValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+  return new AjvJsonSchemaValidator(ajv);
+}
+
+export async function connectClient(mcpUrl: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { jsonSchemaValidator: draft2020Validator() });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } }));
+  return client;
+}
