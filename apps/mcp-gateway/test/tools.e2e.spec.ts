@@ -1,0 +1,241 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { brokenScenario, evenSplitScenario, sampleScenario } from './support/examples';
+import { connectClient, startGateway, type RunningGateway } from './support/gateway';
+import { startPlatform, type Platform } from './support/platform';
+
+let platform: Platform;
+let gateway: RunningGateway;
+let agent: { secret: string; organizationId: string };
+let client: Client;
+let tools: Map<string, Tool>;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+async function call(name: string, args: Record<string, unknown>, on: Client = client): Promise<CallToolResult> {
+  return (await on.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** A successful call: its structuredContent matches the tool's output schema and a text rendering comes with it. */
+async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await call(name, args);
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  const validate = ajv.compile(tools.get(name)!.outputSchema!);
+  expect({ name, valid: validate(result.structuredContent), errors: validate.errors ?? null }).toEqual({ name, valid: true, errors: null });
+  expect(result.content[0]).toEqual({ type: 'text', text: expect.stringMatching(/\S/) });
+  return result.structuredContent!;
+}
+
+async function refused(name: string, args: Record<string, unknown>, on: Client = client): Promise<string> {
+  const result = await call(name, args, on);
+  expect({ name, isError: result.isError }).toEqual({ name, isError: true });
+  expect(result.structuredContent).toBeUndefined();
+  return (result.content[0] as { text: string }).text;
+}
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  gateway = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+  agent = await platform.newAppKey();
+  client = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` });
+  tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
+});
+afterAll(async () => {
+  await client?.close();
+  await gateway?.close();
+  await platform?.stop();
+});
+
+describe('registry tools', () => {
+  it('resolve_term finds a term by synonym and by Chinese name, and refuses empty text', async () => {
+    const bySynonym = await ok('resolve_term', { text: 'BPS' });
+    expect(bySynonym['matches']).toEqual(expect.arrayContaining([expect.objectContaining({ termId: 'basis-point', match: 'synonym' })]));
+    const byChinese = await ok('resolve_term', { text: '基点' });
+    expect((byChinese['matches'] as { termId: string; match: string }[])[0]).toMatchObject({ termId: 'basis-point', match: 'exact' });
+    expect(await refused('resolve_term', { text: '' })).toMatch(/text/);
+  });
+
+  it('validate_standard_reference says a superseded citation was replaced and a current one is valid', async () => {
+    expect(await ok('validate_standard_reference', { reference: 'RUL-3@1.0#2' })).toMatchObject({
+      valid: false, exists: true, status: 'superseded', supersededBy: 'RUL-3@2.0', currentCitation: 'RUL-3@2.0',
+    });
+    expect(await ok('validate_standard_reference', { reference: 'RUL-3@2.0#5' })).toMatchObject({ valid: true, status: 'current', problems: [] });
+    expect(await ok('validate_standard_reference', { reference: 'RUL-3@2.0#9' })).toMatchObject({ valid: false, exists: false });
+    expect(await ok('validate_standard_reference', { reference: 'ZZZ-9' })).toMatchObject({ valid: false, exists: false });
+    expect(await ok('validate_standard_reference', { reference: 'rul 3' })).toMatchObject({ valid: false, sectionId: null });
+    expect(await refused('validate_standard_reference', { ref: 'RUL-3' })).toMatch(/reference/);
+  });
+
+  it('validate_taskspec checks roles, prerequisites and cited standards against the registry', async () => {
+    const task = JSON.parse(await client.readResource({ uri: 'stdreg://taskspec/TSK-012' }).then((r) => (r.contents[0] as { text: string }).text));
+    expect(await ok('validate_taskspec', { taskSpec: task })).toMatchObject({ valid: true, errors: [] });
+    const broken = { ...task, roles: ['wizard'], prerequisites: ['TSK-999'], standards: ['RUL-3@1.0'] };
+    const report = await ok('validate_taskspec', { taskSpec: broken });
+    expect(report['valid']).toBe(false);
+    expect((report['errors'] as { path: string }[]).map((e) => e.path)).toEqual(['/roles/0', '/prerequisites/0', '/standards/0']);
+    const shapeless = await ok('validate_taskspec', { taskSpec: { taskCode: 'TASK-1' } });
+    expect(shapeless['errors']).toEqual(expect.arrayContaining([{ path: '/taskCode', message: 'must look like TSK-012' }]));
+    expect(await refused('validate_taskspec', { taskSpec: 'TSK-012' })).toMatch(/taskSpec/);
+  });
+
+  it('compare_standard_versions lists changed and added clauses in both languages', async () => {
+    const diff = await ok('compare_standard_versions', { sectionId: 'RUL-3', from: '1.0', to: '2.0' });
+    const changes = Object.fromEntries((diff['clauses'] as { clauseId: string; change: string }[]).map((c) => [c.clauseId, c.change]));
+    expect(changes).toEqual({ '1': 'unchanged', '2': 'changed', '3': 'unchanged', '4': 'changed', '5': 'added' });
+    expect(diff['summary']).toEqual({ en: expect.stringContaining('1 clause(s) added'), 'zh-Hans': expect.stringContaining('新增 1 条') });
+    expect(await refused('compare_standard_versions', { sectionId: 'RUL-3', from: '1.0', to: '9.0' })).toMatch(/RUL-3@9\.0 does not exist/);
+    expect(await refused('compare_standard_versions', { sectionId: 'RUL-3', from: 'one', to: '2.0' })).toMatch(/from/);
+  });
+
+  it('draft_alignment_report maps a practice to standards with covered clauses and gaps', async () => {
+    const report = await ok('draft_alignment_report', { practice: 'Our AI agents prepare drafts of split rules in basis points; a supervisor approves them.' });
+    const standards = report['standards'] as { citation: string; coveredClauses: string[]; gaps: unknown[] }[];
+    expect(standards.map((s) => s.citation)).toEqual(expect.arrayContaining(['AGT-1@2.0', 'RUL-3@2.0']));
+    for (const standard of standards) expect(standard.coveredClauses.length).toBeGreaterThan(0);
+    expect(await refused('draft_alignment_report', { practice: 'x', maxStandards: 50 })).toMatch(/maxStandards/);
+  });
+});
+
+describe('people tools', () => {
+  it('recommend_role ranks the roles a described need matches, with reasons', async () => {
+    const { roles } = (await ok('recommend_role', { description: 'Someone to approve settlement runs before they are posted' })) as { roles: { role: string; reasons: string[] }[] };
+    expect(roles[0]!.role).toBe('settlement-approver');
+    expect(roles[0]!.reasons.length).toBeGreaterThan(0);
+    expect(await refused('recommend_role', {})).toMatch(/description/);
+  });
+
+  it('draft_onboarding_profile lists tasks with prerequisites first, standards and policies', async () => {
+    const profile = await ok('draft_onboarding_profile', { role: 'scenario-modeller' });
+    const tasks = (profile['tasks'] as { taskCode: string }[]).map((t) => t.taskCode);
+    expect(tasks).toEqual(['TSK-009', 'TSK-010', 'TSK-011', 'TSK-012', 'TSK-016']);
+    expect(profile['standards']).toEqual(expect.arrayContaining([expect.stringMatching(/^[A-Z]+-[0-9]+@[0-9.]+$/)]));
+    expect((profile['policies'] as unknown[]).length).toBe(6);
+    expect(await refused('draft_onboarding_profile', { role: 'wizard' })).toMatch(/Unknown role wizard/);
+  });
+
+  it('assess_readiness scores a profile against a task and names the gaps', async () => {
+    const readiness = await ok('assess_readiness', { taskCode: 'TSK-003', completedTasks: ['TSK-001'] });
+    expect(readiness['gaps']).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'task', id: 'TSK-002', action: 'complete task TSK-002' })]));
+    expect(readiness['met']).toEqual(expect.arrayContaining([{ kind: 'task', id: 'TSK-001' }]));
+    expect(readiness['score']).toBeGreaterThan(0);
+    expect(readiness['score']).toBeLessThan(100);
+    expect(await refused('assess_readiness', { role: 'project-owner', taskCode: 'TSK-003' })).toMatch(/exactly one of role or taskCode/);
+  });
+
+  it('propose_task_path orders the prerequisites of a goal and skips what is done', async () => {
+    const path = await ok('propose_task_path', { goal: 'TSK-009', completedTasks: ['TSK-001', 'TSK-002'] });
+    expect((path['path'] as { taskCode: string }[]).map((p) => p.taskCode)).toEqual(['TSK-005', 'TSK-006', 'TSK-007', 'TSK-008', 'TSK-009']);
+    expect(path['alreadyDone']).toEqual(['TSK-001', 'TSK-002']);
+    expect(await refused('propose_task_path', { goal: 'TSK-999' })).toMatch(/Unknown task TSK-999/);
+  });
+
+  it('draft_invitation drafts both languages and sends nothing', async () => {
+    const invitation = await ok('draft_invitation', { email: 'li@example.com', role: 'investor', organizationName: 'Studio Nine', language: 'zh-Hans' });
+    expect(invitation).toMatchObject({ sent: false, payload: { email: 'li@example.com', role: 'investor', language: 'zh-Hans' } });
+    expect(invitation['subject']).toEqual({ en: expect.stringContaining('Studio Nine'), 'zh-Hans': expect.stringContaining('Studio Nine') });
+    expect(await refused('draft_invitation', { email: 'not-an-email', role: 'investor', organizationName: 'S' })).toMatch(/email/);
+  });
+});
+
+describe('split tools', () => {
+  it('validate_split_rule locates errors and gives the rules digest of valid rules', async () => {
+    expect(await ok('validate_split_rule', { content: sampleScenario() })).toMatchObject({ valid: true, rulesDigest: expect.stringMatching(/^sha256:/) });
+    const broken = await ok('validate_split_rule', { content: brokenScenario() });
+    expect(broken).toMatchObject({ valid: false, rulesDigest: null });
+    expect(broken['errors']).toEqual([expect.objectContaining({ path: '/tiers/1/shares', code: 'shares_not_10000' })]);
+    expect(await refused('validate_split_rule', { content: [] })).toMatch(/content/);
+  });
+
+  it('calculate_draft_settlement pays exact amounts with largest-remainder rounding and never posts', async () => {
+    const { posted, settlement } = (await ok('calculate_draft_settlement', { content: sampleScenario() })) as {
+      posted: boolean; settlement: { distributable: string; participants: { participantId: string; total: string }[] };
+    };
+    expect(posted).toBe(false);
+    expect(settlement.distributable).toBe('19499.99');
+    expect(settlement.participants).toEqual([
+      { participantId: 'platform', total: '1000.00' }, { participantId: 'alice', total: '11099.99' }, { participantId: 'bob', total: '7400.00' },
+    ]);
+    const period = await ok('calculate_draft_settlement', { content: sampleScenario(), periodId: '2026-01' });
+    expect(period['settlement']).toMatchObject({ kind: 'period', periodId: '2026-01', distributable: '10000.00' });
+    expect(await refused('calculate_draft_settlement', { content: sampleScenario(), periodId: '2027-01' })).toMatch(/No period 2027-01/);
+    expect(await refused('calculate_draft_settlement', { content: brokenScenario() })).toMatch(/scenario\/tiers\/1\/shares/);
+  });
+
+  it('explain_settlement explains each step in both languages', async () => {
+    const { steps } = (await ok('explain_settlement', { content: sampleScenario(), periodId: '2026-02' })) as { steps: { kind: string; text: { en: string; 'zh-Hans': string } }[] };
+    expect(steps.map((s) => s.kind)).toEqual(['distributable', 'fixed_payment', 'percentage_split', 'totals']);
+    for (const step of steps) expect(step.text['zh-Hans']).toMatch(/\p{Script=Han}/u);
+    expect(await refused('explain_settlement', { content: sampleScenario(), periodId: '' })).toMatch(/periodId/);
+  });
+
+  it('compare_rule_versions reports share changes', async () => {
+    const diff = await ok('compare_rule_versions', { before: sampleScenario(), after: evenSplitScenario() });
+    expect(diff['identical']).toBe(false);
+    expect((diff['changes'] as { kind: string; facts: Record<string, unknown> }[]).map((c) => [c.kind, c.facts['participantId'], c.facts['after']])).toEqual([
+      ['share_changed', 'alice', 5000], ['share_changed', 'bob', 5000],
+    ]);
+    expect(await ok('compare_rule_versions', { before: sampleScenario(), after: sampleScenario() })).toMatchObject({ identical: true, changes: [] });
+    expect(await refused('compare_rule_versions', { before: sampleScenario(), after: brokenScenario() })).toMatch(/after\/tiers\/1\/shares/);
+  });
+
+  it('simulate_operating_plan projects grown months and allocates each one', async () => {
+    const plan = await ok('simulate_operating_plan', {
+      content: sampleScenario(),
+      projection: { startMonth: '2026-11', months: 3, revenue: '10000.00', costs: '1000.00', revenueGrowthBasisPoints: 1000 },
+    });
+    expect((plan['periods'] as { periodId: string; revenue: string }[]).map((p) => [p.periodId, p.revenue])).toEqual([
+      ['2026-11', '10000.00'], ['2026-12', '11000.00'], ['2027-01', '12100.00'],
+    ]);
+    expect(plan['totals']).toMatchObject({ revenue: '33100.00', costs: '3000.00', distributable: '30100.00' });
+    expect(await refused('simulate_operating_plan', { content: sampleScenario(), projection: { startMonth: '2026-13', months: 1, revenue: '1', costs: '0' } })).toMatch(/startMonth/);
+  });
+
+  it('draft_split_project creates a draft in the key\'s organization that the resource then shows', async () => {
+    const draft = await ok('draft_split_project', {
+      name: 'Studio share 2026', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() },
+    });
+    expect(draft).toMatchObject({ status: 'draft', project: { organizationId: agent.organizationId, name: 'Studio share 2026' }, scenario: { revision: 1 } });
+    const read = await client.readResource({ uri: draft['resourceUri'] as string });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: (draft['project'] as { id: string }).id, organizationId: agent.organizationId });
+    expect(await refused('draft_split_project', { name: 'X', currency: 'USD', templateVersion: '2.0', scenario: { name: 'B', content: sampleScenario() } })).toMatch(/scenario is in EUR but the project in USD/);
+    expect(await refused('draft_split_project', { name: 'X', currency: 'EUR', templateVersion: '9.9', scenario: { name: 'B', content: sampleScenario() } })).toMatch(/No split template 9\.9/);
+  });
+});
+
+describe('tool authorization (fail closed)', () => {
+  const validCalls: [string, Record<string, unknown>][] = [
+    ['resolve_term', { text: 'cap' }],
+    ['calculate_draft_settlement', { content: sampleScenario() }],
+    ['draft_split_project', { name: 'Refused', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'B', content: sampleScenario() } }],
+  ];
+
+  it('refuses every tool call without a key, and with a key identity does not know', async () => {
+    for (const headers of [{}, { authorization: 'Bearer stdreg_app_unknown_key' }]) {
+      const anonymous = await connectClient(gateway.mcpUrl, headers);
+      for (const [name, args] of validCalls) expect(await refused(name, args, anonymous)).toMatch(/^Refused: /);
+      await anonymous.close();
+    }
+  });
+
+  it('refuses a draft in another organization than the key\'s', async () => {
+    const other = await platform.newAppKey();
+    const intruder = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}`, 'x-organization-id': agent.organizationId });
+    expect(await refused('draft_split_project', validCalls[2]![1], intruder)).toMatch(/Refused: .*organization_mismatch/);
+    await intruder.close();
+  });
+
+  it('refuses every tool call when identity is unreachable or does not accept the gateway', async () => {
+    const deadIdentity = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: 'http://127.0.0.1:9', IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+    const unconfigured = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl });
+    try {
+      for (const target of [deadIdentity, unconfigured]) {
+        const stranded = await connectClient(target.mcpUrl, { authorization: `Bearer ${agent.secret}` });
+        for (const [name, args] of validCalls) expect(await refused(name, args, stranded)).toMatch(/Authorization could not be established/);
+        await stranded.close();
+      }
+    } finally {
+      await deadIdentity.close();
+      await unconfigured.close();
+    }
+  });
+});
