@@ -210,7 +210,7 @@ describe('tool authorization (fail closed)', () => {
   ];
 
   it('refuses every tool call without a key, and with a key identity does not know', async () => {
-    for (const headers of [{}, { authorization: 'Bearer stdreg_app_unknown_key' }]) {
+    for (const headers of [{}, { authorization: 'Bearer stdreg_app_unknown_key' }] as Record<string, string>[]) {
       const anonymous = await connectClient(gateway.mcpUrl, headers);
       for (const [name, args] of validCalls) expect(await refused(name, args, anonymous)).toMatch(/^Refused: /);
       await anonymous.close();
