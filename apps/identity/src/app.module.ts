@@ -9,10 +9,14 @@ import { DecisionsModule } from './decisions/decisions.module';
 import { IdentityConfig } from './config/identity.config';
 import { KeysController } from './keys/keys.controller';
 import { IDENTITY_MIGRATIONS } from './migrations';
+import { OidcModule } from './oidc/oidc.module';
+import { OidcSecretsModule } from './oidc/oidc-secrets.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { PasswordsModule } from './passwords/passwords.module';
 import { RegisteredAppsModule } from './registered-apps/registered-apps.module';
 import { RoleBindingsModule } from './role-bindings/role-bindings.module';
 import { RATE_LIMIT_STORE } from './rate-limit/rate-limiter';
+import { SigninModule } from './signin/signin.module';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import type { RateLimitStore } from './rate-limit/token-bucket';
 import { SyncModule } from './sync/sync.module';
@@ -43,6 +47,10 @@ export class AppModule {
         UsersModule,
         SyncModule,
         WaitlistModule,
+        OidcSecretsModule,
+        OidcModule,
+        PasswordsModule,
+        SigninModule,
         HealthModule.register({
           useFactory: (dataSource: DataSource, store: RateLimitStore) => [
             databaseReadinessCheck(dataSource),

@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceDefinition } from '@stdreg/server-kit';
 import { AppModule } from './app.module';
 import { IdentityConfig } from './config/identity.config';
+import { mountOidcProvider } from './oidc/oidc-mount';
 import { serveOpenApi } from './openapi';
 
 export const IDENTITY: ServiceDefinition<IdentityConfig> = {
@@ -13,6 +14,8 @@ export const IDENTITY: ServiceDefinition<IdentityConfig> = {
   globalPrefix: 'v1',
   // A sync batch of 1000 records at the field limits is about 700 kB.
   bodyLimit: '1mb',
+  // The OpenID Provider reads its own raw request bodies: mounted before the kit's JSON parser.
+  beforeKit: mountOidcProvider,
   configure: (app: NestExpressApplication, config) => {
     app.set('trust proxy', config.TRUSTED_PROXY_HOPS);
     serveOpenApi(app);

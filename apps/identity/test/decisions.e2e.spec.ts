@@ -63,7 +63,7 @@ describe('POST /v1/decisions', () => {
     },
   );
 
-  it('denies unknown actions, invalid keys, revoked keys and (until sign-in exists) access tokens', async () => {
+  it('denies unknown actions, invalid keys, revoked keys and malformed access tokens', async () => {
     const partner = await identity.newAppKey();
     const resource = { organizationId: partner.organizationId };
     expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:destroy', resource }).expect(200)).body)
@@ -71,7 +71,7 @@ describe('POST /v1/decisions', () => {
     expect((await decide({ credential: { kind: 'api_key', value: 'stdreg_app_aaaaaaaaaa_' + 'A'.repeat(43) }, action: 'split-project:read', resource }).expect(200)).body)
       .toEqual({ decision: 'deny', reason: 'invalid_credential', subject: null });
     expect((await decide({ credential: { kind: 'access_token', value: 'eyJhbGciOi.e30.sig' }, action: 'split-project:read', resource }).expect(200)).body)
-      .toEqual({ decision: 'deny', reason: 'unsupported_credential', subject: null });
+      .toEqual({ decision: 'deny', reason: 'invalid_credential', subject: null });
     await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set('Authorization', `Bearer ${identity.platformKey}`).expect(200);
     expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:read', resource }).expect(200)).body)
       .toMatchObject({ decision: 'deny', reason: 'invalid_credential' });

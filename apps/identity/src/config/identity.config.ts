@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min } from 'class-validator';
 import { CommonServiceConfig } from '@stdreg/server-kit';
 
 const toInt = () => Type(() => Number);
@@ -46,6 +46,56 @@ export class IdentityConfig extends CommonServiceConfig {
   /** Express `trust proxy`: how many proxies in front set X-Forwarded-For (0: use the socket address). */
   @toInt() @IsInt() @Min(0) @Max(10)
   TRUSTED_PROXY_HOPS = 0;
+
+  /**
+   * The OpenID Provider's issuer, as clients see it; its path is where identity mounts the provider
+   * (a proxy in front may change scheme and host, not the path). Default: http://127.0.0.1:<IDENTITY_PORT>/oidc.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, { message: 'must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment' })
+  OIDC_ISSUER?: string = undefined;
+
+  /** Signing keys, a JWKS of private keys with `kid`s: the first key of an algorithm signs, all of them verify. Unset: generated once under DATA_DIR. */
+  @IsOptional() @IsJSON({ message: 'must be a JSON Web Key Set ({"keys":[...]})' })
+  OIDC_JWKS?: string = undefined;
+
+  /** Keys that sign the provider's cookies, comma-separated, newest first (older ones still verify). Unset: generated once under DATA_DIR. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{32,200}(,[A-Za-z0-9_-]{32,200})*$/, { message: 'must be comma-separated keys of 32-200 characters of [A-Za-z0-9_-]' })
+  OIDC_COOKIE_KEYS?: string = undefined;
+
+  /** 32 bytes (base64url) that seal the apps' client secrets at rest. Unset: generated once under DATA_DIR. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'must be 32 bytes in base64url (43 characters)' })
+  OIDC_CLIENT_SECRET_KEY?: string = undefined;
+
+  /** The resource indicator (and access-token audience) of the standards API. */
+  @Matches(/^[a-z][a-z0-9+.-]*:[^\s#]+$/, { message: 'must be an absolute URI without a fragment' })
+  OIDC_API_AUDIENCE = 'urn:stdreg:standards-api';
+
+  @toInt() @IsInt() @Min(60) @Max(86400) OIDC_ACCESS_TOKEN_TTL_SECONDS = 600;
+  @toInt() @IsInt() @Min(1) @Max(100) SIGNIN_MAX_FAILED_ATTEMPTS = 5;
+  @toInt() @IsInt() @Min(1) @Max(86400) SIGNIN_LOCKOUT_SECONDS = 900;
+  @toInt() @IsInt() @Min(60) @Max(2592000) PASSWORD_SETUP_TTL_SECONDS = 86400;
+
+  /** Development: also write every password-setup link to the log. */
+  @Type(() => String)
+  @IsIn(['true', 'false'])
+  PASSWORD_SETUP_LINKS_IN_LOG: 'true' | 'false' = 'false';
+
+  get oidcIssuer(): string {
+    return this.OIDC_ISSUER ?? `http://127.0.0.1:${this.IDENTITY_PORT}/oidc`;
+  }
+
+  /** Where identity mounts the provider: the issuer's path. */
+  get oidcMountPath(): string {
+    return new URL(this.oidcIssuer).pathname;
+  }
+
+  /** The origin the sign-in and password pages (`/v1/signin/…`, `/v1/password-setup/…`) are reached at: the issuer's. */
+  get publicOrigin(): string {
+    return new URL(this.oidcIssuer).origin;
+  }
 
   /** Token → service name. */
   get serviceTokens(): Map<string, string> {

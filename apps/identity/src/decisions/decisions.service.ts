@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { actionDefinition, isAction, type DecisionRequestDto, type DecisionResponseDto } from '@stdreg/contracts';
 import { AuditService } from '../audit/audit.service';
 import { KeysService } from '../keys/keys.service';
+import { AccessTokenVerifier } from '../oidc/access-token-verifier';
 import { decide, subjectDto, type DecisionSubject, type DenialReason } from './decision-policy';
 
 /** Answers allow or deny for a forwarded credential, an action and a resource; never throws a decision away. */
@@ -10,6 +11,7 @@ export class DecisionsService {
   constructor(
     private readonly keys: KeysService,
     private readonly audit: AuditService,
+    private readonly accessTokens: AccessTokenVerifier,
   ) {}
 
   async decide(request: DecisionRequestDto, serviceName: string): Promise<DecisionResponseDto> {
@@ -21,7 +23,7 @@ export class DecisionsService {
   }
 
   private async resolve(credential: DecisionRequestDto['credential']): Promise<DecisionSubject | DenialReason> {
-    if (credential.kind === 'access_token') return 'unsupported_credential';
+    if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value);
     const caller = await this.keys.authenticate(credential.value);
     if (!caller) return 'invalid_credential';
     return caller.keyClass === 'platform'

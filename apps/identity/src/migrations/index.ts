@@ -1,5 +1,6 @@
 import { IdentityCore1763900000000 } from './1763900000000-identity-core';
 import { UserMirrorRegistryOrder1763900000100 } from './1763900000100-user-mirror-registry-order';
+import { OidcSignIn1763900000200 } from './1763900000200-oidc-sign-in';
 
 /** Every migration of identity, in order. */
-export const IDENTITY_MIGRATIONS = [IdentityCore1763900000000, UserMirrorRegistryOrder1763900000100];
+export const IDENTITY_MIGRATIONS = [IdentityCore1763900000000, UserMirrorRegistryOrder1763900000100, OidcSignIn1763900000200];

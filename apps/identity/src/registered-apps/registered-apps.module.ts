@@ -6,6 +6,6 @@ import { RegisteredAppsService } from './registered-apps.service';
 @Module({
   controllers: [RegisteredAppsController],
   providers: [RegisteredAppsRepository, RegisteredAppsService],
-  exports: [RegisteredAppsService],
+  exports: [RegisteredAppsService, RegisteredAppsRepository],
 })
 export class RegisteredAppsModule {}

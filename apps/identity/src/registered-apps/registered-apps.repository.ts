@@ -11,6 +11,16 @@ export interface RegisteredAppRow {
   created_at: Date;
 }
 
+export interface ActiveClientRow {
+  registry_id: string;
+  name: string;
+  client_id: string;
+  redirect_uris: string[];
+  /** Null for apps registered before sign-in existed: they cannot sign anyone in until they register again. */
+  client_secret_sealed: Buffer | null;
+  organization_id: string | null;
+}
+
 const APP_COLUMNS = 'registry_id, name, type, redirect_uris, client_id, organization_id, created_at';
 
 /** Every query of registered apps. */
@@ -28,14 +38,28 @@ export class RegisteredAppsRepository {
 
   async insert(
     manager: EntityManager,
-    app: { registryId: string; name: string; type: string; redirectUris: string[]; clientId: string; clientSecretHash: Buffer; organizationId: string | null; keyId: string },
+    app: {
+      registryId: string; name: string; type: string; redirectUris: string[]; clientId: string;
+      clientSecretHash: Buffer; clientSecretSealed: Buffer; organizationId: string | null; keyId: string;
+    },
   ): Promise<RegisteredAppRow> {
     const rows: RegisteredAppRow[] = await manager.query(
-      `INSERT INTO registered_app (registry_id, name, type, redirect_uris, client_id, client_secret_hash, organization_id, registered_by_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${APP_COLUMNS}`,
-      [app.registryId, app.name, app.type, app.redirectUris, app.clientId, app.clientSecretHash, app.organizationId, app.keyId],
+      `INSERT INTO registered_app (registry_id, name, type, redirect_uris, client_id, client_secret_hash, client_secret_sealed, organization_id, registered_by_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${APP_COLUMNS}`,
+      [app.registryId, app.name, app.type, app.redirectUris, app.clientId, app.clientSecretHash, app.clientSecretSealed, app.organizationId, app.keyId],
     );
     return rows[0]!;
+  }
+
+  /** The app behind an OIDC client id while it may sign users in: not deleted, and the key that registered it not revoked. */
+  async findActiveClient(clientId: string): Promise<ActiveClientRow | null> {
+    const rows: ActiveClientRow[] = await this.dataSource.query(
+      `SELECT a.registry_id, a.name, a.client_id, a.redirect_uris, a.client_secret_sealed, a.organization_id
+         FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
+        WHERE a.client_id = $1 AND a.deleted_at IS NULL AND k.revoked_at IS NULL`,
+      [clientId],
+    );
+    return rows[0] ?? null;
   }
 
   async find(registryId: string): Promise<RegisteredAppRow | null> {

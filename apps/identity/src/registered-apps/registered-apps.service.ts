@@ -6,6 +6,7 @@ import { DomainError, keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
 import { KeysRepository } from '../keys/keys.repository';
+import { ClientSecretSealer } from '../oidc/client-secret-sealer';
 import { RegisteredAppsRepository, type RegisteredAppRow } from './registered-apps.repository';
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -22,6 +23,7 @@ export class RegisteredAppsService {
     private readonly apps: RegisteredAppsRepository,
     private readonly keys: KeysRepository,
     private readonly audit: AuditService,
+    private readonly sealer: ClientSecretSealer,
   ) {}
 
   /**
@@ -39,13 +41,15 @@ export class RegisteredAppsService {
         }
       }
       const clientSecret = randomBytes(32).toString('base64url');
+      const clientId = randomId('client_', 24);
       const row = await this.apps.insert(manager, {
         registryId: randomId('reg_', 20),
         name: request.name.trim(),
         type: request.type,
         redirectUris: request.redirectUris,
-        clientId: randomId('client_', 24),
+        clientId,
         clientSecretHash: createHash('sha256').update(clientSecret, 'utf8').digest(),
+        clientSecretSealed: this.sealer.seal(clientId, clientSecret),
         organizationId: caller.organizationId,
         keyId: caller.keyId,
       });

@@ -40,6 +40,11 @@ export class UnifiedUsersService {
     };
   }
 
+  /** The live user `uid` resolves to (itself, or the survivor it was merged into); null when there is none. */
+  findResolved(uid: string): Promise<UnifiedUserRow | null> {
+    return this.users.findResolved(uid);
+  }
+
   async roleBindingsOf(uid: string): Promise<RoleBindingDto[]> {
     const user = await this.requireResolved(uid);
     return (await this.users.roleBindingsOf(user.uid)).map(toRoleBindingDto);

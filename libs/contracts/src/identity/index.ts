@@ -8,3 +8,4 @@ export * from './users.dto';
 export * from './admin.dto';
 export * from './decisions.dto';
 export * from './audit.dto';
+export * from './passwords.dto';

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { Account } from 'oidc-provider';
+import { UnifiedUsersService, type EffectiveRole } from '../unified-users/unified-users.service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The claims every token of a user carries: `uid` is the survivor when the user was merged; roles are read now. */
+export interface UserTokenClaims {
+  uid: string;
+  roles: EffectiveRole[];
+}
+
+/** Unified users as the provider's accounts: `sub` is the uid that signed in, `uid` where it resolves to today. */
+@Injectable()
+export class OidcAccounts {
+  constructor(private readonly users: UnifiedUsersService) {}
+
+  async find(sub: string): Promise<Account | undefined> {
+    if (!UUID.test(sub)) return undefined;
+    const user = await this.users.findResolved(sub);
+    if (!user) return undefined;
+    return {
+      accountId: sub,
+      claims: async () => ({
+        sub,
+        uid: user.uid,
+        roles: await this.users.effectiveRoles(user.uid),
+        ...(user.display_name ? { name: user.display_name } : {}),
+        ...(user.email ? { email: user.email, email_verified: user.email_verified } : {}),
+      }),
+    };
+  }
+
+  async tokenClaims(sub: string): Promise<UserTokenClaims | null> {
+    if (!UUID.test(sub)) return null;
+    const user = await this.users.findResolved(sub);
+    return user ? { uid: user.uid, roles: await this.users.effectiveRoles(user.uid) } : null;
+  }
+}

@@ -1,0 +1,46 @@
+import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import type { OidcStoreRepository } from './oidc-store.repository';
+
+/** Where the provider's `Client` model comes from: the registered apps, never a static list. */
+export interface ClientSource {
+  find(clientId: string): Promise<AdapterPayload | undefined>;
+}
+
+/**
+ * The provider's storage: every model in PostgreSQL (so restarts and replicas keep sessions, codes
+ * and tokens), except clients, which are read from the registered apps on every use.
+ */
+export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource): AdapterConstructor {
+  return class PostgresAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      if (this.model === 'Client') throw new Error('clients are registered through POST /v1/apps');
+      await store.upsert(this.model, id, payload, expiresIn);
+    }
+
+    find(id: string): Promise<AdapterPayload | undefined> {
+      return this.model === 'Client' ? clients.find(id) : store.find(this.model, id);
+    }
+
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return store.findByUserCode(this.model, userCode);
+    }
+
+    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return store.findByUid(this.model, uid);
+    }
+
+    consume(id: string): Promise<void> {
+      return store.consume(this.model, id);
+    }
+
+    destroy(id: string): Promise<void> {
+      return store.destroy(this.model, id);
+    }
+
+    revokeByGrantId(grantId: string): Promise<void> {
+      return store.revokeByGrantId(this.model, grantId);
+    }
+  };
+}

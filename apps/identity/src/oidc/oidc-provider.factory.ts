@@ -1,0 +1,135 @@
+import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
+import type { IdentityConfig } from '../config/identity.config';
+import { chooseLocale } from '../signin/signin-locale';
+import { escapeHtml, messagePage } from '../signin/signin-pages';
+import { textsFor } from '../signin/signin-texts';
+import { postgresAdapter, type ClientSource } from './oidc-adapter';
+import type { OidcAccounts } from './oidc-accounts';
+import type { OidcSecrets } from './oidc-secrets';
+import type { OidcStoreRepository } from './oidc-store.repository';
+
+/** The scope a client asks for to get an access token for the standards API (with `resource=<OIDC_API_AUDIENCE>`). */
+export const API_SCOPE = 'api';
+export const SIGNIN_PATH = 'v1/signin';
+
+export interface ProviderDependencies {
+  config: IdentityConfig;
+  secrets: OidcSecrets;
+  store: OidcStoreRepository;
+  clients: ClientSource;
+  accounts: OidcAccounts;
+}
+
+const DAY = 24 * 60 * 60;
+
+/** The OpenID Provider: authorization code + PKCE (S256, every client), refresh tokens that rotate, JWT access tokens for the standards API. */
+export function createOidcProvider({ config, secrets, store, clients, accounts }: ProviderDependencies): Provider {
+  const configuration: Configuration = {
+    adapter: postgresAdapter(store, clients),
+    findAccount: (_ctx, sub) => accounts.find(sub),
+    clients: [],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    claims: {
+      acr: null,
+      auth_time: null,
+      sid: null,
+      iss: null,
+      // amr under openid: standalone claims reach the ID token only when a client asks for them.
+      openid: ['sub', 'uid', 'roles', 'amr'],
+      profile: ['name', 'locale'],
+      email: ['email', 'email_verified'],
+    },
+    // uid and roles belong in the ID token of the code flow too.
+    conformIdTokenClaims: false,
+    jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: { keys: secrets.cookieKeys },
+    features: {
+      devInteractions: { enabled: false },
+      // A client revokes only its own tokens.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => oneOf,
+        // Without `resource` at the token endpoint the access token is for userinfo.
+        useGrantedResource: () => false,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== config.OIDC_API_AUDIENCE) throw new errors.InvalidTarget();
+          return {
+            scope: API_SCOPE,
+            audience: config.OIDC_API_AUDIENCE,
+            accessTokenTTL: config.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${config.publicOrigin}/${SIGNIN_PATH}/${interaction.uid}`,
+    },
+    ttl: {
+      AccessToken: config.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Session: 14 * DAY,
+      Grant: 30 * DAY,
+      RefreshToken: 30 * DAY,
+    },
+    rotateRefreshToken: true,
+    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
+      const claims = await accounts.tokenClaims(token.accountId);
+      if (!claims) return undefined;
+      return {
+        ...claims,
+        ...(source?.authTime ? { auth_time: source.authTime } : {}),
+        ...(source?.amr ? { amr: source.amr } : {}),
+        ...(token.grantId ? { gid: token.grantId } : {}),
+      };
+    },
+    renderError,
+  };
+  const provider = new Provider(config.oidcIssuer, configuration);
+  // Behind TRUSTED_PROXY_HOPS proxies, endpoint URLs follow X-Forwarded-Proto/Host.
+  provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
+  return provider;
+}
+
+function localeOf(ctx: KoaContextWithOIDC) {
+  const uiLocales = ctx.oidc?.params?.['ui_locales'];
+  return chooseLocale(typeof uiLocales === 'string' ? uiLocales : undefined, ctx.get('accept-language'));
+}
+
+async function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, _error: Error): Promise<void> {
+  const locale = localeOf(ctx);
+  const t = textsFor(locale);
+  const detail = `<p><code>${escapeHtml(out.error)}</code>${out.error_description ? `: ${escapeHtml(out.error_description)}` : ''}</p>`;
+  ctx.type = 'html';
+  ctx.body = messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert', detail);
+}
+
+async function logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void> {
+  const locale = localeOf(ctx);
+  const t = textsFor(locale);
+  // `form` is the provider's own form (with its xsrf token); the buttons submit it.
+  const buttons = `${form}
+<div class="actions">
+<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>${t.logoutYes}</button>
+<button type="submit" form="op.logoutForm" class="secondary">${t.logoutNo}</button>
+</div>`;
+  ctx.type = 'html';
+  ctx.body = messagePage(locale, (texts) => texts.logoutTitle, t.logoutQuestion, 'notice', buttons);
+}
+
+async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
+  const locale = localeOf(ctx);
+  ctx.type = 'html';
+  ctx.body = messagePage(locale, (texts) => texts.logoutTitle, textsFor(locale).loggedOut, 'notice');
+}

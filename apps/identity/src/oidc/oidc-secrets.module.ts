@@ -1,0 +1,31 @@
+import { Global, Module } from '@nestjs/common';
+import { JsonLogger } from '@stdreg/server-kit';
+import { IdentityConfig } from '../config/identity.config';
+import { ClientSecretSealer } from './client-secret-sealer';
+import { loadOidcSecrets, OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
+
+/** The sign-in secrets, loaded (or made for development) once at start; app registration seals client secrets with them. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: OIDC_SECRETS,
+      useFactory: (config: IdentityConfig, logger: JsonLogger): OidcSecrets => {
+        const { generated, ...secrets } = loadOidcSecrets(config);
+        if (generated.length > 0) {
+          logger.event(
+            'warn',
+            'sign-in secrets generated for development and kept under DATA_DIR; set them for production and for more than one replica',
+            { variables: generated },
+            'Oidc',
+          );
+        }
+        return secrets;
+      },
+      inject: [IdentityConfig, JsonLogger],
+    },
+    ClientSecretSealer,
+  ],
+  exports: [OIDC_SECRETS, ClientSecretSealer],
+})
+export class OidcSecretsModule {}

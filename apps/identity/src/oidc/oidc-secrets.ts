@@ -1,0 +1,102 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigValidationError } from '@stdreg/server-kit';
+import type { IdentityConfig } from '../config/identity.config';
+
+/** A private JSON Web Key as the provider takes it; `kid` is required so verifiers can pick the key. */
+export type PrivateJwk = JsonWebKey & { kid: string; kty: string };
+
+/** The secrets of sign-in: signing keys, cookie keys, and the key that seals client secrets at rest. */
+export interface OidcSecrets {
+  signingKeys: PrivateJwk[];
+  /** The same keys without their private parts: what `/jwks` publishes and the decision endpoint verifies with. */
+  publicKeys: JsonWebKey[];
+  cookieKeys: string[];
+  clientSecretKey: Buffer;
+}
+
+export const OIDC_SECRETS = Symbol('OIDC_SECRETS');
+
+/** The file development secrets are kept in (mode 0600), so a restart keeps sessions, tokens and client secrets valid. */
+export const DEV_SECRETS_FILE = 'oidc-secrets.json';
+
+/** A new RS256 signing key (RSA 2048) as a private JWK. */
+export function generateSigningKey(kid = `sig-${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`): PrivateJwk {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } as PrivateJwk;
+}
+
+interface DevSecretsFile {
+  signingKeys: PrivateJwk[];
+  cookieKeys: string[];
+  clientSecretKey: string;
+}
+
+/**
+ * The configured secrets; whatever is not configured comes from DATA_DIR/oidc-secrets.json, made on
+ * first start. Bad keys stop the start with a message naming the variable.
+ */
+export function loadOidcSecrets(config: IdentityConfig): OidcSecrets & { generated: string[] } {
+  const generated: string[] = [];
+  let dev: DevSecretsFile | null = null;
+  const devSecrets = (): DevSecretsFile => (dev ??= readOrCreateDevSecrets(config.DATA_DIR));
+  const signingKeys = config.OIDC_JWKS ? parseJwks(config.OIDC_JWKS) : (generated.push('OIDC_JWKS'), devSecrets().signingKeys);
+  const cookieKeys = config.OIDC_COOKIE_KEYS ? config.OIDC_COOKIE_KEYS.split(',') : (generated.push('OIDC_COOKIE_KEYS'), devSecrets().cookieKeys);
+  const clientSecretKey = Buffer.from(
+    config.OIDC_CLIENT_SECRET_KEY ?? (generated.push('OIDC_CLIENT_SECRET_KEY'), devSecrets().clientSecretKey),
+    'base64url',
+  );
+  return { signingKeys, publicKeys: signingKeys.map(publicPartOf), cookieKeys, clientSecretKey, generated };
+}
+
+function parseJwks(value: string): PrivateJwk[] {
+  const fail = (problem: string): never => {
+    throw new ConfigValidationError([`OIDC_JWKS ${problem}`]);
+  };
+  const parsed: unknown = JSON.parse(value);
+  const keys = (parsed as { keys?: unknown }).keys;
+  if (!Array.isArray(keys) || keys.length === 0) return fail('must be {"keys":[…]} with at least one key');
+  const kids = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    const jwk = key as Partial<PrivateJwk>;
+    if (typeof jwk.kid !== 'string' || jwk.kid === '') fail(`key ${index} has no kid`);
+    if (kids.has(jwk.kid!)) fail(`key ${index}: kid ${jwk.kid} appears twice`);
+    kids.add(jwk.kid!);
+    if (typeof jwk.d !== 'string') fail(`key ${jwk.kid} is not a private key`);
+    try {
+      createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    } catch {
+      fail(`key ${jwk.kid} is not a valid JSON Web Key`);
+    }
+  }
+  if (!keys.some((key: Partial<PrivateJwk>) => key.kty === 'RSA')) fail('needs an RSA key: ID tokens are signed with RS256 unless a client asks otherwise');
+  return keys as PrivateJwk[];
+}
+
+function publicPartOf(key: PrivateJwk): JsonWebKey {
+  const publicJwk = createPublicKey(createPrivateKey({ key, format: 'jwk' })).export({ format: 'jwk' });
+  return { ...publicJwk, kid: key.kid, ...(key.alg ? { alg: key.alg } : {}), use: 'sig' };
+}
+
+function readOrCreateDevSecrets(dataDir: string): DevSecretsFile {
+  const secrets: DevSecretsFile = {
+    signingKeys: [generateSigningKey()],
+    cookieKeys: [randomBytes(32).toString('base64url')],
+    clientSecretKey: randomBytes(32).toString('base64url'),
+  };
+  // A throwaway embedded database gets throwaway secrets.
+  if (dataDir === 'memory://') return secrets;
+  const file = path.resolve(dataDir, DEV_SECRETS_FILE);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecretsFile;
+  mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process sharing DATA_DIR wrote it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return JSON.parse(readFileSync(file, 'utf8')) as DevSecretsFile;
+    throw error;
+  }
+  chmodSync(file, 0o600);
+  return secrets;
+}

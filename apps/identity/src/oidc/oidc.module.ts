@@ -1,0 +1,53 @@
+import { Global, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { JsonLogger } from '@stdreg/server-kit';
+import { IdentityConfig } from '../config/identity.config';
+import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
+import { UnifiedUsersModule } from '../unified-users/unified-users.module';
+import { AccessTokenVerifier } from './access-token-verifier';
+import { OidcAccounts } from './oidc-accounts';
+import { OidcClients } from './oidc-clients';
+import { createOidcProvider } from './oidc-provider.factory';
+import { OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
+import { OidcStoreRepository } from './oidc-store.repository';
+
+export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
+
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+/** The OpenID Provider, and the access-token verification the decision endpoint uses. */
+@Global()
+@Module({
+  imports: [RegisteredAppsModule, UnifiedUsersModule],
+  providers: [
+    OidcStoreRepository,
+    OidcAccounts,
+    OidcClients,
+    AccessTokenVerifier,
+    {
+      provide: OIDC_PROVIDER,
+      useFactory: (config: IdentityConfig, secrets: OidcSecrets, store: OidcStoreRepository, clients: OidcClients, accounts: OidcAccounts) =>
+        createOidcProvider({ config, secrets, store, clients, accounts }),
+      inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts],
+    },
+  ],
+  exports: [OIDC_PROVIDER, AccessTokenVerifier, OidcAccounts],
+})
+export class OidcModule implements OnModuleInit, OnModuleDestroy {
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: OidcStoreRepository,
+    @Inject(JsonLogger) private readonly logger: JsonLogger,
+  ) {}
+
+  onModuleInit(): void {
+    this.purgeTimer = setInterval(() => {
+      this.store.purgeExpired().catch((error: unknown) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'));
+    }, PURGE_EVERY_MS);
+    this.purgeTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
+  }
+}

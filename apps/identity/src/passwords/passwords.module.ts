@@ -1,0 +1,21 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { formBodyMiddleware } from '../signin/form-body.middleware';
+import { UnifiedUsersModule } from '../unified-users/unified-users.module';
+import { UsersModule } from '../users/users.module';
+import { PasswordPagesController } from './password-pages.controller';
+import { PasswordPagesService } from './password-pages.service';
+import { PasswordsController } from './passwords.controller';
+import { PasswordsRepository } from './passwords.repository';
+import { PasswordsService } from './passwords.service';
+
+@Module({
+  imports: [UsersModule, UnifiedUsersModule],
+  controllers: [PasswordsController, PasswordPagesController],
+  providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
+  exports: [PasswordsService],
+})
+export class PasswordsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(formBodyMiddleware).forRoutes(PasswordPagesController);
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ErrorCode, KeyClass, type PasswordSetupDto } from '@stdreg/contracts';
+import { DomainError, JsonLogger } from '@stdreg/server-kit';
+import { AuditService } from '../audit/audit.service';
+import { actorOf, type KeyCaller } from '../auth/caller';
+import { IdentityConfig } from '../config/identity.config';
+import { UnifiedUsersService } from '../unified-users/unified-users.service';
+import { UsersService } from '../users/users.service';
+import { hashPassword, verifyPassword } from './password-hash';
+import { passwordProblem, type PasswordProblem } from './password-policy';
+import { PasswordsRepository, type PasswordSetupRow } from './passwords.repository';
+
+export const PASSWORD_SETUP_PATH = 'v1/password-setup';
+
+/** The outcome of a sign-in attempt, as the login page tells it. */
+export type Authentication =
+  | { kind: 'ok'; uid: string }
+  | { kind: 'unknown_user' }
+  | { kind: 'no_password' }
+  | { kind: 'wrong_password'; attemptsLeft: number }
+  | { kind: 'locked'; retryAfterSeconds: number };
+
+export type SetupCompletion = { kind: 'done' } | { kind: 'invalid_link' } | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
+
+const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+
+/** Passwords: single-use setup links, scrypt hashes, and sign-in with lockout after repeated failures. */
+@Injectable()
+export class PasswordsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly passwords: PasswordsRepository,
+    private readonly users: UsersService,
+    private readonly unifiedUsers: UnifiedUsersService,
+    private readonly audit: AuditService,
+    private readonly config: IdentityConfig,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /**
+   * A single-use, expiring link that sets the password of a mirror record's unified user, who then
+   * signs in with the record's email. An app key may do this only for users that appear in its own
+   * registries alone: a unified user shared with other apps is the platform's to help.
+   */
+  async issueSetup(mirrorId: string, caller: KeyCaller): Promise<PasswordSetupDto> {
+    const record = await this.users.get(mirrorId, caller);
+    const user = await this.unifiedUsers.findResolved(record.uid);
+    if (!user) throw new DomainError(ErrorCode.NotFound, `User ${mirrorId} has no unified user.`);
+    if (caller.keyClass !== KeyClass.Platform) {
+      const elsewhere = (await this.passwords.registriesOf(user.uid)).filter((registryId) => !caller.registryIds.includes(registryId));
+      if (elsewhere.length > 0) {
+        throw new DomainError(ErrorCode.Forbidden, 'This user also belongs to apps outside this key; only a platform key can issue its password link.');
+      }
+    }
+    if (await this.passwords.loginEmailTakenByOther(record.email, user.uid)) {
+      throw new DomainError(ErrorCode.Conflict, 'Another user already signs in with this email address.');
+    }
+    const token = randomBytes(32).toString('base64url');
+    const setup = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.passwords.insertSetup(manager, {
+        tokenHash: tokenHash(token),
+        uid: user.uid,
+        loginEmail: record.email,
+        createdBy: caller.keyPrefix,
+        ttlSeconds: this.config.PASSWORD_SETUP_TTL_SECONDS,
+      });
+      await this.audit.record(actorOf(caller), { action: 'users.password-setup', target: user.uid, detail: { userId: mirrorId } }, manager);
+      return inserted;
+    });
+    const setupUrl = `${this.config.publicOrigin}/${PASSWORD_SETUP_PATH}/${token}`;
+    if (this.config.PASSWORD_SETUP_LINKS_IN_LOG === 'true') {
+      this.logger.event('info', 'password setup link (development: PASSWORD_SETUP_LINKS_IN_LOG=true)', { uid: user.uid, setupUrl }, 'Passwords');
+    }
+    return { uid: user.uid, loginEmail: record.email, expiresAt: setup.expires_at.toISOString(), setupUrl };
+  }
+
+  findUsableSetup(token: string): Promise<PasswordSetupRow | null> {
+    return this.passwords.findUsableSetup(tokenHash(token));
+  }
+
+  async completeSetup(token: string, password: string, confirmation: string): Promise<SetupCompletion> {
+    const setup = await this.findUsableSetup(token);
+    if (!setup) return { kind: 'invalid_link' };
+    if (password !== confirmation) return { kind: 'rejected', problem: 'mismatch' };
+    const problem = passwordProblem(password, setup.login_email);
+    if (problem) return { kind: 'rejected', problem };
+    if (await this.passwords.loginEmailTakenByOther(setup.login_email, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
+    const hash = await hashPassword(password);
+    return this.dataSource.transaction(async (manager) => {
+      const spent = await this.passwords.spendSetup(manager, tokenHash(token));
+      if (!spent) return { kind: 'invalid_link' } as const;
+      await this.passwords.upsertPassword(manager, spent.uid, spent.login_email, hash);
+      await this.audit.record({ kind: 'human', id: spent.uid }, { action: 'users.password-set', target: spent.uid }, manager);
+      return { kind: 'done' } as const;
+    });
+  }
+
+  /** Checks an email and password; repeated failures lock the account for SIGNIN_LOCKOUT_SECONDS. */
+  async authenticate(email: string, password: string): Promise<Authentication> {
+    const stored = await this.passwords.findByLoginEmail(email.trim());
+    if (!stored) return (await this.passwords.unifiedUserHasEmail(email.trim())) ? { kind: 'no_password' } : { kind: 'unknown_user' };
+    if (stored.locked_until) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.locked_until) };
+    if (await verifyPassword(password, stored.password_hash)) {
+      await this.passwords.clearFailures(stored.uid);
+      const user = await this.unifiedUsers.findResolved(stored.uid);
+      return user ? { kind: 'ok', uid: user.uid } : { kind: 'unknown_user' };
+    }
+    const failure = await this.passwords.recordFailure(stored.uid, this.config.SIGNIN_MAX_FAILED_ATTEMPTS, this.config.SIGNIN_LOCKOUT_SECONDS);
+    await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.locked_until !== null } });
+    if (failure.locked_until) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.locked_until) };
+    return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failed_attempts };
+  }
+}
+
+function secondsUntil(time: Date): number {
+  return Math.max(1, Math.ceil((time.getTime() - Date.now()) / 1000));
+}

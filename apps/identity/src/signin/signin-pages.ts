@@ -1,0 +1,155 @@
+import type { Locale } from '@stdreg/contracts';
+import { textsFor, type Texts } from './signin-texts';
+
+/** The HTML of the sign-in, consent, password and message pages: plain forms, no script, labelled fields. */
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const STYLE = `
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
+main{max-width:26rem;margin:3rem auto;background:#fff;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.15);padding:2rem}
+h1{font-size:1.5rem;margin:0 0 .5rem}p{line-height:1.5}
+label{display:block;font-weight:600;margin:1rem 0 .25rem}
+input[type=email],input[type=password]{width:100%;box-sizing:border-box;font-size:1rem;padding:.6rem;border:1px solid #8a93a6;border-radius:4px}
+input:focus,button:focus{outline:3px solid #2456c8;outline-offset:1px}
+.actions{display:flex;gap:.75rem;margin-top:1.5rem}
+button{font-size:1rem;padding:.6rem 1.2rem;border-radius:4px;border:1px solid #2456c8;background:#2456c8;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#2456c8}
+.alert{border-left:4px solid #b3261e;background:#fdecea;padding:.75rem;margin:1rem 0}
+.notice{border-left:4px solid #1e7b34;background:#e8f5ec;padding:.75rem;margin:1rem 0}
+.hint{color:#4a5263;font-size:.9rem}
+nav{text-align:right;font-size:.9rem}
+ul{padding-left:1.2rem}`;
+
+function layout(locale: Locale, title: string, body: string, otherLanguageHref?: string): string {
+  const t = textsFor(locale);
+  const other = locale === 'en' ? 'zh-Hans' : 'en';
+  const nav = otherLanguageHref ? `<nav><a href="${escapeHtml(otherLanguageHref)}" lang="${other}" hreflang="${other}">${t.otherLanguage}</a></nav>` : '';
+  return `<!DOCTYPE html>
+<html lang="${t.htmlLang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${nav}
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function alert(message: string | undefined): string {
+  return message ? `<div class="alert" role="alert" id="form-error">${escapeHtml(message)}</div>` : '';
+}
+
+export interface LoginPageModel {
+  locale: Locale;
+  action: string;
+  abortAction: string;
+  csrf: string;
+  appName: string;
+  email?: string;
+  error?: string;
+  otherLanguageHref: string;
+}
+
+export function loginPage(model: LoginPageModel): string {
+  const t = textsFor(model.locale);
+  const described = model.error ? ' aria-describedby="form-error" aria-invalid="true"' : '';
+  return layout(
+    model.locale,
+    t.signInTitle,
+    `<h1>${t.signInTitle}</h1>
+<p>${escapeHtml(t.signInTo(model.appName))}</p>
+${alert(model.error)}
+<form method="post" action="${escapeHtml(model.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
+<label for="email">${t.email}</label>
+<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(model.email ?? '')}"${described}>
+<label for="password">${t.password}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${described}>
+<div class="actions"><button type="submit">${t.signIn}</button></div>
+</form>
+<form method="post" action="${escapeHtml(model.abortAction)}">
+<input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
+<div class="actions"><button type="submit" class="secondary">${t.cancel}</button></div>
+</form>`,
+    model.otherLanguageHref,
+  );
+}
+
+export interface ConsentPageModel {
+  locale: Locale;
+  action: string;
+  csrf: string;
+  appName: string;
+  scopes: string[];
+  email: string | null;
+  otherLanguageHref: string;
+}
+
+export function consentPage(model: ConsentPageModel): string {
+  const t = textsFor(model.locale);
+  const items = model.scopes.map((scope) => `<li>${escapeHtml(t.scopes[scope] ?? scope)}</li>`).join('');
+  return layout(
+    model.locale,
+    t.consentTitle,
+    `<h1>${t.consentTitle}</h1>
+${model.email ? `<p class="hint">${escapeHtml(t.signedInAs(model.email))}</p>` : ''}
+<p>${escapeHtml(t.consentIntro(model.appName))}</p>
+<ul>${items}</ul>
+<form method="post" action="${escapeHtml(model.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
+<div class="actions">
+<button type="submit" name="decision" value="allow">${t.allow}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${t.deny}</button>
+</div>
+</form>`,
+    model.otherLanguageHref,
+  );
+}
+
+export interface SetPasswordPageModel {
+  locale: Locale;
+  action: string;
+  csrf: string;
+  email: string;
+  minLength: number;
+  error?: string;
+  otherLanguageHref: string;
+}
+
+export function setPasswordPage(model: SetPasswordPageModel): string {
+  const t = textsFor(model.locale);
+  const invalid = model.error ? ' aria-invalid="true"' : '';
+  return layout(
+    model.locale,
+    t.setPasswordTitle,
+    `<h1>${t.setPasswordTitle}</h1>
+<p>${escapeHtml(t.setPasswordIntro(model.email))}</p>
+${alert(model.error)}
+<form method="post" action="${escapeHtml(model.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
+<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(model.email)}">
+<label for="password">${t.newPassword}</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${model.minLength}" maxlength="128" aria-describedby="password-rules${model.error ? ' form-error' : ''}"${invalid}>
+<p class="hint" id="password-rules">${escapeHtml(t.passwordRules(model.minLength))}</p>
+<label for="confirm">${t.confirmPassword}</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required maxlength="128"${invalid}>
+<div class="actions"><button type="submit">${t.setPassword}</button></div>
+</form>`,
+    model.otherLanguageHref,
+  );
+}
+
+/** A page with a title and a message: errors, done, signed out. */
+export function messagePage(locale: Locale, title: (t: Texts) => string, message: string, kind: 'alert' | 'notice', extra = ''): string {
+  const t = textsFor(locale);
+  return layout(locale, title(t), `<h1>${escapeHtml(title(t))}</h1>\n<div class="${kind}" role="${kind === 'alert' ? 'alert' : 'status'}">${escapeHtml(message)}</div>\n${extra}`);
+}

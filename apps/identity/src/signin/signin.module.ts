@@ -1,0 +1,17 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { PasswordsModule } from '../passwords/passwords.module';
+import { UnifiedUsersModule } from '../unified-users/unified-users.module';
+import { formBodyMiddleware } from './form-body.middleware';
+import { SigninController } from './signin.controller';
+import { SigninService } from './signin.service';
+
+@Module({
+  imports: [PasswordsModule, UnifiedUsersModule],
+  controllers: [SigninController],
+  providers: [SigninService],
+})
+export class SigninModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(formBodyMiddleware).forRoutes(SigninController);
+  }
+}

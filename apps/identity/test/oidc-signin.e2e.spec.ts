@@ -1,0 +1,372 @@
+import { createLocalJWKSet, jwtVerify, decodeJwt } from 'jose';
+import * as oidc from 'openid-client';
+import request from 'supertest';
+import { SERVICE_TOKEN } from './support/identity-app';
+import {
+  API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
+  type PartnerApp, type SigninIdentity,
+} from './support/signin-fixture';
+
+let identity: SigninIdentity;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let app: PartnerApp;
+
+beforeAll(async () => {
+  identity = await startSigninIdentity();
+  callback = await startCallbackServer();
+  app = await registerPartnerApp(identity, [callback.redirectUri]);
+});
+afterAll(async () => {
+  await callback?.close();
+  await identity?.close();
+});
+
+const platform = () => ({ Authorization: `Bearer ${identity.platformKey}` });
+
+async function relyingParty(client: PartnerApp = app, secret = client.clientSecret): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(identity.issuer), client.clientId, undefined, oidc.ClientSecretBasic(secret), { execute: [oidc.allowInsecureRequests] });
+}
+
+interface Authorization {
+  url: URL;
+  verifier: string;
+  state: string;
+}
+
+async function authorizationUrl(config: oidc.Configuration, extra: Record<string, string> = {}): Promise<Authorization> {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: callback.redirectUri,
+    scope: 'openid profile email offline_access api',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource: API_AUDIENCE,
+    prompt: 'consent',
+    ...extra,
+  });
+  return { url, verifier, state };
+}
+
+/** Signs in through the pages (login, then consent) and answers the callback URL with the code. */
+async function signIn(authorization: Authorization, email: string, password = PASSWORD, browser = new FormBrowser()): Promise<URL> {
+  const login = await browser.follow(authorization.url.toString(), callback.redirectUri);
+  expect(login.status).toBe(200);
+  const afterLogin = await browser.submit(login, { email, password }, '/login');
+  expect(afterLogin.status).toBe(303);
+  const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+  expect(consent.text).toContain('name="decision" value="allow"');
+  const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
+  const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), callback.redirectUri);
+  return new URL(back.url);
+}
+
+async function tokensFor(config: oidc.Configuration, authorization: Authorization, callbackUrl: URL) {
+  return oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state }, { resource: API_AUDIENCE });
+}
+
+const decide = (token: string, action = 'split-project:activate', organizationId = app.organizationId) =>
+  request(identity.server)
+    .post('/v1/decisions')
+    .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+    .send({ credential: { kind: 'access_token', value: token }, action, resource: { organizationId } })
+    .expect(200);
+
+async function grantRole(uid: string, role: string, organizationId: string | null): Promise<string> {
+  const { body } = await request(identity.server).post('/v1/role-bindings').set(platform()).send({ uid, role, organizationId }).expect(201);
+  return body.id as string;
+}
+
+async function oauthError(promise: Promise<unknown>): Promise<{ error: string; status: number }> {
+  try {
+    await promise;
+  } catch (error) {
+    // openid-client answers a 401 with its WWW-Authenticate challenge, whose parameters carry the error.
+    const failure = error as { error?: string; status?: number; response?: Response; cause?: { parameters?: { error?: string } }[] };
+    return {
+      error: failure.error ?? failure.cause?.[0]?.parameters?.error ?? String(error),
+      status: failure.status ?? failure.response?.status ?? 0,
+    };
+  }
+  throw new Error('expected an OAuth error');
+}
+
+describe('the OpenID Provider', () => {
+  it('publishes its discovery document and public signing keys at the issuer', async () => {
+    const discovery = await fetch(`${identity.issuer}/.well-known/openid-configuration`).then((r) => r.json());
+    expect(discovery.issuer).toBe(identity.issuer);
+    expect(discovery.authorization_endpoint).toBe(`${identity.issuer}/auth`);
+    expect(discovery.token_endpoint).toBe(`${identity.issuer}/token`);
+    expect(discovery.jwks_uri).toBe(`${identity.issuer}/jwks`);
+    expect(discovery.end_session_endpoint).toBe(`${identity.issuer}/session/end`);
+    expect(discovery.revocation_endpoint).toBe(`${identity.issuer}/token/revocation`);
+    expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
+    expect(discovery.response_types_supported).toEqual(['code']);
+    expect(discovery.claims_supported).toEqual(expect.arrayContaining(['sub', 'uid', 'roles', 'email']));
+    const jwks = await fetch(discovery.jwks_uri).then((r) => r.json());
+    expect(jwks.keys.map((key: { kid: string }) => key.kid)).toEqual(['key-a']);
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('signs a user in: ID token and API access token carry uid, roles, auth_time and amr; the decision endpoint accepts the access token', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'settlement-approver', app.organizationId);
+    await grantRole(user.uid, 'external-auditor', null);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+
+    const keys = createLocalJWKSet(await fetch(`${identity.issuer}/jwks`).then((r) => r.json()));
+    const { payload: idToken } = await jwtVerify(tokens.id_token!, keys, { issuer: identity.issuer, audience: app.clientId });
+    expect(idToken).toMatchObject({ sub: user.uid, uid: user.uid, amr: ['pwd'], email: user.email });
+    expect(typeof idToken['auth_time']).toBe('number');
+    expect(idToken['roles']).toEqual(
+      expect.arrayContaining([{ role: 'settlement-approver', organizationId: app.organizationId }, { role: 'external-auditor', organizationId: null }]),
+    );
+
+    const { payload: access, protectedHeader } = await jwtVerify(tokens.access_token, keys, { issuer: identity.issuer, audience: API_AUDIENCE, typ: 'at+jwt' });
+    expect(protectedHeader.kid).toBe('key-a');
+    expect(access).toMatchObject({ sub: user.uid, uid: user.uid, client_id: app.clientId, amr: ['pwd'], scope: 'api' });
+    expect(access['auth_time']).toBe(idToken['auth_time']);
+    expect(access['roles']).toHaveLength(2);
+
+    const { body: decision } = await decide(tokens.access_token);
+    expect(decision).toEqual({ decision: 'allow', reason: 'role:settlement-approver', subject: { kind: 'human', id: user.uid } });
+    expect((await decide(tokens.access_token, 'split-project:activate', '01900000-0000-7000-8000-0000000000ff')).body).toMatchObject({
+      decision: 'deny', reason: 'role_required',
+    });
+  });
+
+  it('reads roles now, not when the token was issued: a revoked role denies at once', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const binding = await grantRole(user.uid, 'settlement-approver', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    expect((await decide(tokens.access_token)).body.decision).toBe('allow');
+    await request(identity.server).delete(`/v1/role-bindings/${binding}`).set(platform()).expect(204);
+    expect((await decide(tokens.access_token)).body).toMatchObject({ decision: 'deny', reason: 'role_required' });
+  });
+
+  it('rotates refresh tokens, serves userinfo, and a revoked grant stops its access tokens at the decision endpoint', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    expect(tokens.refresh_token).toBeDefined();
+
+    // Without `resource` the refreshed access token is for userinfo.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    const info = await oidc.fetchUserInfo(config, refreshed.access_token, user.uid);
+    expect(info).toMatchObject({ sub: user.uid, uid: user.uid, email: user.email, email_verified: true, name: 'Li Wei' });
+
+    // The rotated-out refresh token is refused, and that reuse revokes the whole grant.
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+  });
+
+  it('revokes a refresh token at the revocation endpoint, and with it the grant', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'scenario-modeller', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    expect((await decide(tokens.access_token, 'split-project:read')).body.decision).toBe('allow');
+    await oidc.tokenRevocation(config, tokens.refresh_token!);
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+  });
+
+  it('ends the session at the end-session endpoint (RP-initiated logout) and returns to a registered URI', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const browser = new FormBrowser();
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email, PASSWORD, browser));
+
+    const unregistered = await browser.get(
+      oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://evil.example/' }).toString(),
+    );
+    expect(unregistered.status).toBe(400);
+    expect(unregistered.text).toContain('post_logout_redirect_uri not registered');
+
+    const logoutUrl = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: callback.redirectUri, state: 'bye' });
+    const confirm = await browser.get(logoutUrl.toString());
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Do you want to sign out?');
+    const form = /<form id="op.logoutForm" method="post" action="([^"]+)">[\s\S]*?name="xsrf" value="([^"]+)"/.exec(confirm.text);
+    expect(form).not.toBeNull();
+    const done = await browser.post(form![1]!, { xsrf: form![2]!, logout: 'yes' });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${callback.redirectUri}?state=bye`);
+
+    // Signed out: a new authorization request asks for the password again.
+    const again = await authorizationUrl(config, { prompt: 'login' });
+    const page = await browser.follow(again.url.toString(), callback.redirectUri);
+    expect(page.text).toContain('name="password"');
+  });
+});
+
+describe('sign-in failures end in the protocol’s own errors, never a 500', () => {
+  it('refuses a redirect URI that is not exactly a registered one, without redirecting there', async () => {
+    const config = await relyingParty();
+    for (const redirectUri of [`${callback.redirectUri}/`, `${callback.redirectUri}?x=1`, 'https://evil.example/callback']) {
+      const authorization = await authorizationUrl(config, { redirect_uri: redirectUri });
+      const response = await fetch(authorization.url, { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('invalid_redirect_uri');
+    }
+  });
+
+  it('requires PKCE with S256 from every client, confidential ones too', async () => {
+    const config = await relyingParty();
+    const withoutPkce = new URL((await authorizationUrl(config)).url);
+    withoutPkce.searchParams.delete('code_challenge');
+    withoutPkce.searchParams.delete('code_challenge_method');
+    const missing = await fetch(withoutPkce, { redirect: 'manual' });
+    expect(missing.status).toBe(303);
+    const back = new URL(missing.headers.get('location')!);
+    expect(`${back.origin}${back.pathname}`).toBe(callback.redirectUri);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    expect(back.searchParams.get('error_description')).toMatch(/PKCE/);
+
+    const plain = new URL((await authorizationUrl(config)).url);
+    plain.searchParams.set('code_challenge_method', 'plain');
+    const refused = new URL((await fetch(plain, { redirect: 'manual' })).headers.get('location')!);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('refuses a wrong client secret at the token endpoint with invalid_client', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const callbackUrl = await signIn(authorization, user.email);
+    const wrong = await relyingParty(app, 'not-the-secret');
+    expect(await oauthError(tokensFor(wrong, authorization, callbackUrl))).toEqual({ error: 'invalid_client', status: 401 });
+    // The code was not spent by the failed attempt.
+    expect((await tokensFor(config, authorization, callbackUrl)).access_token).toBeDefined();
+  });
+
+  it('refuses a replayed code with invalid_grant and revokes what the first exchange issued', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'scenario-modeller', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const callbackUrl = await signIn(authorization, user.email);
+    const first = await tokensFor(config, authorization, callbackUrl);
+    expect((await decide(first.access_token, 'split-project:read')).body.decision).toBe('allow');
+    expect(await oauthError(tokensFor(config, authorization, callbackUrl))).toEqual({ error: 'invalid_grant', status: 400 });
+    expect((await decide(first.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+  });
+
+  it('refuses an expired code with invalid_grant', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const callbackUrl = await signIn(authorization, user.email);
+    // Codes live 60 s; age this one past its expiry in the provider's storage.
+    const aged = await identity.dataSource.query(
+      `WITH aged AS (UPDATE oidc_model SET expires_at = now() - interval '1 second' WHERE model = 'AuthorizationCode' AND id = $1 RETURNING id) SELECT * FROM aged`,
+      [callbackUrl.searchParams.get('code')],
+    );
+    expect(aged).toHaveLength(1);
+    expect(await oauthError(tokensFor(config, authorization, callbackUrl))).toEqual({ error: 'invalid_grant', status: 400 });
+  });
+
+  it('tells a wrong password from an unknown user, and locks the account after five failures with a visible wait', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+
+    const unknown = await browser.submit(login, { email: 'nobody@example.com', password: PASSWORD }, '/login');
+    expect(unknown.status).toBe(401);
+    expect(unknown.text).toContain('There is no account with this email address.');
+
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const wrong = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+      expect(wrong.status).toBe(401);
+      expect(wrong.text).toContain('The password is not correct.');
+      expect(wrong.text).toContain(attempt === 4 ? 'One attempt left' : `${5 - attempt} attempts left`);
+    }
+    const locked = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    expect(locked.text).toContain('this account is locked. Try again in 15 minutes.');
+    // While locked, even the right password does not sign in.
+    const right = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    expect(right.status).toBe(429);
+
+    // When the lock has run out, the right password works and clears the count.
+    await identity.dataSource.query(`UPDATE user_password SET locked_until = now() - interval '1 second' WHERE uid = $1`, [user.uid]);
+    const signedIn = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    expect(signedIn.status).toBe(303);
+    expect((await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]))[0].failed_attempts).toBe(0);
+  });
+
+  it('refuses a login form without its CSRF token', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    const forged = await browser.submit(login, { email: user.email, password: PASSWORD, csrf: 'x'.repeat(43) }, '/login');
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('This form has expired.');
+  });
+
+  it('stops a deleted app, or one whose key was revoked, from signing anyone in; their access tokens stop working', async () => {
+    const partnerKey = await identity.newAppKey();
+    const doomed = await registerPartnerApp(identity, [callback.redirectUri], partnerKey);
+    const user = await createUserWithPassword(identity, doomed);
+    await grantRole(user.uid, 'scenario-modeller', doomed.organizationId);
+    const config = await relyingParty(doomed);
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    expect((await decide(tokens.access_token, 'split-project:read', doomed.organizationId)).body.decision).toBe('allow');
+
+    await request(identity.server).delete(`/v1/apps/${doomed.registryId}`).set('Authorization', `Bearer ${doomed.appKey}`).expect(204);
+    const response = await fetch((await authorizationUrl(config)).url, { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('invalid_client');
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toEqual({ error: 'invalid_client', status: 401 });
+    expect((await decide(tokens.access_token, 'split-project:read', doomed.organizationId)).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+
+    const other = await registerPartnerApp(identity, [callback.redirectUri]);
+    const otherConfig = await relyingParty(other);
+    await request(identity.server).post(`/v1/keys/${(await keyIdOf(other.appKey))}/revoke`).set(platform()).expect(200);
+    const afterRevoke = await fetch((await authorizationUrl(otherConfig)).url, { redirect: 'manual' });
+    expect(afterRevoke.status).toBe(400);
+    expect(await afterRevoke.text()).toContain('invalid_client');
+  });
+
+  it('gives a merged user’s tokens the survivor’s uid and roles', async () => {
+    const survivor = await createUserWithPassword(identity, app);
+    const merged = await createUserWithPassword(identity, app);
+    await grantRole(survivor.uid, 'settlement-approver', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const before = await tokensFor(config, authorization, await signIn(authorization, merged.email));
+    expect(decodeJwt(before.access_token)['uid']).toBe(merged.uid);
+    expect((await decide(before.access_token)).body).toMatchObject({ decision: 'deny', reason: 'role_required' });
+
+    await request(identity.server).post('/v1/unified-users/merge').set(platform()).send({ survivorUid: survivor.uid, mergedUid: merged.uid }).expect(201);
+
+    // A token issued before the merge now stands for the survivor, with the survivor's roles.
+    expect((await decide(before.access_token)).body).toEqual({ decision: 'allow', reason: 'role:settlement-approver', subject: { kind: 'human', id: survivor.uid } });
+    // Tokens issued after it carry the survivor's uid: by refresh, and by signing in again with the merged user's password.
+    const refreshed = await oidc.refreshTokenGrant(config, before.refresh_token!, { resource: API_AUDIENCE });
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({ uid: survivor.uid, roles: [{ role: 'settlement-approver', organizationId: app.organizationId }] });
+    const again = await authorizationUrl(config);
+    const after = await tokensFor(config, again, await signIn(again, merged.email));
+    expect(after.claims()).toMatchObject({ sub: survivor.uid, uid: survivor.uid });
+  });
+});
+
+async function keyIdOf(secret: string): Promise<string> {
+  const prefix = secret.split('_')[2]!;
+  const rows: { key_id: string }[] = await identity.dataSource.query('SELECT key_id FROM api_key_secret WHERE prefix = $1', [prefix]);
+  return rows[0]!.key_id;
+}
