@@ -1,0 +1,156 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpError, Resource } from '@modelcontextprotocol/sdk/types.js';
+import { sampleScenario } from './support/examples';
+import { connectClient, startGateway, type RunningGateway } from './support/gateway';
+import { startPlatform, type Platform } from './support/platform';
+
+let platform: Platform;
+let gateway: RunningGateway;
+let agent: { secret: string; organizationId: string };
+let anonymous: Client;
+let keyed: Client;
+let projectUri: string;
+
+async function readJson(client: Client, uri: string): Promise<Record<string, unknown>> {
+  const { contents } = await client.readResource({ uri });
+  expect(contents).toEqual([{ uri, mimeType: 'application/json', text: expect.any(String) }]);
+  return JSON.parse((contents[0] as { text: string }).text) as Record<string, unknown>;
+}
+
+async function readError(client: Client, uri: string): Promise<{ code: number; message: string }> {
+  const error = (await client.readResource({ uri }).then(() => null, (e: unknown) => e)) as McpError | null;
+  if (!error) throw new Error(`${uri} was readable`);
+  return { code: error.code, message: error.message };
+}
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  gateway = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+  agent = await platform.newAppKey();
+  anonymous = await connectClient(gateway.mcpUrl);
+  keyed = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` });
+  const draft = await keyed.callTool({
+    name: 'draft_split_project',
+    arguments: { name: 'Resource test', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+  });
+  projectUri = (draft.structuredContent as { resourceUri: string }).resourceUri;
+});
+afterAll(async () => {
+  await anonymous?.close();
+  await keyed?.close();
+  await gateway?.close();
+  await platform?.stop();
+});
+
+describe('registry resources (public)', () => {
+  it('lists the nine templates with variables under stdreg://', async () => {
+    const { resourceTemplates } = await anonymous.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'stdreg://standards/{sectionId}', 'stdreg://taskspec/{taskCode}', 'stdreg://roles/{role}', 'stdreg://policy/{policyId}',
+      'stdreg://split-templates/{version}', 'stdreg://organizations/{id}', 'stdreg://split-projects/{id}', 'stdreg://settlement-runs/{id}',
+      'stdreg://equity-ledgers/{legalEntityId}',
+    ]);
+    for (const template of resourceTemplates) expect(template.mimeType).toBe('application/json');
+  });
+
+  it('lists every registry resource over pages, as many as the manifest counts, and reads each one in both languages', async () => {
+    const listed: Resource[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await anonymous.listResources(cursor ? { cursor } : {});
+      listed.push(...page.resources);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThan(1);
+    const manifest = await readJson(anonymous, 'stdreg://manifest/current');
+    const counts = manifest['counts'] as Record<string, number>;
+    const kinds = listed.map((r) => new URL(r.uri).host);
+    const count = (kind: string) => kinds.filter((k) => k === kind).length;
+    expect([count('manifest'), count('glossary'), count('brand')]).toEqual([1, 1, 1]);
+    expect([count('standards'), count('taskspec'), count('roles'), count('policy'), count('split-templates')]).toEqual([
+      counts['standards'], counts['tasks'], counts['roles'], counts['policies'], counts['splitTemplates'],
+    ]);
+    expect(new Set(listed.map((r) => r.uri)).size).toBe(listed.length);
+    for (const resource of listed) {
+      const value = await readJson(anonymous, resource.uri);
+      expect(JSON.stringify(value)).toMatch(/"zh-Hans":"[^"]*\p{Script=Han}/u);
+    }
+  });
+
+  it('reads the glossary, a standards block with its source and an older policy-free template', async () => {
+    const glossary = await readJson(anonymous, 'stdreg://glossary/current');
+    expect((glossary['terms'] as unknown[]).length).toBe(((await readJson(anonymous, 'stdreg://manifest/current'))['counts'] as { terms: number }).terms);
+    expect(await readJson(anonymous, 'stdreg://standards/RUL-3')).toMatchObject({ sectionId: 'RUL-3', version: '2.0', citation: 'RUL-3@2.0', source: { sha256: expect.any(String) } });
+    expect(await readJson(anonymous, 'stdreg://split-templates/1.0')).toMatchObject({ version: '1.0', status: 'superseded' });
+  });
+
+  it('refuses an invalid list cursor with -32602', async () => {
+    const error = (await anonymous.listResources({ cursor: 'bm90LWEtbnVtYmVy' }).catch((e: unknown) => e)) as McpError;
+    expect(error.code).toBe(-32602);
+  });
+});
+
+describe('completion of template variables', () => {
+  const complete = async (uri: string, name: string, value: string) =>
+    (await anonymous.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion;
+
+  it('completes section ids, task codes, roles, policy ids and template versions by prefix', async () => {
+    expect((await complete('stdreg://standards/{sectionId}', 'sectionId', 'rul')).values).toEqual(['RUL-1', 'RUL-2', 'RUL-3', 'RUL-4', 'RUL-5', 'RUL-6']);
+    expect((await complete('stdreg://taskspec/{taskCode}', 'taskCode', 'TSK-02')).values).toEqual(['TSK-020', 'TSK-021', 'TSK-022', 'TSK-023', 'TSK-024', 'TSK-025']);
+    expect((await complete('stdreg://roles/{role}', 'role', 'settle')).values).toEqual(['settlement-approver']);
+    expect((await complete('stdreg://policy/{policyId}', 'policyId', 'a')).values).toEqual(['acceptable-use', 'agent-use']);
+    expect(await complete('stdreg://split-templates/{version}', 'version', '')).toEqual({ values: ['1.0', '2.0'], total: 2, hasMore: false });
+  });
+
+  it('completes nothing for organization-scoped ids, unknown templates or arguments', async () => {
+    for (const [uri, name] of [['stdreg://organizations/{id}', 'id'], ['stdreg://split-projects/{id}', 'id'], ['stdreg://settlement-runs/{id}', 'id'],
+      ['stdreg://equity-ledgers/{legalEntityId}', 'legalEntityId'], ['stdreg://standards/{sectionId}', 'taskCode'], ['stdreg://nothing/{x}', 'x']] as const) {
+      expect(await complete(uri, name, '')).toEqual({ values: [], total: 0, hasMore: false });
+    }
+  });
+});
+
+describe('organization resources (a key allowed in the organization)', () => {
+  it('reads the key\'s own organization, a split project, an equity ledger; a missing settlement run is -32002', async () => {
+    expect(await readJson(keyed, `stdreg://organizations/${agent.organizationId}`)).toMatchObject({ id: agent.organizationId, name: expect.stringMatching(/^Org /) });
+    expect(await readJson(keyed, projectUri)).toMatchObject({ organizationId: agent.organizationId, name: 'Resource test' });
+    expect(await readJson(keyed, 'stdreg://equity-ledgers/LEI-ALICE-0002')).toMatchObject({ legalEntityId: 'LEI-ALICE-0002', entries: [], balances: [] });
+    expect((await readError(keyed, 'stdreg://settlement-runs/01900000-0000-7000-8000-000000000000')).code).toBe(-32002);
+    expect((await readError(keyed, 'stdreg://split-projects/not-a-uuid')).code).toBe(-32002);
+  });
+
+  it('denies every organization resource without a key (-32003)', async () => {
+    for (const uri of [`stdreg://organizations/${agent.organizationId}`, projectUri, 'stdreg://equity-ledgers/LEI-ALICE-0002', 'stdreg://settlement-runs/01900000-0000-7000-8000-000000000000']) {
+      expect({ uri, ...(await readError(anonymous, uri)) }).toEqual({ uri, code: -32003, message: expect.stringContaining('API key is required') });
+    }
+  });
+
+  it('denies a key of another organization, and does not show it the project from its own organization', async () => {
+    const other = await platform.newAppKey();
+    const intruder = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}` });
+    const naming = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}`, 'x-organization-id': agent.organizationId });
+    try {
+      expect(await readError(intruder, `stdreg://organizations/${agent.organizationId}`)).toEqual({ code: -32003, message: expect.stringContaining('organization_mismatch') });
+      expect(await readError(naming, projectUri)).toEqual({ code: -32003, message: expect.stringContaining('organization_mismatch') });
+      expect((await readError(intruder, projectUri)).code).toBe(-32002);
+    } finally {
+      await intruder.close();
+      await naming.close();
+    }
+  });
+
+  it('denies organization resources when identity is unreachable, and still serves the registry', async () => {
+    const stranded = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: 'http://127.0.0.1:9', IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+    const client = await connectClient(stranded.mcpUrl, { authorization: `Bearer ${agent.secret}` });
+    try {
+      expect(await readError(client, projectUri)).toEqual({ code: -32003, message: expect.stringContaining('Authorization could not be established') });
+      expect(await readError(client, `stdreg://organizations/${agent.organizationId}`)).toEqual({ code: -32003, message: expect.stringContaining('Authorization could not be established') });
+      expect(await readJson(client, 'stdreg://roles/investor')).toMatchObject({ role: 'investor' });
+    } finally {
+      await client.close();
+      await stranded.close();
+    }
+  });
+});
