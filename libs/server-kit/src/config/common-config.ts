@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -20,6 +20,14 @@ export class CommonServiceConfig {
 
   @IsString()
   DATA_DIR = '.data';
+
+  /**
+   * Run the database migrations when the service starts (default). `false`: a migration command or Job
+   * runs them (`node migrate.js`), and the service refuses to start while one is pending.
+   */
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'MIGRATE_ON_START must be true or false' })
+  MIGRATE_ON_START = true;
 
   @Type(() => Number)
   @IsInt()

@@ -29,6 +29,19 @@ export function loadConfig<T extends object>(
   return config;
 }
 
+/** For a process entry point: the validated config, or the problems on stderr and exit 1. */
+export function loadConfigOrExit<T extends object>(service: string, configClass: new () => T): T {
+  try {
+    return loadConfig(configClass);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(`${service}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 function describe(error: ValidationError): string {
   const constraints = Object.values(error.constraints ?? {}).join('; ');
   return `${error.property}: ${constraints || 'is invalid'}`;

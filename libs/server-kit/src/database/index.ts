@@ -1,2 +1,4 @@
 export * from './embedded-postgres';
 export * from './database.module';
+export * from './migration-policy';
+export * from './migration-command';

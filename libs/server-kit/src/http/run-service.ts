@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { DynamicModule, NestApplicationOptions, Type } from '@nestjs/common';
+import { type DynamicModule, Module, type NestApplicationOptions, type Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ConfigValidationError, loadConfig } from '../config/load-config';
+import { loadConfigOrExit } from '../config/load-config';
 import type { CommonServiceConfig } from '../config/common-config';
 import { JsonLogger } from '../logging/json-logger';
 import { configureHttpApp } from './configure-app';
 import { handleShutdownSignals } from './graceful-shutdown';
+import { MIGRATE_ON_START } from '../database/migration-policy';
 
 export interface ServiceDefinition<C extends CommonServiceConfig> {
   service: string;
@@ -44,34 +45,49 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
   await definition.configure?.(app, config);
 }
 
+/** The service's root module, with the kit settings its shared modules read (MIGRATE_ON_START) beside it. */
+@Module({})
+class ServiceRootModule {
+  static wrap(root: DynamicModule | Type, config: CommonServiceConfig): DynamicModule {
+    const settings: DynamicModule = {
+      module: class KitSettingsModule {},
+      global: true,
+      providers: [{ provide: MIGRATE_ON_START, useValue: config.MIGRATE_ON_START }],
+      exports: [MIGRATE_ON_START],
+    };
+    return { module: ServiceRootModule, imports: [settings, root] };
+  }
+}
+
 /** Creates the Nest app of a service with the shared conventions applied, without listening. */
 export async function createServiceApp<C extends CommonServiceConfig>(
   definition: ServiceDefinition<C>,
   config: C,
   logger = new JsonLogger(definition.service, config.LOG_LEVEL),
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(definition.rootModule(config, logger), serviceAppOptions(logger));
+  const app = await NestFactory.create<NestExpressApplication>(
+    ServiceRootModule.wrap(definition.rootModule(config, logger), config),
+    serviceAppOptions(logger),
+  );
   await applyServiceKit(app, definition, config, logger);
   return app;
 }
 
 /** Entry point of a service process: validated config first (fail fast, naming the variable), then listen. */
 export async function runService<C extends CommonServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
-  let config: C;
-  try {
-    config = loadConfig(definition.configClass);
-  } catch (error) {
-    if (error instanceof ConfigValidationError) {
-      process.stderr.write(`${definition.service}: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(definition.service, definition.configClass);
   const logger = new JsonLogger(definition.service, config.LOG_LEVEL);
-  const app = await createServiceApp(definition, config, logger);
   const port = definition.port(config);
   const host = definition.host(config);
-  handleShutdownSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
-  await app.listen(port, host);
+  let app: NestExpressApplication;
+  try {
+    app = await createServiceApp(definition, config, logger);
+    handleShutdownSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+    await app.listen(port, host);
+  } catch (error) {
+    // A dependency that is not there, a pending migration, a port in use: one clear line, exit 1.
+    logger.event('fatal', `${definition.service} could not start`, { error: error instanceof Error ? error.message : String(error) }, 'Bootstrap');
+    process.exit(1);
+  }
   logger.event('info', `${definition.service} listening`, { url: `http://${host}:${port}` }, 'Bootstrap');
 }
