@@ -18,8 +18,8 @@ const count = async (from: string) => (await api.dataSource.query(`SELECT count(
 const written = async () => ({
   ruleVersions: await count('rule_version'),
   audit: await count('write_audit'),
-  challenges: await count('activation_challenge'),
-  spentTokens: await count('activation_challenge WHERE used_at IS NOT NULL'),
+  challenges: await count('confirmation_challenge'),
+  spentTokens: await count('confirmation_challenge WHERE used_at IS NOT NULL'),
 });
 
 beforeAll(async () => {
@@ -71,7 +71,7 @@ describe('activation needs an explicit confirmation in two steps', () => {
     expect(shown.summary.en).toContain('Alice Studio 60%');
     expect(shown.summary['zh-Hans']).toContain('爱丽丝工作室 60%');
     expect(Date.parse(shown.expiresAt) - Date.parse(shown.effectiveFrom)).toBeGreaterThan(9 * 60_000);
-    const stored = await api.dataSource.query('SELECT * FROM activation_challenge WHERE project_id = $1', [projectId]);
+    const stored = await api.dataSource.query('SELECT * FROM confirmation_challenge WHERE project_id = $1', [projectId]);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ token_sha256: sha256(confirmationToken), subject: `human:approver-${ORG_A}`, used_at: null });
     expect(JSON.stringify(stored)).not.toContain(confirmationToken);
@@ -116,7 +116,7 @@ describe('activation needs an explicit confirmation in two steps', () => {
   it('refuses an expired confirmation token, writing nothing', async () => {
     const { projectId, scenarioId } = await createProject();
     const { confirmationToken } = await challenge(projectId, scenarioId);
-    await api.dataSource.query(`UPDATE activation_challenge SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`, [sha256(confirmationToken)]);
+    await api.dataSource.query(`UPDATE confirmation_challenge SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`, [sha256(confirmationToken)]);
     const before = await written();
     const expired = await activateCall(projectId, { scenarioId, confirmationToken }).expect(409);
     expect(expired.body).toMatchObject({ code: 'conflict', detail: expect.stringMatching(/expired/) });

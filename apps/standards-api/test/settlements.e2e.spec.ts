@@ -27,8 +27,9 @@ async function createProject(org: string): Promise<string> {
 
 async function insertRun(run: Run): Promise<void> {
   await api.dataSource.query(
-    `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, reverses_run_id, posted_by, posted_at)
-     VALUES ($1, $2, $3, $4, 1, '10000.00', '2500.01', '7499.99', 'EUR', $5, 'sha256:abc', $6, 'human:uid-poster', '2026-02-01T09:00:00Z')`,
+    `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, reverses_run_id, posted_by, posted_at,
+       period_end, rules_digest, tiers)
+     VALUES ($1, $2, $3, $4, 1, '10000.00', '2500.01', '7499.99', 'EUR', $5, 'sha256:abc', $6, 'human:uid-poster', '2026-02-01T09:00:00Z', '2026-01-31T23:59:59Z', 'sha256:rules', '[]')`,
     [run.id, run.org, run.projectId, run.periodId, JSON.stringify([{ participantId: 'alice', amount: '4499.99' }, { participantId: 'bob', amount: '3000.00' }]), run.reverses ?? null],
   );
 }
@@ -113,6 +114,7 @@ describe('settlement runs', () => {
       gross: '10000.00', costs: '2500.01', distributable: '7499.99', currency: 'EUR',
       allocations: [{ participantId: 'alice', amount: '4499.99' }, { participantId: 'bob', amount: '3000.00' }],
       digest: 'sha256:abc', reversesRunId: null, postedBy: 'human:uid-poster', postedAt: '2026-02-01T09:00:00.000Z',
+      periodEnd: '2026-01-31T23:59:59.000Z', rulesDigest: 'sha256:rules', tiers: [], correctedByRunId: fixture.runsA[2]!.id,
     });
     expect((await get(`/settlement-runs/${fixture.runsA[2]!.id}`).expect(200)).body.reversesRunId).toBe(run!.id);
     expect(identity.questions.at(-1)?.action).toBe('settlement-run:read');
@@ -157,7 +159,7 @@ describe('equity ledgers', () => {
     expect(summary(response.body.entries)).toEqual(FULL_LEDGER);
     expect(response.body.entries[0]).toEqual({
       id: fixture.aliceA[0]!.id, settlementRunId: fixture.runsA[0]!.id, participantId: 'alice', currency: 'EUR', amount: '100.00', balance: '100.00',
-      postedAt: '2026-01-31T10:00:00.000Z',
+      postedAt: '2026-01-31T10:00:00.000Z', kind: 'allocation', reversesEntryId: null,
     });
     expect(response.body.balances).toEqual([{ currency: 'EUR', balance: '90071992547497.44' }, { currency: 'JPY', balance: '1300' }]);
     expect(response.body.nextCursor).toBeNull();

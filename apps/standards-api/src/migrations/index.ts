@@ -3,6 +3,10 @@ import { SplitProjects1763950000000 } from './1763950000000-split-projects';
 import { RuleVersions1763960000000 } from './1763960000000-rule-versions';
 import { SettlementLedgers1763970000000 } from './1763970000000-settlement-ledgers';
 import { Idempotency1763980000000 } from './1763980000000-idempotency';
+import { SettlementPosting1764000000000 } from './1764000000000-settlement-posting';
 
 /** Every migration of standards-api, in order. */
-export const STANDARDS_API_MIGRATIONS = [RegistryContent1763800000000, SplitProjects1763950000000, RuleVersions1763960000000, SettlementLedgers1763970000000, Idempotency1763980000000];
+export const STANDARDS_API_MIGRATIONS = [
+  RegistryContent1763800000000, SplitProjects1763950000000, RuleVersions1763960000000, SettlementLedgers1763970000000, Idempotency1763980000000,
+  SettlementPosting1764000000000,
+];

@@ -1,19 +1,6 @@
-// The two-step confirmation of an activation: a single-use token and the words a person confirms.
-import { createHash, randomBytes } from 'node:crypto';
+// The words a person confirms when activating a split project.
 import type { Localized } from '@stdreg/contracts';
 import { basisPointsAsPercent, type ScenarioContent, type Tier } from '@stdreg/split-engine';
-
-export const CHALLENGE_LIFETIME_MS = 10 * 60 * 1000;
-
-/** A fresh token for the caller and the sha256 under which it is stored; the token itself is never stored. */
-export function newConfirmationToken(): { token: string; sha256: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, sha256: confirmationTokenSha256(token) };
-}
-
-export function confirmationTokenSha256(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 export interface ActivationFacts {
   projectName: string;

@@ -1,10 +1,6 @@
 import { ErrorCode } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 
-/** Identity already requires a person for formal writes; this is the service's own second check. */
-export const humanRequired = (what: string) =>
-  new DomainError(ErrorCode.Forbidden, `Not allowed: human_required. Only a signed-in person may ${what}; API keys and agents never may.`);
-
 export const alreadyActivated = (projectId: string) =>
   new DomainError(ErrorCode.Conflict, `Split project ${projectId} is already activated: Rule Version 1 exists. Create a later rule version instead.`);
 export const notActivated = (projectId: string) =>
@@ -26,24 +22,6 @@ export const effectiveFromNotAfterLatest = (version: number, latest: Date) =>
     { field: 'effectiveFrom', message: `effectiveFrom must be after ${latest.toISOString()}` },
   ]);
 
-// Token refusals: a token that is not the caller's is 403 (and stays unspent, so nobody can burn another
-// person's token); a token that was the caller's but can no longer be used is 409.
-export const tokenNotYours = () =>
-  new DomainError(ErrorCode.Forbidden, 'The confirmation token was not issued to you for this project. Ask for a new challenge by calling without a token.');
-export const tokenUsed = () =>
-  new DomainError(ErrorCode.Conflict, 'The confirmation token has already been used. Ask for a new challenge by calling without a token.');
-export const tokenExpired = () =>
-  new DomainError(ErrorCode.Conflict, 'The confirmation token has expired. Ask for a new challenge by calling without a token.');
-export const tokenForOtherRequest = () =>
-  new DomainError(ErrorCode.Conflict, 'The confirmation token confirms another scenario, revision or effective time than this request names.');
 export const contentChanged = () =>
   new DomainError(ErrorCode.Conflict, 'The scenario has changed since the challenge; the token is spent. Review the new content and ask for a new challenge.');
 
-export const confirmationRequired = (challenge: Record<string, unknown>, confirmationToken: string) =>
-  new DomainError(
-    ErrorCode.ConfirmationRequired,
-    'Activation needs your explicit confirmation: review the challenge, then call again with confirmationToken.',
-    undefined,
-    undefined,
-    { challenge, confirmationToken },
-  );

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ConfirmationsModule } from '../confirmations/confirmations.module';
 import { SplitProjectsModule } from '../split-projects/split-projects.module';
 import { RuleVersionsController } from './rule-versions.controller';
 import { RuleVersionsRepository } from './rule-versions.repository';
 import { RuleVersionsService } from './rule-versions.service';
 
 @Module({
-  imports: [SplitProjectsModule],
+  imports: [SplitProjectsModule, ConfirmationsModule],
   controllers: [RuleVersionsController],
   providers: [RuleVersionsRepository, RuleVersionsService],
 })

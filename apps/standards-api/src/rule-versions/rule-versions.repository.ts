@@ -13,20 +13,7 @@ export interface RuleVersionRow {
   created_at: Date;
 }
 
-export interface ActivationChallengeRow {
-  token_sha256: string;
-  project_id: string;
-  subject: string;
-  scenario_id: string;
-  revision: number;
-  rules_digest: string;
-  effective_from: Date;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
-}
-
-/** Every query of rule versions and activation challenges. */
+/** Every query of rule versions. */
 @Injectable()
 export class RuleVersionsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -62,25 +49,4 @@ export class RuleVersionsRepository {
   async list(projectId: string, afterVersion: number, limit: number): Promise<RuleVersionRow[]> {
     return this.dataSource.query('SELECT * FROM rule_version WHERE project_id = $1 AND version > $2 ORDER BY version LIMIT $3', [projectId, afterVersion, limit]);
   }
-
-  async insertChallenge(challenge: Omit<ActivationChallengeRow, 'created_at' | 'used_at'>): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO activation_challenge (token_sha256, project_id, subject, scenario_id, revision, rules_digest, effective_from, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [challenge.token_sha256, challenge.project_id, challenge.subject, challenge.scenario_id, challenge.revision, challenge.rules_digest, challenge.effective_from, challenge.expires_at],
-    );
-  }
-
-  async lockChallenge(manager: EntityManager, tokenSha256: string, projectId: string): Promise<ActivationChallengeRow | null> {
-    const rows: ActivationChallengeRow[] = await manager.query(
-      'SELECT * FROM activation_challenge WHERE token_sha256 = $1 AND project_id = $2 FOR UPDATE',
-      [tokenSha256, projectId],
-    );
-    return rows[0] ?? null;
-  }
-
-  async spendChallenge(manager: EntityManager, tokenSha256: string): Promise<void> {
-    await manager.query('UPDATE activation_challenge SET used_at = now() WHERE token_sha256 = $1 AND used_at IS NULL', [tokenSha256]);
-  }
-
 }

@@ -6,15 +6,28 @@ import {
 import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
 import type { ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { humanRequired } from '../authorization/human-required';
+import { confirmationRequired } from '../confirmations/confirmations.errors';
+import { ConfirmationsService, type ConfirmationScope } from '../confirmations/confirmations.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import type { ProjectRow, RevisionRow, ScenarioRow } from '../split-projects/split-projects.repository';
-import { activationSummary, CHALLENGE_LIFETIME_MS, confirmationTokenSha256, newConfirmationToken } from './confirmation-challenge';
+import { activationSummary } from './activation-summary';
 import {
-  alreadyActivated, confirmationRequired, contentChanged, effectiveFromInPast, effectiveFromNotAfterLatest, humanRequired, notActivated,
-  notCurrentRevision, ruleVersionNotFound, scenarioOfAnotherProject, tokenExpired, tokenForOtherRequest, tokenNotYours, tokenUsed,
+  alreadyActivated, contentChanged, effectiveFromInPast, effectiveFromNotAfterLatest, notActivated, notCurrentRevision,
+  ruleVersionNotFound, scenarioOfAnotherProject,
 } from './rule-versions.errors';
 import { RuleVersionsRepository, type RuleVersionRow } from './rule-versions.repository';
+
+/** What an activation token confirms. */
+interface ActivationBinding {
+  scenarioId: string;
+  revision: number;
+  rulesDigest: string;
+  effectiveFrom: string;
+}
+
+const activationScope = (projectId: string, auth: Authorization): ConfirmationScope => ({ action: 'split-project:activate', projectId, auth });
 
 type Outcome = { ok: true; version: RuleVersionRow } | { ok: false; error: DomainError };
 
@@ -25,6 +38,7 @@ export class RuleVersionsService {
     private readonly dataSource: DataSource,
     private readonly versions: RuleVersionsRepository,
     private readonly projects: SplitProjectsService,
+    private readonly confirmations: ConfirmationsService,
     private readonly audit: WriteAudit,
   ) {}
 
@@ -87,18 +101,13 @@ export class RuleVersionsService {
       effectiveFrom = instant(request.effectiveFrom);
       if (effectiveFrom.getTime() < Date.now()) throw effectiveFromInPast();
     }
-    const expiresAt = new Date(Date.now() + CHALLENGE_LIFETIME_MS);
-    const { token, sha256 } = newConfirmationToken();
-    await this.versions.insertChallenge({
-      token_sha256: sha256,
-      project_id: project.id,
-      subject: actorOf(auth),
-      scenario_id: scenario.id,
+    const binding: ActivationBinding = {
+      scenarioId: scenario.id,
       revision: revision.revision,
-      rules_digest: revision.rules_digest,
-      effective_from: effectiveFrom,
-      expires_at: expiresAt,
-    });
+      rulesDigest: revision.rules_digest,
+      effectiveFrom: effectiveFrom.toISOString(),
+    };
+    const { token, expiresAt } = await this.confirmations.issue(activationScope(project.id, auth), binding);
     const challenge: ActivationChallengeDto = {
       projectId: project.id,
       scenarioId: scenario.id,
@@ -115,25 +124,24 @@ export class RuleVersionsService {
       }),
       expiresAt: expiresAt.toISOString(),
     };
-    return confirmationRequired({ ...challenge }, token);
+    return confirmationRequired('Activation', challenge, token);
   }
 
   private async confirm(manager: EntityManager, project: ProjectRow, request: ActivateSplitProjectRequestDto, token: string, auth: Authorization): Promise<Outcome> {
     await this.versions.lockProject(manager, auth.organizationId, project.id);
     if (await this.versions.latest(project.id, manager)) return refused(alreadyActivated(project.id));
-    const challenge = await this.versions.lockChallenge(manager, confirmationTokenSha256(token), project.id);
-    if (!challenge || challenge.subject !== actorOf(auth)) return refused(tokenNotYours());
-    if (challenge.used_at !== null) return refused(tokenUsed());
-    if (challenge.expires_at.getTime() <= Date.now()) return refused(tokenExpired());
-    const sameRequest =
-      request.scenarioId === challenge.scenario_id &&
-      (request.revision === undefined || request.revision === challenge.revision) &&
-      (request.effectiveFrom === undefined || instant(request.effectiveFrom).getTime() === challenge.effective_from.getTime());
-    if (!sameRequest) return refused(tokenForOtherRequest());
-    await this.versions.spendChallenge(manager, challenge.token_sha256);
-    const now = await this.projects.scenarioAt(auth.organizationId, challenge.scenario_id, undefined, manager);
-    if (now.revision.revision !== challenge.revision || now.revision.rules_digest !== challenge.rules_digest) return refused(contentChanged());
-    return { ok: true, version: await this.insertVersion(manager, auth, project.id, 1, now.revision, challenge.effective_from, 'split-project.activate') };
+    const redeemed = await this.confirmations.redeem<ActivationBinding>(
+      manager, token, activationScope(project.id, auth), 'scenario, revision or effective time',
+      (bound) =>
+        request.scenarioId === bound.scenarioId &&
+        (request.revision === undefined || request.revision === bound.revision) &&
+        (request.effectiveFrom === undefined || instant(request.effectiveFrom).getTime() === Date.parse(bound.effectiveFrom)),
+    );
+    if (!redeemed.ok) return refused(redeemed.error);
+    const bound = redeemed.binding;
+    const now = await this.projects.scenarioAt(auth.organizationId, bound.scenarioId, undefined, manager);
+    if (now.revision.revision !== bound.revision || now.revision.rules_digest !== bound.rulesDigest) return refused(contentChanged());
+    return { ok: true, version: await this.insertVersion(manager, auth, project.id, 1, now.revision, new Date(bound.effectiveFrom), 'split-project.activate') };
   }
 
   private async scenarioOfProject(projectId: string, scenarioId: string, revision: number | undefined, auth: Authorization): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {

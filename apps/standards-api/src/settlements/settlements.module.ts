@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ConfirmationsModule } from '../confirmations/confirmations.module';
 import { SplitProjectsModule } from '../split-projects/split-projects.module';
 import { SettlementsController } from './settlements.controller';
+import { SettlementPostingService } from './settlement-posting.service';
 import { SettlementsRepository } from './settlements.repository';
 import { SettlementsService } from './settlements.service';
 
 @Module({
-  imports: [SplitProjectsModule],
+  imports: [SplitProjectsModule, ConfirmationsModule],
   controllers: [SettlementsController],
-  providers: [SettlementsRepository, SettlementsService],
+  providers: [SettlementsRepository, SettlementsService, SettlementPostingService],
 })
 export class SettlementsModule {}

@@ -16,6 +16,28 @@ export interface SettlementRunRow {
   reverses_run_id: string | null;
   posted_by: string;
   posted_at: Date;
+  period_end: Date;
+  rules_digest: string;
+  tiers: Record<string, unknown>[];
+  /** Not a column: the run that corrected this one, if any. */
+  corrected_by_run_id: string | null;
+}
+
+export type NewSettlementRun = Omit<SettlementRunRow, 'posted_at' | 'corrected_by_run_id'>;
+
+export interface NewLedgerEntry {
+  id: string;
+  legal_entity_id: string;
+  participant_id: string;
+  amount: string;
+  kind: 'allocation' | 'reversal';
+  reverses_entry_id: string | null;
+}
+
+export interface RuleVersionInForce {
+  version: number;
+  rules_digest: string;
+  rules: Record<string, unknown>;
 }
 
 export interface LedgerEntryRow {
@@ -25,6 +47,9 @@ export interface LedgerEntryRow {
   currency: string;
   amount: string;
   posted_at: Date;
+  kind: 'allocation' | 'reversal';
+  reverses_entry_id: string | null;
+  legal_entity_id: string;
 }
 
 /** Where a ledger page starts: after a cursor's entry, else at `from`, else at the beginning. */
@@ -41,20 +66,90 @@ export interface LedgerWindow {
 const AFTER_CURSOR = `(e.posted_at, e.id) > (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3)`;
 const UP_TO_CURSOR = `(e.posted_at, e.id) <= (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3)`;
 
-/** Every query of settlement runs and equity ledgers (read models); always within one organization. */
+const RUN = `SELECT r.*, (SELECT c.id FROM settlement_run c WHERE c.reverses_run_id = r.id) AS corrected_by_run_id FROM settlement_run r`;
+
+// Postings of one organization take this lock (until commit) before they read the ledgers or choose
+// their posting time; so posting order is commit order, and a cursor never has a later commit behind it.
+const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('settlement-ledgers:' || $1, 0))`;
+
+/** Every query of settlement runs and equity ledgers; always within one organization. */
 @Injectable()
 export class SettlementsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async findRun(organizationId: string, id: string): Promise<SettlementRunRow | null> {
-    const rows: SettlementRunRow[] = await this.dataSource.query('SELECT * FROM settlement_run WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+  async findRun(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<SettlementRunRow | null> {
+    const rows: SettlementRunRow[] = await manager.query(`${RUN} WHERE r.id = $1 AND r.organization_id = $2`, [id, organizationId]);
     return rows[0] ?? null;
   }
 
+  /** Runs in posting order; a cursor names a run, whose position is read in SQL (microsecond timestamps). */
   async listRuns(organizationId: string, projectId: string, afterId: string | undefined, limit: number): Promise<SettlementRunRow[]> {
     return this.dataSource.query(
-      `SELECT * FROM settlement_run WHERE organization_id = $1 AND project_id = $2 AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`,
+      `${RUN} WHERE r.organization_id = $1 AND r.project_id = $2
+         AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3))
+       ORDER BY r.posted_at, r.id LIMIT $4`,
       [organizationId, projectId, afterId ?? null, limit],
+    );
+  }
+
+  /** The latest rule version whose effective time is at or before `at` (versions start later as they count up). */
+  async ruleVersionInForce(manager: EntityManager, projectId: string, at: Date): Promise<RuleVersionInForce | null> {
+    const rows: RuleVersionInForce[] = await manager.query(
+      'SELECT version, rules_digest, rules FROM rule_version WHERE project_id = $1 AND effective_from <= $2 ORDER BY version DESC LIMIT 1',
+      [projectId, at],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The run that stands for the period: its first run, or the last correction in its chain. */
+  async standingRun(manager: EntityManager, projectId: string, periodId: string): Promise<SettlementRunRow | null> {
+    const rows: SettlementRunRow[] = await manager.query(
+      `${RUN} WHERE r.project_id = $1 AND r.period_id = $2 AND NOT EXISTS (SELECT 1 FROM settlement_run c WHERE c.reverses_run_id = r.id)`,
+      [projectId, periodId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The run's own allocation entries (not the reversals it made), in posting order. */
+  async allocationEntries(manager: EntityManager, runId: string): Promise<LedgerEntryRow[]> {
+    return manager.query(
+      `SELECT id, settlement_run_id, participant_id, legal_entity_id, currency, amount, posted_at, kind, reverses_entry_id FROM equity_ledger_entry
+        WHERE settlement_run_id = $1 AND kind = 'allocation' ORDER BY posted_at, id`,
+      [runId],
+    );
+  }
+
+  async lockLedgers(manager: EntityManager, organizationId: string): Promise<void> {
+    await manager.query(LEDGER_LOCK, [organizationId]);
+  }
+
+  /**
+   * Appends the run and its entries at one posting time: now, or just after the organization's latest
+   * posting if the clock says otherwise, so (posted_at, id) only grows. Entry i is posted at that time
+   * plus i microseconds, keeping the order of `entries` in the ledgers. Call under lockLedgers.
+   */
+  async insertRun(manager: EntityManager, run: NewSettlementRun, entries: NewLedgerEntry[]): Promise<void> {
+    const rows: { at: string }[] = await manager.query(
+      `SELECT greatest(clock_timestamp(),
+         (SELECT max(posted_at) FROM settlement_run WHERE organization_id = $1) + interval '1 microsecond',
+         (SELECT max(posted_at) FROM equity_ledger_entry WHERE organization_id = $1) + interval '1 microsecond')::text AS at`,
+      [run.organization_id],
+    );
+    // As text, so the microseconds survive the trip (a JavaScript Date keeps milliseconds).
+    const at = rows[0]!.at;
+    await manager.query(
+      `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest,
+         reverses_run_id, posted_by, posted_at, period_end, rules_digest, tiers)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::timestamptz, $15, $16, $17)`,
+      [run.id, run.organization_id, run.project_id, run.period_id, run.rule_version, run.gross, run.costs, run.distributable, run.currency,
+        JSON.stringify(run.allocations), run.digest, run.reverses_run_id, run.posted_by, at, run.period_end, run.rules_digest, JSON.stringify(run.tiers)],
+    );
+    await manager.query(
+      `INSERT INTO equity_ledger_entry (id, organization_id, legal_entity_id, settlement_run_id, participant_id, currency, amount, kind, reverses_entry_id, posted_at)
+       SELECT e.id, $2, e.legal_entity_id, $3, e.participant_id, $4, e.amount, e.kind, e.reverses_entry_id, $5::timestamptz + (e.position - 1) * interval '1 microsecond'
+         FROM jsonb_to_recordset($1::jsonb)
+           AS e(id uuid, legal_entity_id text, participant_id text, amount text, kind text, reverses_entry_id uuid, position integer)`,
+      [JSON.stringify(entries.map((entry, index) => ({ ...entry, position: index + 1 }))), run.organization_id, run.id, run.currency, at],
     );
   }
 
@@ -69,7 +164,8 @@ export class SettlementsRepository {
   /** Up to `limit` entries of the window, oldest first. */
   async ledgerEntries(manager: EntityManager, window: LedgerWindow, limit: number): Promise<LedgerEntryRow[]> {
     return manager.query(
-      `SELECT e.id, e.settlement_run_id, e.participant_id, e.currency, e.amount, e.posted_at FROM equity_ledger_entry e
+      `SELECT e.id, e.settlement_run_id, e.participant_id, e.legal_entity_id, e.currency, e.amount, e.posted_at, e.kind, e.reverses_entry_id
+         FROM equity_ledger_entry e
         WHERE e.organization_id = $1 AND e.legal_entity_id = $2
           AND ($3::uuid IS NULL OR ${AFTER_CURSOR})
           AND ($4::timestamptz IS NULL OR e.posted_at >= $4)

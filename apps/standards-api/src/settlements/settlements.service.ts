@@ -8,18 +8,18 @@ import { decodeCursor, DomainError, encodeCursor, keysetPage } from '@stdreg/ser
 import { formatAmount, parseAmount } from '@stdreg/split-engine';
 import type { Authorization } from '../authorization/authorize.decorator';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
+import { runNotFound } from './settlements.errors';
 import { type LedgerEntryRow, type LedgerWindow, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_LEGAL_ENTITY_ID_LENGTH = 200;
 
-const runNotFound = (id: string) => new DomainError(ErrorCode.NotFound, `Settlement run ${id} does not exist in this organization.`);
 const invalidCursor = () =>
   new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
     { field: 'cursor', message: 'cursor must be a nextCursor value from this list' },
   ]);
 
-/** Reads of posted settlement runs and of equity ledgers with running balances; posting is not here. */
+/** Reads of posted settlement runs and of equity ledgers with running balances; posting is in SettlementPostingService. */
 @Injectable()
 export class SettlementsService {
   constructor(
@@ -34,6 +34,7 @@ export class SettlementsService {
     return toRunDto(run);
   }
 
+  /** In posting order, which is commit order (see SettlementsRepository.insertRun). */
   async listRuns(projectId: string, query: PageQueryDto, auth: Authorization): Promise<{ items: SettlementRunDto[]; nextCursor: string | null }> {
     await this.projects.requireProject(projectId, auth);
     return keysetPage(
@@ -98,10 +99,12 @@ function toEntryDto(row: LedgerEntryRow, running: Map<string, bigint>): EquityLe
     amount: row.amount,
     balance: formatAmount(balance, row.currency),
     postedAt: row.posted_at.toISOString(),
+    kind: row.kind,
+    reversesEntryId: row.reverses_entry_id,
   };
 }
 
-function toRunDto(row: SettlementRunRow): SettlementRunDto {
+export function toRunDto(row: SettlementRunRow): SettlementRunDto {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -117,6 +120,10 @@ function toRunDto(row: SettlementRunRow): SettlementRunDto {
     reversesRunId: row.reverses_run_id,
     postedBy: row.posted_by,
     postedAt: row.posted_at.toISOString(),
+    periodEnd: row.period_end.toISOString(),
+    rulesDigest: row.rules_digest,
+    tiers: row.tiers,
+    correctedByRunId: row.corrected_by_run_id,
   };
 }
 

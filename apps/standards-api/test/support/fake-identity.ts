@@ -42,7 +42,7 @@ export class FakeIdentity {
   }
 }
 
-const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create']);
+const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create', 'settlement-run:post']);
 
 /**
  * The credential forms, each acting in the organization it names:

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, IsOptional, IsUUID, Matches, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, IsOptional, IsRFC3339, IsString, IsUUID, Length, Matches, Min, ValidateNested,
+} from 'class-validator';
+import { ProblemDetailsDto } from '../errors';
+import { LocalizedTextDto } from '../registry/localized.dto';
 import { PageQueryDto } from '../registry/registry-query.dto';
 
 // Scenario comparison: a read that computes, never a settlement fact.
@@ -70,12 +74,93 @@ export class SettlementRunDto {
   @ApiProperty({ example: '2500.01' }) costs!: string;
   @ApiProperty({ example: '7499.99' }) distributable!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The allocations as posted' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'The allocations as posted: one `{ participantId, legalEntityId, amount }` per participant of the rule version, in its order',
+  })
   allocations!: Record<string, unknown>[];
   @ApiProperty({ example: 'sha256:…' }) digest!: string;
-  @ApiProperty({ format: 'uuid', nullable: true, description: 'The run this one reverses, if it is a reversal' }) reversesRunId!: string | null;
+  @ApiProperty({
+    format: 'uuid', nullable: true,
+    description: "The run this one corrects, if it is a correction: that run's allocation entries are reversed entry by entry in this run",
+  })
+  reversesRunId!: string | null;
   @ApiProperty({ description: 'Who posted it: subject kind and id' }) postedBy!: string;
   @ApiProperty({ format: 'date-time' }) postedAt!: string;
+  @ApiProperty({ format: 'date-time', description: "The period's end: the rule version in force then is the one applied" }) periodEnd!: string;
+  @ApiProperty({ example: 'sha256:…', description: "The applied rule version's rules digest" }) rulesDigest!: string;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: "split-engine's tier-by-tier settlement, amounts as decimal strings" })
+  tiers!: Record<string, unknown>[];
+  @ApiProperty({ format: 'uuid', nullable: true, description: 'The run that corrected this one; null while this run stands for its period' })
+  correctedByRunId!: string | null;
+}
+
+export class PostSettlementRunRequestDto {
+  @ApiProperty({ example: '2026-01', description: 'The period settled: a kebab-case id such as 2026-01 or 2026-q1' })
+  @IsString() @Length(1, 40)
+  periodId!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the period ended; not in the future. The rule version in force at that time applies' })
+  @IsRFC3339()
+  periodEnd!: string;
+
+  @ApiProperty({ example: '12000.00', description: "Actual revenue of the period, in the project's currency" })
+  @IsString() @Length(1, 40)
+  revenue!: string;
+
+  @ApiProperty({ example: '2500.01', description: "Actual costs of the period, in the project's currency" })
+  @IsString() @Length(1, 40)
+  costs!: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "For a correction: the period's standing run, whose entries this run reverses entry by entry before posting the corrected allocation",
+  })
+  @IsOptional() @IsUUID()
+  correctsRunId?: string;
+
+  @ApiPropertyOptional({ description: 'The single-use token of the 428 challenge; without it the call only answers the challenge' })
+  @IsOptional() @IsString() @Length(1, 200)
+  confirmationToken?: string;
+}
+
+export class SettlementAllocationDto {
+  @ApiProperty() participantId!: string;
+  @ApiProperty() legalEntityId!: string;
+  @ApiProperty({ type: () => LocalizedTextDto }) name!: LocalizedTextDto;
+  @ApiProperty({ example: '5399.99' }) amount!: string;
+}
+
+export class SettlementReversalDto {
+  @ApiProperty({ format: 'uuid', description: 'The ledger entry reversed' }) entryId!: string;
+  @ApiProperty() participantId!: string;
+  @ApiProperty() legalEntityId!: string;
+  @ApiProperty({ example: '-5399.99', description: 'The entry that will be appended: the negated amount' }) amount!: string;
+}
+
+/** What the caller is asked to confirm: exactly what the second call would post. */
+export class SettlementChallengeDto {
+  @ApiProperty({ format: 'uuid' }) projectId!: string;
+  @ApiProperty() periodId!: string;
+  @ApiProperty({ format: 'date-time' }) periodEnd!: string;
+  @ApiProperty({ example: 'EUR' }) currency!: string;
+  @ApiProperty({ example: '12000.00', description: 'Actual revenue' }) gross!: string;
+  @ApiProperty({ example: '2500.01' }) costs!: string;
+  @ApiProperty({ example: '9499.99', description: 'max(0, gross − costs)' }) distributable!: string;
+  @ApiProperty({ description: 'The rule version in force at periodEnd' }) ruleVersion!: number;
+  @ApiProperty({ example: 'sha256:…' }) rulesDigest!: string;
+  @ApiProperty({ type: () => [SettlementAllocationDto], description: 'Every participant, in the rule version\'s order' }) allocations!: SettlementAllocationDto[];
+  @ApiProperty({ format: 'uuid', nullable: true }) correctsRunId!: string | null;
+  @ApiProperty({ type: () => [SettlementReversalDto], description: "For a correction: the corrected run's entries, each reversed" }) reversals!: SettlementReversalDto[];
+  @ApiProperty({ type: () => LocalizedTextDto, description: 'What would be posted, in words' }) summary!: LocalizedTextDto;
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+}
+
+export class SettlementConfirmationRequiredProblemDto extends ProblemDetailsDto {
+  @ApiProperty({ type: () => SettlementChallengeDto }) challenge!: SettlementChallengeDto;
+  @ApiProperty({ description: 'Single use, bound to the caller, this project and this exact posting; send it back as confirmationToken' })
+  confirmationToken!: string;
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -100,6 +185,9 @@ export class EquityLedgerEntryDto {
   @ApiProperty({ example: '240.00', description: "The ledger's balance in this currency after this entry, counting every earlier entry" })
   balance!: string;
   @ApiProperty({ format: 'date-time' }) postedAt!: string;
+  @ApiProperty({ enum: ['allocation', 'reversal'], description: "A run's allocation to the participant, or the reversal of an earlier allocation entry" })
+  kind!: 'allocation' | 'reversal';
+  @ApiProperty({ format: 'uuid', nullable: true, description: 'For a reversal: the entry it reverses' }) reversesEntryId!: string | null;
 }
 
 export class LedgerBalanceDto {

@@ -1,0 +1,253 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { PostSettlementRunRequestDto, SettlementChallengeDto, SettlementRunDto } from '@stdreg/contracts';
+import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import {
+  canonicalJson, formatAmount, formatSettlement, parseAmount, settlePeriod, validateScenario, type Participant, type PeriodSettlement,
+  type ScenarioContent,
+} from '@stdreg/split-engine';
+import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { humanRequired } from '../authorization/human-required';
+import { confirmationRequired } from '../confirmations/confirmations.errors';
+import { ConfirmationsService, type ConfirmationScope } from '../confirmations/confirmations.service';
+import type { ProjectRow } from '../split-projects/split-projects.repository';
+import { SplitProjectsService } from '../split-projects/split-projects.service';
+import { WriteAudit } from '../write-audit/write-audit.service';
+import {
+  correctedRunNotFound, correctionOfAnotherPeriod, invalidActuals, invalidPeriodEnd, noRuleVersionInForce, periodAlreadySettled, periodEndInFuture, periodSettledMeanwhile,
+  runAlreadyCorrected, settlementChanged,
+} from './settlements.errors';
+import { type NewLedgerEntry, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
+import { postingSummary } from './settlement-summary';
+import { toRunDto } from './settlements.service';
+
+/** What a posting would write, computed by split-engine from the request and the rule version in force. */
+interface Posting {
+  periodId: string;
+  periodEnd: Date;
+  ruleVersion: number;
+  rulesDigest: string;
+  participants: Participant[];
+  settlement: PeriodSettlement;
+  correctsRunId: string | null;
+  reversals: NewLedgerEntry[];
+  allocations: NewLedgerEntry[];
+  /** sha256 over the canonical JSON of everything the run and its entries say. */
+  digest: string;
+}
+
+/** What a posting token confirms: the request as understood, and the digest of what was shown. */
+interface PostingBinding {
+  periodId: string;
+  periodEnd: string;
+  revenue: string;
+  costs: string;
+  correctsRunId: string | null;
+  digest: string;
+}
+
+type Outcome = { ok: true; run: SettlementRunRow } | { ok: false; error: DomainError };
+
+const postingScope = (projectId: string, auth: Authorization): ConfirmationScope => ({ action: 'settlement-run:post', projectId, auth });
+
+/**
+ * Posting a settlement run: the formal write that settles one period's actuals under the rule
+ * version in force at the period's end and appends each participant's allocation to its legal
+ * entity's equity ledger, after an explicit confirmation in two steps.
+ */
+@Injectable()
+export class SettlementPostingService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly settlements: SettlementsRepository,
+    private readonly projects: SplitProjectsService,
+    private readonly confirmations: ConfirmationsService,
+    private readonly audit: WriteAudit,
+  ) {}
+
+  /** Without a token: 428 with the challenge. With it: the run, its ledger entries and the audit record, in one transaction. */
+  async post(projectId: string, request: PostSettlementRunRequestDto, auth: Authorization): Promise<SettlementRunDto> {
+    if (auth.subject.kind !== 'human') throw humanRequired('post a settlement run');
+    const project = await this.projects.requireProject(projectId, auth);
+    const token = request.confirmationToken;
+    if (token === undefined) {
+      const posting = await this.posting(this.dataSource.manager, project, request, auth);
+      throw await this.challenge(project, request, posting, auth);
+    }
+    // Returned rather than thrown, so a refusal that spends the token still commits that.
+    const outcome = await this.dataSource.transaction((manager) => this.confirm(manager, project, request, token, auth));
+    if (!outcome.ok) throw outcome.error;
+    return toRunDto(outcome.run);
+  }
+
+  private async confirm(manager: EntityManager, project: ProjectRow, request: PostSettlementRunRequestDto, token: string, auth: Authorization): Promise<Outcome> {
+    await this.settlements.lockLedgers(manager, auth.organizationId);
+    const posting = await this.posting(manager, project, request, auth);
+    const redeemed = await this.confirmations.redeem<PostingBinding>(
+      manager, token, postingScope(project.id, auth), 'period, period end, revenue, costs or corrected run',
+      (bound) => sameRequest(bound, bindingOf(request, posting)),
+    );
+    if (!redeemed.ok) return { ok: false, error: redeemed.error };
+    if (redeemed.binding.digest !== posting.digest) return { ok: false, error: settlementChanged() };
+    const formatted = formatSettlement(posting.settlement);
+    const run = {
+      id: uuidv7(),
+      organization_id: auth.organizationId,
+      project_id: project.id,
+      period_id: posting.periodId,
+      period_end: posting.periodEnd,
+      rule_version: posting.ruleVersion,
+      rules_digest: posting.rulesDigest,
+      gross: formatted.revenue,
+      costs: formatted.costs,
+      distributable: formatted.distributable,
+      currency: posting.settlement.currency,
+      allocations: posting.allocations.map(({ participant_id, legal_entity_id, amount }) => ({ participantId: participant_id, legalEntityId: legal_entity_id, amount })),
+      tiers: formatted.tiers as unknown as Record<string, unknown>[],
+      digest: posting.digest,
+      reverses_run_id: posting.correctsRunId,
+      posted_by: actorOf(auth),
+    };
+    try {
+      await this.settlements.insertRun(manager, run, [...posting.reversals, ...posting.allocations]);
+    } catch (error) {
+      // The ledger lock makes postings of an organization wait for each other, so this is only the
+      // database's own guarantee speaking; it still means the period was settled meanwhile.
+      if (isSettledOnceViolation(error)) throw periodSettledMeanwhile(posting.periodId);
+      throw error;
+    }
+    await this.audit.record(manager, auth, 'settlement-run.post', run.id, {
+      projectId: project.id, periodId: run.period_id, ruleVersion: run.rule_version, digest: run.digest, correctsRunId: run.reverses_run_id,
+    });
+    return { ok: true, run: (await this.settlements.findRun(auth.organizationId, run.id, manager))! };
+  }
+
+  /** Stores a challenge for the caller and returns the 428 that carries it. */
+  private async challenge(project: ProjectRow, request: PostSettlementRunRequestDto, posting: Posting, auth: Authorization): Promise<DomainError> {
+    const { token, expiresAt } = await this.confirmations.issue(postingScope(project.id, auth), bindingOf(request, posting));
+    const formatted = formatSettlement(posting.settlement);
+    const names = new Map(posting.participants.map((p) => [p.participantId, p.name]));
+    const allocations = posting.allocations.map((entry) => ({
+      participantId: entry.participant_id,
+      legalEntityId: entry.legal_entity_id,
+      name: names.get(entry.participant_id)!,
+      amount: entry.amount,
+    }));
+    const facts = {
+      periodId: posting.periodId,
+      periodEnd: posting.periodEnd.toISOString(),
+      currency: formatted.currency,
+      gross: formatted.revenue,
+      costs: formatted.costs,
+      distributable: formatted.distributable,
+      ruleVersion: posting.ruleVersion,
+      rulesDigest: posting.rulesDigest,
+      correctsRunId: posting.correctsRunId,
+    };
+    const challenge: SettlementChallengeDto = {
+      projectId: project.id,
+      ...facts,
+      allocations,
+      reversals: posting.reversals.map((entry) => ({
+        entryId: entry.reverses_entry_id!, participantId: entry.participant_id, legalEntityId: entry.legal_entity_id, amount: entry.amount,
+      })),
+      summary: postingSummary({ ...facts, projectName: project.name, allocations, reversedEntries: posting.reversals.length }),
+      expiresAt: expiresAt.toISOString(),
+    };
+    return confirmationRequired('Posting a settlement run', challenge, token);
+  }
+
+  /**
+   * Everything the run would be: the period's state (settled once, corrections of the standing run
+   * only), the rule version in force at the period's end and split-engine's settlement of the actuals.
+   * Throws the refusal; nothing is written.
+   */
+  private async posting(manager: EntityManager, project: ProjectRow, request: PostSettlementRunRequestDto, auth: Authorization): Promise<Posting> {
+    const periodEnd = new Date(request.periodEnd);
+    if (Number.isNaN(periodEnd.getTime())) throw invalidPeriodEnd();
+    if (periodEnd.getTime() > Date.now()) throw periodEndInFuture();
+    const version = await this.settlements.ruleVersionInForce(manager, project.id, periodEnd);
+    if (!version) throw noRuleVersionInForce(project.id, periodEnd);
+    // The rules were validated when their revision was stored; the actuals are checked by the same validator.
+    const rules = version.rules as unknown as ScenarioContent;
+    const validation = validateScenario({ ...rules, periods: [{ periodId: request.periodId, revenue: request.revenue, costs: request.costs }] });
+    if (!validation.ok) throw invalidActuals(validation.errors);
+    const settlement = settlePeriod(validation.scenario, request.periodId);
+    const corrected = await this.correctedRun(manager, project.id, request, auth);
+    const reversals = corrected === null ? [] : (await this.settlements.allocationEntries(manager, corrected.id)).map((entry): NewLedgerEntry => ({
+      id: uuidv7(),
+      legal_entity_id: entry.legal_entity_id,
+      participant_id: entry.participant_id,
+      amount: formatAmount(-parseAmount(entry.amount, entry.currency), entry.currency),
+      kind: 'reversal',
+      reverses_entry_id: entry.id,
+    }));
+    const participants = validation.scenario.participants;
+    const totals = new Map(settlement.participants.map((p) => [p.participantId, p.total]));
+    const allocations = participants.map((participant): NewLedgerEntry => ({
+      id: uuidv7(),
+      legal_entity_id: participant.legalEntityId,
+      participant_id: participant.participantId,
+      amount: formatAmount(totals.get(participant.participantId) ?? 0n, settlement.currency),
+      kind: 'allocation',
+      reverses_entry_id: null,
+    }));
+    const digest = sha256Of({
+      projectId: project.id,
+      periodId: request.periodId,
+      periodEnd: periodEnd.toISOString(),
+      ruleVersion: version.version,
+      rulesDigest: version.rules_digest,
+      settlement: formatSettlement(settlement),
+      correctsRunId: corrected?.id ?? null,
+      reversals: reversals.map(({ reverses_entry_id, amount }) => ({ reversesEntryId: reverses_entry_id, amount })),
+      allocations: allocations.map(({ participant_id, legal_entity_id, amount }) => ({ participantId: participant_id, legalEntityId: legal_entity_id, amount })),
+    });
+    return {
+      periodId: request.periodId, periodEnd, ruleVersion: version.version, rulesDigest: version.rules_digest, participants, settlement,
+      correctsRunId: corrected?.id ?? null, reversals, allocations, digest,
+    };
+  }
+
+  /** A period is settled once: a later run must correct the period's standing run, and only that one. */
+  private async correctedRun(manager: EntityManager, projectId: string, request: PostSettlementRunRequestDto, auth: Authorization): Promise<SettlementRunRow | null> {
+    const standing = await this.settlements.standingRun(manager, projectId, request.periodId);
+    if (request.correctsRunId === undefined) {
+      if (standing) throw periodAlreadySettled(request.periodId, standing.id);
+      return null;
+    }
+    const target = await this.settlements.findRun(auth.organizationId, request.correctsRunId, manager);
+    if (!target || target.project_id !== projectId) throw correctedRunNotFound(request.correctsRunId, projectId);
+    if (target.period_id !== request.periodId) throw correctionOfAnotherPeriod(target.id, target.period_id);
+    if (target.corrected_by_run_id !== null) throw runAlreadyCorrected(target.id, target.corrected_by_run_id);
+    return target;
+  }
+}
+
+function bindingOf(request: PostSettlementRunRequestDto, posting: Posting): PostingBinding {
+  const currency = posting.settlement.currency;
+  return {
+    periodId: posting.periodId,
+    periodEnd: posting.periodEnd.toISOString(),
+    revenue: formatAmount(parseAmount(request.revenue, currency), currency),
+    costs: formatAmount(parseAmount(request.costs, currency), currency),
+    correctsRunId: posting.correctsRunId,
+    digest: posting.digest,
+  };
+}
+
+/** The same request: same period, end, actuals (as amounts, so "500" and "500.00" agree) and corrected run. */
+function sameRequest(bound: PostingBinding, now: PostingBinding): boolean {
+  return bound.periodId === now.periodId && bound.periodEnd === now.periodEnd && bound.revenue === now.revenue && bound.costs === now.costs &&
+    bound.correctsRunId === now.correctsRunId;
+}
+
+function isSettledOnceViolation(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: unknown; constraint?: unknown } } | null)?.driverError;
+  return driverError?.code === '23505' && (driverError.constraint === 'settlement_run_period_once' || driverError.constraint === 'settlement_run_corrected_once');
+}
+
+function sha256Of(value: unknown): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex')}`;
+}
