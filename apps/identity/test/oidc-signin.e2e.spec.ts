@@ -1,7 +1,7 @@
 import { createLocalJWKSet, jwtVerify, decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
-import { SERVICE_TOKEN } from './support/identity-app';
+import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
   type PartnerApp, type SigninIdentity,
@@ -10,11 +10,13 @@ import {
 let identity: SigninIdentity;
 let callback: Awaited<ReturnType<typeof startCallbackServer>>;
 let app: PartnerApp;
+let flow: SigninFlow;
 
 beforeAll(async () => {
   identity = await startSigninIdentity();
   callback = await startCallbackServer();
   app = await registerPartnerApp(identity, [callback.redirectUri]);
+  flow = signinFlow(identity, callback.redirectUri);
 });
 afterAll(async () => {
   await callback?.close();
@@ -23,55 +25,11 @@ afterAll(async () => {
 
 const platform = () => ({ Authorization: `Bearer ${identity.platformKey}` });
 
-async function relyingParty(client: PartnerApp = app, secret = client.clientSecret): Promise<oidc.Configuration> {
-  return oidc.discovery(new URL(identity.issuer), client.clientId, undefined, oidc.ClientSecretBasic(secret), { execute: [oidc.allowInsecureRequests] });
-}
-
-interface Authorization {
-  url: URL;
-  verifier: string;
-  state: string;
-}
-
-async function authorizationUrl(config: oidc.Configuration, extra: Record<string, string> = {}): Promise<Authorization> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback.redirectUri,
-    scope: 'openid profile email offline_access api',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    resource: API_AUDIENCE,
-    prompt: 'consent',
-    ...extra,
-  });
-  return { url, verifier, state };
-}
-
-/** Signs in through the pages (login, then consent) and answers the callback URL with the code. */
-async function signIn(authorization: Authorization, email: string, password = PASSWORD, browser = new FormBrowser()): Promise<URL> {
-  const login = await browser.follow(authorization.url.toString(), callback.redirectUri);
-  expect(login.status).toBe(200);
-  const afterLogin = await browser.submit(login, { email, password }, '/login');
-  expect(afterLogin.status).toBe(303);
-  const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
-  expect(consent.text).toContain('name="decision" value="allow"');
-  const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
-  const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), callback.redirectUri);
-  return new URL(back.url);
-}
-
-async function tokensFor(config: oidc.Configuration, authorization: Authorization, callbackUrl: URL) {
-  return oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state }, { resource: API_AUDIENCE });
-}
-
-const decide = (token: string, action = 'split-project:activate', organizationId = app.organizationId) =>
-  request(identity.server)
-    .post('/v1/decisions')
-    .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
-    .send({ credential: { kind: 'access_token', value: token }, action, resource: { organizationId } })
-    .expect(200);
+const relyingParty = (client: PartnerApp = app, secret = client.clientSecret) => flow.relyingParty(client, secret);
+const authorizationUrl = (config: oidc.Configuration, extra: Record<string, string> = {}) => flow.authorizationUrl(config, extra);
+const signIn = (authorization: Authorization, email: string, password = PASSWORD, browser = new FormBrowser()) => flow.signIn(authorization, email, password, browser);
+const tokensFor = (config: oidc.Configuration, authorization: Authorization, callbackUrl: URL) => flow.tokens(config, authorization, callbackUrl);
+const decide = (token: string, action = 'split-project:activate', organizationId = app.organizationId) => flow.decide(token, action, organizationId);
 
 async function grantRole(uid: string, role: string, organizationId: string | null): Promise<string> {
   const { body } = await request(identity.server).post('/v1/role-bindings').set(platform()).send({ uid, role, organizationId }).expect(201);

@@ -8,7 +8,7 @@ export function escapeHtml(value: string): string {
 }
 
 const STYLE = `
-body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC","Microsoft YaHei","WenQuanYi Zen Hei",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
 main{max-width:26rem;margin:3rem auto;background:#fff;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.15);padding:2rem}
 h1{font-size:1.5rem;margin:0 0 .5rem}p{line-height:1.5}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}

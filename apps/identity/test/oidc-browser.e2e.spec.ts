@@ -1,0 +1,142 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import { chromium, type BrowserContext } from 'playwright-core';
+import request from 'supertest';
+import { SERVICE_TOKEN } from './support/identity-app';
+import {
+  API_AUDIENCE, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
+  type PartnerApp, type SigninIdentity,
+} from './support/signin-fixture';
+
+// A real browser (Debian's Chromium, never a downloaded one) follows a sign-in that openid-client
+// starts as the relying party. Screenshots of the login page land in tmp/screenshots (not committed).
+const SCREENSHOTS = fileURLToPath(new URL('../../../tmp/screenshots', import.meta.url));
+
+let identity: SigninIdentity;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let browser: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  identity = await startSigninIdentity();
+  callback = await startCallbackServer();
+  profile = mkdtempSync(path.join(tmpdir(), 'chromium-profile-'));
+  // A fresh profile (the --user-data-dir), and no script: the pages must work without JavaScript.
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    locale: 'en-US',
+    javaScriptEnabled: false,
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await callback?.close();
+  await identity?.close();
+});
+
+async function relyingParty(app: PartnerApp): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(identity.issuer), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), { execute: [oidc.allowInsecureRequests] });
+}
+
+/** Where a relying party sends the browser to sign in (scope openid only). */
+async function openIdLoginUrl(app: PartnerApp, extra: Record<string, string> = {}): Promise<URL> {
+  return oidc.buildAuthorizationUrl(await relyingParty(app), {
+    redirect_uri: callback.redirectUri,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+}
+
+describe('signing in with a browser', () => {
+  it('registers an app, sets a password, signs in with Chromium, and the tokens check out down to the decision endpoint', async () => {
+    // The partner registers its app and creates the user; the user sets a password through the link.
+    const app = await registerPartnerApp(identity, [callback.redirectUri]);
+    const user = await createUserWithPassword(identity, app);
+    await request(identity.server)
+      .post('/v1/role-bindings')
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .send({ uid: user.uid, role: 'project-owner', organizationId: app.organizationId })
+      .expect(201);
+
+    const config = await relyingParty(app);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const authorizationUrl = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: callback.redirectUri,
+      scope: 'openid profile email offline_access api',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+      resource: API_AUDIENCE,
+      prompt: 'consent',
+      ui_locales: 'en',
+    });
+
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(authorizationUrl.toString());
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'login-en.png'), fullPage: true });
+    await page.getByLabel('Email address').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Allow access' }).waitFor();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((url) => url.toString().startsWith(callback.redirectUri));
+    const callbackUrl = new URL(page.url());
+    await page.close();
+
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, { resource: API_AUDIENCE });
+    const keys = createLocalJWKSet(await fetch(`${identity.issuer}/jwks`).then((r) => r.json()));
+    const { payload: idToken } = await jwtVerify(tokens.id_token!, keys, { issuer: identity.issuer, audience: app.clientId });
+    expect(idToken).toMatchObject({ sub: user.uid, uid: user.uid, roles: [{ role: 'project-owner', organizationId: app.organizationId }], amr: ['pwd'] });
+    const { payload: accessToken } = await jwtVerify(tokens.access_token, keys, { issuer: identity.issuer, audience: API_AUDIENCE, typ: 'at+jwt' });
+    expect(accessToken).toMatchObject({ uid: user.uid, roles: [{ role: 'project-owner', organizationId: app.organizationId }], client_id: app.clientId });
+
+    const { body: decision } = await request(identity.server)
+      .post('/v1/decisions')
+      .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+      .send({ credential: { kind: 'access_token', value: tokens.access_token }, action: 'split-project:activate', resource: { organizationId: app.organizationId } })
+      .expect(200);
+    expect(decision).toEqual({ decision: 'allow', reason: 'role:project-owner', subject: { kind: 'human', id: user.uid } });
+  });
+
+  it('shows the login page in Chinese for ui_locales=zh-Hans, with labelled fields and errors a person can read', async () => {
+    const app = await registerPartnerApp(identity, [callback.redirectUri]);
+    const user = await createUserWithPassword(identity, app);
+    const authorizationUrl = await openIdLoginUrl(app, { ui_locales: 'zh-Hans' });
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(authorizationUrl.toString());
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-Hans');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'login-zh-Hans.png'), fullPage: true });
+    await page.getByLabel('电子邮件地址').fill(user.email);
+    await page.getByLabel('密码').fill('这不是正确的密码啊');
+    await page.getByRole('button', { name: '登录' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('密码不正确。');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'login-zh-Hans-wrong-password.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('chooses Chinese from Accept-Language when the client names no ui_locales', async () => {
+    const authorizationUrl = await openIdLoginUrl(await registerPartnerApp(identity, [callback.redirectUri]));
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    // As a browser set to Chinese sends it.
+    await page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.5' } }));
+    await page.goto(authorizationUrl.toString());
+    await expect(page.getByRole('heading').first().textContent()).resolves.toBe('登录');
+    await page.close();
+  });
+});

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+import { FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
+import { generateSigningKey } from '../src/oidc/oidc-secrets';
+
+let identity: RunningIdentity;
+let app: PartnerApp;
+const logLines: string[] = [];
+const realWrite = process.stdout.write.bind(process.stdout);
+
+beforeAll(async () => {
+  identity = await startIdentity({
+    ...signinEnv('http://id.example.test/oidc', [generateSigningKey('k1')]),
+    PASSWORD_SETUP_LINKS_IN_LOG: 'true',
+    LOG_LEVEL: 'info',
+  });
+  app = await registerPartnerApp(identity, ['https://portal.example/callback']);
+});
+// identity logs JSON lines on stdout: keep them to look for the printed link.
+beforeEach(() => {
+  logLines.length = 0;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    logLines.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+});
+afterEach(() => {
+  process.stdout.write = realWrite;
+});
+afterAll(async () => {
+  await identity?.close();
+});
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+async function newMirror(partner: PartnerApp, email = `u-${randomBytes(4).toString('hex')}@example.com`): Promise<{ id: string; uid: string; email: string }> {
+  const { body } = await request(identity.server)
+    .post('/v1/users')
+    .set(bearer(partner.appKey))
+    .send({ registryId: partner.registryId, externalId: `x-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Ana', locale: 'en' })
+    .expect(201);
+  return { id: body.id, uid: body.uid, email };
+}
+
+/** The set-password page is served under /v1 of this identity; the link's origin is the configured issuer's. */
+function localPath(setupUrl: string): string {
+  const url = new URL(setupUrl);
+  expect(url.origin).toBe('http://id.example.test');
+  return url.pathname;
+}
+
+async function openSetupPage(browser: FormBrowser, base: string, setupUrl: string, lang = '') {
+  return browser.get(`${base}${localPath(setupUrl)}${lang}`);
+}
+
+describe('password setup links', () => {
+  let base: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => identity.server.listen(0, '127.0.0.1', resolve));
+    const address = identity.server.address() as { port: number };
+    base = `http://127.0.0.1:${address.port}`;
+  });
+
+  it('gives the partner a single-use link (also printed to the log in development) that sets an scrypt-hashed password', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    expect(setup).toEqual({ uid: user.uid, loginEmail: user.email, expiresAt: expect.any(String), setupUrl: expect.stringMatching(/^http:\/\/id\.example\.test\/v1\/password-setup\/[A-Za-z0-9_-]{43}$/) });
+    expect(new Date(setup.expiresAt).getTime() - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+    expect(logLines.some((line) => line.includes(setup.setupUrl))).toBe(true);
+
+    const browser = new FormBrowser();
+    const page = await openSetupPage(browser, base, setup.setupUrl);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<label for="password">New password</label>');
+    const done = await browser.submit(page, { password: PASSWORD, confirm: PASSWORD });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Your password is set.');
+
+    const [stored] = await identity.dataSource.query('SELECT login_email, password_hash FROM user_password WHERE uid = $1', [user.uid]);
+    expect(stored.login_email).toBe(user.email);
+    expect(stored.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(stored.password_hash).not.toContain(PASSWORD);
+
+    const again = await openSetupPage(new FormBrowser(), base, setup.setupUrl);
+    expect(again.status).toBe(410);
+    expect(again.text).toContain('This link is not valid');
+    const audit = await identity.dataSource.query(`SELECT action, actor_kind FROM audit_entry WHERE target = $1 ORDER BY id`, [user.uid]);
+    expect(audit).toEqual([{ action: 'users.password-setup', actor_kind: 'app_key' }, { action: 'users.password-set', actor_kind: 'human' }]);
+  });
+
+  it('refuses a weak or mistyped password with the reason, in the page’s language, and keeps the link usable', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const browser = new FormBrowser();
+    const page = await openSetupPage(browser, base, setup.setupUrl, '?lang=zh-Hans');
+    expect(page.text).toContain('<html lang="zh-Hans">');
+    const short = await browser.submit(page, { password: 'short pw', confirm: 'short pw' });
+    expect(short.status).toBe(422);
+    expect(short.text).toContain('密码至少需要 12 个字符。');
+    const mismatch = await browser.submit(page, { password: PASSWORD, confirm: `${PASSWORD}!` });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.text).toContain('两次输入的密码不一致。');
+    const withEmail = await browser.submit(page, { password: `my ${user.email} pw`, confirm: `my ${user.email} pw` });
+    expect(withEmail.text).toContain('密码不能包含您的电子邮件地址。');
+    expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
+    expect((await browser.submit(page, { password: PASSWORD, confirm: PASSWORD })).status).toBe(200);
+  });
+
+  it('refuses a form without the CSRF cookie’s token', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const page = await openSetupPage(new FormBrowser(), base, setup.setupUrl);
+    const forged = await new FormBrowser().submit(page, { password: PASSWORD, confirm: PASSWORD });
+    expect(forged.status).toBe(403);
+    expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
+  });
+
+  it('expires links, and a newer link replaces an older unused one', async () => {
+    const user = await newMirror(app);
+    const first = (await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201)).body;
+    const second = (await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201)).body;
+    expect((await openSetupPage(new FormBrowser(), base, first.setupUrl)).status).toBe(410);
+    expect((await openSetupPage(new FormBrowser(), base, second.setupUrl)).status).toBe(200);
+    await identity.dataSource.query(`UPDATE password_setup SET expires_at = now() - interval '1 second' WHERE uid = $1`, [user.uid]);
+    expect((await openSetupPage(new FormBrowser(), base, second.setupUrl)).status).toBe(410);
+    expect((await openSetupPage(new FormBrowser(), base, 'http://id.example.test/v1/password-setup/not-a-token')).status).toBe(410);
+  });
+
+  it('lets an app key issue links only for users of its own registries alone; a platform key for anyone', async () => {
+    const other = await registerPartnerApp(identity, ['https://other.example/callback']);
+    const shared = await newMirror(app);
+    await newMirror(other, shared.email); // the same verified email: the same unified user
+    await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).set(bearer(app.appKey)).expect(403);
+    await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).set(bearer(other.appKey)).expect(404);
+    await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).set(bearer(identity.platformKey)).expect(201);
+    await request(identity.server).post('/v1/users/not-a-uuid/password-setup').set(bearer(app.appKey)).expect(400);
+    await request(identity.server).post('/v1/users/01900000-0000-7000-8000-000000000000/password-setup').set(bearer(app.appKey)).expect(404);
+    await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).expect(401);
+  });
+});
