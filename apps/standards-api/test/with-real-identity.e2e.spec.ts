@@ -56,4 +56,18 @@ describe('split projects authorized by the real identity service', () => {
       .set({ Authorization: `Bearer stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`, 'X-Organization-Id': acme.organizationId }).send(project).expect(403);
     expect((await api.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n).toBe(before);
   });
+
+  it('refuses settlement posting to app and platform keys (so to every agent), writing nothing', async () => {
+    const acme = await partner();
+    const as = (key: string) => ({ Authorization: `Bearer ${key}`, 'X-Organization-Id': acme.organizationId });
+    const created = await request(api.server).post('/api/v2/split-projects').set(as(acme.key)).send(project).expect(201);
+    const count = async () => (await api.dataSource.query('SELECT (SELECT count(*) FROM settlement_run) + (SELECT count(*) FROM confirmation_challenge) AS n'))[0].n;
+    const before = await count();
+    const posting = { periodId: '2026-01', periodEnd: new Date().toISOString(), revenue: '100.00', costs: '0' };
+    for (const key of [acme.key, identity.platformKey]) {
+      const refused = await request(api.server).post(`/api/v2/split-projects/${created.body.project.id}/settlement-runs`).set(as(key)).send(posting).expect(403);
+      expect(refused.body.detail).toBe('Not allowed: human_required.');
+    }
+    expect(await count()).toBe(before);
+  });
 });
