@@ -31,6 +31,8 @@ export interface SigninIdentity extends RunningIdentity {
   issuer: string;
   origin: string;
   signingKeys: PrivateJwk[];
+  /** The sign-in env it runs with (issuer and secrets), for a replica of it. */
+  signinEnv: Record<string, string>;
 }
 
 /** identity listening on a real port (browsers and relying parties need one), with the issuer on that port. */
@@ -40,9 +42,10 @@ export async function startSigninIdentity(env: Record<string, string> = {}, sign
   const issuer = `${origin}/oidc`;
   // Sign-in tests create many users with one app key: rate limits are tested elsewhere.
   const limits = { RATE_LIMIT_APP_PER_MINUTE: '6000', RATE_LIMIT_APP_BURST: '6000', RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000' };
-  const identity = await startIdentity({ ...limits, ...signinEnv(issuer, signingKeys), ...env });
+  const secrets = signinEnv(issuer, signingKeys);
+  const identity = await startIdentity({ ...limits, ...secrets, ...env });
   await identity.app.listen(port, '127.0.0.1');
-  return { ...identity, issuer, origin, signingKeys };
+  return { ...identity, issuer, origin, signingKeys, signinEnv: secrets };
 }
 
 /** A relying party's callback that only says "back": the tests read the code from the URL. */
