@@ -19,6 +19,7 @@ export class DecisionsService {
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
     const outcome = decide(subject, request.action, request.resource);
     if (outcome.decision === 'deny') return this.deny(request, serviceName, outcome.reason, subject);
+    if (isFormal(request.action)) await this.recordFormal(request, serviceName, subject, 'success', outcome.reason);
     return { decision: 'allow', reason: outcome.reason, subject: subjectDto(subject) };
   }
 
@@ -31,26 +32,35 @@ export class DecisionsService {
       : { kind: 'app_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix, organizationId: caller.organizationId };
   }
 
-  /** Every denial of a formal write is audited, with the subject when it is known. */
   private async deny(
     request: DecisionRequestDto,
     serviceName: string,
     reason: DenialReason,
     subject: DecisionSubject | null,
   ): Promise<DecisionResponseDto> {
-    if (isAction(request.action) && actionDefinition(request.action).formal) {
-      await this.audit.record(
-        subject ? actorOfSubject(subject) : { kind: 'service', id: serviceName },
-        {
-          action: `decision:${request.action}`,
-          target: request.resource.projectId ?? request.resource.organizationId ?? null,
-          outcome: 'denied',
-          detail: { reason, service: serviceName, resource: { ...request.resource } },
-        },
-      );
-    }
+    if (isFormal(request.action)) await this.recordFormal(request, serviceName, subject, 'denied', reason);
     return { decision: 'deny', reason, subject: subject ? subjectDto(subject) : null };
   }
+
+  /** Every decision on a formal write, allowed or denied, is audited with the subject when it is known. */
+  private async recordFormal(
+    request: DecisionRequestDto,
+    serviceName: string,
+    subject: DecisionSubject | null,
+    outcome: 'success' | 'denied',
+    reason: string,
+  ): Promise<void> {
+    await this.audit.record(subject ? actorOfSubject(subject) : { kind: 'service', id: serviceName }, {
+      action: `decision:${request.action}`,
+      target: request.resource.projectId ?? request.resource.organizationId ?? null,
+      outcome,
+      detail: { reason, service: serviceName, resource: { ...request.resource } },
+    });
+  }
+}
+
+function isFormal(action: string): boolean {
+  return isAction(action) && actionDefinition(action).formal;
 }
 
 function actorOfSubject(subject: DecisionSubject): { kind: 'human' | 'app_key' | 'platform_key'; id: string } {
