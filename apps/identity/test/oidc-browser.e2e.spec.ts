@@ -10,6 +10,7 @@ import { SERVICE_TOKEN } from './support/identity-app';
 import {
   API_AUDIENCE, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
   type PartnerApp, type SigninIdentity,
+  publishedKeys,
 } from './support/signin-fixture';
 
 // A real browser (Debian's Chromium, never a downloaded one) follows a sign-in that openid-client
@@ -98,7 +99,7 @@ describe('signing in with a browser', () => {
     await page.close();
 
     const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, { resource: API_AUDIENCE });
-    const keys = createLocalJWKSet(await fetch(`${identity.issuer}/jwks`).then((r) => r.json()));
+    const keys = createLocalJWKSet(await publishedKeys(identity));
     const { payload: idToken } = await jwtVerify(tokens.id_token!, keys, { issuer: identity.issuer, audience: app.clientId });
     expect(idToken).toMatchObject({ sub: user.uid, uid: user.uid, roles: [{ role: 'project-owner', organizationId: app.organizationId }], amr: ['pwd'] });
     const { payload: accessToken } = await jwtVerify(tokens.access_token, keys, { issuer: identity.issuer, audience: API_AUDIENCE, typ: 'at+jwt' });

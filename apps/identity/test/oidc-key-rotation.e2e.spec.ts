@@ -5,6 +5,7 @@ import { generateSigningKey, type PrivateJwk } from '../src/oidc/oidc-secrets';
 import { signinFlow, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity, type PartnerApp, type SigninIdentity,
+  publishedKeys,
 } from './support/signin-fixture';
 
 // Rotation: a new key goes first in OIDC_JWKS (it signs from then on) and the previous one stays
@@ -49,8 +50,8 @@ const decision = async (token: string) => (await flow.decide(token, 'split-proje
 
 describe('signing key rotation', () => {
   it('publishes both keys and signs new tokens with the first', async () => {
-    const jwks = await fetch(`${identity.issuer}/jwks`).then((r) => r.json());
-    expect(jwks.keys.map((key: { kid: string }) => key.kid)).toEqual(['key-b', 'key-a']);
+    const jwks = await publishedKeys(identity);
+    expect(jwks.keys.map((key) => key.kid)).toEqual(['key-b', 'key-a']);
     expect(decodeProtectedHeader(issued.accessToken).kid).toBe('key-b');
     expect((await decision(issued.accessToken)).decision).toBe('allow');
   });

@@ -1,10 +1,11 @@
-import { createLocalJWKSet, jwtVerify, decodeJwt } from 'jose';
+import { createLocalJWKSet, jwtVerify, decodeJwt, type JSONWebKeySet } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
   type PartnerApp, type SigninIdentity,
+  getJson, publishedKeys,
 } from './support/signin-fixture';
 
 let identity: SigninIdentity;
@@ -52,7 +53,7 @@ async function oauthError(promise: Promise<unknown>): Promise<{ error: string; s
 
 describe('the OpenID Provider', () => {
   it('publishes its discovery document and public signing keys at the issuer', async () => {
-    const discovery = await fetch(`${identity.issuer}/.well-known/openid-configuration`).then((r) => r.json());
+    const discovery = await getJson<Record<string, string | string[]>>(`${identity.issuer}/.well-known/openid-configuration`);
     expect(discovery.issuer).toBe(identity.issuer);
     expect(discovery.authorization_endpoint).toBe(`${identity.issuer}/auth`);
     expect(discovery.token_endpoint).toBe(`${identity.issuer}/token`);
@@ -62,8 +63,8 @@ describe('the OpenID Provider', () => {
     expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
     expect(discovery.response_types_supported).toEqual(['code']);
     expect(discovery.claims_supported).toEqual(expect.arrayContaining(['sub', 'uid', 'roles', 'email']));
-    const jwks = await fetch(discovery.jwks_uri).then((r) => r.json());
-    expect(jwks.keys.map((key: { kid: string }) => key.kid)).toEqual(['key-a']);
+    const jwks = await getJson<JSONWebKeySet>(discovery['jwks_uri'] as string);
+    expect(jwks.keys.map((key) => key.kid)).toEqual(['key-a']);
     expect(jwks.keys[0]).not.toHaveProperty('d');
   });
 
@@ -75,7 +76,7 @@ describe('the OpenID Provider', () => {
     const authorization = await authorizationUrl(config);
     const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
 
-    const keys = createLocalJWKSet(await fetch(`${identity.issuer}/jwks`).then((r) => r.json()));
+    const keys = createLocalJWKSet(await publishedKeys(identity));
     const { payload: idToken } = await jwtVerify(tokens.id_token!, keys, { issuer: identity.issuer, audience: app.clientId });
     expect(idToken).toMatchObject({ sub: user.uid, uid: user.uid, amr: ['pwd'], email: user.email });
     expect(typeof idToken['auth_time']).toBe('number');

@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { generateSigningKey, type PrivateJwk } from '../../src/oidc/oidc-secrets';
 import { startIdentity, type RunningIdentity } from './identity-app';
 
 export const API_AUDIENCE = 'urn:stdreg:standards-api';
 export const PASSWORD = 'a long and unusual passphrase';
+
+/** A JSON document over HTTP (discovery, JWKS), typed by the caller. */
+export async function getJson<T>(url: string): Promise<T> {
+  return (await fetch(url)).json() as Promise<T>;
+}
+
+/** The provider's published keys. */
+export function publishedKeys(identity: { issuer: string }): Promise<JSONWebKeySet> {
+  return getJson<JSONWebKeySet>(`${identity.issuer}/jwks`);
+}
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
