@@ -35,8 +35,14 @@ for (const output of Object.values(result.metafile.outputs)) {
     importedPackages.add(imported.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
   }
 }
+// Packages that others load by name at run time, which the bundle cannot see: Nest core loads the HTTP
+// platform, TypeORM the PostgreSQL driver. Without them the artifact installed alone does not start.
+const LOADED_AT_RUN_TIME = { '@nestjs/core': ['@nestjs/platform-express'], typeorm: ['pg'] };
+for (const [loader, loaded] of Object.entries(LOADED_AT_RUN_TIME)) {
+  if (importedPackages.has(loader)) for (const name of loaded) importedPackages.add(name);
+}
 const dependencies = {};
-for (const name of [...importedPackages, ...(appConfig.extraDependencies ?? [])].sort()) {
+for (const name of [...new Set([...importedPackages, ...(appConfig.extraDependencies ?? [])])].sort()) {
   const version = rootPackage.dependencies?.[name];
   if (!version) {
     console.error(`${appName} imports "${name}", which is not a production dependency in package.json`);
