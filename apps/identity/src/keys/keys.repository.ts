@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { KeyClass } from '@stdreg/contracts';
+import { preparedQuery } from '@stdreg/server-kit/database';
 
 export interface ApiKeyRow {
   id: string;
@@ -38,8 +39,11 @@ const KEY_COLUMNS = `
 export class KeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** On every keyed request and every decision: a prepared statement, planned once per connection. */
   async findCredential(prefix: string): Promise<KeyCredentialRow | null> {
-    const rows: KeyCredentialRow[] = await this.dataSource.query(
+    const rows = await preparedQuery<KeyCredentialRow>(
+      this.dataSource,
+      'identity_key_credential',
       `SELECT k.id AS key_id, k.class, k.organization_id, k.max_apps, k.revoked_at, s.secret_hash, s.expires_at,
               ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS registry_ids
          FROM api_key_secret s JOIN api_key k ON k.id = s.key_id

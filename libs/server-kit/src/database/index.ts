@@ -2,3 +2,4 @@ export * from './embedded-postgres';
 export * from './database.module';
 export * from './migration-policy';
 export * from './migration-command';
+export * from './prepared-query';
