@@ -70,7 +70,7 @@ const RUN = `SELECT r.*, (SELECT c.id FROM settlement_run c WHERE c.reverses_run
 
 // Postings of one organization take this lock (until commit) before they read the ledgers or choose
 // their posting time; so posting order is commit order, and a cursor never has a later commit behind it.
-const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('settlement-ledgers:' || $1, 0))`;
+export const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('settlement-ledgers:' || $1, 0))`;
 
 /** Every query of settlement runs and equity ledgers; always within one organization. */
 @Injectable()
