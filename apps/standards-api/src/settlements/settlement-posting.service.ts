@@ -219,7 +219,7 @@ export class SettlementPostingService {
     }
     const target = await this.settlements.findRun(auth.organizationId, request.correctsRunId, manager);
     if (!target || target.project_id !== projectId) throw correctedRunNotFound(request.correctsRunId, projectId);
-    if (target.period_id !== request.periodId) throw correctionOfAnotherPeriod(target.id, target.period_id);
+    if (target.period_id !== request.periodId) throw correctionOfAnotherPeriod(target.id, target.period_id, request.periodId);
     if (target.corrected_by_run_id !== null) throw runAlreadyCorrected(target.id, target.corrected_by_run_id);
     return target;
   }

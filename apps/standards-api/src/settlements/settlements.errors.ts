@@ -15,9 +15,9 @@ export const periodSettledMeanwhile = (periodId: string) =>
   new DomainError(ErrorCode.Conflict, `Period ${periodId} was settled or corrected by another posting meanwhile; nothing was written. Read its runs and try again.`);
 export const runAlreadyCorrected = (runId: string, correctedBy: string) =>
   new DomainError(ErrorCode.Conflict, `Settlement run ${runId} was already corrected by run ${correctedBy}; a correction names the period's standing run.`);
-export const correctionOfAnotherPeriod = (runId: string, runPeriod: string) =>
-  new DomainError(ErrorCode.DomainRuleViolated, `Settlement run ${runId} settled period ${runPeriod}, not this one.`, [
-    { field: 'correctsRunId', message: `correctsRunId must name a run of period ${runPeriod}'s chain only when periodId is ${runPeriod}` },
+export const correctionOfAnotherPeriod = (runId: string, runPeriod: string, periodId: string) =>
+  new DomainError(ErrorCode.DomainRuleViolated, `Settlement run ${runId} settled period ${runPeriod}, not ${periodId}.`, [
+    { field: 'correctsRunId', message: `correctsRunId must name the standing run of period ${periodId}` },
   ]);
 
 export const periodEndInFuture = () =>
