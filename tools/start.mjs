@@ -19,6 +19,9 @@ env.IDENTITY_URL ??= `http://127.0.0.1:${ports.identity}`;
 const serviceToken = randomBytes(32).toString('base64url');
 env.IDENTITY_SERVICE_TOKEN ??= serviceToken;
 env.DECISION_SERVICE_TOKENS ??= `platform:${env.IDENTITY_SERVICE_TOKEN}`;
+// Sign-in: the OpenID Provider's issuer, and password-setup links printed to identity's log (development).
+env.OIDC_ISSUER ??= `http://127.0.0.1:${ports.identity}/oidc`;
+env.PASSWORD_SETUP_LINKS_IN_LOG ??= 'true';
 
 const build = spawnSync(path.join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--output-style=static'], {
   cwd: root,
@@ -69,6 +72,7 @@ if (!stopping) {
     `standards-api  http://127.0.0.1:${ports['standards-api']}/api/v2  (reference: /api/v2/docs)`,
     `mcp-gateway    http://127.0.0.1:${ports['mcp-gateway']}`,
     `identity       http://127.0.0.1:${ports.identity}/v1`,
+    `OIDC issuer    ${env.OIDC_ISSUER}  (discovery: ${env.OIDC_ISSUER}/.well-known/openid-configuration)`,
   ];
   const keyFile = path.join(env.DATA_DIR, 'bootstrap-platform-key');
   if (existsSync(keyFile)) lines.push(`platform key   in ${keyFile} (created on first start; keep it secret)`);
