@@ -128,7 +128,7 @@ describe('settlement runs', () => {
     await get('/settlement-runs/not-a-uuid').expect(400);
   });
 
-  it("lists a project's runs in keyset pages by id, and only the organization's own", async () => {
+  it("lists a project's runs in keyset pages in posting order (id breaks ties), and only the organization's own", async () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
