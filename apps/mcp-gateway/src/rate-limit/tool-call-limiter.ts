@@ -1,5 +1,6 @@
 // Token buckets for tool calls, per key and per client address, in this process (see docs/decisions.md).
 import { createHash } from 'node:crypto';
+import { recordRateLimitRejection } from '@stdreg/server-kit';
 
 export interface LimiterOptions {
   perKeyPerMinute: number;
@@ -31,6 +32,7 @@ export class ToolCallLimiter {
     const buckets = checks.map(([id, perMinute, limitedBy]) => ({ bucket: this.refill(id, perMinute), perMinute, limitedBy }));
     const empty = buckets.find(({ bucket }) => bucket.tokens < 1);
     if (empty) {
+      recordRateLimitRejection(`tool-call-${empty.limitedBy}`);
       return { ok: false, limitedBy: empty.limitedBy, retryAfterSeconds: Math.max(1, Math.ceil(((1 - empty.bucket.tokens) * 60) / empty.perMinute)) };
     }
     for (const { bucket } of buckets) bucket.tokens -= 1;
