@@ -142,6 +142,23 @@ describe('settlement runs', () => {
     expect(b.body).toEqual({ items: [expect.objectContaining({ id: fixture.runB.id, organizationId: ORG_B })], nextCursor: null });
   });
 
+  it('orders runs by posting time, not by id', async () => {
+    const projectId = await createProject(ORG_A);
+    const [smallerId, largerId] = [randomUUID(), randomUUID()].sort();
+    const insertAt = (id: string, periodId: string, postedAt: string) => api.dataSource.query(
+      `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by, posted_at,
+         period_end, rules_digest, tiers)
+       VALUES ($1, $2, $3, $4, 1, '1.00', '0.00', '1.00', 'EUR', '[]', 'sha256:abc', 'human:uid-poster', $5, '2026-01-31T23:59:59Z', 'sha256:rules', '[]')`,
+      [id, ORG_A, projectId, periodId, postedAt],
+    );
+    await insertAt(largerId!, '2026-01', '2026-02-01T09:00:00.000001Z');
+    await insertAt(smallerId!, '2026-02', '2026-02-01T09:00:00.000002Z');
+    const first = await get(`/split-projects/${projectId}/settlement-runs`).query({ limit: 1 }).expect(200);
+    expect(first.body.items.map((run: { id: string }) => run.id)).toEqual([largerId]);
+    const second = await get(`/split-projects/${projectId}/settlement-runs`).query({ limit: 1, cursor: first.body.nextCursor }).expect(200);
+    expect(second.body).toEqual({ items: [expect.objectContaining({ id: smallerId })], nextCursor: null });
+  });
+
   it("answers 404 for an unknown project's or another organization's project's runs, and 400 for a forged cursor", async () => {
     await get(`/split-projects/${randomUUID()}/settlement-runs`).expect(404);
     await get(`/split-projects/${fixture.projectB}/settlement-runs`, ORG_A).expect(404);
