@@ -18,6 +18,6 @@ export const IDENTITY: ServiceDefinition<IdentityConfig> = {
   beforeKit: mountOidcProvider,
   configure: (app: NestExpressApplication, config) => {
     app.set('trust proxy', config.TRUSTED_PROXY_HOPS);
-    serveOpenApi(app);
+    serveOpenApi(app, config.oidcIssuer);
   },
 };

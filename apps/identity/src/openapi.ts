@@ -3,7 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { toOpenApi31 } from '@stdreg/server-kit';
 
 /** Serves `/v1/openapi.json` and the reference page at `/v1/docs`. */
-export function serveOpenApi(app: INestApplication): void {
+export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Identity API')
@@ -11,11 +11,24 @@ export function serveOpenApi(app: INestApplication): void {
       'Partner app registration, user mirror sync, API keys (App and Platform class, `Authorization: Bearer <key>`), ' +
         'operator administration, the audit log, and the authorization decision for the platform services. ' +
         'Every keyed response carries X-RateLimit-Limit and X-RateLimit-Remaining; 429 adds Retry-After. ' +
-        'Errors are RFC 9457 problem details.',
+        'Errors are RFC 9457 problem details.\n\n' +
+        `**Sign-in (OpenID Connect).** The OpenID Provider's issuer is \`${oidcIssuer}\`; its endpoints are in the discovery document ` +
+        `[${oidcIssuer}/.well-known/openid-configuration](${oidcIssuer}/.well-known/openid-configuration) ` +
+        '(authorization `/auth`, token `/token`, userinfo `/me`, JWKS `/jwks`, revocation `/token/revocation`, end session `/session/end`, all under the issuer). ' +
+        'Registered apps (`POST /v1/apps`) are its clients: authorization code with PKCE (S256) for every client, client secret by HTTP Basic, ' +
+        'exactly the registered redirect URIs. Ask for `resource=<OIDC_API_AUDIENCE>` and scope `api` to get a JWT access token for the standards API ' +
+        '(claims `sub`, `uid`, `roles`, `auth_time`, `amr`); scope `offline_access` (with `prompt=consent`) gives a rotating refresh token. ' +
+        'The login, consent and set-password pages (`/v1/signin/…`, `/v1/password-setup/…`) are HTML for people and not described here; ' +
+        '`POST /v1/users/{id}/password-setup` issues the single-use link that sets a password.',
     )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key' }, 'api-key')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A service credential (decision endpoint)' }, 'service')
+    .addSecurity('oidc', {
+      type: 'openIdConnect',
+      openIdConnectUrl: `${oidcIssuer}/.well-known/openid-configuration`,
+      description: 'Sign-in of users (their access tokens are what the decision endpoint accepts as `access_token` credentials)',
+    })
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
   SwaggerModule.setup('v1/docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', raw: ['json'], customSiteTitle: 'Identity API reference' });

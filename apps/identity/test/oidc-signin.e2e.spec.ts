@@ -68,6 +68,16 @@ describe('the OpenID Provider', () => {
     expect(jwks.keys[0]).not.toHaveProperty('d');
   });
 
+  it('points to the discovery document from the OpenAPI description, which describes the password-setup endpoint and not the HTML pages', async () => {
+    const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
+    expect(body.components.securitySchemes.oidc).toEqual(expect.objectContaining({
+      type: 'openIdConnect', openIdConnectUrl: `${identity.issuer}/.well-known/openid-configuration`,
+    }));
+    expect(body.info.description).toContain(`${identity.issuer}/.well-known/openid-configuration`);
+    expect(body.paths['/v1/users/{id}/password-setup'].post.responses['201']).toBeDefined();
+    expect(Object.keys(body.paths).filter((p) => p.startsWith('/v1/signin') || p.startsWith('/v1/password-setup'))).toEqual([]);
+  });
+
   it('signs a user in: ID token and API access token carry uid, roles, auth_time and amr; the decision endpoint accepts the access token', async () => {
     const user = await createUserWithPassword(identity, app);
     await grantRole(user.uid, 'settlement-approver', app.organizationId);
