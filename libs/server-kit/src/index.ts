@@ -13,3 +13,4 @@ export * from './openapi/openapi-31';
 export * from './http/cursor';
 export * from './observability';
 export * from './http/graceful-shutdown';
+export * from './logging/request-log';

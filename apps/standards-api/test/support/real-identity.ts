@@ -29,7 +29,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startRealIdentity(): Promise<RealIdentity> {
+/** `env` adds to identity's environment; `onOutput` receives its stdout (JSON log lines), otherwise ignored. */
+export async function startRealIdentity(options: { env?: Record<string, string>; onOutput?: (chunk: string) => void } = {}): Promise<RealIdentity> {
   if (!existsSync(ARTIFACT)) {
     const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), 'identity'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('could not build identity');
@@ -40,7 +41,7 @@ export async function startRealIdentity(): Promise<RealIdentity> {
   const serviceToken = randomBytes(32).toString('base64url');
   const child: ChildProcess = spawn(process.execPath, [ARTIFACT], {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.onOutput ? 'pipe' : 'ignore', 'inherit'],
     env: {
       PATH: process.env['PATH'] ?? '',
       IDENTITY_PORT: String(port),
@@ -49,8 +50,10 @@ export async function startRealIdentity(): Promise<RealIdentity> {
       BOOTSTRAP_PLATFORM_KEY: 'auto',
       DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
       ...(database.kind === 'server' ? database.env : {}),
+      ...options.env,
     },
   });
+  child.stdout?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null) {

@@ -4,6 +4,7 @@ import { ProblemDetailsFilter } from './problem-details.filter';
 import { createValidationPipe } from './validation-pipe';
 import { requestContextMiddleware } from '../logging/request-context';
 import { metricsMiddleware } from '../observability/metrics';
+import { requestLogMiddleware } from '../logging/request-log';
 import type { JsonLogger } from '../logging/json-logger';
 
 export interface HttpKitOptions {
@@ -26,6 +27,7 @@ export function configureHttpApp(app: INestApplication, options: HttpKitOptions)
   expressApp.set('query parser', 'simple');
   expressApp.use(requestContextMiddleware);
   expressApp.use(metricsMiddleware);
+  expressApp.use(requestLogMiddleware(options.logger));
   expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/merge-patch+json'] });
   if (options.globalPrefix) {
     expressApp.setGlobalPrefix(options.globalPrefix, { exclude: ['healthz', 'readyz', 'metrics'] });

@@ -57,7 +57,8 @@ export function metricsText(): Promise<string> {
   return registry.metrics();
 }
 
-interface RoutedRequest extends IncomingMessage {
+/** A request after Express routing: `route.path` is the matched template. */
+export interface RoutedRequest extends IncomingMessage {
   baseUrl?: string;
   route?: { path?: unknown };
 }
@@ -80,7 +81,8 @@ export function metricsMiddleware(req: RoutedRequest, res: ServerResponse, next:
   next();
 }
 
-function routeTemplate(req: RoutedRequest): string {
+/** The route template that answered (`/api/v2/standards/:sectionId`), or `unmatched`: a bounded label. */
+export function routeTemplate(req: RoutedRequest): string {
   const template = req.route?.path;
   return typeof template === 'string' ? `${req.baseUrl ?? ''}${template}` : 'unmatched';
 }
