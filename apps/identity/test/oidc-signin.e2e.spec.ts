@@ -107,6 +107,24 @@ describe('the OpenID Provider', () => {
     });
   });
 
+  it('signs users in to a first-party product registered with a platform key, under the same rules', async () => {
+    const { body } = await request(identity.server)
+      .post('/v1/apps')
+      .set(platform())
+      .send({ name: 'Platform Console', type: 'Traditional', redirectUris: [callback.redirectUri] })
+      .expect(201);
+    const product: PartnerApp = { ...app, registryId: body.app.registryId, clientId: body.app.clientId, clientSecret: body.clientSecret };
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty(product);
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ client_id: product.clientId, uid: user.uid });
+    const withoutPkce = new URL((await authorizationUrl(config)).url);
+    withoutPkce.searchParams.delete('code_challenge');
+    const refused = new URL((await fetch(withoutPkce, { redirect: 'manual' })).headers.get('location')!);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+  });
+
   it('reads roles now, not when the token was issued: a revoked role denies at once', async () => {
     const user = await createUserWithPassword(identity, app);
     const binding = await grantRole(user.uid, 'settlement-approver', app.organizationId);
@@ -148,12 +166,16 @@ describe('the OpenID Provider', () => {
     expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
   });
 
-  it('ends the session at the end-session endpoint (RP-initiated logout) and returns to a registered URI', async () => {
+  it('ends the session at the end-session endpoint (RP-initiated logout), returns to a registered URI, and ends the grant', async () => {
     const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'scenario-modeller', app.organizationId);
     const config = await relyingParty();
-    const authorization = await authorizationUrl(config);
+    // Without offline_access the grant lives as long as the session.
+    const authorization = await authorizationUrl(config, { scope: 'openid api' });
     const browser = new FormBrowser();
     const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email, PASSWORD, browser));
+    expect(tokens.refresh_token).toBeUndefined();
+    expect((await decide(tokens.access_token, 'split-project:read')).body.decision).toBe('allow');
 
     const unregistered = await browser.get(
       oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://evil.example/' }).toString(),
@@ -170,6 +192,7 @@ describe('the OpenID Provider', () => {
     const done = await browser.post(form![1]!, { xsrf: form![2]!, logout: 'yes' });
     expect(done.status).toBe(303);
     expect(done.location).toBe(`${callback.redirectUri}?state=bye`);
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
 
     // Signed out: a new authorization request asks for the password again.
     const again = await authorizationUrl(config, { prompt: 'login' });
