@@ -231,6 +231,58 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(refused.searchParams.get('error')).toBe('invalid_request');
   });
 
+  it('refuses a code redeemed without its PKCE verifier, or with another one', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const callbackUrl = await signIn(authorization, user.email);
+    const code = callbackUrl.searchParams.get('code')!;
+    const redeem = (extra: Record<string, string>) =>
+      fetch(`${identity.issuer}/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callback.redirectUri, resource: API_AUDIENCE, ...extra }),
+      });
+    const without = await redeem({});
+    expect(without.status).toBe(400);
+    expect(await without.json()).toMatchObject({ error: 'invalid_grant' });
+    const other = await redeem({ code_verifier: oidc.randomPKCECodeVerifier() });
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('answers access_denied to the client when the user denies consent or cancels', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const authorization = await authorizationUrl(config);
+    const login = await browser.follow(authorization.url.toString(), callback.redirectUri);
+    const afterLogin = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+    const denied = await browser.submit(consent, { decision: 'deny' }, '/consent');
+    const back = new URL((await browser.follow(new URL(denied.location!, denied.url).toString(), callback.redirectUri)).url);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe(authorization.state);
+
+    const cancelBrowser = new FormBrowser();
+    const another = await authorizationUrl(config);
+    const page = await cancelBrowser.follow(another.url.toString(), callback.redirectUri);
+    const cancelled = await cancelBrowser.submit(page, {}, '/abort');
+    const cancelledBack = new URL((await cancelBrowser.follow(new URL(cancelled.location!, cancelled.url).toString(), callback.redirectUri)).url);
+    expect(cancelledBack.searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('answers a sign-in page without its interaction cookie, or a form of the wrong type, with a page and a 4xx', async () => {
+    const stray = await fetch(`${identity.origin}/v1/signin/not-an-interaction`);
+    expect(stray.status).toBe(400);
+    expect(stray.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await stray.text()).toContain('Sign-in could not continue');
+    const json = await fetch(`${identity.origin}/v1/signin/not-an-interaction/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(json.status).toBe(415);
+    const unknownRoute = await fetch(`${identity.issuer}/no-such-endpoint`);
+    expect(unknownRoute.status).toBe(404);
+  });
+
   it('refuses a wrong client secret at the token endpoint with invalid_client', async () => {
     const user = await createUserWithPassword(identity, app);
     const config = await relyingParty();
