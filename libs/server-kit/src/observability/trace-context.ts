@@ -44,8 +44,21 @@ export function traceHeaders(trace: TraceContext): Record<string, string> {
   };
 }
 
+// Ids come from a pool of random bytes refilled 4 KiB at a time: one randomBytes call per id costs
+// more than the rest of the trace handling (tools/bench/observability.bench.mjs).
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 function randomHex(bytes: number): string {
-  let hex = randomBytes(bytes).toString('hex');
-  while (ALL_ZEROS.test(hex)) hex = randomBytes(bytes).toString('hex');
+  let hex: string;
+  do {
+    if (poolOffset + bytes > pool.length) {
+      pool = randomBytes(POOL_BYTES);
+      poolOffset = 0;
+    }
+    hex = pool.toString('hex', poolOffset, poolOffset + bytes);
+    poolOffset += bytes;
+  } while (ALL_ZEROS.test(hex));
   return hex;
 }
