@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { checkConfig } from './support/artifacts';
 import { APPS, configVariables, hasDatabase, requiredInDeployment, ROOT as root, type AppName } from './support/config-variables';
 
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -62,6 +63,13 @@ describe('docker-compose.yml', () => {
     for (const [name, value] of Object.entries(environment).filter(([name]) => /(TOKEN|TOKENS|SECRET|PASSWORD)$/.test(name))) {
       expect({ name, fromEnvironment: value.includes('${') }).toEqual({ name, fromEnvironment: true });
     }
+  });
+
+  it.each(APPS)("gives %s values its own config validation accepts, with the defaults of ${…:-default} (built artifact)", (app) => {
+    const environment = Object.fromEntries(
+      Object.entries(compose.services[app]!.environment!).map(([name, value]) => [name, value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]),
+    );
+    expect(checkConfig(app, environment)).toEqual({ ok: true, output: `${app}: configuration valid\n` });
   });
 
   it('keeps the generated sign-in keys of the one identity replica on a volume', () => {

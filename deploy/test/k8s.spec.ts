@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import {
   APPS, configVariables, hasDatabase, migrateEntryPoint, requiredInDeployment, SENSITIVE, type AppName,
 } from './support/config-variables';
+import { checkConfig } from './support/artifacts';
 import { find, K8S_DIR, loadManifests, manifestFiles, type Manifest } from './support/manifests';
 
 const manifests = loadManifests();
@@ -111,6 +112,11 @@ describe('deploy/k8s manifests', () => {
       expect(find(manifests, 'Secret', `${app}-secrets`)).toBeDefined();
     });
 
+    it("passes the app's own config validation with its ConfigMap and Secret (built artifact, --check-config)", () => {
+      const { fromConfigMap, fromSecret } = provided(workload(app).container);
+      expect(checkConfig(app, { ...fromConfigMap, ...fromSecret })).toEqual({ ok: true, output: `${app}: configuration valid\n` });
+    });
+
     it('keeps credentials in its Secret, never in its ConfigMap', () => {
       const { fromConfigMap, fromSecret } = provided(workload(app).container);
       expect(Object.keys(fromConfigMap).filter((name) => SENSITIVE.test(name))).toEqual([]);
@@ -154,6 +160,13 @@ describe('deploy/k8s manifests', () => {
         expect(allNames(workload(app).container)).not.toContain('DATABASE_URL');
       });
     }
+  });
+
+  it('has a config check that refuses a bad value, naming the variable', () => {
+    const { fromConfigMap, fromSecret } = provided(workload('identity').container);
+    const checked = checkConfig('identity', { ...fromConfigMap, ...fromSecret, DECISION_SERVICE_TOKENS: 'standards-api:short' });
+    expect(checked.ok).toBe(false);
+    expect(checked.output).toContain('DECISION_SERVICE_TOKENS');
   });
 
   it("pairs identity's decision credentials with each calling service's token", () => {

@@ -73,9 +73,16 @@ export async function createServiceApp<C extends CommonServiceConfig>(
   return app;
 }
 
-/** Entry point of a service process: validated config first (fail fast, naming the variable), then listen. */
+/**
+ * Entry point of a service process: validated config first (fail fast, naming the variable), then listen.
+ * `--check-config` only validates the environment and exits (0 valid, 1 naming every bad variable).
+ */
 export async function runService<C extends CommonServiceConfig>(definition: ServiceDefinition<C>): Promise<void> {
   const config = loadConfigOrExit(definition.service, definition.configClass);
+  if (process.argv.includes('--check-config')) {
+    process.stdout.write(`${definition.service}: configuration valid\n`);
+    process.exit(0);
+  }
   const logger = new JsonLogger(definition.service, config.LOG_LEVEL);
   const port = definition.port(config);
   const host = definition.host(config);
