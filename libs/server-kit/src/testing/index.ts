@@ -1,3 +1,4 @@
 export * from './test-database';
 export * from './test-service';
 export * from './tcp-proxy';
+export * from './form-browser';
