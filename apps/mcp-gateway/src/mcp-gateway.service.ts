@@ -10,6 +10,9 @@ export const MCP_GATEWAY: ServiceDefinition<McpGatewayConfig> = {
   configClass: McpGatewayConfig,
   rootModule: (config, logger) => AppModule.register(config, logger),
   bodyLimit: MCP_BODY_LIMIT,
+  configure: (app, config) => {
+    app.set('trust proxy', config.TRUSTED_PROXY_HOPS);
+  },
   port: (config) => config.MCP_GATEWAY_PORT,
   host: (config) => config.HOST,
 };

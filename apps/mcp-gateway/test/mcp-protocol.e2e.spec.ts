@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startPlatform, type Platform } from './support/platform';
+import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './support/platform';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
 
 const TOOL_NAMES = [
@@ -47,7 +47,7 @@ beforeAll(async () => {
     MCP_ALLOWED_ORIGINS: 'https://agent.example',
   });
   client = await connectClient(gateway.mcpUrl);
-});
+}, PLATFORM_START_TIMEOUT_MS);
 afterAll(async () => {
   await client?.close();
   await gateway?.close();

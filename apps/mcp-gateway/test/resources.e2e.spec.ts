@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpError, Resource } from '@modelcontextprotocol/sdk/types.js';
 import { sampleScenario } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
-import { startPlatform, type Platform } from './support/platform';
+import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './support/platform';
 
 let platform: Platform;
 let gateway: RunningGateway;
@@ -34,7 +34,7 @@ beforeAll(async () => {
     arguments: { name: 'Resource test', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
   });
   projectUri = (draft.structuredContent as { resourceUri: string }).resourceUri;
-});
+}, PLATFORM_START_TIMEOUT_MS);
 afterAll(async () => {
   await anonymous?.close();
   await keyed?.close();

@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { brokenScenario, evenSplitScenario, sampleScenario } from './support/examples';
+import { brokenScenario, evenSplitScenario, sampleScenario, validToolCalls } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
-import { startPlatform, type Platform } from './support/platform';
+import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './support/platform';
 
 let platform: Platform;
 let gateway: RunningGateway;
@@ -39,7 +39,7 @@ beforeAll(async () => {
   agent = await platform.newAppKey();
   client = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` });
   tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
-});
+}, PLATFORM_START_TIMEOUT_MS);
 afterAll(async () => {
   await client?.close();
   await gateway?.close();
@@ -198,16 +198,21 @@ describe('split tools', () => {
     const read = await client.readResource({ uri: draft['resourceUri'] as string });
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: (draft['project'] as { id: string }).id, organizationId: agent.organizationId });
     expect(await refused('draft_split_project', { name: 'X', currency: 'USD', templateVersion: '2.0', scenario: { name: 'B', content: sampleScenario() } })).toMatch(/scenario is in EUR but the project in USD/);
+    const retried = { name: 'Retried draft', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() }, idempotencyKey: 'agent-retry-1' };
+    const first = await ok('draft_split_project', retried);
+    expect(((await ok('draft_split_project', retried))['project'] as { id: string }).id).toBe((first['project'] as { id: string }).id);
+    expect(((await ok('draft_split_project', { ...retried, idempotencyKey: 'agent-retry-2' }))['project'] as { id: string }).id).not.toBe((first['project'] as { id: string }).id);
     expect(await refused('draft_split_project', { name: 'X', currency: 'EUR', templateVersion: '9.9', scenario: { name: 'B', content: sampleScenario() } })).toMatch(/No split template 9\.9/);
   });
 });
 
 describe('tool authorization (fail closed)', () => {
-  const validCalls: [string, Record<string, unknown>][] = [
-    ['resolve_term', { text: 'cap' }],
-    ['calculate_draft_settlement', { content: sampleScenario() }],
-    ['draft_split_project', { name: 'Refused', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'B', content: sampleScenario() } }],
-  ];
+  const validCalls = Object.entries(validToolCalls());
+
+  it('has a valid call of every listed tool, and each one succeeds with the agent\'s key', async () => {
+    expect(validCalls.map(([name]) => name).sort()).toEqual([...tools.keys()].sort());
+    for (const [name, args] of validCalls) await ok(name, args);
+  });
 
   it('refuses every tool call without a key, and with a key identity does not know', async () => {
     for (const headers of [{}, { authorization: 'Bearer stdreg_app_unknown_key' }] as Record<string, string>[]) {
@@ -220,8 +225,14 @@ describe('tool authorization (fail closed)', () => {
   it('refuses a draft in another organization than the key\'s', async () => {
     const other = await platform.newAppKey();
     const intruder = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}`, 'x-organization-id': agent.organizationId });
-    expect(await refused('draft_split_project', validCalls[2]![1], intruder)).toMatch(/Refused: .*organization_mismatch/);
+    expect(await refused('draft_split_project', validToolCalls()['draft_split_project']!, intruder)).toMatch(/Refused: .*organization_mismatch/);
     await intruder.close();
+  });
+
+  it('refuses a draft by a platform key that names no organization', async () => {
+    const operator = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${platform.platformKey}` });
+    expect(await refused('draft_split_project', validToolCalls()['draft_split_project']!, operator)).toMatch(/X-Organization-Id/);
+    await operator.close();
   });
 
   it('refuses every tool call when identity is unreachable or does not accept the gateway', async () => {

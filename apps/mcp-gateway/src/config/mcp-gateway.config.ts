@@ -64,6 +64,13 @@ export class McpGatewayConfig extends CommonServiceConfig {
   @Max(1_000_000)
   MCP_TOOL_CALLS_PER_MINUTE_PER_IP = 300;
 
+  /** Express `trust proxy`: how many proxies in front set X-Forwarded-For (0: use the socket address for per-IP limits). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUSTED_PROXY_HOPS = 0;
+
   /** How often the registry manifest digest is re-checked before cached registry reads are trusted. */
   @Type(() => Number)
   @IsInt()

@@ -14,7 +14,8 @@ export interface McpCaller {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function callerOf(request: IncomingMessage): McpCaller {
+/** `ip` is Express's request.ip where there is one (it follows TRUSTED_PROXY_HOPS), else the socket's address. */
+export function callerOf(request: IncomingMessage & { ip?: string | undefined }): McpCaller {
   const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
   const value = match?.[1];
   const organization = request.headers['x-organization-id'];
@@ -23,6 +24,6 @@ export function callerOf(request: IncomingMessage): McpCaller {
     credential: value ? { kind: value.startsWith('stdreg_') ? 'api_key' : 'access_token', value } : null,
     organizationId: typeof organization === 'string' && UUID.test(organization) ? organization.toLowerCase() : null,
     organizationHeaderInvalid: organization !== undefined && !(typeof organization === 'string' && UUID.test(organization)),
-    ip: request.socket.remoteAddress ?? 'unknown',
+    ip: request.ip ?? request.socket.remoteAddress ?? 'unknown',
   };
 }

@@ -13,6 +13,8 @@ export function isDraftWritePath(path: string): boolean {
 export interface ActingAs {
   credential: ForwardedCredentialDto;
   organizationId: string;
+  /** Sent as Idempotency-Key: standards-api then answers a retried draft with the first result. */
+  idempotencyKey?: string;
 }
 
 export class StandardsApiClient {
@@ -40,5 +42,9 @@ export class StandardsApiClient {
 
 function headersOf(actingAs: ActingAs | undefined): Record<string, string> {
   if (!actingAs) return {};
-  return { authorization: `Bearer ${actingAs.credential.value}`, [ORGANIZATION_HEADER]: actingAs.organizationId };
+  return {
+    authorization: `Bearer ${actingAs.credential.value}`,
+    [ORGANIZATION_HEADER]: actingAs.organizationId,
+    ...(actingAs.idempotencyKey ? { 'idempotency-key': actingAs.idempotencyKey } : {}),
+  };
 }

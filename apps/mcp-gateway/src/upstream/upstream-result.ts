@@ -1,5 +1,6 @@
 // The outcome of one read or draft against standards-api or identity, with the upstream's own words on failure.
 import type { ProblemDetails } from '@stdreg/contracts';
+import { outgoingTraceHeaders } from '@stdreg/server-kit';
 
 export type UpstreamResult<T> =
   | { ok: true; status: number; body: T }
@@ -19,7 +20,9 @@ export async function requestJson<T>(name: string, request: UpstreamRequest): Pr
   try {
     response = await fetch(request.url, {
       method: request.method,
-      headers: { accept: 'application/json', ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
+      headers: {
+        accept: 'application/json', ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...outgoingTraceHeaders(), ...request.headers,
+      },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       signal: AbortSignal.timeout(request.timeoutMs),
     });

@@ -41,9 +41,10 @@ export async function startBuiltService(app: string, port: number, env: Record<s
       await exited;
     }
   };
-  for (let attempt = 0; attempt < 240; attempt++) {
+  // Up to about 75 s: a fresh embedded database and the content import are slow when the machine is busy.
+  for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) break;
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { url, stop };
+    if (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return { url, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();

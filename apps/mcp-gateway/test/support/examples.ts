@@ -38,3 +38,25 @@ export function brokenScenario(): Record<string, unknown> {
   tiers[1] = { ...tiers[1], shares: [{ participantId: 'alice', basisPoints: 6000 }, { participantId: 'bob', basisPoints: 3000 }] };
   return scenario;
 }
+
+/** One valid call of every tool, for the checks that apply to all of them (refusals without authorization). */
+export function validToolCalls(): Record<string, Record<string, unknown>> {
+  return {
+    resolve_term: { text: 'cap' },
+    validate_standard_reference: { reference: 'RUL-3@2.0' },
+    validate_taskspec: { taskSpec: { taskCode: 'TSK-001' } },
+    compare_standard_versions: { sectionId: 'RUL-3', from: '1.0', to: '2.0' },
+    draft_alignment_report: { practice: 'We split revenue in basis points.' },
+    recommend_role: { description: 'approves settlements' },
+    draft_onboarding_profile: { role: 'investor' },
+    assess_readiness: { role: 'investor' },
+    propose_task_path: { goal: 'TSK-005' },
+    simulate_operating_plan: { content: sampleScenario() },
+    draft_split_project: { name: 'Refused draft', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+    validate_split_rule: { content: sampleScenario() },
+    calculate_draft_settlement: { content: sampleScenario() },
+    explain_settlement: { content: sampleScenario() },
+    compare_rule_versions: { before: sampleScenario(), after: evenSplitScenario() },
+    draft_invitation: { email: 'a@example.com', role: 'investor', organizationName: 'Studio' },
+  };
+}

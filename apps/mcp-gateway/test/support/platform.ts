@@ -6,6 +6,9 @@ import path from 'node:path';
 import { createTestDatabase } from '@stdreg/server-kit/testing';
 import { freePort, startBuiltService } from './built-service';
 
+/** Two services with migrations and a content import, on a loaded 2-core machine: more than the default test timeout. */
+export const PLATFORM_START_TIMEOUT_MS = 180_000;
+
 export interface Platform {
   identityUrl: string;
   standardsApiUrl: string;

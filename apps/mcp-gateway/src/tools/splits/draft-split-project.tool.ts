@@ -20,8 +20,11 @@ export const draftSplitProject = defineTool({
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like EUR'),
     templateVersion: z.string().regex(/^[0-9]+\.[0-9]+$/, 'must look like 2.0'),
     scenario: z.object({ name: z.string().trim().min(1).max(200), content: scenarioContent }).strict(),
+    idempotencyKey: z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be 1-200 printable characters without spaces').optional()
+      .describe('Retrying with the same key returns the first draft instead of creating another'),
   }).strict(),
   output,
+  // Idempotent only with an idempotencyKey, so not in general.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { registry, standardsApi, authorization, caller }) {
     const read = readScenario(input.scenario.content);
@@ -31,7 +34,10 @@ export const draftSplitProject = defineTool({
     if (!template.ok) return failure(template.status === 404 ? `No split template ${input.templateVersion}; read stdreg://split-templates/{version}.` : template.message);
     const allowed = await authorization.inOrganization(caller, 'split-project:draft');
     if (!allowed.ok || allowed.organizationId === null || caller.credential === null) return failure(`Refused: ${allowed.ok ? 'no organization' : allowed.message}`);
-    const created = await standardsApi.postDraft<CreatedSplitProjectDto>('/split-projects', input, { credential: caller.credential, organizationId: allowed.organizationId });
+    const { idempotencyKey, ...draft } = input;
+    const created = await standardsApi.postDraft<CreatedSplitProjectDto>('/split-projects', draft, {
+      credential: caller.credential, organizationId: allowed.organizationId, ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
     if (!created.ok) return failure(`standards-api refused the draft: ${created.message}`);
     const { project, scenario } = created.body;
     return {
