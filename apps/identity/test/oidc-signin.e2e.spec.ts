@@ -349,6 +349,8 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     const signedIn = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
     expect(signedIn.status).toBe(303);
     expect((await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]))[0].failed_attempts).toBe(0);
+    const audited = await identity.dataSource.query(`SELECT outcome FROM audit_entry WHERE action = 'signin.password' AND target = $1 ORDER BY id`, [user.uid]);
+    expect(audited.map((row: { outcome: string }) => row.outcome)).toEqual([...Array(5).fill('failure'), 'success']);
   });
 
   it('refuses a login form without its CSRF token', async () => {

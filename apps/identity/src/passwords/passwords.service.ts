@@ -105,7 +105,9 @@ export class PasswordsService {
     if (await verifyPassword(password, stored.password_hash)) {
       await this.passwords.clearFailures(stored.uid);
       const user = await this.unifiedUsers.findResolved(stored.uid);
-      return user ? { kind: 'ok', uid: user.uid } : { kind: 'unknown_user' };
+      if (!user) return { kind: 'unknown_user' };
+      await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid });
+      return { kind: 'ok', uid: user.uid };
     }
     const failure = await this.passwords.recordFailure(stored.uid, this.config.SIGNIN_MAX_FAILED_ATTEMPTS, this.config.SIGNIN_LOCKOUT_SECONDS);
     await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.locked_until !== null } });

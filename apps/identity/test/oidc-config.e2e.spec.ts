@@ -1,0 +1,57 @@
+import request from 'supertest';
+import { loadConfig } from '@stdreg/server-kit';
+import { IdentityConfig } from '../src/config/identity.config';
+import { generateSigningKey } from '../src/oidc/oidc-secrets';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+import { signinEnv } from './support/signin-fixture';
+
+describe('the OpenID Provider behind a proxy', () => {
+  let identity: RunningIdentity;
+  beforeAll(async () => {
+    identity = await startIdentity({ ...signinEnv('https://id.example.com/oidc', [generateSigningKey('k1')]), TRUSTED_PROXY_HOPS: '1' });
+  });
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  it('answers at the issuer path with endpoint URLs on the public scheme and host the proxy forwards', async () => {
+    const { body } = await request(identity.server)
+      .get('/oidc/.well-known/openid-configuration')
+      .set({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' })
+      .expect(200);
+    expect(body.issuer).toBe('https://id.example.com/oidc');
+    expect(body.authorization_endpoint).toBe('https://id.example.com/oidc/auth');
+    expect(body.jwks_uri).toBe('https://id.example.com/oidc/jwks');
+  });
+
+  it('sends browsers to the sign-in pages on the issuer’s origin', async () => {
+    const { body: app } = await request(identity.server)
+      .post('/v1/apps')
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .send({ name: 'Console', type: 'Traditional', redirectUris: ['https://console.example.com/callback'] })
+      .expect(201);
+    const response = await request(identity.server)
+      .get('/oidc/auth')
+      .query({
+        client_id: app.app.clientId, response_type: 'code', scope: 'openid', redirect_uri: 'https://console.example.com/callback',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      })
+      .set({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' })
+      .expect(303);
+    expect(response.headers['location']).toMatch(/^https:\/\/id\.example\.com\/v1\/signin\/[A-Za-z0-9_-]+$/);
+  });
+});
+
+describe('sign-in configuration', () => {
+  it('refuses an issuer without a path, or with a trailing slash, naming the variable', () => {
+    for (const issuer of ['https://id.example.com', 'https://id.example.com/oidc/', 'https://id.example.com/oidc?x=1']) {
+      expect(() => loadConfig(IdentityConfig, { OIDC_ISSUER: issuer })).toThrow(/OIDC_ISSUER/);
+    }
+  });
+
+  it('refuses malformed sign-in secrets, naming the variable', () => {
+    expect(() => loadConfig(IdentityConfig, { OIDC_JWKS: 'not json' })).toThrow(/OIDC_JWKS/);
+    expect(() => loadConfig(IdentityConfig, { OIDC_CLIENT_SECRET_KEY: 'short' })).toThrow(/OIDC_CLIENT_SECRET_KEY/);
+    expect(() => loadConfig(IdentityConfig, { OIDC_COOKIE_KEYS: 'too-short' })).toThrow(/OIDC_COOKIE_KEYS/);
+  });
+});
