@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@stdreg/server-kit';
 import { AppModule } from './app.module';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
+import { mcpBodyErrors } from './mcp/mcp-body-errors';
 
 /** Largest JSON-RPC body: the biggest tool input (a scenario of 120 periods and 100 participants) fits well within it. */
 const MCP_BODY_LIMIT = '512kb';
@@ -12,6 +13,7 @@ export const MCP_GATEWAY: ServiceDefinition<McpGatewayConfig> = {
   bodyLimit: MCP_BODY_LIMIT,
   configure: (app, config) => {
     app.set('trust proxy', config.TRUSTED_PROXY_HOPS);
+    app.use(mcpBodyErrors);
   },
   port: (config) => config.MCP_GATEWAY_PORT,
   host: (config) => config.HOST,

@@ -87,9 +87,13 @@ describe('the MCP endpoint', () => {
     expect((await rpc(initialize('2025-11-25'), { origin: 'https://agent.example' })).status).toBe(200);
   });
 
-  it('refuses a body over the size limit with 413', async () => {
-    const response = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'x'.repeat(600 * 1024) } } });
-    expect(response.status).toBe(413);
+  it('refuses a body over the size limit with 413 and a body that is not JSON with a parse error, both as JSON-RPC', async () => {
+    const large = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'x'.repeat(600 * 1024) } } });
+    expect(large.status).toBe(413);
+    expect(await large.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    const garbled = await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
+    expect(garbled.status).toBe(400);
+    expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
   });
 
   it('lists the sixteen tools without a key, with 2020-12 schemas and annotations', async () => {
