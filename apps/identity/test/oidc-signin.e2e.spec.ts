@@ -277,6 +277,9 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(stray.status).toBe(400);
     expect(stray.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await stray.text()).toContain('Sign-in could not continue');
+    expect(stray.headers.get('x-frame-options')).toBe('DENY');
+    expect(stray.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(stray.headers.get('cache-control')).toBe('no-store');
     const json = await fetch(`${identity.origin}/v1/signin/not-an-interaction/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(json.status).toBe(415);
     const unknownRoute = await fetch(`${identity.issuer}/no-such-endpoint`);

@@ -73,6 +73,10 @@ describe('password setup links', () => {
     const page = await openSetupPage(browser, base, setup.setupUrl);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<label for="password">New password</label>');
+    // The page's URL holds the token: it must not leak as a referrer, be cached or be framed.
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const done = await browser.submit(page, { password: PASSWORD, confirm: PASSWORD });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Your password is set.');

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import type { Locale } from '@stdreg/contracts';
 import { textsFor, type Texts } from './signin-texts';
 
@@ -152,4 +153,22 @@ ${alert(model.error)}
 export function messagePage(locale: Locale, title: (t: Texts) => string, message: string, kind: 'alert' | 'notice', extra = ''): string {
   const t = textsFor(locale);
   return layout(locale, title(t), `<h1>${escapeHtml(title(t))}</h1>\n<div class="${kind}" role="${kind === 'alert' ? 'alert' : 'status'}">${escapeHtml(message)}</div>\n${extra}`);
+}
+
+/**
+ * Sends a page with the headers every sign-in and password page carries: never framed (clickjacking),
+ * never cached or stored, no referrer (set-password URLs hold their token), no script.
+ */
+export function sendPage(res: Response, status: number, html: string): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .send(html);
 }

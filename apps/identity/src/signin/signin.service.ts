@@ -9,7 +9,7 @@ import { PasswordsService } from '../passwords/passwords.service';
 import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { csrfToken, csrfValid } from './csrf';
 import { chooseLocale } from './signin-locale';
-import { consentPage, loginPage, messagePage } from './signin-pages';
+import { consentPage, loginPage, messagePage, sendPage } from './signin-pages';
 import { textsFor } from './signin-texts';
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -96,13 +96,15 @@ export class SigninService {
       if (!(error instanceof errors.OIDCProviderError)) throw error;
       this.logger.event('info', 'sign-in interaction refused', { error: error.error, detail: error.error_description }, 'Signin');
       const t = textsFor(locale);
-      res.status(error.statusCode).type('html').send(messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert'));
+      sendPage(res, error.statusCode, messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert'));
     }
   }
 
   private async renderLogin(req: Request, res: Response, details: InteractionDetails, locale: Locale, status: number, error?: string, email?: string): Promise<void> {
     const base = this.interactionPath(details.uid);
-    res.status(status).type('html').send(
+    sendPage(
+      res,
+      status,
       loginPage({
         locale,
         action: `${base}/login${langQuery(req)}`,
@@ -124,7 +126,9 @@ export class SigninService {
     const accountId = details.session?.accountId;
     const user = accountId ? await this.users.findResolved(accountId) : null;
     const base = this.interactionPath(details.uid);
-    res.status(status).type('html').send(
+    sendPage(
+      res,
+      status,
       consentPage({
         locale,
         action: `${base}/consent${langQuery(req)}`,
