@@ -206,6 +206,21 @@ describe('split tools', () => {
   });
 });
 
+describe('clients with the SDK defaults', () => {
+  it('get every tool result validated by the SDK\'s own validator against the 2020-12 output schemas', async () => {
+    const plain = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` }, true);
+    try {
+      await plain.listTools();
+      for (const [name, args] of Object.entries(validToolCalls())) {
+        const result = await plain.callTool({ name, arguments: args });
+        expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false });
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
 describe('tool authorization (fail closed)', () => {
   const validCalls = Object.entries(validToolCalls());
 
