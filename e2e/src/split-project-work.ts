@@ -8,7 +8,7 @@ import type {
   ScenarioComparisonDto,
 } from '@stdreg/contracts';
 import { call } from './http';
-import type { Story } from './story';
+import { expectHumanAuthor, type Story } from './story';
 
 export interface DraftedProject {
   projectId: string;
@@ -41,7 +41,8 @@ export function walkthroughScenario(): Record<string, unknown> {
   };
 }
 
-export async function draftProject(story: Story, humanToken: string, organizationId: string, actor: string): Promise<DraftedProject> {
+export async function draftProject(story: Story, humanToken: string, organizationId: string, uid: string): Promise<DraftedProject> {
+  const actor = `user ${uid}`;
   const api = `${story.platform.standardsApiUrl}/api/v2`;
   const asHuman = { token: humanToken, organizationId };
   const created = await call<CreatedSplitProjectDto>('POST', `${api}/split-projects`, {
@@ -50,6 +51,7 @@ export async function draftProject(story: Story, humanToken: string, organizatio
     expect: 201,
   });
   const projectId = created.body.project.id;
+  expectHumanAuthor(created.body.project.createdBy, uid, 'the project');
   const baselineId = created.body.scenario.id;
   story.step('split project created', { actor, projectId, createdBy: created.body.project.createdBy });
 
@@ -89,11 +91,13 @@ export async function confirmTwice<T>(url: string, token: string, organizationId
   return { challenge: first.body.challenge, result: second.body };
 }
 
-export async function activateAndSchedule(story: Story, humanToken: string, organizationId: string, project: DraftedProject, actor: string): Promise<void> {
+export async function activateAndSchedule(story: Story, humanToken: string, organizationId: string, project: DraftedProject, uid: string): Promise<void> {
+  const actor = `user ${uid}`;
   const api = `${story.platform.standardsApiUrl}/api/v2`;
   const activation = await confirmTwice<RuleVersionDto>(`${api}/split-projects/${project.projectId}/activate`, humanToken, organizationId, {
     scenarioId: project.baselineId,
   });
+  expectHumanAuthor(activation.result.createdBy, uid, 'Rule Version 1');
   story.step('project activated after the two-step confirmation', { actor, ruleVersion: activation.result.version, createdBy: activation.result.createdBy });
 
   const effectiveFrom = new Date(Date.now() + 30 * 24 * 3600_000).toISOString();
@@ -107,5 +111,6 @@ export async function activateAndSchedule(story: Story, humanToken: string, orga
     next.status === 201
       ? next.body
       : (await confirmTwice<RuleVersionDto>(`${api}/split-projects/${project.projectId}/rule-versions`, humanToken, organizationId, { scenarioId: project.scenarioIds[1], effectiveFrom })).result;
+  expectHumanAuthor(version.createdBy, uid, 'the future rule version');
   story.step('future rule version created', { actor, ruleVersion: version.version, effectiveFrom: version.effectiveFrom });
 }

@@ -25,3 +25,8 @@ export class Story {
     this.print(`✓ ${title} ${JSON.stringify(detail)}`);
   }
 }
+
+/** What standards-api records as the author of a write by a signed-in person. */
+export function expectHumanAuthor(recordedBy: string, uid: string, what: string): void {
+  if (recordedBy !== `human:${uid}`) throw new Error(`${what} names ${recordedBy} as its author, not human:${uid}`);
+}

@@ -24,15 +24,14 @@ export async function runWalkthrough(platform: PlatformUrls, print?: (line: stri
     const person = partner.users[7]!;
     const humanToken = await setPasswordAndSignIn(story, partner, person.email, browser.context);
     await grantApprovingRole(story, partner, person.uid);
-    const human = `user ${person.uid}`;
-    const project = await draftProject(story, humanToken, partner.organizationId, human);
+    const project = await draftProject(story, humanToken, partner.organizationId, person.uid);
 
     const agent = await connectAgent(story, partner);
     try {
       await agentDrafts(story, agent, partner);
       await agentRefusedActivation(story, agent, partner, project);
-      await activateAndSchedule(story, humanToken, partner.organizationId, project, human);
-      const settlement = await postSettlement(story, humanToken, partner.organizationId, project, human);
+      await activateAndSchedule(story, humanToken, partner.organizationId, project, person.uid);
+      const settlement = await postSettlement(story, humanToken, partner.organizationId, project, person.uid);
       await agentReadsSettlement(story, agent, partner, settlement.id, project.projectId);
     } finally {
       await agent.close();
