@@ -21,7 +21,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
   const identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
   api = await startStandardsApi({ IDENTITY_URL: identityUrl, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_READ_CACHE_MS: '0' });
-});
+}, 120_000);
 afterAll(async () => {
   await api.close();
   identity.closeAllConnections();

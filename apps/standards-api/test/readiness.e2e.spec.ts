@@ -49,7 +49,7 @@ describe('standards-api readiness follows its database', () => {
     const config = loadConfig(StandardsApiConfig, { LOG_LEVEL: 'fatal', DATABASE_URL: proxy.through(database.url) });
     app = await createServiceApp(STANDARDS_API, config);
     await app.init();
-  });
+  }, 120_000);
   afterAll(async () => {
     await app.close();
     await proxy.close();

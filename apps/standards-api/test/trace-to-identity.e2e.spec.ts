@@ -11,7 +11,7 @@ let identityLog = '';
 beforeAll(async () => {
   identity = await startRealIdentity({ env: { LOG_LEVEL: 'debug' }, onOutput: (chunk) => (identityLog += chunk) });
   api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: identity.serviceToken, AUTHZ_READ_CACHE_MS: '0' });
-});
+}, 120_000);
 afterAll(async () => {
   await api?.close();
   await identity?.stop();

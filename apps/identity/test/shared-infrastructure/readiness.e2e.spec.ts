@@ -24,7 +24,7 @@ describe('identity readiness follows Redis', () => {
   beforeAll(async () => {
     redis = await CuttableProxy.start(process.env['REDIS_URL']!);
     identity = await startIdentity({ REDIS_URL: redis.through(process.env['REDIS_URL']!) });
-  });
+  }, 120_000);
   afterAll(async () => {
     await identity.close();
     await redis.close();
