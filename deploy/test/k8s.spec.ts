@@ -21,6 +21,7 @@ const MAY_STAY_UNSET: Record<AppName, string[]> = {
 };
 const API_VERSIONS: Record<string, string> = {
   Deployment: 'apps/v1', Service: 'v1', ConfigMap: 'v1', Secret: 'v1', Job: 'batch/v1', Ingress: 'networking.k8s.io/v1', Namespace: 'v1',
+  PodDisruptionBudget: 'policy/v1',
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a container spec as parsed from YAML
@@ -70,7 +71,7 @@ describe('deploy/k8s manifests', () => {
   describe.each(APPS)('%s', (app) => {
     const portVariable = configVariables(app).find((v) => v.name.endsWith('_PORT'))!.name;
 
-    it('runs 2 replicas whose selector matches their pods, behind a Service that selects them', () => {
+    it('runs 2 replicas whose selector matches their pods, behind a Service that selects them, one kept through disruptions', () => {
       const { deployment } = workload(app);
       expect(deployment.spec.replicas).toBe(2);
       const podLabels = deployment.spec.template.metadata.labels;
@@ -79,6 +80,10 @@ describe('deploy/k8s manifests', () => {
       const service = find(manifests, 'Service', app)!;
       expect(podLabels).toMatchObject(service.spec.selector);
       expect(deployment.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
+      const budget = find(manifests, 'PodDisruptionBudget', app)!;
+      expect(podLabels).toMatchObject(budget.spec.selector.matchLabels);
+      expect(budget.spec.minAvailable).toBeGreaterThanOrEqual(1);
+      expect(budget.spec.minAvailable).toBeLessThan(deployment.spec.replicas);
     });
 
     it('listens on the port its config names, and the Service and probes use that port', () => {
