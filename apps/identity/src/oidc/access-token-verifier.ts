@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { IdentityConfig } from '../config/identity.config';
 import type { DecisionSubject } from '../decisions/decision-policy';
-import { RegisteredAppsRepository } from '../registered-apps/registered-apps.repository';
-import { OidcAccounts } from './oidc-accounts';
+import { AccessTokenSubjectRepository } from './access-token-subject.repository';
+import { isUuid } from './oidc-accounts';
 import { OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
-import { OidcStoreRepository } from './oidc-store.repository';
 
 /**
  * A user access token as a decision subject: a JWT of this issuer for the standards API (signature by
@@ -21,9 +20,7 @@ export class AccessTokenVerifier {
   constructor(
     @Inject(OIDC_SECRETS) secrets: OidcSecrets,
     private readonly config: IdentityConfig,
-    private readonly accounts: OidcAccounts,
-    private readonly apps: RegisteredAppsRepository,
-    private readonly store: OidcStoreRepository,
+    private readonly subjects: AccessTokenSubjectRepository,
   ) {
     this.keys = createLocalJWKSet({ keys: secrets.publicKeys as JWK[] });
   }
@@ -43,10 +40,9 @@ export class AccessTokenVerifier {
       return 'invalid_credential';
     }
     const { sub, client_id: clientId, gid } = claims;
-    if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof gid !== 'string') return 'invalid_credential';
-    const client = await this.apps.findActiveClient(clientId);
-    if (!client || !(await this.store.grantExists(gid))) return 'invalid_credential';
-    const user = await this.accounts.tokenClaims(sub);
-    return user ? { kind: 'human', uid: user.uid, roles: user.roles } : 'invalid_credential';
+    if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return 'invalid_credential';
+    const subject = await this.subjects.find(sub, clientId, gid);
+    if (!subject?.client_active || !subject.grant_active) return 'invalid_credential';
+    return { kind: 'human', uid: subject.uid, roles: subject.roles };
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Account } from 'oidc-provider';
 import { UnifiedUsersService, type EffectiveRole } from '../unified-users/unified-users.service';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** uids are UUIDs; anything else in a token's `sub` is no user (and must not reach a uuid column). */
+export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** The claims every token of a user carries: `uid` is the survivor when the user was merged; roles are read now. */
 export interface UserTokenClaims {
@@ -16,7 +17,7 @@ export class OidcAccounts {
   constructor(private readonly users: UnifiedUsersService) {}
 
   async find(sub: string): Promise<Account | undefined> {
-    if (!UUID.test(sub)) return undefined;
+    if (!isUuid(sub)) return undefined;
     const user = await this.users.findResolved(sub);
     if (!user) return undefined;
     return {
@@ -32,7 +33,7 @@ export class OidcAccounts {
   }
 
   async tokenClaims(sub: string): Promise<UserTokenClaims | null> {
-    if (!UUID.test(sub)) return null;
+    if (!isUuid(sub)) return null;
     const user = await this.users.findResolved(sub);
     return user ? { uid: user.uid, roles: await this.users.effectiveRoles(user.uid) } : null;
   }

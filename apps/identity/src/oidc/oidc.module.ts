@@ -3,6 +3,7 @@ import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
+import { AccessTokenSubjectRepository } from './access-token-subject.repository';
 import { AccessTokenVerifier } from './access-token-verifier';
 import { OidcAccounts } from './oidc-accounts';
 import { OidcClients } from './oidc-clients';
@@ -22,6 +23,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
     OidcStoreRepository,
     OidcAccounts,
     OidcClients,
+    AccessTokenSubjectRepository,
     AccessTokenVerifier,
     {
       provide: OIDC_PROVIDER,

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { preparedQuery } from '@stdreg/server-kit/database';
+import type { EffectiveRole } from '../unified-users/unified-users.service';
+
+export interface AccessTokenSubjectRow {
+  /** The live user the token's uid resolves to (itself, or the survivor of a merge). */
+  uid: string;
+  client_active: boolean;
+  grant_active: boolean;
+  roles: EffectiveRole[];
+}
+
+/**
+ * The one query behind a user access token at the decision endpoint: whom it resolves to, whether its
+ * app and grant are still there, and the role bindings held now. One round trip, since every protected
+ * request of a signed-in user pays it, and a prepared statement (planned once per connection).
+ */
+@Injectable()
+export class AccessTokenSubjectRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async find(uid: string, clientId: string, grantId: string): Promise<AccessTokenSubjectRow | null> {
+    const rows = await preparedQuery<AccessTokenSubjectRow>(
+      this.dataSource,
+      'identity-access-token-subject',
+      `SELECT u.uid,
+              EXISTS (SELECT 1 FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
+                       WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL) AS client_active,
+              EXISTS (SELECT 1 FROM oidc_model g
+                       WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS grant_active,
+              coalesce((SELECT json_agg(json_build_object('role', r.role, 'organizationId', r.organization_id) ORDER BY r.id)
+                          FROM role_binding r WHERE r.uid = u.uid), '[]'::json) AS roles
+         FROM unified_user u
+        WHERE u.uid = (SELECT coalesce(merged_into, uid) FROM unified_user WHERE uid = $1)`,
+      [uid, clientId, grantId],
+    );
+    return rows[0] ?? null;
+  }
+}
