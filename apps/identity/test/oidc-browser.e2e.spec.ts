@@ -60,9 +60,23 @@ async function openIdLoginUrl(app: PartnerApp, extra: Record<string, string> = {
 
 describe('signing in with a browser', () => {
   it('registers an app, sets a password, signs in with Chromium, and the tokens check out down to the decision endpoint', async () => {
-    // The partner registers its app and creates the user; the user sets a password through the link.
+    // The partner registers its app, creates the user and asks for a password link; the user opens it in the browser.
     const app = await registerPartnerApp(identity, [callback.redirectUri]);
-    const user = await createUserWithPassword(identity, app);
+    const bearer = { Authorization: `Bearer ${app.appKey}` };
+    const email = `mei-${Date.now()}@example.com`;
+    const { body: mirror } = await request(identity.server).post('/v1/users').set(bearer)
+      .send({ registryId: app.registryId, externalId: 'mei', email, emailVerified: true, displayName: 'Mei', locale: 'en' }).expect(201);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${mirror.id}/password-setup`).set(bearer).expect(201);
+    await browser.clearCookies();
+    const setupPage = await browser.newPage();
+    await setupPage.goto(setup.setupUrl);
+    await setupPage.screenshot({ path: path.join(SCREENSHOTS, 'set-password-en.png'), fullPage: true });
+    await setupPage.getByLabel('New password').fill(PASSWORD);
+    await setupPage.getByLabel('Repeat the password').fill(PASSWORD);
+    await setupPage.getByRole('button', { name: 'Set password' }).click();
+    await expect(setupPage.getByRole('status').textContent()).resolves.toContain('Your password is set.');
+    await setupPage.close();
+    const user = { uid: mirror.uid as string, email };
     await request(identity.server)
       .post('/v1/role-bindings')
       .set('Authorization', `Bearer ${identity.platformKey}`)
