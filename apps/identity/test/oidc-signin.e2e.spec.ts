@@ -1,6 +1,7 @@
 import { createLocalJWKSet, jwtVerify, decodeJwt, type JSONWebKeySet } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
+import { OidcStoreRepository } from '../src/oidc/oidc-store.repository';
 import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
@@ -198,6 +199,22 @@ describe('the OpenID Provider', () => {
     const again = await authorizationUrl(config, { prompt: 'login' });
     const page = await browser.follow(again.url.toString(), callback.redirectUri);
     expect(page.text).toContain('name="password"');
+  });
+});
+
+describe('the provider’s storage', () => {
+  it('never hands out an expired record, and purges those expired for more than a day', async () => {
+    const store = identity.app.get(OidcStoreRepository);
+    await store.upsert('Session', 'fresh', { accountId: 'a' }, 60);
+    await store.upsert('Session', 'stale', { accountId: 'b' }, 60);
+    await store.upsert('Session', 'just-expired', { accountId: 'c' }, 60);
+    await identity.dataSource.query(`UPDATE oidc_model SET expires_at = now() - interval '2 days' WHERE id = 'stale'`);
+    await identity.dataSource.query(`UPDATE oidc_model SET expires_at = now() - interval '1 minute' WHERE id = 'just-expired'`);
+    expect(await store.find('Session', 'fresh')).toEqual({ accountId: 'a' });
+    expect(await store.find('Session', 'just-expired')).toBeUndefined();
+    expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
+    const left = await identity.dataSource.query(`SELECT id FROM oidc_model WHERE model = 'Session' AND id IN ('fresh', 'stale', 'just-expired') ORDER BY id`);
+    expect(left.map((row: { id: string }) => row.id)).toEqual(['fresh', 'just-expired']);
   });
 });
 
