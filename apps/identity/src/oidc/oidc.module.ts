@@ -27,9 +27,13 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
     AccessTokenVerifier,
     {
       provide: OIDC_PROVIDER,
-      useFactory: (config: IdentityConfig, secrets: OidcSecrets, store: OidcStoreRepository, clients: OidcClients, accounts: OidcAccounts) =>
-        createOidcProvider({ config, secrets, store, clients, accounts }),
-      inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts],
+      useFactory: (config: IdentityConfig, secrets: OidcSecrets, store: OidcStoreRepository, clients: OidcClients, accounts: OidcAccounts, logger: JsonLogger) => {
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts });
+        // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
+        provider.on('server_error', (_ctx: unknown, error: Error) => logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'));
+        return provider;
+      },
+      inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts, JsonLogger],
     },
   ],
   exports: [OIDC_PROVIDER, AccessTokenVerifier, OidcAccounts],
