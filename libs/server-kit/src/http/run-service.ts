@@ -86,9 +86,8 @@ export async function runService<C extends CommonServiceConfig>(definition: Serv
   const logger = new JsonLogger(definition.service, config.LOG_LEVEL);
   const port = definition.port(config);
   const host = definition.host(config);
-  let app: NestExpressApplication;
   try {
-    app = await createServiceApp(definition, config, logger);
+    const app = await createServiceApp(definition, config, logger);
     handleShutdownSignals(app, { logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
     await app.listen(port, host);
   } catch (error) {
