@@ -72,6 +72,11 @@ describe('docker-compose.yml', () => {
     expect(checkConfig(app, environment)).toEqual({ ok: true, output: `${app}: configuration valid\n` });
   });
 
+  it.each(APPS)('%s trusts exactly the one proxy in front (the edge) when it reads client addresses', (app) => {
+    const declares = configVariables(app).some((v) => v.name === 'TRUSTED_PROXY_HOPS');
+    expect(compose.services[app]!.environment!['TRUSTED_PROXY_HOPS']).toBe(declares ? '1' : undefined);
+  });
+
   it('keeps the generated sign-in keys of the one identity replica on a volume', () => {
     const identity = compose.services['identity']!;
     expect(identity.volumes).toContain(`identity-data:${identity.environment!['DATA_DIR'] ?? '/data'}`);

@@ -126,6 +126,11 @@ describe('deploy/k8s manifests', () => {
       expect(checkConfig(app, { ...fromConfigMap, ...fromSecret })).toEqual({ ok: true, output: `${app}: configuration valid\n` });
     });
 
+    it('trusts exactly the one proxy in front (the ingress controller) when it reads client addresses', () => {
+      const declares = configVariables(app).some((v) => v.name === 'TRUSTED_PROXY_HOPS');
+      expect(provided(workload(app).container).fromConfigMap['TRUSTED_PROXY_HOPS']).toBe(declares ? '1' : undefined);
+    });
+
     it('keeps credentials in its Secret, never in its ConfigMap', () => {
       const { fromConfigMap, fromSecret } = provided(workload(app).container);
       expect(Object.keys(fromConfigMap).filter((name) => SENSITIVE.test(name))).toEqual([]);
