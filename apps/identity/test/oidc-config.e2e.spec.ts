@@ -3,7 +3,10 @@ import { loadConfig } from '@stdreg/server-kit';
 import { IdentityConfig } from '../src/config/identity.config';
 import { generateSigningKey } from '../src/oidc/oidc-secrets';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
-import { signinEnv } from './support/signin-fixture';
+import { signinFlow } from './support/signin-flow';
+import {
+  FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, signinEnv, startCallbackServer, startSigninIdentity, type SigninIdentity,
+} from './support/signin-fixture';
 
 describe('the OpenID Provider behind a proxy', () => {
   let identity: RunningIdentity;
@@ -53,5 +56,35 @@ describe('sign-in configuration', () => {
     expect(() => loadConfig(IdentityConfig, { OIDC_JWKS: 'not json' })).toThrow(/OIDC_JWKS/);
     expect(() => loadConfig(IdentityConfig, { OIDC_CLIENT_SECRET_KEY: 'short' })).toThrow(/OIDC_CLIENT_SECRET_KEY/);
     expect(() => loadConfig(IdentityConfig, { OIDC_COOKIE_KEYS: 'too-short' })).toThrow(/OIDC_COOKIE_KEYS/);
+  });
+});
+
+describe('password checks per client IP', () => {
+  let identity: SigninIdentity;
+  let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+  beforeAll(async () => {
+    identity = await startSigninIdentity({ SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '3' });
+    callback = await startCallbackServer();
+  });
+  afterAll(async () => {
+    await callback?.close();
+    await identity?.close();
+  });
+
+  it('stops one client trying many accounts, with the wait on the page, before any password is checked', async () => {
+    const app = await registerPartnerApp(identity, [callback.redirectUri]);
+    const user = await createUserWithPassword(identity, app);
+    const flow = signinFlow(identity, callback.redirectUri);
+    const browser = new FormBrowser();
+    const login = await browser.follow((await flow.authorizationUrl(await flow.relyingParty(app))).url.toString(), callback.redirectUri);
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      expect((await browser.submit(login, { email, password: PASSWORD }, '/login')).status).toBe(401);
+    }
+    const throttled = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.text).toContain('Too many sign-in attempts from your network. Try again in 1 minute.');
+    const audited = await identity.dataSource.query(`SELECT 1 FROM audit_entry WHERE action = 'signin.password' AND target = $1`, [user.uid]);
+    expect(audited).toHaveLength(0);
   });
 });

@@ -77,6 +77,8 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(1) @Max(100) SIGNIN_MAX_FAILED_ATTEMPTS = 5;
   @toInt() @IsInt() @Min(1) @Max(86400) SIGNIN_LOCKOUT_SECONDS = 900;
   @toInt() @IsInt() @Min(60) @Max(2592000) PASSWORD_SETUP_TTL_SECONDS = 86400;
+  /** Password checks one client IP may make per minute (all of them at once at most), whatever the accounts. */
+  @toInt() @IsInt() @Min(1) @Max(100000) SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE = 30;
 
   /** Development: also write every password-setup link to the log. */
   @Type(() => String)

@@ -10,7 +10,7 @@ export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
 const WRITE_METHODS = new Set(['POST', 'DELETE']);
 
 /**
- * Applies the per-key buckets (SPEC.md section 8) and the per-IP waitlist bucket; sets the
+ * Applies the per-key buckets (SPEC.md section 8) and the per-IP waitlist and sign-in buckets; sets the
  * X-RateLimit headers; refuses with 429 when a bucket is empty and with 503 when the store is
  * unreachable, never letting a request through unlimited.
  */
@@ -30,6 +30,12 @@ export class RateLimiter implements OnApplicationShutdown {
     await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }], response, 'waitlist');
   }
 
+  /** Password checks per client IP, whatever the account: the per-account lockout does not stop one client trying many accounts. */
+  async limitSigninAttempt(clientIp: string, response: Response): Promise<void> {
+    const attempts = this.config.SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE;
+    await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:signin`, capacity: attempts, perMillisecond: perMinute(attempts) }], response, 'signin');
+  }
+
   private bucketsFor(caller: KeyCaller, method: string): BucketSpec[] {
     const c = this.config;
     if (caller.keyClass === KeyClass.Platform) {
@@ -45,7 +51,7 @@ export class RateLimiter implements OnApplicationShutdown {
     return buckets;
   }
 
-  private async limit(buckets: BucketSpec[], response: Response, kind: 'key' | 'waitlist'): Promise<void> {
+  private async limit(buckets: BucketSpec[], response: Response, kind: 'key' | 'waitlist' | 'signin'): Promise<void> {
     let result;
     try {
       result = await this.store.take(buckets);

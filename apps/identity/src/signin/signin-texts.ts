@@ -15,6 +15,8 @@ const EN = {
   locked: (minutes: number) =>
     `Too many failed attempts: this account is locked. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   noPassword: 'This account has no password yet. Use the link you were sent to set one.',
+  tooManyFromHere: (minutes: number) =>
+    `Too many sign-in attempts from your network. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   formExpired: 'This form has expired. Please try again.',
   consentTitle: 'Allow access',
   consentIntro: (app: string) => `${app} asks to:`,
@@ -68,6 +70,7 @@ const ZH_HANS: Texts = {
   attemptsLeft: (n: number) => `再失败 ${n} 次，账户将被锁定。`,
   locked: (minutes: number) => `失败次数过多，此账户已被锁定。请在 ${minutes} 分钟后重试。`,
   noPassword: '此账户尚未设置密码。请使用发送给您的链接设置密码。',
+  tooManyFromHere: (minutes: number) => `来自您网络的登录尝试过多。请在 ${minutes} 分钟后重试。`,
   formExpired: '此表单已过期，请重试。',
   consentTitle: '授权访问',
   consentIntro: (app: string) => `${app} 请求：`,

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { Locale } from '@stdreg/contracts';
-import { JsonLogger } from '@stdreg/server-kit';
+import { ErrorCode, type Locale } from '@stdreg/contracts';
+import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import Provider, { errors, type InteractionResults } from 'oidc-provider';
 import { IdentityConfig } from '../config/identity.config';
 import { OIDC_PROVIDER } from '../oidc/oidc.module';
 import { PasswordsService } from '../passwords/passwords.service';
+import { RateLimiter } from '../rate-limit/rate-limiter';
 import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { csrfToken, csrfValid } from './csrf';
 import { chooseLocale } from './signin-locale';
@@ -23,6 +24,7 @@ export class SigninService {
   constructor(
     @Inject(OIDC_PROVIDER) private readonly provider: Provider,
     private readonly passwords: PasswordsService,
+    private readonly limiter: RateLimiter,
     private readonly users: UnifiedUsersService,
     private readonly config: IdentityConfig,
     private readonly logger: JsonLogger,
@@ -42,6 +44,11 @@ export class SigninService {
       if (details.prompt.name !== 'login') return this.renderConsent(req, res, details, locale);
       if (!csrfValid(req, form['csrf'])) return this.renderLogin(req, res, details, locale, 403, t.formExpired, form['email']);
       const email = form['email'] ?? '';
+      const throttled = await this.throttled(req, res);
+      if (throttled !== null) {
+        res.setHeader('Retry-After', String(throttled));
+        return this.renderLogin(req, res, details, locale, 429, t.tooManyFromHere(Math.ceil(throttled / 60)), email);
+      }
       const outcome = await this.passwords.authenticate(email, form['password'] ?? '');
       switch (outcome.kind) {
         case 'ok':
@@ -77,6 +84,17 @@ export class SigninService {
       if (!csrfValid(req, formOf(req)['csrf'])) return this.renderLogin(req, res, details, locale, 403, textsFor(locale).formExpired);
       return this.finish(req, res, { error: 'access_denied', error_description: 'The user cancelled the sign-in.' }, false);
     });
+  }
+
+  /** Seconds to wait when this client IP has made too many password checks; null when it may go on. */
+  private async throttled(req: Request, res: Response): Promise<number | null> {
+    try {
+      await this.limiter.limitSigninAttempt(req.ip ?? 'unknown', res);
+      return null;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.RateLimited) return Number(error.headers?.['Retry-After'] ?? 60);
+      throw error;
+    }
   }
 
   /** The interaction of this browser (its cookie must match the uid in the path), or an error page. */

@@ -55,7 +55,9 @@ export async function startSigninIdentity(env: Record<string, string> = {}, sign
   const origin = `http://127.0.0.1:${port}`;
   const issuer = `${origin}/oidc`;
   // Sign-in tests create many users with one app key: rate limits are tested elsewhere.
-  const limits = { RATE_LIMIT_APP_PER_MINUTE: '6000', RATE_LIMIT_APP_BURST: '6000', RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000' };
+  const limits = {
+    RATE_LIMIT_APP_PER_MINUTE: '6000', RATE_LIMIT_APP_BURST: '6000', RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000', SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '6000',
+  };
   const secrets = signinEnv(issuer, signingKeys);
   const identity = await startIdentity({ ...limits, ...secrets, ...env });
   await identity.app.listen(port, '127.0.0.1');
