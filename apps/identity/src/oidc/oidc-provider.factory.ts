@@ -10,6 +10,7 @@ import type { OidcStoreRepository } from './oidc-store.repository';
 
 /** The scope a client asks for to get an access token for the standards API (with `resource=<OIDC_API_AUDIENCE>`). */
 export const API_SCOPE = 'api';
+/** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
 export const SIGNIN_PATH = 'v1/signin';
 
 export interface ProviderDependencies {
@@ -53,7 +54,6 @@ export function createOidcProvider({ config, secrets, store, clients, accounts }
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       resourceIndicators: {
         enabled: true,
-        defaultResource: (_ctx, _client, oneOf) => oneOf,
         // Without `resource` at the token endpoint the access token is for userinfo.
         useGrantedResource: () => false,
         getResourceServerInfo: (_ctx, resourceIndicator) => {

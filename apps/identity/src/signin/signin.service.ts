@@ -5,6 +5,7 @@ import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import Provider, { errors, type InteractionResults } from 'oidc-provider';
 import { IdentityConfig } from '../config/identity.config';
 import { OIDC_PROVIDER } from '../oidc/oidc.module';
+import { SIGNIN_PATH } from '../oidc/oidc-provider.factory';
 import { PasswordsService } from '../passwords/passwords.service';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { UnifiedUsersService } from '../unified-users/unified-users.service';
@@ -187,7 +188,7 @@ export class SigninService {
   }
 
   private interactionPath(uid: string): string {
-    return `/v1/signin/${uid}`;
+    return `/${SIGNIN_PATH}/${uid}`;
   }
 
   private get secure(): boolean {
