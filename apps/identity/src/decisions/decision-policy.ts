@@ -18,7 +18,6 @@ export type DecisionOutcome =
 export type DenialReason =
   | 'unknown_action'
   | 'invalid_credential'
-  | 'unsupported_credential'
   | 'human_required'
   | 'organization_required'
   | 'organization_mismatch'
