@@ -2,17 +2,12 @@
 // `npm start` and the deploy files wire them. With DATABASE_URL and REDIS_URL set they use throwaway
 // databases on that PostgreSQL server and that Redis (under a key prefix of their own); without, the
 // embedded defaults (PGlite under a temporary DATA_DIR, in-process rate limiter).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '@stdreg/server-kit/testing';
+import { createTestDatabase, freePort, startBuiltService, type BuiltService, type TestDatabase } from '@stdreg/server-kit/testing';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
 type Service = (typeof SERVICES)[number];
 
@@ -23,33 +18,6 @@ export interface Platform {
   platformKey: string;
   databases: 'server' | 'embedded';
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function ensureBuilt(service: Service): string {
-  const artifact = path.join(ROOT, 'dist/apps', service, 'main.js');
-  if (!existsSync(artifact)) {
-    const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), service], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error(`could not build ${service}`);
-  }
-  return artifact;
-}
-
-async function waitReady(name: string, url: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt++) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (code ${child.exitCode}) before it was ready`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${name} was not ready within a minute`);
 }
 
 export async function startPlatform(): Promise<Platform> {
@@ -86,25 +54,14 @@ export async function startPlatform(): Promise<Platform> {
     },
     'mcp-gateway': { ...common, MCP_GATEWAY_PORT: String(ports['mcp-gateway']), DATA_DIR: path.join(dataDir, 'mcp-gateway') },
   };
-  const children: ChildProcess[] = [];
+  const running: BuiltService[] = [];
   const stop = async () => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }),
-    );
+    await Promise.all(running.map((service) => service.stop()));
     await Promise.all([identityDb.drop(), standardsDb.drop()]);
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const service of SERVICES) {
-      const child = spawn(process.execPath, [ensureBuilt(service)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: env[service] });
-      children.push(child);
-      await waitReady(service, urls[service], child);
-    }
+    for (const service of SERVICES) running.push(await startBuiltService(service, ports[service], env[service]));
     const platformKey = (await readFile(path.join(dataDir, 'identity', 'bootstrap-platform-key'), 'utf8')).trim();
     return {
       identityUrl: urls.identity,

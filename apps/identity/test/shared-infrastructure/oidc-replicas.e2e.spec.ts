@@ -4,11 +4,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { createServiceApp, loadConfig } from '@stdreg/server-kit';
+import { freePort } from '@stdreg/server-kit/testing';
 import { IdentityConfig } from '../../src/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
 import { generateSigningKey, type PrivateJwk } from '../../src/oidc/oidc-secrets';
 import {
-  API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, freePort, registerPartnerApp, startCallbackServer, startSigninIdentity,
+  API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
   type Page, type PartnerApp, type SigninIdentity,
 } from '../support/signin-fixture';
 import { signinFlow, type SigninFlow } from '../support/signin-flow';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { generateSigningKey, type PrivateJwk } from '../../src/oidc/oidc-secrets';
-import { FormBrowser } from '@stdreg/server-kit/testing';
+import { FormBrowser, freePort } from '@stdreg/server-kit/testing';
 import { startIdentity, type RunningIdentity } from './identity-app';
 
 export { FormBrowser, type Page } from '@stdreg/server-kit/testing';
@@ -23,14 +23,6 @@ export function publishedKeys(identity: { issuer: string }): Promise<JSONWebKeyS
 }
 
 /** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** The env that gives identity its sign-in secrets, with `signingKeys` in that order (the first signs). */
 export function signinEnv(issuer: string, signingKeys: PrivateJwk[]): Record<string, string> {
   return {

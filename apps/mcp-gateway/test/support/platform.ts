@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '@stdreg/server-kit/testing';
-import { freePort, startBuiltService } from './built-service';
+import { createTestDatabase, freePort, startBuiltService } from '@stdreg/server-kit/testing';
 
 /** Two services with migrations and a content import, on a loaded 2-core machine: more than the default test timeout. */
 export const PLATFORM_START_TIMEOUT_MS = 180_000;

@@ -4,11 +4,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '@stdreg/server-kit/testing';
+import { createTestDatabase, freePort, type TestDatabase } from '@stdreg/server-kit/testing';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const ARTIFACT = path.join(ROOT, 'dist/apps/identity/main.js');
@@ -18,15 +17,6 @@ export interface RealIdentity {
   serviceToken: string;
   platformKey: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** `env` adds to identity's environment; `onOutput` receives its stdout (JSON log lines), otherwise ignored. */

@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './test-service';
 export * from './tcp-proxy';
 export * from './form-browser';
+export * from './built-service';

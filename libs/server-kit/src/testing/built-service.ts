@@ -1,4 +1,5 @@
-// A service's BUILT artifact in a child process (a test never imports another app's source).
+// A service's BUILT artifact in a child process, for tests across services (a test never imports
+// another app's source).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,6 +13,7 @@ export interface BuiltService {
   stop(): Promise<void>;
 }
 
+/** A port free on the loopback interface right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
