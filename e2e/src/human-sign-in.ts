@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as oidc from 'openid-client';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { STANDARDS_API_AUDIENCE } from '@stdreg/server-kit/testing';
 import { call } from './http';
 import type { Partner } from './partner-onboarding';
 import type { Story } from './story';
 
-export const API_AUDIENCE = 'urn:stdreg:standards-api';
 const PASSWORD = 'walk the whole platform through';
 
 /** The partner app's redirect endpoint: it only has to answer, the test reads the code from the URL. */
@@ -70,7 +70,7 @@ export async function setPasswordAndSignIn(story: Story, partner: Partner, email
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
-    resource: API_AUDIENCE,
+    resource: STANDARDS_API_AUDIENCE,
     ui_locales: 'en',
   });
   await page.goto(authorizationUrl.toString());
@@ -81,7 +81,7 @@ export async function setPasswordAndSignIn(story: Story, partner: Partner, email
   await page.waitForURL((url) => url.toString().startsWith(story.redirectUri));
   const callbackUrl = new URL(page.url());
   await page.close();
-  const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state }, { resource: API_AUDIENCE });
+  const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state }, { resource: STANDARDS_API_AUDIENCE });
   story.step('signed in through OIDC in Chromium', { actor: `user ${user.uid}`, clientId: partner.app.clientId, tokenType: tokens.token_type });
   return tokens.access_token;
 }

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as oidc from 'openid-client';
 import request from 'supertest';
-import { FormBrowser } from '@stdreg/server-kit/testing';
+import { setPasswordThroughLink, signInWithForms } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startRealIdentity, type RealIdentity } from './support/real-identity';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 // A person signs in through identity's OpenID Provider (the built artifact in a child process) and
 // calls the standards API with the access token: a human subject, the only kind a formal write allows.
-const API_AUDIENCE = 'urn:stdreg:standards-api';
 const PASSWORD = 'a long and unusual passphrase';
 
 let identity: RealIdentity;
@@ -37,9 +35,7 @@ async function userWithRoles(roles: string[]): Promise<{ uid: string; email: str
     registryId: app.registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Mei', locale: 'en',
   });
   const setup = await identityCall(partner.key, 'POST', `/v1/users/${user['id'] as string}/password-setup`);
-  const browser = new FormBrowser();
-  const done = await browser.submit(await browser.get(setup['setupUrl'] as string), { password: PASSWORD, confirm: PASSWORD });
-  expect(done.status).toBe(200);
+  await setPasswordThroughLink(setup['setupUrl'] as string, PASSWORD);
   for (const role of roles) {
     await identityCall(identity.platformKey, 'POST', '/v1/role-bindings', { uid: user['uid'], role, organizationId: partner.organizationId });
   }
@@ -48,22 +44,7 @@ async function userWithRoles(roles: string[]): Promise<{ uid: string; email: str
 
 /** Signs the user in through the login and consent pages; answers the access token for the standards API. */
 async function signIn(email: string): Promise<string> {
-  const config = await oidc.discovery(new URL(`${identity.url}/oidc`), partner.clientId, undefined, oidc.ClientSecretBasic(partner.clientSecret), {
-    execute: [oidc.allowInsecureRequests],
-  });
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri, scope: 'openid api', resource: API_AUDIENCE,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  });
-  const browser = new FormBrowser();
-  const login = await browser.follow(url.toString(), redirectUri);
-  const afterLogin = await browser.submit(login, { email, password: PASSWORD }, '/login');
-  const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), redirectUri);
-  const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
-  const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), redirectUri);
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, idTokenExpected: true }, { resource: API_AUDIENCE });
-  return tokens.access_token;
+  return signInWithForms({ identityUrl: identity.url, clientId: partner.clientId, clientSecret: partner.clientSecret, redirectUri }, email, PASSWORD);
 }
 
 beforeAll(async () => {

@@ -4,11 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as oidc from 'openid-client';
-import { FormBrowser } from '@stdreg/server-kit/testing';
+import { setPasswordThroughLink, signInWithForms } from '@stdreg/server-kit/testing';
 import type { Platform } from './platform';
 
-const API_AUDIENCE = 'urn:stdreg:standards-api';
 const PASSWORD = 'a long and unusual passphrase';
 
 export interface Partner {
@@ -44,26 +42,9 @@ export async function startPartner(platform: Platform): Promise<Partner> {
       registryId: app.registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Mei', locale: 'en',
     });
     const setup = await call(platform, key, 'POST', `/v1/users/${user['id'] as string}/password-setup`);
-    const setter = new FormBrowser();
-    await setter.submit(await setter.get(setup['setupUrl'] as string), { password: PASSWORD, confirm: PASSWORD });
+    await setPasswordThroughLink(setup['setupUrl'] as string, PASSWORD);
     for (const role of roles) await call(platform, platform.platformKey, 'POST', '/v1/role-bindings', { uid: user['uid'], role, organizationId });
-
-    const config = await oidc.discovery(new URL(`${platform.identityUrl}/oidc`), app.clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
-      execute: [oidc.allowInsecureRequests],
-    });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, scope: 'openid api', resource: API_AUDIENCE,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-    });
-    const browser = new FormBrowser();
-    const login = await browser.follow(url.toString(), redirectUri);
-    const afterLogin = await browser.submit(login, { email, password: PASSWORD }, '/login');
-    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), redirectUri);
-    const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
-    const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), redirectUri);
-    const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, idTokenExpected: true }, { resource: API_AUDIENCE });
-    return tokens.access_token;
+    return signInWithForms({ identityUrl: platform.identityUrl, clientId: app.clientId, clientSecret, redirectUri }, email, PASSWORD);
   };
   return { organizationId, key, signedInUser, close: () => new Promise((resolve) => callback.close(() => resolve())) };
 }

@@ -3,3 +3,4 @@ export * from './test-service';
 export * from './tcp-proxy';
 export * from './form-browser';
 export * from './built-service';
+export * from './oidc-sign-in';

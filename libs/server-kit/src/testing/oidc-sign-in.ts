@@ -1,0 +1,46 @@
+// A person signing in through identity's OpenID Provider the way a partner app makes them: the pages
+// driven by FormBrowser (no browser needed), openid-client as the relying party, PKCE S256, and an
+// access token for the standards API as the answer. For cross-service tests of formal writes.
+import * as oidc from 'openid-client';
+import { FormBrowser } from './form-browser';
+
+export const STANDARDS_API_AUDIENCE = 'urn:stdreg:standards-api';
+
+export interface RelyingPartyClient {
+  identityUrl: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+/** Sets the password on the page a set-password link opens; fails unless the page accepts it. */
+export async function setPasswordThroughLink(setupUrl: string, password: string): Promise<void> {
+  const browser = new FormBrowser();
+  const done = await browser.submit(await browser.get(setupUrl), { password, confirm: password });
+  if (done.status !== 200) throw new Error(`setting the password answered ${done.status}: ${done.text.slice(0, 300)}`);
+}
+
+/** Logs in and consents on identity's pages; answers the access token for the standards API. */
+export async function signInWithForms(client: RelyingPartyClient, email: string, password: string): Promise<string> {
+  const config = await oidc.discovery(new URL(`${client.identityUrl}/oidc`), client.clientId, undefined, oidc.ClientSecretBasic(client.clientSecret), {
+    execute: [oidc.allowInsecureRequests],
+  });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: client.redirectUri,
+    scope: 'openid api',
+    resource: STANDARDS_API_AUDIENCE,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  const browser = new FormBrowser();
+  const login = await browser.follow(url.toString(), client.redirectUri);
+  const afterLogin = await browser.submit(login, { email, password }, '/login');
+  if (!afterLogin.location) throw new Error(`the login page answered ${afterLogin.status}: ${afterLogin.text.slice(0, 300)}`);
+  const consent = await browser.follow(new URL(afterLogin.location, afterLogin.url).toString(), client.redirectUri);
+  const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
+  if (!afterConsent.location) throw new Error(`the consent page answered ${afterConsent.status}`);
+  const back = await browser.follow(new URL(afterConsent.location, afterConsent.url).toString(), client.redirectUri);
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, idTokenExpected: true }, { resource: STANDARDS_API_AUDIENCE });
+  return tokens.access_token;
+}
