@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const AUTOCANNON = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
@@ -99,6 +100,29 @@ export function run(main) {
     () => shutdown(0),
     (error) => fail(error.message),
   );
+}
+
+/** The PostgreSQL server's admin database, for CREATE and DROP DATABASE (PG_ADMIN_URL overrides). */
+export const PG_ADMIN_URL = process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** One query on a fresh connection to `url` (the admin database by default); resolves with the rows. */
+export async function pgQuery(sql, params, url = PG_ADMIN_URL) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A throwaway database on the admin server, dropped at cleanup; resolves with its URL. */
+export async function createBenchDatabase(name) {
+  await pgQuery(`CREATE DATABASE "${name}"`);
+  onCleanup(() => pgQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 export function freePort() {

@@ -20,7 +20,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { bundle } from '../build/bundle.mjs';
 // The valid scenario content the standards-api tests use (plain data; Node strips the types).
 import { sampleScenario } from '../../apps/standards-api/test/support/sample-scenario.ts';
@@ -30,11 +29,12 @@ import {
   SERVER_CPU,
   assertOnlyStatus,
   autocannon,
+  createBenchDatabase,
   freePort,
   get,
   log,
   makeTempDir,
-  onCleanup,
+  pgQuery,
   request,
   run,
   startServer,
@@ -59,7 +59,6 @@ const DEFAULT_READ_CACHE_MS = 1000;
 // publishes its counters at most once a second, and what it holds back then is published when it
 // has been idle for 10 s (PGSTAT_IDLE_INTERVAL); read earlier, the last second of load is missing.
 const STATS_SETTLE_MS = 11_000;
-const PG_ADMIN_URL = process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 // The highest limits IdentityConfig accepts, as in identity.bench.mjs (the decision endpoint itself
 // has no rate limiter; these keep the set-up calls clear of it).
 const RATE_LIMIT = 100_000;
@@ -84,28 +83,9 @@ const tempDir = makeTempDir('protected-read-bench-');
 // A well-formed app key identity never issued: refused by identity, allowed by the unprotected variant.
 const FORGED_APP_KEY = `stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`;
 
-/** A pg client on `url`, for one query. */
-async function query(url, sql, params) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-async function createDatabase(name) {
-  await query(PG_ADMIN_URL, `CREATE DATABASE "${name}"`);
-  onCleanup(() => query(PG_ADMIN_URL, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 /** Committed transactions per bench database so far (pg_stat_database). */
 async function transactionCounts() {
-  const rows = await query(PG_ADMIN_URL, 'SELECT datname, xact_commit::bigint AS commits FROM pg_stat_database WHERE datname::text = ANY($1::text[])', [
+  const rows = await pgQuery('SELECT datname, xact_commit::bigint AS commits FROM pg_stat_database WHERE datname::text = ANY($1::text[])', [
     Object.values(databases),
   ]);
   const byName = Object.fromEntries(rows.map((row) => [row.datname, Number(row.commits)]));
@@ -363,8 +343,8 @@ async function main() {
   const startedAt = Date.now();
   assertArtifacts();
   await bundleUnprotected();
-  const identityDatabaseUrl = await createDatabase(databases.identity);
-  const standardsApiDatabaseUrl = await createDatabase(databases.standardsApi);
+  const identityDatabaseUrl = await createBenchDatabase(databases.identity);
+  const standardsApiDatabaseUrl = await createBenchDatabase(databases.standardsApi);
   log(`databases: ${databases.identity}, ${databases.standardsApi} (PostgreSQL); DATA_DIR under ${tempDir}`);
 
   const identity = await startIdentity(identityDatabaseUrl);

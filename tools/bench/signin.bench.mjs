@@ -11,31 +11,19 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import {
-  ROOT, assertOnlyStatus, autocannon, freePort, log, makeTempDir, onCleanup, request, run, runJsonScript, startServer, stopChild, waitForStatus,
+  ROOT, assertOnlyStatus, autocannon, createBenchDatabase, freePort, log, makeTempDir, request, run, runJsonScript, startServer, stopChild, waitForStatus,
 } from './bench-kit.mjs';
 
 const IDENTITY_MAIN = path.join(ROOT, 'dist/apps/identity/main.js');
 const PACED_LOAD = path.join(import.meta.dirname, 'paced-load.mjs');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/signin.json');
-const PG_ADMIN_URL = process.env.PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOAD = { connections: 50, rate: 1000, warmupSeconds: 3, durationSeconds: 10 };
 const AUDIENCE = 'urn:stdreg:standards-api';
 const REDIRECT_URI = 'https://bench.example/callback';
 const PASSWORD = 'a long and unusual passphrase';
 const serviceToken = randomBytes(30).toString('base64url');
 const tempDir = makeTempDir('signin-bench-');
-
-async function adminQuery(sql) {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A minimal user agent: cookies by name, one request at a time, redirects not followed. */
 class Agent {
@@ -167,12 +155,9 @@ function scryptCost() {
 
 run(async () => {
   const databaseName = `signin_bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${databaseName}"`);
-  onCleanup(() => adminQuery(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
-  const databaseUrl = new URL(PG_ADMIN_URL);
-  databaseUrl.pathname = `/${databaseName}`;
+  const databaseUrl = await createBenchDatabase(databaseName);
   const port = await freePort();
-  const env = { ...process.env, HOST: '127.0.0.1', IDENTITY_PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: tempDir, DATABASE_URL: databaseUrl.toString(),
+  const env = { ...process.env, HOST: '127.0.0.1', IDENTITY_PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: tempDir, DATABASE_URL: databaseUrl,
     BOOTSTRAP_PLATFORM_KEY: 'auto', DECISION_SERVICE_TOKENS: `bench:${serviceToken}`, RATE_LIMIT_APP_WRITES_PER_MINUTE: '1000' };
   delete env.REDIS_URL;
   delete env.OIDC_ISSUER;
