@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AuditRepository } from '../audit/audit.repository';
 import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config/identity.config';
+import { KeyLeases } from '../keys/key-leases';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { RateLimiter, RATE_LIMIT_STORE } from '../rate-limit/rate-limiter';
@@ -16,6 +17,7 @@ import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
   providers: [
     KeysRepository,
     KeysService,
+    { provide: KeyLeases, useFactory: (config: IdentityConfig) => new KeyLeases(config.KEY_LEASE_MS), inject: [IdentityConfig] },
     AuditRepository,
     AuditService,
     {

@@ -31,6 +31,13 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(0) @Max(2592000)
   KEY_ROTATION_GRACE_SECONDS = 86400;
 
+  /**
+   * How long the decision endpoint may rely on a key it read (0: never). Revoking or rotating a key
+   * answers this much later, when no replica relies on the old state any more.
+   */
+  @toInt() @IsInt() @Min(0) @Max(5000)
+  KEY_LEASE_MS = 250;
+
   /** `auto`: on start, if there is no platform key, create one and write it to DATA_DIR/bootstrap-platform-key. */
   @IsIn(['auto', 'off'])
   BOOTSTRAP_PLATFORM_KEY: 'auto' | 'off' = 'auto';

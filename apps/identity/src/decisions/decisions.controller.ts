@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { DecisionRequestDto, DecisionResponseDto, ProblemDetailsDto } from '@stdreg/contracts';
 import { countDecided } from '@stdreg/server-kit';
+import { parseDecisionRequest } from './decision-request';
 import { DecisionsService } from './decisions.service';
 import { ServiceTokenGuard, type RequestWithService } from './service-token.guard';
 
@@ -20,9 +21,11 @@ export class DecisionsController {
       'Formal writes (split-project:activate, rule-version:create, settlement-run:post) need a human user; ' +
       'an API key, and so every agent, is denied them whatever its class. An unknown action is denied.',
   })
+  @ApiBody({ type: DecisionRequestDto })
   @ApiOkResponse({ type: DecisionResponseDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong service credential', type: ProblemDetailsDto })
-  decide(@Body() body: DecisionRequestDto, @Req() request: RequestWithService): Promise<DecisionResponseDto> {
-    return this.decisions.decide(body, request.serviceName!).then(countDecided);
+  // The body is typed unknown so the global ValidationPipe leaves it to parseDecisionRequest.
+  decide(@Body() body: unknown, @Req() request: RequestWithService): Promise<DecisionResponseDto> {
+    return this.decisions.decide(parseDecisionRequest(body), request.serviceName!).then(countDecided);
   }
 }

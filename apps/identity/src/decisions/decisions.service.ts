@@ -25,7 +25,7 @@ export class DecisionsService {
 
   private async resolve(credential: DecisionRequestDto['credential']): Promise<DecisionSubject | DenialReason> {
     if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value);
-    const caller = await this.keys.authenticate(credential.value);
+    const caller = await this.keys.authenticateLeased(credential.value);
     if (!caller) return 'invalid_credential';
     return caller.keyClass === 'platform'
       ? { kind: 'platform_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix }

@@ -7,10 +7,14 @@ import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../auth/caller';
 import { IdentityConfig } from '../config/identity.config';
-import { generateKeySecret, parseKey, secretMatches } from './key-secret';
+import { KeyLeases, type LeasedCredential } from './key-leases';
+import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';
 import { KeysRepository, type ApiKeyRow } from './keys.repository';
 
 export const DEFAULT_MAX_APPS = 3;
+
+/** Who a key is, without what may change under a lease (its registry bindings). */
+export type KeyIdentity = Pick<KeyCaller, 'keyId' | 'keyPrefix' | 'keyClass' | 'organizationId'>;
 
 export interface NewKey {
   name: string;
@@ -26,25 +30,52 @@ export class KeysService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly keys: KeysRepository,
+    private readonly leases: KeyLeases,
     private readonly audit: AuditService,
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
   ) {}
 
-  /** The key behind a presented secret, if it is valid now (revocation counts at once: no cache). */
+  /** The key behind a presented secret, if it is valid now, read from the database. */
   async authenticate(presented: string): Promise<KeyCaller | null> {
     const parsed = parseKey(presented);
     if (!parsed) return null;
-    const credential = await this.keys.findCredential(parsed.prefix);
-    if (!credential || credential.class !== parsed.keyClass || credential.revoked_at !== null) return null;
-    if (credential.expires_at !== null && credential.expires_at.getTime() <= Date.now()) return null;
-    if (!secretMatches(presented, credential.secret_hash)) return null;
+    const credential = await this.readCredential(parsed.prefix);
+    return credential && accepts(credential, parsed, presented) ? credential.caller : null;
+  }
+
+  /**
+   * The same answer for the decision endpoint, from this replica's lease on the key while one is live
+   * (KeyLeases: revocation still counts at once). Registry bindings may be a lease old, so they are left out.
+   */
+  async authenticateLeased(presented: string): Promise<KeyIdentity | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    let credential = this.leases.find(parsed.prefix);
+    if (!credential) {
+      const startedAt = this.leases.start();
+      credential = await this.readCredential(parsed.prefix);
+      if (credential) this.leases.hold(parsed.prefix, credential, startedAt);
+    }
+    if (!credential || !accepts(credential, parsed, presented)) return null;
+    const { keyId, keyPrefix, keyClass, organizationId } = credential.caller;
+    return { keyId, keyPrefix, keyClass, organizationId };
+  }
+
+  /** A key that is not revoked, with its secret's hash and expiry; null when there is none. */
+  private async readCredential(prefix: string): Promise<LeasedCredential | null> {
+    const row = await this.keys.findCredential(prefix);
+    if (!row || row.revoked_at !== null) return null;
     return {
-      keyId: credential.key_id,
-      keyPrefix: parsed.prefix,
-      keyClass: credential.class,
-      organizationId: credential.organization_id,
-      registryIds: credential.registry_ids,
-      maxApps: credential.max_apps,
+      caller: {
+        keyId: row.key_id,
+        keyPrefix: prefix,
+        keyClass: row.class,
+        organizationId: row.organization_id,
+        registryIds: row.registry_ids,
+        maxApps: row.max_apps,
+      },
+      secretHash: row.secret_hash,
+      secretExpiresAtMs: row.expires_at?.getTime() ?? null,
     };
   }
 
@@ -86,7 +117,7 @@ export class KeysService {
   }
 
   async rotate(id: string, gracePeriodSeconds: number | undefined, actor: Actor): Promise<IssuedKeyDto> {
-    return this.dataSource.transaction(async (manager) => {
+    const issued = await this.dataSource.transaction(async (manager) => {
       const locked = await this.keys.lock(manager, id);
       if (!locked) throw keyNotFound(id);
       if (locked.revoked_at) throw new DomainError(ErrorCode.Conflict, 'A revoked key cannot be rotated.');
@@ -97,15 +128,20 @@ export class KeysService {
       await this.audit.record(actor, { action: 'keys.rotate', target: id, detail: { prefix: generated.prefix, graceSeconds: grace } }, manager);
       return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
     });
+    // A rotation can end a secret at once (an earlier one still in its grace period, or a grace of 0).
+    await this.leases.outlast(id);
+    return issued;
   }
 
   async revoke(id: string, actor: Actor): Promise<ApiKeyDto> {
-    return this.dataSource.transaction(async (manager) => {
+    const revoked = await this.dataSource.transaction(async (manager) => {
       if (!(await this.keys.lock(manager, id))) throw keyNotFound(id);
       await this.keys.revoke(manager, id);
       await this.audit.record(actor, { action: 'keys.revoke', target: id }, manager);
       return toApiKeyDto((await this.keys.find(id, manager))!);
     });
+    await this.leases.outlast(id);
+    return revoked;
   }
 
   private async require(id: string): Promise<ApiKeyRow> {
@@ -137,6 +173,12 @@ export class KeysService {
     }
     await this.keys.bindRegistries(manager, keyId, registryIds);
   }
+}
+
+function accepts(credential: LeasedCredential, parsed: ParsedKey, presented: string): boolean {
+  if (credential.caller.keyClass !== parsed.keyClass) return false;
+  if (credential.secretExpiresAtMs !== null && credential.secretExpiresAtMs <= Date.now()) return false;
+  return secretMatches(presented, credential.secretHash);
 }
 
 function keyNotFound(id: string): DomainError {

@@ -6,10 +6,11 @@ import type { Server } from 'node:http';
 import { createServiceApp, loadConfig } from '@stdreg/server-kit';
 import { IdentityConfig } from '../../src/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
-import { startIdentity, type RunningIdentity } from '../support/identity-app';
+import { SERVICE_TOKEN, startIdentity, type RunningIdentity } from '../support/identity-app';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-const LIMITS = { RATE_LIMIT_APP_BURST: '6', RATE_LIMIT_APP_PER_MINUTE: '60' };
+// A lease long enough that a decision relying on a stale one could not be missed.
+const LIMITS = { RATE_LIMIT_APP_BURST: '6', RATE_LIMIT_APP_PER_MINUTE: '60', KEY_LEASE_MS: '3000' };
 
 describe('two identity replicas sharing PostgreSQL and Redis', () => {
   let identity: RunningIdentity;
@@ -19,7 +20,7 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
     identity = await startIdentity(LIMITS);
     const config = loadConfig(IdentityConfig, {
       LOG_LEVEL: 'error', BOOTSTRAP_PLATFORM_KEY: 'off', REDIS_URL: process.env['REDIS_URL']!, REDIS_KEY_PREFIX: identity.redisPrefix,
-      ...identity.database.env, ...LIMITS,
+      DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`, ...identity.database.env, ...LIMITS,
     });
     replica = await createServiceApp(IDENTITY, config);
     await replica.init();
@@ -43,5 +44,42 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
     await request(replica.getHttpServer()).get('/v1/apps').set(bearer(partner.secret)).expect(200);
     await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set(bearer(identity.platformKey)).expect(200);
     await request(replica.getHttpServer()).get('/v1/apps').set(bearer(partner.secret)).expect(401);
+  });
+
+  describe('the decision endpoint, which relies on short leases on keys', () => {
+    const decide = (server: Server, key: string, organizationId: string) =>
+      request(server)
+        .post('/v1/decisions')
+        .set(bearer(SERVICE_TOKEN))
+        .send({ credential: { kind: 'api_key', value: key }, action: 'split-project:read', resource: { organizationId } })
+        .expect(200)
+        .then((response) => response.body.decision as string);
+
+    it('answers from its lease without reading the key again: a change behind the API\'s back waits for the lease', async () => {
+      const partner = await identity.newAppKey();
+      expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('allow');
+      await identity.dataSource.query('UPDATE api_key SET revoked_at = now() WHERE id = $1', [partner.key.id]);
+      expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('allow');
+      expect(await decide(identity.server, partner.secret, partner.organizationId)).toBe('deny');
+    });
+
+    it('denies a key on every instance as soon as its revocation through the other instance has answered', async () => {
+      const partner = await identity.newAppKey();
+      expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('allow');
+      await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set(bearer(identity.platformKey)).expect(200);
+      expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('deny');
+    });
+
+    it('denies a rotated-out secret on every instance as soon as a rotation without grace has answered', async () => {
+      const partner = await identity.newAppKey();
+      expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('allow');
+      const rotated = await request(identity.server)
+        .post(`/v1/keys/${partner.key.id}/rotate`)
+        .set(bearer(identity.platformKey))
+        .send({ gracePeriodSeconds: 0 })
+        .expect(200);
+      expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('deny');
+      expect(await decide(replica.getHttpServer(), rotated.body.secret, partner.organizationId)).toBe('allow');
+    });
   });
 });

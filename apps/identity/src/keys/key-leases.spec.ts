@@ -1,0 +1,78 @@
+import { KeyClass } from '@stdreg/contracts';
+import { KeyLeases, MAX_LEASES, type LeaseClock, type LeasedCredential } from './key-leases';
+
+/** A clock that moves only when told to; sleeping advances it. */
+class ManualClock implements LeaseClock {
+  monotonic = 1_000;
+  wall = 1_700_000_000_000;
+  slept: number[] = [];
+  monotonicMs = () => this.monotonic;
+  wallMs = () => this.wall;
+  advance(ms: number, wallMs = ms): void {
+    this.monotonic += ms;
+    this.wall += wallMs;
+  }
+  sleep = async (ms: number) => {
+    this.slept.push(ms);
+    this.advance(ms);
+  };
+}
+
+const credential = (keyId: string): LeasedCredential => ({
+  caller: { keyId, keyPrefix: `p-${keyId}`, keyClass: KeyClass.App, organizationId: null, registryIds: [], maxApps: 3 },
+  secretHash: Buffer.alloc(32),
+  secretExpiresAtMs: null,
+});
+
+describe('KeyLeases', () => {
+  let clock: ManualClock;
+  let leases: KeyLeases;
+  beforeEach(() => {
+    clock = new ManualClock();
+    leases = new KeyLeases(250, clock);
+  });
+
+  it('holds a credential for the lease, counted from before the read', () => {
+    const startedAt = leases.start();
+    clock.advance(100); // the database read
+    leases.hold('p1', credential('k1'), startedAt);
+    expect(leases.find('p1')?.caller.keyId).toBe('k1');
+    clock.advance(149);
+    expect(leases.find('p1')).not.toBeNull();
+    clock.advance(1);
+    expect(leases.find('p1')).toBeNull();
+  });
+
+  it('ends a lease early when the wall clock has jumped past it (a paused machine)', () => {
+    leases.hold('p1', credential('k1'), leases.start());
+    clock.advance(10, 60_000);
+    expect(leases.find('p1')).toBeNull();
+  });
+
+  it('outlasts a key: drops its leases here and waits out the lease for the other replicas', async () => {
+    leases.hold('p1', credential('k1'), leases.start());
+    leases.hold('p2', credential('k1'), leases.start());
+    leases.hold('p3', credential('k2'), leases.start());
+    const before = clock.monotonic;
+    await leases.outlast('k1');
+    expect(clock.slept).toEqual([250]);
+    expect(clock.monotonic - before).toBe(250);
+    expect(leases.find('p1')).toBeNull();
+    expect(leases.find('p2')).toBeNull();
+  });
+
+  it('holds nothing and waits for nothing when leases are off', async () => {
+    const off = new KeyLeases(0, clock);
+    off.hold('p1', credential('k1'), off.start());
+    expect(off.find('p1')).toBeNull();
+    await off.outlast('k1');
+    expect(clock.slept).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_LEASES} leases, dropping the oldest`, () => {
+    for (let i = 0; i <= MAX_LEASES; i++) leases.hold(`p${i}`, credential(`k${i}`), leases.start());
+    expect(leases.find('p0')).toBeNull();
+    expect(leases.find('p1')).not.toBeNull();
+    expect(leases.find(`p${MAX_LEASES}`)).not.toBeNull();
+  });
+});

@@ -1,0 +1,82 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KeyCaller } from '../auth/caller';
+
+/** What a decision needs of a key, as read from the database at the start of a lease. */
+export interface LeasedCredential {
+  caller: KeyCaller;
+  secretHash: Buffer;
+  /** When the secret stops working (a rotated key's previous secret), epoch ms; null while current. */
+  secretExpiresAtMs: number | null;
+}
+
+interface Lease {
+  credential: LeasedCredential;
+  endsAtMonotonicMs: number;
+  endsAtWallMs: number;
+}
+
+export interface LeaseClock {
+  monotonicMs(): number;
+  wallMs(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: LeaseClock = { monotonicMs: () => performance.now(), wallMs: () => Date.now(), sleep: (ms) => sleep(ms) };
+
+/** Above this many keys the oldest lease is dropped; a dropped lease only costs one query. */
+export const MAX_LEASES = 10_000;
+
+/**
+ * Short leases on key credentials for the decision endpoint, so a decision need not read the database.
+ * Revocation still counts at once on every replica: a lease starts before its database read, lasts
+ * KEY_LEASE_MS on both the monotonic and the wall clock, and every write that ends a secret (revoke,
+ * rotate) answers only after waiting that long past its commit. By then no lease taken before the
+ * commit is alive anywhere, and any read after it sees the change. KEY_LEASE_MS=0 turns leases off.
+ */
+export class KeyLeases {
+  private readonly leases = new Map<string, Lease>();
+
+  constructor(
+    private readonly leaseMs: number,
+    private readonly clock: LeaseClock = systemClock,
+  ) {}
+
+  get enabled(): boolean {
+    return this.leaseMs > 0;
+  }
+
+  /** The live lease on a key prefix, if any. */
+  find(prefix: string): LeasedCredential | null {
+    const lease = this.leases.get(prefix);
+    if (!lease) return null;
+    if (this.clock.monotonicMs() < lease.endsAtMonotonicMs && this.clock.wallMs() < lease.endsAtWallMs) return lease.credential;
+    this.leases.delete(prefix);
+    return null;
+  }
+
+  /** Marks the start of a lease: call before the database read whose answer it will hold. */
+  start(): { monotonicMs: number; wallMs: number } {
+    return { monotonicMs: this.clock.monotonicMs(), wallMs: this.clock.wallMs() };
+  }
+
+  hold(prefix: string, credential: LeasedCredential, startedAt: { monotonicMs: number; wallMs: number }): void {
+    if (!this.enabled) return;
+    this.leases.delete(prefix);
+    if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
+    this.leases.set(prefix, {
+      credential,
+      endsAtMonotonicMs: startedAt.monotonicMs + this.leaseMs,
+      endsAtWallMs: startedAt.wallMs + this.leaseMs,
+    });
+  }
+
+  /**
+   * After a committed write that ends secrets of a key: drops this replica's leases on it, then waits
+   * until every replica's lease taken before the commit has run out.
+   */
+  async outlast(keyId: string): Promise<void> {
+    for (const [prefix, lease] of this.leases) if (lease.credential.caller.keyId === keyId) this.leases.delete(prefix);
+    if (this.enabled) await this.clock.sleep(this.leaseMs);
+  }
+}
