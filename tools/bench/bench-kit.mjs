@@ -180,9 +180,9 @@ export async function waitForStatus(name, port, urlPath, status) {
   throw new Error(`${name} did not answer ${status} on ${urlPath} within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-/** Runs a Node script on the load CPU and returns its stdout parsed as JSON. */
-export function runJsonScript(label, script, args) {
-  const child = spawnTracked('taskset', ['-c', LOAD_CPU, process.execPath, script, ...args.map(String)], {
+/** Runs a Node script on the load CPU (or another) and returns its stdout parsed as JSON. */
+export function runJsonScript(label, script, args, cpu = LOAD_CPU) {
+  const child = spawnTracked('taskset', ['-c', cpu, process.execPath, script, ...args.map(String)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };

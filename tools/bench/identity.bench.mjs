@@ -1,6 +1,9 @@
 // Identity benchmark: requests/s and latency of the built identity service on
 //  1. the authorization decision (POST /v1/decisions: service-token check, app-key lookup, policy);
-//     target p99 < 2 ms at 50 connections;
+//     target p99 < 2 ms at 50 connections offering a steady 1 000/s. The steady load alternates, one
+//     second each, between identity and a bare node:http server (bare-http-server.mjs) on the same CPU,
+//     so the run also shows what the machine allowed any Node service at that moment; a CPU stall
+//     probe (cpu-stall-probe.mjs) on both CPUs says how noisy the machine was;
 //  2. the rate limiter's cost: GET /v1/apps/<registryId> with an app key (key auth, the limiter, the
 //     app query) on an identity using Redis for its buckets, then on one using the in-process store;
 //  3. the Redis limiter alone (redis-take.mjs): microseconds per take() of the token-bucket script.
@@ -34,6 +37,7 @@ import {
 } from './bench-kit.mjs';
 
 const IDENTITY_MAIN = path.join(ROOT, 'dist/apps/identity/main.js');
+const BARE_SERVER = path.join(import.meta.dirname, 'bare-http-server.mjs');
 const REDIS_TAKE = path.join(import.meta.dirname, 'redis-take.mjs');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/identity.json');
 
@@ -164,6 +168,10 @@ async function setUp(port) {
 // 50 in flight at N req/s is 50/N s each); a decision's own latency is measured with the same
 // 50 connections offering a steady load below capacity.
 const DECISION_OFFERED_RATE = 1000;
+// Paired steady load: 40 s in 1 s slices, 20 s for each of identity and the bare server.
+const PAIRED = { seconds: 40, sliceSeconds: 1 };
+const STALL_PROBE_SECONDS = 5;
+const STALL_PROBE = path.join(import.meta.dirname, 'cpu-stall-probe.mjs');
 
 function decisionScenario(setup, connections, overallRate) {
   const body = {
@@ -268,32 +276,55 @@ async function benchInProcessInstance(databaseUrl, setup) {
   if (check.decision !== 'allow') throw new Error(`the decision was ${JSON.stringify(check)} instead of allow`);
   log(`decision check: ${check.decision} (${check.reason})`);
   const decisionRun = await measure('decision', instance, decision);
-  const decisionSteady = await pacedDecision(instance, decision);
+  const steady = await steadyPaired(instance, decision);
   const decisionSingle = await measure('decision', instance, decisionScenario(setup, 1));
   const exit = await stopIdentity(instance);
-  return { run, decisionCheck: check, decisionRuns: [decisionRun, decisionSteady, decisionSingle], exit };
+  return { run, decisionCheck: check, decisionRuns: [decisionRun, steady.decision, decisionSingle], steady, exit };
+}
+
+/** The steady load, alternating slice by slice between identity and the bare server on identity's CPU. */
+async function steadyPaired(instance, scenario) {
+  const port = await freePort();
+  const bare = startServer('bare node:http server', [BARE_SERVER, String(port)], process.env);
+  await waitForStatus('bare node:http server', port, '/readyz', 200);
+  const stalls = await Promise.all([SERVER_CPU, LOAD_CPU].map((cpu) => runJsonScript('cpu-stall-probe', STALL_PROBE, [STALL_PROBE_SECONDS], cpu)));
+  const paired = await pacedRun('steady decision', instance.port, scenario, { port, ...PAIRED });
+  await stopChild(bare);
+  return { decision: paired[0], floor: paired[1], stalls: { [SERVER_CPU]: stalls[0], [LOAD_CPU]: stalls[1] } };
 }
 
 const PACED_LOAD = path.join(import.meta.dirname, 'paced-load.mjs');
 
-/** 50 connections offering a steady Poisson load: the latency a caller sees, queueing included. */
-async function pacedDecision(instance, scenario) {
+/**
+ * 50 connections offering a steady Poisson load: the latency a caller sees, queueing included. With
+ * `paired`, the load alternates with the bare server and one run per target comes back.
+ */
+async function pacedRun(name, port, scenario, paired) {
+  const seconds = paired ? paired.seconds : LOAD.durationSeconds;
   const result = await runJsonScript('paced-load', PACED_LOAD, [
-    `http://127.0.0.1:${instance.port}${scenario.path}`, scenario.method, JSON.stringify(scenario.headers), scenario.body,
-    LOAD.connections, DECISION_OFFERED_RATE, LOAD.warmupSeconds, LOAD.durationSeconds,
+    `http://127.0.0.1:${port}${scenario.path}`, scenario.method, JSON.stringify(scenario.headers), scenario.body,
+    LOAD.connections, DECISION_OFFERED_RATE, LOAD.warmupSeconds, seconds,
+    ...(paired ? [`http://127.0.0.1:${paired.port}${scenario.path}`, paired.sliceSeconds] : []),
   ]);
+  const labels = paired ? ['identity', 'bare node:http'] : ['identity'];
+  const runs = (paired ? result.targets : [result]).map((measured, i) => toPacedRun(`${name} on ${labels[i]}`, labels[i], measured));
+  return paired ? runs : runs[0];
+}
+
+function toPacedRun(label, target, result) {
   const statuses = Object.keys(result.statusCounts);
   if (result.errors > 0 || statuses.length !== 1 || statuses[0] !== '200') {
-    throw new Error(`paced decision load: expected only 200 responses, got ${JSON.stringify({ statusCounts: result.statusCounts, errors: result.errors })}`);
+    throw new Error(`${label}: expected only 200 responses, got ${JSON.stringify({ statusCounts: result.statusCounts, errors: result.errors })}`);
   }
   const ms = (micros) => micros / 1000;
   const run = {
     scenario: 'decision-paced',
-    identity: instance.label,
+    identity: target,
     connections: LOAD.connections,
     requests: result.requests,
     requestsPerSecond: result.requestsPerSecond,
     p50Ms: ms(result.latencyMicros.p50),
+    p90Ms: ms(result.latencyMicros.p90),
     p99Ms: ms(result.latencyMicros.p99),
     p999Ms: ms(result.latencyMicros.p999),
     maxMs: ms(result.latencyMicros.max),
@@ -302,7 +333,7 @@ async function pacedDecision(instance, scenario) {
     paced: result,
   };
   log(
-    `decision paced at ${DECISION_OFFERED_RATE}/s over ${LOAD.connections} connections: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms ` +
+    `${label} paced at ${DECISION_OFFERED_RATE}/s over ${LOAD.connections} connections: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms ` +
       `(from dispatch: p99 ${ms(result.serviceMicros.p99)} ms; loader lateness p99 ${ms(result.loaderLatenessMicros.p99)} ms)`,
   );
   return run;
@@ -310,22 +341,41 @@ async function pacedDecision(instance, scenario) {
 
 const fixed = (value, digits) => value.toFixed(digits);
 
-function renderDecision(decisionRuns, pass) {
-  const [saturated, steady, single] = decisionRuns;
+function renderDecision(decisionRuns, steady, pass) {
+  const [saturated, steadyRun, single] = decisionRuns;
   const row = (run, load, target) =>
     `| ${load} | ${run.connections} | ${Math.round(run.requestsPerSecond)} | ${run.p50Ms} | ${run.p99Ms} | ` +
     `${fixed(run.littleMeanMs, 2)} | ${run.non2xx} | ${target} |`;
+  const pairedRow = (run) =>
+    `| ${run.identity} | ${Math.round(run.requestsPerSecond)} | ${run.p50Ms} | ${run.p90Ms} | ${run.p99Ms} | ${run.p999Ms} | ` +
+    `${run.paced.serviceMicros.p99 / 1000} | ${run.paced.loaderLatenessMicros.p99 / 1000} |`;
+  const stallRow = ([cpu, probe]) =>
+    `| ${cpu} | ${probe.stallsOverHalfMs} | ${probe.stallsOver2Ms} | ${probe.stalledMsPerSecond} | ${probe.longestMs} |`;
   return [
     '### 1. Authorization decision: `POST /v1/decisions` (app key, `split-project:read`, own organization → allow)',
     '',
     '| offered load | connections | req/s | p50 ms | p99 ms | mean ms (connections ÷ req/s) | non-2xx | target |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     row(saturated, 'as fast as it goes (throughput)', 'informational'),
-    row(steady, `steady ${DECISION_OFFERED_RATE} req/s, Poisson arrivals (paced-load, µs timing)`, `p99 < ${DECISION_P99_TARGET_MS} ms ${pass ? 'PASS' : 'FAIL'}`),
+    row(steadyRun, `steady ${DECISION_OFFERED_RATE} req/s, Poisson arrivals (paced-load, µs timing)`, `p99 < ${DECISION_P99_TARGET_MS} ms ${pass ? 'PASS' : 'FAIL'}`),
     row(single, 'one at a time', 'informational'),
     '',
-    `Steady load, the same requests timed from their dispatch (the service's answer time): p50 ${steady.paced.serviceMicros.p50 / 1000} ms, ` +
-      `p99 ${steady.paced.serviceMicros.p99 / 1000} ms; the loader's own lateness: p99 ${steady.paced.loaderLatenessMicros.p99 / 1000} ms.`,
+    `The steady load alternated every ${PAIRED.sliceSeconds} s between identity and a bare node:http server on the same CPU ` +
+      `(bare-http-server.mjs: parses the body, answers a decision-sized JSON), ${PAIRED.seconds / 2} s each after a ` +
+      `${LOAD.warmupSeconds} s warm-up:`,
+    '',
+    '| service | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | p99 from dispatch ms | loader lateness p99 ms |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    pairedRow(steady.decision),
+    pairedRow(steady.floor),
+    '',
+    `identity − bare: p50 ${fixed(steady.decision.p50Ms - steady.floor.p50Ms, 3)} ms, p99 ${fixed(steady.decision.p99Ms - steady.floor.p99Ms, 3)} ms.`,
+    '',
+    `CPU stall probe just before (cpu-stall-probe.mjs, ${STALL_PROBE_SECONDS} s on each CPU at once: a busy loop that wants the CPU all the time):`,
+    '',
+    '| CPU | stalls > 0.5 ms | stalls > 2 ms | stalled ms per s | longest ms |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...Object.entries(steady.stalls).map(stallRow),
     '',
   ].join('\n');
 }
@@ -381,7 +431,8 @@ function renderNotes(setupInfo, exits) {
     `- Rate limits: ${RATE_LIMIT} (burst and per minute), the highest IdentityConfig accepts (the brief's 100 000 000 is refused at start). ` +
       'The limiter ran on every apps-get request (X-RateLimit headers present; with Redis, buckets under a unique key prefix). ' +
       'The bucket refills at ~1 667 tokens/s, so below that rate it stays nearly full.',
-    '- The decision endpoint has no rate limiter (service-token guard only); it was measured on the in-process identity.',
+    '- The decision endpoint has no rate limiter (service-token guard only); it was measured on the in-process identity, ' +
+      'with its key leases at the default KEY_LEASE_MS (the app key is read from the database about four times a second).',
   ];
   for (const exit of exits) {
     if (!exit.clean)
@@ -432,7 +483,7 @@ async function main() {
     database,
     rateLimit: RATE_LIMIT,
     targets: { decisionP99Ms: { below: DECISION_P99_TARGET_MS, value: memoryPart.decisionRuns[1].p99Ms, pass: decisionPass } },
-    decision: { check: memoryPart.decisionCheck, runs: memoryPart.decisionRuns },
+    decision: { check: memoryPart.decisionCheck, runs: memoryPart.decisionRuns, bareServer: memoryPart.steady.floor, cpuStalls: memoryPart.steady.stalls },
     limiter: { redis: redisRun, inProcess: memoryRun, comparison },
     redisTakes: { script: 'one-bucket copy of TAKE_SCRIPT, ioredis EVALSHA', ...takes },
     exits,
@@ -440,7 +491,7 @@ async function main() {
   });
   console.log(
     [
-      renderDecision(memoryPart.decisionRuns, decisionPass),
+      renderDecision(memoryPart.decisionRuns, memoryPart.steady, decisionPass),
       renderLimiter(redisRun, memoryRun, comparison),
       renderTakes(takes),
       renderNotes({ database }, exits),

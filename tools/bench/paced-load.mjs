@@ -9,26 +9,35 @@
 // process (JIT, connection pools) and is discarded. The loader runs alone on its CPU, so it polls the
 // clock with setImmediate when the next arrival is under 2 ms away instead of trusting setTimeout's
 // millisecond granularity.
+// With a second URL and a slice length, the arrivals go to the two services in turn, one slice each
+// (each with its own N connections): a paired comparison in which both meet the same machine, since
+// this machine's noise comes in bursts longer than a request and shorter than a run. Each target then
+// gets its own figures, under `targets`.
 // usage: node paced-load.mjs <url> <method> <headers-json> <body|-> <connections> <rate/s> <warm-up s> <seconds>
+//        [<second url> <slice s>]
 import { Pool } from 'undici';
 
-const USAGE = 'usage: node paced-load.mjs <url> <method> <headers-json> <body|-> <connections> <rate/s> <warm-up s> <seconds>';
-const [url, method, headersJson, bodyArg, connectionsArg, rateArg, warmupArg, secondsArg] = process.argv.slice(2);
-if (secondsArg === undefined) {
+const USAGE =
+  'usage: node paced-load.mjs <url> <method> <headers-json> <body|-> <connections> <rate/s> <warm-up s> <seconds> [<second url> <slice s>]';
+const [url, method, headersJson, bodyArg, connectionsArg, rateArg, warmupArg, secondsArg, secondUrl, sliceArg] = process.argv.slice(2);
+if (secondsArg === undefined || (secondUrl !== undefined && !(Number(sliceArg) > 0))) {
   console.error(USAGE);
   process.exit(2);
 }
-const target = new URL(url);
 const connections = Number(connectionsArg);
-const pool = new Pool(target.origin, { connections, pipelining: 1 });
+const targets = [url, ...(secondUrl ? [secondUrl] : [])].map((address) => {
+  const target = new URL(address);
+  return { path: target.pathname + target.search, pool: new Pool(target.origin, { connections, pipelining: 1 }) };
+});
+const sliceNs = secondUrl ? Number(sliceArg) * 1e9 : Infinity;
 const headers = JSON.parse(headersJson);
 const body = bodyArg === '-' ? undefined : bodyArg;
 const rate = Number(rateArg);
 const now = () => process.hrtime.bigint();
 const micros = (from, to) => Number(to - from) / 1000;
 
-async function send() {
-  const response = await pool.request({ method, path: target.pathname + target.search, headers, body });
+async function send(target) {
+  const response = await target.pool.request({ method, path: target.path, headers, body });
   await response.body.dump();
   return response.statusCode;
 }
@@ -41,23 +50,24 @@ async function phase(seconds) {
   const start = now();
   let nextNs = 0;
   let idle = 0;
-  const one = async (scheduledAt) => {
+  const one = async (scheduledAt, targetIndex) => {
     const dispatchedAt = now();
     let status = 'error';
     try {
-      status = String(await send());
+      status = String(await send(targets[targetIndex]));
     } catch {
       // counted below as an error sample
     }
     const doneAt = now();
-    samples.push({ status, fromSchedule: micros(scheduledAt, doneAt), fromDispatch: micros(dispatchedAt, doneAt), lateness: micros(scheduledAt, dispatchedAt) });
+    samples.push({ targetIndex, status, fromSchedule: micros(scheduledAt, doneAt), fromDispatch: micros(dispatchedAt, doneAt), lateness: micros(scheduledAt, dispatchedAt) });
   };
   while (true) {
     const elapsed = now() - start;
     if (elapsed >= durationNs) break;
     if (elapsed >= BigInt(Math.round(nextNs))) {
       const scheduledAt = start + BigInt(Math.round(nextNs));
-      const request = one(scheduledAt).finally(() => inFlight.delete(request));
+      const targetIndex = Math.floor(nextNs / sliceNs) % targets.length;
+      const request = one(scheduledAt, targetIndex).finally(() => inFlight.delete(request));
       inFlight.add(request);
       nextNs += -Math.log(1 - Math.random()) * (1e9 / rate);
       continue;
@@ -71,7 +81,7 @@ async function phase(seconds) {
   return { samples, seconds, idle };
 }
 
-function summarize({ samples, seconds }) {
+function summarize(samples, seconds) {
   const statusCounts = {};
   for (const sample of samples) statusCounts[sample.status] = (statusCounts[sample.status] ?? 0) + 1;
   const quantiles = (key) => {
@@ -91,8 +101,18 @@ function summarize({ samples, seconds }) {
   };
 }
 
-await Promise.all(Array.from({ length: connections }, send));
-const warmup = summarize(await phase(Number(warmupArg)));
-const measured = summarize(await phase(Number(secondsArg)));
-await pool.close();
-console.log(JSON.stringify({ ...measured, warmup: { requests: warmup.requests, statusCounts: warmup.statusCounts } }));
+/** Figures for one target: its samples over the share of the phase it was offered load. */
+function summarizeTarget(phaseResult, targetIndex) {
+  const share = targets.length === 1 ? 1 : 1 / targets.length;
+  return summarize(phaseResult.samples.filter((sample) => sample.targetIndex === targetIndex), phaseResult.seconds * share);
+}
+
+for (const target of targets) await Promise.all(Array.from({ length: connections }, () => send(target)));
+const warmup = await phase(Number(warmupArg));
+const measured = await phase(Number(secondsArg));
+await Promise.all(targets.map((target) => target.pool.close()));
+const report = (targetIndex) => {
+  const warm = summarizeTarget(warmup, targetIndex);
+  return { ...summarizeTarget(measured, targetIndex), warmup: { requests: warm.requests, statusCounts: warm.statusCounts } };
+};
+console.log(JSON.stringify(targets.length === 1 ? report(0) : { sliceSeconds: Number(sliceArg), targets: targets.map((_, i) => report(i)) }));

@@ -61,6 +61,33 @@ describe('KeyLeases', () => {
     expect(leases.find('p2')).toBeNull();
   });
 
+  it('asks for one renewal once a lease is half gone, and the renewal is a new lease from its own read', () => {
+    leases.hold('p1', credential('k1'), leases.start());
+    clock.advance(124);
+    expect(leases.claimRenewal('p1')).toBe(false);
+    clock.advance(1);
+    expect(leases.claimRenewal('p1')).toBe(true);
+    expect(leases.claimRenewal('p1')).toBe(false);
+    const renewalStartedAt = leases.start();
+    clock.advance(200);
+    leases.hold('p1', credential('k1'), renewalStartedAt);
+    expect(leases.find('p1')).not.toBeNull();
+    clock.advance(50);
+    expect(leases.find('p1')).toBeNull();
+  });
+
+  it('lets a failed renewal be tried again, and ends the lease when the renewal finds the key gone', () => {
+    leases.hold('p1', credential('k1'), leases.start());
+    clock.advance(200);
+    expect(leases.claimRenewal('p1')).toBe(true);
+    leases.renewalFailed('p1');
+    expect(leases.find('p1')).not.toBeNull();
+    expect(leases.claimRenewal('p1')).toBe(true);
+    leases.drop('p1');
+    expect(leases.find('p1')).toBeNull();
+    expect(leases.claimRenewal('p1')).toBe(false);
+  });
+
   it('holds nothing and waits for nothing when leases are off', async () => {
     const off = new KeyLeases(0, clock);
     off.hold('p1', credential('k1'), off.start());

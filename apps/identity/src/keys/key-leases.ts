@@ -12,6 +12,7 @@ export interface LeasedCredential {
 
 interface Lease {
   credential: LeasedCredential;
+  startedAtMonotonicMs: number;
   endsAtMonotonicMs: number;
   endsAtWallMs: number;
 }
@@ -33,9 +34,12 @@ export const MAX_LEASES = 10_000;
  * KEY_LEASE_MS on both the monotonic and the wall clock, and every write that ends a secret (revoke,
  * rotate) answers only after waiting that long past its commit. By then no lease taken before the
  * commit is alive anywhere, and any read after it sees the change. KEY_LEASE_MS=0 turns leases off.
+ * A key in use is read again once its lease is half gone (renewal), so decisions on it never wait for
+ * the database; a renewal is a new lease, anchored at its own read.
  */
 export class KeyLeases {
   private readonly leases = new Map<string, Lease>();
+  private readonly renewing = new Set<string>();
 
   constructor(
     private readonly leaseMs: number,
@@ -55,17 +59,41 @@ export class KeyLeases {
     return null;
   }
 
+  /**
+   * Whether the caller should read the key again now: its live lease is half gone and no renewal is
+   * under way. A true answer claims the renewal until `hold`, `drop` or `renewalFailed`.
+   */
+  claimRenewal(prefix: string): boolean {
+    const lease = this.leases.get(prefix);
+    if (!lease || this.renewing.has(prefix)) return false;
+    if (this.clock.monotonicMs() - lease.startedAtMonotonicMs < this.leaseMs / 2) return false;
+    this.renewing.add(prefix);
+    return true;
+  }
+
+  renewalFailed(prefix: string): void {
+    this.renewing.delete(prefix);
+  }
+
+  /** Ends this replica's lease on a prefix (a read found the key revoked or gone). */
+  drop(prefix: string): void {
+    this.renewing.delete(prefix);
+    this.leases.delete(prefix);
+  }
+
   /** Marks the start of a lease: call before the database read whose answer it will hold. */
   start(): { monotonicMs: number; wallMs: number } {
     return { monotonicMs: this.clock.monotonicMs(), wallMs: this.clock.wallMs() };
   }
 
   hold(prefix: string, credential: LeasedCredential, startedAt: { monotonicMs: number; wallMs: number }): void {
+    this.renewing.delete(prefix);
     if (!this.enabled) return;
     this.leases.delete(prefix);
     if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
     this.leases.set(prefix, {
       credential,
+      startedAtMonotonicMs: startedAt.monotonicMs,
       endsAtMonotonicMs: startedAt.monotonicMs + this.leaseMs,
       endsAtWallMs: startedAt.wallMs + this.leaseMs,
     });

@@ -51,6 +51,7 @@ export class KeysService {
     const parsed = parseKey(presented);
     if (!parsed) return null;
     let credential = this.leases.find(parsed.prefix);
+    if (credential && this.leases.claimRenewal(parsed.prefix)) void this.renewLease(parsed.prefix);
     if (!credential) {
       const startedAt = this.leases.start();
       credential = await this.readCredential(parsed.prefix);
@@ -59,6 +60,18 @@ export class KeysService {
     if (!credential || !accepts(credential, parsed, presented)) return null;
     const { keyId, keyPrefix, keyClass, organizationId } = credential.caller;
     return { keyId, keyPrefix, keyClass, organizationId };
+  }
+
+  /** Reads a leased key again in the background; a failed read leaves the lease to run out. */
+  private async renewLease(prefix: string): Promise<void> {
+    const startedAt = this.leases.start();
+    try {
+      const credential = await this.readCredential(prefix);
+      if (credential) this.leases.hold(prefix, credential, startedAt);
+      else this.leases.drop(prefix);
+    } catch {
+      this.leases.renewalFailed(prefix);
+    }
   }
 
   /** A key that is not revoked, with its secret's hash and expiry; null when there is none. */
