@@ -83,13 +83,20 @@ const tempDir = makeTempDir('protected-read-bench-');
 // A well-formed app key identity never issued: refused by identity, allowed by the unprotected variant.
 const FORGED_APP_KEY = `stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`;
 
-/** Committed transactions per bench database so far (pg_stat_database). */
-async function transactionCounts() {
-  const rows = await pgQuery('SELECT datname, xact_commit::bigint AS commits FROM pg_stat_database WHERE datname::text = ANY($1::text[])', [
-    Object.values(databases),
-  ]);
-  const byName = Object.fromEntries(rows.map((row) => [row.datname, Number(row.commits)]));
-  return { identity: byName[databases.identity] ?? 0, standardsApi: byName[databases.standardsApi] ?? 0 };
+/**
+ * Hops so far: decisions identity answered (its /metrics, authorization_decisions_total side="decided";
+ * a decision no longer reads identity's database, see its key leases) and standards-api's committed
+ * transactions (pg_stat_database).
+ */
+async function hopCounts(identityPort) {
+  const metrics = (await get(identityPort, '/metrics')).body.toString('utf8');
+  let decisions = 0;
+  for (const line of metrics.split('\n')) {
+    const sample = /^authorization_decisions_total\{([^}]*)\} (\S+)$/.exec(line);
+    if (sample && sample[1].includes('side="decided"')) decisions += Number(sample[2]);
+  }
+  const rows = await pgQuery('SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = $1', [databases.standardsApi]);
+  return { identity: decisions, standardsApi: Number(rows[0]?.commits ?? 0) };
 }
 
 function assertArtifacts() {
@@ -232,15 +239,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Warm-up, then the measured load; the database counters around both say how often identity was
  * asked (one key lookup, one transaction, per decision) and how much database work a read does.
  */
-async function measure(round, variant, port, readPath, headers) {
+async function measure(round, variant, port, readPath, headers, identityPort) {
   const label = `${variant.name} (round ${round})`;
-  const before = await transactionCounts();
+  const before = await hopCounts(identityPort);
   const warmup = await load(port, readPath, headers, LOAD.warmupSeconds);
   assertOnlyStatus(warmup, 200, `${label} warm-up`);
   const result = await load(port, readPath, headers, LOAD.durationSeconds);
   assertOnlyStatus(result, 200, label);
   await sleep(STATS_SETTLE_MS);
-  const after = await transactionCounts();
+  const after = await hopCounts(identityPort);
   const requests = warmup.requests.total + result.requests.total;
   const run = {
     round,
@@ -250,33 +257,33 @@ async function measure(round, variant, port, readPath, headers) {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
-    identityTransactionsPerRequest: (after.identity - before.identity) / requests,
+    identityDecisionsPerRequest: (after.identity - before.identity) / requests,
     standardsApiTransactionsPerRequest: (after.standardsApi - before.standardsApi) / requests,
     autocannon: result,
   };
   log(
     `round ${round} ${variant.name}: ${Math.round(run.requestsPerSecond)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ` +
-      `identity transactions/request ${run.identityTransactionsPerRequest.toFixed(3)}`,
+      `identity decisions/request ${run.identityDecisionsPerRequest.toFixed(3)}`,
   );
   return run;
 }
 
 /** What the scenarios claim, checked on their counters: the cache-off instance asked identity for every request, the unprotected one never. */
 function assertHops(run) {
-  if (run.scenario === 'protected-no-cache' && run.identityTransactionsPerRequest < 0.95) {
-    throw new Error(`protected-no-cache: identity saw ${run.identityTransactionsPerRequest.toFixed(3)} transactions per request, expected one per request`);
+  if (run.scenario === 'protected-no-cache' && run.identityDecisionsPerRequest < 0.95) {
+    throw new Error(`protected-no-cache: identity answered ${run.identityDecisionsPerRequest.toFixed(3)} decisions per request, expected one per request`);
   }
-  if (run.scenario === 'unprotected' && run.identityTransactionsPerRequest > 0.01) {
-    throw new Error(`unprotected: identity saw ${run.identityTransactionsPerRequest.toFixed(3)} transactions per request, expected none`);
+  if (run.scenario === 'unprotected' && run.identityDecisionsPerRequest > 0.01) {
+    throw new Error(`unprotected: identity answered ${run.identityDecisionsPerRequest.toFixed(3)} decisions per request, expected none`);
   }
 }
 
-async function runRounds(ports, readPath, headers) {
+async function runRounds(ports, readPath, headers, identityPort) {
   const runs = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 === 1 ? VARIANTS : [...VARIANTS].reverse();
     for (const variant of order) {
-      const result = await measure(round, variant, ports[variant.name], readPath, headers);
+      const result = await measure(round, variant, ports[variant.name], readPath, headers, identityPort);
       assertHops(result);
       runs.push(result);
     }
@@ -300,7 +307,7 @@ function summarize(runs) {
       requestsPerSecond: best.requestsPerSecond,
       p50Ms: best.p50Ms,
       p99Ms: best.p99Ms,
-      identityTransactionsPerRequest: best.identityTransactionsPerRequest,
+      identityDecisionsPerRequest: best.identityDecisionsPerRequest,
       standardsApiTransactionsPerRequest: best.standardsApiTransactionsPerRequest,
       ratio,
       target: variant.target ?? null,
@@ -315,19 +322,19 @@ function renderTable(rows, seconds) {
     return row.target === null ? 'informational' : `>= ${row.target.toFixed(2)} ${row.pass ? 'PASS' : 'FAIL'}`;
   };
   const lines = [
-    '| scenario | req/s | p50 ms | p99 ms | identity transactions / request | ratio (÷ unprotected) | target |',
+    '| scenario | req/s | p50 ms | p99 ms | identity decisions / request | ratio (÷ unprotected) | target |',
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...rows.map(
       (row) =>
         `| ${row.label} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} | ` +
-        `${row.identityTransactionsPerRequest.toFixed(3)} | ${row.ratio.toFixed(2)} | ${target(row)} |`,
+        `${row.identityDecisionsPerRequest.toFixed(3)} | ${row.ratio.toFixed(2)} | ${target(row)} |`,
     ),
     '',
     `Read: GET /api/v2/split-projects/<id> with an app key and X-Organization-Id; ${LOAD.connections} connections, ` +
       `${LOAD.warmupSeconds} s warm-up discarded, ${LOAD.durationSeconds} s measured, best of ${ROUNDS} rounds in alternating order.`,
     `CPUs: standards-api and identity share CPU ${SERVER_CPU}; autocannon alone on CPU ${LOAD_CPU}; PostgreSQL not pinned.`,
     'Ratio = protected ÷ unprotected req/s; the target (>= 0.80) is judged on the default configuration (read-allow cache on).',
-    'Identity transactions / request: commits in the identity database during warm-up and measurement ÷ requests (one key lookup per decision).',
+    'Identity decisions / request: decisions identity answered during warm-up and measurement (its /metrics) ÷ requests.',
     'Latency: autocannon whole milliseconds, truncated (0 = under 1 ms).',
     `Run time: ${seconds} s.`,
   ];
@@ -362,7 +369,7 @@ async function main() {
   const check = await checkInstances(ports, readPath, headers);
   log(`project ${projectId}: every instance answers the same ${check.bodyBytes}-byte body; a forged key is refused only by the protected ones`);
 
-  const runs = await runRounds(ports, readPath, headers);
+  const runs = await runRounds(ports, readPath, headers, identity.port);
   const rows = summarize(runs);
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   writeResults({
