@@ -32,7 +32,10 @@ export class KeysController {
 
   @Post(':keyId/rotate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Issue a new secret; the old one keeps working for the grace period' })
+  @ApiOperation({
+    summary: 'Issue a new secret; the old one keeps working for the grace period',
+    description: 'Answers once no replica relies on the previous state of the key (KEY_LEASE_MS after the change, 250 ms by default).',
+  })
   @ApiOkResponse({ type: IssuedKeyDto })
   rotate(@Param('keyId', ParseUUIDPipe) keyId: string, @Body() body: RotateKeyRequestDto, @Caller() caller: KeyCaller): Promise<IssuedKeyDto> {
     return this.keys.rotate(keyId, body.gracePeriodSeconds, actorOf(caller));
@@ -40,7 +43,10 @@ export class KeysController {
 
   @Post(':keyId/revoke')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke a key and all its secrets, effective at once on every replica' })
+  @ApiOperation({
+    summary: 'Revoke a key and all its secrets, effective at once on every replica',
+    description: 'Answers once no replica accepts the key any more (KEY_LEASE_MS after the change, 250 ms by default).',
+  })
   @ApiOkResponse({ type: ApiKeyDto })
   revoke(@Param('keyId', ParseUUIDPipe) keyId: string, @Caller() caller: KeyCaller): Promise<ApiKeyDto> {
     return this.keys.revoke(keyId, actorOf(caller));
