@@ -34,13 +34,15 @@ const READ_CACHE_LIMIT = 10_000;
 /**
  * Asks identity whether a credential may perform an action on a resource. Fails closed: connection
  * refused, timeout, any non-2xx, a malformed or unexpected body all become a denial marked
- * `unavailable`. Allows of read actions may be reused for up to a second; writes always ask.
+ * `unavailable`. Allows of read actions may be reused for up to a second, counted from when identity
+ * was asked, and concurrent asks of the same read share one request; writes always ask.
  */
 export class AuthorizationClient {
   private readonly pool: Pool;
   private readonly timeoutMs: number;
   private readonly readAllowCacheMs: number;
   private readonly readAllows = new Map<string, { answer: AuthorizationAnswer; expiresAt: number }>();
+  private readonly readsInFlight = new Map<string, { answer: Promise<AuthorizationAnswer>; askedAt: number }>();
   private readonly authorization: string;
   private readonly path: string;
 
@@ -61,16 +63,21 @@ export class AuthorizationClient {
   }
 
   private async answer(question: AuthorizationQuestion): Promise<AuthorizationAnswer> {
-    const cacheable = this.readAllowCacheMs > 0 && isReadAction(question.action);
-    const cacheKey = cacheable ? cacheKeyOf(question) : '';
-    if (cacheable) {
-      const cached = this.readAllows.get(cacheKey);
-      if (cached && cached.expiresAt > Date.now()) return cached.answer;
-    }
-    const answer = await this.askIdentity(question);
-    if (cacheable && answer.decision === 'allow') {
+    if (this.readAllowCacheMs === 0 || !isReadAction(question.action)) return this.askIdentity(question);
+    const cacheKey = cacheKeyOf(question);
+    const now = Date.now();
+    const cached = this.readAllows.get(cacheKey);
+    if (cached && cached.expiresAt > now) return cached.answer;
+    // The same read asked within the cache window is joined: its answer is no older than a cached one.
+    const inFlight = this.readsInFlight.get(cacheKey);
+    if (inFlight && now - inFlight.askedAt < this.readAllowCacheMs) return inFlight.answer;
+    const asked = this.askIdentity(question);
+    this.readsInFlight.set(cacheKey, { answer: asked, askedAt: now });
+    const answer = await asked;
+    if (this.readsInFlight.get(cacheKey)?.answer === asked) this.readsInFlight.delete(cacheKey);
+    if (answer.decision === 'allow') {
       if (this.readAllows.size >= READ_CACHE_LIMIT) this.readAllows.clear();
-      this.readAllows.set(cacheKey, { answer, expiresAt: Date.now() + this.readAllowCacheMs });
+      this.readAllows.set(cacheKey, { answer, expiresAt: now + this.readAllowCacheMs });
     }
     return answer;
   }

@@ -107,4 +107,24 @@ describe('AuthorizationClient', () => {
     await denying.ask(question('equity-ledger:read'));
     expect(requests).toHaveLength(6);
   });
+
+  it('asks identity once for the same read asked many times at once, and once for every write', async () => {
+    behaviour = (_, __, response) => setTimeout(() => allow(response), 50);
+    const cached = client({ readAllowCacheMs: 1000 });
+    const reads = await Promise.all(Array.from({ length: 20 }, () => cached.ask(question('split-project:read'))));
+    expect(reads.map((answer) => answer.decision)).toEqual(Array(20).fill('allow'));
+    expect(requests).toHaveLength(1);
+    await Promise.all(Array.from({ length: 5 }, () => cached.ask(question('split-project:draft'))));
+    expect(requests).toHaveLength(6);
+  });
+
+  it('shares a denial among the reads that joined its ask, and asks again afterwards', async () => {
+    behaviour = (_, __, response) => setTimeout(() => response.end(JSON.stringify({ decision: 'deny', reason: 'role_required', subject: null })), 50);
+    const cached = client({ readAllowCacheMs: 1000 });
+    const reads = await Promise.all(Array.from({ length: 3 }, () => cached.ask(question('split-project:read'))));
+    expect(reads.map((answer) => answer.reason)).toEqual(['role_required', 'role_required', 'role_required']);
+    expect(requests).toHaveLength(1);
+    await cached.ask(question('split-project:read'));
+    expect(requests).toHaveLength(2);
+  });
 });
