@@ -29,6 +29,7 @@ describe('tools/deploy/generate-secrets.mjs', () => {
     const identity = find(generated, 'Secret', 'identity-secrets')!.stringData!;
     expect(identity['DATABASE_URL']).toBe('postgres://stdreg:p%40ss%20word@postgres:5432/identity');
     expect(identity['REDIS_URL']).toBe('redis://:r3dis@redis:6379');
+    expect(find(generated, 'Secret', 'mcp-gateway-secrets')!.stringData!['REDIS_URL']).toBe(identity['REDIS_URL']);
   });
 
   it('pairs the service tokens and makes values every app accepts, with an RSA signing key that has a kid', () => {

@@ -1,6 +1,6 @@
 // The Redis rate limiter alone, without HTTP: times take() calls of a token-bucket script on Redis.
 // The script is the bench's own one-bucket copy of TAKE_SCRIPT in
-// apps/identity/src/rate-limit/redis-rate-limit.store.ts (same TIME, HMGET, HSET and PEXPIRE calls),
+// libs/server-kit/src/rate-limit/redis-rate-limit.store.ts (same TIME, HMGET, HSET and PEXPIRE calls),
 // sent the way the service sends it: ioredis defineCommand (EVALSHA), one connection.
 // The bundle does not export RedisRateLimitStore (dist/apps/identity/main.js starts the service when
 // imported), so the service's own class cannot be used here.

@@ -26,6 +26,7 @@ const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: `sig-${date}-${randomBytes(4).toString('hex')}`, alg: 'RS256', use: 'sig' };
 const password = encodeURIComponent(values['postgres-password']);
 const redisAuth = values['redis-password'] ? `:${encodeURIComponent(values['redis-password'])}@` : '';
+const redisUrl = `redis://${redisAuth}${values['redis-host']}`;
 const serviceTokens = { 'standards-api': token(), 'mcp-gateway': token() };
 
 const secret = (app, stringData) => ({
@@ -39,7 +40,7 @@ const secret = (app, stringData) => ({
 const documents = [
   secret('identity', {
     DATABASE_URL: `postgres://stdreg:${password}@${values['postgres-host']}/identity`,
-    REDIS_URL: `redis://${redisAuth}${values['redis-host']}`,
+    REDIS_URL: redisUrl,
     DECISION_SERVICE_TOKENS: Object.entries(serviceTokens).map(([app, value]) => `${app}:${value}`).join(','),
     OIDC_JWKS: JSON.stringify({ keys: [signingKey] }),
     OIDC_COOKIE_KEYS: token(),
@@ -49,6 +50,6 @@ const documents = [
     DATABASE_URL: `postgres://stdreg:${password}@${values['postgres-host']}/standards`,
     IDENTITY_SERVICE_TOKEN: serviceTokens['standards-api'],
   }),
-  secret('mcp-gateway', { IDENTITY_SERVICE_TOKEN: serviceTokens['mcp-gateway'] }),
+  secret('mcp-gateway', { IDENTITY_SERVICE_TOKEN: serviceTokens['mcp-gateway'], REDIS_URL: redisUrl }),
 ];
 process.stdout.write(documents.map((document) => stringify(document, { lineWidth: 0 })).join('---\n'));

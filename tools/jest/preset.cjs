@@ -11,7 +11,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: path.join(root, 'tsconfig.base.json') }],
   },
   moduleNameMapper: {
-    '^@stdreg/server-kit/(database|testing)$': path.join(root, 'libs/server-kit/src/$1/index.ts'),
+    '^@stdreg/server-kit/(database|testing|rate-limit)$': path.join(root, 'libs/server-kit/src/$1/index.ts'),
     '^@stdreg/([a-z-]+)$': path.join(root, 'libs/$1/src/index.ts'),
   },
 };

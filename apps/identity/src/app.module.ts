@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HealthModule, JsonLogger } from '@stdreg/server-kit';
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
+import { rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { AuditController } from './audit/audit.controller';
 import { IdentityCoreModule } from './auth/identity-core.module';
 import { BootstrapService } from './bootstrap/bootstrap.service';
@@ -17,8 +18,6 @@ import { RegisteredAppsModule } from './registered-apps/registered-apps.module';
 import { RoleBindingsModule } from './role-bindings/role-bindings.module';
 import { RATE_LIMIT_STORE } from './rate-limit/rate-limiter';
 import { SigninModule } from './signin/signin.module';
-import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
-import type { RateLimitStore } from './rate-limit/token-bucket';
 import { SyncModule } from './sync/sync.module';
 import { UnifiedUsersModule } from './unified-users/unified-users.module';
 import { UsersModule } from './users/users.module';
@@ -52,10 +51,7 @@ export class AppModule {
         PasswordsModule,
         SigninModule,
         HealthModule.register({
-          useFactory: (dataSource: DataSource, store: RateLimitStore) => [
-            databaseReadinessCheck(dataSource),
-            ...(store instanceof RedisRateLimitStore ? [{ name: 'redis', check: () => store.ping() }] : []),
-          ],
+          useFactory: (dataSource: DataSource, store: RateLimitStore) => [databaseReadinessCheck(dataSource), ...rateLimitReadinessChecks(store)],
           inject: [DataSource, RATE_LIMIT_STORE],
         }),
       ],

@@ -1,7 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
 import { McpModule } from './mcp/mcp.module';
+import { RATE_LIMIT_STORE, RateLimitModule } from './rate-limit/rate-limit.module';
 import { upstreamReadinessCheck } from './upstream/upstream-readiness';
 
 @Module({})
@@ -11,12 +13,15 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
+        RateLimitModule,
         McpModule,
         HealthModule.register({
-          useValue: [
+          useFactory: (store: RateLimitStore) => [
             upstreamReadinessCheck('standards-api', config.STANDARDS_API_URL),
             upstreamReadinessCheck('identity', config.IDENTITY_URL),
+            ...rateLimitReadinessChecks(store),
           ],
+          inject: [RATE_LIMIT_STORE],
         }),
       ],
       providers: [

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { openRateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { AuditRepository } from '../audit/audit.repository';
 import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config/identity.config';
@@ -7,8 +8,6 @@ import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { RateLimiter, RATE_LIMIT_STORE } from '../rate-limit/rate-limiter';
 import { IpRateLimitGuard, KeyRateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store';
-import { MemoryRateLimitStore } from '../rate-limit/token-bucket';
 import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
 
 /** What every feature's guards stand on: key authentication, rate limits and the audit log. */
@@ -22,7 +21,7 @@ import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
     AuditService,
     {
       provide: RATE_LIMIT_STORE,
-      useFactory: (config: IdentityConfig) => (config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore()),
+      useFactory: (config: IdentityConfig) => openRateLimitStore(config.REDIS_URL),
       inject: [IdentityConfig],
     },
     RateLimiter,

@@ -50,6 +50,15 @@ export class McpGatewayConfig extends CommonServiceConfig {
   @Matches(/^https?:\/\/[^/\s]+$/, { each: true, message: 'MCP_ALLOWED_ORIGINS must be origins like https://agent.example separated by commas' })
   MCP_ALLOWED_ORIGINS: string[] = [];
 
+  /** Redis for the tool-call buckets shared by replicas; unset: in-process buckets (each replica limits on its own). */
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string = undefined;
+
+  /** Prefix of every key the gateway writes in Redis. */
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of [A-Za-z0-9:_-]' })
+  REDIS_KEY_PREFIX = 'stdreg:mcp-gateway:';
+
   /** Tool calls per minute per key (a burst of the same size is allowed). */
   @Type(() => Number)
   @IsInt()

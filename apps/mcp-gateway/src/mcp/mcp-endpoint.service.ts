@@ -17,11 +17,13 @@ function countToolCalls(body: unknown): number {
 @Injectable()
 export class McpEndpoint {
   private readonly originPolicy: OriginPolicy;
-  private readonly limiter: ToolCallLimiter;
 
-  constructor(config: McpGatewayConfig, private readonly servers: McpServerFactory) {
+  constructor(
+    config: McpGatewayConfig,
+    private readonly servers: McpServerFactory,
+    private readonly limiter: ToolCallLimiter,
+  ) {
     this.originPolicy = { allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()), allowedOrigins: config.MCP_ALLOWED_ORIGINS };
-    this.limiter = new ToolCallLimiter({ perKeyPerMinute: config.MCP_TOOL_CALLS_PER_MINUTE_PER_KEY, perIpPerMinute: config.MCP_TOOL_CALLS_PER_MINUTE_PER_IP });
   }
 
   async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
@@ -29,9 +31,12 @@ export class McpEndpoint {
     if (check && !check.ok) return send(response, check.status, jsonRpcError(JsonRpcErrorCode.Refused, check.message));
     const caller = callerOf(request);
     for (let calls = countToolCalls(request.body); calls > 0; calls--) {
-      const limited = this.limiter.take(caller.credential?.value ?? null, caller.ip);
+      const limited = await this.limiter.take(caller.credential?.value ?? null, caller.ip);
       if (!limited.ok) {
         response.setHeader('Retry-After', String(limited.retryAfterSeconds));
+        if (limited.limitedBy === 'unavailable') {
+          return send(response, 503, jsonRpcError(JsonRpcErrorCode.Refused, 'The tool-call rate limiter is unavailable; retry shortly.'));
+        }
         return send(response, 429, jsonRpcError(JsonRpcErrorCode.Refused, `Too many tool calls for this ${limited.limitedBy}; retry in ${limited.retryAfterSeconds} s.`));
       }
     }

@@ -1,28 +1,40 @@
+import { MemoryRateLimitStore, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { ToolCallLimiter } from './tool-call-limiter';
 
+function limiter(perKeyPerMinute: number, perIpPerMinute: number, now: () => number = () => 0): ToolCallLimiter {
+  return new ToolCallLimiter(new MemoryRateLimitStore({ now }), { perKeyPerMinute, perIpPerMinute, keyPrefix: 'test:' });
+}
+
 describe('tool-call limiter', () => {
-  it('allows a burst of the per-minute size per key, then refuses with the wait until one token is back', () => {
+  it('allows a burst of the per-minute size per key, then refuses with the wait until one token is back', async () => {
     let now = 0;
-    const limiter = new ToolCallLimiter({ perKeyPerMinute: 3, perIpPerMinute: 100, now: () => now });
-    for (let i = 0; i < 3; i++) expect(limiter.take('key-a', '10.0.0.1')).toEqual({ ok: true });
-    expect(limiter.take('key-a', '10.0.0.1')).toEqual({ ok: false, limitedBy: 'key', retryAfterSeconds: 20 });
-    expect(limiter.take('key-b', '10.0.0.1')).toEqual({ ok: true });
+    const limits = limiter(3, 100, () => now);
+    for (let i = 0; i < 3; i++) expect(await limits.take('key-a', '10.0.0.1')).toEqual({ ok: true });
+    expect(await limits.take('key-a', '10.0.0.1')).toEqual({ ok: false, limitedBy: 'key', retryAfterSeconds: 20 });
+    expect(await limits.take('key-b', '10.0.0.1')).toEqual({ ok: true });
     now += 20_000;
-    expect(limiter.take('key-a', '10.0.0.1')).toEqual({ ok: true });
+    expect(await limits.take('key-a', '10.0.0.1')).toEqual({ ok: true });
   });
 
-  it('limits an address whatever keys it uses, and calls without a key by address only', () => {
-    const limiter = new ToolCallLimiter({ perKeyPerMinute: 100, perIpPerMinute: 2, now: () => 0 });
-    expect(limiter.take('key-a', '10.0.0.2')).toEqual({ ok: true });
-    expect(limiter.take(null, '10.0.0.2')).toEqual({ ok: true });
-    expect(limiter.take('key-c', '10.0.0.2')).toMatchObject({ ok: false, limitedBy: 'ip' });
-    expect(limiter.take('key-c', '10.0.0.3')).toEqual({ ok: true });
+  it('limits an address whatever keys it uses, and calls without a key by address only', async () => {
+    const limits = limiter(100, 2);
+    expect(await limits.take('key-a', '10.0.0.2')).toEqual({ ok: true });
+    expect(await limits.take(null, '10.0.0.2')).toEqual({ ok: true });
+    expect(await limits.take('key-c', '10.0.0.2')).toMatchObject({ ok: false, limitedBy: 'ip' });
+    expect(await limits.take('key-c', '10.0.0.3')).toEqual({ ok: true });
   });
 
-  it('takes no token from the key bucket when the address bucket refuses', () => {
-    const limiter = new ToolCallLimiter({ perKeyPerMinute: 1, perIpPerMinute: 1, now: () => 0 });
-    expect(limiter.take('key-a', '10.0.0.4')).toEqual({ ok: true });
-    expect(limiter.take('key-b', '10.0.0.4')).toMatchObject({ ok: false, limitedBy: 'ip' });
-    expect(limiter.take('key-b', '10.0.0.5')).toEqual({ ok: true });
+  it('takes no token from the key bucket when the address bucket refuses', async () => {
+    const limits = limiter(1, 1);
+    expect(await limits.take('key-a', '10.0.0.4')).toEqual({ ok: true });
+    expect(await limits.take('key-b', '10.0.0.4')).toMatchObject({ ok: false, limitedBy: 'ip' });
+    expect(await limits.take('key-b', '10.0.0.5')).toEqual({ ok: true });
+  });
+
+  it('refuses every call while its store cannot be reached, and never passes one unlimited', async () => {
+    const unreachable: RateLimitStore = { take: () => Promise.reject(new Error('connection refused')), close: async () => {} };
+    const limits = new ToolCallLimiter(unreachable, { perKeyPerMinute: 100, perIpPerMinute: 100, keyPrefix: 'test:' });
+    expect(await limits.take('key-a', '10.0.0.6')).toEqual({ ok: false, limitedBy: 'unavailable', retryAfterSeconds: 1 });
+    expect(await limits.take(null, '10.0.0.6')).toEqual({ ok: false, limitedBy: 'unavailable', retryAfterSeconds: 1 });
   });
 });

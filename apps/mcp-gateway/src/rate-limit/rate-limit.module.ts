@@ -1,0 +1,35 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { openRateLimitStore, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
+import { McpGatewayConfig } from '../config/mcp-gateway.config';
+import { ToolCallLimiter } from './tool-call-limiter';
+
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+
+class RateLimitStoreLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+/** The tool-call buckets: in Redis when REDIS_URL is set (shared by replicas), in this process otherwise. */
+@Global()
+@Module({
+  providers: [
+    { provide: RATE_LIMIT_STORE, useFactory: (config: McpGatewayConfig) => openRateLimitStore(config.REDIS_URL), inject: [McpGatewayConfig] },
+    {
+      provide: ToolCallLimiter,
+      useFactory: (store: RateLimitStore, config: McpGatewayConfig) =>
+        new ToolCallLimiter(store, {
+          perKeyPerMinute: config.MCP_TOOL_CALLS_PER_MINUTE_PER_KEY,
+          perIpPerMinute: config.MCP_TOOL_CALLS_PER_MINUTE_PER_IP,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+        }),
+      inject: [RATE_LIMIT_STORE, McpGatewayConfig],
+    },
+    RateLimitStoreLifecycle,
+  ],
+  exports: [RATE_LIMIT_STORE, ToolCallLimiter],
+})
+export class RateLimitModule {}
