@@ -6,7 +6,10 @@
 //    the manifest digest re-checked every REGISTRY_CACHE_SECONDS = 5 s);
 //  - registry, cache 0: the same tool with REGISTRY_CACHE_SECONDS=0, so every call reads the manifest
 //    from standards-api (one upstream GET per call, the document itself still cached for the release);
+//  - registry, buckets in Redis: the cached registry call on a gateway whose tool-call buckets are in
+//    Redis (REDIS_URL, as with several replicas), against the in-process buckets of the line above it;
 //  - draft write: draft_split_project (a POST /api/v2/split-projects per call, which asks identity again).
+// Redis: BENCH_REDIS_URL, default redis://127.0.0.1:6379 (keys under a random prefix).
 // identity, standards-api and the gateway share CPU 0 (embedded PGlite databases in a temporary folder);
 // autocannon (10 connections, 3 s discarded warm-up + 10 s) runs alone on CPU 1.
 // Run from the repository root: `npm run bench:mcp` (builds the three services first). Prints a
@@ -60,6 +63,7 @@ function toolCall(name, args) {
 const SCENARIOS = [
   { name: 'pure', label: 'calculate_draft_settlement (pure)', gateway: 'default', body: toolCall('calculate_draft_settlement', { content: sampleScenario() }) },
   { name: 'registry-cached', label: 'validate_standard_reference (registry, cache 5 s)', gateway: 'default', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
+  { name: 'registry-cached-redis', label: 'validate_standard_reference (registry, cache 5 s), tool-call buckets in Redis', gateway: 'redis', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
   { name: 'registry-uncached', label: 'validate_standard_reference (manifest read from standards-api every call)', gateway: 'uncached', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
   {
     name: 'draft-write', label: 'draft_split_project (POST to standards-api every call)', gateway: 'default',
@@ -80,6 +84,9 @@ async function main() {
   const gateways = {
     default: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', gatewayEnv),
     uncached: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', { ...gatewayEnv, REGISTRY_CACHE_SECONDS: '0' }),
+    redis: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', {
+      ...gatewayEnv, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `stdreg-bench:${randomBytes(6).toString('hex')}:`,
+    }),
   };
 
   const asPlatform = { Authorization: `Bearer ${platformKey}` };
