@@ -1,0 +1,15 @@
+import { PGlite } from '@electric-sql/pglite';
+let t = performance.now();
+const a = await PGlite.create('memory://');
+console.log('initdb start', Math.round(performance.now() - t));
+t = performance.now();
+const dump = await a.dumpDataDir('none');
+console.log('dump', Math.round(performance.now() - t), dump.size);
+await a.close();
+t = performance.now();
+const b = await PGlite.create('memory://', { loadDataDir: dump });
+console.log('load start', Math.round(performance.now() - t));
+await b.query('select 1');
+t = performance.now();
+const c = await PGlite.create('memory://');
+console.log('initdb start again', Math.round(performance.now() - t));
