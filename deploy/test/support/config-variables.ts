@@ -15,7 +15,11 @@ export interface ConfigVariable {
   defaultText: string | undefined;
 }
 
-const KIT_CONFIG = { file: 'libs/server-kit/src/config/common-config.ts', className: 'CommonServiceConfig' };
+/** The shared config classes an app's config may extend, and where each is declared. */
+const BASE_CONFIGS: Record<string, string> = {
+  CommonServiceConfig: 'libs/server-kit/src/config/common-config.ts',
+  AuthorizedServiceConfig: 'libs/authz-client/src/authorized-service-config.ts',
+};
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 const LOOPBACK = /127\.0\.0\.1|localhost|\[::1\]/;
 
@@ -36,11 +40,12 @@ function variablesOf(declaration: ts.ClassDeclaration): ConfigVariable[] {
   });
   const base = declaration.heritageClauses?.flatMap((clause) => clause.types.map((t) => t.expression.getText()))[0];
   if (base === undefined) return own;
-  if (base !== KIT_CONFIG.className) throw new Error(`config class extends ${base}: teach deploy/test/support/config-variables.ts where it is`);
-  return [...variablesOf(classIn(KIT_CONFIG.file, KIT_CONFIG.className)), ...own];
+  const file = BASE_CONFIGS[base];
+  if (file === undefined) throw new Error(`config class extends ${base}: teach deploy/test/support/config-variables.ts where it is`);
+  return [...variablesOf(classIn(file, base)), ...own];
 }
 
-/** Every variable the app's config class (apps/<app>/src/config/*.config.ts) and the kit's common config declare. */
+/** Every variable the app's config class (apps/<app>/src/config/*.config.ts) and the shared classes it extends declare. */
 export function configVariables(app: AppName): ConfigVariable[] {
   const dir = path.join(ROOT, 'apps', app, 'src/config');
   const files = readdirSync(dir).filter((f) => f.endsWith('.config.ts'));

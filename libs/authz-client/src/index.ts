@@ -1,1 +1,3 @@
 export * from './authorization-client';
+export * from './authorized-service-config';
+export * from './authorization-client.provider';

@@ -1,11 +1,12 @@
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { CommonServiceConfig } from '@stdreg/server-kit';
+import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item.length > 0) : value;
 
-export class McpGatewayConfig extends CommonServiceConfig {
+/** The gateway's variables; identity's URL, the service credential and the decision settings are inherited. */
+export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -15,21 +16,6 @@ export class McpGatewayConfig extends CommonServiceConfig {
   /** Base URL of standards-api (without /api/v2). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'STANDARDS_API_URL must be an http(s) URL' })
   STANDARDS_API_URL = 'http://127.0.0.1:3001';
-
-  /** Base URL of identity (without /v1). */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'IDENTITY_URL must be an http(s) URL' })
-  IDENTITY_URL = 'http://127.0.0.1:3003';
-
-  /** This service's credential for identity's decision endpoint; unset: every keyed request is refused. */
-  @IsOptional()
-  @IsString()
-  IDENTITY_SERVICE_TOKEN?: string = undefined;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(50)
-  @Max(30000)
-  AUTHZ_TIMEOUT_MS = 2000;
 
   /** How long the gateway waits for standards-api or identity reads. */
   @Type(() => Number)

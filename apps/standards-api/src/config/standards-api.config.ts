@@ -1,11 +1,12 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { CommonServiceConfig } from '@stdreg/server-kit';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { samplePackDirectory } from '@stdreg/registry-content';
 
 const parseBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
-export class StandardsApiConfig extends CommonServiceConfig {
+/** standards-api's variables; identity's URL, the service credential and the decision settings are inherited. */
+export class StandardsApiConfig extends AuthorizedServiceConfig {
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -28,28 +29,6 @@ export class StandardsApiConfig extends CommonServiceConfig {
   @Min(1)
   @Max(3600)
   CONTENT_REFRESH_SECONDS = 10;
-
-  /** identity's base URL (without /v1): every protected request is decided there. */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'IDENTITY_URL must be an http(s) URL' })
-  IDENTITY_URL = 'http://127.0.0.1:3003';
-
-  /** This service's credential for identity's decision endpoint; unset: every protected request is 503. */
-  @IsOptional()
-  @IsString()
-  IDENTITY_SERVICE_TOKEN?: string = undefined;
-
-  @Type(() => Number)
-  @IsInt()
-  @Min(50)
-  @Max(30000)
-  AUTHZ_TIMEOUT_MS = 2000;
-
-  /** How long an allow for a read may be reused (never for writes); 0 turns it off. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1000)
-  AUTHZ_READ_CACHE_MS = 1000;
 
   get contentPackDirectory(): string {
     return this.CONTENT_PACK_DIR ?? samplePackDirectory();

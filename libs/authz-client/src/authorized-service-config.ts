@@ -1,0 +1,28 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { CommonServiceConfig } from '@stdreg/server-kit';
+
+/** Variables of a service that asks identity's decision endpoint (standards-api and the gateway). */
+export class AuthorizedServiceConfig extends CommonServiceConfig {
+  /** identity's base URL (without /v1): where every protected request is decided. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'IDENTITY_URL must be an http(s) URL' })
+  IDENTITY_URL = 'http://127.0.0.1:3003';
+
+  /** This service's credential for identity's decision endpoint; unset: every protected request is refused. */
+  @IsOptional()
+  @IsString()
+  IDENTITY_SERVICE_TOKEN?: string = undefined;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(30000)
+  AUTHZ_TIMEOUT_MS = 2000;
+
+  /** How long an allow for a read may be reused (never for writes); 0 turns it off. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  AUTHZ_READ_CACHE_MS = 1000;
+}
