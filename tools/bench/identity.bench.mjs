@@ -6,7 +6,7 @@
 //     probe (cpu-stall-probe.mjs) on both CPUs says how noisy the machine was;
 //  2. the rate limiter's cost: GET /v1/apps/<registryId> with an app key (key auth, the limiter, the
 //     app query) on an identity using Redis for its buckets, then on one using the in-process store;
-//  3. the Redis limiter alone (redis-take.mjs): microseconds per take() of the token-bucket script.
+//  3. the Redis limiter alone (redis-take.mjs): microseconds per take() of the services' Redis store.
 // Identity runs pinned to CPU 0, autocannon (50 connections, 3 s discarded warm-up + 10 s) and the
 // Redis script timer to CPU 1. The database is a throwaway one on this machine's PostgreSQL (dropped at
 // the end; PG_ADMIN_URL overrides postgres://postgres@127.0.0.1:5432/postgres), or with --embedded the
@@ -409,9 +409,8 @@ function renderTakes(takes) {
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
-    "Script: the bench's own one-bucket copy of the service's TAKE_SCRIPT (redis-rate-limit.store.ts), " +
-      'sent as the service sends it (ioredis defineCommand → EVALSHA, one connection); the bundle does not export ' +
-      `RedisRateLimitStore. ${takes.warmupTakes} warm-up takes discarded per concurrency; latency per take includes ` +
+    "The services' own RedisRateLimitStore (libs/server-kit/src/rate-limit) taking one bucket " +
+      `(its TAKE_SCRIPT by ioredis defineCommand → EVALSHA, one connection). ${takes.warmupTakes} warm-up takes discarded per concurrency; latency per take includes ` +
       'waiting behind the other takes in flight on the connection.',
     '',
   ].join('\n');

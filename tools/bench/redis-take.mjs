@@ -1,33 +1,10 @@
-// The Redis rate limiter alone, without HTTP: times take() calls of a token-bucket script on Redis.
-// The script is the bench's own one-bucket copy of TAKE_SCRIPT in
-// libs/server-kit/src/rate-limit/redis-rate-limit.store.ts (same TIME, HMGET, HSET and PEXPIRE calls),
-// sent the way the service sends it: ioredis defineCommand (EVALSHA), one connection.
-// The bundle does not export RedisRateLimitStore (dist/apps/identity/main.js starts the service when
-// imported), so the service's own class cannot be used here.
+// The Redis rate limiter alone, without HTTP: times take() calls of the services' own Redis store
+// (libs/server-kit/src/rate-limit/redis-rate-limit.store.ts, loaded from source: Node strips its types)
+// with one bucket: its TAKE_SCRIPT sent the way the services send it, ioredis defineCommand (EVALSHA)
+// on one connection.
 // Usage: node tools/bench/redis-take.mjs <redis url> <key> <takes> <concurrency>[,<concurrency>...]
 // Prints JSON: per concurrency, microseconds per take (p50, p90, p99, max, mean) and takes/s.
-import { Redis } from 'ioredis';
-
-const TAKE_ONE_BUCKET = `
-local now_parts = redis.call('TIME')
-local now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
-local capacity = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local current = tonumber(state[1])
-local at = tonumber(state[2])
-if current == nil or at == nil then
-  current = capacity
-else
-  current = math.min(capacity, current + math.max(0, now - at) * rate)
-end
-local allowed = 1
-if current < 1 then allowed = 0 end
-if allowed == 1 then current = current - 1 end
-redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', current), 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - current) / rate) + 1000)
-return { allowed, string.format('%.17g', current) }
-`;
+import { RedisRateLimitStore } from '../../libs/server-kit/src/rate-limit/redis-rate-limit.store.ts';
 
 // A bucket that never empties during the run, so every take is allowed (checked).
 const CAPACITY = 1_000_000_000;
@@ -42,13 +19,21 @@ if (!url || !key || !(takes > 0) || concurrencies.some((c) => !(c > 0))) {
   process.exit(2);
 }
 
-const redis = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 });
-redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE_ONE_BUCKET });
+const store = new RedisRateLimitStore(url);
+const bucket = [{ key, capacity: CAPACITY, perMillisecond: PER_MILLISECOND }];
 
 let refused = 0;
 async function take() {
-  const [allowed] = await redis.takeToken(key, String(CAPACITY), String(PER_MILLISECOND));
-  if (Number(allowed) !== 1) refused++;
+  if (!(await store.take(bucket)).allowed) refused++;
+}
+
+/** The store refuses commands until it is connected (no offline queue), as in the services. */
+async function connected() {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if (await store.ping().then(() => true, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Redis at ${url} did not answer`);
 }
 
 /** `count` takes by `concurrency` workers, each take timed on its own; returns microseconds per take. */
@@ -76,6 +61,7 @@ function percentile(sorted, p) {
 const round = (value) => Math.round(value * 10) / 10;
 
 try {
+  await connected();
   const runs = [];
   for (const concurrency of concurrencies) {
     await timedTakes(WARMUP_TAKES, concurrency);
@@ -95,6 +81,6 @@ try {
   if (refused > 0) throw new Error(`${refused} takes were refused by a bucket that should never empty`);
   console.log(JSON.stringify({ warmupTakes: WARMUP_TAKES, capacity: CAPACITY, runs }));
 } finally {
-  await redis.del(key).catch(() => {});
-  redis.disconnect();
+  // The bucket expires by itself about a second after its last take (the script's PEXPIRE).
+  await store.close();
 }
