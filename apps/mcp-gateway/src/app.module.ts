@@ -1,9 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { HealthModule, JsonLogger } from '@stdreg/server-kit';
-import { rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
+import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
 import { McpModule } from './mcp/mcp.module';
-import { RATE_LIMIT_STORE, RateLimitModule } from './rate-limit/rate-limit.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { upstreamReadinessCheck } from './upstream/upstream-readiness';
 
 @Module({})

@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { openRateLimitStore } from '@stdreg/server-kit/rate-limit';
+import { openRateLimitStore, RATE_LIMIT_STORE } from '@stdreg/server-kit/rate-limit';
 import { AuditRepository } from '../audit/audit.repository';
 import { AuditService } from '../audit/audit.service';
 import { IdentityConfig } from '../config/identity.config';
 import { KeyLeases } from '../keys/key-leases';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
-import { RateLimiter, RATE_LIMIT_STORE } from '../rate-limit/rate-limiter';
+import { RateLimiter } from '../rate-limit/rate-limiter';
 import { IpRateLimitGuard, KeyRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
 

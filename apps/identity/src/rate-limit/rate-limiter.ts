@@ -4,9 +4,8 @@ import { ErrorCode, KeyClass } from '@stdreg/contracts';
 import { DomainError, recordRateLimitRejection } from '@stdreg/server-kit';
 import type { KeyCaller } from '../auth/caller';
 import { IdentityConfig } from '../config/identity.config';
-import { bindingBucket, perMinute, retryAfterSeconds, type BucketSpec, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
+import { bindingBucket, perMinute, RATE_LIMIT_STORE, retryAfterSeconds, type BucketSpec, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 
-export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
 const WRITE_METHODS = new Set(['POST', 'DELETE']);
 
 /**

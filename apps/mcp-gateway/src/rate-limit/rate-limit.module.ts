@@ -1,9 +1,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { openRateLimitStore, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
+import { openRateLimitStore, RATE_LIMIT_STORE, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from './tool-call-limiter';
-
-export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
 
 class RateLimitStoreLifecycle implements OnApplicationShutdown {
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}

@@ -5,6 +5,9 @@ import { MemoryRateLimitStore, type RateLimitStore } from './token-bucket';
 export * from './token-bucket';
 export * from './redis-rate-limit.store';
 
+/** The injection token of a service's rate-limit store. */
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+
 /** Buckets shared by every replica through Redis when `redisUrl` is set; in this process otherwise (one replica). */
 export function openRateLimitStore(redisUrl: string | undefined): RateLimitStore {
   return redisUrl ? new RedisRateLimitStore(redisUrl) : new MemoryRateLimitStore();
