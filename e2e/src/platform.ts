@@ -17,6 +17,8 @@ export interface Platform {
   mcpUrl: string;
   platformKey: string;
   databases: 'server' | 'embedded';
+  /** Ends the services' PostgreSQL connections from the server side (a `server` database only); how many ended. */
+  dropDatabaseConnections(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startPlatform(): Promise<Platform> {
       mcpUrl: `${urls['mcp-gateway']}/mcp`,
       platformKey,
       databases: identityDb.kind,
+      dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),
       stop,
     };
   } catch (error) {

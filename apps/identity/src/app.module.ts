@@ -33,6 +33,7 @@ export class AppModule {
           service: 'identity',
           ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
           dataDir: config.DATA_DIR,
+          poolIdleTimeoutMs: config.DATABASE_POOL_IDLE_TIMEOUT_MS,
           entities: [],
           migrations: IDENTITY_MIGRATIONS,
         }),

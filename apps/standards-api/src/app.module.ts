@@ -26,6 +26,7 @@ export class AppModule {
           service: 'standards-api',
           ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
           dataDir: config.DATA_DIR,
+          poolIdleTimeoutMs: config.DATABASE_POOL_IDLE_TIMEOUT_MS,
           entities: REGISTRY_ENTITIES,
           migrations: STANDARDS_API_MIGRATIONS,
         }),

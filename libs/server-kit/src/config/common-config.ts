@@ -22,6 +22,16 @@ export class CommonServiceConfig {
   DATA_DIR = '.data';
 
   /**
+   * How long an unused database connection stays open before the pool closes it (pg's own default).
+   * The embedded database starts each new connection from a reset session, so any value is safe there.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  DATABASE_POOL_IDLE_TIMEOUT_MS = 10000;
+
+  /**
    * Run the database migrations when the service starts (default). `false`: a migration command or Job
    * runs them (`node migrate.js`), and the service refuses to start while one is pending.
    */

@@ -2,7 +2,9 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { MIGRATE_ON_START } from './migration-policy';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
 import path from 'node:path';
+import type pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { preparedQuery } from './prepared-query';
 import type { ReadinessCheck } from '../health/health.module';
 
 export interface DatabaseModuleOptions {
@@ -14,6 +16,8 @@ export interface DatabaseModuleOptions {
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for migration classes
   migrations: MixedList<Function | string>;
+  /** Milliseconds an unused pooled connection stays open (default: pg's 10 s). */
+  poolIdleTimeoutMs?: number;
   /**
    * `true` (default): bring the schema up to date. `false`: only check that it is, and refuse to start
    * when a migration is pending (the migration Job runs them; see `runMigrationCommand`).
@@ -26,7 +30,9 @@ const MIGRATION_LOCK = 0x73746472; // "stdr"
 
 export class PendingMigrationsError extends Error {
   constructor(service: string) {
-    super(`${service}: the database schema is not up to date and MIGRATE_ON_START is false; run the migration command (node migrate.js) first`);
+    super(
+      `${service}: the database schema is not up to date and MIGRATE_ON_START is false; run the migration command (node migrate.js) first`,
+    );
     this.name = 'PendingMigrationsError';
   }
 }
@@ -50,6 +56,19 @@ export class DatabaseHandle {
   }
 }
 
+const DEFAULT_POOL_IDLE_TIMEOUT_MS = 10_000;
+
+/**
+ * PGlite has one session, which every connection to the embedded server shares: what an earlier
+ * connection left there (named prepared statements, SETs, temporary tables, an open transaction of a
+ * connection that died) would meet the next one. pg-pool awaits this before a new connection serves
+ * any query, whatever ended the one before it (see docs/decisions.md).
+ */
+async function resetEmbeddedSession(client: pg.ClientBase): Promise<void> {
+  await client.query('ROLLBACK');
+  await client.query('DISCARD ALL');
+}
+
 /** Opens the service's database and brings its schema up to date with its migrations. */
 export async function openDatabase(options: DatabaseModuleOptions): Promise<DatabaseHandle> {
   const embedded = options.databaseUrl
@@ -57,9 +76,10 @@ export async function openDatabase(options: DatabaseModuleOptions): Promise<Data
     : await EmbeddedPostgres.start(
         options.dataDir === 'memory://' ? 'memory://' : path.resolve(options.dataDir, options.service, 'pgdata'),
       );
+  const idleTimeoutMillis = options.poolIdleTimeoutMs ?? DEFAULT_POOL_IDLE_TIMEOUT_MS;
   const connection: Partial<DataSourceOptions> = embedded
-    ? { ...embedded.connection, extra: { max: 1 } }
-    : { url: options.databaseUrl, extra: { max: 10 } };
+    ? { ...embedded.connection, extra: { max: 1, idleTimeoutMillis, onConnect: resetEmbeddedSession } }
+    : { url: options.databaseUrl, extra: { max: 10, idleTimeoutMillis } };
   const dataSource = new DataSource({
     type: 'postgres',
     ...connection,
@@ -103,8 +123,12 @@ class DatabaseLifecycle implements OnApplicationShutdown {
   }
 }
 
+/**
+ * Ready when a named prepared statement runs on the pool the requests use: the hot-path queries are
+ * named statements (see `preparedQuery`), so a plain `SELECT 1` could succeed where they fail.
+ */
 export function databaseReadinessCheck(dataSource: DataSource): ReadinessCheck {
-  return { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) };
+  return { name: 'database', check: async () => void (await preparedQuery(dataSource, 'server_kit_readiness', 'SELECT 1 AS ready', [])) };
 }
 
 /** Provides `DataSource` to the service's repositories and closes it on shutdown. */

@@ -7,6 +7,12 @@ export interface TestDatabase {
   env: Record<string, string>;
   /** `server` when DATABASE_URL names a PostgreSQL server, `embedded` otherwise. */
   kind: 'server' | 'embedded';
+  /**
+   * Ends every server connection the service under test holds, as a failing network would. Only a
+   * `server` database can be reached from outside the service; the embedded one's connections are
+   * dropped in the server-kit's own embedded-session tests.
+   */
+  dropConnections(): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -16,7 +22,7 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
   const serverUrl = process.env['DATABASE_URL'];
-  if (!serverUrl) return { env: { DATA_DIR: 'memory://' }, kind: 'embedded', drop: async () => undefined };
+  if (!serverUrl) return { env: { DATA_DIR: 'memory://' }, kind: 'embedded', dropConnections: async () => 0, drop: async () => undefined };
   const name = `${prefix.replace(/[^a-z0-9]/g, '_')}_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
@@ -24,6 +30,10 @@ export async function createTestDatabase(prefix: string): Promise<TestDatabase> 
   return {
     env: { DATABASE_URL: url.toString() },
     kind: 'server',
+    dropConnections: () =>
+      withAdmin(serverUrl, (client) =>
+        client.query<{ ended: boolean }>('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1', [name]),
+      ).then((result) => result.rows.filter((row) => row.ended).length),
     drop: () => withAdmin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }

@@ -1,0 +1,77 @@
+import type pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { databaseReadinessCheck, openDatabase, preparedQuery, type DatabaseHandle } from '../src/database';
+
+// The embedded server runs every connection in PGlite's one session. Whatever one connection leaves
+// there must not meet the next, however the first one ended.
+const pool = (dataSource: DataSource) => (dataSource.driver as unknown as { master: pg.Pool }).master;
+
+async function leaveSessionState(client: pg.ClientBase): Promise<void> {
+  await client.query({ name: 'leaky_statement', text: 'SELECT 1 AS one' });
+  await client.query("SET application_name = 'left-behind'");
+  await client.query('CREATE TEMPORARY TABLE left_behind (id int)');
+}
+
+async function expectCleanSession(dataSource: DataSource): Promise<void> {
+  await expect(preparedQuery(dataSource, 'leaky_statement', 'SELECT 1 AS one', [])).resolves.toEqual([{ one: 1 }]);
+  await expect(dataSource.query('SHOW application_name')).resolves.toEqual([{ application_name: '' }]);
+  await expect(dataSource.query("SELECT to_regclass('pg_temp.left_behind') AS relation")).resolves.toEqual([{ relation: null }]);
+  await expect(dataSource.query('SELECT count(*)::int AS rows FROM survivor')).resolves.toEqual([{ rows: 1 }]);
+}
+
+async function waitUntilPoolIsEmpty(dataSource: DataSource): Promise<void> {
+  while (pool(dataSource).totalCount > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('the embedded database between connections', () => {
+  let database: DatabaseHandle;
+
+  beforeEach(async () => {
+    database = await openDatabase({ service: 'session', dataDir: 'memory://', entities: [], migrations: [], poolIdleTimeoutMs: 100 });
+    await database.dataSource.query('CREATE TABLE survivor (id int)');
+    await database.dataSource.query('INSERT INTO survivor VALUES (1)');
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  it('starts a connection after an idle timeout from a clean session', async () => {
+    const client = await pool(database.dataSource).connect();
+    await leaveSessionState(client);
+    client.release();
+    await waitUntilPoolIsEmpty(database.dataSource);
+
+    await expectCleanSession(database.dataSource);
+  });
+
+  it('starts a connection after one that failed from a clean session', async () => {
+    const client = await pool(database.dataSource).connect();
+    await leaveSessionState(client);
+    client.release(new Error('the caller gave this connection up'));
+
+    await expectCleanSession(database.dataSource);
+  });
+
+  it('starts a connection after one whose socket dropped under a request inside a transaction from a clean session', async () => {
+    const client = await pool(database.dataSource).connect();
+    client.on('error', () => undefined);
+    await leaveSessionState(client);
+    await client.query('BEGIN');
+    await client.query('INSERT INTO survivor VALUES (2)');
+    const underway = client.query('SELECT count(*) FROM survivor');
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    await expect(underway).rejects.toThrow();
+    client.release(true);
+
+    await expectCleanSession(database.dataSource);
+  });
+
+  it('is not ready when the pool cannot run the named statements its requests use', async () => {
+    const readiness = databaseReadinessCheck(database.dataSource);
+    const client = await pool(database.dataSource).connect();
+    await client.query('PREPARE server_kit_readiness AS SELECT 2');
+    client.release();
+
+    await expect(readiness.check()).rejects.toThrow(/already exists/);
+  });
+});
