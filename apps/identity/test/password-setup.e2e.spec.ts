@@ -34,11 +34,21 @@ afterAll(async () => {
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-async function newMirror(partner: PartnerApp, email = `u-${randomBytes(4).toString('hex')}@example.com`): Promise<{ id: string; uid: string; email: string }> {
+async function newMirror(
+  partner: PartnerApp,
+  email = `u-${randomBytes(4).toString('hex')}@example.com`,
+): Promise<{ id: string; uid: string; email: string }> {
   const { body } = await request(identity.server)
     .post('/v1/users')
     .set(bearer(partner.appKey))
-    .send({ registryId: partner.registryId, externalId: `x-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Ana', locale: 'en' })
+    .send({
+      registryId: partner.registryId,
+      externalId: `x-${randomBytes(4).toString('hex')}`,
+      email,
+      emailVerified: true,
+      displayName: 'Ana',
+      locale: 'en',
+    })
     .expect(201);
   return { id: body.id, uid: body.uid, email };
 }
@@ -65,7 +75,12 @@ describe('password setup links', () => {
   it('gives the partner a single-use link (also printed to the log in development) that sets an scrypt-hashed password', async () => {
     const user = await newMirror(app);
     const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
-    expect(setup).toEqual({ uid: user.uid, loginEmail: user.email, expiresAt: expect.any(String), setupUrl: expect.stringMatching(/^http:\/\/id\.example\.test\/v1\/password-setup\/[A-Za-z0-9_-]{43}$/) });
+    expect(setup).toEqual({
+      uid: user.uid,
+      loginEmail: user.email,
+      expiresAt: expect.any(String),
+      setupUrl: expect.stringMatching(/^http:\/\/id\.example\.test\/v1\/password-setup\/[A-Za-z0-9_-]{43}$/),
+    });
     expect(new Date(setup.expiresAt).getTime() - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
     expect(logLines.some((line) => line.includes(setup.setupUrl))).toBe(true);
 
@@ -90,7 +105,10 @@ describe('password setup links', () => {
     expect(again.status).toBe(410);
     expect(again.text).toContain('This link is not valid');
     const audit = await identity.dataSource.query(`SELECT action, actor_kind FROM audit_entry WHERE target = $1 ORDER BY id`, [user.uid]);
-    expect(audit).toEqual([{ action: 'users.password-setup', actor_kind: 'app_key' }, { action: 'users.password-set', actor_kind: 'human' }]);
+    expect(audit).toEqual([
+      { action: 'users.password-setup', actor_kind: 'app_key' },
+      { action: 'users.password-set', actor_kind: 'human' },
+    ]);
   });
 
   it('refuses a weak or mistyped password with the reason, in the page’s language, and keeps the link usable', async () => {
@@ -132,14 +150,26 @@ describe('password setup links', () => {
   });
 
   it('lets an app key issue links only for users of its own registries alone; a platform key for anyone', async () => {
-    const other = await registerPartnerApp(identity, ['https://other.example/callback']);
+    const colleague = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'another key of the organization', class: 'app', organizationId: app.organizationId })
+      .expect(201);
+    const other = await registerPartnerApp(identity, ['https://other.example/callback'], {
+      secret: colleague.body.secret,
+      organizationId: app.organizationId,
+    });
     const shared = await newMirror(app);
-    await newMirror(other, shared.email); // the same verified email: the same unified user
+    await newMirror(other, shared.email); // the same verified email in the same organization: the same unified user
+    expect((await request(identity.server).get(`/v1/users/${shared.id}`).set(bearer(app.appKey)).expect(200)).body.uid).toBe(shared.uid);
     await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).set(bearer(app.appKey)).expect(403);
     await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).set(bearer(other.appKey)).expect(404);
     await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).set(bearer(identity.platformKey)).expect(201);
     await request(identity.server).post('/v1/users/not-a-uuid/password-setup').set(bearer(app.appKey)).expect(400);
-    await request(identity.server).post('/v1/users/01900000-0000-7000-8000-000000000000/password-setup').set(bearer(app.appKey)).expect(404);
+    await request(identity.server)
+      .post('/v1/users/01900000-0000-7000-8000-000000000000/password-setup')
+      .set(bearer(app.appKey))
+      .expect(404);
     await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).expect(401);
   });
 });

@@ -7,7 +7,14 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const uniqueEmail = (name: string) => `${name}.${randomBytes(4).toString('hex')}@example.com`;
 
 function record(externalId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { externalId, email: uniqueEmail(externalId), emailVerified: false, displayName: `User ${externalId}`, locale: 'en', ...overrides };
+  return {
+    externalId,
+    email: uniqueEmail(externalId),
+    emailVerified: false,
+    displayName: `User ${externalId}`,
+    locale: 'en',
+    ...overrides,
+  };
 }
 
 const sync = (key: string, body: Record<string, unknown>) => request(identity.server).post('/v1/sync').set(bearer(key)).send(body);
@@ -66,10 +73,17 @@ describe('POST /v1/sync', () => {
         { index: 5, externalId: 'joining', outcome: 'rejected', reason: 'duplicates externalId of record 0' },
         { index: 6, externalId: 'nosy', outcome: 'rejected', reason: 'role is not an accepted field' },
         { index: 7, externalId: 'ghost', outcome: 'unchanged' },
-        { index: 8, externalId: null, outcome: 'rejected', reason: expect.stringContaining('externalId must be 1-200 printable characters') },
+        {
+          index: 8,
+          externalId: null,
+          outcome: 'rejected',
+          reason: expect.stringContaining('externalId must be 1-200 printable characters'),
+        },
       ],
     });
-    const stored = await query('SELECT external_id, display_name, locale FROM user_mirror WHERE registry_id = $1 ORDER BY external_id', [registryId]);
+    const stored = await query('SELECT external_id, display_name, locale FROM user_mirror WHERE registry_id = $1 ORDER BY external_id', [
+      registryId,
+    ]);
     expect(stored).toEqual([
       { external_id: 'joining', display_name: 'User joining', locale: 'en' },
       { external_id: 'kept', display_name: 'User kept', locale: 'en' },
@@ -82,7 +96,14 @@ describe('POST /v1/sync', () => {
       [registryId],
     );
     expect(audit.map((entry) => entry.action).sort()).toEqual([
-      'sync.apply', 'sync.apply', 'users.create', 'users.create', 'users.create', 'users.create', 'users.delete', 'users.update',
+      'sync.apply',
+      'sync.apply',
+      'users.create',
+      'users.create',
+      'users.create',
+      'users.create',
+      'users.delete',
+      'users.update',
     ]);
     expect(audit.filter((entry) => entry.action === 'sync.apply').map((entry) => entry.detail)).toContainEqual(
       expect.objectContaining({ applied: true, changed: true, created: 1, updated: 1, unchanged: 2, deleted: 1, rejected: 4 }),
@@ -95,7 +116,13 @@ describe('POST /v1/sync', () => {
     await sync(key, { registryId, records: [record('going')] }).expect(200);
     const batch = {
       registryId,
-      records: [record('a', { emailVerified: true }), record('b'), record('c', { locale: 'zh-Hans' }), { ...record('going'), deleted: true }, { ...record('never'), deleted: true }],
+      records: [
+        record('a', { emailVerified: true }),
+        record('b'),
+        record('c', { locale: 'zh-Hans' }),
+        { ...record('going'), deleted: true },
+        { ...record('never'), deleted: true },
+      ],
     };
     const first = await sync(key, batch).expect(200);
     expect(first.body.changed).toBe(true);
@@ -107,7 +134,9 @@ describe('POST /v1/sync', () => {
     expect(second.body.changed).toBe(false);
     expect(second.body.counts).toEqual({ created: 0, updated: 0, unchanged: 5, deleted: 0, rejected: 0 });
     expect(second.body.results.map((result: { outcome: string }) => result.outcome)).toEqual(Array(5).fill('unchanged'));
-    expect(second.body.results.slice(0, 3).map((result: { uid: string }) => result.uid)).toEqual(first.body.results.slice(0, 3).map((result: { uid: string }) => result.uid));
+    expect(second.body.results.slice(0, 3).map((result: { uid: string }) => result.uid)).toEqual(
+      first.body.results.slice(0, 3).map((result: { uid: string }) => result.uid),
+    );
     expect(await dump(registryId)).toEqual(before);
     const writes = await query(`SELECT 1 FROM audit_entry WHERE action LIKE 'users.%' AND detail->>'registryId' = $1`, [registryId]);
     expect(writes).toHaveLength(5);
@@ -116,10 +145,24 @@ describe('POST /v1/sync', () => {
   it('with atomic: true and one bad record writes nothing and says applied false', async () => {
     const { key, registryId } = await identity.newRegistry();
     const before = await dump(registryId);
-    const { body } = await sync(key, { registryId, atomic: true, records: [record('good'), record('bad', { locale: 'fr' }), record('fine')] }).expect(200);
-    expect(body).toMatchObject({ registryId, applied: false, changed: false, counts: { created: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 3 } });
+    const { body } = await sync(key, {
+      registryId,
+      atomic: true,
+      records: [record('good'), record('bad', { locale: 'fr' }), record('fine')],
+    }).expect(200);
+    expect(body).toMatchObject({
+      registryId,
+      applied: false,
+      changed: false,
+      counts: { created: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 3 },
+    });
     expect(body.results[1]).toEqual({ index: 1, externalId: 'bad', outcome: 'rejected', reason: 'locale must be one of: en, zh-Hans' });
-    expect(body.results[0]).toEqual({ index: 0, externalId: 'good', outcome: 'rejected', reason: 'not applied: the batch is atomic and 1 record(s) in it were rejected' });
+    expect(body.results[0]).toEqual({
+      index: 0,
+      externalId: 'good',
+      outcome: 'rejected',
+      reason: 'not applied: the batch is atomic and 1 record(s) in it were rejected',
+    });
     expect(await dump(registryId)).toEqual(before);
     expect(before.mirror).toEqual([]);
   });
@@ -166,9 +209,16 @@ describe('POST /v1/sync', () => {
     const auditBefore = await query('SELECT id FROM audit_entry ORDER BY id');
     await identity.dataSource.query(`CREATE FUNCTION test_refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.external_id = 'boom' THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`);
-    await identity.dataSource.query('CREATE TRIGGER test_refuse_boom BEFORE INSERT ON user_mirror FOR EACH ROW EXECUTE FUNCTION test_refuse_boom()');
+    await identity.dataSource.query(
+      'CREATE TRIGGER test_refuse_boom BEFORE INSERT ON user_mirror FOR EACH ROW EXECUTE FUNCTION test_refuse_boom()',
+    );
     try {
-      const records = [record('first', { emailVerified: true }), { ...record('existing'), displayName: 'Changed' }, record('boom'), record('last')];
+      const records = [
+        record('first', { emailVerified: true }),
+        { ...record('existing'), displayName: 'Changed' },
+        record('boom'),
+        record('last'),
+      ];
       await sync(key, { registryId, records }).expect(500);
     } finally {
       await identity.dataSource.query('DROP TRIGGER test_refuse_boom ON user_mirror');
@@ -185,27 +235,51 @@ describe('linking in a sync', () => {
     const email = uniqueEmail('twin');
     const { body } = await sync(key, {
       registryId,
-      records: [record('t1', { email, emailVerified: true }), record('t2', { email: email.toUpperCase(), emailVerified: true }), record('t3', { email })],
+      records: [
+        record('t1', { email, emailVerified: true }),
+        record('t2', { email: email.toUpperCase(), emailVerified: true }),
+        record('t3', { email }),
+      ],
     }).expect(200);
     const [t1, t2, t3] = body.results as { uid: string }[];
     expect(t2!.uid).toBe(t1!.uid);
     expect(t3!.uid).not.toBe(t1!.uid);
-    expect(await query('SELECT uid FROM unified_user WHERE lower(email) = lower($1) AND email_verified', [email])).toEqual([{ uid: t1!.uid }]);
+    expect(await query('SELECT uid FROM unified_user WHERE lower(email) = lower($1) AND email_verified', [email])).toEqual([
+      { uid: t1!.uid },
+    ]);
   });
 
-  it('links across registries by verified email only', async () => {
+  it('links the registries of one organization by verified email only', async () => {
     const first = await identity.newRegistry();
-    const second = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
     const email = uniqueEmail('cross');
     const a = await sync(first.key, { registryId: first.registryId, records: [record('a', { email, emailVerified: true })] }).expect(200);
-    const b = await sync(second.key, { registryId: second.registryId, records: [record('b', { email, emailVerified: true }), record('c', { email })] }).expect(200);
+    const b = await sync(second.key, {
+      registryId: second.registryId,
+      records: [record('b', { email, emailVerified: true }), record('c', { email })],
+    }).expect(200);
     expect(b.body.results[0].uid).toBe(a.body.results[0].uid);
     expect(b.body.results[1].uid).not.toBe(a.body.results[0].uid);
   });
 
+  it('never links the records of two organizations by email, verified or not: each organization vouches for its own', async () => {
+    const first = await identity.newRegistry();
+    const other = await identity.newRegistry();
+    const email = uniqueEmail('elsewhere');
+    const a = await sync(first.key, { registryId: first.registryId, records: [record('a', { email, emailVerified: true })] }).expect(200);
+    const b = await sync(other.key, { registryId: other.registryId, records: [record('b', { email, emailVerified: true })] }).expect(200);
+    expect(b.body.results[0]).toMatchObject({ outcome: 'created' });
+    expect(b.body.results[0].uid).not.toBe(a.body.results[0].uid);
+    const unified = await query<{ uid: string }>(
+      'SELECT uid FROM unified_user WHERE lower(email) = lower($1) AND email_verified ORDER BY uid',
+      [email],
+    );
+    expect(unified.map((row) => row.uid).sort()).toEqual([a.body.results[0].uid, b.body.results[0].uid].sort());
+  });
+
   it('a sync delete keeps the unified user while another registry links to it, and removes it with the last link', async () => {
     const first = await identity.newRegistry();
-    const second = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
     const shared = record('shared', { emailVerified: true });
     const a = await sync(first.key, { registryId: first.registryId, records: [shared] }).expect(200);
     await sync(second.key, { registryId: second.registryId, records: [shared] }).expect(200);
@@ -217,9 +291,9 @@ describe('linking in a sync', () => {
     expect(await query('SELECT uid FROM unified_user WHERE uid = $1', [uid])).toEqual([]);
   });
 
-  it('concurrent syncs in two registries with the same new verified email link to one unified user', async () => {
+  it('concurrent syncs in two registries of one organization with the same new verified email link to one unified user', async () => {
     const first = await identity.newRegistry();
-    const second = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
     const email = uniqueEmail('race');
     const [a, b] = await Promise.all([
       sync(first.key, { registryId: first.registryId, records: [record('x', { email, emailVerified: true })] }),

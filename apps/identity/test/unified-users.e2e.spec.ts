@@ -13,8 +13,11 @@ beforeAll(async () => {
   identity = await startIdentity();
   registries = [];
   for (const name of ['Portal One', 'Portal Two', 'Portal Three']) {
-    const { body } = await request(identity.server).post('/v1/apps').set(platform())
-      .send({ name, type: 'Traditional', redirectUris: ['https://portal.example/callback'] }).expect(201);
+    const { body } = await request(identity.server)
+      .post('/v1/apps')
+      .set(platform())
+      .send({ name, type: 'Traditional', redirectUris: ['https://portal.example/callback'] })
+      .expect(201);
     registries.push(body.app.registryId);
   }
   organizations = [];
@@ -25,11 +28,18 @@ beforeAll(async () => {
 });
 afterAll(() => identity.close());
 
-async function newUser(fields: { email?: string; emailVerified?: boolean } = {}): Promise<string> {
+async function newUser(fields: { email?: string; emailVerified?: boolean; emailScope?: string } = {}): Promise<string> {
   const uid = uuidv7();
-  await identity.dataSource.query('INSERT INTO unified_user (uid, email, email_verified, display_name) VALUES ($1, $2, $3, $4)', [
-    uid, fields.email ?? `${randomBytes(4).toString('hex')}@example.org`, fields.emailVerified ?? false, `User ${uid.slice(-4)}`,
-  ]);
+  await identity.dataSource.query(
+    'INSERT INTO unified_user (uid, email, email_verified, display_name, email_scope) VALUES ($1, $2, $3, $4, $5)',
+    [
+      uid,
+      fields.email ?? `${randomBytes(4).toString('hex')}@example.org`,
+      fields.emailVerified ?? false,
+      `User ${uid.slice(-4)}`,
+      fields.emailScope ?? `test:${uid}`,
+    ],
+  );
   return uid;
 }
 
@@ -48,10 +58,19 @@ async function link(uid: string, registryId: string, linkedAt = '2024-03-01 10:0
   await identity.dataSource.query('INSERT INTO app_link (uid, registry_id, linked_at) VALUES ($1, $2, $3)', [uid, registryId, linkedAt]);
 }
 
-async function bind(uid: string, role: string, organizationId: string | null, grantedAt = '2024-04-01 11:00:00.654321+00'): Promise<string> {
+async function bind(
+  uid: string,
+  role: string,
+  organizationId: string | null,
+  grantedAt = '2024-04-01 11:00:00.654321+00',
+): Promise<string> {
   const id = uuidv7();
   await identity.dataSource.query('INSERT INTO role_binding (id, uid, role, organization_id, granted_at) VALUES ($1, $2, $3, $4, $5)', [
-    id, uid, role, organizationId, grantedAt,
+    id,
+    uid,
+    role,
+    organizationId,
+    grantedAt,
   ]);
   return id;
 }
@@ -90,7 +109,10 @@ describe('GET /v1/unified-users/{uid}', () => {
       displayName: `User ${uid.slice(-4)}`,
       aliases: [],
       apps: [
-        ...[{ registryId: registries[0], via: 'link' }, { registryId: registries[0], via: 'mirror' }],
+        ...[
+          { registryId: registries[0], via: 'link' },
+          { registryId: registries[0], via: 'mirror' },
+        ],
         { registryId: registries[1], via: 'link' },
       ].sort((a, b) => a.registryId!.localeCompare(b.registryId!) || a.via.localeCompare(b.via)),
       roles: [{ id: bindingId, uid, role: 'investor', organizationId: organizations[0], grantedAt: '2024-04-01T11:00:00.654Z' }],
@@ -132,23 +154,48 @@ describe('merge and unmerge', () => {
     const beforeSecond = await dump(users);
 
     const second = await merge(survivor, merged).expect(201);
-    expect(second.body).toEqual({ id: expect.any(String), survivorUid: survivor, mergedUid: merged, mergedAt: expect.any(String), unmergedAt: null });
+    expect(second.body).toEqual({
+      id: expect.any(String),
+      survivorUid: survivor,
+      mergedUid: merged,
+      mergedAt: expect.any(String),
+      unmergedAt: null,
+    });
     const after = await dump(users);
     expect((after.user_mirror as { uid: string }[]).every((row) => row.uid === survivor)).toBe(true);
     expect(after.app_link).toHaveLength(3);
     expect((after.role_binding as { id: string }[]).map((row) => row.id)).not.toEqual(expect.arrayContaining([duplicateGlobal]));
     expect((after.unified_user as { uid: string; merged_into: string | null }[]).map((row) => [row.uid, row.merged_into])).toEqual(
-      [[survivor, null], [merged, survivor], [alias, survivor]].sort(),
+      [
+        [survivor, null],
+        [merged, survivor],
+        [alias, survivor],
+      ].sort(),
     );
     const [record] = await identity.dataSource.query('SELECT moved FROM user_merge WHERE id = $1', [second.body.id]);
     expect(record.moved).toMatchObject({
       mirrors: [...mergedMirrors, aliasMirror].sort(),
       appLinks: [r3],
-      roleBindings: expect.arrayContaining([{ id: movedScoped, role: 'project-owner', organizationId: o2 }, { id: movedGlobal, role: 'external-auditor', organizationId: null }]),
+      roleBindings: expect.arrayContaining([
+        { id: movedScoped, role: 'project-owner', organizationId: o2 },
+        { id: movedGlobal, role: 'external-auditor', organizationId: null },
+      ]),
       removedAppLinks: [{ uid: merged, registry_id: r2, linked_at: expect.stringContaining('12:34:56.789012') }],
       removedRoleBindings: [
-        { id: duplicateGlobal, uid: merged, role: 'investor', organization_id: null, granted_at: expect.stringContaining('00:00:00.000007') },
-        { id: duplicateScoped, uid: merged, role: 'project-owner', organization_id: o1, granted_at: expect.stringContaining('00:00:00.999999') },
+        {
+          id: duplicateGlobal,
+          uid: merged,
+          role: 'investor',
+          organization_id: null,
+          granted_at: expect.stringContaining('00:00:00.000007'),
+        },
+        {
+          id: duplicateScoped,
+          uid: merged,
+          role: 'project-owner',
+          organization_id: o1,
+          granted_at: expect.stringContaining('00:00:00.999999'),
+        },
       ].sort((a, b) => a.id.localeCompare(b.id)),
       aliases: [alias],
     });
@@ -201,7 +248,9 @@ describe('merge and unmerge', () => {
     await bind(merged, 'investor', null);
     const before = { rows: await dump([survivor, merged]), merges: await countMerges() };
     // A real failure at the last write of the merge: the user_merge insert.
-    await identity.dataSource.query(`CREATE FUNCTION fail_merge() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'merge fails'; END $$`);
+    await identity.dataSource.query(
+      `CREATE FUNCTION fail_merge() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'merge fails'; END $$`,
+    );
     await identity.dataSource.query('CREATE TRIGGER fail_merge BEFORE INSERT ON user_merge FOR EACH ROW EXECUTE FUNCTION fail_merge()');
     try {
       await merge(survivor, merged).expect(500);
@@ -210,7 +259,10 @@ describe('merge and unmerge', () => {
       await identity.dataSource.query('DROP FUNCTION fail_merge()');
     }
     expect({ rows: await dump([survivor, merged]), merges: await countMerges() }).toEqual(before);
-    const audited = await identity.dataSource.query(`SELECT count(*)::int AS n FROM audit_entry WHERE action = 'users.merge' AND detail->>'mergedUid' = $1`, [merged]);
+    const audited = await identity.dataSource.query(
+      `SELECT count(*)::int AS n FROM audit_entry WHERE action = 'users.merge' AND detail->>'mergedUid' = $1`,
+      [merged],
+    );
     expect(audited[0].n).toBe(0);
   });
 
@@ -246,19 +298,23 @@ describe('merge and unmerge', () => {
     expect(refused.body.detail).toContain(later.body.id);
     await unmerge(later.body.id).expect(200);
     await unmerge(earlier.body.id).expect(200);
-    const roles = await identity.dataSource.query('SELECT uid FROM role_binding WHERE uid = ANY($1) ORDER BY uid', [[survivor, first, second]]);
+    const roles = await identity.dataSource.query('SELECT uid FROM role_binding WHERE uid = ANY($1) ORDER BY uid', [
+      [survivor, first, second],
+    ]);
     expect(roles.map((row: { uid: string }) => row.uid)).toEqual([first, second].sort());
   });
 
-  it('refuses to unmerge when another user now holds the verified email of the merged user, changing nothing', async () => {
+  it('refuses to unmerge when another user of its organization now holds the verified email of the merged user, changing nothing', async () => {
     const email = `taken-${randomBytes(3).toString('hex')}@example.org`;
-    const [survivor, merged] = [await newUser(), await newUser({ email, emailVerified: true })];
+    const emailScope = `test:${randomBytes(4).toString('hex')}`;
+    const [survivor, merged] = [await newUser(), await newUser({ email, emailVerified: true, emailScope })];
     const done = await merge(survivor, merged).expect(201);
-    const holder = await newUser({ email, emailVerified: true });
-    const before = await dump([survivor, merged, holder]);
+    const elsewhere = await newUser({ email, emailVerified: true });
+    const holder = await newUser({ email, emailVerified: true, emailScope });
+    const before = await dump([survivor, merged, holder, elsewhere]);
     const refused = await unmerge(done.body.id).expect(409);
     expect(refused.body.detail).toContain(holder);
-    expect(await dump([survivor, merged, holder])).toEqual(before);
+    expect(await dump([survivor, merged, holder, elsewhere])).toEqual(before);
   });
 
   it('keeps every alias one step from a live user under parallel merges', async () => {
@@ -280,11 +336,22 @@ describe('app links', () => {
   it('links and unlinks a registered app, through a merged uid too', async () => {
     const [survivor, merged] = [await newUser(), await newUser()];
     await merge(survivor, merged).expect(201);
-    const linked = await request(identity.server).post(`/v1/unified-users/${merged}/app-links`).set(platform()).send({ registryId: registries[2] }).expect(201);
+    const linked = await request(identity.server)
+      .post(`/v1/unified-users/${merged}/app-links`)
+      .set(platform())
+      .send({ registryId: registries[2] })
+      .expect(201);
     expect(linked.body).toEqual({ registryId: registries[2], via: 'link' });
-    const stored = await identity.dataSource.query('SELECT uid FROM app_link WHERE registry_id = $1 AND uid = ANY($2)', [registries[2], [survivor, merged]]);
+    const stored = await identity.dataSource.query('SELECT uid FROM app_link WHERE registry_id = $1 AND uid = ANY($2)', [
+      registries[2],
+      [survivor, merged],
+    ]);
     expect(stored).toEqual([{ uid: survivor }]);
-    await request(identity.server).post(`/v1/unified-users/${survivor}/app-links`).set(platform()).send({ registryId: registries[2] }).expect(409);
+    await request(identity.server)
+      .post(`/v1/unified-users/${survivor}/app-links`)
+      .set(platform())
+      .send({ registryId: registries[2] })
+      .expect(409);
     const read = await request(identity.server).get(`/v1/unified-users/${survivor}`).set(platform()).expect(200);
     expect(read.body.apps).toEqual([{ registryId: registries[2], via: 'link' }]);
     await request(identity.server).delete(`/v1/unified-users/${survivor}/app-links/${registries[2]}`).set(platform()).expect(204);
@@ -294,8 +361,11 @@ describe('app links', () => {
 
   it('refuses an unknown or deleted app with 404, a malformed registry id with 400, and an unknown user with 404', async () => {
     const uid = await newUser();
-    const { body } = await request(identity.server).post('/v1/apps').set(platform())
-      .send({ name: 'Short-lived', type: 'Traditional', redirectUris: ['https://short.example/cb'] }).expect(201);
+    const { body } = await request(identity.server)
+      .post('/v1/apps')
+      .set(platform())
+      .send({ name: 'Short-lived', type: 'Traditional', redirectUris: ['https://short.example/cb'] })
+      .expect(201);
     await request(identity.server).delete(`/v1/apps/${body.app.registryId}`).set(platform()).expect(204);
     const linkTo = (target: string, registryId: string) =>
       request(identity.server).post(`/v1/unified-users/${target}/app-links`).set(platform()).send({ registryId });
@@ -320,7 +390,9 @@ describe('platform-only administration', () => {
       ['delete', `/v1/unified-users/${uid}/app-links/${registries[0]}`, {}],
     ];
     for (const [method, route, body] of routes) {
-      const response = await (request(identity.server) as unknown as Record<string, (url: string) => request.Test>)[method]!(route).set(bearer(partner.secret)).send(body);
+      const response = await (request(identity.server) as unknown as Record<string, (url: string) => request.Test>)[method]!(route)
+        .set(bearer(partner.secret))
+        .send(body);
       expect({ route, status: response.status, code: response.body.code }).toEqual({ route, status: 403, code: 'forbidden' });
     }
     const merges = await identity.dataSource.query('SELECT unmerged_at FROM user_merge WHERE id = $1', [done.body.id]);
@@ -331,7 +403,11 @@ describe('platform-only administration', () => {
     const [survivor, merged] = [await newUser(), await newUser()];
     const done = await merge(survivor, merged).expect(201);
     await unmerge(done.body.id).expect(200);
-    await request(identity.server).post(`/v1/unified-users/${survivor}/app-links`).set(platform()).send({ registryId: registries[1] }).expect(201);
+    await request(identity.server)
+      .post(`/v1/unified-users/${survivor}/app-links`)
+      .set(platform())
+      .send({ registryId: registries[1] })
+      .expect(201);
     await request(identity.server).delete(`/v1/unified-users/${survivor}/app-links/${registries[1]}`).set(platform()).expect(204);
     const entries = await identity.dataSource.query(
       `SELECT actor_kind, actor_id, action, target, outcome FROM audit_entry
@@ -349,10 +425,15 @@ describe('platform-only administration', () => {
 
   it('lists the routes in the OpenAPI document', async () => {
     const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
-    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining([
-      '/v1/unified-users/{uid}', '/v1/unified-users/merge', '/v1/merges/{mergeId}/unmerge',
-      '/v1/unified-users/{uid}/app-links', '/v1/unified-users/{uid}/app-links/{registryId}',
-    ]));
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/unified-users/{uid}',
+        '/v1/unified-users/merge',
+        '/v1/merges/{mergeId}/unmerge',
+        '/v1/unified-users/{uid}/app-links',
+        '/v1/unified-users/{uid}/app-links/{registryId}',
+      ]),
+    );
     expect(body.paths['/v1/unified-users/merge'].post.security).toEqual([{ 'api-key': [] }]);
   });
 });

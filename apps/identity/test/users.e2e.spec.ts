@@ -7,7 +7,15 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const uniqueEmail = (name: string) => `${name}.${randomBytes(4).toString('hex')}@example.com`;
 
 function newUser(registryId: string, overrides: Record<string, unknown> = {}) {
-  return { registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email: uniqueEmail('user'), emailVerified: true, displayName: 'Ana Lima', locale: 'en', ...overrides };
+  return {
+    registryId,
+    externalId: `ext-${randomBytes(4).toString('hex')}`,
+    email: uniqueEmail('user'),
+    emailVerified: true,
+    displayName: 'Ana Lima',
+    locale: 'en',
+    ...overrides,
+  };
 }
 
 async function createUser(key: string, body: Record<string, unknown>) {
@@ -41,17 +49,30 @@ describe('POST /v1/users', () => {
     });
     const read = await request(identity.server).get(`/v1/users/${created.id}`).set(bearer(key)).expect(200);
     expect(read.body).toEqual(created);
-    const unified = await identity.dataSource.query('SELECT email, email_verified, display_name, merged_into FROM unified_user WHERE uid = $1', [created.uid]);
+    const unified = await identity.dataSource.query(
+      'SELECT email, email_verified, display_name, merged_into FROM unified_user WHERE uid = $1',
+      [created.uid],
+    );
     expect(unified).toEqual([{ email: input.email, email_verified: true, display_name: 'Ana Lima', merged_into: null }]);
-    const audit = await identity.dataSource.query(`SELECT detail FROM audit_entry WHERE action = 'users.create' AND target = $1`, [created.id]);
-    expect(audit).toEqual([{ detail: expect.objectContaining({ registryId, externalId: input.externalId, uid: created.uid, unifiedUser: 'new', source: 'api' }) }]);
+    const audit = await identity.dataSource.query(`SELECT detail FROM audit_entry WHERE action = 'users.create' AND target = $1`, [
+      created.id,
+    ]);
+    expect(audit).toEqual([
+      {
+        detail: expect.objectContaining({ registryId, externalId: input.externalId, uid: created.uid, unifiedUser: 'new', source: 'api' }),
+      },
+    ]);
   });
 
   it('refuses a second record with the same externalId in the registry with 409 and writes nothing', async () => {
     const { key, registryId } = await identity.newRegistry();
     const input = newUser(registryId);
     await createUser(key, input);
-    const again = await request(identity.server).post('/v1/users').set(bearer(key)).send({ ...input, email: uniqueEmail('other') }).expect(409);
+    const again = await request(identity.server)
+      .post('/v1/users')
+      .set(bearer(key))
+      .send({ ...input, email: uniqueEmail('other') })
+      .expect(409);
     expect(again.body.code).toBe('conflict');
     expect(await countRows('SELECT count(*)::int AS n FROM user_mirror WHERE registry_id = $1', [registryId])).toBe(1);
   });
@@ -61,8 +82,18 @@ describe('POST /v1/users', () => {
     ['another locale', { locale: 'fr' }, 'locale', 'locale must be one of: en, zh-Hans'],
     ['a malformed email', { email: 'not-an-email' }, 'email', 'email must be an email address'],
     ['a blank display name', { displayName: '   ' }, 'displayName', 'displayName must not be blank'],
-    ['an externalId with a space', { externalId: 'has space' }, 'externalId', 'externalId must be 1-200 printable characters without spaces'],
-    ['a display name over 200 characters', { displayName: 'x'.repeat(201) }, 'displayName', 'displayName must be shorter than or equal to 200 characters'],
+    [
+      'an externalId with a space',
+      { externalId: 'has space' },
+      'externalId',
+      'externalId must be 1-200 printable characters without spaces',
+    ],
+    [
+      'a display name over 200 characters',
+      { displayName: 'x'.repeat(201) },
+      'displayName',
+      'displayName must be shorter than or equal to 200 characters',
+    ],
   ])('refuses %s with a 400 naming the field, and writes nothing', async (_, change, field, message) => {
     const { key, registryId } = await identity.newRegistry();
     const response = await request(identity.server).post('/v1/users').set(bearer(key)).send(newUser(registryId, change)).expect(400);
@@ -72,9 +103,9 @@ describe('POST /v1/users', () => {
 });
 
 describe('linking to unified users', () => {
-  it('links records with the same verified email in two registries to one uid, whatever the case of the email', async () => {
+  it('links records with the same verified email in two registries of one organization to one uid, whatever the case of the email', async () => {
     const first = await identity.newRegistry();
-    const second = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
     const email = uniqueEmail('Ana');
     const a = await createUser(first.key, newUser(first.registryId, { email }));
     const b = await createUser(second.key, newUser(second.registryId, { email: email.toUpperCase() }));
@@ -103,16 +134,29 @@ describe('PATCH /v1/users/{id}', () => {
       .set(bearer(key))
       .send({ email: taken.email, emailVerified: true, locale: 'zh-Hans' })
       .expect(200);
-    expect(updated.body).toMatchObject({ id: user.id, uid: user.uid, email: taken.email, emailVerified: true, locale: 'zh-Hans', displayName: 'Ana Lima' });
+    expect(updated.body).toMatchObject({
+      id: user.id,
+      uid: user.uid,
+      email: taken.email,
+      emailVerified: true,
+      locale: 'zh-Hans',
+      displayName: 'Ana Lima',
+    });
     expect(updated.body.uid).not.toBe(taken.uid);
-    const audit = await identity.dataSource.query(`SELECT detail FROM audit_entry WHERE action = 'users.update' AND target = $1`, [user.id]);
+    const audit = await identity.dataSource.query(`SELECT detail FROM audit_entry WHERE action = 'users.update' AND target = $1`, [
+      user.id,
+    ]);
     expect(audit[0].detail.changed).toEqual(['email', 'emailVerified', 'locale']);
   });
 
   it('writes nothing when the given values are those stored', async () => {
     const { key, registryId } = await identity.newRegistry();
     const user = await createUser(key, newUser(registryId));
-    const same = await request(identity.server).patch(`/v1/users/${user.id}`).set(bearer(key)).send({ displayName: user.displayName, locale: 'en' }).expect(200);
+    const same = await request(identity.server)
+      .patch(`/v1/users/${user.id}`)
+      .set(bearer(key))
+      .send({ displayName: user.displayName, locale: 'en' })
+      .expect(200);
     expect(same.body).toEqual(user);
     expect(await countRows(`SELECT count(*)::int AS n FROM audit_entry WHERE action = 'users.update' AND target = $1`, [user.id])).toBe(0);
   });
@@ -133,7 +177,7 @@ describe('PATCH /v1/users/{id}', () => {
 describe('DELETE /v1/users/{id}', () => {
   it('keeps the unified user while another record links to it, and removes it with the last one', async () => {
     const first = await identity.newRegistry();
-    const second = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
     const email = uniqueEmail('cy');
     const a = await createUser(first.key, newUser(first.registryId, { email }));
     const b = await createUser(second.key, newUser(second.registryId, { email }));
@@ -142,7 +186,10 @@ describe('DELETE /v1/users/{id}', () => {
     expect(await countRows('SELECT count(*)::int AS n FROM unified_user WHERE uid = $1', [a.uid])).toBe(1);
     await request(identity.server).delete(`/v1/users/${b.id}`).set(bearer(second.key)).expect(204);
     expect(await countRows('SELECT count(*)::int AS n FROM unified_user WHERE uid = $1', [a.uid])).toBe(0);
-    const audit = await identity.dataSource.query(`SELECT target, detail FROM audit_entry WHERE action = 'users.delete' AND detail->>'uid' = $1 ORDER BY id`, [a.uid]);
+    const audit = await identity.dataSource.query(
+      `SELECT target, detail FROM audit_entry WHERE action = 'users.delete' AND detail->>'uid' = $1 ORDER BY id`,
+      [a.uid],
+    );
     expect(audit.map((entry: { detail: { unifiedUserDeleted: boolean } }) => entry.detail.unifiedUserDeleted)).toEqual([false, true]);
   });
 
@@ -164,19 +211,33 @@ describe('GET /v1/users', () => {
     const email = uniqueEmail('dee');
     const match = await createUser(key, newUser(registryId, { email, emailVerified: false }));
     await createUser(key, newUser(registryId));
-    const listed = await request(identity.server).get('/v1/users').query({ registryId, email: email.toUpperCase() }).set(bearer(key)).expect(200);
+    const listed = await request(identity.server)
+      .get('/v1/users')
+      .query({ registryId, email: email.toUpperCase() })
+      .set(bearer(key))
+      .expect(200);
     expect(listed.body).toEqual({ items: [match], nextCursor: null });
   });
 
   it('walks every record exactly once, page by page, in id order', async () => {
     const { key, registryId } = await identity.newRegistry();
-    const records = Array.from({ length: 23 }, (_, i) => ({ externalId: `walk-${i}`, email: uniqueEmail(`walk${i}`), emailVerified: false, displayName: `Walker ${i}`, locale: 'en' }));
+    const records = Array.from({ length: 23 }, (_, i) => ({
+      externalId: `walk-${i}`,
+      email: uniqueEmail(`walk${i}`),
+      emailVerified: false,
+      displayName: `Walker ${i}`,
+      locale: 'en',
+    }));
     await request(identity.server).post('/v1/sync').set(bearer(key)).send({ registryId, records }).expect(200);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await request(identity.server).get('/v1/users').query({ registryId, limit: 5, ...(cursor ? { cursor } : {}) }).set(bearer(key)).expect(200);
+      const page = await request(identity.server)
+        .get('/v1/users')
+        .query({ registryId, limit: 5, ...(cursor ? { cursor } : {}) })
+        .set(bearer(key))
+        .expect(200);
       seen.push(...page.body.items.map((user: { externalId: string }) => user.externalId));
       cursor = page.body.nextCursor ?? undefined;
       pages++;
@@ -194,7 +255,11 @@ describe('GET /v1/users', () => {
     await request(identity.server).get('/v1/users').query({ registryId, role: 'x' }).set(bearer(key)).expect(400);
     const apps = await request(identity.server).get('/v1/apps').query({ limit: 1 }).set(bearer(identity.platformKey)).expect(200);
     const foreignCursor = apps.body.nextCursor as string;
-    const response = await request(identity.server).get('/v1/users').query({ registryId, cursor: foreignCursor }).set(bearer(key)).expect(400);
+    const response = await request(identity.server)
+      .get('/v1/users')
+      .query({ registryId, cursor: foreignCursor })
+      .set(bearer(key))
+      .expect(400);
     expect(response.body.errors).toEqual([{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }]);
   });
 });
@@ -209,7 +274,10 @@ describe('users of another registry', () => {
     await request(identity.server).post('/v1/users').set(bearer(stranger.key)).send(newUser(owner.registryId)).expect(404);
     await request(identity.server).patch(`/v1/users/${user.id}`).set(bearer(stranger.key)).send({ displayName: 'Mallory' }).expect(404);
     await request(identity.server).delete(`/v1/users/${user.id}`).set(bearer(stranger.key)).expect(404);
-    const unknownId = await request(identity.server).get('/v1/users/0190a4c2-0000-7000-8000-000000000000').set(bearer(stranger.key)).expect(404);
+    const unknownId = await request(identity.server)
+      .get('/v1/users/0190a4c2-0000-7000-8000-000000000000')
+      .set(bearer(stranger.key))
+      .expect(404);
     const foreignId = await request(identity.server).get(`/v1/users/${user.id}`).set(bearer(stranger.key)).expect(404);
     expect(foreignId.body.detail.replace(user.id, '')).toBe(unknownId.body.detail.replace('0190a4c2-0000-7000-8000-000000000000', ''));
     const stored = await request(identity.server).get(`/v1/users/${user.id}`).set(bearer(owner.key)).expect(200);

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { APP_EMAIL_SCOPE } from '../users/users.repository';
+
+/** The users with a mirror record or an app link in a registry of the `scope` CTE's scopes. */
+const USERS_OF_SCOPE = `SELECT m.uid FROM user_mirror m JOIN registered_app r ON r.registry_id = m.registry_id WHERE ${APP_EMAIL_SCOPE} IN (SELECT value FROM scope)
+   UNION SELECT l.uid FROM app_link l JOIN registered_app r ON r.registry_id = l.registry_id WHERE ${APP_EMAIL_SCOPE} IN (SELECT value FROM scope)`;
 
 export interface PasswordRow {
   uid: string;
@@ -21,13 +26,23 @@ export interface PasswordSetupRow {
 export class PasswordsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async findByLoginEmail(email: string): Promise<PasswordRow | null> {
-    const rows: PasswordRow[] = await this.dataSource.query(
-      `SELECT uid, login_email, password_hash, failed_attempts, CASE WHEN locked_until > now() THEN locked_until END AS locked_until
-         FROM user_password WHERE lower(login_email) = lower($1)`,
-      [email],
+  /**
+   * The passwords signing in with this email: those of users known to the app of `clientId` (by a
+   * mirror record or an app link in a registry of its organization) when there are any, otherwise
+   * every one. More than one means the email alone cannot say who signs in.
+   */
+  async findByLoginEmail(email: string, clientId: string | null): Promise<PasswordRow[]> {
+    const rows: (PasswordRow & { in_scope: boolean })[] = await this.dataSource.query(
+      `WITH scope AS (SELECT ${APP_EMAIL_SCOPE} AS value FROM registered_app r WHERE r.client_id = $2 AND r.deleted_at IS NULL)
+       SELECT p.uid, p.login_email, p.password_hash, p.failed_attempts,
+              CASE WHEN p.locked_until > now() THEN p.locked_until END AS locked_until,
+              p.uid IN (${USERS_OF_SCOPE}) AS in_scope
+         FROM user_password p WHERE lower(p.login_email) = lower($1)
+        ORDER BY p.uid`,
+      [email, clientId],
     );
-    return rows[0] ?? null;
+    const inScope = rows.filter((row) => row.in_scope);
+    return (inScope.length > 0 ? inScope : rows).map(({ in_scope: _inScope, ...row }) => row);
   }
 
   /** Whether a live unified user has this email (to tell "no password yet" from "unknown"). */
@@ -40,7 +55,11 @@ export class PasswordsRepository {
   }
 
   /** Counts a failed attempt (a lock that ran out starts a new count) and locks at `maxAttempts`; one statement, so concurrent failures all count. */
-  async recordFailure(uid: string, maxAttempts: number, lockSeconds: number): Promise<{ failed_attempts: number; locked_until: Date | null }> {
+  async recordFailure(
+    uid: string,
+    maxAttempts: number,
+    lockSeconds: number,
+  ): Promise<{ failed_attempts: number; locked_until: Date | null }> {
     const rows: { failed_attempts: number; locked_until: Date | null }[] = await this.dataSource.query(
       `WITH counted AS (
          SELECT uid, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1 ELSE failed_attempts + 1 END AS attempts
@@ -57,12 +76,22 @@ export class PasswordsRepository {
   }
 
   async clearFailures(uid: string): Promise<void> {
-    await this.dataSource.query('UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0', [uid]);
+    await this.dataSource.query(
+      'UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0',
+      [uid],
+    );
   }
 
-  /** The login email another user already signs in with, if any. */
+  /** Whether another user of one of `uid`'s organizations already signs in with this email (sign-in through their apps would be ambiguous). */
   async loginEmailTakenByOther(email: string, uid: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM user_password WHERE lower(login_email) = lower($1) AND uid <> $2', [email, uid]);
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH scope AS (
+         SELECT ${APP_EMAIL_SCOPE} AS value FROM registered_app r
+          WHERE r.registry_id IN (SELECT registry_id FROM user_mirror WHERE uid = $2 UNION SELECT registry_id FROM app_link WHERE uid = $2)
+       )
+       SELECT 1 FROM user_password p WHERE lower(p.login_email) = lower($1) AND p.uid <> $2 AND p.uid IN (${USERS_OF_SCOPE})`,
+      [email, uid],
+    );
     return rows.length > 0;
   }
 
@@ -80,7 +109,9 @@ export class PasswordsRepository {
     manager: EntityManager,
     setup: { tokenHash: Buffer; uid: string; loginEmail: string; createdBy: string; ttlSeconds: number },
   ): Promise<{ expires_at: Date }> {
-    await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [setup.uid]);
+    await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [
+      setup.uid,
+    ]);
     const rows: { expires_at: Date }[] = await manager.query(
       `INSERT INTO password_setup (token_hash, uid, login_email, created_by, expires_at)
        VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::int)) RETURNING expires_at`,

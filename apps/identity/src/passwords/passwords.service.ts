@@ -18,11 +18,13 @@ export const PASSWORD_SETUP_PATH = 'v1/password-setup';
 export type Authentication =
   | { kind: 'ok'; uid: string }
   | { kind: 'unknown_user' }
+  | { kind: 'ambiguous' }
   | { kind: 'no_password' }
   | { kind: 'wrong_password'; attemptsLeft: number }
   | { kind: 'locked'; retryAfterSeconds: number };
 
-export type SetupCompletion = { kind: 'done' } | { kind: 'invalid_link' } | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
+export type SetupCompletion =
+  { kind: 'done' } | { kind: 'invalid_link' } | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
@@ -51,7 +53,10 @@ export class PasswordsService {
     if (caller.keyClass !== KeyClass.Platform) {
       const elsewhere = (await this.passwords.registriesOf(user.uid)).filter((registryId) => !caller.registryIds.includes(registryId));
       if (elsewhere.length > 0) {
-        throw new DomainError(ErrorCode.Forbidden, 'This user also belongs to apps outside this key; only a platform key can issue its password link.');
+        throw new DomainError(
+          ErrorCode.Forbidden,
+          'This user also belongs to apps outside this key; only a platform key can issue its password link.',
+        );
       }
     }
     if (await this.passwords.loginEmailTakenByOther(record.email, user.uid)) {
@@ -71,7 +76,12 @@ export class PasswordsService {
     });
     const setupUrl = `${this.config.publicOrigin}/${PASSWORD_SETUP_PATH}/${token}`;
     if (this.config.PASSWORD_SETUP_LINKS_IN_LOG === 'true') {
-      this.logger.event('info', 'password setup link (development: PASSWORD_SETUP_LINKS_IN_LOG=true)', { uid: user.uid, setupUrl }, 'Passwords');
+      this.logger.event(
+        'info',
+        'password setup link (development: PASSWORD_SETUP_LINKS_IN_LOG=true)',
+        { uid: user.uid, setupUrl },
+        'Passwords',
+      );
     }
     return { uid: user.uid, loginEmail: record.email, expiresAt: setup.expires_at.toISOString(), setupUrl };
   }
@@ -97,9 +107,15 @@ export class PasswordsService {
     });
   }
 
-  /** Checks an email and password; repeated failures lock the account for SIGNIN_LOCKOUT_SECONDS. */
-  async authenticate(email: string, password: string): Promise<Authentication> {
-    const stored = await this.passwords.findByLoginEmail(email.trim());
+  /**
+   * Checks an email and password for a sign-in through the app of `clientId`, among the users that
+   * app's organization knows when the email is shared; repeated failures lock the account for
+   * SIGNIN_LOCKOUT_SECONDS.
+   */
+  async authenticate(email: string, password: string, clientId: string | null): Promise<Authentication> {
+    const candidates = await this.passwords.findByLoginEmail(email.trim(), clientId);
+    if (candidates.length > 1) return { kind: 'ambiguous' };
+    const stored = candidates[0];
     if (!stored) return (await this.passwords.unifiedUserHasEmail(email.trim())) ? { kind: 'no_password' } : { kind: 'unknown_user' };
     if (stored.locked_until) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.locked_until) };
     if (await verifyPassword(password, stored.password_hash)) {
@@ -109,8 +125,15 @@ export class PasswordsService {
       await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid });
       return { kind: 'ok', uid: user.uid };
     }
-    const failure = await this.passwords.recordFailure(stored.uid, this.config.SIGNIN_MAX_FAILED_ATTEMPTS, this.config.SIGNIN_LOCKOUT_SECONDS);
-    await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.locked_until !== null } });
+    const failure = await this.passwords.recordFailure(
+      stored.uid,
+      this.config.SIGNIN_MAX_FAILED_ATTEMPTS,
+      this.config.SIGNIN_LOCKOUT_SECONDS,
+    );
+    await this.audit.record(
+      { kind: 'human', id: stored.uid },
+      { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.locked_until !== null } },
+    );
     if (failure.locked_until) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.locked_until) };
     return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failed_attempts };
   }

@@ -10,8 +10,10 @@ const EN = {
   signIn: 'Sign in',
   cancel: 'Cancel',
   unknownUser: 'There is no account with this email address.',
+  ambiguousUser: 'More than one account signs in with this email address here. Sign in through the app your account belongs to.',
   wrongPassword: 'The password is not correct.',
-  attemptsLeft: (n: number) => (n === 1 ? 'One attempt left before the account is locked.' : `${n} attempts left before the account is locked.`),
+  attemptsLeft: (n: number) =>
+    n === 1 ? 'One attempt left before the account is locked.' : `${n} attempts left before the account is locked.`,
   locked: (minutes: number) =>
     `Too many failed attempts: this account is locked. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   noPassword: 'This account has no password yet. Use the link you were sent to set one.',
@@ -66,6 +68,7 @@ const ZH_HANS: Texts = {
   signIn: '登录',
   cancel: '取消',
   unknownUser: '没有使用此电子邮件地址的账户。',
+  ambiguousUser: '此处有多个账户使用此电子邮件地址登录。请通过您账户所属的应用登录。',
   wrongPassword: '密码不正确。',
   attemptsLeft: (n: number) => `再失败 ${n} 次，账户将被锁定。`,
   locked: (minutes: number) => `失败次数过多，此账户已被锁定。请在 ${minutes} 分钟后重试。`,

@@ -50,12 +50,15 @@ export class SigninService {
         res.setHeader('Retry-After', String(throttled));
         return this.renderLogin(req, res, details, locale, 429, t.tooManyFromHere(Math.ceil(throttled / 60)), email);
       }
-      const outcome = await this.passwords.authenticate(email, form['password'] ?? '');
+      const clientId = details.params['client_id'];
+      const outcome = await this.passwords.authenticate(email, form['password'] ?? '', typeof clientId === 'string' ? clientId : null);
       switch (outcome.kind) {
         case 'ok':
           return this.finish(req, res, { login: { accountId: outcome.uid, amr: ['pwd'], remember: true } }, false);
         case 'unknown_user':
           return this.renderLogin(req, res, details, locale, 401, t.unknownUser, email);
+        case 'ambiguous':
+          return this.renderLogin(req, res, details, locale, 401, t.ambiguousUser, email);
         case 'no_password':
           return this.renderLogin(req, res, details, locale, 401, t.noPassword, email);
         case 'wrong_password':
@@ -115,11 +118,23 @@ export class SigninService {
       if (!(error instanceof errors.OIDCProviderError)) throw error;
       this.logger.event('info', 'sign-in interaction refused', { error: error.error, detail: error.error_description }, 'Signin');
       const t = textsFor(locale);
-      sendPage(res, error.statusCode, messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert'));
+      sendPage(
+        res,
+        error.statusCode,
+        messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert'),
+      );
     }
   }
 
-  private async renderLogin(req: Request, res: Response, details: InteractionDetails, locale: Locale, status: number, error?: string, email?: string): Promise<void> {
+  private async renderLogin(
+    req: Request,
+    res: Response,
+    details: InteractionDetails,
+    locale: Locale,
+    status: number,
+    error?: string,
+    email?: string,
+  ): Promise<void> {
     const base = this.interactionPath(details.uid);
     sendPage(
       res,

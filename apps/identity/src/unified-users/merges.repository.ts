@@ -109,7 +109,10 @@ export class MergesRepository {
    * Undoes `moveAll` from its record. Rows that are no longer with the survivor (deleted since) are
    * left alone; the answer lists what actually went back.
    */
-  async moveBack(manager: EntityManager, merge: MergeRow): Promise<{ mirrors: string[]; appLinks: string[]; roleBindings: string[]; aliases: string[] }> {
+  async moveBack(
+    manager: EntityManager,
+    merge: MergeRow,
+  ): Promise<{ mirrors: string[]; appLinks: string[]; roleBindings: string[]; aliases: string[] }> {
     const { moved } = merge;
     const params = [merge.merged_uid, merge.survivor_uid];
     const aliases: { uid: string }[] = await manager.query(
@@ -130,7 +133,9 @@ export class MergesRepository {
       'WITH changed AS (UPDATE role_binding SET uid = $1 WHERE uid = $2 AND id = ANY($3::uuid[]) RETURNING id) SELECT id FROM changed ORDER BY id',
       [...params, moved.roleBindings.map((binding) => binding.id)],
     );
-    await manager.query('INSERT INTO app_link SELECT * FROM jsonb_populate_recordset(NULL::app_link, $1::jsonb)', [JSON.stringify(moved.removedAppLinks)]);
+    await manager.query('INSERT INTO app_link SELECT * FROM jsonb_populate_recordset(NULL::app_link, $1::jsonb)', [
+      JSON.stringify(moved.removedAppLinks),
+    ]);
     await manager.query('INSERT INTO role_binding SELECT * FROM jsonb_populate_recordset(NULL::role_binding, $1::jsonb)', [
       JSON.stringify(moved.removedRoleBindings),
     ]);
@@ -142,10 +147,11 @@ export class MergesRepository {
     };
   }
 
-  /** Another live user holding `uid`'s verified email (possible once `uid` was merged away), which blocks its return. */
+  /** Another live user of the same scope holding `uid`'s verified email (possible once `uid` was merged away), which blocks its return. */
   async verifiedEmailHolder(manager: EntityManager, uid: string): Promise<string | null> {
     const rows: { uid: string }[] = await manager.query(
-      `SELECT other.uid FROM unified_user self JOIN unified_user other ON lower(other.email) = lower(self.email)
+      `SELECT other.uid FROM unified_user self
+         JOIN unified_user other ON other.email_scope = self.email_scope AND lower(other.email) = lower(self.email)
         WHERE self.uid = $1 AND self.email_verified AND other.email_verified AND other.merged_into IS NULL AND other.uid <> self.uid`,
       [uid],
     );
@@ -164,7 +170,10 @@ export class MergesRepository {
   }
 
   /** Records a merge; merged_at is taken now, after the locks, so merges into one survivor are ordered by it. */
-  async insertMerge(manager: EntityManager, merge: { id: string; survivorUid: string; mergedUid: string; moved: MergeMoves }): Promise<MergeRow> {
+  async insertMerge(
+    manager: EntityManager,
+    merge: { id: string; survivorUid: string; mergedUid: string; moved: MergeMoves },
+  ): Promise<MergeRow> {
     const rows: MergeRow[] = await manager.query(
       `INSERT INTO user_merge (id, survivor_uid, merged_uid, moved, merged_at) VALUES ($1, $2, $3, $4, clock_timestamp()) RETURNING ${MERGE_COLUMNS}`,
       [merge.id, merge.survivorUid, merge.mergedUid, JSON.stringify(merge.moved)],

@@ -22,6 +22,12 @@ export interface MirrorFields {
   locale: string;
 }
 
+/**
+ * The organization that vouches for the emails of a registered app's (alias `r`) records, or the
+ * registry itself for an app that belongs to no organization.
+ */
+export const APP_EMAIL_SCOPE = "coalesce(r.organization_id::text, 'registry:' || r.registry_id)";
+
 const MIRROR_COLUMNS = 'id, registry_id, external_id, email, email_verified, display_name, locale, uid, created_at, updated_at';
 
 /** Every query of user mirror records and the unified users they link to. */
@@ -70,7 +76,10 @@ export class UsersRepository {
     );
   }
 
-  async insert(manager: EntityManager, record: MirrorFields & { id: string; registryId: string; externalId: string; uid: string }): Promise<UserMirrorRow> {
+  async insert(
+    manager: EntityManager,
+    record: MirrorFields & { id: string; registryId: string; externalId: string; uid: string },
+  ): Promise<UserMirrorRow> {
     const rows: UserMirrorRow[] = await manager.query(
       `INSERT INTO user_mirror (id, registry_id, external_id, email, email_verified, display_name, locale, uid)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${MIRROR_COLUMNS}`,
@@ -93,27 +102,42 @@ export class UsersRepository {
     await manager.query('DELETE FROM user_mirror WHERE id = $1', [id]);
   }
 
+  /** The scope that vouches for the emails of a registry's records; null when the app does not exist. */
+  async emailScopeOf(manager: EntityManager, registryId: string): Promise<string | null> {
+    const rows: { scope: string }[] = await manager.query(
+      `SELECT ${APP_EMAIL_SCOPE} AS scope FROM registered_app r WHERE r.registry_id = $1`,
+      [registryId],
+    );
+    return rows[0]?.scope ?? null;
+  }
+
   /**
-   * The live unified user holding `email` as verified, share-locked so that it cannot be removed
-   * (as an orphan) before this transaction's link to it commits.
+   * The live unified user whose verified `email` the same scope vouched for (directly, or through a
+   * user of that scope since merged into it), share-locked so that it cannot be removed (as an
+   * orphan) before this transaction's link to it commits.
    */
-  async findVerifiedUnifiedUser(manager: EntityManager, email: string): Promise<string | null> {
+  async findVerifiedUnifiedUser(manager: EntityManager, email: string, scope: string): Promise<string | null> {
     const rows: { uid: string }[] = await manager.query(
-      'SELECT uid FROM unified_user WHERE lower(email) = lower($1) AND email_verified AND merged_into IS NULL FOR SHARE',
-      [email],
+      `SELECT live.uid FROM unified_user u JOIN unified_user live ON live.uid = coalesce(u.merged_into, u.uid)
+        WHERE u.email_scope = $2 AND lower(u.email) = lower($1) AND u.email_verified AND live.merged_into IS NULL
+        ORDER BY u.merged_into IS NULL DESC, u.uid LIMIT 1 FOR SHARE OF live`,
+      [email, scope],
     );
     return rows[0]?.uid ?? null;
   }
 
   /**
-   * Inserts a unified user; false when its verified email is already taken by another live one
-   * (a concurrent transaction may have just created it: the partial unique index decides).
+   * Inserts a unified user; false when its verified email is already taken by another live one of
+   * the same scope (a concurrent transaction may have just created it: the partial unique index decides).
    */
-  async insertUnifiedUser(manager: EntityManager, user: { uid: string; email: string; emailVerified: boolean; displayName: string }): Promise<boolean> {
+  async insertUnifiedUser(
+    manager: EntityManager,
+    user: { uid: string; email: string; emailVerified: boolean; displayName: string; emailScope: string },
+  ): Promise<boolean> {
     const rows = await manager.query(
-      `INSERT INTO unified_user (uid, email, email_verified, display_name) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (lower(email)) WHERE email_verified AND merged_into IS NULL DO NOTHING RETURNING uid`,
-      [user.uid, user.email, user.emailVerified, user.displayName],
+      `INSERT INTO unified_user (uid, email, email_verified, display_name, email_scope) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (email_scope, lower(email)) WHERE email_verified AND merged_into IS NULL DO NOTHING RETURNING uid`,
+      [user.uid, user.email, user.emailVerified, user.displayName, user.emailScope],
     );
     return rows.length > 0;
   }

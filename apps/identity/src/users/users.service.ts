@@ -39,7 +39,10 @@ export class UsersService {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
       if ((await this.users.findByExternalIds(manager, request.registryId, [request.externalId])).length > 0) {
-        throw new DomainError(ErrorCode.Conflict, `Registry ${request.registryId} already has a user with externalId ${request.externalId}.`);
+        throw new DomainError(
+          ErrorCode.Conflict,
+          `Registry ${request.registryId} already has a user with externalId ${request.externalId}.`,
+        );
       }
       return toUserDto(await this.createRecord(manager, request, actorOf(caller), 'api'));
     });
@@ -69,7 +72,10 @@ export class UsersService {
     });
   }
 
-  /** Creates a mirror record linked to the unified user holding its verified email, or to a new one. */
+  /**
+   * Creates a mirror record linked to the unified user whose verified email its own organization
+   * vouched for, or to a new one: another organization's say-so about an email joins nobody.
+   */
   async createRecord(
     manager: EntityManager,
     record: MirrorFields & { registryId: string; externalId: string },
@@ -89,14 +95,24 @@ export class UsersService {
     });
     await this.audit.record(
       actor,
-      { action: 'users.create', target: row.id, detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUser: link.kind, source } },
+      {
+        action: 'users.create',
+        target: row.id,
+        detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUser: link.kind, source },
+      },
       manager,
     );
     return row;
   }
 
   /** Changes a record's fields; its link to a unified user stays as it is. */
-  async updateRecord(manager: EntityManager, row: UserMirrorRow, fields: MirrorFields, actor: Actor, source: WriteSource): Promise<UserMirrorRow> {
+  async updateRecord(
+    manager: EntityManager,
+    row: UserMirrorRow,
+    fields: MirrorFields,
+    actor: Actor,
+    source: WriteSource,
+  ): Promise<UserMirrorRow> {
     const updated = await this.users.update(manager, row.id, fields);
     const changed = MIRROR_FIELDS.filter((field) => fieldsOf(row)[field] !== fields[field]);
     await this.audit.record(
@@ -113,21 +129,30 @@ export class UsersService {
     const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid);
     await this.audit.record(
       actor,
-      { action: 'users.delete', target: row.id, detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUserDeleted, source } },
+      {
+        action: 'users.delete',
+        target: row.id,
+        detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUserDeleted, source },
+      },
       manager,
     );
   }
 
-  private async linkUnifiedUser(manager: EntityManager, fields: MirrorFields): Promise<{ uid: string; kind: 'existing' | 'new' }> {
+  private async linkUnifiedUser(
+    manager: EntityManager,
+    fields: MirrorFields & { registryId: string },
+  ): Promise<{ uid: string; kind: 'existing' | 'new' }> {
+    const emailScope = await this.users.emailScopeOf(manager, fields.registryId);
+    if (emailScope === null) throw appNotFound(fields.registryId);
     // Two rounds: a concurrent transaction may create the unified user of this verified email
     // between our look-up and our insert, and then we link to it instead.
     for (let round = 0; round < 2; round++) {
       if (fields.emailVerified) {
-        const existing = await this.users.findVerifiedUnifiedUser(manager, fields.email);
+        const existing = await this.users.findVerifiedUnifiedUser(manager, fields.email, emailScope);
         if (existing) return { uid: existing, kind: 'existing' };
       }
       const uid = uuidv7();
-      const user = { uid, email: fields.email, emailVerified: fields.emailVerified, displayName: fields.displayName };
+      const user = { uid, email: fields.email, emailVerified: fields.emailVerified, displayName: fields.displayName, emailScope };
       if (await this.users.insertUnifiedUser(manager, user)) return { uid, kind: 'new' };
     }
     throw new Error('no unified user could be found or created for a verified email');

@@ -14,8 +14,8 @@ export interface RunningIdentity extends RunningTestService {
   platformKey: string;
   /** A fresh app key for a fresh organization, through the API. */
   newAppKey(options?: { maxApps?: number }): Promise<IssuedKeyDto & { organizationId: string }>;
-  /** A fresh app key with one registered app. */
-  newRegistry(): Promise<{ key: string; registryId: string }>;
+  /** One more registered app: of a fresh app key (and organization), or of `key`'s organization when given. */
+  newRegistry(key?: string): Promise<{ key: string; registryId: string }>;
   redisPrefix: string;
 }
 
@@ -35,7 +35,9 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<R
   });
   const dataSource = running.app.get(DataSource);
   const platform = await dataSource.transaction((manager) =>
-    running.app.get(KeysService).issue(manager, { name: 'test platform', keyClass: KeyClass.Platform, organizationId: null }, { kind: 'system', id: 'test' }),
+    running.app
+      .get(KeysService)
+      .issue(manager, { name: 'test platform', keyClass: KeyClass.Platform, organizationId: null }, { kind: 'system', id: 'test' }),
   );
   const platformKey = platform.secret;
   const newAppKey: RunningIdentity['newAppKey'] = async (options = {}) => {
@@ -47,7 +49,12 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<R
     const issued = await request(running.server)
       .post('/v1/keys')
       .set('Authorization', `Bearer ${platformKey}`)
-      .send({ name: 'test app key', class: 'app', organizationId: organization.body.id, ...(options.maxApps ? { maxApps: options.maxApps } : {}) })
+      .send({
+        name: 'test app key',
+        class: 'app',
+        organizationId: organization.body.id,
+        ...(options.maxApps ? { maxApps: options.maxApps } : {}),
+      })
       .expect(201);
     return { ...(issued.body as IssuedKeyDto), organizationId: organization.body.id as string };
   };
@@ -57,14 +64,14 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<R
     platformKey,
     redisPrefix,
     newAppKey,
-    async newRegistry() {
-      const partner = await newAppKey();
+    async newRegistry(key?: string) {
+      const secret = key ?? (await newAppKey()).secret;
       const { body } = await request(running.server)
         .post('/v1/apps')
-        .set('Authorization', `Bearer ${partner.secret}`)
+        .set('Authorization', `Bearer ${secret}`)
         .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/callback'] })
         .expect(201);
-      return { key: partner.secret, registryId: body.app.registryId as string };
+      return { key: secret, registryId: body.app.registryId as string };
     },
   };
 }
