@@ -63,6 +63,27 @@ describe('POST /v1/decisions', () => {
     },
   );
 
+  it('keeps every refusal of a real key on record, and counts made-up credentials in one row a minute', async () => {
+    const partner = await identity.newAppKey();
+    await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set('Authorization', `Bearer ${identity.platformKey}`).expect(200);
+    const resource = { organizationId: partner.organizationId, projectId: `p-${partner.key.prefix}` };
+    const action = 'split-project:activate';
+    for (let i = 0; i < 3; i++) {
+      expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action, resource }).expect(200)).body).toMatchObject({ reason: 'invalid_credential' });
+    }
+    for (let i = 0; i < 40; i++) {
+      const madeUp = `stdreg_app_${String(i).padStart(10, 'z')}_${'A'.repeat(43)}`;
+      expect((await decide({ credential: { kind: 'api_key', value: madeUp }, action, resource }).expect(200)).body).toMatchObject({ reason: 'invalid_credential' });
+      await decide({ credential: { kind: 'access_token', value: `eyJhbGciOi.e30.${i}` }, action, resource }).expect(200);
+    }
+    const audited = await identity.dataSource.query(
+      `SELECT actor_kind, actor_id, detail->>'unknownCredentialsRefused' AS counted FROM audit_entry WHERE action = $1 AND target = $2 ORDER BY id`,
+      [`decision:${action}`, resource.projectId],
+    );
+    const known = { actor_kind: 'app_key', actor_id: partner.key.prefix, counted: null };
+    expect(audited).toEqual([known, known, known, { actor_kind: 'service', actor_id: expect.any(String), counted: '1' }]);
+  });
+
   it('denies unknown actions, invalid keys, revoked keys and malformed access tokens', async () => {
     const partner = await identity.newAppKey();
     const resource = { organizationId: partner.organizationId };

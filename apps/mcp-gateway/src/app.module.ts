@@ -1,10 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { downstreamServiceCheck, HealthModule, JsonLogger } from '@stdreg/server-kit';
 import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
 import { McpModule } from './mcp/mcp.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { upstreamReadinessCheck } from './upstream/upstream-readiness';
 
 @Module({})
 export class AppModule {
@@ -17,8 +16,8 @@ export class AppModule {
         McpModule,
         HealthModule.register({
           useFactory: (store: RateLimitStore) => [
-            upstreamReadinessCheck('standards-api', config.STANDARDS_API_URL),
-            upstreamReadinessCheck('identity', config.IDENTITY_URL),
+            downstreamServiceCheck('standards-api', config.STANDARDS_API_URL),
+            downstreamServiceCheck('identity', config.IDENTITY_URL),
             ...rateLimitReadinessChecks(store),
           ],
           inject: [RATE_LIMIT_STORE],

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { downstreamServiceCheck, HealthModule, JsonLogger } from '@stdreg/server-kit';
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
 import { StandardsApiConfig } from './config/standards-api.config';
 import { STANDARDS_API_MIGRATIONS } from './migrations';
@@ -43,6 +43,7 @@ export class AppModule {
             useFactory: (dataSource: DataSource, registry: RegistryService) => [
               databaseReadinessCheck(dataSource),
               { name: 'registry-content', check: async () => { if (!registry.isLoaded) throw new Error('no content'); } },
+              downstreamServiceCheck('identity', config.IDENTITY_URL),
             ],
             inject: [DataSource, RegistryService],
           },

@@ -24,6 +24,15 @@ async function databaseServer(): Promise<{ url: string; stop(): Promise<void> }>
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop: async () => (await server.stop(), await db.close()) };
 }
 
+async function closedPort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 async function readiness(app: NestExpressApplication): Promise<{ status: number; checks: Record<string, string> }> {
   const response = await request(app.getHttpServer()).get('/readyz');
   return { status: response.status, checks: response.body.checks };
@@ -46,7 +55,8 @@ describe('standards-api readiness follows its database', () => {
   beforeAll(async () => {
     database = await databaseServer();
     proxy = await CuttableProxy.start(database.url);
-    const config = loadConfig(StandardsApiConfig, { LOG_LEVEL: 'fatal', DATABASE_URL: proxy.through(database.url) });
+    const identityNowhere = `http://127.0.0.1:${await closedPort()}`;
+    const config = loadConfig(StandardsApiConfig, { LOG_LEVEL: 'fatal', DATABASE_URL: proxy.through(database.url), IDENTITY_URL: identityNowhere });
     app = await createServiceApp(STANDARDS_API, config);
     await app.init();
   }, 120_000);
@@ -54,6 +64,11 @@ describe('standards-api readiness follows its database', () => {
     await app.close();
     await proxy.close();
     await database.stop();
+  });
+
+  it('stays ready while identity is away, and says so beside its own checks', async () => {
+    const response = await request(app.getHttpServer()).get('/readyz').expect(200);
+    expect(response.body).toEqual({ status: 'ready', checks: { database: 'up', 'registry-content': 'up' }, downstream: { identity: 'down' } });
   });
 
   it('is ready, turns not ready while the database is away (still alive), and ready again when it returns', async () => {

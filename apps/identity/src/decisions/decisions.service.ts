@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { actionDefinition, isAction, type DecisionRequestDto, type DecisionResponseDto } from '@stdreg/contracts';
-import { AuditService } from '../audit/audit.service';
+import { type Actor, AuditService } from '../audit/audit.service';
 import { KeysService } from '../keys/keys.service';
 import { AccessTokenVerifier } from '../oidc/access-token-verifier';
 import { decide, subjectDto, type DecisionSubject, type DenialReason } from './decision-policy';
+import { RefusalTally } from './refusal-tally';
 
 /** Answers allow or deny for a forwarded credential, an action and a resource; never throws a decision away. */
 @Injectable()
@@ -12,6 +13,7 @@ export class DecisionsService {
     private readonly keys: KeysService,
     private readonly audit: AuditService,
     private readonly accessTokens: AccessTokenVerifier,
+    private readonly refusals: RefusalTally,
   ) {}
 
   async decide(request: DecisionRequestDto, serviceName: string): Promise<DecisionResponseDto> {
@@ -19,7 +21,7 @@ export class DecisionsService {
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
     const outcome = decide(subject, request.action, request.resource);
     if (outcome.decision === 'deny') return this.deny(request, serviceName, outcome.reason, subject);
-    if (isFormal(request.action)) await this.recordFormal(request, serviceName, subject, 'success', outcome.reason);
+    if (isFormal(request.action)) await this.recordFormal(request, serviceName, actorOfSubject(subject), 'success', outcome.reason);
     return { decision: 'allow', reason: outcome.reason, subject: subjectDto(subject) };
   }
 
@@ -38,23 +40,41 @@ export class DecisionsService {
     reason: DenialReason,
     subject: DecisionSubject | null,
   ): Promise<DecisionResponseDto> {
-    if (isFormal(request.action)) await this.recordFormal(request, serviceName, subject, 'denied', reason);
+    if (isFormal(request.action)) {
+      if (subject) await this.recordFormal(request, serviceName, actorOfSubject(subject), 'denied', reason);
+      else await this.recordRefusedCredential(request, serviceName, reason);
+    }
     return { decision: 'deny', reason, subject: subject ? subjectDto(subject) : null };
+  }
+
+  /**
+   * A refused key that identity issued is recorded under its own prefix, every time; credentials
+   * nobody was issued are counted, a row a minute per service and action (RefusalTally).
+   */
+  private async recordRefusedCredential(request: DecisionRequestDto, serviceName: string, reason: DenialReason): Promise<void> {
+    const known = request.credential.kind === 'api_key' ? await this.keys.refusedKey(request.credential.value) : null;
+    if (known) {
+      const actor = { kind: known.keyClass === 'platform' ? ('platform_key' as const) : ('app_key' as const), id: known.keyPrefix };
+      return this.recordFormal(request, serviceName, actor, 'denied', reason);
+    }
+    const refused = this.refusals.count(`${serviceName} ${request.action}`);
+    if (refused !== null) await this.recordFormal(request, serviceName, { kind: 'service', id: serviceName }, 'denied', reason, { unknownCredentialsRefused: refused });
   }
 
   /** Every decision on a formal write, allowed or denied, is audited with the subject when it is known. */
   private async recordFormal(
     request: DecisionRequestDto,
     serviceName: string,
-    subject: DecisionSubject | null,
+    actor: Actor,
     outcome: 'success' | 'denied',
     reason: string,
+    extra: Record<string, unknown> = {},
   ): Promise<void> {
-    await this.audit.record(subject ? actorOfSubject(subject) : { kind: 'service', id: serviceName }, {
+    await this.audit.record(actor, {
       action: `decision:${request.action}`,
       target: request.resource.projectId ?? request.resource.organizationId ?? null,
       outcome,
-      detail: { reason, service: serviceName, resource: { ...request.resource } },
+      detail: { reason, service: serviceName, resource: { ...request.resource }, ...extra },
     });
   }
 }

@@ -44,6 +44,17 @@ export class KeysService {
   }
 
   /**
+   * The key a refused credential names when its prefix is one identity issued (revoked, rotated out,
+   * or presented with a wrong secret); null for a made-up key.
+   */
+  async refusedKey(presented: string): Promise<{ keyPrefix: string; keyClass: KeyClass } | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    const row = await this.keys.findCredential(parsed.prefix);
+    return row ? { keyPrefix: parsed.prefix, keyClass: row.class } : null;
+  }
+
+  /**
    * The same answer for the decision endpoint, from this replica's lease on the key while one is live
    * (KeyLeases: revocation still counts at once). Registry bindings may be a lease old, so they are left out.
    */

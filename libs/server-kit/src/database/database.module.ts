@@ -59,12 +59,14 @@ export class DatabaseHandle {
 const DEFAULT_POOL_IDLE_TIMEOUT_MS = 10_000;
 
 /**
- * PGlite has one session, which every connection to the embedded server shares: what an earlier
- * connection left there (named prepared statements, SETs, temporary tables, an open transaction of a
- * connection that died) would meet the next one. pg-pool awaits this before a new connection serves
- * any query, whatever ended the one before it (see docs/decisions.md).
+ * PGlite has one session, which every connection to it (the embedded server, or PGlite served over
+ * TCP behind a DATABASE_URL) shares: what an earlier connection left there (named prepared
+ * statements, SETs, temporary tables, an open transaction of a connection that died) would meet the
+ * next one. pg-pool awaits this before a new connection serves any query, whatever ended the one
+ * before it (see docs/decisions.md). On PostgreSQL proper a new connection's session is fresh and
+ * this costs two round trips per connection.
  */
-async function resetEmbeddedSession(client: pg.ClientBase): Promise<void> {
+async function resetSession(client: pg.ClientBase): Promise<void> {
   await client.query('ROLLBACK');
   await client.query('DISCARD ALL');
 }
@@ -78,8 +80,8 @@ export async function openDatabase(options: DatabaseModuleOptions): Promise<Data
       );
   const idleTimeoutMillis = options.poolIdleTimeoutMs ?? DEFAULT_POOL_IDLE_TIMEOUT_MS;
   const connection: Partial<DataSourceOptions> = embedded
-    ? { ...embedded.connection, extra: { max: 1, idleTimeoutMillis, onConnect: resetEmbeddedSession } }
-    : { url: options.databaseUrl, extra: { max: 10, idleTimeoutMillis } };
+    ? { ...embedded.connection, extra: { max: 1, idleTimeoutMillis, onConnect: resetSession } }
+    : { url: options.databaseUrl, extra: { max: 10, idleTimeoutMillis, onConnect: resetSession } };
   const dataSource = new DataSource({
     type: 'postgres',
     ...connection,

@@ -2,10 +2,32 @@ import { Controller, type DynamicModule, Get, Inject, type InjectionToken, Modul
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 
-/** One dependency the service needs to serve traffic; resolves when reachable, rejects otherwise. */
+/**
+ * One dependency of the service; `check` resolves when it is reachable, rejects otherwise. A
+ * `downstream` dependency is another service of the platform: it is reported, but a replica is not
+ * taken out of rotation for it (every replica would go at once, and callers would meet refused
+ * connections instead of the clear 503 the replica answers them).
+ */
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  downstream?: boolean;
+}
+
+const DOWNSTREAM_TIMEOUT_MS = 1500;
+
+/** Reachable when the other service answers its own liveness probe. */
+export function downstreamServiceCheck(name: string, baseUrl: string): ReadinessCheck {
+  const url = new URL('/healthz', baseUrl);
+  return {
+    name,
+    downstream: true,
+    check: async () => {
+      const response = await fetch(url, { signal: AbortSignal.timeout(DOWNSTREAM_TIMEOUT_MS) });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${name} answered ${response.status}`);
+    },
+  };
 }
 
 export type ReadinessChecksSource =
@@ -29,11 +51,17 @@ class HealthController {
   @Get('readyz')
   async ready(@Res() res: Response): Promise<void> {
     const results = await Promise.all(
-      this.checks.map(async ({ name, check }) => [name, await withTimeout(check()).then(() => 'up', () => 'down')]),
+      this.checks.map(async (dependency) => ({ dependency, state: await withTimeout(dependency.check()).then(() => 'up' as const, () => 'down' as const) })),
     );
-    const checks = Object.fromEntries(results) as Record<string, 'up' | 'down'>;
-    const ready = Object.values(checks).every((state) => state === 'up');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+    const own = results.filter(({ dependency }) => !dependency.downstream);
+    const downstream = results.filter(({ dependency }) => dependency.downstream);
+    const states = (entries: typeof results) => Object.fromEntries(entries.map(({ dependency, state }) => [dependency.name, state]));
+    const ready = own.every(({ state }) => state === 'up');
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not_ready',
+      checks: states(own),
+      ...(downstream.length > 0 ? { downstream: states(downstream) } : {}),
+    });
   }
 }
 
@@ -46,7 +74,8 @@ function withTimeout(work: Promise<void>): Promise<void> {
 }
 
 /**
- * `GET /healthz` (the process is alive) and `GET /readyz` (every dependency answers).
+ * `GET /healthz` (the process is alive) and `GET /readyz` (every dependency of its own answers;
+ * downstream services are reported beside them).
  * `checks` is a provider whose value is the service's list of ReadinessCheck.
  */
 @Module({})

@@ -1,0 +1,17 @@
+import { RefusalTally } from './refusal-tally';
+
+describe('RefusalTally', () => {
+  it('writes the first refusal of a minute and carries the ones held back into the next row', () => {
+    let now = 1_000_000;
+    const tally = new RefusalTally(() => now);
+    expect(tally.count('standards-api:split-project:activate')).toBe(1);
+    for (let i = 0; i < 499; i++) expect(tally.count('standards-api:split-project:activate')).toBeNull();
+    expect(tally.count('standards-api:settlement:post')).toBe(1);
+    now += 59_999;
+    expect(tally.count('standards-api:split-project:activate')).toBeNull();
+    now += 1;
+    expect(tally.count('standards-api:split-project:activate')).toBe(501);
+    now += 60_000;
+    expect(tally.count('standards-api:split-project:activate')).toBe(1);
+  });
+});
