@@ -1,9 +1,13 @@
 import request from 'supertest';
+import { credentialDigest, DECISION_SIGNATURE_HEADER, decisionSignatureMatches } from '@stdreg/contracts';
 import { startIdentity, SERVICE_TOKEN, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;
 const decide = (body: unknown, token = SERVICE_TOKEN) =>
-  request(identity.server).post('/v1/decisions').set('Authorization', `Bearer ${token}`).send(body as object);
+  request(identity.server)
+    .post('/v1/decisions')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body as object);
 
 beforeAll(async () => {
   identity = await startIdentity();
@@ -26,11 +30,35 @@ describe('POST /v1/decisions', () => {
       action: 'split-project:draft',
       resource: { organizationId: partner.organizationId, projectId: 'p-1' },
     }).expect(200);
-    expect(body).toEqual({
+    expect(body).toMatchObject({
       decision: 'allow',
       reason: 'organization_key',
       subject: { kind: 'app_key', id: partner.key.id, keyPrefix: partner.key.prefix, organizationId: partner.organizationId },
     });
+  });
+
+  it('echoes the question it decided, with the nonce, and signs the exact answer with the asking service’s credential', async () => {
+    const partner = await identity.newAppKey();
+    const credential = { kind: 'api_key', value: partner.secret } as const;
+    const nonce = 'a-nonce-of-this-question-0001';
+    const response = await decide({
+      credential,
+      action: 'split-project:draft',
+      resource: { organizationId: partner.organizationId, projectId: 'p-1' },
+      nonce,
+    }).expect(200);
+    expect(response.body.question).toEqual({
+      action: 'split-project:draft',
+      resource: { organizationId: partner.organizationId, projectId: 'p-1' },
+      credentialDigest: credentialDigest(credential),
+      nonce,
+    });
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(decisionSignatureMatches(SERVICE_TOKEN, response.text, response.headers[DECISION_SIGNATURE_HEADER])).toBe(true);
+    expect(decisionSignatureMatches('another-service-token-of-32-chars', response.text, response.headers[DECISION_SIGNATURE_HEADER])).toBe(
+      false,
+    );
+    await decide({ credential, action: 'split-project:draft', resource: {}, nonce: 'short' }).expect(400);
   });
 
   it("denies an app key another organization's resources", async () => {
@@ -49,7 +77,11 @@ describe('POST /v1/decisions', () => {
     async (action) => {
       const partner = await identity.newAppKey();
       for (const key of [partner.secret, identity.platformKey]) {
-        const { body } = await decide({ credential: { kind: 'api_key', value: key }, action, resource: { organizationId: partner.organizationId, projectId: 'p-9' } }).expect(200);
+        const { body } = await decide({
+          credential: { kind: 'api_key', value: key },
+          action,
+          resource: { organizationId: partner.organizationId, projectId: 'p-9' },
+        }).expect(200);
         expect(body).toMatchObject({ decision: 'deny', reason: 'human_required' });
       }
       const audited = await identity.dataSource.query(
@@ -65,15 +97,22 @@ describe('POST /v1/decisions', () => {
 
   it('keeps every refusal of a real key on record, and counts made-up credentials in one row a minute', async () => {
     const partner = await identity.newAppKey();
-    await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set('Authorization', `Bearer ${identity.platformKey}`).expect(200);
+    await request(identity.server)
+      .post(`/v1/keys/${partner.key.id}/revoke`)
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .expect(200);
     const resource = { organizationId: partner.organizationId, projectId: `p-${partner.key.prefix}` };
     const action = 'split-project:activate';
     for (let i = 0; i < 3; i++) {
-      expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action, resource }).expect(200)).body).toMatchObject({ reason: 'invalid_credential' });
+      expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action, resource }).expect(200)).body).toMatchObject({
+        reason: 'invalid_credential',
+      });
     }
     for (let i = 0; i < 40; i++) {
       const madeUp = `stdreg_app_${String(i).padStart(10, 'z')}_${'A'.repeat(43)}`;
-      expect((await decide({ credential: { kind: 'api_key', value: madeUp }, action, resource }).expect(200)).body).toMatchObject({ reason: 'invalid_credential' });
+      expect((await decide({ credential: { kind: 'api_key', value: madeUp }, action, resource }).expect(200)).body).toMatchObject({
+        reason: 'invalid_credential',
+      });
       await decide({ credential: { kind: 'access_token', value: `eyJhbGciOi.e30.${i}` }, action, resource }).expect(200);
     }
     const audited = await identity.dataSource.query(
@@ -87,20 +126,44 @@ describe('POST /v1/decisions', () => {
   it('denies unknown actions, invalid keys, revoked keys and malformed access tokens', async () => {
     const partner = await identity.newAppKey();
     const resource = { organizationId: partner.organizationId };
-    expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:destroy', resource }).expect(200)).body)
-      .toEqual({ decision: 'deny', reason: 'unknown_action', subject: expect.objectContaining({ kind: 'app_key' }) });
-    expect((await decide({ credential: { kind: 'api_key', value: 'stdreg_app_aaaaaaaaaa_' + 'A'.repeat(43) }, action: 'split-project:read', resource }).expect(200)).body)
-      .toEqual({ decision: 'deny', reason: 'invalid_credential', subject: null });
-    expect((await decide({ credential: { kind: 'access_token', value: 'eyJhbGciOi.e30.sig' }, action: 'split-project:read', resource }).expect(200)).body)
-      .toEqual({ decision: 'deny', reason: 'invalid_credential', subject: null });
-    await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set('Authorization', `Bearer ${identity.platformKey}`).expect(200);
-    expect((await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:read', resource }).expect(200)).body)
-      .toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+    expect(
+      (await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:destroy', resource }).expect(200))
+        .body,
+    ).toMatchObject({ decision: 'deny', reason: 'unknown_action', subject: expect.objectContaining({ kind: 'app_key' }) });
+    expect(
+      (
+        await decide({
+          credential: { kind: 'api_key', value: 'stdreg_app_aaaaaaaaaa_' + 'A'.repeat(43) },
+          action: 'split-project:read',
+          resource,
+        }).expect(200)
+      ).body,
+    ).toMatchObject({ decision: 'deny', reason: 'invalid_credential', subject: null });
+    expect(
+      (
+        await decide({ credential: { kind: 'access_token', value: 'eyJhbGciOi.e30.sig' }, action: 'split-project:read', resource }).expect(
+          200,
+        )
+      ).body,
+    ).toMatchObject({ decision: 'deny', reason: 'invalid_credential', subject: null });
+    await request(identity.server)
+      .post(`/v1/keys/${partner.key.id}/revoke`)
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .expect(200);
+    expect(
+      (await decide({ credential: { kind: 'api_key', value: partner.secret }, action: 'split-project:read', resource }).expect(200)).body,
+    ).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
   });
 
   it('validates the request body', async () => {
-    const bad = await decide({ credential: { kind: 'password', value: 'x' }, action: 'split-project:read', resource: {}, extra: 1 }).expect(400);
+    const bad = await decide({ credential: { kind: 'password', value: 'x' }, action: 'split-project:read', resource: {}, extra: 1 }).expect(
+      400,
+    );
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['credential.kind', 'extra']);
-    await decide({ credential: { kind: 'api_key', value: 'k' }, action: 'split-project:read', resource: { organizationId: 'not-a-uuid' } }).expect(400);
+    await decide({
+      credential: { kind: 'api_key', value: 'k' },
+      action: 'split-project:read',
+      resource: { organizationId: 'not-a-uuid' },
+    }).expect(400);
   });
 });

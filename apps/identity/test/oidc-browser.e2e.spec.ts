@@ -8,8 +8,14 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import request from 'supertest';
 import { SERVICE_TOKEN } from './support/identity-app';
 import {
-  API_AUDIENCE, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
-  type PartnerApp, type SigninIdentity,
+  API_AUDIENCE,
+  PASSWORD,
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type PartnerApp,
+  type SigninIdentity,
   publishedKeys,
 } from './support/signin-fixture';
 
@@ -30,7 +36,15 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     locale: 'en-US',
     javaScriptEnabled: false,
   });
@@ -44,7 +58,9 @@ afterAll(async () => {
 });
 
 async function relyingParty(app: PartnerApp): Promise<oidc.Configuration> {
-  return oidc.discovery(new URL(identity.issuer), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), { execute: [oidc.allowInsecureRequests] });
+  return oidc.discovery(new URL(identity.issuer), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret), {
+    execute: [oidc.allowInsecureRequests],
+  });
 }
 
 /** Where a relying party sends the browser to sign in (scope openid only). */
@@ -64,8 +80,11 @@ describe('signing in with a browser', () => {
     const app = await registerPartnerApp(identity, [callback.redirectUri]);
     const bearer = { Authorization: `Bearer ${app.appKey}` };
     const email = `mei-${Date.now()}@example.com`;
-    const { body: mirror } = await request(identity.server).post('/v1/users').set(bearer)
-      .send({ registryId: app.registryId, externalId: 'mei', email, emailVerified: true, displayName: 'Mei', locale: 'en' }).expect(201);
+    const { body: mirror } = await request(identity.server)
+      .post('/v1/users')
+      .set(bearer)
+      .send({ registryId: app.registryId, externalId: 'mei', email, emailVerified: true, displayName: 'Mei', locale: 'en' })
+      .expect(201);
     const { body: setup } = await request(identity.server).post(`/v1/users/${mirror.id}/password-setup`).set(bearer).expect(201);
     await browser.clearCookies();
     const setupPage = await browser.newPage();
@@ -112,19 +131,41 @@ describe('signing in with a browser', () => {
     const callbackUrl = new URL(page.url());
     await page.close();
 
-    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, { resource: API_AUDIENCE });
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      callbackUrl,
+      { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce },
+      { resource: API_AUDIENCE },
+    );
     const keys = createLocalJWKSet(await publishedKeys(identity));
     const { payload: idToken } = await jwtVerify(tokens.id_token!, keys, { issuer: identity.issuer, audience: app.clientId });
-    expect(idToken).toMatchObject({ sub: user.uid, uid: user.uid, roles: [{ role: 'project-owner', organizationId: app.organizationId }], amr: ['pwd'] });
-    const { payload: accessToken } = await jwtVerify(tokens.access_token, keys, { issuer: identity.issuer, audience: API_AUDIENCE, typ: 'at+jwt' });
-    expect(accessToken).toMatchObject({ uid: user.uid, roles: [{ role: 'project-owner', organizationId: app.organizationId }], client_id: app.clientId });
+    expect(idToken).toMatchObject({
+      sub: user.uid,
+      uid: user.uid,
+      roles: [{ role: 'project-owner', organizationId: app.organizationId }],
+      amr: ['pwd'],
+    });
+    const { payload: accessToken } = await jwtVerify(tokens.access_token, keys, {
+      issuer: identity.issuer,
+      audience: API_AUDIENCE,
+      typ: 'at+jwt',
+    });
+    expect(accessToken).toMatchObject({
+      uid: user.uid,
+      roles: [{ role: 'project-owner', organizationId: app.organizationId }],
+      client_id: app.clientId,
+    });
 
     const { body: decision } = await request(identity.server)
       .post('/v1/decisions')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
-      .send({ credential: { kind: 'access_token', value: tokens.access_token }, action: 'split-project:activate', resource: { organizationId: app.organizationId } })
+      .send({
+        credential: { kind: 'access_token', value: tokens.access_token },
+        action: 'split-project:activate',
+        resource: { organizationId: app.organizationId },
+      })
       .expect(200);
-    expect(decision).toEqual({ decision: 'allow', reason: 'role:project-owner', subject: { kind: 'human', id: user.uid } });
+    expect(decision).toMatchObject({ decision: 'allow', reason: 'role:project-owner', subject: { kind: 'human', id: user.uid } });
   });
 
   it('shows the login page in Chinese for ui_locales=zh-Hans, with labelled fields and errors a person can read', async () => {
@@ -149,7 +190,9 @@ describe('signing in with a browser', () => {
     await browser.clearCookies();
     const page = await browser.newPage();
     // As a browser set to Chinese sends it.
-    await page.route('**/*', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.5' } }));
+    await page.route('**/*', (route) =>
+      route.continue({ headers: { ...route.request().headers(), 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.5' } }),
+    );
     await page.goto(authorizationUrl.toString());
     await expect(page.getByRole('heading').first().textContent()).resolves.toBe('登录');
     await page.close();

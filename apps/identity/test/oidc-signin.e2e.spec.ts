@@ -4,9 +4,17 @@ import request from 'supertest';
 import { OidcStoreRepository } from '../src/oidc/oidc-store.repository';
 import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
-  API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
-  type PartnerApp, type SigninIdentity,
-  getJson, publishedKeys,
+  API_AUDIENCE,
+  FormBrowser,
+  PASSWORD,
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type PartnerApp,
+  type SigninIdentity,
+  getJson,
+  publishedKeys,
 } from './support/signin-fixture';
 
 let identity: SigninIdentity;
@@ -29,9 +37,12 @@ const platform = () => ({ Authorization: `Bearer ${identity.platformKey}` });
 
 const relyingParty = (client: PartnerApp = app, secret = client.clientSecret) => flow.relyingParty(client, secret);
 const authorizationUrl = (config: oidc.Configuration, extra: Record<string, string> = {}) => flow.authorizationUrl(config, extra);
-const signIn = (authorization: Authorization, email: string, password = PASSWORD, browser = new FormBrowser()) => flow.signIn(authorization, email, password, browser);
-const tokensFor = (config: oidc.Configuration, authorization: Authorization, callbackUrl: URL) => flow.tokens(config, authorization, callbackUrl);
-const decide = (token: string, action = 'split-project:activate', organizationId = app.organizationId) => flow.decide(token, action, organizationId);
+const signIn = (authorization: Authorization, email: string, password = PASSWORD, browser = new FormBrowser()) =>
+  flow.signIn(authorization, email, password, browser);
+const tokensFor = (config: oidc.Configuration, authorization: Authorization, callbackUrl: URL) =>
+  flow.tokens(config, authorization, callbackUrl);
+const decide = (token: string, action = 'split-project:activate', organizationId = app.organizationId) =>
+  flow.decide(token, action, organizationId);
 
 async function grantRole(uid: string, role: string, organizationId: string | null): Promise<string> {
   const { body } = await request(identity.server).post('/v1/role-bindings').set(platform()).send({ uid, role, organizationId }).expect(201);
@@ -71,9 +82,12 @@ describe('the OpenID Provider', () => {
 
   it('points to the discovery document from the OpenAPI description, which describes the password-setup endpoint and not the HTML pages', async () => {
     const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
-    expect(body.components.securitySchemes.oidc).toEqual(expect.objectContaining({
-      type: 'openIdConnect', openIdConnectUrl: `${identity.issuer}/.well-known/openid-configuration`,
-    }));
+    expect(body.components.securitySchemes.oidc).toEqual(
+      expect.objectContaining({
+        type: 'openIdConnect',
+        openIdConnectUrl: `${identity.issuer}/.well-known/openid-configuration`,
+      }),
+    );
     expect(body.info.description).toContain(`${identity.issuer}/.well-known/openid-configuration`);
     expect(body.paths['/v1/users/{id}/password-setup'].post.responses['201']).toBeDefined();
     expect(Object.keys(body.paths).filter((p) => p.startsWith('/v1/signin') || p.startsWith('/v1/password-setup'))).toEqual([]);
@@ -92,19 +106,27 @@ describe('the OpenID Provider', () => {
     expect(idToken).toMatchObject({ sub: user.uid, uid: user.uid, amr: ['pwd'], email: user.email });
     expect(typeof idToken['auth_time']).toBe('number');
     expect(idToken['roles']).toEqual(
-      expect.arrayContaining([{ role: 'settlement-approver', organizationId: app.organizationId }, { role: 'external-auditor', organizationId: null }]),
+      expect.arrayContaining([
+        { role: 'settlement-approver', organizationId: app.organizationId },
+        { role: 'external-auditor', organizationId: null },
+      ]),
     );
 
-    const { payload: access, protectedHeader } = await jwtVerify(tokens.access_token, keys, { issuer: identity.issuer, audience: API_AUDIENCE, typ: 'at+jwt' });
+    const { payload: access, protectedHeader } = await jwtVerify(tokens.access_token, keys, {
+      issuer: identity.issuer,
+      audience: API_AUDIENCE,
+      typ: 'at+jwt',
+    });
     expect(protectedHeader.kid).toBe('key-a');
     expect(access).toMatchObject({ sub: user.uid, uid: user.uid, client_id: app.clientId, amr: ['pwd'], scope: 'api' });
     expect(access['auth_time']).toBe(idToken['auth_time']);
     expect(access['roles']).toHaveLength(2);
 
     const { body: decision } = await decide(tokens.access_token);
-    expect(decision).toEqual({ decision: 'allow', reason: 'role:settlement-approver', subject: { kind: 'human', id: user.uid } });
+    expect(decision).toMatchObject({ decision: 'allow', reason: 'role:settlement-approver', subject: { kind: 'human', id: user.uid } });
     expect((await decide(tokens.access_token, 'split-project:activate', '01900000-0000-7000-8000-0000000000ff')).body).toMatchObject({
-      decision: 'deny', reason: 'role_required',
+      decision: 'deny',
+      reason: 'role_required',
     });
   });
 
@@ -152,7 +174,10 @@ describe('the OpenID Provider', () => {
 
     // The rotated-out refresh token is refused, and that reuse revokes the whole grant.
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });
-    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
   });
 
   it('revokes a refresh token at the revocation endpoint, and with it the grant', async () => {
@@ -164,7 +189,10 @@ describe('the OpenID Provider', () => {
     expect((await decide(tokens.access_token, 'split-project:read')).body.decision).toBe('allow');
     await oidc.tokenRevocation(config, tokens.refresh_token!);
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });
-    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
   });
 
   it('ends the session at the end-session endpoint (RP-initiated logout), returns to a registered URI, and ends the grant', async () => {
@@ -184,7 +212,11 @@ describe('the OpenID Provider', () => {
     expect(unregistered.status).toBe(400);
     expect(unregistered.text).toContain('post_logout_redirect_uri not registered');
 
-    const logoutUrl = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: callback.redirectUri, state: 'bye' });
+    const logoutUrl = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: callback.redirectUri,
+      state: 'bye',
+    });
     const confirm = await browser.get(logoutUrl.toString());
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain('Do you want to sign out?');
@@ -193,7 +225,10 @@ describe('the OpenID Provider', () => {
     const done = await browser.post(form![1]!, { xsrf: form![2]!, logout: 'yes' });
     expect(done.status).toBe(303);
     expect(done.location).toBe(`${callback.redirectUri}?state=bye`);
-    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
 
     // Signed out: a new authorization request asks for the password again.
     const again = await authorizationUrl(config, { prompt: 'login' });
@@ -213,7 +248,9 @@ describe('the provider’s storage', () => {
     expect(await store.find('Session', 'fresh')).toEqual({ accountId: 'a' });
     expect(await store.find('Session', 'just-expired')).toBeUndefined();
     expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
-    const left = await identity.dataSource.query(`SELECT id FROM oidc_model WHERE model = 'Session' AND id IN ('fresh', 'stale', 'just-expired') ORDER BY id`);
+    const left = await identity.dataSource.query(
+      `SELECT id FROM oidc_model WHERE model = 'Session' AND id IN ('fresh', 'stale', 'just-expired') ORDER BY id`,
+    );
     expect(left.map((row: { id: string }) => row.id)).toEqual(['fresh', 'just-expired']);
   });
 });
@@ -257,8 +294,17 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     const redeem = (extra: Record<string, string>) =>
       fetch(`${identity.issuer}/token`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callback.redirectUri, resource: API_AUDIENCE, ...extra }),
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: callback.redirectUri,
+          resource: API_AUDIENCE,
+          ...extra,
+        }),
       });
     const without = await redeem({});
     expect(without.status).toBe(400);
@@ -285,7 +331,9 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     const another = await authorizationUrl(config);
     const page = await cancelBrowser.follow(another.url.toString(), callback.redirectUri);
     const cancelled = await cancelBrowser.submit(page, {}, '/abort');
-    const cancelledBack = new URL((await cancelBrowser.follow(new URL(cancelled.location!, cancelled.url).toString(), callback.redirectUri)).url);
+    const cancelledBack = new URL(
+      (await cancelBrowser.follow(new URL(cancelled.location!, cancelled.url).toString(), callback.redirectUri)).url,
+    );
     expect(cancelledBack.searchParams.get('error')).toBe('access_denied');
   });
 
@@ -297,7 +345,11 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(stray.headers.get('x-frame-options')).toBe('DENY');
     expect(stray.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(stray.headers.get('cache-control')).toBe('no-store');
-    const json = await fetch(`${identity.origin}/v1/signin/not-an-interaction/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${identity.origin}/v1/signin/not-an-interaction/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
     const unknownRoute = await fetch(`${identity.issuer}/no-such-endpoint`);
     expect(unknownRoute.status).toBe(404);
@@ -368,8 +420,13 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     await identity.dataSource.query(`UPDATE user_password SET locked_until = now() - interval '1 second' WHERE uid = $1`, [user.uid]);
     const signedIn = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
     expect(signedIn.status).toBe(303);
-    expect((await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]))[0].failed_attempts).toBe(0);
-    const audited = await identity.dataSource.query(`SELECT outcome FROM audit_entry WHERE action = 'signin.password' AND target = $1 ORDER BY id`, [user.uid]);
+    expect(
+      (await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]))[0].failed_attempts,
+    ).toBe(0);
+    const audited = await identity.dataSource.query(
+      `SELECT outcome FROM audit_entry WHERE action = 'signin.password' AND target = $1 ORDER BY id`,
+      [user.uid],
+    );
     expect(audited.map((row: { outcome: string }) => row.outcome)).toEqual([...Array(5).fill('failure'), 'success']);
   });
 
@@ -398,11 +455,17 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('invalid_client');
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toEqual({ error: 'invalid_client', status: 401 });
-    expect((await decide(tokens.access_token, 'split-project:read', doomed.organizationId)).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+    expect((await decide(tokens.access_token, 'split-project:read', doomed.organizationId)).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
 
     const other = await registerPartnerApp(identity, [callback.redirectUri]);
     const otherConfig = await relyingParty(other);
-    await request(identity.server).post(`/v1/keys/${(await keyIdOf(other.appKey))}/revoke`).set(platform()).expect(200);
+    await request(identity.server)
+      .post(`/v1/keys/${await keyIdOf(other.appKey)}/revoke`)
+      .set(platform())
+      .expect(200);
     const afterRevoke = await fetch((await authorizationUrl(otherConfig)).url, { redirect: 'manual' });
     expect(afterRevoke.status).toBe(400);
     expect(await afterRevoke.text()).toContain('invalid_client');
@@ -418,13 +481,24 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(decodeJwt(before.access_token)['uid']).toBe(merged.uid);
     expect((await decide(before.access_token)).body).toMatchObject({ decision: 'deny', reason: 'role_required' });
 
-    await request(identity.server).post('/v1/unified-users/merge').set(platform()).send({ survivorUid: survivor.uid, mergedUid: merged.uid }).expect(201);
+    await request(identity.server)
+      .post('/v1/unified-users/merge')
+      .set(platform())
+      .send({ survivorUid: survivor.uid, mergedUid: merged.uid })
+      .expect(201);
 
     // A token issued before the merge now stands for the survivor, with the survivor's roles.
-    expect((await decide(before.access_token)).body).toEqual({ decision: 'allow', reason: 'role:settlement-approver', subject: { kind: 'human', id: survivor.uid } });
+    expect((await decide(before.access_token)).body).toMatchObject({
+      decision: 'allow',
+      reason: 'role:settlement-approver',
+      subject: { kind: 'human', id: survivor.uid },
+    });
     // Tokens issued after it carry the survivor's uid: by refresh, and by signing in again with the merged user's password.
     const refreshed = await oidc.refreshTokenGrant(config, before.refresh_token!, { resource: API_AUDIENCE });
-    expect(decodeJwt(refreshed.access_token)).toMatchObject({ uid: survivor.uid, roles: [{ role: 'settlement-approver', organizationId: app.organizationId }] });
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({
+      uid: survivor.uid,
+      roles: [{ role: 'settlement-approver', organizationId: app.organizationId }],
+    });
     const again = await authorizationUrl(config);
     const after = await tokensFor(config, again, await signIn(again, merged.email));
     expect(after.claims()).toMatchObject({ sub: survivor.uid, uid: survivor.uid });

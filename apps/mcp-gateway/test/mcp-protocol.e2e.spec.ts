@@ -5,9 +5,22 @@ import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './suppo
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
 
 const TOOL_NAMES = [
-  'resolve_term', 'validate_standard_reference', 'validate_taskspec', 'compare_standard_versions', 'draft_alignment_report',
-  'recommend_role', 'draft_onboarding_profile', 'assess_readiness', 'propose_task_path', 'simulate_operating_plan',
-  'draft_split_project', 'validate_split_rule', 'calculate_draft_settlement', 'explain_settlement', 'compare_rule_versions', 'draft_invitation',
+  'resolve_term',
+  'validate_standard_reference',
+  'validate_taskspec',
+  'compare_standard_versions',
+  'draft_alignment_report',
+  'recommend_role',
+  'draft_onboarding_profile',
+  'assess_readiness',
+  'propose_task_path',
+  'simulate_operating_plan',
+  'draft_split_project',
+  'validate_split_rule',
+  'calculate_draft_settlement',
+  'explain_settlement',
+  'compare_rule_versions',
+  'draft_invitation',
 ];
 
 let platform: Platform;
@@ -25,25 +38,35 @@ function rpc(body: unknown, headers: Record<string, string> = {}, url = gateway.
 /** fetch cannot set Host, so this one goes through node:http. */
 function postWithHost(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(gateway.mcpUrl, {
-      method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = httpRequest(
+      gateway.mcpUrl,
+      {
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(initialize('2025-11-25')));
   });
 }
 
 const initialize = (protocolVersion: string) => ({
-  jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
 beforeAll(async () => {
   platform = await startPlatform();
   gateway = await startGateway({
-    STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    STANDARDS_API_URL: platform.standardsApiUrl,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
     MCP_ALLOWED_ORIGINS: 'https://agent.example',
   });
   client = await connectClient(gateway.mcpUrl);
@@ -88,12 +111,29 @@ describe('the MCP endpoint', () => {
   });
 
   it('refuses a body over the size limit with 413 and a body that is not JSON with a parse error, both as JSON-RPC', async () => {
-    const large = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'x'.repeat(600 * 1024) } } });
+    const large = await rpc({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'resolve_term', arguments: { text: 'x'.repeat(600 * 1024) } },
+    });
     expect(large.status).toBe(413);
     expect(await large.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
-    const garbled = await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":' });
+    const garbled = await fetch(gateway.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":',
+    });
     expect(garbled.status).toBe(400);
     expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+  });
+
+  it('refuses a bearer longer than any credential the platform issues with 401, without asking identity', async () => {
+    const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'revenue share' } } };
+    const long = await rpc(call, { authorization: `Bearer ${'a'.repeat(8193)}` });
+    expect(long.status).toBe(401);
+    expect(long.headers.get('www-authenticate')).toContain('invalid_token');
+    expect(await long.json()).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('longer than any') } });
   });
 
   it('lists the sixteen tools without a key, with 2020-12 schemas and annotations', async () => {
@@ -102,9 +142,14 @@ describe('the MCP endpoint', () => {
     for (const tool of tools) {
       expect(tool.inputSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' });
       expect(tool.outputSchema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' });
-      expect(tool.annotations).toEqual(expect.objectContaining({
-        readOnlyHint: expect.any(Boolean), destructiveHint: false, idempotentHint: expect.any(Boolean), openWorldHint: false,
-      }));
+      expect(tool.annotations).toEqual(
+        expect.objectContaining({
+          readOnlyHint: expect.any(Boolean),
+          destructiveHint: false,
+          idempotentHint: expect.any(Boolean),
+          openWorldHint: false,
+        }),
+      );
       expect(tool.description!.length).toBeLessThanOrEqual(160);
     }
     expect(tools.filter((tool) => tool.annotations?.readOnlyHint === false).map((tool) => tool.name)).toEqual(['draft_split_project']);
@@ -132,7 +177,9 @@ describe('the MCP endpoint', () => {
 describe('tool-call rate limits', () => {
   it('answers 429 with Retry-After once a key has used its tool calls', async () => {
     const limited = await startGateway({
-      STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+      STANDARDS_API_URL: platform.standardsApiUrl,
+      IDENTITY_URL: platform.identityUrl,
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
       MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2',
     });
     try {

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
+import { credentialDigest, DECISION_SIGNATURE_HEADER, decisionSignature } from '@stdreg/contracts';
 
 const ORG = '01900000-0000-7000-8000-0000000000a1';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -14,9 +15,26 @@ let api: RunningStandardsApi;
 beforeAll(async () => {
   identity = createServer((req, res) => {
     questions.push(req.headers);
-    req.resume().on('end', () =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ decision: 'deny', reason: 'role_required', subject: null })),
-    );
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const asked = JSON.parse(raw) as {
+        credential: { kind: string; value: string };
+        action: string;
+        resource: Record<string, string>;
+        nonce: string;
+      };
+      const question = {
+        action: asked.action,
+        resource: asked.resource,
+        credentialDigest: credentialDigest(asked.credential),
+        nonce: asked.nonce,
+      };
+      const body = JSON.stringify({ decision: 'deny', reason: 'role_required', subject: null, question });
+      res
+        .writeHead(200, { 'content-type': 'application/json', [DECISION_SIGNATURE_HEADER]: decisionSignature('test-service-token', body) })
+        .end(body);
+    });
   });
   await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
   const identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
@@ -40,7 +58,10 @@ describe('standards-api observability', () => {
   });
 
   it('starts a trace for a request that arrives without one and passes that on', async () => {
-    await request(api.server).get('/api/v2/split-projects').set({ Authorization: 'Bearer member-of:x', 'X-Organization-Id': ORG }).expect(403);
+    await request(api.server)
+      .get('/api/v2/split-projects')
+      .set({ Authorization: 'Bearer member-of:x', 'X-Organization-Id': ORG })
+      .expect(403);
     const traceparent = questions.at(-1)!['traceparent'] as string;
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(traceparent).not.toContain(TRACE_ID);

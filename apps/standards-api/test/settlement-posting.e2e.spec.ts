@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { formatAmount, formatSettlement, parseAmount, settlePeriod, type ScenarioContent } from '@stdreg/split-engine';
 import { activatedProject, credentialHeaders, startProtectedApi, type ProtectedApi } from './support/protected-api';
+import { UNAVAILABLE_MODES } from './support/fake-identity';
 import { sampleScenario } from './support/sample-scenario';
 
 const ORG = randomUUID();
@@ -11,7 +12,8 @@ let running: ProtectedApi;
 const approver = (name?: string, org = ORG) => credentialHeaders(name ? `approver-${name}-of:${org}` : `approver-of:${org}`, org);
 const server = () => running.api.server;
 const sql = (text: string, parameters: unknown[] = []) => running.api.dataSource.query(text, parameters);
-const count = async (from: string, parameters: unknown[] = []) => (await sql(`SELECT count(*)::int AS n FROM ${from}`, parameters))[0].n as number;
+const count = async (from: string, parameters: unknown[] = []) =>
+  (await sql(`SELECT count(*)::int AS n FROM ${from}`, parameters))[0].n as number;
 const written = async () => ({
   runs: await count('settlement_run'),
   entries: await count('equity_ledger_entry'),
@@ -20,7 +22,13 @@ const written = async () => ({
   spentTokens: await count('confirmation_challenge WHERE used_at IS NOT NULL'),
 });
 
-interface Actuals { periodId: string; revenue: string; costs: string; periodEnd?: string; correctsRunId?: string }
+interface Actuals {
+  periodId: string;
+  revenue: string;
+  costs: string;
+  periodEnd?: string;
+  correctsRunId?: string;
+}
 const postCall = (projectId: string, body: Record<string, unknown>, as = approver()) =>
   request(server()).post(`/api/v2/split-projects/${projectId}/settlement-runs`).set(as).send(body);
 const withEnd = (actuals: Actuals) => ({ periodEnd: new Date().toISOString(), ...actuals });
@@ -38,10 +46,20 @@ async function post(projectId: string, actuals: Actuals, as = approver()) {
 
 /** split-engine's draft settlement of the same actuals under the sample rules (Rule Version 1). */
 function draft(actuals: Actuals, rules = sampleScenario() as unknown as ScenarioContent) {
-  return formatSettlement(settlePeriod({ ...rules, periods: [{ periodId: actuals.periodId, revenue: actuals.revenue, costs: actuals.costs }] }, actuals.periodId));
+  return formatSettlement(
+    settlePeriod({ ...rules, periods: [{ periodId: actuals.periodId, revenue: actuals.revenue, costs: actuals.costs }] }, actuals.periodId),
+  );
 }
 
-interface LedgerEntry { id: string; settlementRunId: string; participantId: string; amount: string; balance: string; kind: string; reversesEntryId: string | null }
+interface LedgerEntry {
+  id: string;
+  settlementRunId: string;
+  participantId: string;
+  amount: string;
+  balance: string;
+  kind: string;
+  reversesEntryId: string | null;
+}
 
 /** Every entry of a ledger, following nextCursor, and the last page's balances. */
 async function ledger(legalEntityId: string, org = ORG) {
@@ -49,8 +67,11 @@ async function ledger(legalEntityId: string, org = ORG) {
   let balances: { currency: string; balance: string }[] = [];
   let cursor: string | null = null;
   do {
-    const page: request.Response = await request(server()).get(`/api/v2/equity-ledgers/${legalEntityId}`)
-      .set(credentialHeaders(`member-of:${org}`, org)).query({ limit: 3, ...(cursor ? { cursor } : {}) }).expect(200);
+    const page: request.Response = await request(server())
+      .get(`/api/v2/equity-ledgers/${legalEntityId}`)
+      .set(credentialHeaders(`member-of:${org}`, org))
+      .query({ limit: 3, ...(cursor ? { cursor } : {}) })
+      .expect(200);
     entries.push(...page.body.entries);
     balances = page.body.balances;
     cursor = page.body.nextCursor;
@@ -59,7 +80,8 @@ async function ledger(legalEntityId: string, org = ORG) {
 }
 
 const LEGAL_ENTITIES = { platform: 'LEI-PLATFORM-0001', alice: 'LEI-ALICE-0002', bob: 'LEI-BOB-0003' } as const;
-const balanceOf = async (legalEntityId: string) => (await ledger(legalEntityId)).balances.find((b) => b.currency === 'EUR')?.balance ?? '0.00';
+const balanceOf = async (legalEntityId: string) =>
+  (await ledger(legalEntityId)).balances.find((b) => b.currency === 'EUR')?.balance ?? '0.00';
 
 beforeAll(async () => {
   running = await startProtectedApi();
@@ -80,15 +102,32 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
     const body = withEnd(actuals);
     const first = await postCall(projectId, body).expect(428);
     expect(first.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(first.body).toMatchObject({ status: 428, code: 'confirmation_required', confirmationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(first.body).toMatchObject({
+      status: 428,
+      code: 'confirmation_required',
+      confirmationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     const shown = first.body.challenge;
     expect(shown).toMatchObject({
-      projectId, periodId: '2026-02', currency: 'EUR', gross: '12000.00', costs: '2500.01', distributable: expected.distributable, ruleVersion: 1,
-      rulesDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), correctsRunId: null, reversals: [],
+      projectId,
+      periodId: '2026-02',
+      currency: 'EUR',
+      gross: '12000.00',
+      costs: '2500.01',
+      distributable: expected.distributable,
+      ruleVersion: 1,
+      rulesDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      correctsRunId: null,
+      reversals: [],
     });
     expect(shown.allocations).toEqual([
       { participantId: 'platform', legalEntityId: LEGAL_ENTITIES.platform, name: { en: 'Platform', 'zh-Hans': '平台' }, amount: '500.00' },
-      { participantId: 'alice', legalEntityId: LEGAL_ENTITIES.alice, name: { en: 'Alice Studio', 'zh-Hans': '爱丽丝工作室' }, amount: '5399.99' },
+      {
+        participantId: 'alice',
+        legalEntityId: LEGAL_ENTITIES.alice,
+        name: { en: 'Alice Studio', 'zh-Hans': '爱丽丝工作室' },
+        amount: '5399.99',
+      },
       { participantId: 'bob', legalEntityId: LEGAL_ENTITIES.bob, name: { en: 'Bob Games', 'zh-Hans': '鲍勃游戏' }, amount: '3600.00' },
     ]);
     expect(shown.summary.en).toContain('period 2026-02');
@@ -101,11 +140,29 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
     const second = await postCall(projectId, { ...body, confirmationToken: first.body.confirmationToken }).expect(201);
     const run = second.body;
     expect(run).toMatchObject({
-      organizationId: ORG, projectId, periodId: '2026-02', periodEnd: body.periodEnd, ruleVersion: 1, rulesDigest: shown.rulesDigest,
-      gross: '12000.00', costs: '2500.01', distributable: '9499.99', currency: 'EUR', reversesRunId: null, correctedByRunId: null,
-      postedBy: `human:approver-${ORG}`, digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      organizationId: ORG,
+      projectId,
+      periodId: '2026-02',
+      periodEnd: body.periodEnd,
+      ruleVersion: 1,
+      rulesDigest: shown.rulesDigest,
+      gross: '12000.00',
+      costs: '2500.01',
+      distributable: '9499.99',
+      currency: 'EUR',
+      reversesRunId: null,
+      correctedByRunId: null,
+      postedBy: `human:approver-${ORG}`,
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
     });
-    expect(await written()).toEqual({ ...before, runs: before.runs + 1, entries: before.entries + 3, audit: before.audit + 1, challenges: before.challenges + 1, spentTokens: before.spentTokens + 1 });
+    expect(await written()).toEqual({
+      ...before,
+      runs: before.runs + 1,
+      entries: before.entries + 3,
+      audit: before.audit + 1,
+      challenges: before.challenges + 1,
+      spentTokens: before.spentTokens + 1,
+    });
     expect((await request(server()).get(`/api/v2/settlement-runs/${run.id}`).set(approver()).expect(200)).body).toEqual(run);
     const audit = await sql('SELECT action, target FROM write_audit ORDER BY at DESC, id DESC LIMIT 1');
     expect(audit[0]).toEqual({ action: 'settlement-run.post', target: run.id });
@@ -123,17 +180,27 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
       const expected = draft(actuals);
       expect(run.distributable).toBe(expected.distributable);
       expect(run.tiers).toEqual(expected.tiers);
-      expect(run.allocations).toEqual(expected.participants.map(({ participantId, total }) => ({
-        participantId, legalEntityId: LEGAL_ENTITIES[participantId as keyof typeof LEGAL_ENTITIES], amount: total,
-      })));
+      expect(run.allocations).toEqual(
+        expected.participants.map(({ participantId, total }) => ({
+          participantId,
+          legalEntityId: LEGAL_ENTITIES[participantId as keyof typeof LEGAL_ENTITIES],
+          amount: total,
+        })),
+      );
       const sum = run.allocations.reduce((total: bigint, a: { amount: string }) => total + parseAmount(a.amount, 'EUR'), 0n);
       expect(formatAmount(sum, 'EUR')).toBe(run.distributable);
       const entries = await sql(
-        'SELECT participant_id, legal_entity_id, amount, kind FROM equity_ledger_entry WHERE settlement_run_id = $1 ORDER BY posted_at, id', [run.id],
+        'SELECT participant_id, legal_entity_id, amount, kind FROM equity_ledger_entry WHERE settlement_run_id = $1 ORDER BY posted_at, id',
+        [run.id],
       );
-      expect(entries).toEqual(run.allocations.map((a: { participantId: string; legalEntityId: string; amount: string }) => ({
-        participant_id: a.participantId, legal_entity_id: a.legalEntityId, amount: a.amount, kind: 'allocation',
-      })));
+      expect(entries).toEqual(
+        run.allocations.map((a: { participantId: string; legalEntityId: string; amount: string }) => ({
+          participant_id: a.participantId,
+          legal_entity_id: a.legalEntityId,
+          amount: a.amount,
+          kind: 'allocation',
+        })),
+      );
     }
   });
 
@@ -158,7 +225,10 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
   it('refuses an expired token, writing nothing', async () => {
     const { projectId } = await activatedProject(running.api, ORG);
     const mine = await challenge(projectId, { periodId: '2026-07', revenue: '1.00', costs: '0' });
-    await sql(`UPDATE confirmation_challenge SET expires_at = now() - interval '1 second' WHERE action = 'settlement-run:post' AND project_id = $1`, [projectId]);
+    await sql(
+      `UPDATE confirmation_challenge SET expires_at = now() - interval '1 second' WHERE action = 'settlement-run:post' AND project_id = $1`,
+      [projectId],
+    );
     const before = await written();
     const expired = await postCall(projectId, { ...mine.body, confirmationToken: mine.token }).expect(409);
     expect(expired.body.detail).toMatch(/expired/);
@@ -174,14 +244,20 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
     const before = await written();
     const again = await postCall(projectId, withEnd({ periodId: '2026-01', revenue: '2500.00', costs: '0' })).expect(409);
     expect(again.body.detail).toContain(`correctsRunId ${first.id}`);
-    const wrongPeriod = await postCall(projectId, withEnd({ periodId: '2026-01', revenue: '2500.00', costs: '0', correctsRunId: other.id })).expect(422);
+    const wrongPeriod = await postCall(
+      projectId,
+      withEnd({ periodId: '2026-01', revenue: '2500.00', costs: '0', correctsRunId: other.id }),
+    ).expect(422);
     expect(wrongPeriod.body.errors[0].field).toBe('correctsRunId');
     await postCall(projectId, withEnd({ periodId: '2026-01', revenue: '2500.00', costs: '0', correctsRunId: randomUUID() })).expect(404);
     expect(await written()).toEqual({ ...before, challenges: before.challenges });
 
     const correction = await post(projectId, { periodId: '2026-01', revenue: '2500.00', costs: '0', correctsRunId: first.id });
     expect(correction.reversesRunId).toBe(first.id);
-    const stale = await postCall(projectId, withEnd({ periodId: '2026-01', revenue: '2600.00', costs: '0', correctsRunId: first.id })).expect(409);
+    const stale = await postCall(
+      projectId,
+      withEnd({ periodId: '2026-01', revenue: '2600.00', costs: '0', correctsRunId: first.id }),
+    ).expect(409);
     expect(stale.body.detail).toContain(`already corrected by run ${correction.id}`);
     const original = (await request(server()).get(`/api/v2/settlement-runs/${first.id}`).set(approver()).expect(200)).body;
     expect(original.correctedByRunId).toBe(correction.id);
@@ -194,17 +270,27 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
     const first = await post(projectId, { periodId: '2027-01', revenue: '7777.77', costs: '1234.56' });
     const correction = await challenge(projectId, { periodId: '2027-01', revenue: '8000.00', costs: '1234.56', correctsRunId: first.id });
     const firstEntries: { id: string; legal_entity_id: string; amount: string }[] = await sql(
-      'SELECT id, legal_entity_id, amount FROM equity_ledger_entry WHERE settlement_run_id = $1 ORDER BY posted_at, id', [first.id],
+      'SELECT id, legal_entity_id, amount FROM equity_ledger_entry WHERE settlement_run_id = $1 ORDER BY posted_at, id',
+      [first.id],
     );
-    expect(correction.challenge.reversals).toEqual(firstEntries.map((e) => ({
-      entryId: e.id, participantId: expect.any(String), legalEntityId: e.legal_entity_id, amount: formatAmount(-parseAmount(e.amount, 'EUR'), 'EUR'),
-    })));
+    expect(correction.challenge.reversals).toEqual(
+      firstEntries.map((e) => ({
+        entryId: e.id,
+        participantId: expect.any(String),
+        legalEntityId: e.legal_entity_id,
+        amount: formatAmount(-parseAmount(e.amount, 'EUR'), 'EUR'),
+      })),
+    );
     expect(correction.challenge.summary.en).toContain(`corrects run ${first.id}: its 3 ledger entries are reversed`);
     expect(correction.challenge.summary['zh-Hans']).toContain('逐笔冲销其 3 笔权益账目');
     const second = (await postCall(projectId, { ...correction.body, confirmationToken: correction.token }).expect(201)).body;
-    expect(second.allocations).toEqual(draft({ periodId: '2027-01', revenue: '8000.00', costs: '1234.56' }).participants.map(({ participantId, total }) => ({
-      participantId, legalEntityId: LEGAL_ENTITIES[participantId as keyof typeof LEGAL_ENTITIES], amount: total,
-    })));
+    expect(second.allocations).toEqual(
+      draft({ periodId: '2027-01', revenue: '8000.00', costs: '1234.56' }).participants.map(({ participantId, total }) => ({
+        participantId,
+        legalEntityId: LEGAL_ENTITIES[participantId as keyof typeof LEGAL_ENTITIES],
+        amount: total,
+      })),
+    );
 
     for (const legalEntityId of Object.values(LEGAL_ENTITIES)) {
       const { entries } = await ledger(legalEntityId);
@@ -231,7 +317,10 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
         expect(entry.balance).toBe(formatAmount(running, 'EUR'));
       }
       expect(balances).toEqual([{ currency: 'EUR', balance: formatAmount(running, 'EUR') }]);
-      const [{ total }] = await sql('SELECT sum(amount::numeric)::text AS total FROM equity_ledger_entry WHERE organization_id = $1 AND legal_entity_id = $2', [ORG, legalEntityId]);
+      const [{ total }] = await sql(
+        'SELECT sum(amount::numeric)::text AS total FROM equity_ledger_entry WHERE organization_id = $1 AND legal_entity_id = $2',
+        [ORG, legalEntityId],
+      );
       expect(parseAmount(total, 'EUR')).toBe(running);
     }
   });
@@ -241,15 +330,20 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
     const names = ['ann', 'ben', 'cat', 'dan', 'eve'];
     const actuals = { periodId: '2026-q3', revenue: '999.99', costs: '0' };
     const challenges = await Promise.all(names.map((name) => challenge(projectId, actuals, approver(name))));
-    const answers = await Promise.all(challenges.map(({ body, token }, i) => postCall(projectId, { ...body, confirmationToken: token }, approver(names[i]))));
+    const answers = await Promise.all(
+      challenges.map(({ body, token }, i) => postCall(projectId, { ...body, confirmationToken: token }, approver(names[i]))),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await count('settlement_run WHERE project_id = $1 AND period_id = $2', [projectId, '2026-q3'])).toBe(1);
     const winner = answers.find((a) => a.status === 201)!.body;
     expect(await count('equity_ledger_entry WHERE settlement_run_id = $1', [winner.id])).toBe(3);
 
-    const corrections = await Promise.all(names.map((name, i) =>
-      challenge(projectId, { ...actuals, revenue: `${1000 + i}.00`, correctsRunId: winner.id }, approver(name))));
-    const corrected = await Promise.all(corrections.map(({ body, token }, i) => postCall(projectId, { ...body, confirmationToken: token }, approver(names[i]))));
+    const corrections = await Promise.all(
+      names.map((name, i) => challenge(projectId, { ...actuals, revenue: `${1000 + i}.00`, correctsRunId: winner.id }, approver(name))),
+    );
+    const corrected = await Promise.all(
+      corrections.map(({ body, token }, i) => postCall(projectId, { ...body, confirmationToken: token }, approver(names[i]))),
+    );
     expect(corrected.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await count('settlement_run WHERE reverses_run_id = $1', [winner.id])).toBe(1);
   });
@@ -257,8 +351,21 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
   it('applies the rule version in force at the period end', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     const tiers = (sampleScenario()['tiers'] as Record<string, unknown>[]).map((tier) =>
-      tier['kind'] === 'percentage' ? { ...tier, shares: [{ participantId: 'alice', basisPoints: 2000 }, { participantId: 'bob', basisPoints: 8000 }] } : tier);
-    await request(server()).patch(`/api/v2/operating-scenarios/${scenarioId}`).set(credentialHeaders(`member-of:${ORG}`, ORG)).send({ tiers }).expect(200);
+      tier['kind'] === 'percentage'
+        ? {
+            ...tier,
+            shares: [
+              { participantId: 'alice', basisPoints: 2000 },
+              { participantId: 'bob', basisPoints: 8000 },
+            ],
+          }
+        : tier,
+    );
+    await request(server())
+      .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+      .set(credentialHeaders(`member-of:${ORG}`, ORG))
+      .send({ tiers })
+      .expect(200);
     // Rule versions made through the API start in the future; version 2 is written directly so that it is already in force.
     const [v1] = await sql('SELECT effective_from FROM rule_version WHERE project_id = $1 AND version = 1', [projectId]);
     await sql(
@@ -292,7 +399,9 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
     expect(after).toBe(true);
     const { entries } = await ledger('LEI-ALICE-0002', org);
     expect(entries.map((e) => e.settlementRunId)).toEqual([earlier.id, earlier.id, later.id]);
-    const runs = (await request(server()).get(`/api/v2/split-projects/${projectId}/settlement-runs`).set(approver(undefined, org)).expect(200)).body.items;
+    const runs = (
+      await request(server()).get(`/api/v2/split-projects/${projectId}/settlement-runs`).set(approver(undefined, org)).expect(200)
+    ).body.items;
     expect(runs.map((r: { id: string }) => r.id)).toEqual([earlier.id, later.id]);
   });
 });
@@ -306,7 +415,11 @@ describe('only authorised people may post', () => {
     expect(appKey.body.detail).toContain('human_required');
     const misjudged = await postCall(projectId, body, credentialHeaders(`stdreg_misjudged_of:${ORG}`, ORG)).expect(403);
     expect(misjudged.body.detail).toContain('human_required');
-    const withToken = await postCall(projectId, { ...body, confirmationToken: 'x'.repeat(43) }, credentialHeaders(`stdreg_misjudged_of:${ORG}`, ORG)).expect(403);
+    const withToken = await postCall(
+      projectId,
+      { ...body, confirmationToken: 'x'.repeat(43) },
+      credentialHeaders(`stdreg_misjudged_of:${ORG}`, ORG),
+    ).expect(403);
     expect(withToken.body.detail).toContain('human_required');
     expect(await written()).toEqual(before);
   });
@@ -325,7 +438,7 @@ describe('only authorised people may post', () => {
     const { projectId } = await activatedProject(running.api, ORG);
     const mine = await challenge(projectId, { periodId: '2026-01', revenue: '10.00', costs: '0' });
     const before = await written();
-    for (const mode of ['error-500', 'hang', 'garbage', 'maybe'] as const) {
+    for (const mode of UNAVAILABLE_MODES) {
       running.identity.mode = mode;
       const refused = await postCall(projectId, { ...mine.body, confirmationToken: mine.token }).expect(503);
       expect(refused.body.code).toBe('authorization_unavailable');
@@ -354,7 +467,9 @@ describe('bad input is refused with field errors and changes nothing', () => {
       [{ surprise: true }, 400, ''],
     ];
     for (const [change, status, field] of cases) {
-      const response = await postCall(projectId, { ...withEnd({ periodId: '2026-01', revenue: '10.00', costs: '0' }), ...change }).expect(status);
+      const response = await postCall(projectId, { ...withEnd({ periodId: '2026-01', revenue: '10.00', costs: '0' }), ...change }).expect(
+        status,
+      );
       if (field) expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
     await postCall(projectId, { periodId: '2026-01', revenue: '10.00' }).expect(400);
@@ -368,15 +483,19 @@ describe('posted facts are append-only in the database', () => {
     const run = await post(projectId, { periodId: '2026-01', revenue: '10.00', costs: '0' });
     await expect(sql(`UPDATE settlement_run SET distributable = '0.00' WHERE id = $1`, [run.id])).rejects.toThrow(/append-only/);
     await expect(sql('DELETE FROM settlement_run WHERE id = $1', [run.id])).rejects.toThrow(/append-only/);
-    await expect(sql(`UPDATE equity_ledger_entry SET amount = '0.00' WHERE settlement_run_id = $1`, [run.id])).rejects.toThrow(/append-only/);
+    await expect(sql(`UPDATE equity_ledger_entry SET amount = '0.00' WHERE settlement_run_id = $1`, [run.id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(sql('DELETE FROM equity_ledger_entry WHERE settlement_run_id = $1', [run.id])).rejects.toThrow(/append-only/);
-    await expect(sql(
-      `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by,
+    await expect(
+      sql(
+        `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by,
          period_end, rules_digest, tiers)
        SELECT $1, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by, period_end, rules_digest, tiers
          FROM settlement_run WHERE id = $2`,
-      [randomUUID(), run.id],
-    )).rejects.toThrow(/settlement_run_period_once/);
+        [randomUUID(), run.id],
+      ),
+    ).rejects.toThrow(/settlement_run_period_once/);
     expect(await count('equity_ledger_entry WHERE settlement_run_id = $1', [run.id])).toBe(3);
   });
 });
@@ -387,8 +506,12 @@ describe('the OpenAPI description', () => {
     const operation = body.paths['/api/v2/split-projects/{id}/settlement-runs']?.post;
     expect(operation).toBeDefined();
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '404', '409', '422', '428', '503']));
-    expect(operation.responses['428'].content['application/json'].schema.$ref).toBe('#/components/schemas/SettlementConfirmationRequiredProblemDto');
-    expect(body.components.schemas.PostSettlementRunRequestDto.required).toEqual(expect.arrayContaining(['periodId', 'periodEnd', 'revenue', 'costs']));
+    expect(operation.responses['428'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/SettlementConfirmationRequiredProblemDto',
+    );
+    expect(body.components.schemas.PostSettlementRunRequestDto.required).toEqual(
+      expect.arrayContaining(['periodId', 'periodEnd', 'revenue', 'costs']),
+    );
     expect(Object.keys(body.components.schemas.SettlementChallengeDto.properties)).toEqual(
       expect.arrayContaining(['periodId', 'gross', 'distributable', 'ruleVersion', 'allocations', 'summary', 'reversals']),
     );

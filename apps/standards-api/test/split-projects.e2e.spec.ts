@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { FakeIdentity } from './support/fake-identity';
+import { FakeIdentity, UNAVAILABLE_MODES } from './support/fake-identity';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
@@ -10,13 +10,28 @@ const identity = new FakeIdentity();
 let api: RunningStandardsApi;
 
 const as = (org: string) => ({ Authorization: `Bearer member-of:${org}`, 'X-Organization-Id': org });
-const newProject = (name = 'Studio revenue share') => ({ name, currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } });
+const newProject = (name = 'Studio revenue share') => ({
+  name,
+  currency: 'EUR',
+  templateVersion: '2.0',
+  scenario: { name: 'Baseline', content: sampleScenario() },
+});
 const count = async (table: string) => (await api.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
-const counts = async () => ({ projects: await count('split_project'), scenarios: await count('operating_scenario'), revisions: await count('scenario_revision'), audit: await count('write_audit') });
+const counts = async () => ({
+  projects: await count('split_project'),
+  scenarios: await count('operating_scenario'),
+  revisions: await count('scenario_revision'),
+  audit: await count('write_audit'),
+});
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_TIMEOUT_MS: '300', AUTHZ_READ_CACHE_MS: '0' });
+  api = await startStandardsApi({
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    AUTHZ_TIMEOUT_MS: '300',
+    AUTHZ_READ_CACHE_MS: '0',
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -35,8 +50,20 @@ describe('creating a split project', () => {
     const before = await counts();
     const body = await createProject();
     expect(body.project).toMatchObject({ organizationId: ORG_A, currency: 'EUR', templateVersion: '2.0', createdBy: `human:uid-${ORG_A}` });
-    expect(body.scenario).toMatchObject({ projectId: body.project.id, name: 'Baseline', revision: 1, currentRevision: 1, branchedFrom: null, rulesDigest: expect.stringMatching(/^sha256:/) });
-    expect(await counts()).toEqual({ projects: before.projects + 1, scenarios: before.scenarios + 1, revisions: before.revisions + 1, audit: before.audit + 1 });
+    expect(body.scenario).toMatchObject({
+      projectId: body.project.id,
+      name: 'Baseline',
+      revision: 1,
+      currentRevision: 1,
+      branchedFrom: null,
+      rulesDigest: expect.stringMatching(/^sha256:/),
+    });
+    expect(await counts()).toEqual({
+      projects: before.projects + 1,
+      scenarios: before.scenarios + 1,
+      revisions: before.revisions + 1,
+      audit: before.audit + 1,
+    });
     expect(identity.questions.at(-1)).toEqual({ action: 'split-project:draft', resource: { organizationId: ORG_A } });
   });
 
@@ -44,23 +71,46 @@ describe('creating a split project', () => {
     const before = await counts();
     const content = sampleScenario();
     (content['tiers'] as { shares?: { basisPoints: number }[] }[])[1]!.shares![1]!.basisPoints = 3000;
-    const response = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), scenario: { name: 'Bad', content } }).expect(422);
-    expect(response.body.errors[0]).toEqual({ field: 'scenario.content/tiers/1/shares', message: expect.stringMatching(/^shares_not_10000: /) });
+    const response = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as(ORG_A))
+      .send({ ...newProject(), scenario: { name: 'Bad', content } })
+      .expect(422);
+    expect(response.body.errors[0]).toEqual({
+      field: 'scenario.content/tiers/1/shares',
+      message: expect.stringMatching(/^shares_not_10000: /),
+    });
     expect(await counts()).toEqual(before);
   });
 
   it('refuses an unknown template, another currency, and unknown fields', async () => {
-    await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), templateVersion: '9.9' }).expect(422);
-    const currency = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), currency: 'USD' }).expect(422);
+    await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as(ORG_A))
+      .send({ ...newProject(), templateVersion: '9.9' })
+      .expect(422);
+    const currency = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as(ORG_A))
+      .send({ ...newProject(), currency: 'USD' })
+      .expect(422);
     expect(currency.body.errors[0].field).toBe('scenario.content/currency');
-    const extra = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send({ ...newProject(), owner: 'me' }).expect(400);
+    const extra = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as(ORG_A))
+      .send({ ...newProject(), owner: 'me' })
+      .expect(400);
     expect(extra.body.errors[0].field).toBe('owner');
   });
 
   it('stores both the project and its scenario or neither', async () => {
     const before = await counts();
-    await api.dataSource.query(`CREATE FUNCTION fail_scenario() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'scenario insert failed'; END $$`);
-    await api.dataSource.query('CREATE TRIGGER fail_scenario BEFORE INSERT ON operating_scenario FOR EACH ROW EXECUTE FUNCTION fail_scenario()');
+    await api.dataSource.query(
+      `CREATE FUNCTION fail_scenario() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'scenario insert failed'; END $$`,
+    );
+    await api.dataSource.query(
+      'CREATE TRIGGER fail_scenario BEFORE INSERT ON operating_scenario FOR EACH ROW EXECUTE FUNCTION fail_scenario()',
+    );
     try {
       await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(500);
     } finally {
@@ -77,13 +127,20 @@ describe('organization scoping', () => {
     await request(api.server).get(`/api/v2/split-projects/${project.id}`).set(as(ORG_B)).expect(404);
     await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).expect(404);
     await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).send({ periods: [] }).expect(404);
-    await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_B)).send({ fromScenarioId: scenario.id, name: 'x' }).expect(404);
+    await request(api.server)
+      .post(`/api/v2/split-projects/${project.id}/scenarios`)
+      .set(as(ORG_B))
+      .send({ fromScenarioId: scenario.id, name: 'x' })
+      .expect(404);
     const listed = await request(api.server).get('/api/v2/split-projects?limit=100').set(as(ORG_B)).expect(200);
     expect(listed.body.items.map((p: { id: string }) => p.id)).not.toContain(project.id);
   });
 
-  it("refuses a credential acting in another organization than its own with 403, before any database work", async () => {
-    const response = await request(api.server).get('/api/v2/split-projects').set({ Authorization: `Bearer member-of:${ORG_A}`, 'X-Organization-Id': ORG_B }).expect(403);
+  it('refuses a credential acting in another organization than its own with 403, before any database work', async () => {
+    const response = await request(api.server)
+      .get('/api/v2/split-projects')
+      .set({ Authorization: `Bearer member-of:${ORG_A}`, 'X-Organization-Id': ORG_B })
+      .expect(403);
     expect(response.body).toMatchObject({ code: 'forbidden', detail: 'Not allowed: organization_mismatch.' });
   });
 
@@ -101,8 +158,13 @@ describe('operating scenarios are append-only', () => {
     const first = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).expect(200);
     expect(first.headers['etag']).toBe(`"${scenario.id}.1"`);
     const patch = { periods: [{ periodId: '2026-03', revenue: '5000.00', costs: '100.00' }] };
-    const revised = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A))
-      .set('Content-Type', 'application/merge-patch+json').set('If-Match', first.headers['etag'] as string).send(JSON.stringify(patch)).expect(200);
+    const revised = await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .set('Content-Type', 'application/merge-patch+json')
+      .set('If-Match', first.headers['etag'] as string)
+      .send(JSON.stringify(patch))
+      .expect(200);
     expect(revised.body).toMatchObject({ revision: 2, currentRevision: 2, content: { periods: patch.periods } });
     expect(revised.headers['etag']).toBe(`"${scenario.id}.2"`);
     const old = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}?revision=1`).set(as(ORG_A)).expect(200);
@@ -113,10 +175,18 @@ describe('operating scenarios are append-only', () => {
 
   it('refuses a stale If-Match with 412 and stores nothing', async () => {
     const { scenario } = await createProject();
-    await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send({ periods: [{ periodId: '2026-04', revenue: '1.00', costs: '0' }] }).expect(200);
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .send({ periods: [{ periodId: '2026-04', revenue: '1.00', costs: '0' }] })
+      .expect(200);
     const before = await counts();
-    const stale = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).set('If-Match', `"${scenario.id}.1"`)
-      .send({ periods: [{ periodId: '2026-05', revenue: '1.00', costs: '0' }] }).expect(412);
+    const stale = await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .set('If-Match', `"${scenario.id}.1"`)
+      .send({ periods: [{ periodId: '2026-05', revenue: '1.00', costs: '0' }] })
+      .expect(412);
     expect(stale.body.code).toBe('precondition_failed');
     expect(await counts()).toEqual(before);
   });
@@ -124,39 +194,86 @@ describe('operating scenarios are append-only', () => {
   it('refuses a patch whose result breaks the rules, storing nothing', async () => {
     const { scenario } = await createProject();
     const before = await counts();
-    const response = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send({ participants: null }).expect(422);
+    const response = await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .send({ participants: null })
+      .expect(422);
     expect(response.body.errors[0].field).toMatch(/^content\//);
     expect(await counts()).toEqual(before);
   });
 
   it('is append-only in the database itself', async () => {
     const { scenario } = await createProject();
-    await expect(api.dataSource.query('UPDATE scenario_revision SET content = $1 WHERE scenario_id = $2', ['{}', scenario.id])).rejects.toThrow(/append-only/);
-    await expect(api.dataSource.query('DELETE FROM scenario_revision WHERE scenario_id = $1', [scenario.id])).rejects.toThrow(/append-only/);
+    await expect(
+      api.dataSource.query('UPDATE scenario_revision SET content = $1 WHERE scenario_id = $2', ['{}', scenario.id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(api.dataSource.query('DELETE FROM scenario_revision WHERE scenario_id = $1', [scenario.id])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(api.dataSource.query('UPDATE write_audit SET action = $1', ['x'])).rejects.toThrow(/append-only/);
   });
 
   it('branches a new scenario from a given scenario and revision, and records both', async () => {
     const { project, scenario } = await createProject();
-    await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send({ periods: [{ periodId: '2026-06', revenue: '7.00', costs: '0' }] }).expect(200);
-    const branch = await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A))
-      .send({ fromScenarioId: scenario.id, fromRevision: 1, name: 'Optimistic' }).expect(201);
-    expect(branch.body).toMatchObject({ name: 'Optimistic', revision: 1, branchedFrom: { scenarioId: scenario.id, revision: 1 }, content: sampleScenario() });
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .send({ periods: [{ periodId: '2026-06', revenue: '7.00', costs: '0' }] })
+      .expect(200);
+    const branch = await request(api.server)
+      .post(`/api/v2/split-projects/${project.id}/scenarios`)
+      .set(as(ORG_A))
+      .send({ fromScenarioId: scenario.id, fromRevision: 1, name: 'Optimistic' })
+      .expect(201);
+    expect(branch.body).toMatchObject({
+      name: 'Optimistic',
+      revision: 1,
+      branchedFrom: { scenarioId: scenario.id, revision: 1 },
+      content: sampleScenario(),
+    });
     const listed = await request(api.server).get(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A)).expect(200);
-    expect(listed.body.items.map((s: { id: string; revision: number }) => [s.id, s.revision])).toEqual([[scenario.id, 2], [branch.body.id, 1]]);
+    expect(listed.body.items.map((s: { id: string; revision: number }) => [s.id, s.revision])).toEqual([
+      [scenario.id, 2],
+      [branch.body.id, 1],
+    ]);
     expect(listed.body.items[0].content.periods).toEqual([{ periodId: '2026-06', revenue: '7.00', costs: '0' }]);
     expect(listed.body.items[1].content).toEqual(sampleScenario());
-    await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A)).send({ fromScenarioId: scenario.id, fromRevision: 9, name: 'x' }).expect(404);
+    await request(api.server)
+      .post(`/api/v2/split-projects/${project.id}/scenarios`)
+      .set(as(ORG_A))
+      .send({ fromScenarioId: scenario.id, fromRevision: 9, name: 'x' })
+      .expect(404);
   });
 });
 
 describe('authorization fails closed', () => {
-  it.each(['hang', 'error-500', 'garbage', 'maybe'] as const)('answers 503 authorization_unavailable when identity %s, and writes nothing', async (mode) => {
+  it.each(UNAVAILABLE_MODES)('answers 503 authorization_unavailable when identity answers %s, and writes nothing', async (mode) => {
     const before = await counts();
     identity.mode = mode;
     const response = await request(api.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(503);
     expect(response.body.code).toBe('authorization_unavailable');
     expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a bearer longer than any credential (401) and a project id longer than any id (404) without asking identity', async () => {
+    identity.questions.length = 0;
+    const long = await request(api.server)
+      .get('/api/v2/split-projects')
+      .set({ Authorization: `Bearer ${'a'.repeat(8193)}`, 'X-Organization-Id': ORG_A })
+      .expect(401);
+    expect(long.body.code).toBe('unauthenticated');
+    const longId = await request(api.server)
+      .get(`/api/v2/split-projects/${'p'.repeat(201)}`)
+      .set(as(ORG_A))
+      .expect(404);
+    expect(longId.body.detail.length).toBeLessThan(200);
+    expect(identity.questions).toEqual([]);
+    await request(api.server)
+      .get(`/api/v2/split-projects/${'p'.repeat(200)}`)
+      .set(as(ORG_A))
+      .expect(400);
+    expect(identity.questions).toHaveLength(1);
   });
 
   it('answers 403 when identity denies, and writes nothing', async () => {

@@ -1,7 +1,19 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import {
-  ACTION_CATALOGUE, DECISIONS, SUBJECT_KINDS, type Action, type DecisionResourceDto, type DecisionSubjectDto,
+  ACTION_CATALOGUE,
+  credentialDigest,
+  DECISION_ANSWER_MAX_BYTES,
+  DECISION_SIGNATURE_HEADER,
+  decisionSignatureMatches,
+  DECISIONS,
+  DENIAL_REASONS,
+  SUBJECT_KINDS,
+  type Action,
+  type DecisionQuestionDto,
+  type DecisionResourceDto,
+  type DecisionSubjectDto,
   type ForwardedCredentialDto,
 } from '@stdreg/contracts';
 import { outgoingTraceHeaders, recordAuthorizationDecision } from '@stdreg/server-kit';
@@ -30,11 +42,14 @@ export type AuthorizationAnswer =
   | { decision: 'deny'; reason: string; subject: DecisionSubjectDto | null; unavailable: boolean };
 
 const READ_CACHE_LIMIT = 10_000;
+/** An allow's reason as identity words them (`organization_key`, `role:project-owner`); anything else is replaced. */
+const ALLOW_REASON = /^[a-z][a-z0-9_:.-]{0,63}$/;
 
 /**
  * Asks identity whether a credential may perform an action on a resource. Fails closed: connection
- * refused, timeout, any non-2xx, a malformed or unexpected body all become a denial marked
- * `unavailable`. Allows of read actions may be reused for up to a second, counted from when identity
+ * refused, timeout, any non-2xx, a malformed or unexpected body, a body over 64 KiB, an answer not
+ * signed with this service's credential or not to this very question (see decision-binding) all
+ * become a denial marked `unavailable`. Allows of read actions may be reused for up to a second, counted from when identity
  * was asked, and concurrent asks of the same read share one request; writes always ask.
  */
 export class AuthorizationClient {
@@ -44,6 +59,7 @@ export class AuthorizationClient {
   private readonly readAllows = new Map<string, { answer: AuthorizationAnswer; expiresAt: number }>();
   private readonly readsInFlight = new Map<string, { answer: Promise<AuthorizationAnswer>; askedAt: number }>();
   private readonly authorization: string;
+  private readonly serviceToken: string;
   private readonly path: string;
 
   constructor(options: AuthorizationClientOptions) {
@@ -52,6 +68,7 @@ export class AuthorizationClient {
     this.timeoutMs = options.timeoutMs ?? 2000;
     this.readAllowCacheMs = Math.min(options.readAllowCacheMs ?? 1000, 1000);
     this.authorization = `Bearer ${options.serviceToken}`;
+    this.serviceToken = options.serviceToken;
     this.path = `${origin.pathname.replace(/\/$/, '')}/v1/decisions`;
   }
 
@@ -88,36 +105,82 @@ export class AuthorizationClient {
 
   private async askIdentity(question: AuthorizationQuestion): Promise<AuthorizationAnswer> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
+    const nonce = randomBytes(18).toString('base64url');
     try {
       const response = await this.pool.request({
         method: 'POST',
         path: this.path,
         headers: {
-          authorization: this.authorization, 'content-type': 'application/json', accept: 'application/json', ...outgoingTraceHeaders(),
+          authorization: this.authorization,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...outgoingTraceHeaders(),
         },
-        body: JSON.stringify({ credential: question.credential, action: question.action, resource: question.resource }),
+        body: JSON.stringify({ credential: question.credential, action: question.action, resource: question.resource, nonce }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: deadline,
       });
       if (response.statusCode < 200 || response.statusCode > 299) {
-        await response.body.dump();
+        await response.body.dump({ limit: DECISION_ANSWER_MAX_BYTES });
         return unavailable(`identity answered ${response.statusCode}`);
       }
-      return parseAnswer(await response.body.text());
+      const body = await readAtMost(response.body, DECISION_ANSWER_MAX_BYTES, Number(response.headers['content-length'] ?? 0));
+      if (!body) return unavailable('identity answered more than 64 KiB');
+      if (!decisionSignatureMatches(this.serviceToken, body, header(response.headers[DECISION_SIGNATURE_HEADER]))) {
+        return unavailable('the answer is not signed with this service’s credential');
+      }
+      return parseAnswer(body.toString('utf8'), expectedQuestion(question, nonce));
     } catch (error) {
-      const timedOut = deadline.aborted || (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' || (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
+      const timedOut =
+        deadline.aborted ||
+        (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
       return unavailable(timedOut ? 'identity did not answer in time' : 'identity is unreachable');
     }
   }
+}
+
+/** The body, unless it is (or declares itself) longer than `limit`: then it is dropped unread, and null. */
+async function readAtMost(body: Readable, limit: number, declaredLength: number): Promise<Buffer | null> {
+  if (declaredLength > limit) {
+    body.on('error', () => undefined).destroy();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += (chunk as Buffer).length;
+    // Leaving the loop destroys the stream.
+    if (length > limit) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? undefined : value;
+}
+
+function expectedQuestion(question: AuthorizationQuestion, nonce: string): DecisionQuestionDto {
+  const { organizationId, projectId } = question.resource;
+  return {
+    action: question.action,
+    resource: { ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) },
+    credentialDigest: credentialDigest(question.credential),
+    nonce,
+  };
 }
 
 function unavailable(reason: string): AuthorizationAnswer {
   return { decision: 'deny', reason, subject: null, unavailable: true };
 }
 
-/** Anything but a well-formed allow or deny is a denial. */
-export function parseAnswer(text: string): AuthorizationAnswer {
+/**
+ * Anything but a well-formed allow or deny to `expected` is a denial. A denial's reason is passed on
+ * only when it is one identity gives (DENIAL_REASONS), an allow's only in its short form.
+ */
+export function parseAnswer(text: string, expected: DecisionQuestionDto): AuthorizationAnswer {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -125,15 +188,36 @@ export function parseAnswer(text: string): AuthorizationAnswer {
     return unavailable('identity answered something that is not JSON');
   }
   if (typeof body !== 'object' || body === null) return unavailable('identity answered an unexpected body');
-  const { decision, reason, subject } = body as Record<string, unknown>;
+  const { decision, reason, subject, question } = body as Record<string, unknown>;
   if (!(DECISIONS as readonly unknown[]).includes(decision) || typeof reason !== 'string') {
     return unavailable('identity answered an unknown decision');
   }
+  if (!answersQuestion(question, expected)) return unavailable('the answer is to another question');
   const validSubject = isSubject(subject) ? subject : null;
   if (decision === 'allow') {
-    return validSubject ? { decision: 'allow', reason, subject: validSubject } : unavailable('identity allowed without a subject');
+    if (!validSubject) return unavailable('identity allowed without a subject');
+    return { decision: 'allow', reason: ALLOW_REASON.test(reason) ? reason : 'allowed', subject: validSubject };
   }
-  return { decision: 'deny', reason, subject: validSubject, unavailable: false };
+  return {
+    decision: 'deny',
+    reason: (DENIAL_REASONS as readonly string[]).includes(reason) ? reason : 'denied',
+    subject: validSubject,
+    unavailable: false,
+  };
+}
+
+function answersQuestion(question: unknown, expected: DecisionQuestionDto): boolean {
+  if (typeof question !== 'object' || question === null) return false;
+  const { action, resource, credentialDigest: digest, nonce } = question as Record<string, unknown>;
+  if (typeof resource !== 'object' || resource === null) return false;
+  const { organizationId, projectId } = resource as Record<string, unknown>;
+  return (
+    action === expected.action &&
+    digest === expected.credentialDigest &&
+    nonce === expected.nonce &&
+    (organizationId ?? null) === (expected.resource.organizationId ?? null) &&
+    (projectId ?? null) === (expected.resource.projectId ?? null)
+  );
 }
 
 function isSubject(value: unknown): value is DecisionSubjectDto {

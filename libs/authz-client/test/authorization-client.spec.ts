@@ -1,11 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { decisionSignature } from '@stdreg/contracts';
 import type { AddressInfo } from 'node:net';
 import { AuthorizationClient, type AuthorizationQuestion } from '../src';
+import { answerAsIdentity, questionOf, SERVICE_TOKEN } from './support/identity-answer';
 
 type Behaviour = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
-const allow = (response: ServerResponse) =>
-  response.end(JSON.stringify({ decision: 'allow', reason: 'organization_key', subject: { kind: 'app_key', id: 'k1', keyPrefix: 'abc' } }));
+/** The request body as if it had asked something else. */
+const retold = (body: string, changes: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(body), ...changes });
+
+const allow = (body: string, response: ServerResponse) =>
+  answerAsIdentity(body, response, {
+    decision: 'allow',
+    reason: 'organization_key',
+    subject: { kind: 'app_key', id: 'k1', keyPrefix: 'abc' },
+  });
 
 describe('AuthorizationClient', () => {
   let server: Server;
@@ -15,7 +24,12 @@ describe('AuthorizationClient', () => {
   const clients: AuthorizationClient[] = [];
 
   const client = (options: { timeoutMs?: number; readAllowCacheMs?: number; identityUrl?: string } = {}) => {
-    const created = new AuthorizationClient({ identityUrl: options.identityUrl ?? url, serviceToken: 'service-token', readAllowCacheMs: 0, ...options });
+    const created = new AuthorizationClient({
+      identityUrl: options.identityUrl ?? url,
+      serviceToken: SERVICE_TOKEN,
+      readAllowCacheMs: 0,
+      ...options,
+    });
     clients.push(created);
     return created;
   };
@@ -49,31 +63,176 @@ describe('AuthorizationClient', () => {
   });
 
   it('asks the decision endpoint with its service credential and passes an allow through', async () => {
-    behaviour = (_, __, response) => allow(response);
+    behaviour = (_, body, response) => allow(body, response);
     const answer = await client().ask(question());
     expect(answer).toEqual({ decision: 'allow', reason: 'organization_key', subject: { kind: 'app_key', id: 'k1', keyPrefix: 'abc' } });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.authorization).toBe('Bearer service-token');
-    expect(JSON.parse(requests[0]!.body)).toEqual(question());
+    expect(JSON.parse(requests[0]!.body)).toEqual({ ...question(), nonce: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
   });
 
   it('passes a deny through as a denial that is not an outage', async () => {
-    behaviour = (_, __, response) => response.end(JSON.stringify({ decision: 'deny', reason: 'human_required', subject: null }));
-    expect(await client().ask(question('split-project:activate'))).toEqual({ decision: 'deny', reason: 'human_required', subject: null, unavailable: false });
+    behaviour = (_, body, response) => answerAsIdentity(body, response, { decision: 'deny', reason: 'human_required', subject: null });
+    expect(await client().ask(question('split-project:activate'))).toEqual({
+      decision: 'deny',
+      reason: 'human_required',
+      subject: null,
+      unavailable: false,
+    });
   });
 
   const failures: [string, Behaviour][] = [
-    ['a 500', (_, __, response) => { response.statusCode = 500; response.end('{"decision":"allow"}'); }],
-    ['a 401', (_, __, response) => { response.statusCode = 401; response.end(); }],
+    [
+      'a 500',
+      (_, __, response) => {
+        response.statusCode = 500;
+        response.end('{"decision":"allow"}');
+      },
+    ],
+    [
+      'a 401',
+      (_, __, response) => {
+        response.statusCode = 401;
+        response.end();
+      },
+    ],
     ['garbage', (_, __, response) => response.end('<html>oops</html>')],
     ['an unknown decision value', (_, __, response) => response.end('{"decision":"maybe","reason":"?"}')],
     ['an allow without a subject', (_, __, response) => response.end('{"decision":"allow","reason":"x"}')],
     ['a JSON array', (_, __, response) => response.end('[]')],
+    [
+      'an unsigned allow',
+      (_, body, response) =>
+        response.end(
+          JSON.stringify({
+            decision: 'allow',
+            reason: 'organization_key',
+            subject: { kind: 'app_key', id: 'k1' },
+            question: questionOf(body),
+          }),
+        ),
+    ],
+    [
+      'an allow signed with another credential',
+      (_, body, response) =>
+        answerAsIdentity(body, response, { decision: 'allow', reason: 'x', subject: { kind: 'app_key', id: 'k1' } }, 'another-token'),
+    ],
+    [
+      'a signed allow for another action',
+      (_, body, response) =>
+        answerAsIdentity(retold(body, { action: 'split-project:read' }), response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+        }),
+    ],
+    [
+      'a signed allow in another organization',
+      (_, body, response) =>
+        answerAsIdentity(retold(body, { resource: { organizationId: '01900000-0000-7000-8000-00000000000b' } }), response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+        }),
+    ],
+    [
+      'a signed allow for another project',
+      (_, body, response) =>
+        answerAsIdentity(
+          retold(body, { resource: { organizationId: '01900000-0000-7000-8000-00000000000a', projectId: 'p-2' } }),
+          response,
+          { decision: 'allow', reason: 'x', subject: { kind: 'human', id: 'u1' } },
+        ),
+    ],
+    [
+      'a signed allow for another credential',
+      (_, body, response) =>
+        answerAsIdentity(retold(body, { credential: { kind: 'access_token', value: 'someone else' } }), response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+        }),
+    ],
+    [
+      'a signed allow to an earlier question (another nonce)',
+      (_, body, response) =>
+        answerAsIdentity(retold(body, { nonce: 'an-earlier-nonce-0000000' }), response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+        }),
+    ],
+    [
+      'a signed allow without the question',
+      (_, __, response) => {
+        const answer = JSON.stringify({ decision: 'allow', reason: 'x', subject: { kind: 'human', id: 'u1' } });
+        response.setHeader('decision-signature', decisionSignature(SERVICE_TOKEN, answer));
+        response.end(answer);
+      },
+    ],
+    [
+      'a body declared over 64 KiB',
+      (_, __, response) => {
+        response.setHeader('content-length', String(65 * 1024));
+        response.write('{"decision":"allow"');
+      },
+    ],
+    [
+      'a signed allow padded over 64 KiB',
+      (_, body, response) =>
+        answerAsIdentity(body, response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+          padding: 'x'.repeat(70 * 1024),
+        }),
+    ],
   ];
   it.each(failures)('denies when identity answers %s', async (_, failure) => {
     behaviour = failure;
     const answer = await client().ask(question());
     expect(answer).toMatchObject({ decision: 'deny', unavailable: true });
+  });
+
+  it('stops reading an endless body at 64 KiB and denies', async () => {
+    let written = 0;
+    behaviour = (_, __, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(16 * 1024, 0x20);
+      const pump = () => {
+        while (!response.destroyed && written < 512 * 1024 * 1024) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+      };
+      response.write('{"decision":"allow","reason":"');
+      pump();
+    };
+    const answer = await client({ timeoutMs: 10_000 }).ask(question());
+    expect(answer).toEqual({ decision: 'deny', reason: 'identity answered more than 64 KiB', subject: null, unavailable: true });
+    expect(written).toBeLessThan(512 * 1024 * 1024);
+  });
+
+  it('passes on only the denial reasons identity gives, and allow reasons in their short form', async () => {
+    behaviour = (_, body, response) =>
+      answerAsIdentity(body, response, { decision: 'deny', reason: 'x'.repeat(8 * 1024 * 1024), subject: null });
+    expect(await client().ask(question())).toEqual({
+      decision: 'deny',
+      reason: 'identity answered more than 64 KiB',
+      subject: null,
+      unavailable: true,
+    });
+    behaviour = (_, body, response) => answerAsIdentity(body, response, { decision: 'deny', reason: 'x'.repeat(60 * 1024), subject: null });
+    expect(await client().ask(question())).toEqual({ decision: 'deny', reason: 'denied', subject: null, unavailable: false });
+    behaviour = (_, body, response) =>
+      answerAsIdentity(body, response, { decision: 'deny', reason: 'Call 555-0100 to be let in', subject: null });
+    expect((await client().ask(question())).reason).toBe('denied');
+    behaviour = (_, body, response) =>
+      answerAsIdentity(body, response, { decision: 'allow', reason: 'x'.repeat(1000), subject: { kind: 'human', id: 'u1' } });
+    expect(await client().ask(question())).toEqual({ decision: 'allow', reason: 'allowed', subject: { kind: 'human', id: 'u1' } });
+    behaviour = (_, body, response) =>
+      answerAsIdentity(body, response, { decision: 'allow', reason: 'role:project-owner', subject: { kind: 'human', id: 'u1' } });
+    expect((await client().ask(question())).reason).toBe('role:project-owner');
   });
 
   it('denies when identity hangs, after the timeout', async () => {
@@ -87,11 +246,16 @@ describe('AuthorizationClient', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expect(await client({ identityUrl: deadUrl }).ask(question())).toEqual({ decision: 'deny', reason: 'identity is unreachable', subject: null, unavailable: true });
+    expect(await client({ identityUrl: deadUrl }).ask(question())).toEqual({
+      decision: 'deny',
+      reason: 'identity is unreachable',
+      subject: null,
+      unavailable: true,
+    });
   });
 
   it('reuses an allow of a read action for the cache window, and never caches writes or denials', async () => {
-    behaviour = (_, __, response) => allow(response);
+    behaviour = (_, body, response) => allow(body, response);
     const cached = client({ readAllowCacheMs: 1000 });
     await cached.ask(question('split-project:read'));
     await cached.ask(question('split-project:read'));
@@ -101,7 +265,8 @@ describe('AuthorizationClient', () => {
     expect(requests).toHaveLength(3);
     await cached.ask({ ...question('split-project:read'), credential: { kind: 'api_key', value: 'another key' } });
     expect(requests).toHaveLength(4);
-    behaviour = (_, __, response) => response.end(JSON.stringify({ decision: 'deny', reason: 'organization_mismatch', subject: null }));
+    behaviour = (_, body, response) =>
+      answerAsIdentity(body, response, { decision: 'deny', reason: 'organization_mismatch', subject: null });
     const denying = client({ readAllowCacheMs: 1000 });
     await denying.ask(question('equity-ledger:read'));
     await denying.ask(question('equity-ledger:read'));
@@ -109,7 +274,7 @@ describe('AuthorizationClient', () => {
   });
 
   it('asks identity once for the same read asked many times at once, and once for every write', async () => {
-    behaviour = (_, __, response) => setTimeout(() => allow(response), 50);
+    behaviour = (_, body, response) => setTimeout(() => allow(body, response), 50);
     const cached = client({ readAllowCacheMs: 1000 });
     const reads = await Promise.all(Array.from({ length: 20 }, () => cached.ask(question('split-project:read'))));
     expect(reads.map((answer) => answer.decision)).toEqual(Array(20).fill('allow'));
@@ -119,7 +284,8 @@ describe('AuthorizationClient', () => {
   });
 
   it('shares a denial among the reads that joined its ask, and asks again afterwards', async () => {
-    behaviour = (_, __, response) => setTimeout(() => response.end(JSON.stringify({ decision: 'deny', reason: 'role_required', subject: null })), 50);
+    behaviour = (_, body, response) =>
+      setTimeout(() => answerAsIdentity(body, response, { decision: 'deny', reason: 'role_required', subject: null }), 50);
     const cached = client({ readAllowCacheMs: 1000 });
     const reads = await Promise.all(Array.from({ length: 3 }, () => cached.ask(question('split-project:read'))));
     expect(reads.map((answer) => answer.reason)).toEqual(['role_required', 'role_required', 'role_required']);

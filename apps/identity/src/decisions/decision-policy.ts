@@ -1,4 +1,4 @@
-import { actionDefinition, isAction, type DecisionSubjectDto } from '@stdreg/contracts';
+import { actionDefinition, isAction, type DecisionSubjectDto, type DenialReason } from '@stdreg/contracts';
 
 /** Who is asking, once the forwarded credential is resolved. */
 export type DecisionSubject =
@@ -11,17 +11,9 @@ export interface DecisionResource {
   projectId?: string | undefined;
 }
 
-export type DecisionOutcome =
-  | { decision: 'allow'; reason: string }
-  | { decision: 'deny'; reason: DenialReason };
+export type DecisionOutcome = { decision: 'allow'; reason: string } | { decision: 'deny'; reason: DenialReason };
 
-export type DenialReason =
-  | 'unknown_action'
-  | 'invalid_credential'
-  | 'human_required'
-  | 'organization_required'
-  | 'organization_mismatch'
-  | 'role_required';
+export type { DenialReason } from '@stdreg/contracts';
 
 /**
  * The catalogue applied to a resolved subject. Formal writes need a human; keys act only for
@@ -43,11 +35,10 @@ export function decide(subject: DecisionSubject, action: string, resource: Decis
   if (!definition.organizationScoped) return { decision: 'allow', reason: 'signed_in_user' };
   if (!resource.organizationId) return { decision: 'deny', reason: 'organization_required' };
   const granted = subject.roles.find(
-    (binding) => definition.roles.includes(binding.role) && (binding.organizationId === null || binding.organizationId === resource.organizationId),
+    (binding) =>
+      definition.roles.includes(binding.role) && (binding.organizationId === null || binding.organizationId === resource.organizationId),
   );
-  return granted
-    ? { decision: 'allow', reason: `role:${granted.role}` }
-    : { decision: 'deny', reason: 'role_required' };
+  return granted ? { decision: 'allow', reason: `role:${granted.role}` } : { decision: 'deny', reason: 'role_required' };
 }
 
 export function subjectDto(subject: DecisionSubject): DecisionSubjectDto {

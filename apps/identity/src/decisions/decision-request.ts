@@ -4,13 +4,20 @@ import { DomainError } from '@stdreg/server-kit';
 
 type Check = (value: unknown, field: string) => string | null;
 
-const optional = (check: Check): Check => (value, field) => (value === undefined || value === null ? null : check(value, field));
-const string = (min: number, max: number): Check => (value, field) => {
-  if (!isString(value)) return `${field} must be a string`;
-  return length(value, min, max) ? null : `${field} must be ${min} to ${max} characters long`;
-};
-const oneOf = (allowed: readonly string[]): Check => (value, field) =>
-  isIn(value, allowed) ? null : `${field} must be one of the following values: ${allowed.join(', ')}`;
+const optional =
+  (check: Check): Check =>
+  (value, field) =>
+    value === undefined || value === null ? null : check(value, field);
+const string =
+  (min: number, max: number): Check =>
+  (value, field) => {
+    if (!isString(value)) return `${field} must be a string`;
+    return length(value, min, max) ? null : `${field} must be ${min} to ${max} characters long`;
+  };
+const oneOf =
+  (allowed: readonly string[]): Check =>
+  (value, field) =>
+    isIn(value, allowed) ? null : `${field} must be one of the following values: ${allowed.join(', ')}`;
 const uuid: Check = (value, field) => (isUUID(value) ? null : `${field} must be a UUID`);
 
 const CREDENTIAL_FIELDS: Record<string, Check> = { kind: oneOf(CREDENTIAL_KINDS), value: string(1, 8192) };
@@ -31,7 +38,9 @@ export function parseDecisionRequest(body: unknown): DecisionRequestDto {
     const actionError = string(1, 100)(fields['action'], 'action');
     if (actionError) errors.push({ field: 'action', message: actionError });
     checkNested(fields, 'resource', RESOURCE_FIELDS, errors);
-    rejectUnknown(fields, ['credential', 'action', 'resource'], '', errors);
+    const nonceError = optional(string(16, 128))(fields['nonce'], 'nonce');
+    if (nonceError) errors.push({ field: 'nonce', message: nonceError });
+    rejectUnknown(fields, ['credential', 'action', 'resource', 'nonce'], '', errors);
   }
   if (errors.length > 0) throw new DomainError(ErrorCode.ValidationFailed, 'The request is invalid.', errors);
   return body as DecisionRequestDto;

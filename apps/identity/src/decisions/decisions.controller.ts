@@ -1,9 +1,11 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { DecisionRequestDto, DecisionResponseDto, ProblemDetailsDto } from '@stdreg/contracts';
 import { countDecided } from '@stdreg/server-kit';
 import { parseDecisionRequest } from './decision-request';
 import { DecisionsService } from './decisions.service';
+import { signedAnswer } from './signed-answer';
 import { ServiceTokenGuard, type RequestWithService } from './service-token.guard';
 
 @ApiTags('authorization')
@@ -24,8 +26,13 @@ export class DecisionsController {
   @ApiBody({ type: DecisionRequestDto })
   @ApiOkResponse({ type: DecisionResponseDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong service credential', type: ProblemDetailsDto })
-  // The body is typed unknown so the global ValidationPipe leaves it to parseDecisionRequest.
-  decide(@Body() body: unknown, @Req() request: RequestWithService): Promise<DecisionResponseDto> {
-    return this.decisions.decide(parseDecisionRequest(body), request.serviceName!).then(countDecided);
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  // The body is typed unknown so the global ValidationPipe leaves it to parseDecisionRequest. The answer
+  // goes out as the exact bytes signed (signedAnswer).
+  decide(@Body() body: unknown, @Req() request: RequestWithService, @Res({ passthrough: true }) response: Response): Promise<string> {
+    return this.decisions
+      .decide(parseDecisionRequest(body), request.serviceName!)
+      .then(countDecided)
+      .then((answer) => signedAnswer(answer, request.serviceToken!, response));
   }
 }

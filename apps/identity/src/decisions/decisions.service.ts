@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { actionDefinition, isAction, type DecisionRequestDto, type DecisionResponseDto } from '@stdreg/contracts';
+import {
+  actionDefinition,
+  credentialDigest,
+  isAction,
+  type DecisionQuestionDto,
+  type DecisionRequestDto,
+  type DecisionResponseDto,
+} from '@stdreg/contracts';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { KeysService } from '../keys/keys.service';
 import { AccessTokenVerifier } from '../oidc/access-token-verifier';
@@ -16,7 +23,12 @@ export class DecisionsService {
     private readonly refusals: RefusalTally,
   ) {}
 
+  /** The answer, with the question it answers echoed (see DecisionQuestionDto). */
   async decide(request: DecisionRequestDto, serviceName: string): Promise<DecisionResponseDto> {
+    return { ...(await this.answer(request, serviceName)), question: questionOf(request) };
+  }
+
+  private async answer(request: DecisionRequestDto, serviceName: string): Promise<Omit<DecisionResponseDto, 'question'>> {
     const subject = await this.resolve(request.credential);
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
     const outcome = decide(subject, request.action, request.resource);
@@ -39,7 +51,7 @@ export class DecisionsService {
     serviceName: string,
     reason: DenialReason,
     subject: DecisionSubject | null,
-  ): Promise<DecisionResponseDto> {
+  ): Promise<Omit<DecisionResponseDto, 'question'>> {
     if (isFormal(request.action)) {
       if (subject) await this.recordFormal(request, serviceName, actorOfSubject(subject), 'denied', reason);
       else await this.recordRefusedCredential(request, serviceName, reason);
@@ -58,7 +70,10 @@ export class DecisionsService {
       return this.recordFormal(request, serviceName, actor, 'denied', reason);
     }
     const refused = this.refusals.count(`${serviceName} ${request.action}`);
-    if (refused !== null) await this.recordFormal(request, serviceName, { kind: 'service', id: serviceName }, 'denied', reason, { unknownCredentialsRefused: refused });
+    if (refused !== null)
+      await this.recordFormal(request, serviceName, { kind: 'service', id: serviceName }, 'denied', reason, {
+        unknownCredentialsRefused: refused,
+      });
   }
 
   /** Every decision on a formal write, allowed or denied, is audited with the subject when it is known. */
@@ -77,6 +92,16 @@ export class DecisionsService {
       detail: { reason, service: serviceName, resource: { ...request.resource }, ...extra },
     });
   }
+}
+
+function questionOf(request: DecisionRequestDto): DecisionQuestionDto {
+  const { organizationId, projectId } = request.resource;
+  return {
+    action: request.action,
+    resource: { ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) },
+    credentialDigest: credentialDigest(request.credential),
+    nonce: request.nonce ?? null,
+  };
 }
 
 function isFormal(action: string): boolean {

@@ -5,17 +5,18 @@ import { ErrorCode } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 
-export type RequestWithService = Request & { serviceName?: string };
+/** The calling service, and its credential, which also signs identity's answers to it. */
+export type RequestWithService = Request & { serviceName?: string; serviceToken?: string };
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /** The decision endpoint answers only services holding a configured service credential. */
 @Injectable()
 export class ServiceTokenGuard implements CanActivate {
-  private readonly services: { digest: Buffer; name: string }[];
+  private readonly services: { digest: Buffer; name: string; token: string }[];
 
   constructor(@Inject(IdentityConfig) config: IdentityConfig) {
-    this.services = [...config.serviceTokens].map(([token, name]) => ({ digest: digest(token), name }));
+    this.services = [...config.serviceTokens].map(([token, name]) => ({ digest: digest(token), name, token }));
   }
 
   canActivate(context: ExecutionContext): boolean {
@@ -24,8 +25,9 @@ export class ServiceTokenGuard implements CanActivate {
     const presented = match ? digest(match[1]!) : null;
     // Compare against every credential so the time taken does not say which one was close.
     let service: string | undefined;
+    let token: string | undefined;
     for (const candidate of this.services) {
-      if (presented && timingSafeEqual(presented, candidate.digest)) service = candidate.name;
+      if (presented && timingSafeEqual(presented, candidate.digest)) ({ name: service, token } = candidate);
     }
     if (!service) {
       throw new DomainError(ErrorCode.Unauthenticated, 'A valid service credential is required.', undefined, {
@@ -33,6 +35,7 @@ export class ServiceTokenGuard implements CanActivate {
       });
     }
     request.serviceName = service;
+    request.serviceToken = token;
     return true;
   }
 }

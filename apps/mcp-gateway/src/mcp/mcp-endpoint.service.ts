@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { MAX_CREDENTIAL_LENGTH } from '@stdreg/contracts';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from '../rate-limit/tool-call-limiter';
 import { callerOf } from './caller';
@@ -11,7 +12,9 @@ import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-
 
 function countToolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call').length;
+  return messages.filter(
+    (message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call',
+  ).length;
 }
 
 @Injectable()
@@ -23,13 +26,27 @@ export class McpEndpoint {
     private readonly servers: McpServerFactory,
     private readonly limiter: ToolCallLimiter,
   ) {
-    this.originPolicy = { allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()), allowedOrigins: config.MCP_ALLOWED_ORIGINS };
+    this.originPolicy = {
+      allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
+      allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+    };
   }
 
   async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
     const check = [checkOrigin(request.headers, this.originPolicy), checkProtocolVersion(request.headers)].find((result) => !result.ok);
     if (check && !check.ok) return send(response, check.status, jsonRpcError(JsonRpcErrorCode.Refused, check.message));
     const caller = callerOf(request);
+    if (caller.credential && caller.credential.value.length > MAX_CREDENTIAL_LENGTH) {
+      response.setHeader('WWW-Authenticate', 'Bearer realm="mcp-gateway", error="invalid_token"');
+      return send(
+        response,
+        401,
+        jsonRpcError(
+          JsonRpcErrorCode.Refused,
+          `The credential is longer than any the platform issues (${MAX_CREDENTIAL_LENGTH} characters).`,
+        ),
+      );
+    }
     for (let calls = countToolCalls(request.body); calls > 0; calls--) {
       const limited = await this.limiter.take(caller.credential?.value ?? null, caller.ip);
       if (!limited.ok) {
@@ -37,7 +54,14 @@ export class McpEndpoint {
         if (limited.limitedBy === 'unavailable') {
           return send(response, 503, jsonRpcError(JsonRpcErrorCode.Refused, 'The tool-call rate limiter is unavailable; retry shortly.'));
         }
-        return send(response, 429, jsonRpcError(JsonRpcErrorCode.Refused, `Too many tool calls for this ${limited.limitedBy}; retry in ${limited.retryAfterSeconds} s.`));
+        return send(
+          response,
+          429,
+          jsonRpcError(
+            JsonRpcErrorCode.Refused,
+            `Too many tool calls for this ${limited.limitedBy}; retry in ${limited.retryAfterSeconds} s.`,
+          ),
+        );
       }
     }
     const server = this.servers.create(caller);

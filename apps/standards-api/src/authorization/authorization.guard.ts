@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthorizationClient } from '@stdreg/authz-client';
-import { ErrorCode, type Action } from '@stdreg/contracts';
+import { ErrorCode, MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
 
@@ -26,9 +26,14 @@ export class AuthorizationGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
     const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
     if (!match) {
-      throw new DomainError(ErrorCode.Unauthenticated, 'A credential is required: Authorization: Bearer <API key or access token>.', undefined, {
-        'WWW-Authenticate': 'Bearer realm="standards-api"',
-      });
+      throw new DomainError(
+        ErrorCode.Unauthenticated,
+        'A credential is required: Authorization: Bearer <API key or access token>.',
+        undefined,
+        {
+          'WWW-Authenticate': 'Bearer realm="standards-api"',
+        },
+      );
     }
     const organizationId = request.headers['x-organization-id'];
     if (typeof organizationId !== 'string' || !UUID.test(organizationId)) {
@@ -37,10 +42,24 @@ export class AuthorizationGuard implements CanActivate {
       ]);
     }
     const credential = match[1]!;
+    if (credential.length > MAX_CREDENTIAL_LENGTH) {
+      throw new DomainError(
+        ErrorCode.Unauthenticated,
+        `The credential is longer than any the platform issues (${MAX_CREDENTIAL_LENGTH} characters).`,
+        undefined,
+        {
+          'WWW-Authenticate': 'Bearer realm="standards-api", error="invalid_token"',
+        },
+      );
+    }
+    const project = projectOf(request);
+    if (project.projectId !== undefined && project.projectId.length > MAX_RESOURCE_ID_LENGTH) {
+      throw new DomainError(ErrorCode.NotFound, `No split project has an id longer than ${MAX_RESOURCE_ID_LENGTH} characters.`);
+    }
     const answer = await this.client.ask({
       credential: { kind: credential.startsWith('stdreg_') ? 'api_key' : 'access_token', value: credential },
       action,
-      resource: { organizationId: organizationId.toLowerCase(), ...projectOf(request) },
+      resource: { organizationId: organizationId.toLowerCase(), ...project },
     });
     if (answer.decision === 'deny') {
       if (answer.unavailable) {

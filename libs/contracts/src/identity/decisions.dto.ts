@@ -8,6 +8,21 @@ export const SUBJECT_KINDS = ['human', 'app_key', 'platform_key'] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 export const DECISIONS = ['allow', 'deny'] as const;
 export type DecisionValue = (typeof DECISIONS)[number];
+/** Every reason identity gives for a denial; a service passes on no other. */
+export const DENIAL_REASONS = [
+  'unknown_action',
+  'invalid_credential',
+  'human_required',
+  'organization_required',
+  'organization_mismatch',
+  'role_required',
+] as const;
+export type DenialReason = (typeof DENIAL_REASONS)[number];
+
+/** No credential the platform issues is longer: a longer bearer is refused before identity is asked. */
+export const MAX_CREDENTIAL_LENGTH = 8192;
+/** No resource id is longer: a longer project id names nothing. */
+export const MAX_RESOURCE_ID_LENGTH = 200;
 
 export class ForwardedCredentialDto {
   @ApiProperty({ enum: CREDENTIAL_KINDS, description: 'An API key, or a user access token from sign-in' })
@@ -16,13 +31,17 @@ export class ForwardedCredentialDto {
 
   @ApiProperty({ description: 'The credential exactly as the end caller presented it (without "Bearer ")' })
   @IsString()
-  @Length(1, 8192)
+  @Length(1, MAX_CREDENTIAL_LENGTH)
   value!: string;
 }
 
 export class DecisionResourceDto {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() organizationId?: string;
-  @ApiPropertyOptional({ description: 'e.g. a split project id' }) @IsOptional() @IsString() @Length(1, 200) projectId?: string;
+  @ApiPropertyOptional({ description: 'e.g. a split project id' })
+  @IsOptional()
+  @IsString()
+  @Length(1, MAX_RESOURCE_ID_LENGTH)
+  projectId?: string;
 }
 
 export class DecisionRequestDto {
@@ -42,6 +61,20 @@ export class DecisionRequestDto {
   @ValidateNested()
   @Type(() => DecisionResourceDto)
   resource!: DecisionResourceDto;
+
+  @ApiPropertyOptional({ description: 'A value unique to this question, echoed in the answer (16 to 128 characters)' })
+  @IsOptional()
+  @IsString()
+  @Length(16, 128)
+  nonce?: string;
+}
+
+/** What identity decided, echoed so that the asking service can check the answer is to its own question. */
+export class DecisionQuestionDto {
+  @ApiProperty() action!: string;
+  @ApiProperty({ type: () => DecisionResourceDto }) resource!: DecisionResourceDto;
+  @ApiProperty({ description: 'base64url SHA-256 of "<kind>:<value>" of the credential decided on' }) credentialDigest!: string;
+  @ApiProperty({ type: String, nullable: true }) nonce!: string | null;
 }
 
 export class DecisionSubjectDto {
@@ -55,4 +88,5 @@ export class DecisionResponseDto {
   @ApiProperty({ enum: DECISIONS }) decision!: DecisionValue;
   @ApiProperty({ example: 'human_required' }) reason!: string;
   @ApiProperty({ type: () => DecisionSubjectDto, nullable: true }) subject!: DecisionSubjectDto | null;
+  @ApiProperty({ type: () => DecisionQuestionDto }) question!: DecisionQuestionDto;
 }

@@ -7,5 +7,6 @@ export * from './apps.dto';
 export * from './users.dto';
 export * from './admin.dto';
 export * from './decisions.dto';
+export * from './decision-binding';
 export * from './audit.dto';
 export * from './passwords.dto';
