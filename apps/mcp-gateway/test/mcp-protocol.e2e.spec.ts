@@ -136,6 +136,57 @@ describe('the MCP endpoint', () => {
     expect(await long.json()).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('longer than any') } });
   });
 
+  it('refuses JSON nested 2000 deep as an invalid JSON-RPC request', async () => {
+    const deep = await fetch(gateway.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"resolve_term","arguments":{"text":${'['.repeat(2000)}${']'.repeat(2000)}}}}`,
+    });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.stringContaining('deeper than') },
+      id: null,
+    });
+    const nul = await rpc({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'resolve_term', arguments: { text: 'a\u0000b' } },
+    });
+    expect(nul.status).toBe(400);
+  });
+
+  it.each([
+    ['tools/call with a numeric name', 'tools/call', { name: 42, arguments: {} }, 'params.name'],
+    ['tools/call with arguments that are not an object', 'tools/call', { name: 'resolve_term', arguments: 'text' }, 'params.arguments'],
+    ['resources/read with a numeric uri', 'resources/read', { uri: 7 }, 'params.uri'],
+    [
+      'completion/complete with a malformed ref',
+      'completion/complete',
+      { ref: { type: 'ref/nothing' }, argument: { name: 'a', value: 'b' } },
+      'params.ref',
+    ],
+  ])('answers %s with -32602 and a message a person can read', async (_, method, params, field) => {
+    const answer = await rpc({ jsonrpc: '2.0', id: 8, method, params }, { 'mcp-protocol-version': '2025-11-25' });
+    const body = (await answer.json()) as { id: number; error: { code: number; message: string } };
+    expect(body.id).toBe(8);
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toContain(`Invalid params for ${method}: ${field}`);
+    expect(body.error.message).not.toContain('"code":');
+  });
+
+  it('keeps wrongly typed tool arguments a tool error the model can read', async () => {
+    const partner = await platform.newAppKey();
+    const answer = await rpc(
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 42 } } },
+      { authorization: `Bearer ${partner.secret}`, 'mcp-protocol-version': '2025-11-25' },
+    );
+    const body = (await answer.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(body.result.isError).toBe(true);
+    expect(body.result.content[0]!.text).toContain('text');
+  });
+
   it('lists the sixteen tools without a key, with 2020-12 schemas and annotations', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());

@@ -4,3 +4,4 @@ export * from './pagination';
 export * from './registry';
 export * from './identity';
 export * from './split-projects';
+export * from './validation';

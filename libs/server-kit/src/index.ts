@@ -5,6 +5,8 @@ export * from './logging/request-context';
 export * from './http/domain-error';
 export * from './http/problem-details.filter';
 export * from './http/validation-pipe';
+export * from './http/input-policy';
+export * from './http/stored-integer.pipe';
 export * from './http/configure-app';
 export * from './health/health.module';
 export * from './http/run-service';

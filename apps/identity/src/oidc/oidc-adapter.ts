@@ -1,4 +1,5 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import { unstorableText } from '@stdreg/server-kit';
 import type { OidcStoreRepository } from './oidc-store.repository';
 
 /** Where the provider's `Client` model comes from: the registered apps, never a static list. */
@@ -19,16 +20,18 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       await store.upsert(this.model, id, payload, expiresIn);
     }
 
-    find(id: string): Promise<AdapterPayload | undefined> {
+    // An id from a request body (a code, a token, a client id) that no text column can hold names nothing.
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (unstorableText(id)) return undefined;
       return this.model === 'Client' ? clients.find(id) : store.find(this.model, id);
     }
 
-    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return store.findByUserCode(this.model, userCode);
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return unstorableText(userCode) ? undefined : store.findByUserCode(this.model, userCode);
     }
 
-    findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return store.findByUid(this.model, uid);
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return unstorableText(uid) ? undefined : store.findByUid(this.model, uid);
     }
 
     consume(id: string): Promise<void> {

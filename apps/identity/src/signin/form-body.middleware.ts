@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { jsonInputProblem } from '@stdreg/server-kit';
 
 const LIMIT_BYTES = 16 * 1024;
 
@@ -25,6 +26,11 @@ export function formBodyMiddleware(req: Request, res: Response, next: NextFuncti
   req.on('end', () => {
     if (failed) return;
     req.body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+    const problem = jsonInputProblem(req.body);
+    if (problem) {
+      res.status(400).type('text/plain').send(`The form cannot be accepted: ${problem.message}.`);
+      return;
+    }
     next();
   });
   req.on('error', (error) => {

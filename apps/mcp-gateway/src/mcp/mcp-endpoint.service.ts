@@ -9,6 +9,7 @@ import { callerOf } from './caller';
 import { McpServerFactory } from './mcp-server.factory';
 import { JsonRpcErrorCode, jsonRpcError } from './protocol';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
+import { requestShapeError } from './request-shape';
 
 function countToolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
@@ -64,6 +65,8 @@ export class McpEndpoint {
         );
       }
     }
+    const shapeError = requestShapeError(request.body);
+    if (shapeError) return send(response, 200, shapeError);
     const server = this.servers.create(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {

@@ -1,9 +1,22 @@
-import { Body, Controller, Get, Param, ParseIntPipe, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ParseStoredIntegerPipe } from '@stdreg/server-kit';
 import {
-  ApiConflictResponse, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnprocessableEntityResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import {
-  ActivateSplitProjectRequestDto, ConfirmationRequiredProblemDto, CreateRuleVersionRequestDto, PageQueryDto, ProblemDetailsDto, RuleVersionDto,
+  ActivateSplitProjectRequestDto,
+  ConfirmationRequiredProblemDto,
+  CreateRuleVersionRequestDto,
+  PageQueryDto,
+  ProblemDetailsDto,
+  RuleVersionDto,
 } from '@stdreg/contracts';
 import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
 import { ApiPage } from '../openapi/api-decorators';
@@ -19,23 +32,44 @@ export class RuleVersionsController {
   @Authorize('split-project:activate')
   @ApiOperation({
     summary: 'Activate: create Rule Version 1, in two steps',
-    description: 'A signed-in person with an approving role only. Without confirmationToken: 428 with the challenge and a single-use token (10 minutes, bound to the caller and that content). With it: 201 and Rule Version 1.',
+    description:
+      'A signed-in person with an approving role only. Without confirmationToken: 428 with the challenge and a single-use token (10 minutes, bound to the caller and that content). With it: 201 and Rule Version 1.',
   })
   @ApiCreatedResponse({ type: RuleVersionDto })
-  @ApiResponse({ status: 428, description: 'confirmation_required: review the challenge and call again with its token', type: ConfirmationRequiredProblemDto })
-  @ApiConflictResponse({ description: 'Already activated; the token is used or expired; the scenario changed since the challenge', type: ProblemDetailsDto })
+  @ApiResponse({
+    status: 428,
+    description: 'confirmation_required: review the challenge and call again with its token',
+    type: ConfirmationRequiredProblemDto,
+  })
+  @ApiConflictResponse({
+    description: 'Already activated; the token is used or expired; the scenario changed since the challenge',
+    type: ProblemDetailsDto,
+  })
   @ApiUnprocessableEntityResponse({ description: 'effectiveFrom in the past', type: ProblemDetailsDto })
-  activate(@Param('id', ParseUUIDPipe) id: string, @Body() body: ActivateSplitProjectRequestDto, @Authorized() auth: Authorization): Promise<RuleVersionDto> {
+  activate(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: ActivateSplitProjectRequestDto,
+    @Authorized() auth: Authorization,
+  ): Promise<RuleVersionDto> {
     return this.versions.activate(id, body, auth);
   }
 
   @Post(':id/rule-versions')
   @Authorize('rule-version:create')
-  @ApiOperation({ summary: "Create rule version n+1 from a scenario revision, effective strictly in the future and after the latest version's start" })
+  @ApiOperation({
+    summary: "Create rule version n+1 from a scenario revision, effective strictly in the future and after the latest version's start",
+  })
   @ApiCreatedResponse({ type: RuleVersionDto })
   @ApiConflictResponse({ description: 'The project is not activated', type: ProblemDetailsDto })
-  @ApiUnprocessableEntityResponse({ description: 'effectiveFrom not in the future, or not after the latest version', type: ProblemDetailsDto })
-  create(@Param('id', ParseUUIDPipe) id: string, @Body() body: CreateRuleVersionRequestDto, @Authorized() auth: Authorization): Promise<RuleVersionDto> {
+  @ApiUnprocessableEntityResponse({
+    description: 'effectiveFrom not in the future, or not after the latest version',
+    type: ProblemDetailsDto,
+  })
+  create(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: CreateRuleVersionRequestDto,
+    @Authorized() auth: Authorization,
+  ): Promise<RuleVersionDto> {
     return this.versions.create(id, body, auth);
   }
 
@@ -43,14 +77,22 @@ export class RuleVersionsController {
   @Authorize('split-project:read')
   @ApiOperation({ summary: "The project's rule versions, oldest first" })
   @ApiPage(RuleVersionDto)
-  list(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Authorization): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
+  list(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: PageQueryDto,
+    @Authorized() auth: Authorization,
+  ): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
     return this.versions.list(id, auth, query);
   }
 
   @Get(':id/rule-versions/:version')
   @Authorize('split-project:read')
   @ApiOkResponse({ type: RuleVersionDto })
-  get(@Param('id', ParseUUIDPipe) id: string, @Param('version', ParseIntPipe) version: number, @Authorized() auth: Authorization): Promise<RuleVersionDto> {
+  get(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('version', new ParseStoredIntegerPipe()) version: number,
+    @Authorized() auth: Authorization,
+  ): Promise<RuleVersionDto> {
     return this.versions.get(id, version, auth);
   }
 }

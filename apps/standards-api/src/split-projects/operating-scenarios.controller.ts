@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Headers, Param, ParseIntPipe, ParseUUIDPipe, Patch, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, ParseUUIDPipe, Patch, Query, Res } from '@nestjs/common';
+import { ParseStoredIntegerPipe } from '@stdreg/server-kit';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { OperatingScenarioDto, ProblemDetailsDto } from '@stdreg/contracts';
@@ -17,7 +18,7 @@ export class OperatingScenariosController {
   @ApiOkResponse({ type: OperatingScenarioDto })
   async get(
     @Param('id', ParseUUIDPipe) id: string,
-    @Query('revision', new ParseIntPipe({ optional: true })) revision: number | undefined,
+    @Query('revision', new ParseStoredIntegerPipe({ optional: true })) revision: number | undefined,
     @Authorized() auth: Authorization,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OperatingScenarioDto> {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsRealIsoDate } from '../validation';
 
 export const AUDIT_OUTCOMES = ['success', 'denied', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -11,8 +12,8 @@ export class AuditQueryDto {
   @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
   @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
   @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
-  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsISO8601() from?: string;
-  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsISO8601() to?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsRealIsoDate() from?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsRealIsoDate() to?: string;
   @ApiPropertyOptional({ minimum: 1, maximum: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) cursor?: string;
 }

@@ -1,26 +1,42 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsISO8601, IsOptional, IsRFC3339, IsString, IsUUID, Length, Matches, Min, ValidateNested,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  ValidateNested,
 } from 'class-validator';
 import { ProblemDetailsDto } from '../errors';
+import { IsRealDateTime, IsStoredInteger } from '../validation';
 import { LocalizedTextDto } from '../registry/localized.dto';
 import { PageQueryDto } from '../registry/registry-query.dto';
 
 // Scenario comparison: a read that computes, never a settlement fact.
 
 export class ComparedScenarioRefDto {
-  @ApiProperty({ format: 'uuid', description: 'A scenario of the project' }) @IsUUID()
+  @ApiProperty({ format: 'uuid', description: 'A scenario of the project' })
+  @IsUUID()
   scenarioId!: string;
 
   @ApiPropertyOptional({ minimum: 1, description: 'Default: the current revision' })
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsStoredInteger()
   revision?: number;
 }
 
 export class ScenarioComparisonRequestDto {
   @ApiProperty({ type: () => [ComparedScenarioRefDto], minItems: 2, maxItems: 4, description: 'The first is the baseline' })
-  @IsArray() @ArrayMinSize(2) @ArrayMaxSize(4) @ValidateNested({ each: true }) @Type(() => ComparedScenarioRefDto)
+  @IsArray()
+  @ArrayMinSize(2)
+  @ArrayMaxSize(4)
+  @ValidateNested({ each: true })
+  @Type(() => ComparedScenarioRefDto)
   scenarios!: ComparedScenarioRefDto[];
 }
 
@@ -46,18 +62,21 @@ export class ParticipantColumnDto {
   @ApiProperty() label!: string;
   @ApiProperty({ description: 'False when this scenario does not list the participant (its total is then 0)' }) present!: boolean;
   @ApiProperty({ type: () => ComparedAmountDto }) total!: ComparedAmountDto;
-  @ApiProperty({ type: () => ComparedAmountDto, description: "total − the first scenario's total for this participant" }) difference!: ComparedAmountDto;
+  @ApiProperty({ type: () => ComparedAmountDto, description: "total − the first scenario's total for this participant" })
+  difference!: ComparedAmountDto;
 }
 
 export class ComparedParticipantDto {
   @ApiProperty() participantId!: string;
-  @ApiProperty({ type: () => [ParticipantColumnDto], description: 'One column per scenario, in the order of `scenarios`' }) columns!: ParticipantColumnDto[];
+  @ApiProperty({ type: () => [ParticipantColumnDto], description: 'One column per scenario, in the order of `scenarios`' })
+  columns!: ParticipantColumnDto[];
 }
 
 export class ScenarioComparisonDto {
   @ApiProperty({ format: 'uuid' }) projectId!: string;
   @ApiProperty({ example: 'EUR' }) currency!: string;
-  @ApiProperty({ type: () => [ComparedScenarioDto], description: 'In the order asked; the first is the baseline' }) scenarios!: ComparedScenarioDto[];
+  @ApiProperty({ type: () => [ComparedScenarioDto], description: 'In the order asked; the first is the baseline' })
+  scenarios!: ComparedScenarioDto[];
   @ApiProperty({ type: () => [ComparedParticipantDto], description: 'Every participant of any scenario, by participantId' })
   participants!: ComparedParticipantDto[];
 }
@@ -77,51 +96,72 @@ export class SettlementRunDto {
   @ApiProperty({
     type: 'array',
     items: { type: 'object', additionalProperties: true },
-    description: 'The allocations as posted: one `{ participantId, legalEntityId, amount }` per participant of the rule version, in its order',
+    description:
+      'The allocations as posted: one `{ participantId, legalEntityId, amount }` per participant of the rule version, in its order',
   })
   allocations!: Record<string, unknown>[];
   @ApiProperty({ example: 'sha256:…' }) digest!: string;
   @ApiProperty({
-    format: 'uuid', nullable: true,
+    format: 'uuid',
+    nullable: true,
     description: "The run this one corrects, if it is a correction: that run's allocation entries are reversed entry by entry in this run",
   })
   reversesRunId!: string | null;
   @ApiProperty({ description: 'Who posted it: subject kind and id' }) postedBy!: string;
   @ApiProperty({ format: 'date-time' }) postedAt!: string;
-  @ApiProperty({ format: 'date-time', description: "The period's end: the rule version in force then is the one applied" }) periodEnd!: string;
+  @ApiProperty({ format: 'date-time', description: "The period's end: the rule version in force then is the one applied" })
+  periodEnd!: string;
   @ApiProperty({ example: 'sha256:…', description: "The applied rule version's rules digest" }) rulesDigest!: string;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: "split-engine's tier-by-tier settlement, amounts as decimal strings" })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: "split-engine's tier-by-tier settlement, amounts as decimal strings",
+  })
   tiers!: Record<string, unknown>[];
-  @ApiProperty({ format: 'uuid', nullable: true, description: 'The run that corrected this one; null while this run stands for its period' })
+  @ApiProperty({
+    format: 'uuid',
+    nullable: true,
+    description: 'The run that corrected this one; null while this run stands for its period',
+  })
   correctedByRunId!: string | null;
 }
 
 export class PostSettlementRunRequestDto {
   @ApiProperty({ example: '2026-01', description: 'The period settled: a kebab-case id such as 2026-01 or 2026-q1' })
-  @IsString() @Length(1, 40)
+  @IsString()
+  @Length(1, 40)
   periodId!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When the period ended; not in the future. The rule version in force at that time applies' })
-  @IsRFC3339()
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the period ended; not in the future. The rule version in force at that time applies',
+  })
+  @IsRealDateTime()
   periodEnd!: string;
 
   @ApiProperty({ example: '12000.00', description: "Actual revenue of the period, in the project's currency" })
-  @IsString() @Length(1, 40)
+  @IsString()
+  @Length(1, 40)
   revenue!: string;
 
   @ApiProperty({ example: '2500.01', description: "Actual costs of the period, in the project's currency" })
-  @IsString() @Length(1, 40)
+  @IsString()
+  @Length(1, 40)
   costs!: string;
 
   @ApiPropertyOptional({
     format: 'uuid',
-    description: "For a correction: the period's standing run, whose entries this run reverses entry by entry before posting the corrected allocation",
+    description:
+      "For a correction: the period's standing run, whose entries this run reverses entry by entry before posting the corrected allocation",
   })
-  @IsOptional() @IsUUID()
+  @IsOptional()
+  @IsUUID()
   correctsRunId?: string;
 
   @ApiPropertyOptional({ description: 'The single-use token of the 428 challenge; without it the call only answers the challenge' })
-  @IsOptional() @IsString() @Length(1, 200)
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
   confirmationToken?: string;
 }
 
@@ -150,9 +190,11 @@ export class SettlementChallengeDto {
   @ApiProperty({ example: '9499.99', description: 'max(0, gross − costs)' }) distributable!: string;
   @ApiProperty({ description: 'The rule version in force at periodEnd' }) ruleVersion!: number;
   @ApiProperty({ example: 'sha256:…' }) rulesDigest!: string;
-  @ApiProperty({ type: () => [SettlementAllocationDto], description: 'Every participant, in the rule version\'s order' }) allocations!: SettlementAllocationDto[];
+  @ApiProperty({ type: () => [SettlementAllocationDto], description: "Every participant, in the rule version's order" })
+  allocations!: SettlementAllocationDto[];
   @ApiProperty({ format: 'uuid', nullable: true }) correctsRunId!: string | null;
-  @ApiProperty({ type: () => [SettlementReversalDto], description: "For a correction: the corrected run's entries, each reversed" }) reversals!: SettlementReversalDto[];
+  @ApiProperty({ type: () => [SettlementReversalDto], description: "For a correction: the corrected run's entries, each reversed" })
+  reversals!: SettlementReversalDto[];
   @ApiProperty({ type: () => LocalizedTextDto, description: 'What would be posted, in words' }) summary!: LocalizedTextDto;
   @ApiProperty({ format: 'date-time' }) expiresAt!: string;
 }
@@ -168,11 +210,15 @@ const TIMESTAMP_MESSAGE = (field: string) => `${field} must be an ISO 8601 times
 
 export class EquityLedgerQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'Only entries posted at or after this time' })
-  @IsOptional() @Matches(TIMESTAMP, { message: TIMESTAMP_MESSAGE('from') }) @IsISO8601({ strict: true }, { message: TIMESTAMP_MESSAGE('from') })
+  @IsOptional()
+  @Matches(TIMESTAMP, { message: TIMESTAMP_MESSAGE('from') })
+  @IsISO8601({ strict: true }, { message: TIMESTAMP_MESSAGE('from') })
   from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only entries posted at or before this time' })
-  @IsOptional() @Matches(TIMESTAMP, { message: TIMESTAMP_MESSAGE('to') }) @IsISO8601({ strict: true }, { message: TIMESTAMP_MESSAGE('to') })
+  @IsOptional()
+  @Matches(TIMESTAMP, { message: TIMESTAMP_MESSAGE('to') })
+  @IsISO8601({ strict: true }, { message: TIMESTAMP_MESSAGE('to') })
   to?: string;
 }
 
@@ -185,7 +231,10 @@ export class EquityLedgerEntryDto {
   @ApiProperty({ example: '240.00', description: "The ledger's balance in this currency after this entry, counting every earlier entry" })
   balance!: string;
   @ApiProperty({ format: 'date-time' }) postedAt!: string;
-  @ApiProperty({ enum: ['allocation', 'reversal'], description: "A run's allocation to the participant, or the reversal of an earlier allocation entry" })
+  @ApiProperty({
+    enum: ['allocation', 'reversal'],
+    description: "A run's allocation to the participant, or the reversal of an earlier allocation entry",
+  })
   kind!: 'allocation' | 'reversal';
   @ApiProperty({ format: 'uuid', nullable: true, description: 'For a reversal: the entry it reverses' }) reversesEntryId!: string | null;
 }

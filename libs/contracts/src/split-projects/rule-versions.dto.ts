@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsRFC3339, IsString, IsUUID, Length, Min } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { ProblemDetailsDto } from '../errors';
+import { IsRealDateTime, IsStoredInteger } from '../validation';
 import { LocalizedTextDto } from '../registry/localized.dto';
 
 export class ActivateSplitProjectRequestDto {
@@ -9,15 +10,19 @@ export class ActivateSplitProjectRequestDto {
   scenarioId!: string;
 
   @ApiPropertyOptional({ minimum: 1, description: "Default: the current revision; when given it must be the scenario's current revision" })
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsStoredInteger()
   revision?: number;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'When the rules take effect; default: now (the time of the challenge)' })
-  @IsOptional() @IsRFC3339()
+  @IsOptional()
+  @IsRealDateTime()
   effectiveFrom?: string;
 
   @ApiPropertyOptional({ description: 'The single-use token of the 428 challenge; without it the call only answers the challenge' })
-  @IsOptional() @IsString() @Length(1, 200)
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
   confirmationToken?: string;
 }
 
@@ -27,11 +32,12 @@ export class CreateRuleVersionRequestDto {
   scenarioId!: string;
 
   @ApiPropertyOptional({ minimum: 1, description: 'Default: the current revision' })
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsStoredInteger()
   revision?: number;
 
   @ApiProperty({ format: 'date-time', description: "Strictly in the future and strictly after the latest version's effectiveFrom" })
-  @IsRFC3339()
+  @IsRealDateTime()
   effectiveFrom!: string;
 }
 
@@ -41,7 +47,10 @@ export class RuleVersionDto {
   @ApiProperty({ format: 'uuid' }) scenarioId!: string;
   @ApiProperty({ description: 'The scenario revision the rules were taken from' }) revision!: number;
   @ApiProperty({ example: 'sha256:…' }) rulesDigest!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The scenario content of that revision, frozen' }) rules!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The scenario content of that revision, frozen' }) rules!: Record<
+    string,
+    unknown
+  >;
   @ApiProperty({ format: 'date-time' }) effectiveFrom!: string;
   @ApiProperty({ description: 'Who created it: subject kind and id' }) createdBy!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
@@ -60,5 +69,6 @@ export class ActivationChallengeDto {
 
 export class ConfirmationRequiredProblemDto extends ProblemDetailsDto {
   @ApiProperty({ type: () => ActivationChallengeDto }) challenge!: ActivationChallengeDto;
-  @ApiProperty({ description: 'Single use, bound to the caller and this exact content; send it back as confirmationToken' }) confirmationToken!: string;
+  @ApiProperty({ description: 'Single use, bound to the caller and this exact content; send it back as confirmationToken' })
+  confirmationToken!: string;
 }

@@ -1,18 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Min, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import { IsStoredInteger } from '../validation';
 
 export const ORGANIZATION_HEADER = 'X-Organization-Id';
 
 export class NewScenarioDto {
   @ApiProperty({ maxLength: 200, example: 'Baseline' })
-  @IsString() @Length(1, 200) @Matches(/\S/, { message: 'name must not be blank' })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'Scenario content (currency, periods, participants, tiers), validated by the split engine; errors are located by JSON Pointer',
+    description:
+      'Scenario content (currency, periods, participants, tiers), validated by the split engine; errors are located by JSON Pointer',
   })
   @IsObject()
   content!: Record<string, unknown>;
@@ -20,7 +24,9 @@ export class NewScenarioDto {
 
 export class CreateSplitProjectRequestDto {
   @ApiProperty({ maxLength: 200, example: 'Studio revenue share 2026' })
-  @IsString() @Length(1, 200) @Matches(/\S/, { message: 'name must not be blank' })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
   @ApiProperty({ example: 'EUR', description: 'ISO 4217; the scenario content must use the same currency' })
@@ -32,19 +38,26 @@ export class CreateSplitProjectRequestDto {
   templateVersion!: string;
 
   @ApiProperty({ type: () => NewScenarioDto, description: 'The first operating scenario, created with the project' })
-  @IsObject() @ValidateNested() @Type(() => NewScenarioDto)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => NewScenarioDto)
   scenario!: NewScenarioDto;
 }
 
 export class BranchScenarioRequestDto {
-  @ApiProperty({ format: 'uuid' }) @IsUUID()
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
   fromScenarioId!: string;
 
   @ApiPropertyOptional({ minimum: 1, description: 'Default: the current revision' })
-  @IsOptional() @IsInt() @Min(1)
+  @IsOptional()
+  @IsStoredInteger()
   fromRevision?: number;
 
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) @Matches(/\S/, { message: 'name must not be blank' })
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 }
 

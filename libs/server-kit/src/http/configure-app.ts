@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ProblemDetailsFilter } from './problem-details.filter';
+import { bodyInputPolicy } from './input-policy';
 import { createValidationPipe } from './validation-pipe';
 import { requestContextMiddleware } from '../logging/request-context';
 import { metricsMiddleware } from '../observability/metrics';
@@ -17,7 +18,7 @@ export interface HttpKitOptions {
 
 /**
  * Applies the conventions every service shares: request ids and traces, metrics (GET /metrics), problem
- * details, strict validation. Signals are handled by runService (graceful shutdown), not here.
+ * details, the input policy (input-policy.ts), strict validation. Signals are handled by runService (graceful shutdown), not here.
  */
 export function configureHttpApp(app: INestApplication, options: HttpKitOptions): void {
   const expressApp = app as NestExpressApplication;
@@ -29,6 +30,7 @@ export function configureHttpApp(app: INestApplication, options: HttpKitOptions)
   expressApp.use(metricsMiddleware);
   expressApp.use(requestLogMiddleware(options.logger));
   expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/merge-patch+json'] });
+  expressApp.use(bodyInputPolicy);
   if (options.globalPrefix) {
     expressApp.setGlobalPrefix(options.globalPrefix, { exclude: ['healthz', 'readyz', 'metrics'] });
   }

@@ -26,6 +26,18 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (isConcurrencyFailure(exception)) {
       return new DomainError(ErrorCode.Conflict, 'A concurrent change conflicted with this request; nothing was written. Retry it.');
     }
+    if (isDataException(exception)) {
+      this.logger.event(
+        'warn',
+        'a database data exception reached the filter: an input the policy did not refuse',
+        { sqlState: sqlStateOf(exception) },
+        'ProblemDetailsFilter',
+      );
+      return new DomainError(
+        ErrorCode.ValidationFailed,
+        'A value in the request is outside what the platform can store; nothing was written.',
+      );
+    }
     const status = statusOf(exception);
     if (status === 413) return new DomainError(ErrorCode.PayloadTooLarge, 'The request body is too large.');
     if (status === 400) return new DomainError(ErrorCode.ValidationFailed, 'The request body is not valid JSON.');
@@ -92,15 +104,30 @@ function fieldErrorsOf(exception: HttpException): FieldError[] | undefined {
 // transaction is rolled back, so the client may simply retry.
 const CONCURRENCY_FAILURES = new Set(['40P01', '40001']);
 
+function sqlStateOf(exception: unknown): unknown {
+  return (
+    (exception as { code?: unknown; driverError?: { code?: unknown } } | null)?.driverError?.code ??
+    (exception as { code?: unknown } | null)?.code
+  );
+}
+
 function isConcurrencyFailure(exception: unknown): boolean {
-  const code = (exception as { code?: unknown; driverError?: { code?: unknown } } | null)?.driverError?.code ??
-    (exception as { code?: unknown } | null)?.code;
+  const code = sqlStateOf(exception);
   return typeof code === 'string' && CONCURRENCY_FAILURES.has(code);
+}
+
+/**
+ * PostgreSQL's class 22, "data exception": a value the database cannot hold (a number out of range, an
+ * impossible date, a NUL in text). Only a request's input brings one; the input policy and the DTOs
+ * refuse them first, and this keeps any they miss a 400 instead of a 500.
+ */
+function isDataException(exception: unknown): boolean {
+  const code = sqlStateOf(exception);
+  return typeof code === 'string' && code.length === 5 && code.startsWith('22');
 }
 
 function statusOf(exception: unknown): number | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
-  const status = (exception as { status?: unknown; statusCode?: unknown }).status ??
-    (exception as { statusCode?: unknown }).statusCode;
+  const status = (exception as { status?: unknown; statusCode?: unknown }).status ?? (exception as { statusCode?: unknown }).statusCode;
   return typeof status === 'number' ? status : undefined;
 }

@@ -6,6 +6,7 @@ import { loadConfigOrExit } from '../config/load-config';
 import type { CommonServiceConfig } from '../config/common-config';
 import { JsonLogger } from '../logging/json-logger';
 import { configureHttpApp } from './configure-app';
+import { urlInputPolicy } from './input-policy';
 import { handleShutdownSignals } from './graceful-shutdown';
 import { MIGRATE_ON_START } from '../database/migration-policy';
 
@@ -36,6 +37,8 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
   config: C,
   logger: JsonLogger,
 ): Promise<void> {
+  // Before everything, the sub-applications of beforeKit included: no route sees a URL it cannot store.
+  app.use(urlInputPolicy);
   definition.beforeKit?.(app, config);
   configureHttpApp(app, {
     logger,
@@ -92,7 +95,12 @@ export async function runService<C extends CommonServiceConfig>(definition: Serv
     await app.listen(port, host);
   } catch (error) {
     // A dependency that is not there, a pending migration, a port in use: one clear line, exit 1.
-    logger.event('fatal', `${definition.service} could not start`, { error: error instanceof Error ? error.message : String(error) }, 'Bootstrap');
+    logger.event(
+      'fatal',
+      `${definition.service} could not start`,
+      { error: error instanceof Error ? error.message : String(error) },
+      'Bootstrap',
+    );
     process.exit(1);
   }
   logger.event('info', `${definition.service} listening`, { url: `http://${host}:${port}` }, 'Bootstrap');

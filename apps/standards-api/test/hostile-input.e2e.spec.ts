@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { activatedProject, credentialHeaders, startProtectedApi, type ProtectedApi } from './support/protected-api';
+import { sampleScenario } from './support/sample-scenario';
+
+// Bytes no form would send, from the outside: each must be a 4xx that changes nothing, never a 500.
+const ORG = randomUUID();
+let running: ProtectedApi;
+
+beforeAll(async () => {
+  running = await startProtectedApi();
+}, 120_000);
+afterAll(() => running.close());
+
+const member = credentialHeaders(`member-of:${ORG}`, ORG);
+const server = () => running.api.server;
+const written = async () =>
+  (
+    await running.api.dataSource.query(
+      `SELECT (SELECT count(*) FROM split_project)::int AS projects, (SELECT count(*) FROM scenario_revision)::int AS revisions,
+            (SELECT count(*) FROM write_audit)::int AS audit`,
+    )
+  )[0];
+const newProject = (scenarioContent: unknown = sampleScenario()) => ({
+  name: 'Studio revenue share',
+  currency: 'EUR',
+  templateVersion: '2.0',
+  scenario: { name: 'Baseline', content: scenarioContent },
+});
+
+describe('standards-api refuses hostile input with a 4xx and writes nothing', () => {
+  it('refuses JSON nested 2000 deep', async () => {
+    const before = await written();
+    const response = await request(server())
+      .post('/api/v2/split-projects')
+      .set(member)
+      .set('content-type', 'application/json')
+      .send(`{"name":"x","scenario":{"content":${'['.repeat(2000)}${']'.repeat(2000)}}}`);
+    expect(response.status).toBe(400);
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses NUL and unpaired surrogates in a project and in scenario content on create, and in paths and queries', async () => {
+    const before = await written();
+    await request(server())
+      .post('/api/v2/split-projects')
+      .set(member)
+      .send({ ...newProject(), name: 'Studio\u0000' })
+      .expect(400);
+    const content = sampleScenario() as { participants: { name: string }[] };
+    content.participants[0]!.name = 'Ana \ud83d';
+    const surrogate = await request(server()).post('/api/v2/split-projects').set(member).send(newProject(content)).expect(400);
+    expect(surrogate.body.errors[0].field).toMatch(/^scenario\.content\.participants\[0\]\.name$/);
+    await request(server()).get('/api/v2/split-projects/%00').set(member).expect(400);
+    await request(server()).get('/api/v2/split-projects?cursor=%00').set(member).expect(400);
+    await request(server()).get('/api/v2/standards/%ED%A0%80').expect(400);
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses integers the columns cannot hold, in a path, a query and a body', async () => {
+    const { projectId, scenarioId } = await activatedProject(running.api, ORG);
+    const before = await written();
+    for (const version of ['99999999999999999999', '2147483648', '0', '-1']) {
+      await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/${version}`).set(member).expect(400);
+    }
+    await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member).expect(200);
+    await request(server()).get(`/api/v2/operating-scenarios/${scenarioId}?revision=99999999999999999999`).set(member).expect(400);
+    for (const fromRevision of [1e308, 2 ** 53, 2 ** 31]) {
+      const response = await request(server())
+        .post(`/api/v2/split-projects/${projectId}/scenarios`)
+        .set(member)
+        .send({ fromScenarioId: scenarioId, fromRevision, name: 'Branch' });
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].field).toBe('fromRevision');
+    }
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses impossible dates', async () => {
+    const { projectId, scenarioId } = await activatedProject(running.api, ORG);
+    const approver = credentialHeaders(`approver-of:${ORG}`, ORG);
+    const before = await written();
+    const response = await request(server())
+      .post(`/api/v2/split-projects/${projectId}/rule-versions`)
+      .set(approver)
+      .send({ scenarioId, effectiveFrom: '2026-02-30T00:00:00Z' });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].field).toBe('effectiveFrom');
+    expect(await written()).toEqual(before);
+  });
+});

@@ -1,0 +1,26 @@
+import { IsInt, IsISO8601, IsRFC3339, Max, Min } from 'class-validator';
+
+function allOf(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+/** The largest integer an `integer` column holds: revisions and versions are stored as int4. */
+export const STORED_INTEGER_MAX = 2_147_483_647;
+
+/** An integer from `min` to STORED_INTEGER_MAX: 1e308 or 2^53 is refused here, not by the database. */
+export function IsStoredInteger(min = 1): PropertyDecorator {
+  return allOf(IsInt(), Min(min), Max(STORED_INTEGER_MAX));
+}
+
+/** An RFC 3339 date-time that names a day the calendar has (2026-02-30 is refused). */
+export function IsRealDateTime(): PropertyDecorator {
+  return allOf(
+    IsRFC3339(),
+    IsISO8601({ strict: true, strictSeparator: true }, { message: '$property must be a real calendar date and time' }),
+  );
+}
+
+/** An ISO 8601 date or date-time that names a day the calendar has. */
+export function IsRealIsoDate(): PropertyDecorator {
+  return allOf(IsISO8601({ strict: true }, { message: '$property must be a real ISO 8601 date' }));
+}

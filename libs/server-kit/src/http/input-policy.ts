@@ -1,0 +1,98 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ErrorCode, type FieldError } from '@stdreg/contracts';
+import { DomainError } from './domain-error';
+
+/** The deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 32;
+
+// U+0000 (PostgreSQL stores no NUL in text) and UTF-16 surrogates without their pair (no UTF-8 encodes them).
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a text cannot be accepted, or null when it can. */
+export function unstorableText(text: string): string | null {
+  const found = UNSTORABLE.exec(text);
+  if (!found) return null;
+  return found[0] === '\u0000'
+    ? 'contains U+0000 (NUL), which no text field accepts'
+    : 'contains an unpaired UTF-16 surrogate, which is not Unicode text';
+}
+
+/**
+ * The first thing wrong with a parsed JSON value: nesting deeper than MAX_JSON_DEPTH, or a key or a
+ * string that is not storable text. Iterative, so no input can exhaust the stack here.
+ */
+export function jsonInputProblem(value: unknown): FieldError | null {
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, path, depth } = pending.pop()!;
+    if (typeof current === 'string') {
+      const problem = unstorableText(current);
+      if (problem) return { field: path || 'body', message: `${path || 'the body'} ${problem}` };
+      continue;
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= MAX_JSON_DEPTH)
+      return { field: path || 'body', message: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` };
+    if (Array.isArray(current)) {
+      current.forEach((item, index) => pending.push({ value: item, path: `${path}[${index}]`, depth: depth + 1 }));
+      continue;
+    }
+    for (const [key, item] of Object.entries(current)) {
+      const keyProblem = unstorableText(key);
+      const field = path ? `${path}.${key}` : key;
+      if (keyProblem) return { field: path || 'body', message: `a field name ${keyProblem}` };
+      pending.push({ value: item, path: field, depth: depth + 1 });
+    }
+  }
+  return null;
+}
+
+/** The first path segment or query value that does not decode to storable text. */
+export function urlInputProblem(originalUrl: string): FieldError | null {
+  const queryAt = originalUrl.indexOf('?');
+  const path = queryAt === -1 ? originalUrl : originalUrl.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : originalUrl.slice(queryAt + 1);
+  for (const segment of path.split('/')) {
+    const problem = decodedProblem(segment);
+    if (problem) return { field: 'path', message: `the path ${problem}` };
+  }
+  for (const pair of query.split('&')) {
+    const [name = '', value = ''] = pair.split('=', 2).map((part) => part.replace(/\+/g, ' '));
+    const problem = decodedProblem(name) ?? decodedProblem(value);
+    if (problem) return { field: decodeSafely(name) ?? 'query', message: `the query ${problem}` };
+  }
+  return null;
+}
+
+function decodedProblem(encoded: string): string | null {
+  const decoded = decodeSafely(encoded);
+  if (decoded === null) return 'is not valid percent-encoded UTF-8';
+  return unstorableText(decoded);
+}
+
+function decodeSafely(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
+/** A request refused by the input policy: a 400 problem details, or what an app's own error middleware makes of it. */
+export class RefusedInput extends DomainError {
+  constructor(readonly problem: FieldError) {
+    super(ErrorCode.ValidationFailed, `The request holds input no field accepts: ${problem.message}.`, [problem]);
+  }
+}
+
+/** Refuses, before any route runs, a URL whose path or query is not storable text. */
+export function urlInputPolicy(request: Request, _response: Response, next: NextFunction): void {
+  const problem = urlInputProblem(request.originalUrl);
+  next(problem ? new RefusedInput(problem) : undefined);
+}
+
+/** Refuses a parsed body nested too deep or holding text that is not storable. */
+export function bodyInputPolicy(request: Request, _response: Response, next: NextFunction): void {
+  const problem = request.body === undefined ? null : jsonInputProblem(request.body);
+  next(problem ? new RefusedInput(problem) : undefined);
+}

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { jsonInputProblem, MAX_JSON_DEPTH, unstorableText, urlInputProblem } from '../src/http/input-policy';
+
+const nested = (depth: number): unknown => {
+  let value: unknown = 'leaf';
+  for (let level = 0; level < depth; level++) value = level % 2 === 0 ? [value] : { next: value };
+  return value;
+};
+
+describe('the input policy', () => {
+  it('accepts any text made of Unicode scalar values other than NUL', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        fc.pre(!text.includes('\u0000'));
+        expect(unstorableText(text)).toBeNull();
+      }),
+    );
+  });
+
+  it('refuses NUL and every unpaired surrogate wherever it sits in a text', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'), fc.string(), (before, bad, after) => {
+        const text = `${before.replace(/[\ud800-\udfff\u0000]/g, 'x')}${bad}${after.replace(/[\ud800-\udfff\u0000]/g, 'x')}`;
+        expect(unstorableText(text)).not.toBeNull();
+      }),
+    );
+    expect(unstorableText('emoji 😀 and 中文')).toBeNull();
+  });
+
+  it('finds an unstorable string or key anywhere in a JSON value, and names where', () => {
+    expect(jsonInputProblem({ scenario: { content: { periods: [{ periodId: 'a\ud800' }] } } })).toEqual({
+      field: 'scenario.content.periods[0].periodId',
+      message: expect.stringContaining('unpaired UTF-16 surrogate'),
+    });
+    expect(jsonInputProblem({ name: 'x\u0000y' })?.field).toBe('name');
+    expect(jsonInputProblem({ ['bad\u0000key']: 1 })?.message).toContain('a field name');
+    expect(jsonInputProblem({ ok: ['fine', 1, true, null, { deep: 'text' }] })).toBeNull();
+  });
+
+  it(`accepts nesting of ${MAX_JSON_DEPTH} levels and refuses one more, however deep, without recursion`, () => {
+    expect(jsonInputProblem(nested(MAX_JSON_DEPTH))).toBeNull();
+    expect(jsonInputProblem(nested(MAX_JSON_DEPTH + 1))?.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(jsonInputProblem(nested(200_000))?.message).toContain('deeper than');
+  });
+
+  it('refuses a path or a query that decodes to NUL, or does not decode at all', () => {
+    expect(urlInputProblem('/v1/users/%00')?.field).toBe('path');
+    expect(urlInputProblem('/v1/users/%E0%A4%A')?.message).toContain('percent-encoded UTF-8');
+    expect(urlInputProblem('/v1/users?registryId=a%00b')).toEqual({ field: 'registryId', message: expect.stringContaining('NUL') });
+    expect(urlInputProblem('/oidc/auth?client_id=%ED%A0%80')?.message).toContain('percent-encoded UTF-8');
+    expect(urlInputProblem('/v1/users?email=li%2Bwei%40example.com&limit=5')).toBeNull();
+    expect(urlInputProblem('/api/v2/standards/%E4%B8%AD%E6%96%87')).toBeNull();
+  });
+});
