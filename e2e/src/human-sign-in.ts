@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as oidc from 'openid-client';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { STANDARDS_API_AUDIENCE } from '@stdreg/server-kit/testing';
+import { findChromium, STANDARDS_API_AUDIENCE } from '@stdreg/server-kit/testing';
 import { call } from './http';
 import type { Partner } from './partner-onboarding';
 import type { Story } from './story';
@@ -23,14 +23,16 @@ export async function startCallback(): Promise<{ redirectUri: string; close(): P
   return { redirectUri: `http://127.0.0.1:${port}/callback`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Debian's Chromium, headless, a fresh profile, no network chatter of its own. */
+/** A Chromium (findChromium: Debian's, or the packaged one), headless, a fresh profile, no network chatter of its own. */
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'e2e-chromium-'));
+  const browser = await findChromium();
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     locale: 'en-US',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: browser.args,
   });
   return {
     context,
@@ -49,7 +51,10 @@ export async function setPasswordAndSignIn(story: Story, partner: Partner, email
     { token: partner.appKey, expect: 200 },
   );
   const user = mirror.body.items[0]!;
-  const link = await call<{ setupUrl: string }>('POST', `${identityUrl}/v1/users/${user.id}/password-setup`, { token: partner.appKey, expect: 201 });
+  const link = await call<{ setupUrl: string }>('POST', `${identityUrl}/v1/users/${user.id}/password-setup`, {
+    token: partner.appKey,
+    expect: 201,
+  });
   const page = await browser.newPage();
   await page.goto(link.body.setupUrl);
   await page.getByLabel('New password').fill(PASSWORD);
@@ -81,7 +86,16 @@ export async function setPasswordAndSignIn(story: Story, partner: Partner, email
   await page.waitForURL((url) => url.toString().startsWith(story.redirectUri));
   const callbackUrl = new URL(page.url());
   await page.close();
-  const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state }, { resource: STANDARDS_API_AUDIENCE });
-  story.step('signed in through OIDC in Chromium', { actor: `user ${user.uid}`, clientId: partner.app.clientId, tokenType: tokens.token_type });
+  const tokens = await oidc.authorizationCodeGrant(
+    config,
+    callbackUrl,
+    { pkceCodeVerifier: verifier, expectedState: state },
+    { resource: STANDARDS_API_AUDIENCE },
+  );
+  story.step('signed in through OIDC in Chromium', {
+    actor: `user ${user.uid}`,
+    clientId: partner.app.clientId,
+    tokenType: tokens.token_type,
+  });
   return tokens.access_token;
 }

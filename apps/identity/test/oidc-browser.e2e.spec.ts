@@ -6,6 +6,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { chromium, type BrowserContext } from 'playwright-core';
 import request from 'supertest';
+import { findChromium } from '@stdreg/server-kit/testing';
 import { SERVICE_TOKEN } from './support/identity-app';
 import {
   API_AUDIENCE,
@@ -33,18 +34,12 @@ beforeAll(async () => {
   callback = await startCallbackServer();
   profile = mkdtempSync(path.join(tmpdir(), 'chromium-profile-'));
   // A fresh profile (the --user-data-dir), and no script: the pages must work without JavaScript.
+  const found = await findChromium();
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: found.executablePath,
+    env: { ...process.env, ...found.env },
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: found.args,
     locale: 'en-US',
     javaScriptEnabled: false,
   });

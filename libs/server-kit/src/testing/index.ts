@@ -4,3 +4,4 @@ export * from './tcp-proxy';
 export * from './form-browser';
 export * from './built-service';
 export * from './oidc-sign-in';
+export * from './chromium';
