@@ -75,6 +75,8 @@ describe('the OpenID Provider', () => {
     expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
     expect(discovery.response_types_supported).toEqual(['code']);
     expect(discovery.claims_supported).toEqual(expect.arrayContaining(['sub', 'uid', 'roles', 'email']));
+    expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline_access', 'profile', 'email', 'api']));
+    expect(discovery.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
     const jwks = await getJson<JSONWebKeySet>(discovery['jwks_uri'] as string);
     expect(jwks.keys.map((key) => key.kid)).toEqual(['key-a']);
     expect(jwks.keys[0]).not.toHaveProperty('d');
@@ -193,6 +195,61 @@ describe('the OpenID Provider', () => {
       decision: 'deny',
       reason: 'invalid_credential',
     });
+  });
+
+  it('revokes a JWT access token at the revocation endpoint: the decision endpoint denies it at once, until it expires', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'scenario-modeller', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    expect((await decide(tokens.access_token, 'split-project:read')).body.decision).toBe('allow');
+
+    const stranger = await registerPartnerApp(identity, [callback.redirectUri]);
+    const foreign = await request(identity.server)
+      .post('/oidc/token/revocation')
+      .auth(stranger.clientId, stranger.clientSecret)
+      .type('form')
+      .send({ token: tokens.access_token, token_type_hint: 'access_token' });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toBe('unauthorized_client');
+    expect((await decide(tokens.access_token, 'split-project:read')).body.decision).toBe('allow');
+
+    await oidc.tokenRevocation(config, tokens.access_token, { token_type_hint: 'access_token' });
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
+    const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(await publishedKeys(identity)));
+    const [row] = await identity.dataSource.query('SELECT client_id, expires_at FROM revoked_access_token WHERE jti = $1', [payload.jti]);
+    expect(row).toEqual({ client_id: app.clientId, expires_at: new Date(payload.exp! * 1000) });
+    // The refresh token and its grant are untouched: a new access token works.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE });
+    expect((await decide(refreshed.access_token, 'split-project:read')).body.decision).toBe('allow');
+    // Revoking again, or a token that does not verify, is a 200 that changes nothing (RFC 7009).
+    await oidc.tokenRevocation(config, tokens.access_token);
+    const garbage = await request(identity.server)
+      .post('/oidc/token/revocation')
+      .auth(app.clientId, app.clientSecret)
+      .type('form')
+      .send({ token: 'eyJ.not.a-token' });
+    expect(garbage.status).toBe(200);
+  });
+
+  it('authenticates clients with the secret in the Authorization header or in the form body, and no other way', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const post = await oidc.discovery(new URL(identity.issuer), app.clientId, undefined, oidc.ClientSecretPost(app.clientSecret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const authorization = await authorizationUrl(post);
+    const tokens = await tokensFor(post, authorization, await signIn(authorization, user.email));
+    expect(tokens.access_token).toBeTruthy();
+    const publicClient = await request(identity.server)
+      .post('/oidc/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: app.clientId });
+    expect(publicClient.status).toBe(401);
+    expect(publicClient.body.error).toBe('invalid_client');
   });
 
   it('ends the session at the end-session endpoint (RP-initiated logout), returns to a registered URI, and ends the grant', async () => {

@@ -2,6 +2,7 @@ import { IdentityCore1763900000000 } from './1763900000000-identity-core';
 import { UserMirrorRegistryOrder1763900000100 } from './1763900000100-user-mirror-registry-order';
 import { OidcSignIn1763900000200 } from './1763900000200-oidc-sign-in';
 import { EmailVouchingScope1763900000300 } from './1763900000300-email-vouching-scope';
+import { RevokedAccessToken1763900000400 } from './1763900000400-revoked-access-token';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const IDENTITY_MIGRATIONS = [
   UserMirrorRegistryOrder1763900000100,
   OidcSignIn1763900000200,
   EmailVouchingScope1763900000300,
+  RevokedAccessToken1763900000400,
 ];

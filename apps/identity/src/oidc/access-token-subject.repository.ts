@@ -8,6 +8,8 @@ export interface AccessTokenSubjectRow {
   uid: string;
   client_active: boolean;
   grant_active: boolean;
+  /** False once the token itself was revoked (by its jti). */
+  token_active: boolean;
   roles: EffectiveRole[];
 }
 
@@ -20,7 +22,7 @@ export interface AccessTokenSubjectRow {
 export class AccessTokenSubjectRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async find(uid: string, clientId: string, grantId: string): Promise<AccessTokenSubjectRow | null> {
+  async find(uid: string, clientId: string, grantId: string, jti: string): Promise<AccessTokenSubjectRow | null> {
     const rows = await preparedQuery<AccessTokenSubjectRow>(
       this.dataSource,
       'identity-access-token-subject',
@@ -29,12 +31,24 @@ export class AccessTokenSubjectRepository {
                        WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL) AS client_active,
               EXISTS (SELECT 1 FROM oidc_model g
                        WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS grant_active,
+              NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS token_active,
               coalesce((SELECT json_agg(json_build_object('role', r.role, 'organizationId', r.organization_id) ORDER BY r.id)
                           FROM role_binding r WHERE r.uid = u.uid), '[]'::json) AS roles
          FROM unified_user u
         WHERE u.uid = (SELECT coalesce(merged_into, uid) FROM unified_user WHERE uid = $1)`,
-      [uid, clientId, grantId],
+      [uid, clientId, grantId, jti],
     );
     return rows[0] ?? null;
+  }
+
+  /** Records a revoked token until it expires; revoking it again changes nothing. Rows of expired tokens go on the way. */
+  async revoke(jti: string, clientId: string, expiresAt: Date): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('DELETE FROM revoked_access_token WHERE expires_at < now()');
+      await manager.query(
+        'INSERT INTO revoked_access_token (jti, client_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
+        [jti, clientId, expiresAt],
+      );
+    });
   }
 }

@@ -11,7 +11,7 @@ import { OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
  * any configured key, so tokens signed before a key rotation verify during the overlap; issuer,
  * audience, type, expiry), whose client is still an active app and whose grant was not revoked. The
  * subject is the human the token's user resolves to today (merges followed) with the role bindings it
- * holds now, so a revoked role counts at once.
+ * holds now, so a revoked role counts at once; a token revoked by its client (jti) counts at once too.
  */
 @Injectable()
 export class AccessTokenVerifier {
@@ -26,6 +26,27 @@ export class AccessTokenVerifier {
   }
 
   async subjectOf(token: string): Promise<DecisionSubject | 'invalid_credential'> {
+    const claims = await this.verify(token);
+    if (!claims) return 'invalid_credential';
+    const subject = await this.subjects.find(claims.sub, claims.clientId, claims.gid, claims.jti);
+    if (!subject?.client_active || !subject.grant_active || !subject.token_active) return 'invalid_credential';
+    return { kind: 'human', uid: subject.uid, roles: subject.roles };
+  }
+
+  /**
+   * Revokes a JWT access token for the client that presents it (RFC 7009, which oidc-provider leaves
+   * to us for structured tokens): the decision endpoint denies it from then on, on every replica.
+   * A token that does not verify (expired, foreign, garbage) needs nothing and is 'unknown'.
+   */
+  async revoke(token: string, clientId: string): Promise<'revoked' | 'unknown' | 'other_client'> {
+    const claims = await this.verify(token);
+    if (!claims) return 'unknown';
+    if (claims.clientId !== clientId) return 'other_client';
+    await this.subjects.revoke(claims.jti, claims.clientId, new Date(claims.exp * 1000));
+    return 'revoked';
+  }
+
+  private async verify(token: string): Promise<{ sub: string; clientId: string; gid: string; jti: string; exp: number } | null> {
     let claims: Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(token, this.keys, {
@@ -33,16 +54,15 @@ export class AccessTokenVerifier {
         audience: this.config.OIDC_API_AUDIENCE,
         typ: 'at+jwt',
         algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
-        requiredClaims: ['sub', 'exp', 'client_id', 'gid'],
+        requiredClaims: ['sub', 'exp', 'client_id', 'gid', 'jti'],
         clockTolerance: 5,
       }));
     } catch {
-      return 'invalid_credential';
+      return null;
     }
-    const { sub, client_id: clientId, gid } = claims;
-    if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return 'invalid_credential';
-    const subject = await this.subjects.find(sub, clientId, gid);
-    if (!subject?.client_active || !subject.grant_active) return 'invalid_credential';
-    return { kind: 'human', uid: subject.uid, roles: subject.roles };
+    const { sub, client_id: clientId, gid, jti, exp } = claims;
+    if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return null;
+    if (typeof jti !== 'string' || typeof exp !== 'number') return null;
+    return { sub, clientId, gid, jti, exp };
   }
 }

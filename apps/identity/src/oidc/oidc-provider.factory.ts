@@ -4,6 +4,7 @@ import { chooseLocale } from '../signin/signin-locale';
 import { escapeHtml, messagePage } from '../signin/signin-pages';
 import { textsFor } from '../signin/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
+import type { AccessTokenVerifier } from './access-token-verifier';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from './oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
@@ -19,19 +20,26 @@ export interface ProviderDependencies {
   store: OidcStoreRepository;
   clients: ClientSource;
   accounts: OidcAccounts;
+  /** Revokes the JWT access tokens the provider will not (see revokeJwtAccessTokens). */
+  accessTokens: Pick<AccessTokenVerifier, 'revoke'>;
 }
+
+/** The ways a client authenticates: its secret, in the Authorization header or in the form body. No client has keys of its own. */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 
 const DAY = 24 * 60 * 60;
 
 /** The OpenID Provider: authorization code + PKCE (S256, every client), refresh tokens that rotate, JWT access tokens for the standards API. */
-export function createOidcProvider({ config, secrets, store, clients, accounts }: ProviderDependencies): Provider {
+export function createOidcProvider({ config, secrets, store, clients, accounts, accessTokens }: ProviderDependencies): Provider {
   const configuration: Configuration = {
     adapter: postgresAdapter(store, clients),
     findAccount: (_ctx, sub) => accounts.find(sub),
     clients: [],
     responseTypes: ['code'],
     pkce: { required: () => true },
-    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    // `api` is the standards API's scope (granted with its resource indicator); listed so discovery names it.
+    scopes: ['openid', 'offline_access', 'profile', 'email', API_SCOPE],
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
     claims: {
       acr: null,
       auth_time: null,
@@ -99,7 +107,32 @@ export function createOidcProvider({ config, secrets, store, clients, accounts }
   const provider = new Provider(config.oidcIssuer, configuration);
   // Behind TRUSTED_PROXY_HOPS proxies, endpoint URLs follow X-Forwarded-Proto/Host.
   provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
+  provider.use(revokeJwtAccessTokens(accessTokens));
   return provider;
+}
+
+/**
+ * oidc-provider answers `unsupported_token_type` for a JWT access token at the revocation endpoint,
+ * after it has authenticated the client. That answer is replaced: a token of this client is recorded
+ * as revoked (200), one that does not verify needs nothing (200, RFC 7009 2.2), one of another
+ * client is refused (`unauthorized_client`).
+ */
+function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenVerifier, 'revoke'>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
+    await next();
+    const refused = ctx.body as { error?: unknown } | undefined;
+    if (ctx.path !== '/token/revocation' || ctx.status !== 400 || refused?.error !== 'unsupported_token_type') return;
+    const clientId = ctx.oidc?.client?.clientId;
+    const token = ctx.oidc?.params?.['token'];
+    if (typeof clientId !== 'string' || typeof token !== 'string') return;
+    const outcome = await accessTokens.revoke(token, clientId);
+    if (outcome === 'other_client') {
+      ctx.body = { error: 'unauthorized_client', error_description: 'this token was not issued to this client' };
+      return;
+    }
+    ctx.status = 200;
+    ctx.body = '';
+  };
 }
 
 function localeOf(ctx: KoaContextWithOIDC) {

@@ -27,13 +27,23 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
     AccessTokenVerifier,
     {
       provide: OIDC_PROVIDER,
-      useFactory: (config: IdentityConfig, secrets: OidcSecrets, store: OidcStoreRepository, clients: OidcClients, accounts: OidcAccounts, logger: JsonLogger) => {
-        const provider = createOidcProvider({ config, secrets, store, clients, accounts });
+      useFactory: (
+        config: IdentityConfig,
+        secrets: OidcSecrets,
+        store: OidcStoreRepository,
+        clients: OidcClients,
+        accounts: OidcAccounts,
+        accessTokens: AccessTokenVerifier,
+        logger: JsonLogger,
+      ) => {
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens });
         // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
-        provider.on('server_error', (_ctx: unknown, error: Error) => logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'));
+        provider.on('server_error', (_ctx: unknown, error: Error) =>
+          logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'),
+        );
         return provider;
       },
-      inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts, JsonLogger],
+      inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts, AccessTokenVerifier, JsonLogger],
     },
   ],
   exports: [OIDC_PROVIDER, AccessTokenVerifier, OidcAccounts],
@@ -48,7 +58,9 @@ export class OidcModule implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.purgeTimer = setInterval(() => {
-      this.store.purgeExpired().catch((error: unknown) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'));
+      this.store
+        .purgeExpired()
+        .catch((error: unknown) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'));
     }, PURGE_EVERY_MS);
     this.purgeTimer.unref();
   }
