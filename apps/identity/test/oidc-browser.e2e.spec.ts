@@ -180,6 +180,55 @@ describe('signing in with a browser', () => {
     await page.close();
   });
 
+  it.each(['en', 'zh-Hans'] as const)(
+    'shows the people-facing pages in %s: set password and its way on, a failed login, consent with nothing new, sign-out',
+    async (locale) => {
+      const app = await registerPartnerApp(identity, [callback.redirectUri]);
+      const shot = (name: string) => path.join(SCREENSHOTS, `${name}-${locale}.png`);
+      const email = `ana-maria.lopez-garcia-${Date.now()}@example.com`;
+      const { body: mirror } = await request(identity.server)
+        .post('/v1/users')
+        .set({ Authorization: `Bearer ${app.appKey}` })
+        .send({ registryId: app.registryId, externalId: `ana-${locale}`, email, emailVerified: true, displayName: 'Ana', locale: 'en' })
+        .expect(201);
+      const { body: setup } = await request(identity.server)
+        .post(`/v1/users/${mirror.id}/password-setup`)
+        .set({ Authorization: `Bearer ${app.appKey}` })
+        .expect(201);
+      await browser.clearCookies();
+      const page = await browser.newPage();
+      await page.setViewportSize({ width: 420, height: 800 });
+      await page.goto(`${setup.setupUrl}?lang=${locale}`);
+      await page.screenshot({ path: shot('set-password'), fullPage: true });
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('#confirm').fill(PASSWORD);
+      await page.locator('button[type=submit]').click();
+      await page.locator('a.button').waitFor();
+      await page.screenshot({ path: shot('set-password-done'), fullPage: true });
+
+      await page.goto((await openIdLoginUrl(app, { ui_locales: locale })).toString());
+      await page.locator('#email').fill(email);
+      await page.locator('#password').fill('not the password at all');
+      await page.locator('button[type=submit]:not(.secondary)').click();
+      await page.getByRole('alert').waitFor();
+      await page.screenshot({ path: shot('login-wrong-password'), fullPage: true });
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('button[type=submit]:not(.secondary)').click();
+      await page.locator('button[name=decision][value=allow]').click();
+      await page.waitForURL((url) => url.toString().startsWith(callback.redirectUri));
+
+      await page.goto((await openIdLoginUrl(app, { ui_locales: locale, prompt: 'consent' })).toString());
+      await page.locator('button[name=decision][value=allow]').waitFor();
+      await expect(page.locator('main').textContent()).resolves.toContain(locale === 'en' ? 'Nothing new is asked.' : '没有新的请求。');
+      await page.screenshot({ path: shot('consent-nothing-new'), fullPage: true });
+
+      await page.goto(`${identity.issuer}/session/end?client_id=${app.clientId}&ui_locales=${locale}`);
+      await expect(page.locator('main').textContent()).resolves.toContain('Partner Portal');
+      await page.screenshot({ path: shot('sign-out'), fullPage: true });
+      await page.close();
+    },
+  );
+
   it('chooses Chinese from Accept-Language when the client names no ui_locales', async () => {
     const authorizationUrl = await openIdLoginUrl(await registerPartnerApp(identity, [callback.redirectUri]));
     await browser.clearCookies();

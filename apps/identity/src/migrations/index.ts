@@ -3,6 +3,7 @@ import { UserMirrorRegistryOrder1763900000100 } from './1763900000100-user-mirro
 import { OidcSignIn1763900000200 } from './1763900000200-oidc-sign-in';
 import { EmailVouchingScope1763900000300 } from './1763900000300-email-vouching-scope';
 import { RevokedAccessToken1763900000400 } from './1763900000400-revoked-access-token';
+import { PasswordSetupApp1763900000500 } from './1763900000500-password-setup-app';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const IDENTITY_MIGRATIONS = [
   OidcSignIn1763900000200,
   EmailVouchingScope1763900000300,
   RevokedAccessToken1763900000400,
+  PasswordSetupApp1763900000500,
 ];

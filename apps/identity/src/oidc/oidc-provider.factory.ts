@@ -59,7 +59,7 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
-      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(new URL(config.oidcIssuer).pathname), postLogoutSuccessSource },
       resourceIndicators: {
         enabled: true,
         // Without `resource` at the token endpoint the access token is for userinfo.
@@ -148,17 +148,31 @@ async function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, _error: Error
   ctx.body = messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert', detail);
 }
 
-async function logoutSource(ctx: KoaContextWithOIDC, form: string): Promise<void> {
-  const locale = localeOf(ctx);
-  const t = textsFor(locale);
-  // `form` is the provider's own form (with its xsrf token); the buttons submit it.
-  const buttons = `${form}
+/** The sign-out question, naming the app that asks where it is known, with a switch to the other language. */
+function logoutSource(issuerPath: string) {
+  return async (ctx: KoaContextWithOIDC, form: string): Promise<void> => {
+    const locale = localeOf(ctx);
+    const t = textsFor(locale);
+    const appName = ctx.oidc?.client?.clientName;
+    // `form` is the provider's own form (with its xsrf token); the buttons submit it.
+    const buttons = `${form}
 <div class="actions">
 <button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>${t.logoutYes}</button>
 <button type="submit" form="op.logoutForm" class="secondary">${t.logoutNo}</button>
 </div>`;
-  ctx.type = 'html';
-  ctx.body = messagePage(locale, (texts) => texts.logoutTitle, t.logoutQuestion, 'notice', buttons);
+    const here = new URL(ctx.originalUrl, 'http://here.invalid');
+    here.searchParams.set('ui_locales', locale === 'en' ? 'zh-Hans' : 'en');
+    const otherLanguageHref = `${issuerPath.replace(/\/$/, '')}${here.pathname}${here.search}`;
+    ctx.type = 'html';
+    ctx.body = messagePage(
+      locale,
+      (texts) => texts.logoutTitle,
+      appName ? t.logoutQuestionFrom(appName) : t.logoutQuestion,
+      'notice',
+      buttons,
+      otherLanguageHref,
+    );
+  };
 }
 
 async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {

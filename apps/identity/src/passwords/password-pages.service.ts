@@ -4,7 +4,7 @@ import type { Locale } from '@stdreg/contracts';
 import { IdentityConfig } from '../config/identity.config';
 import { csrfToken, csrfValid } from '../signin/csrf';
 import { chooseLocale } from '../signin/signin-locale';
-import { messagePage, sendPage, setPasswordPage } from '../signin/signin-pages';
+import { escapeHtml, messagePage, sendPage, setPasswordPage } from '../signin/signin-pages';
 import { textsFor, type Texts } from '../signin/signin-texts';
 import { MIN_PASSWORD_LENGTH } from './password-policy';
 import { PASSWORD_SETUP_PATH, PasswordsService, type SetupCompletion } from './passwords.service';
@@ -34,7 +34,14 @@ export class PasswordPagesService {
     const outcome = await this.passwords.completeSetup(tokenOf(req), form['password'] ?? '', form['confirm'] ?? '');
     if (outcome.kind === 'invalid_link') return invalidLink(res, locale);
     if (outcome.kind === 'rejected') return this.renderForm(req, res, locale, setup.login_email, 422, problemText(t, outcome.problem));
-    sendPage(res, 200, messagePage(locale, (texts) => texts.setPasswordTitle, t.passwordSet, 'notice'));
+    const wayOn = outcome.app
+      ? `<p>${escapeHtml(t.signInAt(outcome.app.name))} <span class="email">${escapeHtml(outcome.loginEmail)}</span></p>\n<p><a class="button" href="${escapeHtml(outcome.app.url)}">${escapeHtml(t.goTo(outcome.app.name))}</a></p>`
+      : `<p>${escapeHtml(t.signInAtTheApp)} <span class="email">${escapeHtml(outcome.loginEmail)}</span></p>`;
+    sendPage(
+      res,
+      200,
+      messagePage(locale, (texts) => texts.setPasswordTitle, t.passwordSet, 'notice', wayOn),
+    );
   }
 
   private renderForm(req: Request, res: Response, locale: Locale, email: string, status: number, error?: string): void {
@@ -69,7 +76,11 @@ function problemText(t: Texts, problem: Extract<SetupCompletion, { kind: 'reject
 }
 
 function invalidLink(res: Response, locale: Locale): void {
-  sendPage(res, 410, messagePage(locale, (texts) => texts.setPasswordTitle, textsFor(locale).linkInvalid, 'alert'));
+  sendPage(
+    res,
+    410,
+    messagePage(locale, (texts) => texts.setPasswordTitle, textsFor(locale).linkInvalid, 'alert'),
+  );
 }
 
 function tokenOf(req: Request): string {

@@ -19,6 +19,14 @@ export interface PasswordSetupRow {
   uid: string;
   login_email: string;
   expires_at: Date;
+  /** The registry whose record the link was issued for (null for links issued before it was kept). */
+  registry_id: string | null;
+}
+
+/** Where the page that ends a password setup leads back to. */
+export interface SetupApp {
+  name: string;
+  url: string;
 }
 
 /** Every query of passwords, lockouts and password-setup links. */
@@ -107,22 +115,22 @@ export class PasswordsRepository {
   /** A new setup link; earlier unused links of the user stop working. */
   async insertSetup(
     manager: EntityManager,
-    setup: { tokenHash: Buffer; uid: string; loginEmail: string; createdBy: string; ttlSeconds: number },
+    setup: { tokenHash: Buffer; uid: string; loginEmail: string; createdBy: string; ttlSeconds: number; registryId: string },
   ): Promise<{ expires_at: Date }> {
     await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [
       setup.uid,
     ]);
     const rows: { expires_at: Date }[] = await manager.query(
-      `INSERT INTO password_setup (token_hash, uid, login_email, created_by, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::int)) RETURNING expires_at`,
-      [setup.tokenHash, setup.uid, setup.loginEmail, setup.createdBy, setup.ttlSeconds],
+      `INSERT INTO password_setup (token_hash, uid, login_email, created_by, expires_at, registry_id)
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::int), $6) RETURNING expires_at`,
+      [setup.tokenHash, setup.uid, setup.loginEmail, setup.createdBy, setup.ttlSeconds, setup.registryId],
     );
     return rows[0]!;
   }
 
   async findUsableSetup(tokenHash: Buffer): Promise<PasswordSetupRow | null> {
     const rows: PasswordSetupRow[] = await this.dataSource.query(
-      'SELECT uid, login_email, expires_at FROM password_setup WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()',
+      'SELECT uid, login_email, expires_at, registry_id FROM password_setup WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()',
       [tokenHash],
     );
     return rows[0] ?? null;
@@ -133,11 +141,23 @@ export class PasswordsRepository {
     const rows: PasswordSetupRow[] = await manager.query(
       `WITH spent AS (
          UPDATE password_setup SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-         RETURNING uid, login_email, expires_at
+         RETURNING uid, login_email, expires_at, registry_id
        ) SELECT * FROM spent`,
       [tokenHash],
     );
     return rows[0] ?? null;
+  }
+
+  /** The live app of a registry, as the way back: its name and the origin of its first redirect URI. */
+  async setupApp(registryId: string): Promise<SetupApp | null> {
+    const rows: { name: string; redirect_uris: string[] }[] = await this.dataSource.query(
+      'SELECT name, redirect_uris FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL',
+      [registryId],
+    );
+    const app = rows[0];
+    const first = app?.redirect_uris[0];
+    if (!app || !first) return null;
+    return { name: app.name, url: new URL(first).origin };
   }
 
   async upsertPassword(manager: EntityManager, uid: string, loginEmail: string, passwordHash: string): Promise<void> {

@@ -10,7 +10,7 @@ import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { UsersService } from '../users/users.service';
 import { hashPassword, verifyPassword } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
-import { PasswordsRepository, type PasswordSetupRow } from './passwords.repository';
+import { PasswordsRepository, type PasswordSetupRow, type SetupApp } from './passwords.repository';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
 
@@ -24,7 +24,9 @@ export type Authentication =
   | { kind: 'locked'; retryAfterSeconds: number };
 
 export type SetupCompletion =
-  { kind: 'done' } | { kind: 'invalid_link' } | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
+  | { kind: 'done'; loginEmail: string; app: SetupApp | null }
+  | { kind: 'invalid_link' }
+  | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
@@ -70,6 +72,7 @@ export class PasswordsService {
         loginEmail: record.email,
         createdBy: caller.keyPrefix,
         ttlSeconds: this.config.PASSWORD_SETUP_TTL_SECONDS,
+        registryId: record.registryId,
       });
       await this.audit.record(actorOf(caller), { action: 'users.password-setup', target: user.uid, detail: { userId: mirrorId } }, manager);
       return inserted;
@@ -98,13 +101,19 @@ export class PasswordsService {
     if (problem) return { kind: 'rejected', problem };
     if (await this.passwords.loginEmailTakenByOther(setup.login_email, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
     const hash = await hashPassword(password);
-    return this.dataSource.transaction(async (manager) => {
-      const spent = await this.passwords.spendSetup(manager, tokenHash(token));
-      if (!spent) return { kind: 'invalid_link' } as const;
-      await this.passwords.upsertPassword(manager, spent.uid, spent.login_email, hash);
-      await this.audit.record({ kind: 'human', id: spent.uid }, { action: 'users.password-set', target: spent.uid }, manager);
-      return { kind: 'done' } as const;
+    const spent = await this.dataSource.transaction(async (manager) => {
+      const row = await this.passwords.spendSetup(manager, tokenHash(token));
+      if (!row) return null;
+      await this.passwords.upsertPassword(manager, row.uid, row.login_email, hash);
+      await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);
+      return row;
     });
+    if (!spent) return { kind: 'invalid_link' };
+    return {
+      kind: 'done',
+      loginEmail: spent.login_email,
+      app: spent.registry_id ? await this.passwords.setupApp(spent.registry_id) : null,
+    };
   }
 
   /**

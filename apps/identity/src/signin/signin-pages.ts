@@ -22,12 +22,16 @@ button.secondary{background:#fff;color:#2456c8}
 .notice{border-left:4px solid #1e7b34;background:#e8f5ec;padding:.75rem;margin:1rem 0}
 .hint{color:#4a5263;font-size:.9rem}
 nav{text-align:right;font-size:.9rem}
+.email{word-break:break-all}
+a.button{display:inline-block;font-size:1rem;padding:.6rem 1.2rem;border-radius:4px;background:#2456c8;color:#fff;text-decoration:none}
 ul{padding-left:1.2rem}`;
 
 function layout(locale: Locale, title: string, body: string, otherLanguageHref?: string): string {
   const t = textsFor(locale);
   const other = locale === 'en' ? 'zh-Hans' : 'en';
-  const nav = otherLanguageHref ? `<nav><a href="${escapeHtml(otherLanguageHref)}" lang="${other}" hreflang="${other}">${t.otherLanguage}</a></nav>` : '';
+  const nav = otherLanguageHref
+    ? `<nav><a href="${escapeHtml(otherLanguageHref)}" lang="${other}" hreflang="${other}">${t.otherLanguage}</a></nav>`
+    : '';
   return `<!DOCTYPE html>
 <html lang="${t.htmlLang}">
 <head>
@@ -63,6 +67,9 @@ export interface LoginPageModel {
 export function loginPage(model: LoginPageModel): string {
   const t = textsFor(model.locale);
   const described = model.error ? ' aria-describedby="form-error" aria-invalid="true"' : '';
+  // With the email already given (a failed attempt), the password is what to type next.
+  const emailFocus = model.email ? '' : ' autofocus';
+  const passwordFocus = model.email ? ' autofocus' : '';
   return layout(
     model.locale,
     t.signInTitle,
@@ -72,14 +79,13 @@ ${alert(model.error)}
 <form method="post" action="${escapeHtml(model.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
 <label for="email">${t.email}</label>
-<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(model.email ?? '')}"${described}>
+<input id="email" name="email" type="email" autocomplete="username" required${emailFocus} value="${escapeHtml(model.email ?? '')}"${described}>
 <label for="password">${t.password}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required${described}>
-<div class="actions"><button type="submit">${t.signIn}</button></div>
-</form>
-<form method="post" action="${escapeHtml(model.abortAction)}">
-<input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
-<div class="actions"><button type="submit" class="secondary">${t.cancel}</button></div>
+<input id="password" name="password" type="password" autocomplete="current-password" required${passwordFocus}${described}>
+<div class="actions">
+<button type="submit">${t.signIn}</button>
+<button type="submit" class="secondary" formaction="${escapeHtml(model.abortAction)}" formnovalidate>${t.cancel}</button>
+</div>
 </form>`,
     model.otherLanguageHref,
   );
@@ -98,13 +104,16 @@ export interface ConsentPageModel {
 export function consentPage(model: ConsentPageModel): string {
   const t = textsFor(model.locale);
   const items = model.scopes.map((scope) => `<li>${escapeHtml(t.scopes[scope] ?? scope)}</li>`).join('');
+  // Nothing new to ask (the app asks again for what it has): say what is being confirmed instead of an empty list.
+  const asked = items
+    ? `<p>${escapeHtml(t.consentIntro(model.appName))}</p>\n<ul>${items}</ul>`
+    : `<p>${escapeHtml(t.consentNothingNew(model.appName))}</p>`;
   return layout(
     model.locale,
     t.consentTitle,
     `<h1>${t.consentTitle}</h1>
-${model.email ? `<p class="hint">${escapeHtml(t.signedInAs(model.email))}</p>` : ''}
-<p>${escapeHtml(t.consentIntro(model.appName))}</p>
-<ul>${items}</ul>
+${model.email ? `<p class="hint">${t.signedInAs(`<span class="email">${escapeHtml(model.email)}</span>`)}</p>` : ''}
+${asked}
 <form method="post" action="${escapeHtml(model.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
 <div class="actions">
@@ -133,7 +142,7 @@ export function setPasswordPage(model: SetPasswordPageModel): string {
     model.locale,
     t.setPasswordTitle,
     `<h1>${t.setPasswordTitle}</h1>
-<p>${escapeHtml(t.setPasswordIntro(model.email))}</p>
+<p>${t.setPasswordIntro(`<span class="email">${escapeHtml(model.email)}</span>`)}</p>
 ${alert(model.error)}
 <form method="post" action="${escapeHtml(model.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
@@ -149,10 +158,22 @@ ${alert(model.error)}
   );
 }
 
-/** A page with a title and a message: errors, done, signed out. */
-export function messagePage(locale: Locale, title: (t: Texts) => string, message: string, kind: 'alert' | 'notice', extra = ''): string {
+/** A page with a title and a message: errors, done, signed out; `extra` is HTML, escaped by the caller. */
+export function messagePage(
+  locale: Locale,
+  title: (t: Texts) => string,
+  message: string,
+  kind: 'alert' | 'notice',
+  extra = '',
+  otherLanguageHref?: string,
+): string {
   const t = textsFor(locale);
-  return layout(locale, title(t), `<h1>${escapeHtml(title(t))}</h1>\n<div class="${kind}" role="${kind === 'alert' ? 'alert' : 'status'}">${escapeHtml(message)}</div>\n${extra}`);
+  return layout(
+    locale,
+    title(t),
+    `<h1>${escapeHtml(title(t))}</h1>\n<div class="${kind}" role="${kind === 'alert' ? 'alert' : 'status'}">${escapeHtml(message)}</div>\n${extra}`,
+    otherLanguageHref,
+  );
 }
 
 /**

@@ -12,6 +12,8 @@ const EN = {
   unknownUser: 'There is no account with this email address.',
   ambiguousUser: 'More than one account signs in with this email address here. Sign in through the app your account belongs to.',
   wrongPassword: 'The password is not correct.',
+  /** Sentences run together as the language writes them: a space after an English full stop, none after 。 */
+  sentences: (...parts: string[]) => parts.join(' '),
   attemptsLeft: (n: number) =>
     n === 1 ? 'One attempt left before the account is locked.' : `${n} attempts left before the account is locked.`,
   locked: (minutes: number) =>
@@ -22,6 +24,8 @@ const EN = {
   formExpired: 'This form has expired. Please try again.',
   consentTitle: 'Allow access',
   consentIntro: (app: string) => `${app} asks to:`,
+  consentNothingNew: (app: string) =>
+    `${app} asks you to confirm that it may go on using the access you gave it before. Nothing new is asked.`,
   scopes: {
     openid: 'know who you are (your unified user id and roles)',
     profile: 'see your name and language',
@@ -39,6 +43,9 @@ const EN = {
   passwordRules: (min: number) => `At least ${min} characters; not your email address; not a run of one character.`,
   setPassword: 'Set password',
   passwordSet: 'Your password is set. You can now sign in.',
+  signInAt: (app: string) => `Sign in to ${app} with`,
+  signInAtTheApp: 'Sign in to the app that sent you this link with',
+  goTo: (app: string) => `Go to ${app}`,
   mismatch: 'The two passwords are not the same.',
   linkInvalid: 'This link is not valid: it was used already, it expired, or it was replaced by a newer one. Ask for a new link.',
   policy: {
@@ -51,6 +58,7 @@ const EN = {
   errorBack: 'Go back to the app you came from and start again.',
   logoutTitle: 'Sign out',
   logoutQuestion: 'Do you want to sign out?',
+  logoutQuestionFrom: (app: string) => `${app} asks to sign you out. Do you want to sign out?`,
   logoutYes: 'Yes, sign me out',
   logoutNo: 'No, stay signed in',
   loggedOut: 'You are signed out.',
@@ -70,6 +78,7 @@ const ZH_HANS: Texts = {
   unknownUser: '没有使用此电子邮件地址的账户。',
   ambiguousUser: '此处有多个账户使用此电子邮件地址登录。请通过您账户所属的应用登录。',
   wrongPassword: '密码不正确。',
+  sentences: (...parts: string[]) => parts.join(''),
   attemptsLeft: (n: number) => `再失败 ${n} 次，账户将被锁定。`,
   locked: (minutes: number) => `失败次数过多，此账户已被锁定。请在 ${minutes} 分钟后重试。`,
   noPassword: '此账户尚未设置密码。请使用发送给您的链接设置密码。',
@@ -77,6 +86,7 @@ const ZH_HANS: Texts = {
   formExpired: '此表单已过期，请重试。',
   consentTitle: '授权访问',
   consentIntro: (app: string) => `${app} 请求：`,
+  consentNothingNew: (app: string) => `${app} 请您确认它可以继续使用您之前授予的访问权限。没有新的请求。`,
   scopes: {
     openid: '知道您是谁（您的统一用户标识和角色）',
     profile: '查看您的姓名和语言',
@@ -94,6 +104,9 @@ const ZH_HANS: Texts = {
   passwordRules: (min: number) => `至少 ${min} 个字符；不能是您的电子邮件地址；不能全是同一个字符。`,
   setPassword: '设置密码',
   passwordSet: '密码已设置。现在可以登录了。',
+  signInAt: (app: string) => `请登录 ${app}，使用`,
+  signInAtTheApp: '请登录向您发送此链接的应用，使用',
+  goTo: (app: string) => `前往 ${app}`,
   mismatch: '两次输入的密码不一致。',
   linkInvalid: '此链接无效：已被使用、已过期或已被新链接取代。请索取新的链接。',
   policy: {
@@ -106,6 +119,7 @@ const ZH_HANS: Texts = {
   errorBack: '请返回您来自的应用并重新开始。',
   logoutTitle: '退出登录',
   logoutQuestion: '您要退出登录吗？',
+  logoutQuestionFrom: (app: string) => `${app} 请求让您退出登录。您要退出登录吗？`,
   logoutYes: '是，退出登录',
   logoutNo: '否，保持登录',
   loggedOut: '您已退出登录。',

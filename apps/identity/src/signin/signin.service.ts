@@ -62,7 +62,15 @@ export class SigninService {
         case 'no_password':
           return this.renderLogin(req, res, details, locale, 401, t.noPassword, email);
         case 'wrong_password':
-          return this.renderLogin(req, res, details, locale, 401, `${t.wrongPassword} ${t.attemptsLeft(outcome.attemptsLeft)}`, email);
+          return this.renderLogin(
+            req,
+            res,
+            details,
+            locale,
+            401,
+            t.sentences(t.wrongPassword, t.attemptsLeft(outcome.attemptsLeft)),
+            email,
+          );
         case 'locked':
           res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
           return this.renderLogin(req, res, details, locale, 429, t.locked(Math.ceil(outcome.retryAfterSeconds / 60)), email);

@@ -30,16 +30,28 @@ export class FormBrowser {
   }
 
   async post(url: string, fields: Record<string, string>): Promise<Page> {
-    return this.request(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    return this.request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
 
-  /** Submits the page's form whose action contains `actionPart` (the first form by default), adding `fields`. */
+  /**
+   * Submits the page's form whose action contains `actionPart` (the first form by default), adding
+   * `fields`; a submit button's `formaction` counts as an action of its form, as a browser sends it.
+   */
   async submit(page: Page, fields: Record<string, string>, actionPart = ''): Promise<Page> {
-    const forms = [...page.text.matchAll(/<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/g)];
-    const form = forms.find((match) => match[1]!.includes(actionPart));
+    const forms = [...page.text.matchAll(/<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/g)].flatMap((match) => [
+      { action: match[1]!, body: match[2]! },
+      ...[...match[2]!.matchAll(/<button [^>]*formaction="([^"]+)"/g)].map((button) => ({ action: button[1]!, body: match[2]! })),
+    ]);
+    const form = forms.find((candidate) => candidate.action.includes(actionPart));
     if (!form) throw new Error(`no form with action ${actionPart} on ${page.url}`);
-    const hidden = Object.fromEntries([...form[2]!.matchAll(/<input type="hidden" name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, unescape(m[2]!)]));
-    const action = new URL(unescape(form[1]!), page.url).toString();
+    const hidden = Object.fromEntries(
+      [...form.body.matchAll(/<input type="hidden" name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, unescape(m[2]!)]),
+    );
+    const action = new URL(unescape(form.action), page.url).toString();
     return this.request(action, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -53,15 +65,29 @@ export class FormBrowser {
       .filter(([, c]) => target.pathname.startsWith(c.path))
       .map(([name, c]) => `${name}=${c.value}`)
       .join('; ');
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) },
+    });
     for (const line of response.headers.getSetCookie()) this.store(line);
-    return { url, status: response.status, text: await response.text(), location: response.headers.get('location'), headers: response.headers };
+    return {
+      url,
+      status: response.status,
+      text: await response.text(),
+      location: response.headers.get('location'),
+      headers: response.headers,
+    };
   }
 
   private store(line: string): void {
     const [pair, ...attributes] = line.split(';');
     const [name, ...value] = pair!.trim().split('=');
-    const attribute = (key: string) => attributes.map((a) => a.trim()).find((a) => a.toLowerCase().startsWith(`${key}=`))?.split('=')[1];
+    const attribute = (key: string) =>
+      attributes
+        .map((a) => a.trim())
+        .find((a) => a.toLowerCase().startsWith(`${key}=`))
+        ?.split('=')[1];
     const expires = attribute('expires');
     if (attribute('max-age') === '0' || (expires && new Date(expires).getTime() < Date.now())) {
       this.cookies.delete(name!);
@@ -72,5 +98,10 @@ export class FormBrowser {
 }
 
 function unescape(value: string): string {
-  return value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return value
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }

@@ -1,0 +1,117 @@
+import * as oidc from 'openid-client';
+import request from 'supertest';
+import { signinFlow, type SigninFlow } from './support/signin-flow';
+import {
+  FormBrowser,
+  PASSWORD,
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type PartnerApp,
+  type SigninIdentity,
+} from './support/signin-fixture';
+
+// What a person meets on identity's pages, in both languages (the browser test screenshots them).
+let identity: SigninIdentity;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let app: PartnerApp;
+let flow: SigninFlow;
+
+beforeAll(async () => {
+  identity = await startSigninIdentity();
+  callback = await startCallbackServer();
+  app = await registerPartnerApp(identity, [callback.redirectUri]);
+  flow = signinFlow(identity, callback.redirectUri);
+}, 60_000);
+afterAll(async () => {
+  await callback?.close();
+  await identity?.close();
+});
+
+async function loginPage(browser: FormBrowser, extra: Record<string, string> = {}) {
+  const authorization = await flow.authorizationUrl(await flow.relyingParty(app), extra);
+  return { authorization, page: await browser.follow(authorization.url.toString(), callback.redirectUri) };
+}
+
+describe('the login page', () => {
+  it('puts Cancel beside Sign in, and after a wrong password focuses the password field', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const browser = new FormBrowser();
+    const { page } = await loginPage(browser);
+    expect(page.text).toMatch(
+      /<div class="actions">\s*<button type="submit">Sign in<\/button>\s*<button type="submit" class="secondary" formaction="[^"]+\/abort[^"]*" formnovalidate>Cancel<\/button>\s*<\/div>/,
+    );
+    expect(page.text).toMatch(/<input id="email"[^>]* autofocus/);
+    const wrong = await browser.submit(page, { email: user.email, password: 'not the password at all' }, '/login');
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toMatch(/<input id="password"[^>]* autofocus/);
+    expect(wrong.text).not.toMatch(/<input id="email"[^>]* autofocus/);
+    expect(wrong.text).toContain('value="' + user.email + '"');
+  });
+
+  it('runs the Chinese sentences of a wrong-password message together, as Chinese is written', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const browser = new FormBrowser();
+    const { page } = await loginPage(browser, { ui_locales: 'zh-Hans' });
+    const wrong = await browser.submit(page, { email: user.email, password: '这不是正确的密码啊' }, '/login');
+    expect(wrong.text).toContain('密码不正确。再失败 4 次，账户将被锁定。');
+    const other = new FormBrowser();
+    const english = await other.submit((await loginPage(other)).page, { email: user.email, password: 'still not the password' }, '/login');
+    expect(english.text).toContain('The password is not correct. 3 attempts left before the account is locked.');
+  });
+});
+
+describe('the consent page', () => {
+  it('says what is confirmed when the app asks for nothing new, instead of an empty list', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const browser = new FormBrowser();
+    const config = await flow.relyingParty(app);
+    await flow.signIn(await flow.authorizationUrl(config), user.email, PASSWORD, browser);
+    // The same app asks again with prompt=consent: the grant already holds everything.
+    const again = await flow.authorizationUrl(config);
+    const consent = await browser.follow(again.url.toString(), callback.redirectUri);
+    expect(consent.text).toContain('asks you to confirm that it may go on using the access you gave it before. Nothing new is asked.');
+    expect(consent.text).not.toContain('<ul></ul>');
+    const zh = await browser.follow((await flow.authorizationUrl(config, { ui_locales: 'zh-Hans' })).url.toString(), callback.redirectUri);
+    expect(zh.text).toContain('没有新的请求。');
+  });
+});
+
+describe('the password-setup pages', () => {
+  it('keeps the email whole on the form, and leads on to the app that asked when the password is set', async () => {
+    const email = `ana-maria.lopez-${Date.now()}@example.com`;
+    const created = await request(identity.server)
+      .post('/v1/users')
+      .set('Authorization', `Bearer ${app.appKey}`)
+      .send({ registryId: app.registryId, externalId: `x-${Date.now()}`, email, emailVerified: true, displayName: 'Ana', locale: 'en' })
+      .expect(201);
+    const setup = await request(identity.server)
+      .post(`/v1/users/${created.body.id}/password-setup`)
+      .set('Authorization', `Bearer ${app.appKey}`)
+      .expect(201);
+    const browser = new FormBrowser();
+    const form = await browser.get(setup.body.setupUrl as string);
+    expect(form.text).toContain(`<span class="email">${email}</span>`);
+    const done = await browser.submit(form, { password: PASSWORD, confirm: PASSWORD });
+    expect(done.text).toContain(`Sign in to Partner Portal with <span class="email">${email}</span>`);
+    expect(done.text).toContain(`<a class="button" href="${new URL(callback.redirectUri).origin}">Go to Partner Portal</a>`);
+  });
+});
+
+describe('the sign-out page', () => {
+  it('names the app that asks and offers the other language', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const browser = new FormBrowser();
+    const config = await flow.relyingParty(app);
+    const authorization = await flow.authorizationUrl(config, { scope: 'openid api' });
+    const tokens = await flow.tokens(config, authorization, await flow.signIn(authorization, user.email, PASSWORD, browser));
+    const logoutUrl = oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: callback.redirectUri });
+    const confirm = await browser.get(logoutUrl.toString());
+    expect(confirm.text).toContain('Partner Portal asks to sign you out. Do you want to sign out?');
+    const switchTo = /<nav><a href="([^"]+)" lang="zh-Hans"/.exec(confirm.text);
+    expect(switchTo).not.toBeNull();
+    const chinese = await browser.get(new URL(switchTo![1]!.replace(/&amp;/g, '&'), identity.origin).toString());
+    expect(chinese.text).toContain('Partner Portal 请求让您退出登录。您要退出登录吗？');
+  });
+});
