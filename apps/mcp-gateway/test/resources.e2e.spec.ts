@@ -18,20 +18,32 @@ async function readJson(client: Client, uri: string): Promise<Record<string, unk
 }
 
 async function readError(client: Client, uri: string): Promise<{ code: number; message: string }> {
-  const error = (await client.readResource({ uri }).then(() => null, (e: unknown) => e)) as McpError | null;
+  const error = (await client.readResource({ uri }).then(
+    () => null,
+    (e: unknown) => e,
+  )) as McpError | null;
   if (!error) throw new Error(`${uri} was readable`);
   return { code: error.code, message: error.message };
 }
 
 beforeAll(async () => {
   platform = await startPlatform();
-  gateway = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+  gateway = await startGateway({
+    STANDARDS_API_URL: platform.standardsApiUrl,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+  });
   agent = await platform.newAppKey();
   anonymous = await connectClient(gateway.mcpUrl);
   keyed = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` });
   const draft = await keyed.callTool({
     name: 'draft_split_project',
-    arguments: { name: 'Resource test', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+    arguments: {
+      name: 'Resource test',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
+    },
   });
   projectUri = (draft.structuredContent as { resourceUri: string }).resourceUri;
 }, PLATFORM_START_TIMEOUT_MS);
@@ -46,11 +58,27 @@ describe('registry resources (public)', () => {
   it('lists the nine templates with variables under stdreg://', async () => {
     const { resourceTemplates } = await anonymous.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
-      'stdreg://standards/{sectionId}', 'stdreg://taskspec/{taskCode}', 'stdreg://roles/{role}', 'stdreg://policy/{policyId}',
-      'stdreg://split-templates/{version}', 'stdreg://organizations/{id}', 'stdreg://split-projects/{id}', 'stdreg://settlement-runs/{id}',
+      'stdreg://standards/{sectionId}',
+      'stdreg://taskspec/{taskCode}',
+      'stdreg://roles/{role}',
+      'stdreg://policy/{policyId}',
+      'stdreg://split-templates/{version}',
+      'stdreg://organizations/{id}',
+      'stdreg://split-projects/{id}',
+      'stdreg://settlement-runs/{id}',
       'stdreg://equity-ledgers/{legalEntityId}',
     ]);
     for (const template of resourceTemplates) expect(template.mimeType).toBe('application/json');
+  });
+
+  it('lists the three singletons first, so a client that reads one page has them all', async () => {
+    const first = await anonymous.listResources({});
+    expect(first.nextCursor).toBeDefined();
+    expect(first.resources.slice(0, 3).map((resource) => resource.uri)).toEqual([
+      'stdreg://manifest/current',
+      'stdreg://glossary/current',
+      'stdreg://brand/current',
+    ]);
   });
 
   it('lists every registry resource over pages, as many as the manifest counts, and reads each one in both languages', async () => {
@@ -70,7 +98,11 @@ describe('registry resources (public)', () => {
     const count = (kind: string) => kinds.filter((k) => k === kind).length;
     expect([count('manifest'), count('glossary'), count('brand')]).toEqual([1, 1, 1]);
     expect([count('standards'), count('taskspec'), count('roles'), count('policy'), count('split-templates')]).toEqual([
-      counts['standards'], counts['tasks'], counts['roles'], counts['policies'], counts['splitTemplates'],
+      counts['standards'],
+      counts['tasks'],
+      counts['roles'],
+      counts['policies'],
+      counts['splitTemplates'],
     ]);
     expect(new Set(listed.map((r) => r.uri)).size).toBe(listed.length);
     for (const resource of listed) {
@@ -81,8 +113,15 @@ describe('registry resources (public)', () => {
 
   it('reads the glossary, a standards block with its source and an older policy-free template', async () => {
     const glossary = await readJson(anonymous, 'stdreg://glossary/current');
-    expect((glossary['terms'] as unknown[]).length).toBe(((await readJson(anonymous, 'stdreg://manifest/current'))['counts'] as { terms: number }).terms);
-    expect(await readJson(anonymous, 'stdreg://standards/RUL-3')).toMatchObject({ sectionId: 'RUL-3', version: '2.0', citation: 'RUL-3@2.0', source: { sha256: expect.any(String) } });
+    expect((glossary['terms'] as unknown[]).length).toBe(
+      ((await readJson(anonymous, 'stdreg://manifest/current'))['counts'] as { terms: number }).terms,
+    );
+    expect(await readJson(anonymous, 'stdreg://standards/RUL-3')).toMatchObject({
+      sectionId: 'RUL-3',
+      version: '2.0',
+      citation: 'RUL-3@2.0',
+      source: { sha256: expect.any(String) },
+    });
     expect(await readJson(anonymous, 'stdreg://split-templates/1.0')).toMatchObject({ version: '1.0', status: 'superseded' });
   });
 
@@ -97,42 +136,88 @@ describe('completion of template variables', () => {
     (await anonymous.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion;
 
   it('completes section ids, task codes, roles, policy ids and template versions by prefix', async () => {
-    expect((await complete('stdreg://standards/{sectionId}', 'sectionId', 'rul')).values).toEqual(['RUL-1', 'RUL-2', 'RUL-3', 'RUL-4', 'RUL-5', 'RUL-6']);
-    expect((await complete('stdreg://taskspec/{taskCode}', 'taskCode', 'TSK-02')).values).toEqual(['TSK-020', 'TSK-021', 'TSK-022', 'TSK-023', 'TSK-024', 'TSK-025']);
+    expect((await complete('stdreg://standards/{sectionId}', 'sectionId', 'rul')).values).toEqual([
+      'RUL-1',
+      'RUL-2',
+      'RUL-3',
+      'RUL-4',
+      'RUL-5',
+      'RUL-6',
+    ]);
+    expect((await complete('stdreg://taskspec/{taskCode}', 'taskCode', 'TSK-02')).values).toEqual([
+      'TSK-020',
+      'TSK-021',
+      'TSK-022',
+      'TSK-023',
+      'TSK-024',
+      'TSK-025',
+    ]);
     expect((await complete('stdreg://roles/{role}', 'role', 'settle')).values).toEqual(['settlement-approver']);
     expect((await complete('stdreg://policy/{policyId}', 'policyId', 'a')).values).toEqual(['acceptable-use', 'agent-use']);
-    expect(await complete('stdreg://split-templates/{version}', 'version', '')).toEqual({ values: ['1.0', '2.0'], total: 2, hasMore: false });
+    expect(await complete('stdreg://split-templates/{version}', 'version', '')).toEqual({
+      values: ['1.0', '2.0'],
+      total: 2,
+      hasMore: false,
+    });
   });
 
   it('completes nothing for organization-scoped ids, unknown templates or arguments', async () => {
-    for (const [uri, name] of [['stdreg://organizations/{id}', 'id'], ['stdreg://split-projects/{id}', 'id'], ['stdreg://settlement-runs/{id}', 'id'],
-      ['stdreg://equity-ledgers/{legalEntityId}', 'legalEntityId'], ['stdreg://standards/{sectionId}', 'taskCode'], ['stdreg://nothing/{x}', 'x']] as const) {
+    for (const [uri, name] of [
+      ['stdreg://organizations/{id}', 'id'],
+      ['stdreg://split-projects/{id}', 'id'],
+      ['stdreg://settlement-runs/{id}', 'id'],
+      ['stdreg://equity-ledgers/{legalEntityId}', 'legalEntityId'],
+      ['stdreg://standards/{sectionId}', 'taskCode'],
+      ['stdreg://nothing/{x}', 'x'],
+    ] as const) {
       expect(await complete(uri, name, '')).toEqual({ values: [], total: 0, hasMore: false });
     }
   });
 });
 
 describe('organization resources (a key allowed in the organization)', () => {
-  it('reads the key\'s own organization, a split project, an equity ledger; a missing settlement run is -32002', async () => {
-    expect(await readJson(keyed, `stdreg://organizations/${agent.organizationId}`)).toMatchObject({ id: agent.organizationId, name: expect.stringMatching(/^Org /) });
+  it("reads the key's own organization, a split project, an equity ledger; a missing settlement run is -32002", async () => {
+    expect(await readJson(keyed, `stdreg://organizations/${agent.organizationId}`)).toMatchObject({
+      id: agent.organizationId,
+      name: expect.stringMatching(/^Org /),
+    });
     expect(await readJson(keyed, projectUri)).toMatchObject({ organizationId: agent.organizationId, name: 'Resource test' });
-    expect(await readJson(keyed, 'stdreg://equity-ledgers/LEI-ALICE-0002')).toMatchObject({ legalEntityId: 'LEI-ALICE-0002', entries: [], balances: [] });
+    expect(await readJson(keyed, 'stdreg://equity-ledgers/LEI-ALICE-0002')).toMatchObject({
+      legalEntityId: 'LEI-ALICE-0002',
+      entries: [],
+      balances: [],
+    });
     expect((await readError(keyed, 'stdreg://settlement-runs/01900000-0000-7000-8000-000000000000')).code).toBe(-32002);
     expect((await readError(keyed, 'stdreg://split-projects/not-a-uuid')).code).toBe(-32002);
   });
 
   it('denies every organization resource without a key (-32003)', async () => {
-    for (const uri of [`stdreg://organizations/${agent.organizationId}`, projectUri, 'stdreg://equity-ledgers/LEI-ALICE-0002', 'stdreg://settlement-runs/01900000-0000-7000-8000-000000000000']) {
-      expect({ uri, ...(await readError(anonymous, uri)) }).toEqual({ uri, code: -32003, message: expect.stringContaining('API key is required') });
+    for (const uri of [
+      `stdreg://organizations/${agent.organizationId}`,
+      projectUri,
+      'stdreg://equity-ledgers/LEI-ALICE-0002',
+      'stdreg://settlement-runs/01900000-0000-7000-8000-000000000000',
+    ]) {
+      expect({ uri, ...(await readError(anonymous, uri)) }).toEqual({
+        uri,
+        code: -32003,
+        message: expect.stringContaining('API key is required'),
+      });
     }
   });
 
   it('denies a key of another organization, and does not show it the project from its own organization', async () => {
     const other = await platform.newAppKey();
     const intruder = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}` });
-    const naming = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}`, 'x-organization-id': agent.organizationId });
+    const naming = await connectClient(gateway.mcpUrl, {
+      authorization: `Bearer ${other.secret}`,
+      'x-organization-id': agent.organizationId,
+    });
     try {
-      expect(await readError(intruder, `stdreg://organizations/${agent.organizationId}`)).toEqual({ code: -32003, message: expect.stringContaining('organization_mismatch') });
+      expect(await readError(intruder, `stdreg://organizations/${agent.organizationId}`)).toEqual({
+        code: -32003,
+        message: expect.stringContaining('organization_mismatch'),
+      });
       expect(await readError(naming, projectUri)).toEqual({ code: -32003, message: expect.stringContaining('organization_mismatch') });
       expect((await readError(intruder, projectUri)).code).toBe(-32002);
     } finally {
@@ -142,11 +227,21 @@ describe('organization resources (a key allowed in the organization)', () => {
   });
 
   it('denies organization resources when identity is unreachable, and still serves the registry', async () => {
-    const stranded = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: 'http://127.0.0.1:9', IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+    const stranded = await startGateway({
+      STANDARDS_API_URL: platform.standardsApiUrl,
+      IDENTITY_URL: 'http://127.0.0.1:9',
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    });
     const client = await connectClient(stranded.mcpUrl, { authorization: `Bearer ${agent.secret}` });
     try {
-      expect(await readError(client, projectUri)).toEqual({ code: -32003, message: expect.stringContaining('Authorization could not be established') });
-      expect(await readError(client, `stdreg://organizations/${agent.organizationId}`)).toEqual({ code: -32003, message: expect.stringContaining('Authorization could not be established') });
+      expect(await readError(client, projectUri)).toEqual({
+        code: -32003,
+        message: expect.stringContaining('Authorization could not be established'),
+      });
+      expect(await readError(client, `stdreg://organizations/${agent.organizationId}`)).toEqual({
+        code: -32003,
+        message: expect.stringContaining('Authorization could not be established'),
+      });
       expect(await readJson(client, 'stdreg://roles/investor')).toMatchObject({ role: 'investor' });
     } finally {
       await client.close();

@@ -24,20 +24,28 @@ export class ResourceDirectory {
     }));
   }
 
-  /** Every public registry resource, in template order; the cursor is the offset of the next page. */
+  /**
+   * Every public registry resource: the singletons first (a client that reads one page must not miss
+   * one), then each template's resources in template order; the cursor is the offset of the next page.
+   */
   async list(cursor: string | undefined): Promise<ResourcePage> {
     const offset = cursor === undefined ? 0 : decodeOffset(cursor);
     if (offset === null) return { ok: false, message: 'Invalid cursor: pass nextCursor from a previous page.' };
-    const all: Resource[] = [];
-    for (const template of RESOURCE_TEMPLATES) {
-      if (template.action !== null) continue;
-      if (template.variable === null) {
-        all.push({ uri: uriTemplateOf(template), name: template.name, title: template.title, description: template.description, mimeType: JSON_MIME });
-        continue;
-      }
+    const publicTemplates = RESOURCE_TEMPLATES.filter((template) => template.action === null);
+    const all: Resource[] = publicTemplates
+      .filter((template) => template.variable === null)
+      .map((template) => ({
+        uri: uriTemplateOf(template),
+        name: template.name,
+        title: template.title,
+        description: template.description,
+        mimeType: JSON_MIME,
+      }));
+    for (const template of publicTemplates.filter((candidate) => candidate.variable !== null)) {
       const values = await this.values(template);
       if (values === null) return { ok: false, message: 'The registry (standards-api) is unavailable; retry later.' };
-      for (const { id, label } of values) all.push({ uri: uriOf(template, id), name: `${template.name}:${id}`, title: label, mimeType: JSON_MIME });
+      for (const { id, label } of values)
+        all.push({ uri: uriOf(template, id), name: `${template.name}:${id}`, title: label, mimeType: JSON_MIME });
     }
     const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
     const next = offset + RESOURCE_PAGE_SIZE;

@@ -7,18 +7,20 @@ import { GatewayAuthorization } from '../authorization/gateway-authorization';
 import type { McpCaller } from '../mcp/caller';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
+import { portableSchema } from './schema-portability';
 import type { ToolDefinition } from './tool-definition';
 import { TOOLS } from './tool-catalogue';
 
 type JsonSchemaObject = Tool['inputSchema'];
 
-function published(tool: ToolDefinition): Tool {
+/** A tool as tools/list publishes it, its schemas in the portable subset (schema-portability). */
+export function publishedTool(tool: ToolDefinition): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as JsonSchemaObject,
-    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as JsonSchemaObject,
+    inputSchema: portableSchema(z.toJSONSchema(tool.input, { io: 'input' })) as JsonSchemaObject,
+    outputSchema: portableSchema(z.toJSONSchema(tool.output, { io: 'output' })) as JsonSchemaObject,
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
@@ -37,7 +39,7 @@ function refusal(message: string): CallToolResult {
 @Injectable()
 export class ToolRunner {
   private readonly byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
-  private readonly catalogue: Tool[] = TOOLS.map(published);
+  private readonly catalogue: Tool[] = TOOLS.map(publishedTool);
 
   constructor(
     private readonly authorization: GatewayAuthorization,
@@ -58,11 +60,24 @@ export class ToolRunner {
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`);
     try {
-      const outcome = await tool.run(parsed.data, { caller, registry: this.registry, standardsApi: this.standardsApi, authorization: this.authorization });
+      const outcome = await tool.run(parsed.data, {
+        caller,
+        registry: this.registry,
+        standardsApi: this.standardsApi,
+        authorization: this.authorization,
+      });
       if (!outcome.ok) return refusal(outcome.message);
-      return { content: [{ type: 'text', text: tool.render(outcome.output) }], structuredContent: outcome.output as Record<string, unknown> };
+      return {
+        content: [{ type: 'text', text: tool.render(outcome.output) }],
+        structuredContent: outcome.output as Record<string, unknown>,
+      };
     } catch (error) {
-      this.logger.event('error', 'tool failed', { tool: name, error: error instanceof Error ? error.message : String(error) }, 'ToolRunner');
+      this.logger.event(
+        'error',
+        'tool failed',
+        { tool: name, error: error instanceof Error ? error.message : String(error) },
+        'ToolRunner',
+      );
       return refusal(`${name} failed unexpectedly; nothing was changed. Retry, or report it if it persists.`);
     }
   }
