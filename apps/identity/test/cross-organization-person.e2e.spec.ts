@@ -1,30 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { signinFlow, type SigninFlow } from './support/signin-flow';
-import {
-  FormBrowser,
-  registerPartnerApp,
-  startCallbackServer,
-  startSigninIdentity,
-  type PartnerApp,
-  type SigninIdentity,
-} from './support/signin-fixture';
+import type { SigninFlow } from './support/signin-flow';
+import { startSigninScene, type SigninScene } from './support/signin-scene';
+import { FormBrowser, registerPartnerApp, type PartnerApp, type SigninIdentity } from './support/signin-fixture';
 
 // A hostile partner creates a user with the email of another organization's person, claims it is
 // verified, sets its password and signs in; later the real organization syncs that person.
+let scene: SigninScene;
 let identity: SigninIdentity;
-let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let callback: SigninScene['callback'];
 let flow: SigninFlow;
 
 beforeAll(async () => {
-  identity = await startSigninIdentity();
-  callback = await startCallbackServer();
-  flow = signinFlow(identity, callback.redirectUri);
+  scene = await startSigninScene();
+  ({ identity, callback, flow } = scene);
 }, 60_000);
-afterAll(async () => {
-  await callback?.close();
-  await identity?.close();
-});
+afterAll(() => scene?.close());
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 

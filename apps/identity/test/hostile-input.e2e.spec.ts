@@ -1,27 +1,18 @@
 import request from 'supertest';
-import {
-  FormBrowser,
-  registerPartnerApp,
-  startCallbackServer,
-  startSigninIdentity,
-  type PartnerApp,
-  type SigninIdentity,
-} from './support/signin-fixture';
+import { startSigninScene, type SigninScene } from './support/signin-scene';
+import { FormBrowser, type PartnerApp, type SigninIdentity } from './support/signin-fixture';
 
 // Bytes no form would send, from the outside: each must be a 4xx that changes nothing, never a 500.
+let scene: SigninScene;
 let identity: SigninIdentity;
-let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let callback: SigninScene['callback'];
 let app: PartnerApp;
 
 beforeAll(async () => {
-  identity = await startSigninIdentity({ RATE_LIMIT_WAITLIST_PER_HOUR: '1000' });
-  callback = await startCallbackServer();
-  app = await registerPartnerApp(identity, [callback.redirectUri]);
+  scene = await startSigninScene({ RATE_LIMIT_WAITLIST_PER_HOUR: '1000' });
+  ({ identity, callback, app } = scene);
 }, 60_000);
-afterAll(async () => {
-  await callback?.close();
-  await identity?.close();
-});
+afterAll(() => scene?.close());
 
 const platform = () => ({ Authorization: `Bearer ${identity.platformKey}` });
 const partner = () => ({ Authorization: `Bearer ${app.appKey}` });

@@ -1,33 +1,21 @@
 import * as oidc from 'openid-client';
 import request from 'supertest';
-import { signinFlow, type SigninFlow } from './support/signin-flow';
-import {
-  FormBrowser,
-  PASSWORD,
-  createUserWithPassword,
-  registerPartnerApp,
-  startCallbackServer,
-  startSigninIdentity,
-  type PartnerApp,
-  type SigninIdentity,
-} from './support/signin-fixture';
+import type { SigninFlow } from './support/signin-flow';
+import { startSigninScene, type SigninScene } from './support/signin-scene';
+import { FormBrowser, PASSWORD, createUserWithPassword, type PartnerApp, type SigninIdentity } from './support/signin-fixture';
 
 // What a person meets on identity's pages, in both languages (the browser test screenshots them).
+let scene: SigninScene;
 let identity: SigninIdentity;
-let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let callback: SigninScene['callback'];
 let app: PartnerApp;
 let flow: SigninFlow;
 
 beforeAll(async () => {
-  identity = await startSigninIdentity();
-  callback = await startCallbackServer();
-  app = await registerPartnerApp(identity, [callback.redirectUri]);
-  flow = signinFlow(identity, callback.redirectUri);
+  scene = await startSigninScene();
+  ({ identity, callback, app, flow } = scene);
 }, 60_000);
-afterAll(async () => {
-  await callback?.close();
-  await identity?.close();
-});
+afterAll(() => scene?.close());
 
 async function loginPage(browser: FormBrowser, extra: Record<string, string> = {}) {
   const authorization = await flow.authorizationUrl(await flow.relyingParty(app), extra);
