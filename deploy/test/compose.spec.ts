@@ -65,7 +65,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(APPS)("gives %s values its own config validation accepts, with the defaults of ${…:-default} (built artifact)", (app) => {
+  it.each(APPS)('gives %s values its own config validation accepts, with the defaults of ${…:-default} (built artifact)', (app) => {
     const environment = Object.fromEntries(
       Object.entries(compose.services[app]!.environment!).map(([name, value]) => [name, value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]),
     );
@@ -98,9 +98,14 @@ describe('docker-compose.yml', () => {
       for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
         const target = compose.services[dependency]!;
         const oneShot = target.command?.join(' ') === 'node migrate.js';
-        expect({ name, dependency, condition }).toEqual({ name, dependency, condition: oneShot ? 'service_completed_successfully' : 'service_healthy' });
+        expect({ name, dependency, condition }).toEqual({
+          name,
+          dependency,
+          condition: oneShot ? 'service_completed_successfully' : 'service_healthy',
+        });
         if (oneShot) continue;
-        const targetHasHealthcheck = target.healthcheck !== undefined || (target.build && read(target.build.dockerfile).includes('HEALTHCHECK'));
+        const targetHasHealthcheck =
+          target.healthcheck !== undefined || (target.build && read(target.build.dockerfile).includes('HEALTHCHECK'));
         expect({ dependency, targetHasHealthcheck }).toEqual({ dependency, targetHasHealthcheck: true });
       }
     }
@@ -118,7 +123,9 @@ describe('docker-compose.yml', () => {
 
   it('gives each service with data a database of its own, created at init', () => {
     const init = read('deploy/postgres/init.sql');
-    const databases = withDatabase.map((app) => new URL(compose.services[app]!.environment!['DATABASE_URL']!.replace(/\$\{[^}]*\}/g, 'x')).pathname.slice(1));
+    const databases = withDatabase.map((app) =>
+      new URL(compose.services[app]!.environment!['DATABASE_URL']!.replace(/\$\{[^}]*\}/g, 'x')).pathname.slice(1),
+    );
     expect(new Set(databases).size).toBe(databases.length);
     for (const database of databases) expect(init).toContain(`CREATE DATABASE ${database};`);
     expect(compose.services['mcp-gateway']!.environment!['DATABASE_URL']).toBeUndefined();

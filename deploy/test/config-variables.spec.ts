@@ -13,7 +13,9 @@ describe('config variables read from the apps config classes', () => {
 
   it('tells which apps have a database and which variables a deployment must set', () => {
     expect(APPS.filter(hasDatabase)).toEqual(['standards-api', 'identity']);
-    expect(requiredInDeployment('standards-api', [])).toEqual(expect.arrayContaining(['HOST', 'DATABASE_URL', 'IDENTITY_URL', 'IDENTITY_SERVICE_TOKEN']));
+    expect(requiredInDeployment('standards-api', [])).toEqual(
+      expect.arrayContaining(['HOST', 'DATABASE_URL', 'IDENTITY_URL', 'IDENTITY_SERVICE_TOKEN']),
+    );
     expect(requiredInDeployment('mcp-gateway', [])).not.toContain('DATABASE_URL');
     expect(requiredInDeployment('identity', ['REDIS_URL'])).not.toContain('REDIS_URL');
     expect(requiredInDeployment('identity', [])).not.toContain('IDENTITY_PORT');

@@ -34,7 +34,11 @@ describe('tools/deploy/generate-secrets.mjs', () => {
 
   it('pairs the service tokens and makes values every app accepts, with an RSA signing key that has a kid', () => {
     const generated = generate('--postgres-password', 'secret');
-    const pairs = new Map(find(generated, 'Secret', 'identity-secrets')!.stringData!['DECISION_SERVICE_TOKENS']!.split(',').map((p) => p.split(':') as [string, string]));
+    const pairs = new Map(
+      find(generated, 'Secret', 'identity-secrets')!
+        .stringData!['DECISION_SERVICE_TOKENS']!.split(',')
+        .map((p) => p.split(':') as [string, string]),
+    );
     for (const app of ['standards-api', 'mcp-gateway']) {
       expect(pairs.get(app)).toBe(find(generated, 'Secret', `${app}-secrets`)!.stringData!['IDENTITY_SERVICE_TOKEN']);
     }
@@ -42,7 +46,9 @@ describe('tools/deploy/generate-secrets.mjs', () => {
       const env = { ...find(manifests, 'ConfigMap', `${app}-config`)!.data, ...find(generated, 'Secret', `${app}-secrets`)!.stringData };
       expect(checkConfig(app, env)).toEqual({ ok: true, output: `${app}: configuration valid\n` });
     }
-    const [key] = JSON.parse(find(generated, 'Secret', 'identity-secrets')!.stringData!['OIDC_JWKS']!).keys as (JsonWebKey & { kid: string })[];
+    const [key] = JSON.parse(find(generated, 'Secret', 'identity-secrets')!.stringData!['OIDC_JWKS']!).keys as (JsonWebKey & {
+      kid: string;
+    })[];
     expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.stringMatching(/^sig-/) });
     expect(createPrivateKey({ key: key!, format: 'jwk' }).asymmetricKeyType).toBe('rsa');
   });

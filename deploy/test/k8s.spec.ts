@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import {
-  APPS, configVariables, hasDatabase, migrateEntryPoint, requiredInDeployment, SENSITIVE, type AppName,
+  APPS,
+  configVariables,
+  hasDatabase,
+  migrateEntryPoint,
+  requiredInDeployment,
+  SENSITIVE,
+  type AppName,
 } from './support/config-variables';
 import { checkConfig } from './support/artifacts';
 import { find, K8S_DIR, loadManifests, manifestFiles, type Manifest } from './support/manifests';
@@ -20,7 +26,13 @@ const MAY_STAY_UNSET: Record<AppName, string[]> = {
   'mcp-gateway': [],
 };
 const API_VERSIONS: Record<string, string> = {
-  Deployment: 'apps/v1', Service: 'v1', ConfigMap: 'v1', Secret: 'v1', Job: 'batch/v1', Ingress: 'networking.k8s.io/v1', Namespace: 'v1',
+  Deployment: 'apps/v1',
+  Service: 'v1',
+  ConfigMap: 'v1',
+  Secret: 'v1',
+  Job: 'batch/v1',
+  Ingress: 'networking.k8s.io/v1',
+  Namespace: 'v1',
   PodDisruptionBudget: 'policy/v1',
 };
 
@@ -54,8 +66,15 @@ describe('deploy/k8s manifests', () => {
   it('are known kinds with the right apiVersion, in the platform namespace, labelled', () => {
     expect(manifests.length).toBeGreaterThan(10);
     for (const m of manifests) {
-      expect({ file: m.file, kind: m.kind, apiVersion: m.apiVersion }).toEqual({ file: m.file, kind: m.kind, apiVersion: API_VERSIONS[m.kind] });
-      expect({ file: m.file, name: m.metadata.name }).toEqual({ file: m.file, name: expect.stringMatching(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/) });
+      expect({ file: m.file, kind: m.kind, apiVersion: m.apiVersion }).toEqual({
+        file: m.file,
+        kind: m.kind,
+        apiVersion: API_VERSIONS[m.kind],
+      });
+      expect({ file: m.file, name: m.metadata.name }).toEqual({
+        file: m.file,
+        name: expect.stringMatching(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
+      });
       if (m.kind !== 'Namespace') expect({ file: m.file, namespace: m.metadata.namespace }).toEqual({ file: m.file, namespace: NAMESPACE });
       expect({ file: m.file, partOf: m.metadata.labels?.['app.kubernetes.io/part-of'] }).toEqual({ file: m.file, partOf: NAMESPACE });
     }
@@ -104,7 +123,11 @@ describe('deploy/k8s manifests', () => {
       const { pod, container } = workload(app);
       for (const c of [container, ...jobContainers(app)]) {
         for (const kind of ['requests', 'limits']) expect(Object.keys(c.resources[kind]).sort()).toEqual(['cpu', 'memory']);
-        expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+        expect(c.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
       }
       expect(pod.securityContext.runAsNonRoot).toBe(true);
       expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
@@ -185,7 +208,9 @@ describe('deploy/k8s manifests', () => {
 
   it("pairs identity's decision credentials with each calling service's token", () => {
     const tokens = new Map(
-      find(manifests, 'Secret', 'identity-secrets')!.stringData!['DECISION_SERVICE_TOKENS']!.split(',').map((pair) => pair.split(':') as [string, string]),
+      find(manifests, 'Secret', 'identity-secrets')!
+        .stringData!['DECISION_SERVICE_TOKENS']!.split(',')
+        .map((pair) => pair.split(':') as [string, string]),
     );
     const callers = APPS.filter((app) => provided(workload(app).container).fromSecret['IDENTITY_SERVICE_TOKEN'] !== undefined);
     expect(callers.sort()).toEqual(['mcp-gateway', 'standards-api']);
@@ -194,8 +219,18 @@ describe('deploy/k8s manifests', () => {
 
   it('routes {base_url}/api/v2 and /mcp on one host and identity on its own, and nothing internal', () => {
     const ingress = find(manifests, 'Ingress', 'stdreg-edge')!;
-    const routes = ingress.spec.rules.flatMap((rule: { host: string; http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }[] } }) =>
-      rule.http.paths.map((p) => ({ host: rule.host, path: p.path, pathType: p.pathType, service: p.backend.service.name, port: p.backend.service.port.name })),
+    const routes = ingress.spec.rules.flatMap(
+      (rule: {
+        host: string;
+        http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }[] };
+      }) =>
+        rule.http.paths.map((p) => ({
+          host: rule.host,
+          path: p.path,
+          pathType: p.pathType,
+          service: p.backend.service.name,
+          port: p.backend.service.port.name,
+        })),
     );
     const platformHost = routes.find((r: { path: string }) => r.path === '/api/v2').host;
     const identityHost = routes.find((r: { service: string }) => r.service === 'identity').host;

@@ -9,13 +9,18 @@ import type { Story } from './story';
 
 export async function connectAgent(story: Story, partner: Partner): Promise<Client> {
   const client = new Client({ name: 'walkthrough-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(story.platform.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${partner.appKey}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(story.platform.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${partner.appKey}` } },
+    }),
+  );
   return client;
 }
 
 function json(result: { contents: { text?: string; mimeType?: string }[] }): Record<string, unknown> {
   const [first] = result.contents;
-  if (!first?.text || first.mimeType !== 'application/json') throw new Error(`expected one JSON content, got ${JSON.stringify(result.contents).slice(0, 300)}`);
+  if (!first?.text || first.mimeType !== 'application/json')
+    throw new Error(`expected one JSON content, got ${JSON.stringify(result.contents).slice(0, 300)}`);
   return JSON.parse(first.text) as Record<string, unknown>;
 }
 
@@ -52,16 +57,24 @@ export async function agentDrafts(story: Story, agent: Client, partner: Partner)
 
 /** The agent's key is refused activation by standards-api itself, and no tool offers it. */
 export async function agentRefusedActivation(story: Story, agent: Client, partner: Partner, project: DraftedProject): Promise<void> {
-  const refused = await call<{ code: string }>('POST', `${story.platform.standardsApiUrl}/api/v2/split-projects/${project.projectId}/activate`, {
-    token: partner.appKey,
-    organizationId: partner.organizationId,
-    body: { scenarioId: project.baselineId },
-    expect: 403,
-  });
+  const refused = await call<{ code: string }>(
+    'POST',
+    `${story.platform.standardsApiUrl}/api/v2/split-projects/${project.projectId}/activate`,
+    {
+      token: partner.appKey,
+      organizationId: partner.organizationId,
+      body: { scenarioId: project.baselineId },
+      expect: 403,
+    },
+  );
   const tools = await agent.listTools();
   const formal = tools.tools.filter((t) => /activate|rule_version|post_settlement|equity|pay/.test(t.name) && !t.annotations?.readOnlyHint);
   if (formal.length > 0) throw new Error(`tools that reach formal writes: ${formal.map((t) => t.name).join(', ')}`);
-  story.step('agent refused activation', { actor: `agent with app key ${partner.appKeyPrefix}`, code: refused.body.code, tools: tools.tools.length });
+  story.step('agent refused activation', {
+    actor: `agent with app key ${partner.appKeyPrefix}`,
+    code: refused.body.code,
+    tools: tools.tools.length,
+  });
 }
 
 export async function agentReadsSettlement(story: Story, agent: Client, partner: Partner, runId: string, projectId: string): Promise<void> {
@@ -69,6 +82,7 @@ export async function agentReadsSettlement(story: Story, agent: Client, partner:
   const run = json(await agent.readResource({ uri: `stdreg://settlement-runs/${runId}` }));
   const explained = await tool(agent, 'explain_settlement', { content: walkthroughScenario(), periodId: '2026-01' });
   const steps = explained['steps'] as { text: { en: string; 'zh-Hans': string } }[];
-  if (steps.length === 0 || !steps.every((step) => step.text.en && step.text['zh-Hans'])) throw new Error('the explanation is not bilingual');
+  if (steps.length === 0 || !steps.every((step) => step.text.en && step.text['zh-Hans']))
+    throw new Error('the explanation is not bilingual');
   story.step('agent read the posted settlement and had it explained', { actor, runId: run['id'], projectId, steps: steps.length });
 }

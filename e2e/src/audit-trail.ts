@@ -20,7 +20,10 @@ export async function auditSince(story: Story, since: string): Promise<AuditEntr
   let cursor: string | null = null;
   do {
     const query: URLSearchParams = new URLSearchParams({ from: since, limit: '100', ...(cursor ? { cursor } : {}) });
-    const page: { body: { items: AuditEntryDto[]; nextCursor: string | null } } = await call<{ items: AuditEntryDto[]; nextCursor: string | null }>('GET', `${story.platform.identityUrl}/v1/audit?${query}`, {
+    const page: { body: { items: AuditEntryDto[]; nextCursor: string | null } } = await call<{
+      items: AuditEntryDto[];
+      nextCursor: string | null;
+    }>('GET', `${story.platform.identityUrl}/v1/audit?${query}`, {
       token: story.platform.platformKey,
       expect: 200,
     });

@@ -1,6 +1,13 @@
 // Chapter 1 of the walkthrough: an organization asks on the waitlist, an operator approves it, the
 // partner registers its app and pushes its user mirror.
-import type { AppRegistrationDto, IssuedKeyDto, RegisteredAppDto, SyncResultDto, WaitlistApprovalDto, WaitlistRequestDto } from '@stdreg/contracts';
+import type {
+  AppRegistrationDto,
+  IssuedKeyDto,
+  RegisteredAppDto,
+  SyncResultDto,
+  WaitlistApprovalDto,
+  WaitlistRequestDto,
+} from '@stdreg/contracts';
 import { call } from './http';
 import type { Story } from './story';
 
@@ -18,7 +25,12 @@ export const PARTNER_USERS = 50;
 export async function onboardPartner(story: Story, run: string): Promise<Partner> {
   const { identityUrl, platformKey } = story.platform;
   const asked = await call<WaitlistRequestDto>('POST', `${identityUrl}/v1/waitlist`, {
-    body: { organizationName: `Walkthrough Studio ${run}`, contactName: 'Mei Lin', contactEmail: `mei.${run}@studio.example`, useCase: 'Revenue splits for a co-produced game' },
+    body: {
+      organizationName: `Walkthrough Studio ${run}`,
+      contactName: 'Mei Lin',
+      contactEmail: `mei.${run}@studio.example`,
+      useCase: 'Revenue splits for a co-produced game',
+    },
     expect: 201,
   });
   story.step('waitlist request', { actor: 'anonymous', id: asked.body.id });
@@ -37,7 +49,11 @@ export async function onboardPartner(story: Story, run: string): Promise<Partner
     body: { name: 'Walkthrough Portal', type: 'Traditional', redirectUris: [story.redirectUri] },
     expect: 201,
   });
-  story.step('app registered', { actor: `app key ${issued.key.prefix}`, registryId: registered.body.app.registryId, clientId: registered.body.app.clientId });
+  story.step('app registered', {
+    actor: `app key ${issued.key.prefix}`,
+    registryId: registered.body.app.registryId,
+    clientId: registered.body.app.clientId,
+  });
 
   const records = Array.from({ length: PARTNER_USERS }, (_, index) => ({
     externalId: `ext-${run}-${index}`,
@@ -51,7 +67,11 @@ export async function onboardPartner(story: Story, run: string): Promise<Partner
     body: { registryId: registered.body.app.registryId, records },
     expect: 200,
   });
-  const users = synced.body.results.map((result, index) => ({ externalId: records[index]!.externalId, email: records[index]!.email, uid: result.uid! }));
+  const users = synced.body.results.map((result, index) => ({
+    externalId: records[index]!.externalId,
+    email: records[index]!.email,
+    uid: result.uid!,
+  }));
   story.step(`${PARTNER_USERS} users synced`, { actor: `app key ${issued.key.prefix}`, counts: synced.body.counts });
 
   return {

@@ -13,7 +13,12 @@ if (!Number.isInteger(port) || port <= 0) {
 const ANSWER = JSON.stringify({
   decision: 'allow',
   reason: 'organization_key',
-  subject: { kind: 'app_key', id: '01900000-0000-7000-8000-000000000001', keyPrefix: 'aaaaaaaaaa', organizationId: '01900000-0000-7000-8000-00000000000a' },
+  subject: {
+    kind: 'app_key',
+    id: '01900000-0000-7000-8000-000000000001',
+    keyPrefix: 'aaaaaaaaaa',
+    organizationId: '01900000-0000-7000-8000-00000000000a',
+  },
 });
 
 const server = http.createServer((req, res) => {

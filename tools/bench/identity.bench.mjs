@@ -287,7 +287,9 @@ async function steadyPaired(instance, scenario) {
   const port = await freePort();
   const bare = startServer('bare node:http server', [BARE_SERVER, String(port)], process.env);
   await waitForStatus('bare node:http server', port, '/readyz', 200);
-  const stalls = await Promise.all([SERVER_CPU, LOAD_CPU].map((cpu) => runJsonScript('cpu-stall-probe', STALL_PROBE, [STALL_PROBE_SECONDS], cpu)));
+  const stalls = await Promise.all(
+    [SERVER_CPU, LOAD_CPU].map((cpu) => runJsonScript('cpu-stall-probe', STALL_PROBE, [STALL_PROBE_SECONDS], cpu)),
+  );
   const paired = await pairedRun('steady decision', instance.port, scenario, { port, ...PAIRED });
   await stopChild(bare);
   return { decision: paired[0], floor: paired[1], stalls: { [SERVER_CPU]: stalls[0], [LOAD_CPU]: stalls[1] } };
@@ -301,9 +303,16 @@ const PACED_LOAD = path.join(import.meta.dirname, 'paced-load.mjs');
  */
 async function pairedRun(name, port, scenario, paired) {
   const result = await runJsonScript('paced-load', PACED_LOAD, [
-    `http://127.0.0.1:${port}${scenario.path}`, scenario.method, JSON.stringify(scenario.headers), scenario.body,
-    LOAD.connections, DECISION_OFFERED_RATE, LOAD.warmupSeconds, paired.seconds,
-    `http://127.0.0.1:${paired.port}${scenario.path}`, paired.sliceSeconds,
+    `http://127.0.0.1:${port}${scenario.path}`,
+    scenario.method,
+    JSON.stringify(scenario.headers),
+    scenario.body,
+    LOAD.connections,
+    DECISION_OFFERED_RATE,
+    LOAD.warmupSeconds,
+    paired.seconds,
+    `http://127.0.0.1:${paired.port}${scenario.path}`,
+    paired.sliceSeconds,
   ]);
   const labels = ['identity', 'bare node:http'];
   return result.targets.map((measured, i) => toPacedRun(`${name} on ${labels[i]}`, labels[i], measured));
@@ -312,7 +321,9 @@ async function pairedRun(name, port, scenario, paired) {
 function toPacedRun(label, target, result) {
   const statuses = Object.keys(result.statusCounts);
   if (result.errors > 0 || statuses.length !== 1 || statuses[0] !== '200') {
-    throw new Error(`${label}: expected only 200 responses, got ${JSON.stringify({ statusCounts: result.statusCounts, errors: result.errors })}`);
+    throw new Error(
+      `${label}: expected only 200 responses, got ${JSON.stringify({ statusCounts: result.statusCounts, errors: result.errors })}`,
+    );
   }
   const ms = (micros) => micros / 1000;
   const run = {
@@ -355,7 +366,11 @@ function renderDecision(decisionRuns, steady, pass) {
     '| offered load | connections | req/s | p50 ms | p99 ms | mean ms (connections ÷ req/s) | non-2xx | target |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     row(saturated, 'as fast as it goes (throughput)', 'informational'),
-    row(steadyRun, `steady ${DECISION_OFFERED_RATE} req/s, Poisson arrivals (paced-load, µs timing)`, `p99 < ${DECISION_P99_TARGET_MS} ms ${pass ? 'PASS' : 'FAIL'}`),
+    row(
+      steadyRun,
+      `steady ${DECISION_OFFERED_RATE} req/s, Poisson arrivals (paced-load, µs timing)`,
+      `p99 < ${DECISION_P99_TARGET_MS} ms ${pass ? 'PASS' : 'FAIL'}`,
+    ),
     row(single, 'one at a time', 'informational'),
     '',
     `The steady load alternated every ${PAIRED.sliceSeconds} s between identity and a bare node:http server on the same CPU ` +
@@ -480,7 +495,12 @@ async function main() {
     database,
     rateLimit: RATE_LIMIT,
     targets: { decisionP99Ms: { below: DECISION_P99_TARGET_MS, value: memoryPart.decisionRuns[1].p99Ms, pass: decisionPass } },
-    decision: { check: memoryPart.decisionCheck, runs: memoryPart.decisionRuns, bareServer: memoryPart.steady.floor, cpuStalls: memoryPart.steady.stalls },
+    decision: {
+      check: memoryPart.decisionCheck,
+      runs: memoryPart.decisionRuns,
+      bareServer: memoryPart.steady.floor,
+      cpuStalls: memoryPart.steady.stalls,
+    },
     limiter: { redis: redisRun, inProcess: memoryRun, comparison },
     redisTakes: { script: 'one-bucket copy of TAKE_SCRIPT, ioredis EVALSHA', ...takes },
     exits,

@@ -20,7 +20,18 @@ import path from 'node:path';
 // The valid scenario content the gateway tests use (plain data; Node strips the types).
 import { sampleScenario } from '../../apps/mcp-gateway/test/support/examples.ts';
 import {
-  LOAD_CPU, ROOT, SERVER_CPU, assertOnlyStatus, autocannon, freePort, log, makeTempDir, request, run, startServer, waitForStatus,
+  LOAD_CPU,
+  ROOT,
+  SERVER_CPU,
+  assertOnlyStatus,
+  autocannon,
+  freePort,
+  log,
+  makeTempDir,
+  request,
+  run,
+  startServer,
+  waitForStatus,
 } from './bench-kit.mjs';
 
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
@@ -48,7 +59,9 @@ async function startService(app, portVariable, extra) {
 async function json(port, method, urlPath, headers, body) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const response = await request(port, {
-    method, path: urlPath, body: payload,
+    method,
+    path: urlPath,
+    body: payload,
     headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) },
   });
   const text = response.body.toString('utf8');
@@ -61,39 +74,85 @@ function toolCall(name, args) {
 }
 
 const SCENARIOS = [
-  { name: 'pure', label: 'calculate_draft_settlement (pure)', gateway: 'default', body: toolCall('calculate_draft_settlement', { content: sampleScenario() }) },
-  { name: 'registry-cached', label: 'validate_standard_reference (registry, cache 5 s)', gateway: 'default', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
-  { name: 'registry-cached-redis', label: 'validate_standard_reference (registry, cache 5 s), tool-call buckets in Redis', gateway: 'redis', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
-  { name: 'registry-uncached', label: 'validate_standard_reference (manifest read from standards-api every call)', gateway: 'uncached', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
   {
-    name: 'draft-write', label: 'draft_split_project (POST to standards-api every call)', gateway: 'default',
-    body: toolCall('draft_split_project', { name: 'Bench draft', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } }),
+    name: 'pure',
+    label: 'calculate_draft_settlement (pure)',
+    gateway: 'default',
+    body: toolCall('calculate_draft_settlement', { content: sampleScenario() }),
+  },
+  {
+    name: 'registry-cached',
+    label: 'validate_standard_reference (registry, cache 5 s)',
+    gateway: 'default',
+    body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }),
+  },
+  {
+    name: 'registry-cached-redis',
+    label: 'validate_standard_reference (registry, cache 5 s), tool-call buckets in Redis',
+    gateway: 'redis',
+    body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }),
+  },
+  {
+    name: 'registry-uncached',
+    label: 'validate_standard_reference (manifest read from standards-api every call)',
+    gateway: 'uncached',
+    body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }),
+  },
+  {
+    name: 'draft-write',
+    label: 'draft_split_project (POST to standards-api every call)',
+    gateway: 'default',
+    body: toolCall('draft_split_project', {
+      name: 'Bench draft',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
+    }),
   },
 ];
 
 async function main() {
   const startedAt = Date.now();
-  for (const app of ['identity', 'standards-api', 'mcp-gateway']) if (!existsSync(MAIN(app))) throw new Error(`build ${app} first (npm run bench:mcp does)`);
-  const identity = await startService('identity', 'IDENTITY_PORT', { BOOTSTRAP_PLATFORM_KEY: 'auto', DECISION_SERVICE_TOKENS: `bench:${serviceToken}` });
+  for (const app of ['identity', 'standards-api', 'mcp-gateway'])
+    if (!existsSync(MAIN(app))) throw new Error(`build ${app} first (npm run bench:mcp does)`);
+  const identity = await startService('identity', 'IDENTITY_PORT', {
+    BOOTSTRAP_PLATFORM_KEY: 'auto',
+    DECISION_SERVICE_TOKENS: `bench:${serviceToken}`,
+  });
   const platformKey = readFileSync(path.join(identity.dataDir, 'bootstrap-platform-key'), 'utf8').trim();
-  const standardsApi = await startService('standards-api', 'STANDARDS_API_PORT', { IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: serviceToken });
+  const standardsApi = await startService('standards-api', 'STANDARDS_API_PORT', {
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: serviceToken,
+  });
   const gatewayEnv = {
-    IDENTITY_URL: identity.url, STANDARDS_API_URL: standardsApi.url, IDENTITY_SERVICE_TOKEN: serviceToken,
-    MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '1000000', MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '1000000',
+    IDENTITY_URL: identity.url,
+    STANDARDS_API_URL: standardsApi.url,
+    IDENTITY_SERVICE_TOKEN: serviceToken,
+    MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '1000000',
+    MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '1000000',
   };
   const gateways = {
     default: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', gatewayEnv),
     uncached: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', { ...gatewayEnv, REGISTRY_CACHE_SECONDS: '0' }),
     redis: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', {
-      ...gatewayEnv, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `stdreg-bench:${randomBytes(6).toString('hex')}:`,
+      ...gatewayEnv,
+      REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `stdreg-bench:${randomBytes(6).toString('hex')}:`,
     }),
   };
 
   const asPlatform = { Authorization: `Bearer ${platformKey}` };
   const organization = await json(identity.port, 'POST', '/v1/organizations', asPlatform, { name: 'Bench Org' });
-  const key = await json(identity.port, 'POST', '/v1/keys', asPlatform, { name: 'bench agent', class: 'app', organizationId: organization.id });
+  const key = await json(identity.port, 'POST', '/v1/keys', asPlatform, {
+    name: 'bench agent',
+    class: 'app',
+    organizationId: organization.id,
+  });
   const headers = {
-    Authorization: `Bearer ${key.secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25',
+    Authorization: `Bearer ${key.secret}`,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': '2025-11-25',
   };
 
   const rows = [];
@@ -101,30 +160,49 @@ async function main() {
     const gateway = gateways[scenario.gateway];
     const check = await request(gateway.port, { method: 'POST', path: '/mcp', headers, body: scenario.body });
     const answer = JSON.parse(check.body.toString('utf8'));
-    if (check.status !== 200 || !answer.result || answer.result.isError) throw new Error(`${scenario.name}: the call does not succeed: ${check.body.toString('utf8').slice(0, 300)}`);
-    const load = (seconds) => autocannon({
-      url: `${gateway.url}/mcp`, connections: LOAD.connections, pipelining: LOAD.pipelining, seconds, method: 'POST',
-      headers: Object.entries(headers).map(([name, value]) => `${name}=${value}`), body: scenario.body,
-    });
+    if (check.status !== 200 || !answer.result || answer.result.isError)
+      throw new Error(`${scenario.name}: the call does not succeed: ${check.body.toString('utf8').slice(0, 300)}`);
+    const load = (seconds) =>
+      autocannon({
+        url: `${gateway.url}/mcp`,
+        connections: LOAD.connections,
+        pipelining: LOAD.pipelining,
+        seconds,
+        method: 'POST',
+        headers: Object.entries(headers).map(([name, value]) => `${name}=${value}`),
+        body: scenario.body,
+      });
     log(`${scenario.name}: warm-up`);
     assertOnlyStatus(await load(LOAD.warmupSeconds), 200, `${scenario.name} warm-up`);
     log(`${scenario.name}: measuring`);
     const result = await load(LOAD.durationSeconds);
     assertOnlyStatus(result, 200, scenario.name);
-    rows.push({ scenario: scenario.name, label: scenario.label, requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, requests: result.requests.total });
+    rows.push({
+      scenario: scenario.name,
+      label: scenario.label,
+      requestsPerSecond: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      requests: result.requests.total,
+    });
   }
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: LOAD, cpus: { services: SERVER_CPU, load: LOAD_CPU }, rows, seconds }, null, 2)}\n`);
-  console.log([
-    '| tools/call | calls/s | p50 ms | p99 ms |',
-    '| --- | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.label} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} |`),
-    '',
-    `${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up discarded, ${LOAD.durationSeconds} s measured; identity, standards-api and the gateway on CPU ${SERVER_CPU}, autocannon on CPU ${LOAD_CPU}; embedded PGlite.`,
-    'Latency: autocannon whole milliseconds, truncated. Every call asks identity (tool:call); the draft write also asks it inside standards-api.',
-    `Run time: ${seconds} s.`,
-  ].join('\n'));
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: LOAD, cpus: { services: SERVER_CPU, load: LOAD_CPU }, rows, seconds }, null, 2)}\n`,
+  );
+  console.log(
+    [
+      '| tools/call | calls/s | p50 ms | p99 ms |',
+      '| --- | ---: | ---: | ---: |',
+      ...rows.map((row) => `| ${row.label} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} |`),
+      '',
+      `${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up discarded, ${LOAD.durationSeconds} s measured; identity, standards-api and the gateway on CPU ${SERVER_CPU}, autocannon on CPU ${LOAD_CPU}; embedded PGlite.`,
+      'Latency: autocannon whole milliseconds, truncated. Every call asks identity (tool:call); the draft write also asks it inside standards-api.',
+      `Run time: ${seconds} s.`,
+    ].join('\n'),
+  );
 }
 
 run(main);

@@ -13,9 +13,11 @@ const kit: Middleware[] = [requestContextMiddleware as Middleware, metricsMiddle
 
 function once(i: number, chain: Middleware[]): void {
   const req = {
-    method: 'POST', url: '/v1/decisions',
+    method: 'POST',
+    url: '/v1/decisions',
     headers: i % 2 === 0 ? { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } : {},
-    route: { path: ROUTES[i % ROUTES.length] }, baseUrl: '',
+    route: { path: ROUTES[i % ROUTES.length] },
+    baseUrl: '',
   };
   const res = Object.assign(new EventEmitter(), { statusCode: 200, setHeader: () => undefined });
   const run = (index: number): void => {
@@ -36,5 +38,10 @@ const rounds: { without: number; with: number }[] = [];
 microsecondsPerRequest(kit, N); // warm-up
 for (let round = 0; round < 5; round++) rounds.push({ without: microsecondsPerRequest([], N), with: microsecondsPerRequest(kit, N) });
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const result = { requests: N, rounds: rounds.length, withoutUs: median(rounds.map((r) => r.without)), withUs: median(rounds.map((r) => r.with)) };
+const result = {
+  requests: N,
+  rounds: rounds.length,
+  withoutUs: median(rounds.map((r) => r.without)),
+  withUs: median(rounds.map((r) => r.with)),
+};
 process.stdout.write(JSON.stringify({ ...result, overheadUs: result.withUs - result.withoutUs }) + '\n');

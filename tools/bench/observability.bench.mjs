@@ -11,4 +11,6 @@ const output = execFileSync(process.execPath, [path.join(outdir, 'main.js')], { 
 const result = { date: new Date().toISOString(), ...JSON.parse(output) };
 await mkdir(path.join(import.meta.dirname, 'results'), { recursive: true });
 await writeFile(path.join(import.meta.dirname, 'results/observability.json'), JSON.stringify(result, null, 2) + '\n');
-console.log(`per request: ${result.withoutUs.toFixed(2)} µs without, ${result.withUs.toFixed(2)} µs with the kit's observability: +${result.overheadUs.toFixed(2)} µs`);
+console.log(
+  `per request: ${result.withoutUs.toFixed(2)} µs without, ${result.withUs.toFixed(2)} µs with the kit's observability: +${result.overheadUs.toFixed(2)} µs`,
+);

@@ -59,7 +59,13 @@ async function phase(seconds) {
       // counted below as an error sample
     }
     const doneAt = now();
-    samples.push({ targetIndex, status, fromSchedule: micros(scheduledAt, doneAt), fromDispatch: micros(dispatchedAt, doneAt), lateness: micros(scheduledAt, dispatchedAt) });
+    samples.push({
+      targetIndex,
+      status,
+      fromSchedule: micros(scheduledAt, doneAt),
+      fromDispatch: micros(dispatchedAt, doneAt),
+      lateness: micros(scheduledAt, dispatchedAt),
+    });
   };
   while (true) {
     const elapsed = now() - start;
@@ -104,7 +110,10 @@ function summarize(samples, seconds) {
 /** Figures for one target: its samples over the share of the phase it was offered load. */
 function summarizeTarget(phaseResult, targetIndex) {
   const share = targets.length === 1 ? 1 : 1 / targets.length;
-  return summarize(phaseResult.samples.filter((sample) => sample.targetIndex === targetIndex), phaseResult.seconds * share);
+  return summarize(
+    phaseResult.samples.filter((sample) => sample.targetIndex === targetIndex),
+    phaseResult.seconds * share,
+  );
 }
 
 for (const target of targets) await Promise.all(Array.from({ length: connections }, () => send(target)));
@@ -115,4 +124,6 @@ const report = (targetIndex) => {
   const warm = summarizeTarget(warmup, targetIndex);
   return { ...summarizeTarget(measured, targetIndex), warmup: { requests: warm.requests, statusCounts: warm.statusCounts } };
 };
-console.log(JSON.stringify(targets.length === 1 ? report(0) : { sliceSeconds: Number(sliceArg), targets: targets.map((_, i) => report(i)) }));
+console.log(
+  JSON.stringify(targets.length === 1 ? report(0) : { sliceSeconds: Number(sliceArg), targets: targets.map((_, i) => report(i)) }),
+);

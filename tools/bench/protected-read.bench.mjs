@@ -145,8 +145,14 @@ async function startIdentity(databaseUrl) {
 }
 
 const STANDARDS_API_VARIABLES = [
-  'DATABASE_URL', 'CONTENT_AUTO_IMPORT', 'CONTENT_PACK_DIR', 'CONTENT_REFRESH_SECONDS', 'IDENTITY_URL', 'IDENTITY_SERVICE_TOKEN',
-  'AUTHZ_TIMEOUT_MS', 'AUTHZ_READ_CACHE_MS',
+  'DATABASE_URL',
+  'CONTENT_AUTO_IMPORT',
+  'CONTENT_PACK_DIR',
+  'CONTENT_REFRESH_SECONDS',
+  'IDENTITY_URL',
+  'IDENTITY_SERVICE_TOKEN',
+  'AUTHZ_TIMEOUT_MS',
+  'AUTHZ_READ_CACHE_MS',
 ];
 
 /** One standards-api instance of a variant; the protected ones are the built artifact, the unprotected one the bench bundle. */
@@ -177,7 +183,8 @@ async function startStandardsApi(variant, databaseUrl, identity) {
 async function api(port, method, urlPath, headers, body, expectedStatus) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const allHeaders = { ...headers };
-  if (payload !== undefined) Object.assign(allHeaders, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+  if (payload !== undefined)
+    Object.assign(allHeaders, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
   const response = await request(port, { method, path: urlPath, headers: allHeaders, body: payload });
   const text = response.body.toString('utf8');
   if (response.status !== expectedStatus) {
@@ -190,13 +197,25 @@ async function api(port, method, urlPath, headers, body, expectedStatus) {
 async function setUpIdentity(identity) {
   const asPlatform = { Authorization: `Bearer ${identity.platformKey}` };
   const organization = await api(identity.port, 'POST', '/v1/organizations', asPlatform, { name: 'Bench Org' }, 201);
-  const key = await api(identity.port, 'POST', '/v1/keys', asPlatform, { name: 'bench', class: 'app', organizationId: organization.id }, 201);
+  const key = await api(
+    identity.port,
+    'POST',
+    '/v1/keys',
+    asPlatform,
+    { name: 'bench', class: 'app', organizationId: organization.id },
+    201,
+  );
   return { organizationId: organization.id, appKey: key.secret };
 }
 
 /** The split project the load reads, created through the protected standards-api. */
 async function createProject(port, headers) {
-  const body = { name: 'Bench project', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } };
+  const body = {
+    name: 'Bench project',
+    currency: 'EUR',
+    templateVersion: '2.0',
+    scenario: { name: 'Baseline', content: sampleScenario() },
+  };
   const created = await api(port, 'POST', '/api/v2/split-projects', headers, body, 201);
   return created.project.id;
 }
@@ -210,7 +229,8 @@ async function checkInstances(ports, readPath, headers) {
   const bodies = {};
   for (const variant of VARIANTS) {
     const response = await get(ports[variant.name], readPath, headers);
-    if (response.status !== 200) throw new Error(`${variant.name} answered ${response.status} on ${readPath}: ${response.body.toString().slice(0, 500)}`);
+    if (response.status !== 200)
+      throw new Error(`${variant.name} answered ${response.status} on ${readPath}: ${response.body.toString().slice(0, 500)}`);
     bodies[variant.name] = response.body.toString('utf8');
   }
   if (new Set(Object.values(bodies)).size !== 1) throw new Error(`the instances answer ${readPath} differently: ${JSON.stringify(bodies)}`);
@@ -271,7 +291,9 @@ async function measure(round, variant, port, readPath, headers, identityPort) {
 /** What the scenarios claim, checked on their counters: the cache-off instance asked identity for every request, the unprotected one never. */
 function assertHops(run) {
   if (run.scenario === 'protected-no-cache' && run.identityDecisionsPerRequest < 0.95) {
-    throw new Error(`protected-no-cache: identity answered ${run.identityDecisionsPerRequest.toFixed(3)} decisions per request, expected one per request`);
+    throw new Error(
+      `protected-no-cache: identity answered ${run.identityDecisionsPerRequest.toFixed(3)} decisions per request, expected one per request`,
+    );
   }
   if (run.scenario === 'unprotected' && run.identityDecisionsPerRequest > 0.01) {
     throw new Error(`unprotected: identity answered ${run.identityDecisionsPerRequest.toFixed(3)} decisions per request, expected none`);
@@ -373,7 +395,9 @@ async function main() {
   const projectId = await createProject(ports['protected-cache'], headers);
   const readPath = `/api/v2/split-projects/${projectId}`;
   const check = await checkInstances(ports, readPath, headers);
-  log(`project ${projectId}: every instance answers the same ${check.bodyBytes}-byte body; a forged key is refused only by the protected ones`);
+  log(
+    `project ${projectId}: every instance answers the same ${check.bodyBytes}-byte body; a forged key is refused only by the protected ones`,
+  );
 
   const runs = await runRounds(ports, readPath, headers, identity.port);
   const rows = summarize(runs);
@@ -386,7 +410,13 @@ async function main() {
     rounds: ROUNDS,
     target: { ratio: TARGET, scenario: 'protected-cache', pass: rows.find((row) => row.scenario === 'protected-cache').pass },
     databases,
-    read: { path: '/api/v2/split-projects/<id>', organizationId: setup.organizationId, projectId, bodyBytes: check.bodyBytes, body: check.body },
+    read: {
+      path: '/api/v2/split-projects/<id>',
+      organizationId: setup.organizationId,
+      projectId,
+      bodyBytes: check.bodyBytes,
+      body: check.body,
+    },
     rows,
     runs,
     seconds,

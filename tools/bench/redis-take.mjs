@@ -30,7 +30,13 @@ async function take() {
 /** The store refuses commands until it is connected (no offline queue), as in the services. */
 async function connected() {
   for (let attempt = 0; attempt < 50; attempt++) {
-    if (await store.ping().then(() => true, () => false)) return;
+    if (
+      await store.ping().then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`Redis at ${url} did not answer`);

@@ -12,7 +12,19 @@ import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  ROOT, assertOnlyStatus, autocannon, createBenchDatabase, freePort, log, makeTempDir, request, run, runJsonScript, startServer, stopChild, waitForStatus,
+  ROOT,
+  assertOnlyStatus,
+  autocannon,
+  createBenchDatabase,
+  freePort,
+  log,
+  makeTempDir,
+  request,
+  run,
+  runJsonScript,
+  startServer,
+  stopChild,
+  waitForStatus,
 } from './bench-kit.mjs';
 
 const IDENTITY_MAIN = path.join(ROOT, 'dist/apps/identity/main.js');
@@ -38,7 +50,11 @@ class Agent {
     const response = await request(this.port, {
       method,
       path: `${url.pathname}${url.search}`,
-      headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}), ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) } : {}) },
+      headers: {
+        ...headers,
+        ...(cookie ? { Cookie: cookie } : {}),
+        ...(body ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) } : {}),
+      },
       body,
     });
     for (const line of [response.headers['set-cookie'] ?? []].flat()) {
@@ -52,9 +68,13 @@ class Agent {
 
 async function api(port, method, urlPath, token, body, expected) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const headers = { Authorization: `Bearer ${token}`, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) };
+  const headers = {
+    Authorization: `Bearer ${token}`,
+    ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
+  };
   const response = await request(port, { method, path: urlPath, headers, body: payload });
-  if (response.status !== expected) throw new Error(`${method} ${urlPath}: ${response.status} ${response.body.toString('utf8').slice(0, 300)}`);
+  if (response.status !== expected)
+    throw new Error(`${method} ${urlPath}: ${response.status} ${response.body.toString('utf8').slice(0, 300)}`);
   return JSON.parse(response.body.toString('utf8'));
 }
 
@@ -66,10 +86,29 @@ async function signedInUser(port) {
   const organization = await api(port, 'POST', '/v1/organizations', platformKey, { name: 'Bench Org' }, 201);
   const key = await api(port, 'POST', '/v1/keys', platformKey, { name: 'bench', class: 'app', organizationId: organization.id }, 201);
   const app = await api(port, 'POST', '/v1/apps', key.secret, { name: 'Bench', type: 'Traditional', redirectUris: [REDIRECT_URI] }, 201);
-  const user = await api(port, 'POST', '/v1/users', key.secret, {
-    registryId: app.app.registryId, externalId: 'bench-user', email: 'bench@example.com', emailVerified: true, displayName: 'Bench', locale: 'en',
-  }, 201);
-  await api(port, 'POST', '/v1/role-bindings', platformKey, { uid: user.uid, role: 'scenario-modeller', organizationId: organization.id }, 201);
+  const user = await api(
+    port,
+    'POST',
+    '/v1/users',
+    key.secret,
+    {
+      registryId: app.app.registryId,
+      externalId: 'bench-user',
+      email: 'bench@example.com',
+      emailVerified: true,
+      displayName: 'Bench',
+      locale: 'en',
+    },
+    201,
+  );
+  await api(
+    port,
+    'POST',
+    '/v1/role-bindings',
+    platformKey,
+    { uid: user.uid, role: 'scenario-modeller', organizationId: organization.id },
+    201,
+  );
   const setup = await api(port, 'POST', `/v1/users/${user.id}/password-setup`, key.secret, undefined, 201);
   const agent = new Agent(port);
   const setupPath = new URL(setup.setupUrl).pathname;
@@ -80,8 +119,13 @@ async function signedInUser(port) {
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(`http://127.0.0.1:${port}/oidc/auth`);
   Object.entries({
-    client_id: app.app.clientId, response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid api', resource: AUDIENCE,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    client_id: app.app.clientId,
+    response_type: 'code',
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid api',
+    resource: AUDIENCE,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
   }).forEach(([name, value]) => authorize.searchParams.set(name, value));
   let step = await agent.send('GET', authorize.toString());
   const follow = async () => {
@@ -95,7 +139,13 @@ async function signedInUser(port) {
   step = await agent.send('POST', consent, { form: { csrf: csrfOf(step.text), decision: 'allow' } });
   await follow();
   const code = new URL(step.location).searchParams.get('code');
-  const tokenBody = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, resource: AUDIENCE }).toString();
+  const tokenBody = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier,
+    resource: AUDIENCE,
+  }).toString();
   const tokens = await request(port, {
     method: 'POST',
     path: '/oidc/token',
@@ -113,16 +163,36 @@ async function signedInUser(port) {
 async function pacedDecision(port, label, credential, organizationId) {
   const headers = { Authorization: `Bearer ${serviceToken}`, 'Content-Type': 'application/json' };
   const body = JSON.stringify({ credential, action: 'split-project:read', resource: { organizationId } });
-  const check = await request(port, { method: 'POST', path: '/v1/decisions', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, body });
+  const check = await request(port, {
+    method: 'POST',
+    path: '/v1/decisions',
+    headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+    body,
+  });
   const answer = JSON.parse(check.body.toString('utf8'));
   if (answer.decision !== 'allow') throw new Error(`${label}: the decision was ${JSON.stringify(answer)}`);
   const result = await runJsonScript('paced-load', PACED_LOAD, [
-    `http://127.0.0.1:${port}/v1/decisions`, 'POST', JSON.stringify(headers), body, LOAD.connections, LOAD.rate, LOAD.warmupSeconds, LOAD.durationSeconds,
+    `http://127.0.0.1:${port}/v1/decisions`,
+    'POST',
+    JSON.stringify(headers),
+    body,
+    LOAD.connections,
+    LOAD.rate,
+    LOAD.warmupSeconds,
+    LOAD.durationSeconds,
   ]);
   const statuses = Object.keys(result.statusCounts);
-  if (result.errors > 0 || statuses.length !== 1 || statuses[0] !== '200') throw new Error(`${label}: ${JSON.stringify(result.statusCounts)}`);
+  if (result.errors > 0 || statuses.length !== 1 || statuses[0] !== '200')
+    throw new Error(`${label}: ${JSON.stringify(result.statusCounts)}`);
   const ms = (micros) => micros / 1000;
-  const row = { label, requests: result.requests, p50Ms: ms(result.latencyMicros.p50), p99Ms: ms(result.latencyMicros.p99), maxMs: ms(result.latencyMicros.max), paced: result };
+  const row = {
+    label,
+    requests: result.requests,
+    p50Ms: ms(result.latencyMicros.p50),
+    p99Ms: ms(result.latencyMicros.p99),
+    maxMs: ms(result.latencyMicros.max),
+    paced: result,
+  };
   log(`${label}: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms`);
   return row;
 }
@@ -131,11 +201,22 @@ async function pacedDecision(port, label, credential, organizationId) {
 async function singleConnection(port, label, credential, organizationId) {
   const body = JSON.stringify({ credential, action: 'split-project:read', resource: { organizationId } });
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}/v1/decisions`, connections: 1, pipelining: 1, seconds: LOAD.durationSeconds, method: 'POST', body,
+    url: `http://127.0.0.1:${port}/v1/decisions`,
+    connections: 1,
+    pipelining: 1,
+    seconds: LOAD.durationSeconds,
+    method: 'POST',
+    body,
     headers: [`Authorization=Bearer ${serviceToken}`, 'Content-Type=application/json'],
   });
   assertOnlyStatus(result, 200, label);
-  const row = { label: `${label}, 1 connection`, requests: result.requests.total, p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max };
+  const row = {
+    label: `${label}, 1 connection`,
+    requests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+  };
   log(`${row.label}: ${Math.round(result.requests.average)} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms`);
   return row;
 }
@@ -157,8 +238,17 @@ run(async () => {
   const databaseName = `signin_bench_${randomBytes(6).toString('hex')}`;
   const databaseUrl = await createBenchDatabase(databaseName);
   const port = await freePort();
-  const env = { ...process.env, HOST: '127.0.0.1', IDENTITY_PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: tempDir, DATABASE_URL: databaseUrl,
-    BOOTSTRAP_PLATFORM_KEY: 'auto', DECISION_SERVICE_TOKENS: `bench:${serviceToken}`, RATE_LIMIT_APP_WRITES_PER_MINUTE: '1000' };
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    IDENTITY_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: tempDir,
+    DATABASE_URL: databaseUrl,
+    BOOTSTRAP_PLATFORM_KEY: 'auto',
+    DECISION_SERVICE_TOKENS: `bench:${serviceToken}`,
+    RATE_LIMIT_APP_WRITES_PER_MINUTE: '1000',
+  };
   delete env.REDIS_URL;
   delete env.OIDC_ISSUER;
   const child = startServer('identity', [IDENTITY_MAIN], env);
@@ -171,7 +261,12 @@ run(async () => {
     await singleConnection(port, 'app key', appKey, setup.organizationId),
     await singleConnection(port, 'user access token', accessToken, setup.organizationId),
     await pacedDecision(port, `app key, paced ${LOAD.rate}/s over ${LOAD.connections} connections`, appKey, setup.organizationId),
-    await pacedDecision(port, `user access token, paced ${LOAD.rate}/s over ${LOAD.connections} connections`, accessToken, setup.organizationId),
+    await pacedDecision(
+      port,
+      `user access token, paced ${LOAD.rate}/s over ${LOAD.connections} connections`,
+      accessToken,
+      setup.organizationId,
+    ),
   ];
   await stopChild(child);
   const scrypt = scryptCost();
@@ -180,5 +275,7 @@ run(async () => {
   console.log(`| POST /v1/decisions (${LOAD.durationSeconds} s) | requests | p50 ms | p99 ms | max ms |`);
   console.log('|---|---|---|---|---|');
   for (const row of rows) console.log(`| ${row.label} | ${row.requests} | ${row.p50Ms} | ${row.p99Ms} | ${row.maxMs} |`);
-  console.log(`\nscrypt (N=2^15, r=8, p=1), one password check: median ${scrypt.medianMs.toFixed(1)} ms, max ${scrypt.maxMs.toFixed(1)} ms`);
+  console.log(
+    `\nscrypt (N=2^15, r=8, p=1), one password check: median ${scrypt.medianMs.toFixed(1)} ms, max ${scrypt.maxMs.toFixed(1)} ms`,
+  );
 });

@@ -20,9 +20,7 @@ await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 
 const result = await bundle({
-  entryPoints: Object.fromEntries(
-    Object.entries(appConfig.entryPoints).map(([name, file]) => [name, path.join(appDir, file)]),
-  ),
+  entryPoints: Object.fromEntries(Object.entries(appConfig.entryPoints).map(([name, file]) => [name, path.join(appDir, file)])),
   outdir: outDir,
 });
 

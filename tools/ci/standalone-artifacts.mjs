@@ -48,7 +48,11 @@ async function prepare(app) {
 }
 
 function run(app, dir, args, env) {
-  const child = spawn(node, args, { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, args, {
+    cwd: dir,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.output = '';
   child.stdout.on('data', (chunk) => (child.output += chunk));
   child.stderr.on('data', (chunk) => (child.output += chunk));
@@ -70,7 +74,10 @@ async function start(app, dir, env) {
   const url = `http://127.0.0.1:${env.PORT_VALUE}`;
   for (let attempt = 0; attempt < 240; attempt++) {
     if (child.exitCode !== null) fail(`${app} exited on start (${child.exitCode})\n${child.output}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (ready === 200) {
       const health = await fetch(`${url}/healthz`).then((r) => r.status);
       if (health !== 200) fail(`${app}: /healthz answered ${health}`);
@@ -90,7 +97,9 @@ function halfSentRequest(port) {
   socket.on('data', (chunk) => (answer += chunk));
   const closed = new Promise((resolve) => socket.on('close', () => resolve(answer)));
   socket.on('error', () => undefined);
-  socket.write(`POST /in-flight-check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+  socket.write(
+    `POST /in-flight-check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
   return { finish: () => socket.write(body.slice(5)), closed };
 }
 
@@ -125,8 +134,10 @@ const env = {
   identity: { IDENTITY_PORT: String(ports.identity), PORT_VALUE: ports.identity, MIGRATE_ON_START: 'false' },
   'standards-api': { STANDARDS_API_PORT: String(ports['standards-api']), PORT_VALUE: ports['standards-api'], MIGRATE_ON_START: 'false' },
   'mcp-gateway': {
-    MCP_GATEWAY_PORT: String(ports['mcp-gateway']), PORT_VALUE: ports['mcp-gateway'],
-    STANDARDS_API_URL: `http://127.0.0.1:${ports['standards-api']}`, IDENTITY_URL: `http://127.0.0.1:${ports.identity}`,
+    MCP_GATEWAY_PORT: String(ports['mcp-gateway']),
+    PORT_VALUE: ports['mcp-gateway'],
+    STANDARDS_API_URL: `http://127.0.0.1:${ports['standards-api']}`,
+    IDENTITY_URL: `http://127.0.0.1:${ports.identity}`,
   },
 };
 const services = {};

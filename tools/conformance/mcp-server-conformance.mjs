@@ -51,7 +51,10 @@ function start(service, port) {
 async function waitReady(service, port, child) {
   for (let attempt = 0; attempt < 240; attempt++) {
     if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -59,10 +62,17 @@ async function waitReady(service, port, child) {
 }
 
 async function stopAll() {
-  await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((resolve) => {
-    c.once('exit', resolve);
-    c.kill('SIGTERM');
-  })));
+  await Promise.all(
+    children
+      .filter((c) => c.exitCode === null)
+      .map(
+        (c) =>
+          new Promise((resolve) => {
+            c.once('exit', resolve);
+            c.kill('SIGTERM');
+          }),
+      ),
+  );
   await rm(dataDir, { recursive: true, force: true });
 }
 
@@ -70,12 +80,20 @@ let exitCode = 1;
 try {
   await Promise.all([start('identity', identityPort), start('standards-api', standardsPort)]);
   await start('mcp-gateway', gatewayPort);
-  const suite = spawn(process.execPath, [
-    path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'), 'server',
-    '--url', `http://127.0.0.1:${gatewayPort}/mcp`,
-    '--expected-failures', path.join(root, 'apps/mcp-gateway/conformance-expected-failures.yml'),
-    '--output-dir', path.join(dataDir, 'results'),
-  ], { cwd: root, stdio: 'inherit' });
+  const suite = spawn(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
+      'server',
+      '--url',
+      `http://127.0.0.1:${gatewayPort}/mcp`,
+      '--expected-failures',
+      path.join(root, 'apps/mcp-gateway/conformance-expected-failures.yml'),
+      '--output-dir',
+      path.join(dataDir, 'results'),
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
   exitCode = await new Promise((resolve) => suite.once('exit', (code) => resolve(code ?? 1)));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

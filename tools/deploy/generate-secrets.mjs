@@ -16,14 +16,21 @@ const { values } = parseArgs({
   },
 });
 if (!values['postgres-password']) {
-  console.error('usage: generate-secrets.mjs --postgres-password <password> [--redis-password <password>] [--postgres-host host:port] [--redis-host host:port]');
+  console.error(
+    'usage: generate-secrets.mjs --postgres-password <password> [--redis-password <password>] [--postgres-host host:port] [--redis-host host:port]',
+  );
   process.exit(2);
 }
 
 const token = () => randomBytes(32).toString('base64url');
 const date = new Date().toISOString().slice(0, 10);
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: `sig-${date}-${randomBytes(4).toString('hex')}`, alg: 'RS256', use: 'sig' };
+const signingKey = {
+  ...privateKey.export({ format: 'jwk' }),
+  kid: `sig-${date}-${randomBytes(4).toString('hex')}`,
+  alg: 'RS256',
+  use: 'sig',
+};
 const password = encodeURIComponent(values['postgres-password']);
 const redisAuth = values['redis-password'] ? `:${encodeURIComponent(values['redis-password'])}@` : '';
 const redisUrl = `redis://${redisAuth}${values['redis-host']}`;
@@ -32,7 +39,11 @@ const serviceTokens = { 'standards-api': token(), 'mcp-gateway': token() };
 const secret = (app, stringData) => ({
   apiVersion: 'v1',
   kind: 'Secret',
-  metadata: { name: `${app}-secrets`, namespace: 'stdreg', labels: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': 'stdreg' } },
+  metadata: {
+    name: `${app}-secrets`,
+    namespace: 'stdreg',
+    labels: { 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': 'stdreg' },
+  },
   type: 'Opaque',
   stringData,
 });
@@ -41,7 +52,9 @@ const documents = [
   secret('identity', {
     DATABASE_URL: `postgres://stdreg:${password}@${values['postgres-host']}/identity`,
     REDIS_URL: redisUrl,
-    DECISION_SERVICE_TOKENS: Object.entries(serviceTokens).map(([app, value]) => `${app}:${value}`).join(','),
+    DECISION_SERVICE_TOKENS: Object.entries(serviceTokens)
+      .map(([app, value]) => `${app}:${value}`)
+      .join(','),
     OIDC_JWKS: JSON.stringify({ keys: [signingKey] }),
     OIDC_COOKIE_KEYS: token(),
     OIDC_CLIENT_SECRET_KEY: token(),

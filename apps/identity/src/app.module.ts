@@ -51,16 +51,15 @@ export class AppModule {
         PasswordsModule,
         SigninModule,
         HealthModule.register({
-          useFactory: (dataSource: DataSource, store: RateLimitStore) => [databaseReadinessCheck(dataSource), ...rateLimitReadinessChecks(store)],
+          useFactory: (dataSource: DataSource, store: RateLimitStore) => [
+            databaseReadinessCheck(dataSource),
+            ...rateLimitReadinessChecks(store),
+          ],
           inject: [DataSource, RATE_LIMIT_STORE],
         }),
       ],
       controllers: [KeysController, AuditController],
-      providers: [
-        { provide: IdentityConfig, useValue: config },
-        { provide: JsonLogger, useValue: logger },
-        BootstrapService,
-      ],
+      providers: [{ provide: IdentityConfig, useValue: config }, { provide: JsonLogger, useValue: logger }, BootstrapService],
       exports: [IdentityConfig, JsonLogger],
     };
   }

@@ -31,5 +31,9 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
     })
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
-  SwaggerModule.setup('v1/docs', app, document, { jsonDocumentUrl: 'v1/openapi.json', raw: ['json'], customSiteTitle: 'Identity API reference' });
+  SwaggerModule.setup('v1/docs', app, document, {
+    jsonDocumentUrl: 'v1/openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'Identity API reference',
+  });
 }

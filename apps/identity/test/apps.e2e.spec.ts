@@ -28,13 +28,19 @@ describe('POST /v1/apps', () => {
     expect(caller?.registryIds).toEqual([body.app.registryId]);
     const read = await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(partner.secret)).expect(200);
     expect(read.body.clientSecret).toBeUndefined();
-    const stored = await identity.dataSource.query('SELECT client_secret_hash FROM registered_app WHERE registry_id = $1', [body.app.registryId]);
+    const stored = await identity.dataSource.query('SELECT client_secret_hash FROM registered_app WHERE registry_id = $1', [
+      body.app.registryId,
+    ]);
     expect(stored[0].client_secret_hash.toString('utf8')).not.toContain(body.clientSecret);
   });
 
   it('refuses another type with a 400 listing the allowed ones', async () => {
     const partner = await identity.newAppKey();
-    const response = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send({ ...validApp(), type: 'SPA' }).expect(400);
+    const response = await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send({ ...validApp(), type: 'SPA' })
+      .expect(400);
     expect(response.body.errors).toEqual([{ field: 'type', message: 'type must be one of: Traditional' }]);
   });
 
@@ -45,30 +51,48 @@ describe('POST /v1/apps', () => {
     [['/relative/callback'], 'must be an absolute URI'],
   ])('refuses redirect URIs %j', async (redirectUris, message) => {
     const partner = await identity.newAppKey();
-    const response = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send({ ...validApp(), redirectUris }).expect(400);
+    const response = await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send({ ...validApp(), redirectUris })
+      .expect(400);
     expect(response.body.errors[0].field).toBe('redirectUris');
     expect(response.body.errors[0].message).toContain(message);
-    const count = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [partner.key.id]);
+    const count = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [
+      partner.key.id,
+    ]);
     expect(count[0].n).toBe(0);
   });
 
   it('accepts http on localhost', async () => {
     const partner = await identity.newAppKey();
-    await request(identity.server).post('/v1/apps').set(bearer(partner.secret))
-      .send({ ...validApp(), redirectUris: ['http://localhost:8080/cb', 'http://127.0.0.1/cb'] }).expect(201);
+    await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send({ ...validApp(), redirectUris: ['http://localhost:8080/cb', 'http://127.0.0.1/cb'] })
+      .expect(201);
   });
 
   it('lets exactly maxApps of many parallel registrations through, and creates nothing more', async () => {
     const partner = await identity.newAppKey({ maxApps: 3 });
     const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp(`App ${i}`))),
+      Array.from({ length: 8 }, (_, i) =>
+        request(identity.server)
+          .post('/v1/apps')
+          .set(bearer(partner.secret))
+          .send(validApp(`App ${i}`)),
+      ),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
     expect(responses.find((r) => r.status === 409)!.body.code).toBe('conflict');
-    const stored = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [partner.key.id]);
+    const stored = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [
+      partner.key.id,
+    ]);
     expect(stored[0].n).toBe(3);
-    const bindings = await identity.dataSource.query('SELECT count(*)::int AS n FROM key_registry_binding WHERE key_id = $1', [partner.key.id]);
+    const bindings = await identity.dataSource.query('SELECT count(*)::int AS n FROM key_registry_binding WHERE key_id = $1', [
+      partner.key.id,
+    ]);
     expect(bindings[0].n).toBe(3);
   });
 });

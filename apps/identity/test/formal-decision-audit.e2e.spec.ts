@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { SERVICE_TOKEN } from './support/identity-app';
 import { signinFlow } from './support/signin-flow';
-import { createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity, type SigninIdentity } from './support/signin-fixture';
+import {
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type SigninIdentity,
+} from './support/signin-fixture';
 
 let identity: SigninIdentity;
 let callback: Awaited<ReturnType<typeof startCallbackServer>>;
@@ -36,7 +42,11 @@ describe('the audit log of formal writes', () => {
     const denied = await request(identity.server)
       .post('/v1/decisions')
       .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
-      .send({ credential: { kind: 'api_key', value: app.appKey }, action: 'settlement-run:post', resource: { organizationId: app.organizationId } })
+      .send({
+        credential: { kind: 'api_key', value: app.appKey },
+        action: 'settlement-run:post',
+        resource: { organizationId: app.organizationId },
+      })
       .expect(200);
     expect(denied.body).toMatchObject({ decision: 'deny', reason: 'human_required' });
 

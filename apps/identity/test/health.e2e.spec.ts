@@ -19,7 +19,12 @@ describe('identity health', () => {
     const response = await request(identity.server).get('/v1/nothing-here').set('X-Request-Id', 'trace-123').expect(404);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.headers['x-request-id']).toBe('trace-123');
-    expect(response.body).toMatchObject({ status: 404, code: 'route_not_found', detail: 'No route for GET /v1/nothing-here.', requestId: 'trace-123' });
+    expect(response.body).toMatchObject({
+      status: 404,
+      code: 'route_not_found',
+      detail: 'No route for GET /v1/nothing-here.',
+      requestId: 'trace-123',
+    });
   });
 
   it('serves its OpenAPI 3.1 description', async () => {

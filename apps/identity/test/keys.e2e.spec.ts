@@ -19,7 +19,10 @@ describe('API keys', () => {
     const issued = await identity.newAppKey();
     expect(issued.secret).toMatch(/^stdreg_app_[a-z2-7]{10}_[A-Za-z0-9_-]{43}$/);
     expect(issued.key).toMatchObject({ class: 'app', prefix: issued.secret.split('_')[2], maxApps: 3, revokedAt: null });
-    const stored = await identity.dataSource.query('SELECT encode(secret_hash, $2) AS hash FROM api_key_secret WHERE key_id = $1', [issued.key.id, 'hex']);
+    const stored = await identity.dataSource.query('SELECT encode(secret_hash, $2) AS hash FROM api_key_secret WHERE key_id = $1', [
+      issued.key.id,
+      'hex',
+    ]);
     expect(JSON.stringify(stored)).not.toContain(issued.secret.split('_').pop());
     const listed = await request(identity.server).get('/v1/keys?limit=100').set(bearer(identity.platformKey)).expect(200);
     expect(JSON.stringify(listed.body)).not.toContain(issued.secret);
@@ -39,32 +42,52 @@ describe('API keys', () => {
   it('refuses every platform-only route to an app key with 403', async () => {
     const app = await identity.newAppKey();
     const routes: [string, string][] = [
-      ['post', '/v1/keys'], ['get', '/v1/keys'], ['get', `/v1/keys/${app.key.id}`], ['post', `/v1/keys/${app.key.id}/rotate`],
-      ['post', `/v1/keys/${app.key.id}/revoke`], ['post', '/v1/organizations'], ['get', '/v1/organizations'], ['get', '/v1/audit'],
+      ['post', '/v1/keys'],
+      ['get', '/v1/keys'],
+      ['get', `/v1/keys/${app.key.id}`],
+      ['post', `/v1/keys/${app.key.id}/rotate`],
+      ['post', `/v1/keys/${app.key.id}/revoke`],
+      ['post', '/v1/organizations'],
+      ['get', '/v1/organizations'],
+      ['get', '/v1/audit'],
     ];
     for (const [method, route] of routes) {
-      const response = await (request(identity.server) as unknown as Record<string, (url: string) => request.Test>)[method]!(route).set(bearer(app.secret)).send({});
+      const response = await (request(identity.server) as unknown as Record<string, (url: string) => request.Test>)[method]!(route)
+        .set(bearer(app.secret))
+        .send({});
       expect({ route, status: response.status, code: response.body.code }).toEqual({ route, status: 403, code: 'forbidden' });
     }
   });
 
   it('rotates a key: the new secret works and the old one keeps working during the grace period', async () => {
     const app = await identity.newAppKey();
-    const rotated = await request(identity.server).post(`/v1/keys/${app.key.id}/rotate`).set(bearer(identity.platformKey)).send({}).expect(200);
+    const rotated = await request(identity.server)
+      .post(`/v1/keys/${app.key.id}/rotate`)
+      .set(bearer(identity.platformKey))
+      .send({})
+      .expect(200);
     expect(rotated.body.secret).not.toBe(app.secret);
     expect(rotated.body.key.previousSecretExpiresAt).toEqual(expect.any(String));
     const keys = identity.app.get(KeysService);
     expect(await keys.authenticate(rotated.body.secret)).toMatchObject({ keyId: app.key.id });
     expect(await keys.authenticate(app.secret)).toMatchObject({ keyId: app.key.id });
 
-    const immediate = await request(identity.server).post(`/v1/keys/${app.key.id}/rotate`).set(bearer(identity.platformKey)).send({ gracePeriodSeconds: 0 }).expect(200);
+    const immediate = await request(identity.server)
+      .post(`/v1/keys/${app.key.id}/rotate`)
+      .set(bearer(identity.platformKey))
+      .send({ gracePeriodSeconds: 0 })
+      .expect(200);
     expect(await keys.authenticate(rotated.body.secret)).toBeNull();
     expect(await keys.authenticate(immediate.body.secret)).toMatchObject({ keyId: app.key.id });
   });
 
   it('revokes a key and all its secrets at once', async () => {
     const app = await identity.newAppKey();
-    const rotated = await request(identity.server).post(`/v1/keys/${app.key.id}/rotate`).set(bearer(identity.platformKey)).send({}).expect(200);
+    const rotated = await request(identity.server)
+      .post(`/v1/keys/${app.key.id}/rotate`)
+      .set(bearer(identity.platformKey))
+      .send({})
+      .expect(200);
     await request(identity.server).post(`/v1/keys/${app.key.id}/revoke`).set(bearer(identity.platformKey)).expect(200);
     expect(await identity.app.get(KeysService).authenticate(app.secret)).toBeNull();
     expect(await identity.app.get(KeysService).authenticate(rotated.body.secret)).toBeNull();
@@ -81,14 +104,29 @@ describe('API keys', () => {
   });
 
   it('validates key creation: class, organization, unknown fields', async () => {
-    const badClass = await request(identity.server).post('/v1/keys').set(bearer(identity.platformKey)).send({ name: 'x', class: 'super' }).expect(400);
+    const badClass = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'x', class: 'super' })
+      .expect(400);
     expect(badClass.body.errors[0]).toEqual({ field: 'class', message: 'class must be one of: app, platform' });
-    const noOrg = await request(identity.server).post('/v1/keys').set(bearer(identity.platformKey)).send({ name: 'x', class: 'app' }).expect(400);
+    const noOrg = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'x', class: 'app' })
+      .expect(400);
     expect(noOrg.body.errors[0].field).toBe('organizationId');
-    const unknownOrg = await request(identity.server).post('/v1/keys').set(bearer(identity.platformKey))
-      .send({ name: 'x', class: 'app', organizationId: '01900000-0000-7000-8000-000000000000' }).expect(422);
+    const unknownOrg = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'x', class: 'app', organizationId: '01900000-0000-7000-8000-000000000000' })
+      .expect(422);
     expect(unknownOrg.body.errors[0].field).toBe('organizationId');
-    const extra = await request(identity.server).post('/v1/keys').set(bearer(identity.platformKey)).send({ name: 'x', class: 'platform', admin: true }).expect(400);
+    const extra = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'x', class: 'platform', admin: true })
+      .expect(400);
     expect(extra.body.errors[0]).toEqual({ field: 'admin', message: 'admin is not an accepted field' });
   });
 
@@ -98,7 +136,9 @@ describe('API keys', () => {
     const audit = await request(identity.server).get(`/v1/audit?actor=${prefix}&limit=100`).set(bearer(identity.platformKey)).expect(200);
     const actions = audit.body.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['key.use', 'organizations.create', 'keys.create']));
-    expect(audit.body.items.find((e: { action: string; target: string }) => e.action === 'keys.create' && e.target === app.key.id)).toBeDefined();
+    expect(
+      audit.body.items.find((e: { action: string; target: string }) => e.action === 'keys.create' && e.target === app.key.id),
+    ).toBeDefined();
     await expect(identity.dataSource.query('UPDATE audit_entry SET outcome = $1', ['failure'])).rejects.toThrow(/append-only/);
     await expect(identity.dataSource.query('DELETE FROM audit_entry')).rejects.toThrow(/append-only/);
     await expect(identity.dataSource.query('TRUNCATE audit_entry')).rejects.toThrow(/append-only/);

@@ -20,7 +20,11 @@ describe('identity metrics at /metrics (outside /v1)', () => {
       request(identity.server)
         .post('/v1/decisions')
         .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
-        .send({ credential: { kind: 'api_key', value: credential }, action: 'split-project:draft', resource: { organizationId: partner.organizationId } })
+        .send({
+          credential: { kind: 'api_key', value: credential },
+          action: 'split-project:draft',
+          resource: { organizationId: partner.organizationId },
+        })
         .expect(200);
     expect((await ask(partner.secret)).body.decision).toBe('allow');
     expect((await ask('stdreg_app_nosuchkey_000')).body.decision).toBe('deny');

@@ -5,7 +5,14 @@ import { generateSigningKey } from '../src/oidc/oidc-secrets';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 import { signinFlow } from './support/signin-flow';
 import {
-  FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, signinEnv, startCallbackServer, startSigninIdentity, type SigninIdentity,
+  FormBrowser,
+  PASSWORD,
+  createUserWithPassword,
+  registerPartnerApp,
+  signinEnv,
+  startCallbackServer,
+  startSigninIdentity,
+  type SigninIdentity,
 } from './support/signin-fixture';
 
 describe('the OpenID Provider behind a proxy', () => {
@@ -36,8 +43,12 @@ describe('the OpenID Provider behind a proxy', () => {
     const response = await request(identity.server)
       .get('/oidc/auth')
       .query({
-        client_id: app.app.clientId, response_type: 'code', scope: 'openid', redirect_uri: 'https://console.example.com/callback',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+        client_id: app.app.clientId,
+        response_type: 'code',
+        scope: 'openid',
+        redirect_uri: 'https://console.example.com/callback',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
       })
       .set({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' })
       .expect(303);
@@ -84,7 +95,9 @@ describe('password checks per client IP', () => {
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(throttled.text).toContain('Too many sign-in attempts from your network. Try again in 1 minute.');
-    const audited = await identity.dataSource.query(`SELECT 1 FROM audit_entry WHERE action = 'signin.password' AND target = $1`, [user.uid]);
+    const audited = await identity.dataSource.query(`SELECT 1 FROM audit_entry WHERE action = 'signin.password' AND target = $1`, [
+      user.uid,
+    ]);
     expect(audited).toHaveLength(0);
   });
 });

@@ -4,7 +4,13 @@ import request from 'supertest';
 import { generateSigningKey, type PrivateJwk } from '../src/oidc/oidc-secrets';
 import { signinFlow, type SigninFlow } from './support/signin-flow';
 import {
-  API_AUDIENCE, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity, type PartnerApp, type SigninIdentity,
+  API_AUDIENCE,
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type PartnerApp,
+  type SigninIdentity,
   publishedKeys,
 } from './support/signin-fixture';
 
@@ -43,7 +49,9 @@ afterAll(async () => {
 });
 
 function signWith(key: PrivateJwk, claims: JWTPayload): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' }).sign(createPrivateKey({ key, format: 'jwk' }));
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
+    .sign(createPrivateKey({ key, format: 'jwk' }));
 }
 
 const decision = async (token: string) => (await flow.decide(token, 'split-project:read', app.organizationId)).body;
@@ -64,7 +72,9 @@ describe('signing key rotation', () => {
   it('refuses a token signed by a key that is not configured, or changed after signing', async () => {
     expect(await decision(await signWith(unknownKey, issued.claims))).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
     const [header, , signature] = issued.accessToken.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...issued.claims, uid: '01900000-0000-7000-8000-000000000001' })).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...issued.claims, uid: '01900000-0000-7000-8000-000000000001' })).toString(
+      'base64url',
+    );
     expect(await decision(`${header}.${forgedPayload}.${signature}`)).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
   });
 
@@ -77,7 +87,9 @@ describe('signing key rotation', () => {
     ]) {
       expect(await decision(await signWith(newKey, claims))).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
     }
-    const idTokenShaped = await new SignJWT(issued.claims).setProtectedHeader({ alg: 'RS256', kid: newKey.kid }).sign(createPrivateKey({ key: newKey, format: 'jwk' }));
+    const idTokenShaped = await new SignJWT(issued.claims)
+      .setProtectedHeader({ alg: 'RS256', kid: newKey.kid })
+      .sign(createPrivateKey({ key: newKey, format: 'jwk' }));
     expect(await decision(idTokenShaped)).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
     expect(issued.claims['aud']).toBe(API_AUDIENCE);
   });

@@ -3,7 +3,12 @@ import request from 'supertest';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-const LIMITS = { RATE_LIMIT_APP_BURST: '6', RATE_LIMIT_APP_PER_MINUTE: '60', RATE_LIMIT_APP_WRITES_PER_MINUTE: '2', RATE_LIMIT_PLATFORM_BURST: '1000' };
+const LIMITS = {
+  RATE_LIMIT_APP_BURST: '6',
+  RATE_LIMIT_APP_PER_MINUTE: '60',
+  RATE_LIMIT_APP_WRITES_PER_MINUTE: '2',
+  RATE_LIMIT_PLATFORM_BURST: '1000',
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('per-key rate limits', () => {
@@ -48,13 +53,17 @@ describe('per-key rate limits', () => {
     const refused = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(app).expect(429);
     expect(Number(refused.headers['retry-after'])).toBe(30);
     await request(identity.server).get('/v1/apps').set(bearer(partner.secret)).expect(200);
-    const stored = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [partner.key.id]);
+    const stored = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [
+      partner.key.id,
+    ]);
     expect(stored[0].n).toBe(2);
   });
 
   it('is exact under concurrency: of 40 simultaneous requests, exactly the burst gets through', async () => {
     const partner = await identity.newAppKey();
-    const responses = await Promise.all(Array.from({ length: 40 }, () => request(identity.server).get('/v1/apps').set(bearer(partner.secret))));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () => request(identity.server).get('/v1/apps').set(bearer(partner.secret))),
+    );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(6);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(34);
   });

@@ -24,13 +24,20 @@ async function newUser(): Promise<string> {
 const grant = (body: object) => request(identity.server).post('/v1/role-bindings').set(platform()).send(body);
 const list = (uid: string) => request(identity.server).get(`/v1/role-bindings?uid=${uid}`).set(platform());
 const revoke = (id: string) => request(identity.server).delete(`/v1/role-bindings/${id}`).set(platform());
-const bindingsOf = (uid: string) => identity.dataSource.query('SELECT role, organization_id FROM role_binding WHERE uid = $1 ORDER BY id', [uid]);
+const bindingsOf = (uid: string) =>
+  identity.dataSource.query('SELECT role, organization_id FROM role_binding WHERE uid = $1 ORDER BY id', [uid]);
 
 describe('role bindings', () => {
   it('grants a global and an organization-scoped role, lists them and revokes one', async () => {
     const uid = await newUser();
     const global = await grant({ uid, role: 'platform-operator' }).expect(201);
-    expect(global.body).toEqual({ id: expect.any(String), uid, role: 'platform-operator', organizationId: null, grantedAt: expect.any(String) });
+    expect(global.body).toEqual({
+      id: expect.any(String),
+      uid,
+      role: 'platform-operator',
+      organizationId: null,
+      grantedAt: expect.any(String),
+    });
     const scoped = await grant({ uid, role: 'project-owner', organizationId }).expect(201);
     expect(scoped.body).toMatchObject({ uid, role: 'project-owner', organizationId });
     const listed = await list(uid).expect(200);
@@ -47,7 +54,10 @@ describe('role bindings', () => {
     expect(again.body.code).toBe('conflict');
     await grant({ uid, role: 'investor', organizationId }).expect(201);
     await grant({ uid, role: 'investor', organizationId }).expect(409);
-    expect(await bindingsOf(uid)).toEqual([{ role: 'investor', organization_id: null }, { role: 'investor', organization_id: organizationId }]);
+    expect(await bindingsOf(uid)).toEqual([
+      { role: 'investor', organization_id: null },
+      { role: 'investor', organization_id: organizationId },
+    ]);
   });
 
   it('lets exactly one of many parallel identical grants through', async () => {
@@ -62,7 +72,9 @@ describe('role bindings', () => {
     const badRole = await grant({ uid, role: 'superuser' }).expect(400);
     expect(badRole.body.errors[0]).toMatchObject({ field: 'role', message: expect.stringContaining('role must be one of: project-owner') });
     const badOrganization = await grant({ uid, role: 'investor', organizationId: uuidv7() }).expect(422);
-    expect(badOrganization.body.errors).toEqual([{ field: 'organizationId', message: 'organizationId must name an existing organization' }]);
+    expect(badOrganization.body.errors).toEqual([
+      { field: 'organizationId', message: 'organizationId must name an existing organization' },
+    ]);
     await grant({ uid: uuidv7(), role: 'investor' }).expect(404);
     await grant({ uid: 'not-a-uid', role: 'investor' }).expect(400);
     await revoke(uuidv7()).expect(404);
@@ -75,7 +87,11 @@ describe('role bindings', () => {
   it('grants to and lists through a merged uid as its survivor, whose effective roles include what the merged user had', async () => {
     const [survivor, merged] = [await newUser(), await newUser()];
     await grant({ uid: merged, role: 'external-auditor' }).expect(201);
-    await request(identity.server).post('/v1/unified-users/merge').set(platform()).send({ survivorUid: survivor, mergedUid: merged }).expect(201);
+    await request(identity.server)
+      .post('/v1/unified-users/merge')
+      .set(platform())
+      .send({ survivorUid: survivor, mergedUid: merged })
+      .expect(201);
     const granted = await grant({ uid: merged, role: 'agent-supervisor', organizationId }).expect(201);
     expect(granted.body.uid).toBe(survivor);
     await grant({ uid: merged, role: 'external-auditor' }).expect(409);
@@ -85,7 +101,10 @@ describe('role bindings', () => {
       [survivor, 'agent-supervisor'],
     ]);
     const users = identity.app.get(UnifiedUsersService);
-    const expected = [{ role: 'external-auditor', organizationId: null }, { role: 'agent-supervisor', organizationId }];
+    const expected = [
+      { role: 'external-auditor', organizationId: null },
+      { role: 'agent-supervisor', organizationId },
+    ];
     expect(await users.effectiveRoles(merged)).toEqual(expected);
     expect(await users.effectiveRoles(survivor)).toEqual(expected);
     expect(await users.effectiveRoles(uuidv7())).toEqual([]);
@@ -101,7 +120,9 @@ describe('role bindings', () => {
       ['delete', `/v1/role-bindings/${binding.body.id}`, {}],
     ];
     for (const [method, route, body] of routes) {
-      const response = await (request(identity.server) as unknown as Record<string, (url: string) => request.Test>)[method]!(route).set(bearer(partner.secret)).send(body);
+      const response = await (request(identity.server) as unknown as Record<string, (url: string) => request.Test>)[method]!(route)
+        .set(bearer(partner.secret))
+        .send(body);
       expect({ route, status: response.status, code: response.body.code }).toEqual({ route, status: 403, code: 'forbidden' });
     }
     expect(await bindingsOf(uid)).toEqual([{ role: 'investor', organization_id: null }]);
@@ -125,6 +146,8 @@ describe('role bindings', () => {
   it('lists the routes in the OpenAPI document', async () => {
     const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/v1/role-bindings', '/v1/role-bindings/{id}']));
-    expect(body.paths['/v1/role-bindings'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'uid', in: 'query', required: true })]));
+    expect(body.paths['/v1/role-bindings'].get.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'uid', in: 'query', required: true })]),
+    );
   });
 });

@@ -52,7 +52,10 @@ describe('POST /v1/waitlist', () => {
       decisionReason: null,
       issuedKeyId: null,
     });
-    const audit = await identity.dataSource.query('SELECT actor_kind, actor_id FROM audit_entry WHERE action = $1 AND target = $2', ['waitlist.request', response.body.id]);
+    const audit = await identity.dataSource.query('SELECT actor_kind, actor_id FROM audit_entry WHERE action = $1 AND target = $2', [
+      'waitlist.request',
+      response.body.id,
+    ]);
     expect(audit).toEqual([{ actor_kind: 'anonymous', actor_id: expect.stringMatching(LOOPBACK) }]);
     const read = await request(identity.server).get(`/v1/waitlist/${response.body.id}`).set(bearer(identity.platformKey)).expect(200);
     expect(read.body).toEqual(response.body);
@@ -80,20 +83,42 @@ describe('POST /v1/waitlist', () => {
 describe('approving a request', () => {
   it('creates the organization and issues a working App key bound to it, in one audited decision', async () => {
     const pending = await pendingRequest();
-    const { body } = await request(identity.server).post(`/v1/waitlist/${pending.id}/approve`).set(bearer(identity.platformKey)).send({ maxApps: 2 }).expect(200);
-    expect(body.request).toMatchObject({ id: pending.id, status: 'approved', decidedAt: expect.any(String), issuedKeyId: body.issued.key.id });
-    expect(body.issued.key).toMatchObject({ class: 'app', name: `${pending.organizationName} (waitlist)`, maxApps: 2, organizationId: expect.any(String) });
+    const { body } = await request(identity.server)
+      .post(`/v1/waitlist/${pending.id}/approve`)
+      .set(bearer(identity.platformKey))
+      .send({ maxApps: 2 })
+      .expect(200);
+    expect(body.request).toMatchObject({
+      id: pending.id,
+      status: 'approved',
+      decidedAt: expect.any(String),
+      issuedKeyId: body.issued.key.id,
+    });
+    expect(body.issued.key).toMatchObject({
+      class: 'app',
+      name: `${pending.organizationName} (waitlist)`,
+      maxApps: 2,
+      organizationId: expect.any(String),
+    });
     expect(body.issued.secret).toMatch(/^stdreg_app_/);
 
-    const organization = await request(identity.server).get(`/v1/organizations/${body.issued.key.organizationId}`).set(bearer(identity.platformKey)).expect(200);
+    const organization = await request(identity.server)
+      .get(`/v1/organizations/${body.issued.key.organizationId}`)
+      .set(bearer(identity.platformKey))
+      .expect(200);
     expect(organization.body.name).toBe(pending.organizationName);
     const apps = await request(identity.server).get('/v1/apps').set(bearer(body.issued.secret)).expect(200);
     expect(apps.body).toEqual({ items: [], nextCursor: null });
-    const registered = await request(identity.server).post('/v1/apps').set(bearer(body.issued.secret))
-      .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] }).expect(201);
+    const registered = await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(body.issued.secret))
+      .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] })
+      .expect(201);
     expect(registered.body.app.organizationId).toBe(body.issued.key.organizationId);
 
-    const stored = await identity.dataSource.query('SELECT status, decided_at, issued_key_id FROM waitlist_request WHERE id = $1', [pending.id]);
+    const stored = await identity.dataSource.query('SELECT status, decided_at, issued_key_id FROM waitlist_request WHERE id = $1', [
+      pending.id,
+    ]);
     expect(stored).toEqual([{ status: 'approved', decided_at: expect.any(Date), issued_key_id: body.issued.key.id }]);
     const actions = await identity.dataSource.query(
       `SELECT action, target FROM audit_entry WHERE action IN ('waitlist.approve', 'organizations.create', 'keys.create') AND target = ANY($1) ORDER BY id`,
@@ -103,11 +128,18 @@ describe('approving a request', () => {
   });
 
   it('issues the key for an existing organization when one is named, creating none', async () => {
-    const existing = await request(identity.server).post('/v1/organizations').set(bearer(identity.platformKey)).send({ name: 'Existing Co' }).expect(201);
+    const existing = await request(identity.server)
+      .post('/v1/organizations')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'Existing Co' })
+      .expect(201);
     const pending = await pendingRequest();
     const organizations = await count('organization');
-    const { body } = await request(identity.server).post(`/v1/waitlist/${pending.id}/approve`).set(bearer(identity.platformKey))
-      .send({ organizationId: existing.body.id }).expect(200);
+    const { body } = await request(identity.server)
+      .post(`/v1/waitlist/${pending.id}/approve`)
+      .set(bearer(identity.platformKey))
+      .send({ organizationId: existing.body.id })
+      .expect(200);
     expect(body.issued.key).toMatchObject({ organizationId: existing.body.id, maxApps: 3 });
     expect(await count('organization')).toBe(organizations);
   });
@@ -115,8 +147,11 @@ describe('approving a request', () => {
   it('refuses an unknown organization with 422 and leaves the request pending, with no key or organization made', async () => {
     const pending = await pendingRequest();
     const [keys, organizations] = [await count('api_key'), await count('organization')];
-    const response = await request(identity.server).post(`/v1/waitlist/${pending.id}/approve`).set(bearer(identity.platformKey))
-      .send({ organizationId: uuidv7() }).expect(422);
+    const response = await request(identity.server)
+      .post(`/v1/waitlist/${pending.id}/approve`)
+      .set(bearer(identity.platformKey))
+      .send({ organizationId: uuidv7() })
+      .expect(422);
     expect(response.body.errors[0].field).toBe('organizationId');
     expect([await count('api_key'), await count('organization')]).toEqual([keys, organizations]);
     expect(await count(`waitlist_request WHERE id = $1 AND status = 'pending'`, [pending.id])).toBe(1);
@@ -126,7 +161,9 @@ describe('approving a request', () => {
   it('lets exactly one of concurrent approvals through and issues one key', async () => {
     const pending = await pendingRequest();
     const responses = await Promise.all(
-      Array.from({ length: 4 }, () => request(identity.server).post(`/v1/waitlist/${pending.id}/approve`).set(bearer(identity.platformKey)).send({})),
+      Array.from({ length: 4 }, () =>
+        request(identity.server).post(`/v1/waitlist/${pending.id}/approve`).set(bearer(identity.platformKey)).send({}),
+      ),
     );
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     expect(await count('api_key WHERE name = $1', [`${pending.organizationName} (waitlist)`])).toBe(1);
@@ -136,9 +173,17 @@ describe('approving a request', () => {
 
   it('refuses invalid decisions naming the field', async () => {
     const pending = await pendingRequest();
-    const approve = await request(identity.server).post(`/v1/waitlist/${pending.id}/approve`).set(bearer(identity.platformKey)).send({ maxApps: 0 }).expect(400);
+    const approve = await request(identity.server)
+      .post(`/v1/waitlist/${pending.id}/approve`)
+      .set(bearer(identity.platformKey))
+      .send({ maxApps: 0 })
+      .expect(400);
     expect(approve.body.errors[0].field).toBe('maxApps');
-    const reject = await request(identity.server).post(`/v1/waitlist/${pending.id}/reject`).set(bearer(identity.platformKey)).send({ reason: 'r'.repeat(501) }).expect(400);
+    const reject = await request(identity.server)
+      .post(`/v1/waitlist/${pending.id}/reject`)
+      .set(bearer(identity.platformKey))
+      .send({ reason: 'r'.repeat(501) })
+      .expect(400);
     expect(reject.body.errors[0].field).toBe('reason');
     expect(await count(`waitlist_request WHERE id = $1 AND status = 'pending'`, [pending.id])).toBe(1);
   });
@@ -147,10 +192,22 @@ describe('approving a request', () => {
 describe('rejecting and deciding twice', () => {
   it('rejects a request with its reason, in an audited decision', async () => {
     const pending = await pendingRequest();
-    const { body } = await request(identity.server).post(`/v1/waitlist/${pending.id}/reject`).set(bearer(identity.platformKey))
-      .send({ reason: 'Not a registry partner' }).expect(200);
-    expect(body).toMatchObject({ id: pending.id, status: 'rejected', decidedAt: expect.any(String), decisionReason: 'Not a registry partner', issuedKeyId: null });
-    const audit = await identity.dataSource.query(`SELECT actor_kind, detail FROM audit_entry WHERE action = 'waitlist.reject' AND target = $1`, [pending.id]);
+    const { body } = await request(identity.server)
+      .post(`/v1/waitlist/${pending.id}/reject`)
+      .set(bearer(identity.platformKey))
+      .send({ reason: 'Not a registry partner' })
+      .expect(200);
+    expect(body).toMatchObject({
+      id: pending.id,
+      status: 'rejected',
+      decidedAt: expect.any(String),
+      decisionReason: 'Not a registry partner',
+      issuedKeyId: null,
+    });
+    const audit = await identity.dataSource.query(
+      `SELECT actor_kind, detail FROM audit_entry WHERE action = 'waitlist.reject' AND target = $1`,
+      [pending.id],
+    );
     expect(audit).toEqual([{ actor_kind: 'platform_key', detail: { reason: 'Not a registry partner' } }]);
   });
 
@@ -159,11 +216,16 @@ describe('rejecting and deciding twice', () => {
     await request(identity.server).post(`/v1/waitlist/${approved.id}/approve`).set(bearer(identity.platformKey)).send({}).expect(200);
     const rejected = await pendingRequest();
     await request(identity.server).post(`/v1/waitlist/${rejected.id}/reject`).set(bearer(identity.platformKey)).send({}).expect(200);
-    const snapshot = () => identity.dataSource.query('SELECT * FROM waitlist_request WHERE id = ANY($1) ORDER BY id', [[approved.id, rejected.id]]);
+    const snapshot = () =>
+      identity.dataSource.query('SELECT * FROM waitlist_request WHERE id = ANY($1) ORDER BY id', [[approved.id, rejected.id]]);
     const [before, keys] = [await snapshot(), await count('api_key')];
     for (const id of [approved.id, rejected.id]) {
       for (const decision of ['approve', 'reject']) {
-        const response = await request(identity.server).post(`/v1/waitlist/${id}/${decision}`).set(bearer(identity.platformKey)).send({}).expect(409);
+        const response = await request(identity.server)
+          .post(`/v1/waitlist/${id}/${decision}`)
+          .set(bearer(identity.platformKey))
+          .send({})
+          .expect(409);
         expect(response.body.code).toBe('conflict');
       }
     }
@@ -186,8 +248,11 @@ describe('GET /v1/waitlist', () => {
     const seen: { id: string; status: string }[] = [];
     let cursor: string | null = null;
     do {
-      const page: request.Response = await request(identity.server).get('/v1/waitlist').query({ limit: 2, ...(cursor ? { cursor } : {}) })
-        .set(bearer(identity.platformKey)).expect(200);
+      const page: request.Response = await request(identity.server)
+        .get('/v1/waitlist')
+        .query({ limit: 2, ...(cursor ? { cursor } : {}) })
+        .set(bearer(identity.platformKey))
+        .expect(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.items);
       cursor = page.body.nextCursor;
@@ -198,7 +263,10 @@ describe('GET /v1/waitlist', () => {
     expect(ids).toEqual(expect.arrayContaining([mine[0]!.id, mine[2]!.id]));
     expect(ids).not.toContain(mine[1]!.id);
 
-    const rejected = await request(identity.server).get('/v1/waitlist?status=rejected&limit=100').set(bearer(identity.platformKey)).expect(200);
+    const rejected = await request(identity.server)
+      .get('/v1/waitlist?status=rejected&limit=100')
+      .set(bearer(identity.platformKey))
+      .expect(200);
     expect(rejected.body.items.map((item: { id: string }) => item.id)).toContain(mine[1]!.id);
     expect(rejected.body.items.every((item: { status: string }) => item.status === 'rejected')).toBe(true);
   });
@@ -209,8 +277,11 @@ describe('GET /v1/waitlist', () => {
     await pendingRequest();
     await pendingRequest();
     const page = await request(identity.server).get('/v1/waitlist?limit=1').set(bearer(identity.platformKey)).expect(200);
-    const foreign = await request(identity.server).get('/v1/waitlist').query({ status: 'approved', cursor: page.body.nextCursor })
-      .set(bearer(identity.platformKey)).expect(400);
+    const foreign = await request(identity.server)
+      .get('/v1/waitlist')
+      .query({ status: 'approved', cursor: page.body.nextCursor })
+      .set(bearer(identity.platformKey))
+      .expect(400);
     expect(foreign.body.errors[0].field).toBe('cursor');
   });
 });
@@ -220,7 +291,10 @@ describe('the platform routes of the waitlist', () => {
     const pending = await pendingRequest();
     const app = await identity.newAppKey();
     const routes: [string, string][] = [
-      ['get', '/v1/waitlist'], ['get', `/v1/waitlist/${pending.id}`], ['post', `/v1/waitlist/${pending.id}/approve`], ['post', `/v1/waitlist/${pending.id}/reject`],
+      ['get', '/v1/waitlist'],
+      ['get', `/v1/waitlist/${pending.id}`],
+      ['post', `/v1/waitlist/${pending.id}/approve`],
+      ['post', `/v1/waitlist/${pending.id}/reject`],
     ];
     for (const [method, route] of routes) {
       const agent = request(identity.server) as unknown as Record<string, (url: string) => request.Test>;
@@ -251,9 +325,13 @@ describe('the per-IP limit of waitlist requests', () => {
     expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', title: 'Too many requests' });
     const stored: { n: number }[] = await limited.dataSource.query(`SELECT count(*)::int AS n FROM waitlist_request`);
     expect(stored[0]!.n).toBe(3);
-    const fourth: { n: number }[] = await limited.dataSource.query(`SELECT count(*)::int AS n FROM waitlist_request WHERE organization_name = 'Fourth Co'`);
+    const fourth: { n: number }[] = await limited.dataSource.query(
+      `SELECT count(*)::int AS n FROM waitlist_request WHERE organization_name = 'Fourth Co'`,
+    );
     expect(fourth[0]!.n).toBe(0);
-    const audited: { n: number }[] = await limited.dataSource.query(`SELECT count(*)::int AS n FROM audit_entry WHERE action = 'waitlist.request'`);
+    const audited: { n: number }[] = await limited.dataSource.query(
+      `SELECT count(*)::int AS n FROM audit_entry WHERE action = 'waitlist.request'`,
+    );
     expect(audited[0]!.n).toBe(3);
   });
 });

@@ -36,14 +36,18 @@ describe('mcp-gateway health', () => {
   it('is ready when standards-api and identity answer', async () => {
     const app = await gateway({ STANDARDS_API_URL: upstreamUrl, IDENTITY_URL: upstreamUrl });
     await request(app.getHttpServer()).get('/healthz').expect(200, { status: 'ok' });
-    await request(app.getHttpServer()).get('/readyz').expect(200, { status: 'ready', checks: {}, downstream: { 'standards-api': 'up', identity: 'up' } });
+    await request(app.getHttpServer())
+      .get('/readyz')
+      .expect(200, { status: 'ready', checks: {}, downstream: { 'standards-api': 'up', identity: 'up' } });
     await app.close();
   });
 
   it('stays ready when an upstream is unreachable (as standards-api does), and says which', async () => {
     const app = await gateway({ STANDARDS_API_URL: upstreamUrl, IDENTITY_URL: deadUrl });
     await request(app.getHttpServer()).get('/healthz').expect(200);
-    await request(app.getHttpServer()).get('/readyz').expect(200, { status: 'ready', checks: {}, downstream: { 'standards-api': 'up', identity: 'down' } });
+    await request(app.getHttpServer())
+      .get('/readyz')
+      .expect(200, { status: 'ready', checks: {}, downstream: { 'standards-api': 'up', identity: 'down' } });
     await app.close();
   });
 });

@@ -24,7 +24,11 @@ async function confirmed(path: string, body: Record<string, unknown>, token: str
 
 beforeAll(async () => {
   platform = await startPlatform();
-  gateway = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+  gateway = await startGateway({
+    STANDARDS_API_URL: platform.standardsApiUrl,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+  });
   partner = await startPartner(platform);
   agent = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${partner.key}` });
 }, PLATFORM_START_TIMEOUT_MS);
@@ -36,28 +40,46 @@ afterAll(async () => {
 });
 
 describe('what a person posted, an agent reads', () => {
-  it('shows a settlement run a signed-in approver posted, and the equity ledger it wrote, to the organization\'s key', async () => {
+  it("shows a settlement run a signed-in approver posted, and the equity ledger it wrote, to the organization's key", async () => {
     const draft = await agent.callTool({
       name: 'draft_split_project',
-      arguments: { name: 'Posted studio', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+      arguments: {
+        name: 'Posted studio',
+        currency: 'EUR',
+        templateVersion: '2.0',
+        scenario: { name: 'Baseline', content: sampleScenario() },
+      },
     });
     const { project, scenario } = draft.structuredContent as { project: { id: string }; scenario: { id: string } };
     const approver = await partner.signedInUser(['project-owner', 'settlement-approver']);
     await confirmed(`/split-projects/${project.id}/activate`, { scenarioId: scenario.id }, approver);
-    const run = await confirmed(`/split-projects/${project.id}/settlement-runs`, {
-      periodId: '2026-01', revenue: '10000.00', costs: '0.00', periodEnd: new Date().toISOString(),
-    }, approver);
+    const run = await confirmed(
+      `/split-projects/${project.id}/settlement-runs`,
+      {
+        periodId: '2026-01',
+        revenue: '10000.00',
+        costs: '0.00',
+        periodEnd: new Date().toISOString(),
+      },
+      approver,
+    );
 
     const read = await agent.readResource({ uri: `stdreg://settlement-runs/${run['id'] as string}` });
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(run);
     const ledger = await agent.readResource({ uri: 'stdreg://equity-ledgers/LEI-ALICE-0002' });
     expect(JSON.parse((ledger.contents[0] as { text: string }).text)).toMatchObject({
-      entries: [expect.objectContaining({ settlementRunId: run['id'], amount: '5700.00' })], balances: [{ currency: 'EUR', balance: '5700.00' }],
+      entries: [expect.objectContaining({ settlementRunId: run['id'], amount: '5700.00' })],
+      balances: [{ currency: 'EUR', balance: '5700.00' }],
     });
 
     const other = await platform.newAppKey();
-    const outsider = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}`, 'x-organization-id': partner.organizationId });
-    const refused = (await outsider.readResource({ uri: `stdreg://settlement-runs/${run['id'] as string}` }).catch((e: unknown) => e)) as McpError;
+    const outsider = await connectClient(gateway.mcpUrl, {
+      authorization: `Bearer ${other.secret}`,
+      'x-organization-id': partner.organizationId,
+    });
+    const refused = (await outsider
+      .readResource({ uri: `stdreg://settlement-runs/${run['id'] as string}` })
+      .catch((e: unknown) => e)) as McpError;
     expect(refused.code).toBe(-32003);
     await outsider.close();
   });
@@ -70,7 +92,12 @@ describe('what a person posted, an agent reads', () => {
       expect(term.isError ?? false).toBe(false);
       const draft = await person.callTool({
         name: 'draft_split_project',
-        arguments: { name: 'Drafted by a person', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+        arguments: {
+          name: 'Drafted by a person',
+          currency: 'EUR',
+          templateVersion: '2.0',
+          scenario: { name: 'Baseline', content: sampleScenario() },
+        },
       });
       expect(draft.structuredContent).toMatchObject({ status: 'draft', project: { organizationId: partner.organizationId } });
     } finally {

@@ -35,7 +35,11 @@ async function refused(name: string, args: Record<string, unknown>, on: Client =
 
 beforeAll(async () => {
   platform = await startPlatform();
-  gateway = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl, IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+  gateway = await startGateway({
+    STANDARDS_API_URL: platform.standardsApiUrl,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+  });
   agent = await platform.newAppKey();
   client = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` });
   tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
@@ -57,9 +61,17 @@ describe('registry tools', () => {
 
   it('validate_standard_reference says a superseded citation was replaced and a current one is valid', async () => {
     expect(await ok('validate_standard_reference', { reference: 'RUL-3@1.0#2' })).toMatchObject({
-      valid: false, exists: true, status: 'superseded', supersededBy: 'RUL-3@2.0', currentCitation: 'RUL-3@2.0',
+      valid: false,
+      exists: true,
+      status: 'superseded',
+      supersededBy: 'RUL-3@2.0',
+      currentCitation: 'RUL-3@2.0',
     });
-    expect(await ok('validate_standard_reference', { reference: 'RUL-3@2.0#5' })).toMatchObject({ valid: true, status: 'current', problems: [] });
+    expect(await ok('validate_standard_reference', { reference: 'RUL-3@2.0#5' })).toMatchObject({
+      valid: true,
+      status: 'current',
+      problems: [],
+    });
     expect(await ok('validate_standard_reference', { reference: 'RUL-3@2.0#9' })).toMatchObject({ valid: false, exists: false });
     expect(await ok('validate_standard_reference', { reference: 'ZZZ-9' })).toMatchObject({ valid: false, exists: false });
     expect(await ok('validate_standard_reference', { reference: 'rul 3' })).toMatchObject({ valid: false, sectionId: null });
@@ -67,7 +79,9 @@ describe('registry tools', () => {
   });
 
   it('validate_taskspec checks roles, prerequisites and cited standards against the registry', async () => {
-    const task = JSON.parse(await client.readResource({ uri: 'stdreg://taskspec/TSK-012' }).then((r) => (r.contents[0] as { text: string }).text));
+    const task = JSON.parse(
+      await client.readResource({ uri: 'stdreg://taskspec/TSK-012' }).then((r) => (r.contents[0] as { text: string }).text),
+    );
     expect(await ok('validate_taskspec', { taskSpec: task })).toMatchObject({ valid: true, errors: [] });
     const broken = { ...task, roles: ['wizard'], prerequisites: ['TSK-999'], standards: ['RUL-3@1.0'] };
     const report = await ok('validate_taskspec', { taskSpec: broken });
@@ -88,7 +102,9 @@ describe('registry tools', () => {
   });
 
   it('draft_alignment_report maps a practice to standards with covered clauses and gaps', async () => {
-    const report = await ok('draft_alignment_report', { practice: 'Our AI agents prepare drafts of split rules in basis points; a supervisor approves them.' });
+    const report = await ok('draft_alignment_report', {
+      practice: 'Our AI agents prepare drafts of split rules in basis points; a supervisor approves them.',
+    });
     const standards = report['standards'] as { citation: string; coveredClauses: string[]; gaps: unknown[] }[];
     expect(standards.map((s) => s.citation)).toEqual(expect.arrayContaining(['AGT-1@2.0', 'RUL-3@2.0']));
     for (const standard of standards) expect(standard.coveredClauses.length).toBeGreaterThan(0);
@@ -98,7 +114,9 @@ describe('registry tools', () => {
 
 describe('people tools', () => {
   it('recommend_role ranks the roles a described need matches, with reasons', async () => {
-    const { roles } = (await ok('recommend_role', { description: 'Someone to approve settlement runs before they are posted' })) as { roles: { role: string; reasons: string[] }[] };
+    const { roles } = (await ok('recommend_role', { description: 'Someone to approve settlement runs before they are posted' })) as {
+      roles: { role: string; reasons: string[] }[];
+    };
     expect(roles[0]!.role).toBe('settlement-approver');
     expect(roles[0]!.reasons.length).toBeGreaterThan(0);
     expect(await refused('recommend_role', {})).toMatch(/description/);
@@ -115,7 +133,9 @@ describe('people tools', () => {
 
   it('assess_readiness scores a profile against a task and names the gaps', async () => {
     const readiness = await ok('assess_readiness', { taskCode: 'TSK-003', completedTasks: ['TSK-001'] });
-    expect(readiness['gaps']).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'task', id: 'TSK-002', action: 'complete task TSK-002' })]));
+    expect(readiness['gaps']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'task', id: 'TSK-002', action: 'complete task TSK-002' })]),
+    );
     expect(readiness['met']).toEqual(expect.arrayContaining([{ kind: 'task', id: 'TSK-001' }]));
     expect(readiness['score']).toBeGreaterThan(0);
     expect(readiness['score']).toBeLessThan(100);
@@ -124,22 +144,39 @@ describe('people tools', () => {
 
   it('propose_task_path orders the prerequisites of a goal and skips what is done', async () => {
     const path = await ok('propose_task_path', { goal: 'TSK-009', completedTasks: ['TSK-001', 'TSK-002'] });
-    expect((path['path'] as { taskCode: string }[]).map((p) => p.taskCode)).toEqual(['TSK-005', 'TSK-006', 'TSK-007', 'TSK-008', 'TSK-009']);
+    expect((path['path'] as { taskCode: string }[]).map((p) => p.taskCode)).toEqual([
+      'TSK-005',
+      'TSK-006',
+      'TSK-007',
+      'TSK-008',
+      'TSK-009',
+    ]);
     expect(path['alreadyDone']).toEqual(['TSK-001', 'TSK-002']);
     expect(await refused('propose_task_path', { goal: 'TSK-999' })).toMatch(/Unknown task TSK-999/);
   });
 
   it('draft_invitation drafts both languages and sends nothing', async () => {
-    const invitation = await ok('draft_invitation', { email: 'li@example.com', role: 'investor', organizationName: 'Studio Nine', language: 'zh-Hans' });
+    const invitation = await ok('draft_invitation', {
+      email: 'li@example.com',
+      role: 'investor',
+      organizationName: 'Studio Nine',
+      language: 'zh-Hans',
+    });
     expect(invitation).toMatchObject({ sent: false, payload: { email: 'li@example.com', role: 'investor', language: 'zh-Hans' } });
-    expect(invitation['subject']).toEqual({ en: expect.stringContaining('Studio Nine'), 'zh-Hans': expect.stringContaining('Studio Nine') });
+    expect(invitation['subject']).toEqual({
+      en: expect.stringContaining('Studio Nine'),
+      'zh-Hans': expect.stringContaining('Studio Nine'),
+    });
     expect(await refused('draft_invitation', { email: 'not-an-email', role: 'investor', organizationName: 'S' })).toMatch(/email/);
   });
 });
 
 describe('split tools', () => {
   it('validate_split_rule locates errors and gives the rules digest of valid rules', async () => {
-    expect(await ok('validate_split_rule', { content: sampleScenario() })).toMatchObject({ valid: true, rulesDigest: expect.stringMatching(/^sha256:/) });
+    expect(await ok('validate_split_rule', { content: sampleScenario() })).toMatchObject({
+      valid: true,
+      rulesDigest: expect.stringMatching(/^sha256:/),
+    });
     const broken = await ok('validate_split_rule', { content: brokenScenario() });
     expect(broken).toMatchObject({ valid: false, rulesDigest: null });
     expect(broken['errors']).toEqual([expect.objectContaining({ path: '/tiers/1/shares', code: 'shares_not_10000' })]);
@@ -148,12 +185,15 @@ describe('split tools', () => {
 
   it('calculate_draft_settlement pays exact amounts with largest-remainder rounding and never posts', async () => {
     const { posted, settlement } = (await ok('calculate_draft_settlement', { content: sampleScenario() })) as {
-      posted: boolean; settlement: { distributable: string; participants: { participantId: string; total: string }[] };
+      posted: boolean;
+      settlement: { distributable: string; participants: { participantId: string; total: string }[] };
     };
     expect(posted).toBe(false);
     expect(settlement.distributable).toBe('19499.99');
     expect(settlement.participants).toEqual([
-      { participantId: 'platform', total: '1000.00' }, { participantId: 'alice', total: '11099.99' }, { participantId: 'bob', total: '7400.00' },
+      { participantId: 'platform', total: '1000.00' },
+      { participantId: 'alice', total: '11099.99' },
+      { participantId: 'bob', total: '7400.00' },
     ]);
     const period = await ok('calculate_draft_settlement', { content: sampleScenario(), periodId: '2026-01' });
     expect(period['settlement']).toMatchObject({ kind: 'period', periodId: '2026-01', distributable: '10000.00' });
@@ -162,7 +202,9 @@ describe('split tools', () => {
   });
 
   it('explain_settlement explains each step in both languages', async () => {
-    const { steps } = (await ok('explain_settlement', { content: sampleScenario(), periodId: '2026-02' })) as { steps: { kind: string; text: { en: string; 'zh-Hans': string } }[] };
+    const { steps } = (await ok('explain_settlement', { content: sampleScenario(), periodId: '2026-02' })) as {
+      steps: { kind: string; text: { en: string; 'zh-Hans': string } }[];
+    };
     expect(steps.map((s) => s.kind)).toEqual(['distributable', 'fixed_payment', 'percentage_split', 'totals']);
     for (const step of steps) expect(step.text['zh-Hans']).toMatch(/\p{Script=Han}/u);
     expect(await refused('explain_settlement', { content: sampleScenario(), periodId: '' })).toMatch(/periodId/);
@@ -171,11 +213,23 @@ describe('split tools', () => {
   it('compare_rule_versions reports share changes', async () => {
     const diff = await ok('compare_rule_versions', { before: sampleScenario(), after: evenSplitScenario() });
     expect(diff['identical']).toBe(false);
-    expect((diff['changes'] as { kind: string; facts: Record<string, unknown> }[]).map((c) => [c.kind, c.facts['participantId'], c.facts['after']])).toEqual([
-      ['share_changed', 'alice', 5000], ['share_changed', 'bob', 5000],
+    expect(
+      (diff['changes'] as { kind: string; facts: Record<string, unknown> }[]).map((c) => [
+        c.kind,
+        c.facts['participantId'],
+        c.facts['after'],
+      ]),
+    ).toEqual([
+      ['share_changed', 'alice', 5000],
+      ['share_changed', 'bob', 5000],
     ]);
-    expect(await ok('compare_rule_versions', { before: sampleScenario(), after: sampleScenario() })).toMatchObject({ identical: true, changes: [] });
-    expect(await refused('compare_rule_versions', { before: sampleScenario(), after: brokenScenario() })).toMatch(/after\/tiers\/1\/shares/);
+    expect(await ok('compare_rule_versions', { before: sampleScenario(), after: sampleScenario() })).toMatchObject({
+      identical: true,
+      changes: [],
+    });
+    expect(await refused('compare_rule_versions', { before: sampleScenario(), after: brokenScenario() })).toMatch(
+      /after\/tiers\/1\/shares/,
+    );
   });
 
   it('simulate_operating_plan projects grown months and allocates each one', async () => {
@@ -184,30 +238,69 @@ describe('split tools', () => {
       projection: { startMonth: '2026-11', months: 3, revenue: '10000.00', costs: '1000.00', revenueGrowthBasisPoints: 1000 },
     });
     expect((plan['periods'] as { periodId: string; revenue: string }[]).map((p) => [p.periodId, p.revenue])).toEqual([
-      ['2026-11', '10000.00'], ['2026-12', '11000.00'], ['2027-01', '12100.00'],
+      ['2026-11', '10000.00'],
+      ['2026-12', '11000.00'],
+      ['2027-01', '12100.00'],
     ]);
     expect(plan['totals']).toMatchObject({ revenue: '33100.00', costs: '3000.00', distributable: '30100.00' });
-    expect(await refused('simulate_operating_plan', { content: sampleScenario(), projection: { startMonth: '2026-13', months: 1, revenue: '1', costs: '0' } })).toMatch(/startMonth/);
+    expect(
+      await refused('simulate_operating_plan', {
+        content: sampleScenario(),
+        projection: { startMonth: '2026-13', months: 1, revenue: '1', costs: '0' },
+      }),
+    ).toMatch(/startMonth/);
   });
 
-  it('draft_split_project creates a draft in the key\'s organization that the resource then shows', async () => {
+  it("draft_split_project creates a draft in the key's organization that the resource then shows", async () => {
     const draft = await ok('draft_split_project', {
-      name: 'Studio share 2026', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() },
+      name: 'Studio share 2026',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
     });
-    expect(draft).toMatchObject({ status: 'draft', project: { organizationId: agent.organizationId, name: 'Studio share 2026' }, scenario: { revision: 1 } });
+    expect(draft).toMatchObject({
+      status: 'draft',
+      project: { organizationId: agent.organizationId, name: 'Studio share 2026' },
+      scenario: { revision: 1 },
+    });
     const read = await client.readResource({ uri: draft['resourceUri'] as string });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: (draft['project'] as { id: string }).id, organizationId: agent.organizationId });
-    expect(await refused('draft_split_project', { name: 'X', currency: 'USD', templateVersion: '2.0', scenario: { name: 'B', content: sampleScenario() } })).toMatch(/scenario is in EUR but the project in USD/);
-    const retried = { name: 'Retried draft', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() }, idempotencyKey: 'agent-retry-1' };
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+      id: (draft['project'] as { id: string }).id,
+      organizationId: agent.organizationId,
+    });
+    expect(
+      await refused('draft_split_project', {
+        name: 'X',
+        currency: 'USD',
+        templateVersion: '2.0',
+        scenario: { name: 'B', content: sampleScenario() },
+      }),
+    ).toMatch(/scenario is in EUR but the project in USD/);
+    const retried = {
+      name: 'Retried draft',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
+      idempotencyKey: 'agent-retry-1',
+    };
     const first = await ok('draft_split_project', retried);
     expect(((await ok('draft_split_project', retried))['project'] as { id: string }).id).toBe((first['project'] as { id: string }).id);
-    expect(((await ok('draft_split_project', { ...retried, idempotencyKey: 'agent-retry-2' }))['project'] as { id: string }).id).not.toBe((first['project'] as { id: string }).id);
-    expect(await refused('draft_split_project', { name: 'X', currency: 'EUR', templateVersion: '9.9', scenario: { name: 'B', content: sampleScenario() } })).toMatch(/No split template 9\.9/);
+    expect(((await ok('draft_split_project', { ...retried, idempotencyKey: 'agent-retry-2' }))['project'] as { id: string }).id).not.toBe(
+      (first['project'] as { id: string }).id,
+    );
+    expect(
+      await refused('draft_split_project', {
+        name: 'X',
+        currency: 'EUR',
+        templateVersion: '9.9',
+        scenario: { name: 'B', content: sampleScenario() },
+      }),
+    ).toMatch(/No split template 9\.9/);
   });
 });
 
 describe('clients with the SDK defaults', () => {
-  it('get every tool result validated by the SDK\'s own validator against the 2020-12 output schemas', async () => {
+  it("get every tool result validated by the SDK's own validator against the 2020-12 output schemas", async () => {
     const plain = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${agent.secret}` }, true);
     try {
       await plain.listTools();
@@ -224,7 +317,7 @@ describe('clients with the SDK defaults', () => {
 describe('tool authorization (fail closed)', () => {
   const validCalls = Object.entries(validToolCalls());
 
-  it('has a valid call of every listed tool, and each one succeeds with the agent\'s key', async () => {
+  it("has a valid call of every listed tool, and each one succeeds with the agent's key", async () => {
     expect(validCalls.map(([name]) => name).sort()).toEqual([...tools.keys()].sort());
     for (const [name, args] of validCalls) await ok(name, args);
   });
@@ -237,10 +330,15 @@ describe('tool authorization (fail closed)', () => {
     }
   });
 
-  it('refuses a draft in another organization than the key\'s', async () => {
+  it("refuses a draft in another organization than the key's", async () => {
     const other = await platform.newAppKey();
-    const intruder = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${other.secret}`, 'x-organization-id': agent.organizationId });
-    expect(await refused('draft_split_project', validToolCalls()['draft_split_project']!, intruder)).toMatch(/Refused: .*organization_mismatch/);
+    const intruder = await connectClient(gateway.mcpUrl, {
+      authorization: `Bearer ${other.secret}`,
+      'x-organization-id': agent.organizationId,
+    });
+    expect(await refused('draft_split_project', validToolCalls()['draft_split_project']!, intruder)).toMatch(
+      /Refused: .*organization_mismatch/,
+    );
     await intruder.close();
   });
 
@@ -251,12 +349,17 @@ describe('tool authorization (fail closed)', () => {
   });
 
   it('refuses every tool call when identity is unreachable or does not accept the gateway', async () => {
-    const deadIdentity = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: 'http://127.0.0.1:9', IDENTITY_SERVICE_TOKEN: platform.serviceToken });
+    const deadIdentity = await startGateway({
+      STANDARDS_API_URL: platform.standardsApiUrl,
+      IDENTITY_URL: 'http://127.0.0.1:9',
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    });
     const unconfigured = await startGateway({ STANDARDS_API_URL: platform.standardsApiUrl, IDENTITY_URL: platform.identityUrl });
     try {
       for (const target of [deadIdentity, unconfigured]) {
         const stranded = await connectClient(target.mcpUrl, { authorization: `Bearer ${agent.secret}` });
-        for (const [name, args] of validCalls) expect(await refused(name, args, stranded)).toMatch(/Authorization could not be established/);
+        for (const [name, args] of validCalls)
+          expect(await refused(name, args, stranded)).toMatch(/Authorization could not be established/);
         await stranded.close();
       }
     } finally {

@@ -14,18 +14,25 @@ describe('trace propagation', () => {
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => standardsApi.listen(0, '127.0.0.1', resolve));
-    gateway = await startGateway({ STANDARDS_API_URL: `http://127.0.0.1:${(standardsApi.address() as AddressInfo).port}`, IDENTITY_URL: 'http://127.0.0.1:9' });
+    gateway = await startGateway({
+      STANDARDS_API_URL: `http://127.0.0.1:${(standardsApi.address() as AddressInfo).port}`,
+      IDENTITY_URL: 'http://127.0.0.1:9',
+    });
   });
   afterAll(async () => {
     await gateway.close();
     await new Promise((resolve) => standardsApi.close(resolve));
   });
 
-  it('passes the caller\'s trace on to standards-api from inside the MCP handlers', async () => {
+  it("passes the caller's trace on to standards-api from inside the MCP handlers", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const response = await fetch(gateway.mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'stdreg://brand/current' } }),
     });
     expect(((await response.json()) as { result: { contents: { text: string }[] } }).result.contents[0]!.text).toContain('brand-test');

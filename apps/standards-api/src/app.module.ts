@@ -42,7 +42,12 @@ export class AppModule {
           {
             useFactory: (dataSource: DataSource, registry: RegistryService) => [
               databaseReadinessCheck(dataSource),
-              { name: 'registry-content', check: async () => { if (!registry.isLoaded) throw new Error('no content'); } },
+              {
+                name: 'registry-content',
+                check: async () => {
+                  if (!registry.isLoaded) throw new Error('no content');
+                },
+              },
               downstreamServiceCheck('identity', config.IDENTITY_URL),
             ],
             inject: [DataSource, RegistryService],

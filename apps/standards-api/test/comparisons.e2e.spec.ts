@@ -20,7 +20,8 @@ async function everyTableCount(): Promise<Record<string, number>> {
     `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
   );
   const counts: Record<string, number> = {};
-  for (const { table_name } of tables) counts[table_name] = (await api.dataSource.query(`SELECT count(*)::int AS n FROM "${table_name}"`))[0].n;
+  for (const { table_name } of tables)
+    counts[table_name] = (await api.dataSource.query(`SELECT count(*)::int AS n FROM "${table_name}"`))[0].n;
   return counts;
 }
 
@@ -31,31 +32,57 @@ function engineComparison(scenarios: { label: string; content: unknown }[]) {
 }
 
 async function createProject(org = ORG_A) {
-  const body = { name: 'Studio revenue share', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } };
-  return (await request(api.server).post('/api/v2/split-projects').set(as(org)).send(body).expect(201)).body as { project: { id: string }; scenario: { id: string } };
+  const body = {
+    name: 'Studio revenue share',
+    currency: 'EUR',
+    templateVersion: '2.0',
+    scenario: { name: 'Baseline', content: sampleScenario() },
+  };
+  return (await request(api.server).post('/api/v2/split-projects').set(as(org)).send(body).expect(201)).body as {
+    project: { id: string };
+    scenario: { id: string };
+  };
 }
 
 /** A project whose baseline has revisions 1 and 2, and a branch "Optimistic" (from revision 1) with other shares. */
 async function projectWithVariants() {
   const { project, scenario } = await createProject();
-  await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A))
-    .send({ periods: [{ periodId: '2026-01', revenue: '8000.00', costs: '333.33' }] }).expect(200);
-  const branch = await request(api.server).post(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_A))
-    .send({ fromScenarioId: scenario.id, fromRevision: 1, name: 'Optimistic' }).expect(201);
+  await request(api.server)
+    .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+    .set(as(ORG_A))
+    .send({ periods: [{ periodId: '2026-01', revenue: '8000.00', costs: '333.33' }] })
+    .expect(200);
+  const branch = await request(api.server)
+    .post(`/api/v2/split-projects/${project.id}/scenarios`)
+    .set(as(ORG_A))
+    .send({ fromScenarioId: scenario.id, fromRevision: 1, name: 'Optimistic' })
+    .expect(201);
   const tiers = sampleScenario()['tiers'] as Record<string, unknown>[];
-  const shares = [{ participantId: 'alice', basisPoints: 3333 }, { participantId: 'bob', basisPoints: 6667 }];
-  await request(api.server).patch(`/api/v2/operating-scenarios/${branch.body.id}`).set(as(ORG_A))
-    .send({ tiers: [tiers[0], { ...tiers[1], shares }], periods: [{ periodId: '2026-01', revenue: '15000.01', costs: '0' }] }).expect(200);
+  const shares = [
+    { participantId: 'alice', basisPoints: 3333 },
+    { participantId: 'bob', basisPoints: 6667 },
+  ];
+  await request(api.server)
+    .patch(`/api/v2/operating-scenarios/${branch.body.id}`)
+    .set(as(ORG_A))
+    .send({ tiers: [tiers[0], { ...tiers[1], shares }], periods: [{ periodId: '2026-01', revenue: '15000.01', costs: '0' }] })
+    .expect(200);
   return { projectId: project.id, baselineId: scenario.id as string, branchId: branch.body.id as string };
 }
 
 async function contentAt(scenarioId: string, revision: number) {
-  return (await request(api.server).get(`/api/v2/operating-scenarios/${scenarioId}?revision=${revision}`).set(as(ORG_A)).expect(200)).body.content as unknown;
+  return (await request(api.server).get(`/api/v2/operating-scenarios/${scenarioId}?revision=${revision}`).set(as(ORG_A)).expect(200)).body
+    .content as unknown;
 }
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_TIMEOUT_MS: '300', AUTHZ_READ_CACHE_MS: '0' });
+  api = await startStandardsApi({
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    AUTHZ_TIMEOUT_MS: '300',
+    AUTHZ_READ_CACHE_MS: '0',
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -68,17 +95,29 @@ beforeEach(() => {
 describe('comparing scenarios', () => {
   it("answers the split engine's own comparison for the same contents, side by side with differences against the first", async () => {
     const { projectId, baselineId, branchId } = await projectWithVariants();
-    const response = await compare(projectId, [{ scenarioId: baselineId, revision: 1 }, { scenarioId: baselineId }, { scenarioId: branchId, revision: 2 }]).expect(200);
+    const response = await compare(projectId, [
+      { scenarioId: baselineId, revision: 1 },
+      { scenarioId: baselineId },
+      { scenarioId: branchId, revision: 2 },
+    ]).expect(200);
     const expected = engineComparison([
       { label: 'Baseline r1', content: await contentAt(baselineId, 1) },
       { label: 'Baseline r2', content: await contentAt(baselineId, 2) },
       { label: 'Optimistic r2', content: await contentAt(branchId, 2) },
     ]);
-    const refs = [{ scenarioId: baselineId, revision: 1 }, { scenarioId: baselineId, revision: 2 }, { scenarioId: branchId, revision: 2 }];
+    const refs = [
+      { scenarioId: baselineId, revision: 1 },
+      { scenarioId: baselineId, revision: 2 },
+      { scenarioId: branchId, revision: 2 },
+    ];
     expect(response.body).toEqual({
       projectId,
       currency: 'EUR',
-      scenarios: expected.scenarios.map((scenario: object, index: number) => ({ ...refs[index], ...scenario, rulesDigest: expect.stringMatching(/^sha256:/) })),
+      scenarios: expected.scenarios.map((scenario: object, index: number) => ({
+        ...refs[index],
+        ...scenario,
+        rulesDigest: expect.stringMatching(/^sha256:/),
+      })),
       participants: expected.participants.map((participant: { participantId: string; columns: object[] }) => ({
         participantId: participant.participantId,
         columns: participant.columns.map((column, index) => ({ ...refs[index], ...column })),
@@ -92,7 +131,9 @@ describe('comparing scenarios', () => {
   it('stores nothing: every table, settlement tables included, has the same rows afterwards', async () => {
     const { projectId, baselineId, branchId } = await projectWithVariants();
     const before = await everyTableCount();
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(['settlement_run', 'equity_ledger_entry', 'scenario_revision', 'write_audit']));
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining(['settlement_run', 'equity_ledger_entry', 'scenario_revision', 'write_audit']),
+    );
     await compare(projectId, [{ scenarioId: baselineId }, { scenarioId: branchId }]).expect(200);
     expect(await everyTableCount()).toEqual(before);
     expect(identity.questions.at(-1)).toEqual({ action: 'split-project:read', resource: { organizationId: ORG_A, projectId } });
@@ -102,7 +143,10 @@ describe('comparing scenarios', () => {
     const { projectId, baselineId } = await projectWithVariants();
     const one = await compare(projectId, [{ scenarioId: baselineId }]).expect(400);
     expect(one.body.errors).toEqual([{ field: 'scenarios', message: expect.stringContaining('at least 2') }]);
-    const five = await compare(projectId, Array.from({ length: 5 }, () => ({ scenarioId: baselineId }))).expect(400);
+    const five = await compare(
+      projectId,
+      Array.from({ length: 5 }, () => ({ scenarioId: baselineId })),
+    ).expect(400);
     expect(five.body.errors).toEqual([{ field: 'scenarios', message: expect.stringContaining('no more than 4') }]);
   });
 

@@ -16,7 +16,8 @@ async function copyOfSamplePack(name: string): Promise<string> {
   return directory;
 }
 
-async function editJson(directory: string, file: string, edit: (value: any) => void): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixture edits arbitrary pack JSON
+async function editJson(directory: string, file: string, edit: (value: any) => void): Promise<void> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixture edits arbitrary pack JSON
   const filePath = path.join(directory, file);
   const value = JSON.parse(await readFile(filePath, 'utf8'));
   edit(value);
@@ -105,7 +106,10 @@ describe('content import', () => {
     expect(newManifest.digest).toBe(outcome.status === 'imported' ? outcome.digest : '');
     expect(newManifest.provenance.packVersion).toBe('2026.12.0');
     expect(newHeaders['etag']).not.toBe(oldHeaders['etag']);
-    await request(api.server).get('/api/v2/manifest').set('If-None-Match', oldHeaders['etag'] as string).expect(200);
+    await request(api.server)
+      .get('/api/v2/manifest')
+      .set('If-None-Match', oldHeaders['etag'] as string)
+      .expect(200);
     const releases = await api.dataSource.query('SELECT pack_version FROM content_release ORDER BY sequence');
     expect(releases.map((r: { pack_version: string }) => r.pack_version)).toEqual(['2026.11.0', '2026.12.0']);
   });

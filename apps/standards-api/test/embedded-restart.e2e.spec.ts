@@ -40,18 +40,22 @@ describe('the embedded default database', () => {
     running = undefined;
   }
 
-  it('keeps the registry across a restart and imports the sample pack only on first start', async () => {
-    const first = await start();
-    const before = (await request(first.getHttpServer()).get('/api/v2/manifest').expect(200)).body;
-    await stop(first);
+  it(
+    'keeps the registry across a restart and imports the sample pack only on first start',
+    async () => {
+      const first = await start();
+      const before = (await request(first.getHttpServer()).get('/api/v2/manifest').expect(200)).body;
+      await stop(first);
 
-    const second = await start();
-    const after = (await request(second.getHttpServer()).get('/api/v2/manifest').expect(200)).body;
-    const releases = await second.get(DataSource).query('SELECT count(*)::int AS count FROM content_release');
-    await stop(second);
+      const second = await start();
+      const after = (await request(second.getHttpServer()).get('/api/v2/manifest').expect(200)).body;
+      const releases = await second.get(DataSource).query('SELECT count(*)::int AS count FROM content_release');
+      await stop(second);
 
-    expect(after.digest).toBe(before.digest);
-    expect(after.provenance.importedAt).toBe(before.provenance.importedAt);
-    expect(releases).toEqual([{ count: 1 }]);
-  }, TWO_COLD_STARTS_MS);
+      expect(after.digest).toBe(before.digest);
+      expect(after.provenance.importedAt).toBe(before.provenance.importedAt);
+      expect(releases).toEqual([{ count: 1 }]);
+    },
+    TWO_COLD_STARTS_MS,
+  );
 });

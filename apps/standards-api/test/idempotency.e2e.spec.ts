@@ -12,7 +12,12 @@ const headers = (key?: string) => ({
   'X-Organization-Id': ORG,
   ...(key ? { 'Idempotency-Key': key } : {}),
 });
-const project = (name: string) => ({ name, currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } });
+const project = (name: string) => ({
+  name,
+  currency: 'EUR',
+  templateVersion: '2.0',
+  scenario: { name: 'Baseline', content: sampleScenario() },
+});
 const projectsNamed = async (name: string) =>
   (await api.dataSource.query('SELECT count(*)::int AS n FROM split_project WHERE name = $1', [name]))[0].n as number;
 
@@ -43,7 +48,9 @@ describe('Idempotency-Key on POST', () => {
 
   it('writes once when the same request races with one key', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => request(api.server).post('/api/v2/split-projects').set(headers('create-race')).send(project('Idem Race'))),
+      Array.from({ length: 5 }, () =>
+        request(api.server).post('/api/v2/split-projects').set(headers('create-race')).send(project('Idem Race')),
+      ),
     );
     expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(responses.some((r) => r.status === 201)).toBe(true);
@@ -63,9 +70,11 @@ describe('Idempotency-Key on POST', () => {
     expect(await projectsNamed('Idem E')).toBe(2);
     const otherOrg = randomUUID();
     await request(api.server).post('/api/v2/split-projects').set(headers('shared-key')).send(project('Idem F')).expect(201);
-    await request(api.server).post('/api/v2/split-projects')
+    await request(api.server)
+      .post('/api/v2/split-projects')
       .set({ Authorization: `Bearer member-of:${otherOrg}`, 'X-Organization-Id': otherOrg, 'Idempotency-Key': 'shared-key' })
-      .send(project('Idem F')).expect(201);
+      .send(project('Idem F'))
+      .expect(201);
     expect(await projectsNamed('Idem F')).toBe(2);
   });
 

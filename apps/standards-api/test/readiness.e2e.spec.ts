@@ -56,7 +56,11 @@ describe('standards-api readiness follows its database', () => {
     database = await databaseServer();
     proxy = await CuttableProxy.start(database.url);
     const identityNowhere = `http://127.0.0.1:${await closedPort()}`;
-    const config = loadConfig(StandardsApiConfig, { LOG_LEVEL: 'fatal', DATABASE_URL: proxy.through(database.url), IDENTITY_URL: identityNowhere });
+    const config = loadConfig(StandardsApiConfig, {
+      LOG_LEVEL: 'fatal',
+      DATABASE_URL: proxy.through(database.url),
+      IDENTITY_URL: identityNowhere,
+    });
     app = await createServiceApp(STANDARDS_API, config);
     await app.init();
   }, 120_000);
@@ -68,7 +72,11 @@ describe('standards-api readiness follows its database', () => {
 
   it('stays ready while identity is away, and says so beside its own checks', async () => {
     const response = await request(app.getHttpServer()).get('/readyz').expect(200);
-    expect(response.body).toEqual({ status: 'ready', checks: { database: 'up', 'registry-content': 'up' }, downstream: { identity: 'down' } });
+    expect(response.body).toEqual({
+      status: 'ready',
+      checks: { database: 'up', 'registry-content': 'up' },
+      downstream: { identity: 'down' },
+    });
   });
 
   it('is ready, turns not ready while the database is away (still alive), and ready again when it returns', async () => {
@@ -79,8 +87,14 @@ describe('standards-api readiness follows its database', () => {
     await request(app.getHttpServer()).get('/healthz').expect(200);
 
     await proxy.restore();
-    expect(await eventually(() => readiness(app), (r) => r.status === 200)).toEqual({
-      status: 200, checks: { database: 'up', 'registry-content': 'up' },
+    expect(
+      await eventually(
+        () => readiness(app),
+        (r) => r.status === 200,
+      ),
+    ).toEqual({
+      status: 200,
+      checks: { database: 'up', 'registry-content': 'up' },
     });
   });
 });

@@ -34,10 +34,18 @@ describe('standards', () => {
   it('reads the current version of a block with its canonical source', async () => {
     const twoVersions = pack.standards.find((b) => b.status === 'superseded')!.sectionId;
     const { body } = await get(`/standards/${twoVersions}`).expect(200);
-    expect(body).toMatchObject({ sectionId: twoVersions, status: 'current', supersededBy: null, citation: `${twoVersions}@${body.version}` });
+    expect(body).toMatchObject({
+      sectionId: twoVersions,
+      status: 'current',
+      supersededBy: null,
+      citation: `${twoVersions}@${body.version}`,
+    });
     expect(body.versions.length).toBeGreaterThanOrEqual(2);
     expect(body.source).toEqual({
-      publisher: expect.any(String), edition: expect.any(String), uri: expect.stringMatching(/^https:\/\//), sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      publisher: expect.any(String),
+      edition: expect.any(String),
+      uri: expect.stringMatching(/^https:\/\//),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(body.clauses[0]).toEqual({ clauseId: expect.any(String), text: { en: expect.any(String), 'zh-Hans': expect.any(String) } });
   });
@@ -53,7 +61,12 @@ describe('standards', () => {
     const sectionId = pack.standards[0]!.sectionId;
     const missing = await get('/standards/ZZZ-999').expect(404);
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(missing.body).toMatchObject({ status: 404, code: 'not_found', type: expect.stringContaining('not_found'), requestId: expect.any(String) });
+    expect(missing.body).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      type: expect.stringContaining('not_found'),
+      requestId: expect.any(String),
+    });
     await get(`/standards/${sectionId}?version=9.9`).expect(404);
     const malformed = await get(`/standards/${sectionId}?version=latest`).expect(400);
     expect(malformed.body.errors).toEqual([{ field: 'version', message: 'version must look like 1.0' }]);
@@ -134,7 +147,11 @@ describe('tasks, roles, policies, brand and split templates', () => {
     const policy = pack.policies[0]!;
     const [first, second] = policy.versions;
     const byVersion = await get(`/policies/${policy.policyId}?version=${first!.version}`).expect(200);
-    expect(byVersion.body).toMatchObject({ policyId: policy.policyId, version: first!.version, citation: `${policy.policyId}@${first!.version}` });
+    expect(byVersion.body).toMatchObject({
+      policyId: policy.policyId,
+      version: first!.version,
+      citation: `${policy.policyId}@${first!.version}`,
+    });
     expect(byVersion.body.versions).toHaveLength(policy.versions.length);
     const atDate = await get(`/policies/${policy.policyId}?at=${second!.effectiveFrom}`).expect(200);
     expect(atDate.body.version).toBe(second!.version);
@@ -212,7 +229,9 @@ describe('caching', () => {
     const both = await get('/manifest').expect(200);
     const zh = await get('/manifest?lang=zh-Hans').expect(200);
     expect(zh.headers['etag']).not.toBe(both.headers['etag']);
-    await get('/manifest?lang=zh-Hans').set('If-None-Match', both.headers['etag'] as string).expect(200);
+    await get('/manifest?lang=zh-Hans')
+      .set('If-None-Match', both.headers['etag'] as string)
+      .expect(200);
   });
 });
 
@@ -221,8 +240,18 @@ describe('OpenAPI', () => {
     const { body } = await request(api.server).get('/api/v2/openapi.json').expect(200);
     expect(body.openapi).toBe('3.1.0');
     expect(body.info.version).toBe('2.0.0');
-    for (const path of ['/manifest', '/standards', '/standards/{sectionId}', '/terms', '/tasks', '/tasks/{taskCode}', '/roles',
-      '/policies/{policyId}', '/brand/current', '/split-templates/{version}']) {
+    for (const path of [
+      '/manifest',
+      '/standards',
+      '/standards/{sectionId}',
+      '/terms',
+      '/tasks',
+      '/tasks/{taskCode}',
+      '/roles',
+      '/policies/{policyId}',
+      '/brand/current',
+      '/split-templates/{version}',
+    ]) {
       expect(body.paths[`/api/v2${path}`]?.get).toBeDefined();
     }
     expect(JSON.stringify(body)).not.toContain('"nullable"');

@@ -24,7 +24,12 @@ const written = async () => ({
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_TIMEOUT_MS: '300', AUTHZ_READ_CACHE_MS: '0' });
+  api = await startStandardsApi({
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    AUTHZ_TIMEOUT_MS: '300',
+    AUTHZ_READ_CACHE_MS: '0',
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -32,8 +37,18 @@ afterAll(async () => {
 });
 
 async function createProject(org = ORG_A): Promise<{ projectId: string; scenarioId: string }> {
-  const body = (await request(api.server).post('/api/v2/split-projects').set(member(org))
-    .send({ name: 'Studio revenue share', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } }).expect(201)).body;
+  const body = (
+    await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(member(org))
+      .send({
+        name: 'Studio revenue share',
+        currency: 'EUR',
+        templateVersion: '2.0',
+        scenario: { name: 'Baseline', content: sampleScenario() },
+      })
+      .expect(201)
+  ).body;
   return { projectId: body.project.id, scenarioId: body.scenario.id };
 }
 
@@ -64,7 +79,14 @@ describe('activation needs an explicit confirmation in two steps', () => {
     expect(first.body).toMatchObject({
       status: 428,
       code: 'confirmation_required',
-      challenge: { projectId, scenarioId, revision: 1, rulesDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), effectiveFrom: expect.any(String), expiresAt: expect.any(String) },
+      challenge: {
+        projectId,
+        scenarioId,
+        revision: 1,
+        rulesDigest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        effectiveFrom: expect.any(String),
+        expiresAt: expect.any(String),
+      },
       confirmationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     const { challenge: shown, confirmationToken } = first.body;
@@ -79,10 +101,22 @@ describe('activation needs an explicit confirmation in two steps', () => {
 
     const second = await activateCall(projectId, { scenarioId, confirmationToken }).expect(201);
     expect(second.body).toEqual({
-      projectId, version: 1, scenarioId, revision: 1, rulesDigest: shown.rulesDigest, rules: sampleScenario(),
-      effectiveFrom: shown.effectiveFrom, createdBy: `human:approver-${ORG_A}`, createdAt: expect.any(String),
+      projectId,
+      version: 1,
+      scenarioId,
+      revision: 1,
+      rulesDigest: shown.rulesDigest,
+      rules: sampleScenario(),
+      effectiveFrom: shown.effectiveFrom,
+      createdBy: `human:approver-${ORG_A}`,
+      createdAt: expect.any(String),
     });
-    expect(await written()).toEqual({ ruleVersions: before.ruleVersions + 1, audit: before.audit + 1, challenges: before.challenges + 1, spentTokens: before.spentTokens + 1 });
+    expect(await written()).toEqual({
+      ruleVersions: before.ruleVersions + 1,
+      audit: before.audit + 1,
+      challenges: before.challenges + 1,
+      spentTokens: before.spentTokens + 1,
+    });
     const audit = await api.dataSource.query('SELECT action, subject_kind, target FROM write_audit ORDER BY at DESC, id DESC LIMIT 1');
     expect(audit[0]).toEqual({ action: 'split-project.activate', subject_kind: 'human', target: projectId });
     expect(identity.questions.at(-1)).toEqual({ action: 'split-project:activate', resource: { organizationId: ORG_A, projectId } });
@@ -105,7 +139,11 @@ describe('activation needs an explicit confirmation in two steps', () => {
   it('refuses a token already spent by a refused confirmation', async () => {
     const { projectId, scenarioId } = await createProject();
     const { confirmationToken } = await challenge(projectId, scenarioId);
-    await request(api.server).patch(`/api/v2/operating-scenarios/${scenarioId}`).set(member()).send({ periods: [{ periodId: '2026-03', revenue: '1.00', costs: '0' }] }).expect(200);
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+      .set(member())
+      .send({ periods: [{ periodId: '2026-03', revenue: '1.00', costs: '0' }] })
+      .expect(200);
     await activateCall(projectId, { scenarioId, confirmationToken }).expect(409);
     const before = await written();
     const reused = await activateCall(projectId, { scenarioId, confirmationToken }).expect(409);
@@ -116,7 +154,9 @@ describe('activation needs an explicit confirmation in two steps', () => {
   it('refuses an expired confirmation token, writing nothing', async () => {
     const { projectId, scenarioId } = await createProject();
     const { confirmationToken } = await challenge(projectId, scenarioId);
-    await api.dataSource.query(`UPDATE confirmation_challenge SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`, [sha256(confirmationToken)]);
+    await api.dataSource.query(`UPDATE confirmation_challenge SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`, [
+      sha256(confirmationToken),
+    ]);
     const before = await written();
     const expired = await activateCall(projectId, { scenarioId, confirmationToken }).expect(409);
     expect(expired.body).toMatchObject({ code: 'conflict', detail: expect.stringMatching(/expired/) });
@@ -147,8 +187,20 @@ describe('activation needs an explicit confirmation in two steps', () => {
   it('refuses the token when the scenario changed after the challenge, and spends it', async () => {
     const { projectId, scenarioId } = await createProject();
     const { confirmationToken } = await challenge(projectId, scenarioId);
-    await request(api.server).patch(`/api/v2/operating-scenarios/${scenarioId}`).set(member())
-      .send({ tiers: [{ tierId: 'all', kind: 'percentage', label: { en: 'All', 'zh-Hans': '全部' }, shares: [{ participantId: 'alice', basisPoints: 10000 }] }] }).expect(200);
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+      .set(member())
+      .send({
+        tiers: [
+          {
+            tierId: 'all',
+            kind: 'percentage',
+            label: { en: 'All', 'zh-Hans': '全部' },
+            shares: [{ participantId: 'alice', basisPoints: 10000 }],
+          },
+        ],
+      })
+      .expect(200);
     const before = await written();
     const changed = await activateCall(projectId, { scenarioId, confirmationToken }).expect(409);
     expect(changed.body.detail).toMatch(/changed since the challenge/);
@@ -164,7 +216,12 @@ describe('activation needs an explicit confirmation in two steps', () => {
     await activateCall(projectId, { scenarioId, confirmationToken, effectiveFrom: inHours(2) }).expect(409);
     await activateCall(projectId, { scenarioId, confirmationToken, revision: 2 }).expect(409);
     expect(await written()).toEqual(before);
-    const confirmed = await activateCall(projectId, { scenarioId, confirmationToken, revision: 1, effectiveFrom: shown.effectiveFrom }).expect(201);
+    const confirmed = await activateCall(projectId, {
+      scenarioId,
+      confirmationToken,
+      revision: 1,
+      effectiveFrom: shown.effectiveFrom,
+    }).expect(201);
     expect(confirmed.body.effectiveFrom).toBe(shown.effectiveFrom);
   });
 
@@ -211,7 +268,11 @@ describe('activation needs an explicit confirmation in two steps', () => {
 
   it('refuses an explicit effective time in the past, a stale revision and unknown fields, writing nothing', async () => {
     const { projectId, scenarioId } = await createProject();
-    await request(api.server).patch(`/api/v2/operating-scenarios/${scenarioId}`).set(member()).send({ periods: [{ periodId: '2026-03', revenue: '1.00', costs: '0' }] }).expect(200);
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+      .set(member())
+      .send({ periods: [{ periodId: '2026-03', revenue: '1.00', costs: '0' }] })
+      .expect(200);
     const before = await written();
     const past = await activateCall(projectId, { scenarioId, effectiveFrom: inHours(-1) }).expect(422);
     expect(past.body.errors[0].field).toBe('effectiveFrom');
@@ -225,15 +286,29 @@ describe('activation needs an explicit confirmation in two steps', () => {
 describe('rule versions', () => {
   it('creates version n+1 from a scenario revision, effective in the future, and lists and reads them', async () => {
     const { projectId, scenarioId } = await activatedProject();
-    await request(api.server).patch(`/api/v2/operating-scenarios/${scenarioId}`).set(member()).send({ periods: [{ periodId: '2026-03', revenue: '1.00', costs: '0' }] }).expect(200);
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+      .set(member())
+      .send({ periods: [{ periodId: '2026-03', revenue: '1.00', costs: '0' }] })
+      .expect(200);
     const effectiveFrom = inHours(24);
     const created = await createVersion(projectId, { scenarioId, effectiveFrom }).expect(201);
-    expect(created.body).toMatchObject({ projectId, version: 2, scenarioId, revision: 2, effectiveFrom, createdBy: `human:approver-${ORG_A}` });
+    expect(created.body).toMatchObject({
+      projectId,
+      version: 2,
+      scenarioId,
+      revision: 2,
+      effectiveFrom,
+      createdBy: `human:approver-${ORG_A}`,
+    });
     const fromPast = await createVersion(projectId, { scenarioId, revision: 1, effectiveFrom: inHours(48) }).expect(201);
     expect(fromPast.body).toMatchObject({ version: 3, revision: 1, rules: sampleScenario() });
     const page = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions?limit=2`).set(member()).expect(200);
     expect(page.body.items.map((v: { version: number }) => v.version)).toEqual([1, 2]);
-    const rest = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions?limit=2&cursor=${page.body.nextCursor}`).set(member()).expect(200);
+    const rest = await request(api.server)
+      .get(`/api/v2/split-projects/${projectId}/rule-versions?limit=2&cursor=${page.body.nextCursor}`)
+      .set(member())
+      .expect(200);
     expect(rest.body).toEqual({ items: [fromPast.body], nextCursor: null });
     await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/4`).set(member()).expect(404);
     expect(identity.questions.some((q) => q.action === 'rule-version:create')).toBe(true);
@@ -266,8 +341,12 @@ describe('rule versions', () => {
     const { projectId, scenarioId } = await activatedProject();
     const before = await written();
     const body = { scenarioId, effectiveFrom: inHours(24) };
-    expect((await createVersion(projectId, body, headers(`stdreg_app_x_of:${ORG_A}`, ORG_A)).expect(403)).body.detail).toBe('Not allowed: human_required.');
-    expect((await createVersion(projectId, body, headers(`stdreg_misjudged_of:${ORG_A}`, ORG_A)).expect(403)).body.detail).toMatch(/human_required/);
+    expect((await createVersion(projectId, body, headers(`stdreg_app_x_of:${ORG_A}`, ORG_A)).expect(403)).body.detail).toBe(
+      'Not allowed: human_required.',
+    );
+    expect((await createVersion(projectId, body, headers(`stdreg_misjudged_of:${ORG_A}`, ORG_A)).expect(403)).body.detail).toMatch(
+      /human_required/,
+    );
     expect((await createVersion(projectId, body, member()).expect(403)).body.detail).toBe('Not allowed: role_required.');
     await createVersion(projectId, body, approver(ORG_B)).expect(404);
     expect(await written()).toEqual(before);
@@ -289,7 +368,8 @@ describe('rule versions', () => {
     const versions = await Promise.all(Array.from({ length: 10 }, (_, worker) => create(worker)));
     expect([...versions].sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     const rows: { version: number; effective_from: Date }[] = await api.dataSource.query(
-      'SELECT version, effective_from FROM rule_version WHERE project_id = $1 ORDER BY version', [projectId],
+      'SELECT version, effective_from FROM rule_version WHERE project_id = $1 ORDER BY version',
+      [projectId],
     );
     expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     rows.slice(1).forEach((row, i) => expect(row.effective_from.getTime()).toBeGreaterThan(rows[i]!.effective_from.getTime()));
@@ -297,7 +377,9 @@ describe('rule versions', () => {
 
   it('is immutable in the database itself', async () => {
     const { projectId } = await activatedProject();
-    await expect(api.dataSource.query('UPDATE rule_version SET effective_from = now() WHERE project_id = $1', [projectId])).rejects.toThrow(/append-only/);
+    await expect(api.dataSource.query('UPDATE rule_version SET effective_from = now() WHERE project_id = $1', [projectId])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(api.dataSource.query('DELETE FROM rule_version WHERE project_id = $1', [projectId])).rejects.toThrow(/append-only/);
     await expect(api.dataSource.query('TRUNCATE rule_version')).rejects.toThrow(/append-only/);
     expect(await count(`rule_version WHERE project_id = '${projectId}'`)).toBe(1);

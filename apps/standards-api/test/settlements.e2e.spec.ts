@@ -14,14 +14,33 @@ let api: RunningStandardsApi;
 const as = (org: string) => ({ Authorization: `Bearer member-of:${org}`, 'X-Organization-Id': org });
 const get = (path: string, org = ORG_A) => request(api.server).get(`/api/v2${path}`).set(as(org));
 
-interface Run { id: string; org: string; projectId: string; periodId: string; reverses?: string }
-interface Entry { id: string; org: string; legalEntityId: string; runId: string; currency: string; amount: string; postedAt: string }
+interface Run {
+  id: string;
+  org: string;
+  projectId: string;
+  periodId: string;
+  reverses?: string;
+}
+interface Entry {
+  id: string;
+  org: string;
+  legalEntityId: string;
+  runId: string;
+  currency: string;
+  amount: string;
+  postedAt: string;
+}
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const fixture = { projectA: '', projectB: '', runsA: [] as Run[], runB: {} as Run, aliceA: [] as Entry[] };
 
 async function createProject(org: string): Promise<string> {
-  const body = { name: 'Studio revenue share', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } };
+  const body = {
+    name: 'Studio revenue share',
+    currency: 'EUR',
+    templateVersion: '2.0',
+    scenario: { name: 'Baseline', content: sampleScenario() },
+  };
   return (await request(api.server).post('/api/v2/split-projects').set(as(org)).send(body).expect(201)).body.project.id;
 }
 
@@ -30,7 +49,17 @@ async function insertRun(run: Run): Promise<void> {
     `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, reverses_run_id, posted_by, posted_at,
        period_end, rules_digest, tiers)
      VALUES ($1, $2, $3, $4, 1, '10000.00', '2500.01', '7499.99', 'EUR', $5, 'sha256:abc', $6, 'human:uid-poster', '2026-02-01T09:00:00Z', '2026-01-31T23:59:59Z', 'sha256:rules', '[]')`,
-    [run.id, run.org, run.projectId, run.periodId, JSON.stringify([{ participantId: 'alice', amount: '4499.99' }, { participantId: 'bob', amount: '3000.00' }]), run.reverses ?? null],
+    [
+      run.id,
+      run.org,
+      run.projectId,
+      run.periodId,
+      JSON.stringify([
+        { participantId: 'alice', amount: '4499.99' },
+        { participantId: 'bob', amount: '3000.00' },
+      ]),
+      run.reverses ?? null,
+    ],
   );
 }
 
@@ -47,18 +76,26 @@ async function walkLedger(query: Record<string, string | number>, org = ORG_A) {
   const pages = [];
   let cursor: string | null = null;
   do {
-    const response: request.Response = await get(`/equity-ledgers/${ALICE}`, org).query({ ...query, ...(cursor ? { cursor } : {}) }).expect(200);
+    const response: request.Response = await get(`/equity-ledgers/${ALICE}`, org)
+      .query({ ...query, ...(cursor ? { cursor } : {}) })
+      .expect(200);
     pages.push(response.body);
     cursor = response.body.nextCursor;
   } while (cursor !== null);
   return pages;
 }
 
-const summary = (entries: { amount: string; currency: string; balance: string }[]) => entries.map((e) => `${e.amount} ${e.currency} → ${e.balance}`);
+const summary = (entries: { amount: string; currency: string; balance: string }[]) =>
+  entries.map((e) => `${e.amount} ${e.currency} → ${e.balance}`);
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_TIMEOUT_MS: '300', AUTHZ_READ_CACHE_MS: '0' });
+  api = await startStandardsApi({
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    AUTHZ_TIMEOUT_MS: '300',
+    AUTHZ_READ_CACHE_MS: '0',
+  });
   fixture.projectA = await createProject(ORG_A);
   fixture.projectB = await createProject(ORG_B);
   const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()].sort();
@@ -73,17 +110,57 @@ beforeAll(async () => {
   const [tieLow, tieHigh] = [randomUUID(), randomUUID()].sort();
   const run = first!;
   fixture.aliceA = [
-    { id: randomUUID(), org: ORG_A, legalEntityId: ALICE, runId: run, currency: 'EUR', amount: '100.00', postedAt: '2026-01-31T10:00:00.000001Z' },
-    { id: randomUUID(), org: ORG_A, legalEntityId: ALICE, runId: run, currency: 'JPY', amount: '1500', postedAt: '2026-01-31T10:00:00.000002Z' },
+    {
+      id: randomUUID(),
+      org: ORG_A,
+      legalEntityId: ALICE,
+      runId: run,
+      currency: 'EUR',
+      amount: '100.00',
+      postedAt: '2026-01-31T10:00:00.000001Z',
+    },
+    {
+      id: randomUUID(),
+      org: ORG_A,
+      legalEntityId: ALICE,
+      runId: run,
+      currency: 'JPY',
+      amount: '1500',
+      postedAt: '2026-01-31T10:00:00.000002Z',
+    },
     { id: tieLow!, org: ORG_A, legalEntityId: ALICE, runId: run, currency: 'EUR', amount: '-12.50', postedAt: '2026-02-28T10:00:00Z' },
     { id: tieHigh!, org: ORG_A, legalEntityId: ALICE, runId: run, currency: 'EUR', amount: '0.01', postedAt: '2026-02-28T10:00:00Z' },
     { id: randomUUID(), org: ORG_A, legalEntityId: ALICE, runId: run, currency: 'JPY', amount: '-200', postedAt: '2026-03-31T10:00:00Z' },
     // Beyond 2^53 minor units: a floating-point sum would lose the last digits.
-    { id: randomUUID(), org: ORG_A, legalEntityId: ALICE, runId: run, currency: 'EUR', amount: '90071992547409.93', postedAt: '2026-04-30T10:00:00+02:00' },
+    {
+      id: randomUUID(),
+      org: ORG_A,
+      legalEntityId: ALICE,
+      runId: run,
+      currency: 'EUR',
+      amount: '90071992547409.93',
+      postedAt: '2026-04-30T10:00:00+02:00',
+    },
   ];
   const others: Entry[] = [
-    { id: randomUUID(), org: ORG_B, legalEntityId: ALICE, runId: fixture.runB.id, currency: 'EUR', amount: '5.00', postedAt: '2026-01-15T00:00:00Z' },
-    { id: randomUUID(), org: ORG_A, legalEntityId: 'LEI-BOB-0003', runId: run, currency: 'JPY', amount: '700', postedAt: '2026-02-01T00:00:00Z' },
+    {
+      id: randomUUID(),
+      org: ORG_B,
+      legalEntityId: ALICE,
+      runId: fixture.runB.id,
+      currency: 'EUR',
+      amount: '5.00',
+      postedAt: '2026-01-15T00:00:00Z',
+    },
+    {
+      id: randomUUID(),
+      org: ORG_A,
+      legalEntityId: 'LEI-BOB-0003',
+      runId: run,
+      currency: 'JPY',
+      amount: '700',
+      postedAt: '2026-02-01T00:00:00Z',
+    },
   ];
   // Inserted out of order: the ledger's order is posting time, then id.
   for (const entry of [...fixture.aliceA].reverse().concat(others)) await insertEntry(entry);
@@ -110,11 +187,27 @@ describe('settlement runs', () => {
     const [run] = fixture.runsA;
     const response = await get(`/settlement-runs/${run!.id}`).expect(200);
     expect(response.body).toEqual({
-      id: run!.id, organizationId: ORG_A, projectId: fixture.projectA, periodId: '2026-01', ruleVersion: 1,
-      gross: '10000.00', costs: '2500.01', distributable: '7499.99', currency: 'EUR',
-      allocations: [{ participantId: 'alice', amount: '4499.99' }, { participantId: 'bob', amount: '3000.00' }],
-      digest: 'sha256:abc', reversesRunId: null, postedBy: 'human:uid-poster', postedAt: '2026-02-01T09:00:00.000Z',
-      periodEnd: '2026-01-31T23:59:59.000Z', rulesDigest: 'sha256:rules', tiers: [], correctedByRunId: fixture.runsA[2]!.id,
+      id: run!.id,
+      organizationId: ORG_A,
+      projectId: fixture.projectA,
+      periodId: '2026-01',
+      ruleVersion: 1,
+      gross: '10000.00',
+      costs: '2500.01',
+      distributable: '7499.99',
+      currency: 'EUR',
+      allocations: [
+        { participantId: 'alice', amount: '4499.99' },
+        { participantId: 'bob', amount: '3000.00' },
+      ],
+      digest: 'sha256:abc',
+      reversesRunId: null,
+      postedBy: 'human:uid-poster',
+      postedAt: '2026-02-01T09:00:00.000Z',
+      periodEnd: '2026-01-31T23:59:59.000Z',
+      rulesDigest: 'sha256:rules',
+      tiers: [],
+      correctedByRunId: fixture.runsA[2]!.id,
     });
     expect((await get(`/settlement-runs/${fixture.runsA[2]!.id}`).expect(200)).body.reversesRunId).toBe(run!.id);
     expect(identity.questions.at(-1)?.action).toBe('settlement-run:read');
@@ -132,7 +225,9 @@ describe('settlement runs', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: request.Response = await get(`/split-projects/${fixture.projectA}/settlement-runs`).query({ limit: 2, ...(cursor ? { cursor } : {}) }).expect(200);
+      const page: request.Response = await get(`/split-projects/${fixture.projectA}/settlement-runs`)
+        .query({ limit: 2, ...(cursor ? { cursor } : {}) })
+        .expect(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.items.map((run: { id: string }) => run.id));
       cursor = page.body.nextCursor;
@@ -145,12 +240,13 @@ describe('settlement runs', () => {
   it('orders runs by posting time, not by id', async () => {
     const projectId = await createProject(ORG_A);
     const [smallerId, largerId] = [randomUUID(), randomUUID()].sort();
-    const insertAt = (id: string, periodId: string, postedAt: string) => api.dataSource.query(
-      `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by, posted_at,
+    const insertAt = (id: string, periodId: string, postedAt: string) =>
+      api.dataSource.query(
+        `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by, posted_at,
          period_end, rules_digest, tiers)
        VALUES ($1, $2, $3, $4, 1, '1.00', '0.00', '1.00', 'EUR', '[]', 'sha256:abc', 'human:uid-poster', $5, '2026-01-31T23:59:59Z', 'sha256:rules', '[]')`,
-      [id, ORG_A, projectId, periodId, postedAt],
-    );
+        [id, ORG_A, projectId, periodId, postedAt],
+      );
     await insertAt(largerId!, '2026-01', '2026-02-01T09:00:00.000001Z');
     await insertAt(smallerId!, '2026-02', '2026-02-01T09:00:00.000002Z');
     const first = await get(`/split-projects/${projectId}/settlement-runs`).query({ limit: 1 }).expect(200);
@@ -175,10 +271,20 @@ describe('equity ledgers', () => {
     expect(response.body.entries.map((e: { id: string }) => e.id)).toEqual(fixture.aliceA.map((e) => e.id));
     expect(summary(response.body.entries)).toEqual(FULL_LEDGER);
     expect(response.body.entries[0]).toEqual({
-      id: fixture.aliceA[0]!.id, settlementRunId: fixture.runsA[0]!.id, participantId: 'alice', currency: 'EUR', amount: '100.00', balance: '100.00',
-      postedAt: '2026-01-31T10:00:00.000Z', kind: 'allocation', reversesEntryId: null,
+      id: fixture.aliceA[0]!.id,
+      settlementRunId: fixture.runsA[0]!.id,
+      participantId: 'alice',
+      currency: 'EUR',
+      amount: '100.00',
+      balance: '100.00',
+      postedAt: '2026-01-31T10:00:00.000Z',
+      kind: 'allocation',
+      reversesEntryId: null,
     });
-    expect(response.body.balances).toEqual([{ currency: 'EUR', balance: '90071992547497.44' }, { currency: 'JPY', balance: '1300' }]);
+    expect(response.body.balances).toEqual([
+      { currency: 'EUR', balance: '90071992547497.44' },
+      { currency: 'JPY', balance: '1300' },
+    ]);
     expect(response.body.nextCursor).toBeNull();
     expect(identity.questions.at(-1)).toEqual({ action: 'equity-ledger:read', resource: { organizationId: ORG_A } });
   });
@@ -189,24 +295,38 @@ describe('equity ledgers', () => {
       expect(pages).toHaveLength(Math.ceil(FULL_LEDGER.length / limit));
       expect(summary(pages.flatMap((page) => page.entries))).toEqual(FULL_LEDGER);
       expect(pages[0].balances).toEqual(limit === 1 ? [{ currency: 'EUR', balance: '100.00' }] : expect.any(Array));
-      expect(pages.at(-1).balances).toEqual([{ currency: 'EUR', balance: '90071992547497.44' }, { currency: 'JPY', balance: '1300' }]);
+      expect(pages.at(-1).balances).toEqual([
+        { currency: 'EUR', balance: '90071992547497.44' },
+        { currency: 'JPY', balance: '1300' },
+      ]);
     }
     const [, second] = await walkLedger({ limit: 2 });
-    expect(second.balances).toEqual([{ currency: 'EUR', balance: '87.51' }, { currency: 'JPY', balance: '1500' }]);
+    expect(second.balances).toEqual([
+      { currency: 'EUR', balance: '87.51' },
+      { currency: 'JPY', balance: '1500' },
+    ]);
   });
 
   it('filters by from and to inclusively, to the microsecond, with balances that count the entries before from', async () => {
     const window = await get(`/equity-ledgers/${ALICE}`).query({ from: '2026-02-28T10:00:00Z', to: '2026-03-31T10:00:00Z' }).expect(200);
     expect(summary(window.body.entries)).toEqual(FULL_LEDGER.slice(2, 5));
-    expect(window.body.balances).toEqual([{ currency: 'EUR', balance: '87.51' }, { currency: 'JPY', balance: '1300' }]);
-    const edge = await get(`/equity-ledgers/${ALICE}`).query({ from: '2026-01-31T10:00:00.000002Z', to: '2026-01-31T11:00:00.000002+01:00' }).expect(200);
+    expect(window.body.balances).toEqual([
+      { currency: 'EUR', balance: '87.51' },
+      { currency: 'JPY', balance: '1300' },
+    ]);
+    const edge = await get(`/equity-ledgers/${ALICE}`)
+      .query({ from: '2026-01-31T10:00:00.000002Z', to: '2026-01-31T11:00:00.000002+01:00' })
+      .expect(200);
     expect(summary(edge.body.entries)).toEqual(['1500 JPY → 1500']);
-    expect(edge.body.balances).toEqual([{ currency: 'EUR', balance: '100.00' }, { currency: 'JPY', balance: '1500' }]);
+    expect(edge.body.balances).toEqual([
+      { currency: 'EUR', balance: '100.00' },
+      { currency: 'JPY', balance: '1500' },
+    ]);
     const paged = await walkLedger({ limit: 1, from: '2026-02-28T10:00:00Z' });
     expect(summary(paged.flatMap((page) => page.entries))).toEqual(FULL_LEDGER.slice(2));
   });
 
-  it("shows an organization only its own entries, and an organization with none an empty ledger, not a 404", async () => {
+  it('shows an organization only its own entries, and an organization with none an empty ledger, not a 404', async () => {
     const b = await get(`/equity-ledgers/${ALICE}`, ORG_B).expect(200);
     expect(summary(b.body.entries)).toEqual(['5.00 EUR → 5.00']);
     expect(b.body.balances).toEqual([{ currency: 'EUR', balance: '5.00' }]);
@@ -243,7 +363,10 @@ describe('posted facts are append-only in the database', () => {
 
 describe('authorization', () => {
   it('answers 403 when identity denies and 503 when it cannot be asked, for every read', async () => {
-    for (const [mode, status] of [['deny', 403], ['error-500', 503]] as const) {
+    for (const [mode, status] of [
+      ['deny', 403],
+      ['error-500', 503],
+    ] as const) {
       identity.mode = mode;
       await get(`/settlement-runs/${fixture.runsA[0]!.id}`).expect(status);
       await get(`/split-projects/${fixture.projectA}/settlement-runs`).expect(status);
@@ -259,6 +382,8 @@ describe('the OpenAPI description', () => {
     for (const path of ['/settlement-runs/{id}', '/split-projects/{id}/settlement-runs', '/equity-ledgers/{legalEntityId}']) {
       expect(body.paths[`/api/v2${path}`]?.get).toBeDefined();
     }
-    expect(body.components.schemas.EquityLedgerPageDto.required).toEqual(expect.arrayContaining(['legalEntityId', 'entries', 'balances', 'nextCursor']));
+    expect(body.components.schemas.EquityLedgerPageDto.required).toEqual(
+      expect.arrayContaining(['legalEntityId', 'entries', 'balances', 'nextCursor']),
+    );
   });
 });

@@ -32,19 +32,32 @@ async function userWithRoles(roles: string[]): Promise<{ uid: string; email: str
   const email = `person-${randomBytes(4).toString('hex')}@example.com`;
   const app = ((await identityCall(partner.key, 'GET', '/v1/apps'))['items'] as { registryId: string }[])[0]!;
   const user = await identityCall(partner.key, 'POST', '/v1/users', {
-    registryId: app.registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Mei', locale: 'en',
+    registryId: app.registryId,
+    externalId: `ext-${randomBytes(4).toString('hex')}`,
+    email,
+    emailVerified: true,
+    displayName: 'Mei',
+    locale: 'en',
   });
   const setup = await identityCall(partner.key, 'POST', `/v1/users/${user['id'] as string}/password-setup`);
   await setPasswordThroughLink(setup['setupUrl'] as string, PASSWORD);
   for (const role of roles) {
-    await identityCall(identity.platformKey, 'POST', '/v1/role-bindings', { uid: user['uid'], role, organizationId: partner.organizationId });
+    await identityCall(identity.platformKey, 'POST', '/v1/role-bindings', {
+      uid: user['uid'],
+      role,
+      organizationId: partner.organizationId,
+    });
   }
   return { uid: user['uid'] as string, email };
 }
 
 /** Signs the user in through the login and consent pages; answers the access token for the standards API. */
 async function signIn(email: string): Promise<string> {
-  return signInWithForms({ identityUrl: identity.url, clientId: partner.clientId, clientSecret: partner.clientSecret, redirectUri }, email, PASSWORD);
+  return signInWithForms(
+    { identityUrl: identity.url, clientId: partner.clientId, clientSecret: partner.clientSecret, redirectUri },
+    email,
+    PASSWORD,
+  );
 }
 
 beforeAll(async () => {
@@ -54,8 +67,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   const organization = await identityCall(identity.platformKey, 'POST', '/v1/organizations', { name: 'Studio' });
-  const key = await identityCall(identity.platformKey, 'POST', '/v1/keys', { name: 'studio app', class: 'app', organizationId: organization['id'] });
-  const registered = await identityCall(key['secret'] as string, 'POST', '/v1/apps', { name: 'Studio Portal', type: 'Traditional', redirectUris: [redirectUri] });
+  const key = await identityCall(identity.platformKey, 'POST', '/v1/keys', {
+    name: 'studio app',
+    class: 'app',
+    organizationId: organization['id'],
+  });
+  const registered = await identityCall(key['secret'] as string, 'POST', '/v1/apps', {
+    name: 'Studio Portal',
+    type: 'Traditional',
+    redirectUris: [redirectUri],
+  });
   partner = {
     organizationId: organization['id'] as string,
     key: key['secret'] as string,
@@ -69,7 +90,12 @@ afterAll(async () => {
   await identity?.stop();
 });
 
-const project = { name: 'Signed-in studio', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } };
+const project = {
+  name: 'Signed-in studio',
+  currency: 'EUR',
+  templateVersion: '2.0',
+  scenario: { name: 'Baseline', content: sampleScenario() },
+};
 
 describe('a signed-in user at the standards API', () => {
   it('drafts and activates (a formal write, confirmed in two steps) with an approving role, as a human', async () => {
@@ -79,9 +105,16 @@ describe('a signed-in user at the standards API', () => {
     expect(created.body.project.createdBy).toBe(`human:${owner.uid}`);
     const projectId = created.body.project.id as string;
     const scenarioId = created.body.scenario.id as string;
-    const challenge = await request(api.server).post(`/api/v2/split-projects/${projectId}/activate`).set(as).send({ scenarioId }).expect(428);
-    const activated = await request(api.server).post(`/api/v2/split-projects/${projectId}/activate`).set(as)
-      .send({ scenarioId, confirmationToken: challenge.body.confirmationToken }).expect(201);
+    const challenge = await request(api.server)
+      .post(`/api/v2/split-projects/${projectId}/activate`)
+      .set(as)
+      .send({ scenarioId })
+      .expect(428);
+    const activated = await request(api.server)
+      .post(`/api/v2/split-projects/${projectId}/activate`)
+      .set(as)
+      .send({ scenarioId, confirmationToken: challenge.body.confirmationToken })
+      .expect(201);
     expect(activated.body).toMatchObject({ version: 1, createdBy: `human:${owner.uid}` });
   });
 
@@ -91,12 +124,18 @@ describe('a signed-in user at the standards API', () => {
     const created = await request(api.server).post('/api/v2/split-projects').set(as).send(project).expect(201);
     const count = async () => (await api.dataSource.query('SELECT count(*)::int AS n FROM confirmation_challenge'))[0].n as number;
     const before = await count();
-    const refused = await request(api.server).post(`/api/v2/split-projects/${created.body.project.id}/activate`).set(as)
-      .send({ scenarioId: created.body.scenario.id }).expect(403);
+    const refused = await request(api.server)
+      .post(`/api/v2/split-projects/${created.body.project.id}/activate`)
+      .set(as)
+      .send({ scenarioId: created.body.scenario.id })
+      .expect(403);
     expect(refused.body.detail).toBe('Not allowed: role_required.');
     const forged = `${as.Authorization.split('.').slice(0, 2).join('.')}.${'A'.repeat(342)}`;
-    await request(api.server).post(`/api/v2/split-projects/${created.body.project.id}/activate`)
-      .set({ ...as, Authorization: forged }).send({ scenarioId: created.body.scenario.id }).expect(403);
+    await request(api.server)
+      .post(`/api/v2/split-projects/${created.body.project.id}/activate`)
+      .set({ ...as, Authorization: forged })
+      .send({ scenarioId: created.body.scenario.id })
+      .expect(403);
     expect(await count()).toBe(before);
   });
 });

@@ -23,7 +23,12 @@ async function partner(): Promise<{ organizationId: string; key: string }> {
   return { organizationId: organization['id'] as string, key: issued['secret'] as string };
 }
 
-const project = { name: 'With real identity', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } };
+const project = {
+  name: 'With real identity',
+  currency: 'EUR',
+  templateVersion: '2.0',
+  scenario: { name: 'Baseline', content: sampleScenario() },
+};
 
 beforeAll(async () => {
   identity = await startRealIdentity();
@@ -38,22 +43,32 @@ describe('split projects authorized by the real identity service', () => {
   it("lets an app key draft in its own organization and keeps other organizations' keys out", async () => {
     const acme = await partner();
     const globex = await partner();
-    const created = await request(api.server).post('/api/v2/split-projects')
-      .set({ Authorization: `Bearer ${acme.key}`, 'X-Organization-Id': acme.organizationId }).send(project).expect(201);
+    const created = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set({ Authorization: `Bearer ${acme.key}`, 'X-Organization-Id': acme.organizationId })
+      .send(project)
+      .expect(201);
     expect(created.body.project.createdBy).toMatch(/^app_key:/);
 
-    const foreign = await request(api.server).get(`/api/v2/split-projects/${created.body.project.id}`)
-      .set({ Authorization: `Bearer ${globex.key}`, 'X-Organization-Id': acme.organizationId }).expect(403);
+    const foreign = await request(api.server)
+      .get(`/api/v2/split-projects/${created.body.project.id}`)
+      .set({ Authorization: `Bearer ${globex.key}`, 'X-Organization-Id': acme.organizationId })
+      .expect(403);
     expect(foreign.body.detail).toBe('Not allowed: organization_mismatch.');
-    await request(api.server).get(`/api/v2/split-projects/${created.body.project.id}`)
-      .set({ Authorization: `Bearer ${globex.key}`, 'X-Organization-Id': globex.organizationId }).expect(404);
+    await request(api.server)
+      .get(`/api/v2/split-projects/${created.body.project.id}`)
+      .set({ Authorization: `Bearer ${globex.key}`, 'X-Organization-Id': globex.organizationId })
+      .expect(404);
   });
 
   it('refuses an unknown or revoked key with 403 and writes nothing', async () => {
     const acme = await partner();
     const before = (await api.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n;
-    await request(api.server).post('/api/v2/split-projects')
-      .set({ Authorization: `Bearer stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`, 'X-Organization-Id': acme.organizationId }).send(project).expect(403);
+    await request(api.server)
+      .post('/api/v2/split-projects')
+      .set({ Authorization: `Bearer stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`, 'X-Organization-Id': acme.organizationId })
+      .send(project)
+      .expect(403);
     expect((await api.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n).toBe(before);
   });
 
@@ -61,11 +76,17 @@ describe('split projects authorized by the real identity service', () => {
     const acme = await partner();
     const as = (key: string) => ({ Authorization: `Bearer ${key}`, 'X-Organization-Id': acme.organizationId });
     const created = await request(api.server).post('/api/v2/split-projects').set(as(acme.key)).send(project).expect(201);
-    const count = async () => (await api.dataSource.query('SELECT (SELECT count(*) FROM settlement_run) + (SELECT count(*) FROM confirmation_challenge) AS n'))[0].n;
+    const count = async () =>
+      (await api.dataSource.query('SELECT (SELECT count(*) FROM settlement_run) + (SELECT count(*) FROM confirmation_challenge) AS n'))[0]
+        .n;
     const before = await count();
     const posting = { periodId: '2026-01', periodEnd: new Date().toISOString(), revenue: '100.00', costs: '0' };
     for (const key of [acme.key, identity.platformKey]) {
-      const refused = await request(api.server).post(`/api/v2/split-projects/${created.body.project.id}/settlement-runs`).set(as(key)).send(posting).expect(403);
+      const refused = await request(api.server)
+        .post(`/api/v2/split-projects/${created.body.project.id}/settlement-runs`)
+        .set(as(key))
+        .send(posting)
+        .expect(403);
       expect(refused.body.detail).toBe('Not allowed: human_required.');
     }
     expect(await count()).toBe(before);

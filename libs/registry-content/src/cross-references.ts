@@ -15,9 +15,18 @@ export function checkCrossReferences(pack: ContentPack): PackIssue[] {
   const taskCodes = new Set(pack.tasks.map((t) => t.taskCode));
 
   checkStandards(pack, issue);
-  duplicates(pack.terms.map((t) => t.termId), (i, id) => issue('terms', `/${i}/termId`, `duplicates termId "${id}"`));
-  duplicates(pack.roles.map((r) => r.role), (i, id) => issue('roles', `/${i}/role`, `duplicates role "${id}"`));
-  duplicates(pack.tasks.map((t) => t.taskCode), (i, id) => issue('tasks', `/${i}/taskCode`, `duplicates taskCode "${id}"`));
+  duplicates(
+    pack.terms.map((t) => t.termId),
+    (i, id) => issue('terms', `/${i}/termId`, `duplicates termId "${id}"`),
+  );
+  duplicates(
+    pack.roles.map((r) => r.role),
+    (i, id) => issue('roles', `/${i}/role`, `duplicates role "${id}"`),
+  );
+  duplicates(
+    pack.tasks.map((t) => t.taskCode),
+    (i, id) => issue('tasks', `/${i}/taskCode`, `duplicates taskCode "${id}"`),
+  );
 
   pack.terms.forEach((term, i) => {
     term.related?.forEach((id, j) => {
@@ -44,10 +53,16 @@ export function checkCrossReferences(pack: ContentPack): PackIssue[] {
   checkPrerequisiteCycles(pack, issue);
   checkPolicies(pack, issue);
 
-  duplicates(pack.splitTemplates.map((t) => t.version), (i, v) => issue('splitTemplates', `/${i}/version`, `duplicates version "${v}"`));
+  duplicates(
+    pack.splitTemplates.map((t) => t.version),
+    (i, v) => issue('splitTemplates', `/${i}/version`, `duplicates version "${v}"`),
+  );
   exactlyOneCurrent(pack.splitTemplates, (message) => issue('splitTemplates', '', message));
   pack.splitTemplates.forEach((template, i) => {
-    duplicates(template.tiers.map((t) => t.tierId), (j, id) => issue('splitTemplates', `/${i}/tiers/${j}/tierId`, `duplicates tierId "${id}"`));
+    duplicates(
+      template.tiers.map((t) => t.tierId),
+      (j, id) => issue('splitTemplates', `/${i}/tiers/${j}/tierId`, `duplicates tierId "${id}"`),
+    );
     const firstPercentage = template.tiers.findIndex((t) => t.kind === 'percentage');
     template.tiers.forEach((tier, j) => {
       if (tier.kind === 'fixed' && firstPercentage !== -1 && j > firstPercentage) {
@@ -65,15 +80,19 @@ export function checkCrossReferences(pack: ContentPack): PackIssue[] {
 }
 
 function checkStandards(pack: ContentPack, issue: Issue): void {
-  duplicates(pack.standards.map((b) => `${b.sectionId}@${b.version}`), (i, id) =>
-    issue('standards', `/${i}/version`, `duplicates block version "${id}"`),
+  duplicates(
+    pack.standards.map((b) => `${b.sectionId}@${b.version}`),
+    (i, id) => issue('standards', `/${i}/version`, `duplicates block version "${id}"`),
   );
   const bySection = new Map<string, { index: number; version: string; status: string; effectiveFrom: string }[]>();
   pack.standards.forEach((block, index) => {
     const versions = bySection.get(block.sectionId) ?? [];
     versions.push({ index, version: block.version, status: block.status, effectiveFrom: block.effectiveFrom });
     bySection.set(block.sectionId, versions);
-    duplicates(block.clauses.map((c) => c.clauseId), (j, id) => issue('standards', `/${index}/clauses/${j}/clauseId`, `duplicates clauseId "${id}"`));
+    duplicates(
+      block.clauses.map((c) => c.clauseId),
+      (j, id) => issue('standards', `/${index}/clauses/${j}/clauseId`, `duplicates clauseId "${id}"`),
+    );
   });
   pack.standards.forEach((block, index) => {
     if (block.supersedes === undefined) return;
@@ -101,9 +120,15 @@ function checkStandards(pack: ContentPack, issue: Issue): void {
 }
 
 function checkPolicies(pack: ContentPack, issue: Issue): void {
-  duplicates(pack.policies.map((p) => p.policyId), (i, id) => issue('policies', `/${i}/policyId`, `duplicates policyId "${id}"`));
+  duplicates(
+    pack.policies.map((p) => p.policyId),
+    (i, id) => issue('policies', `/${i}/policyId`, `duplicates policyId "${id}"`),
+  );
   pack.policies.forEach((policy, i) => {
-    duplicates(policy.versions.map((v) => v.version), (j, v) => issue('policies', `/${i}/versions/${j}/version`, `duplicates version "${v}"`));
+    duplicates(
+      policy.versions.map((v) => v.version),
+      (j, v) => issue('policies', `/${i}/versions/${j}/version`, `duplicates version "${v}"`),
+    );
     policy.versions.forEach((entry, j) => {
       const at = `/${i}/versions/${j}`;
       const expected = `${policy.policyId}@${entry.version}`;
@@ -112,11 +137,13 @@ function checkPolicies(pack: ContentPack, issue: Issue): void {
         issue('policies', `${at}/effectiveTo`, 'must not be before effectiveFrom');
       }
       const isLast = j === policy.versions.length - 1;
-      if (isLast && entry.effectiveTo !== undefined) issue('policies', `${at}/effectiveTo`, 'the last version is open-ended: remove effectiveTo');
+      if (isLast && entry.effectiveTo !== undefined)
+        issue('policies', `${at}/effectiveTo`, 'the last version is open-ended: remove effectiveTo');
       if (!isLast && entry.effectiveTo === undefined) issue('policies', `${at}/effectiveTo`, 'is required on every version but the last');
       const previous = policy.versions[j - 1];
       if (!previous) return;
-      if (compareVersions(previous.version, entry.version) >= 0) issue('policies', `${at}/version`, 'versions must be listed in ascending order');
+      if (compareVersions(previous.version, entry.version) >= 0)
+        issue('policies', `${at}/version`, 'versions must be listed in ascending order');
       if (previous.effectiveTo !== undefined && entry.effectiveFrom !== nextDay(previous.effectiveTo)) {
         issue('policies', `${at}/effectiveFrom`, `must be ${nextDay(previous.effectiveTo)}, the day after the previous version ends`);
       }

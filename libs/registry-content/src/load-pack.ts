@@ -33,9 +33,6 @@ export async function loadPack(directory: string): Promise<PackValidation> {
 
 /** The sample pack that ships with the platform: next to the bundle in a build, in the library in source. */
 export function samplePackDirectory(): string {
-  const candidates = [
-    fileURLToPath(new URL('./content-pack', import.meta.url)),
-    fileURLToPath(new URL('../pack', import.meta.url)),
-  ];
+  const candidates = [fileURLToPath(new URL('./content-pack', import.meta.url)), fileURLToPath(new URL('../pack', import.meta.url))];
   return candidates.find((candidate) => existsSync(path.join(candidate, 'pack.json'))) ?? candidates[1]!;
 }

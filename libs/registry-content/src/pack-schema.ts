@@ -1,6 +1,21 @@
 import {
-  boolean, calendarDate, httpsUri, integer, kebabId, list, localized, localizedList, object, oneOf, optional,
-  record, sha256Hex, text, timestamp, version, type Rule,
+  boolean,
+  calendarDate,
+  httpsUri,
+  integer,
+  kebabId,
+  list,
+  localized,
+  localizedList,
+  object,
+  oneOf,
+  optional,
+  record,
+  sha256Hex,
+  text,
+  timestamp,
+  version,
+  type Rule,
 } from './schema';
 import type { ContentPack } from './pack-types';
 

@@ -36,7 +36,10 @@ describe('the sample content pack', () => {
     const firstTerm = pack.terms[0]!;
     const changedText: ContentPack = {
       ...pack,
-      terms: [{ ...firstTerm, definition: { ...firstTerm.definition, 'zh-Hans': firstTerm.definition['zh-Hans'] + '。' } }, ...pack.terms.slice(1)],
+      terms: [
+        { ...firstTerm, definition: { ...firstTerm.definition, 'zh-Hans': firstTerm.definition['zh-Hans'] + '。' } },
+        ...pack.terms.slice(1),
+      ],
     };
     const changedVersion: ContentPack = { ...pack, pack: { ...pack.pack, packVersion: '2099.1.0' } };
     expect(contentDigest(changedText)).not.toBe(digest);

@@ -61,7 +61,9 @@ describe('validatePack', () => {
     const messages = !result.ok ? formatIssues(result.issues) : '';
     expect(messages).toMatch(/tasks\.json \/\d+\/prerequisites: prerequisites form a cycle: TSK-00\d -> TSK-00\d -> TSK-00\d/);
     expect(messages).toContain(`roles.json /${files.roles.length - 1}/role: duplicates role "${files.roles[0]!.role}"`);
-    expect(messages).toMatch(/policies\.json \/0\/versions\/1\/effectiveFrom: must be \d{4}-\d{2}-\d{2}, the day after the previous version ends/);
+    expect(messages).toMatch(
+      /policies\.json \/0\/versions\/1\/effectiveFrom: must be \d{4}-\d{2}-\d{2}, the day after the previous version ends/,
+    );
   });
 
   it('reports a missing file', () => {

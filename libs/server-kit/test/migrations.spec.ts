@@ -50,7 +50,13 @@ describe('migrations on start, or by the migration command', () => {
     const config = loadConfig(ThingsConfig, { LOG_LEVEL: 'fatal' });
     expect(config.MIGRATE_ON_START).toBe(true);
     if (database.kind === 'server') {
-      const migrated = await openDatabase({ service: 'things', ...where(database), entities: [], migrations: [CreateThings1700000000000], migrate: true });
+      const migrated = await openDatabase({
+        service: 'things',
+        ...where(database),
+        entities: [],
+        migrations: [CreateThings1700000000000],
+        migrate: true,
+      });
       await migrated.close();
       const app = await createServiceApp(things(database), loadConfig(ThingsConfig, { LOG_LEVEL: 'fatal', MIGRATE_ON_START: 'false' }));
       await app.init();
@@ -74,7 +80,9 @@ if (process.env['DATABASE_URL']) {
     const database = await createTestDatabase('kit_migrations_race');
     try {
       const handles = await Promise.all(
-        Array.from({ length: 3 }, () => openDatabase({ service: 'things', ...where(database), entities: [], migrations: [CreateThings1700000000000] })),
+        Array.from({ length: 3 }, () =>
+          openDatabase({ service: 'things', ...where(database), entities: [], migrations: [CreateThings1700000000000] }),
+        ),
       );
       expect(await handles[0]!.dataSource.query('SELECT name FROM schema_migrations')).toEqual([{ name: 'CreateThings1700000000000' }]);
       await Promise.all(handles.map((handle) => handle.close()));

@@ -3,8 +3,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  createServiceApp, handleShutdownSignals, JsonLogger, loadConfig, outgoingTraceHeaders, recordAuthorizationDecision,
-  recordRateLimitRejection, requestContextMiddleware,
+  createServiceApp,
+  handleShutdownSignals,
+  JsonLogger,
+  loadConfig,
+  outgoingTraceHeaders,
+  recordAuthorizationDecision,
+  recordRateLimitRejection,
+  requestContextMiddleware,
 } from '../src';
 import { EXAMPLE_SERVICE, ExampleConfig, Gate, slowGate } from './support/example-service';
 
@@ -108,7 +114,9 @@ describe('graceful shutdown', () => {
     await slowGate.current.reached;
 
     const exit = jest.fn<(code: number) => void>();
-    const shutdown = handleShutdownSignals(app, { logger: new JsonLogger('example', 'error'), timeoutMs: 10_000, exit, signals: [] })('SIGTERM');
+    const shutdown = handleShutdownSignals(app, { logger: new JsonLogger('example', 'error'), timeoutMs: 10_000, exit, signals: [] })(
+      'SIGTERM',
+    );
     expect(await getOnce(`${url}/healthz`)).toEqual({ error: 'ECONNREFUSED' });
     expect(exit).not.toHaveBeenCalled();
 
@@ -126,7 +134,9 @@ describe('graceful shutdown', () => {
 
     let exited!: (code: number) => void;
     const firstExit = new Promise<number>((resolve) => (exited = resolve));
-    handleShutdownSignals(app, { logger: new JsonLogger('example', 'fatal'), timeoutMs: 200, exit: (code) => exited(code), signals: [] })('SIGTERM');
+    handleShutdownSignals(app, { logger: new JsonLogger('example', 'fatal'), timeoutMs: 200, exit: (code) => exited(code), signals: [] })(
+      'SIGTERM',
+    );
     expect(await firstExit).toBe(1);
 
     slowGate.current.release();

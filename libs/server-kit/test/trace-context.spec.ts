@@ -29,7 +29,9 @@ describe('W3C trace context', () => {
 
   it('accepts later versions with extra fields, as the specification asks', () => {
     expect(parseTraceparent(`01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-more`)).toEqual({
-      traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentId: '00f067aa0ba902b7', flags: '00',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      parentId: '00f067aa0ba902b7',
+      flags: '00',
     });
   });
 });

@@ -44,7 +44,16 @@ export class AuditRepository {
     await manager.query(
       `INSERT INTO audit_entry (id, actor_kind, actor_id, action, target, outcome, detail, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [record.id, record.actorKind, record.actorId, record.action, record.target, record.outcome, JSON.stringify(record.detail), record.requestId],
+      [
+        record.id,
+        record.actorKind,
+        record.actorId,
+        record.action,
+        record.target,
+        record.outcome,
+        JSON.stringify(record.detail),
+        record.requestId,
+      ],
     );
   }
 
@@ -54,7 +63,15 @@ export class AuditRepository {
         WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::text IS NULL OR action = $2) AND ($3::text IS NULL OR outcome = $3)
           AND ($4::timestamptz IS NULL OR at >= $4) AND ($5::timestamptz IS NULL OR at <= $5) AND ($6::uuid IS NULL OR id > $6)
         ORDER BY id LIMIT $7`,
-      [filter.actor ?? null, filter.action ?? null, filter.outcome ?? null, filter.from ?? null, filter.to ?? null, filter.afterId ?? null, filter.limit],
+      [
+        filter.actor ?? null,
+        filter.action ?? null,
+        filter.outcome ?? null,
+        filter.from ?? null,
+        filter.to ?? null,
+        filter.afterId ?? null,
+        filter.limit,
+      ],
     );
   }
 }

@@ -39,7 +39,12 @@ export class AuditService {
 
   list(query: AuditQueryDto): Promise<{ items: AuditEntryDto[]; nextCursor: string | null }> {
     const { cursor, limit, ...filter } = query;
-    return keysetPage('audit', { cursor, limit: limit ?? 50 }, (afterId, pageLimit) => this.repository.list({ ...filter, afterId, limit: pageLimit }), toAuditEntryDto);
+    return keysetPage(
+      'audit',
+      { cursor, limit: limit ?? 50 },
+      (afterId, pageLimit) => this.repository.list({ ...filter, afterId, limit: pageLimit }),
+      toAuditEntryDto,
+    );
   }
 }
 

@@ -30,6 +30,16 @@ import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
     KeyRateLimitGuard,
     IpRateLimitGuard,
   ],
-  exports: [KeysRepository, KeysService, AuditService, RateLimiter, RATE_LIMIT_STORE, KeyAuthGuard, PlatformKeyGuard, KeyRateLimitGuard, IpRateLimitGuard],
+  exports: [
+    KeysRepository,
+    KeysService,
+    AuditService,
+    RateLimiter,
+    RATE_LIMIT_STORE,
+    KeyAuthGuard,
+    PlatformKeyGuard,
+    KeyRateLimitGuard,
+    IpRateLimitGuard,
+  ],
 })
 export class IdentityCoreModule {}

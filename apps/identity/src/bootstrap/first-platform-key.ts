@@ -12,11 +12,7 @@ const BOOTSTRAP_LOCK_KEY = 7_341_002;
  * its owner only (never to a log). Replicas starting together create one key between them.
  * Returns the key's prefix, or null when a platform key already existed.
  */
-export async function bootstrapPlatformKey(
-  dataSource: DataSource,
-  keys: KeysService,
-  filePath: string,
-): Promise<string | null> {
+export async function bootstrapPlatformKey(dataSource: DataSource, keys: KeysService, filePath: string): Promise<string | null> {
   return dataSource.transaction(async (manager) => {
     await manager.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_KEY]);
     const existing = await manager.query(`SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1`);

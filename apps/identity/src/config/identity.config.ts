@@ -5,7 +5,10 @@ import { CommonServiceConfig } from '@stdreg/server-kit';
 const toInt = () => Type(() => Number);
 
 export class IdentityConfig extends CommonServiceConfig {
-  @toInt() @IsInt() @Min(0) @Max(65535)
+  @toInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   IDENTITY_PORT = 3003;
 
   /** Redis for the shared rate-limit buckets; unset: an in-process store (one replica only). */
@@ -28,14 +31,20 @@ export class IdentityConfig extends CommonServiceConfig {
   DECISION_SERVICE_TOKENS?: string = undefined;
 
   /** How long a rotated key's previous secret keeps working, unless the rotation says otherwise. */
-  @toInt() @IsInt() @Min(0) @Max(2592000)
+  @toInt()
+  @IsInt()
+  @Min(0)
+  @Max(2592000)
   KEY_ROTATION_GRACE_SECONDS = 86400;
 
   /**
    * How long the decision endpoint may rely on a key it read (0: never). Revoking or rotating a key
    * answers this much later, when no replica relies on the old state any more.
    */
-  @toInt() @IsInt() @Min(0) @Max(5000)
+  @toInt()
+  @IsInt()
+  @Min(0)
+  @Max(5000)
   KEY_LEASE_MS = 250;
 
   /** `auto`: on start, if there is no platform key, create one and write it to DATA_DIR/bootstrap-platform-key. */
@@ -51,7 +60,10 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(1) @Max(100000) RATE_LIMIT_WAITLIST_PER_HOUR = 10;
 
   /** Express `trust proxy`: how many proxies in front set X-Forwarded-For (0: use the socket address). */
-  @toInt() @IsInt() @Min(0) @Max(10)
+  @toInt()
+  @IsInt()
+  @Min(0)
+  @Max(10)
   TRUSTED_PROXY_HOPS = 0;
 
   /**
@@ -59,16 +71,21 @@ export class IdentityConfig extends CommonServiceConfig {
    * (a proxy in front may change scheme and host, not the path). Default: http://127.0.0.1:<IDENTITY_PORT>/oidc.
    */
   @IsOptional()
-  @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, { message: 'must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment' })
+  @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, {
+    message: 'must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
+  })
   OIDC_ISSUER?: string = undefined;
 
   /** Signing keys, a JWKS of private keys with `kid`s: the first key of an algorithm signs, all of them verify. Unset: generated once under DATA_DIR. */
-  @IsOptional() @IsJSON({ message: 'must be a JSON Web Key Set ({"keys":[...]})' })
+  @IsOptional()
+  @IsJSON({ message: 'must be a JSON Web Key Set ({"keys":[...]})' })
   OIDC_JWKS?: string = undefined;
 
   /** Keys that sign the provider's cookies, comma-separated, newest first (older ones still verify). Unset: generated once under DATA_DIR. */
   @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{32,200}(,[A-Za-z0-9_-]{32,200})*$/, { message: 'must be comma-separated keys of 32-200 characters of [A-Za-z0-9_-]' })
+  @Matches(/^[A-Za-z0-9_-]{32,200}(,[A-Za-z0-9_-]{32,200})*$/, {
+    message: 'must be comma-separated keys of 32-200 characters of [A-Za-z0-9_-]',
+  })
   OIDC_COOKIE_KEYS?: string = undefined;
 
   /** 32 bytes (base64url) that seal the apps' client secrets at rest. Unset: generated once under DATA_DIR. */

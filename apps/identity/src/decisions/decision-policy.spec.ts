@@ -48,7 +48,10 @@ describe('the decision policy', () => {
 
   it('denies an unknown action to everyone', () => {
     for (const subject of [platformKey, appKey, human([{ role: 'project-owner', organizationId: null }])]) {
-      expect(decide(subject, 'split-project:delete-everything', { organizationId: ORG })).toEqual({ decision: 'deny', reason: 'unknown_action' });
+      expect(decide(subject, 'split-project:delete-everything', { organizationId: ORG })).toEqual({
+        decision: 'deny',
+        reason: 'unknown_action',
+      });
     }
   });
 });

@@ -66,14 +66,20 @@ describe('the hand-written decision body check', () => {
 
   it('accepts the valid bodies and rejects the others', async () => {
     const accepted = BODIES.filter(([, body]) => handWrittenFields(body) === null).map(([name]) => name);
-    expect(accepted).toEqual(['a complete body', 'an empty resource', 'a project id', 'null optional fields', 'an access token', 'the longest action']);
+    expect(accepted).toEqual([
+      'a complete body',
+      'an empty resource',
+      'a project id',
+      'null optional fields',
+      'an access token',
+      'the longest action',
+    ]);
   });
 
   it('names every faulty field of a body at once', () => {
-    expect(handWrittenFields({ credential: { kind: 'password', value: 'x' }, action: 'split-project:read', resource: {}, extra: 1 })).toEqual([
-      'credential.kind',
-      'extra',
-    ]);
+    expect(
+      handWrittenFields({ credential: { kind: 'password', value: 'x' }, action: 'split-project:read', resource: {}, extra: 1 }),
+    ).toEqual(['credential.kind', 'extra']);
   });
 
   it('refuses a body that is not an object', () => {

@@ -4,5 +4,8 @@ import { DecisionsService } from './decisions.service';
 import { RefusalTally } from './refusal-tally';
 import { ServiceTokenGuard } from './service-token.guard';
 
-@Module({ controllers: [DecisionsController], providers: [DecisionsService, ServiceTokenGuard, { provide: RefusalTally, useFactory: () => new RefusalTally() }] })
+@Module({
+  controllers: [DecisionsController],
+  providers: [DecisionsService, ServiceTokenGuard, { provide: RefusalTally, useFactory: () => new RefusalTally() }],
+})
 export class DecisionsModule {}

@@ -37,7 +37,11 @@ export class KeysController {
     description: 'Answers once no replica relies on the previous state of the key (KEY_LEASE_MS after the change, 250 ms by default).',
   })
   @ApiOkResponse({ type: IssuedKeyDto })
-  rotate(@Param('keyId', ParseUUIDPipe) keyId: string, @Body() body: RotateKeyRequestDto, @Caller() caller: KeyCaller): Promise<IssuedKeyDto> {
+  rotate(
+    @Param('keyId', ParseUUIDPipe) keyId: string,
+    @Body() body: RotateKeyRequestDto,
+    @Caller() caller: KeyCaller,
+  ): Promise<IssuedKeyDto> {
     return this.keys.rotate(keyId, body.gracePeriodSeconds, actorOf(caller));
   }
 

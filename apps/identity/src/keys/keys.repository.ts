@@ -77,7 +77,11 @@ export class KeysRepository {
     key: { id: string; name: string; keyClass: KeyClass; organizationId: string | null; maxApps: number },
   ): Promise<void> {
     await manager.query(`INSERT INTO api_key (id, name, class, organization_id, max_apps) VALUES ($1, $2, $3, $4, $5)`, [
-      key.id, key.name, key.keyClass, key.organizationId, key.maxApps,
+      key.id,
+      key.name,
+      key.keyClass,
+      key.organizationId,
+      key.maxApps,
     ]);
   }
 
@@ -106,10 +110,10 @@ export class KeysRepository {
 
   async bindRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
     for (const registryId of registryIds) {
-      await manager.query(
-        `INSERT INTO key_registry_binding (key_id, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-        [keyId, registryId],
-      );
+      await manager.query(`INSERT INTO key_registry_binding (key_id, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+        keyId,
+        registryId,
+      ]);
     }
   }
 }

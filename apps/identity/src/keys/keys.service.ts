@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import {
-  type ApiKeyDto, type CreateKeyRequestDto, ErrorCode, type IssuedKeyDto, KeyClass, type KeyListQueryDto,
-} from '@stdreg/contracts';
+import { type ApiKeyDto, type CreateKeyRequestDto, ErrorCode, type IssuedKeyDto, KeyClass, type KeyListQueryDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../auth/caller';
@@ -110,13 +108,17 @@ export class KeysService {
       ]);
     }
     return this.dataSource.transaction((manager) =>
-      this.issue(manager, {
-        name: request.name,
-        keyClass: request.class,
-        organizationId: request.class === KeyClass.App ? request.organizationId! : (request.organizationId ?? null),
-        maxApps: request.maxApps,
-        registryIds: request.allowedRegistryIds,
-      }, actor),
+      this.issue(
+        manager,
+        {
+          name: request.name,
+          keyClass: request.class,
+          organizationId: request.class === KeyClass.App ? request.organizationId! : (request.organizationId ?? null),
+          maxApps: request.maxApps,
+          registryIds: request.allowedRegistryIds,
+        },
+        actor,
+      ),
     );
   }
 
@@ -125,10 +127,20 @@ export class KeysService {
     const id = uuidv7();
     const generated = generateKeySecret(key.keyClass);
     await this.assertOrganizationExists(manager, key.organizationId);
-    await this.keys.insert(manager, { id, name: key.name, keyClass: key.keyClass, organizationId: key.organizationId, maxApps: key.maxApps ?? DEFAULT_MAX_APPS });
+    await this.keys.insert(manager, {
+      id,
+      name: key.name,
+      keyClass: key.keyClass,
+      organizationId: key.organizationId,
+      maxApps: key.maxApps ?? DEFAULT_MAX_APPS,
+    });
     await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
     if (key.registryIds?.length) await this.bindExistingRegistries(manager, id, key.registryIds);
-    await this.audit.record(actor, { action: 'keys.create', target: id, detail: { class: key.keyClass, prefix: generated.prefix } }, manager);
+    await this.audit.record(
+      actor,
+      { action: 'keys.create', target: id, detail: { class: key.keyClass, prefix: generated.prefix } },
+      manager,
+    );
     return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
   }
 
@@ -149,7 +161,11 @@ export class KeysService {
       await this.keys.expireCurrentSecret(manager, id, grace);
       const generated = generateKeySecret(locked.class);
       await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
-      await this.audit.record(actor, { action: 'keys.rotate', target: id, detail: { prefix: generated.prefix, graceSeconds: grace } }, manager);
+      await this.audit.record(
+        actor,
+        { action: 'keys.rotate', target: id, detail: { prefix: generated.prefix, graceSeconds: grace } },
+        manager,
+      );
       return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
     });
     // A rotation can end a secret at once (an earlier one still in its grace period, or a grace of 0).

@@ -135,8 +135,18 @@ export class IdentityCore1763900000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     for (const table of [
-      'audit_entry', 'user_merge', 'role_binding', 'app_link', 'user_mirror', 'unified_user', 'waitlist_request',
-      'key_registry_binding', 'registered_app', 'api_key_secret', 'api_key', 'organization',
+      'audit_entry',
+      'user_merge',
+      'role_binding',
+      'app_link',
+      'user_mirror',
+      'unified_user',
+      'waitlist_request',
+      'key_registry_binding',
+      'registered_app',
+      'api_key_secret',
+      'api_key',
+      'organization',
     ]) {
       await queryRunner.query(`DROP TABLE ${table}`);
     }

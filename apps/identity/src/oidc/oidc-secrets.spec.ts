@@ -11,7 +11,14 @@ describe('sign-in secrets', () => {
   it('refuses signing keys that are not a private JWKS with distinct kids and an RSA key, naming OIDC_JWKS', () => {
     const { d: _d, ...publicOnly } = generateSigningKey('pub');
     const { kid: _kid, ...withoutKid } = generateSigningKey('x');
-    const ecOnly = { kty: 'EC', crv: 'P-256', kid: 'ec', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI' };
+    const ecOnly = {
+      kty: 'EC',
+      crv: 'P-256',
+      kid: 'ec',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+      d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
+    };
     for (const keys of [[], [publicOnly], [withoutKid], [generateSigningKey('a'), generateSigningKey('a')], [ecOnly]]) {
       let failure: unknown;
       try {
@@ -25,7 +32,9 @@ describe('sign-in secrets', () => {
   });
 
   it('publishes only the public part of each key, in the configured order', () => {
-    const secrets = loadOidcSecrets(configWith({ OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('new'), generateSigningKey('old')] }), DATA_DIR: 'memory://' }));
+    const secrets = loadOidcSecrets(
+      configWith({ OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('new'), generateSigningKey('old')] }), DATA_DIR: 'memory://' }),
+    );
     expect(secrets.publicKeys.map((key) => key.kid)).toEqual(['new', 'old']);
     for (const key of secrets.publicKeys) expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
   });

@@ -42,7 +42,9 @@ export function loadOidcSecrets(config: IdentityConfig): OidcSecrets & { generat
   let dev: DevSecretsFile | null = null;
   const devSecrets = (): DevSecretsFile => (dev ??= readOrCreateDevSecrets(config.DATA_DIR));
   const signingKeys = config.OIDC_JWKS ? parseJwks(config.OIDC_JWKS) : (generated.push('OIDC_JWKS'), devSecrets().signingKeys);
-  const cookieKeys = config.OIDC_COOKIE_KEYS ? config.OIDC_COOKIE_KEYS.split(',') : (generated.push('OIDC_COOKIE_KEYS'), devSecrets().cookieKeys);
+  const cookieKeys = config.OIDC_COOKIE_KEYS
+    ? config.OIDC_COOKIE_KEYS.split(',')
+    : (generated.push('OIDC_COOKIE_KEYS'), devSecrets().cookieKeys);
   const clientSecretKey = Buffer.from(
     config.OIDC_CLIENT_SECRET_KEY ?? (generated.push('OIDC_CLIENT_SECRET_KEY'), devSecrets().clientSecretKey),
     'base64url',
@@ -70,7 +72,8 @@ function parseJwks(value: string): PrivateJwk[] {
       fail(`key ${jwk.kid} is not a valid JSON Web Key`);
     }
   }
-  if (!keys.some((key: Partial<PrivateJwk>) => key.kty === 'RSA')) fail('needs an RSA key: ID tokens are signed with RS256 unless a client asks otherwise');
+  if (!keys.some((key: Partial<PrivateJwk>) => key.kty === 'RSA'))
+    fail('needs an RSA key: ID tokens are signed with RS256 unless a client asks otherwise');
   return keys as PrivateJwk[];
 }
 

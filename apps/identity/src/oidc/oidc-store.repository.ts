@@ -14,7 +14,15 @@ export class OidcStoreRepository {
        ON CONFLICT (model, id) DO UPDATE
          SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code,
              uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-      [model, id, JSON.stringify(payload), payload.grantId ?? null, payload.userCode ?? null, payload.uid ?? null, expiresInSeconds ?? null],
+      [
+        model,
+        id,
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.userCode ?? null,
+        payload.uid ?? null,
+        expiresInSeconds ?? null,
+      ],
     );
   }
 

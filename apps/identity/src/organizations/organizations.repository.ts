@@ -23,6 +23,9 @@ export class OrganizationsRepository {
   }
 
   async list(afterId: string | undefined, limit: number): Promise<OrganizationRow[]> {
-    return this.dataSource.query('SELECT * FROM organization WHERE ($1::uuid IS NULL OR id > $1) ORDER BY id LIMIT $2', [afterId ?? null, limit]);
+    return this.dataSource.query('SELECT * FROM organization WHERE ($1::uuid IS NULL OR id > $1) ORDER BY id LIMIT $2', [
+      afterId ?? null,
+      limit,
+    ]);
   }
 }

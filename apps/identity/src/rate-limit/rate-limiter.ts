@@ -4,7 +4,14 @@ import { ErrorCode, KeyClass } from '@stdreg/contracts';
 import { DomainError, recordRateLimitRejection } from '@stdreg/server-kit';
 import type { KeyCaller } from '../auth/caller';
 import { IdentityConfig } from '../config/identity.config';
-import { bindingBucket, perMinute, RATE_LIMIT_STORE, retryAfterSeconds, type BucketSpec, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
+import {
+  bindingBucket,
+  perMinute,
+  RATE_LIMIT_STORE,
+  retryAfterSeconds,
+  type BucketSpec,
+  type RateLimitStore,
+} from '@stdreg/server-kit/rate-limit';
 
 const WRITE_METHODS = new Set(['POST', 'DELETE']);
 
@@ -26,22 +33,40 @@ export class RateLimiter implements OnApplicationShutdown {
 
   async limitWaitlist(clientIp: string, response: Response): Promise<void> {
     const perHour = this.config.RATE_LIMIT_WAITLIST_PER_HOUR;
-    await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }], response, 'waitlist');
+    await this.limit(
+      [{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }],
+      response,
+      'waitlist',
+    );
   }
 
   /** Password checks per client IP, whatever the account: the per-account lockout does not stop one client trying many accounts. */
   async limitSigninAttempt(clientIp: string, response: Response): Promise<void> {
     const attempts = this.config.SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE;
-    await this.limit([{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:signin`, capacity: attempts, perMillisecond: perMinute(attempts) }], response, 'signin');
+    await this.limit(
+      [{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:signin`, capacity: attempts, perMillisecond: perMinute(attempts) }],
+      response,
+      'signin',
+    );
   }
 
   private bucketsFor(caller: KeyCaller, method: string): BucketSpec[] {
     const c = this.config;
     if (caller.keyClass === KeyClass.Platform) {
-      return [{ key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}`, capacity: c.RATE_LIMIT_PLATFORM_BURST, perMillisecond: perMinute(c.RATE_LIMIT_PLATFORM_PER_MINUTE) }];
+      return [
+        {
+          key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}`,
+          capacity: c.RATE_LIMIT_PLATFORM_BURST,
+          perMillisecond: perMinute(c.RATE_LIMIT_PLATFORM_PER_MINUTE),
+        },
+      ];
     }
     const buckets: BucketSpec[] = [
-      { key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}`, capacity: c.RATE_LIMIT_APP_BURST, perMillisecond: perMinute(c.RATE_LIMIT_APP_PER_MINUTE) },
+      {
+        key: `${c.REDIS_KEY_PREFIX}rl:key:${caller.keyId}`,
+        capacity: c.RATE_LIMIT_APP_BURST,
+        perMillisecond: perMinute(c.RATE_LIMIT_APP_PER_MINUTE),
+      },
     ];
     if (WRITE_METHODS.has(method)) {
       const writes = c.RATE_LIMIT_APP_WRITES_PER_MINUTE;

@@ -39,14 +39,31 @@ export class RegisteredAppsRepository {
   async insert(
     manager: EntityManager,
     app: {
-      registryId: string; name: string; type: string; redirectUris: string[]; clientId: string;
-      clientSecretHash: Buffer; clientSecretSealed: Buffer; organizationId: string | null; keyId: string;
+      registryId: string;
+      name: string;
+      type: string;
+      redirectUris: string[];
+      clientId: string;
+      clientSecretHash: Buffer;
+      clientSecretSealed: Buffer;
+      organizationId: string | null;
+      keyId: string;
     },
   ): Promise<RegisteredAppRow> {
     const rows: RegisteredAppRow[] = await manager.query(
       `INSERT INTO registered_app (registry_id, name, type, redirect_uris, client_id, client_secret_hash, client_secret_sealed, organization_id, registered_by_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${APP_COLUMNS}`,
-      [app.registryId, app.name, app.type, app.redirectUris, app.clientId, app.clientSecretHash, app.clientSecretSealed, app.organizationId, app.keyId],
+      [
+        app.registryId,
+        app.name,
+        app.type,
+        app.redirectUris,
+        app.clientId,
+        app.clientSecretHash,
+        app.clientSecretSealed,
+        app.organizationId,
+        app.keyId,
+      ],
     );
     return rows[0]!;
   }

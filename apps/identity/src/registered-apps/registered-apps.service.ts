@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { type AppRegistrationDto, ErrorCode, REGISTRY_ID_PATTERN, KeyClass, type RegisterAppRequestDto, type RegisteredAppDto } from '@stdreg/contracts';
+import {
+  type AppRegistrationDto,
+  ErrorCode,
+  REGISTRY_ID_PATTERN,
+  KeyClass,
+  type RegisterAppRequestDto,
+  type RegisteredAppDto,
+} from '@stdreg/contracts';
 import { DomainError, keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
@@ -66,7 +73,11 @@ export class RegisteredAppsService {
   list(caller: KeyCaller, query: { limit?: number; cursor?: string }): Promise<{ items: RegisteredAppDto[]; nextCursor: string | null }> {
     const scope = caller.keyClass === KeyClass.Platform ? null : caller.registryIds;
     return keysetPage<RegisteredAppRow & { id: string }, RegisteredAppDto>(
-      'apps', query, (afterId, limit) => this.apps.list(scope, afterId, limit), toRegisteredAppDto, REGISTRY_ID_PATTERN,
+      'apps',
+      query,
+      (afterId, limit) => this.apps.list(scope, afterId, limit),
+      toRegisteredAppDto,
+      REGISTRY_ID_PATTERN,
     );
   }
 

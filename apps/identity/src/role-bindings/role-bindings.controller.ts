@@ -1,7 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
-  ApiConflictResponse, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags,
-  ApiUnprocessableEntityResponse, getSchemaPath,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { GrantRoleRequestDto, ProblemDetailsDto, RoleBindingDto, RoleBindingQueryDto } from '@stdreg/contracts';
 import { actorOf, Caller, type KeyCaller } from '../auth/caller';
@@ -26,8 +34,14 @@ export class RoleBindingsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'The role bindings of a unified user (a merged uid answers with its survivor\'s)' })
-  @ApiOkResponse({ schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { $ref: getSchemaPath(RoleBindingDto) } } } } })
+  @ApiOperation({ summary: "The role bindings of a unified user (a merged uid answers with its survivor's)" })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      required: ['items'],
+      properties: { items: { type: 'array', items: { $ref: getSchemaPath(RoleBindingDto) } } },
+    },
+  })
   @ApiNotFoundResponse({ type: ProblemDetailsDto })
   list(@Query() query: RoleBindingQueryDto): Promise<{ items: RoleBindingDto[] }> {
     return this.roles.list(query.uid);

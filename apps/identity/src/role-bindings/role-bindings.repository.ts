@@ -11,7 +11,10 @@ export class RoleBindingsRepository {
   }
 
   /** Inserts the binding; null when the user holds that role in that scope already. */
-  async insert(manager: EntityManager, binding: { id: string; uid: string; role: string; organizationId: string | null }): Promise<RoleBindingRow | null> {
+  async insert(
+    manager: EntityManager,
+    binding: { id: string; uid: string; role: string; organizationId: string | null },
+  ): Promise<RoleBindingRow | null> {
     const rows: RoleBindingRow[] = await manager.query(
       `INSERT INTO role_binding (id, uid, role, organization_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (uid, role, organization_id) DO NOTHING RETURNING ${ROLE_BINDING_COLUMNS}`,

@@ -30,11 +30,15 @@ export class RoleBindingsService {
         const scope = organizationId === null ? 'globally' : `in organization ${organizationId}`;
         throw new DomainError(ErrorCode.Conflict, `Unified user ${user.uid} holds ${request.role} ${scope} already.`);
       }
-      await this.audit.record(actor, {
-        action: 'roles.grant',
-        target: row.id,
-        detail: { uid: row.uid, role: row.role, organizationId: row.organization_id, requestedUid: request.uid },
-      }, manager);
+      await this.audit.record(
+        actor,
+        {
+          action: 'roles.grant',
+          target: row.id,
+          detail: { uid: row.uid, role: row.role, organizationId: row.organization_id, requestedUid: request.uid },
+        },
+        manager,
+      );
       return toRoleBindingDto(row);
     });
   }
@@ -43,11 +47,15 @@ export class RoleBindingsService {
     await this.dataSource.transaction(async (manager) => {
       const row = await this.bindings.delete(manager, id);
       if (!row) throw new DomainError(ErrorCode.NotFound, `Role binding ${id} does not exist.`);
-      await this.audit.record(actor, {
-        action: 'roles.revoke',
-        target: row.id,
-        detail: { uid: row.uid, role: row.role, organizationId: row.organization_id },
-      }, manager);
+      await this.audit.record(
+        actor,
+        {
+          action: 'roles.revoke',
+          target: row.id,
+          detail: { uid: row.uid, role: row.role, organizationId: row.organization_id },
+        },
+        manager,
+      );
     });
   }
 

@@ -2,7 +2,10 @@ import type { Locale } from '@stdreg/contracts';
 
 /** The page language: the first supported tag of `ui_locales`, else of Accept-Language, else English. */
 export function chooseLocale(uiLocales: string | undefined, acceptLanguage: string | undefined): Locale {
-  const fromUiLocales = (uiLocales ?? '').split(/\s+/).map(localeOf).find((locale) => locale !== null);
+  const fromUiLocales = (uiLocales ?? '')
+    .split(/\s+/)
+    .map(localeOf)
+    .find((locale) => locale !== null);
   if (fromUiLocales) return fromUiLocales;
   const ranked = (acceptLanguage ?? '')
     .split(',')

@@ -14,7 +14,9 @@ export class SyncController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: "Push a partner's user mirror for one registry: up to 1000 records in one transaction, idempotent, with a result per record" })
+  @ApiOperation({
+    summary: "Push a partner's user mirror for one registry: up to 1000 records in one transaction, idempotent, with a result per record",
+  })
   @ApiOkResponse({ type: SyncResultDto })
   @ApiNotFoundResponse({ description: 'The registry does not exist or is not bound to the key', type: ProblemDetailsDto })
   apply(@Body() body: SyncRequestDto, @Caller() caller: KeyCaller): Promise<SyncResultDto> {

@@ -3,7 +3,12 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
-  type SyncCountsDto, type SyncOutcome, SyncRecordDto, type SyncRecordResultDto, type SyncRequestDto, type SyncResultDto,
+  type SyncCountsDto,
+  type SyncOutcome,
+  SyncRecordDto,
+  type SyncRecordResultDto,
+  type SyncRequestDto,
+  type SyncResultDto,
 } from '@stdreg/contracts';
 import { flattenValidationErrors } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
@@ -32,17 +37,24 @@ export class SyncService {
     const actor = actorOf(caller);
     if (request.atomic && rejectedCount > 0) {
       const reason = `not applied: the batch is atomic and ${rejectedCount} record(s) in it were rejected`;
-      const results = checked.map((entry) => ('rejected' in entry ? entry.rejected : rejectedResult(entry.index, entry.record.externalId, reason)));
+      const results = checked.map((entry) =>
+        'rejected' in entry ? entry.rejected : rejectedResult(entry.index, entry.record.externalId, reason),
+      );
       return this.finish(actor, request, results, false, this.dataSource.manager);
     }
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
       const externalIds = checked.flatMap((entry) => ('record' in entry ? [entry.record.externalId] : []));
-      const current = new Map((await this.users.findByExternalIds(manager, request.registryId, externalIds)).map((row) => [row.external_id, row]));
+      const current = new Map(
+        (await this.users.findByExternalIds(manager, request.registryId, externalIds)).map((row) => [row.external_id, row]),
+      );
       const results: SyncRecordResultDto[] = [];
       for (const entry of checked) {
         if ('rejected' in entry) results.push(entry.rejected);
-        else results.push(await this.applyRecord(manager, request.registryId, entry.index, entry.record, current.get(entry.record.externalId), actor));
+        else
+          results.push(
+            await this.applyRecord(manager, request.registryId, entry.index, entry.record, current.get(entry.record.externalId), actor),
+          );
       }
       return this.finish(actor, request, results, true, manager);
     });
@@ -72,9 +84,21 @@ export class SyncService {
     return { index, externalId, outcome: 'updated', uid: row.uid };
   }
 
-  private async finish(actor: Actor, request: SyncRequestDto, results: SyncRecordResultDto[], applied: boolean, manager: EntityManager): Promise<SyncResultDto> {
+  private async finish(
+    actor: Actor,
+    request: SyncRequestDto,
+    results: SyncRecordResultDto[],
+    applied: boolean,
+    manager: EntityManager,
+  ): Promise<SyncResultDto> {
     const count = (outcome: SyncOutcome) => results.filter((result) => result.outcome === outcome).length;
-    const counts: SyncCountsDto = { created: count('created'), updated: count('updated'), unchanged: count('unchanged'), deleted: count('deleted'), rejected: count('rejected') };
+    const counts: SyncCountsDto = {
+      created: count('created'),
+      updated: count('updated'),
+      unchanged: count('unchanged'),
+      deleted: count('deleted'),
+      rejected: count('rejected'),
+    };
     const changed = counts.created + counts.updated + counts.deleted > 0;
     await this.audit.record(
       actor,
@@ -99,10 +123,24 @@ async function checkRecords(records: Record<string, unknown>[]): Promise<Checked
   const checked: CheckedRecord[] = [];
   for (const [index, raw] of records.entries()) {
     const record = plainToInstance(SyncRecordDto, raw);
-    const errors = await validate(record, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true, validationError: { target: false, value: false } });
+    const errors = await validate(record, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+    });
     const externalId = typeof raw['externalId'] === 'string' ? raw['externalId'] : null;
     if (errors.length > 0) {
-      checked.push({ index, rejected: rejectedResult(index, externalId, flattenValidationErrors(errors).map((e) => e.message).join('; ')) });
+      checked.push({
+        index,
+        rejected: rejectedResult(
+          index,
+          externalId,
+          flattenValidationErrors(errors)
+            .map((e) => e.message)
+            .join('; '),
+        ),
+      });
       continue;
     }
     const first = firstIndexOf.get(record.externalId);

@@ -33,16 +33,25 @@ export class MergesService {
       for (const uid of [survivorUid, mergedUid].sort()) {
         const user = await this.merges.lockUser(manager, uid);
         if (!user) throw userNotFound(uid);
-        if (user.merged_into && uid === mergedUid) throw new DomainError(ErrorCode.Conflict, `Unified user ${uid} is merged into ${user.merged_into} already.`);
-        if (user.merged_into) throw new DomainError(ErrorCode.Conflict, `Unified user ${uid} is merged into ${user.merged_into}; merge into that user instead.`);
+        if (user.merged_into && uid === mergedUid)
+          throw new DomainError(ErrorCode.Conflict, `Unified user ${uid} is merged into ${user.merged_into} already.`);
+        if (user.merged_into)
+          throw new DomainError(
+            ErrorCode.Conflict,
+            `Unified user ${uid} is merged into ${user.merged_into}; merge into that user instead.`,
+          );
       }
       const moved = await this.merges.moveAll(manager, mergedUid, survivorUid);
       const row = await this.merges.insertMerge(manager, { id: uuidv7(), survivorUid, mergedUid, moved });
-      await this.audit.record(actor, {
-        action: 'users.merge',
-        target: row.id,
-        detail: { survivorUid: row.survivor_uid, mergedUid: row.merged_uid, moved: counts(moved) },
-      }, manager);
+      await this.audit.record(
+        actor,
+        {
+          action: 'users.merge',
+          target: row.id,
+          detail: { survivorUid: row.survivor_uid, mergedUid: row.merged_uid, moved: counts(moved) },
+        },
+        manager,
+      );
       return toMergeDto(row);
     });
   }
@@ -51,7 +60,8 @@ export class MergesService {
     return this.dataSource.transaction(async (manager) => {
       const merge = await this.merges.lockMerge(manager, mergeId);
       if (!merge) throw new DomainError(ErrorCode.NotFound, `Merge ${mergeId} does not exist.`);
-      if (merge.unmerged_at) throw new DomainError(ErrorCode.Conflict, `Merge ${mergeId} was undone already, at ${merge.unmerged_at.toISOString()}.`);
+      if (merge.unmerged_at)
+        throw new DomainError(ErrorCode.Conflict, `Merge ${mergeId} was undone already, at ${merge.unmerged_at.toISOString()}.`);
       await this.merges.lockMirrorRegistries(manager, { mirrorIds: merge.moved.mirrors });
       // Survivor first, as a merge of the survivor into someone else locks it before re-pointing its aliases.
       const survivor = await this.merges.lockUser(manager, merge.survivor_uid);
@@ -66,16 +76,24 @@ export class MergesService {
       }
       const movedBack = await this.merges.moveBack(manager, merge);
       const row = await this.merges.markUnmerged(manager, merge.id);
-      await this.audit.record(actor, {
-        action: 'users.unmerge',
-        target: row.id,
-        detail: {
-          survivorUid: row.survivor_uid,
-          mergedUid: row.merged_uid,
-          movedBack: { ...counts(movedBack), removedAppLinks: merge.moved.removedAppLinks.length, removedRoleBindings: merge.moved.removedRoleBindings.length },
-          goneSince: goneSince(merge, movedBack),
+      await this.audit.record(
+        actor,
+        {
+          action: 'users.unmerge',
+          target: row.id,
+          detail: {
+            survivorUid: row.survivor_uid,
+            mergedUid: row.merged_uid,
+            movedBack: {
+              ...counts(movedBack),
+              removedAppLinks: merge.moved.removedAppLinks.length,
+              removedRoleBindings: merge.moved.removedRoleBindings.length,
+            },
+            goneSince: goneSince(merge, movedBack),
+          },
         },
-      }, manager);
+        manager,
+      );
       return toMergeDto(row);
     });
   }
@@ -118,12 +136,18 @@ function counts(lists: object): Record<string, number> {
 }
 
 /** Recorded rows that were not with the survivor any more (deleted or revoked since the merge). */
-function goneSince(merge: MergeRow, movedBack: { mirrors: string[]; appLinks: string[]; roleBindings: string[] }): Record<string, string[]> {
+function goneSince(
+  merge: MergeRow,
+  movedBack: { mirrors: string[]; appLinks: string[]; roleBindings: string[] },
+): Record<string, string[]> {
   const missing = (recorded: string[], back: string[]) => recorded.filter((id) => !back.includes(id));
   return {
     mirrors: missing(merge.moved.mirrors, movedBack.mirrors),
     appLinks: missing(merge.moved.appLinks, movedBack.appLinks),
-    roleBindings: missing(merge.moved.roleBindings.map((binding) => binding.id), movedBack.roleBindings),
+    roleBindings: missing(
+      merge.moved.roleBindings.map((binding) => binding.id),
+      movedBack.roleBindings,
+    ),
   };
 }
 

@@ -1,6 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import {
-  ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
 } from '@nestjs/swagger';
 import { AppLinkDto, AppLinkRequestDto, MergeDto, MergeUsersRequestDto, ProblemDetailsDto, UnifiedUserDto } from '@stdreg/contracts';
 import { actorOf, Caller, type KeyCaller } from '../auth/caller';
@@ -26,7 +32,9 @@ export class UnifiedUsersController {
   }
 
   @Post('unified-users/merge')
-  @ApiOperation({ summary: 'Merge a unified user into another: the survivor keeps its uid and receives mirror records, app links and roles' })
+  @ApiOperation({
+    summary: 'Merge a unified user into another: the survivor keeps its uid and receives mirror records, app links and roles',
+  })
   @ApiCreatedResponse({ type: MergeDto })
   @ApiNotFoundResponse({ description: 'A uid does not exist', type: ProblemDetailsDto })
   @ApiConflictResponse({ description: 'One of the users is merged already', type: ProblemDetailsDto })

@@ -73,7 +73,9 @@ export class UnifiedUsersRepository {
 
   /** Share-locks an active (not deleted) registered app, so it cannot be deleted until the transaction ends. */
   async lockActiveRegistry(manager: EntityManager, registryId: string): Promise<boolean> {
-    const rows = await manager.query('SELECT registry_id FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE', [registryId]);
+    const rows = await manager.query('SELECT registry_id FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE', [
+      registryId,
+    ]);
     return rows.length > 0;
   }
 

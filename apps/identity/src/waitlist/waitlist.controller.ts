@@ -1,11 +1,22 @@
 import { Body, Controller, Get, HttpCode, Ip, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import {
-  ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import {
-  ApproveWaitlistRequestDto, CreateWaitlistRequestDto, ProblemDetailsDto, RejectWaitlistRequestDto, WaitlistApprovalDto,
-  WaitlistListQueryDto, WaitlistRequestDto,
+  ApproveWaitlistRequestDto,
+  CreateWaitlistRequestDto,
+  ProblemDetailsDto,
+  RejectWaitlistRequestDto,
+  WaitlistApprovalDto,
+  WaitlistListQueryDto,
+  WaitlistRequestDto,
 } from '@stdreg/contracts';
 import { actorOf, Caller, type KeyCaller } from '../auth/caller';
 import { PlatformKeyAuth } from '../auth/decorators';

@@ -15,7 +15,8 @@ export interface WaitlistRequestRow {
   issued_key_id: string | null;
 }
 
-const REQUEST_COLUMNS = 'id, organization_name, contact_name, contact_email, use_case, status, created_at, decided_at, decision_reason, issued_key_id';
+const REQUEST_COLUMNS =
+  'id, organization_name, contact_name, contact_email, use_case, status, created_at, decided_at, decision_reason, issued_key_id';
 
 /** Every query of waitlist requests. */
 @Injectable()
@@ -41,7 +42,9 @@ export class WaitlistRepository {
 
   /** Locks the request row for the rest of the transaction, so only one decision is ever taken on it. */
   async lock(manager: EntityManager, id: string): Promise<WaitlistRequestRow | null> {
-    const rows: WaitlistRequestRow[] = await manager.query(`SELECT ${REQUEST_COLUMNS} FROM waitlist_request WHERE id = $1 FOR UPDATE`, [id]);
+    const rows: WaitlistRequestRow[] = await manager.query(`SELECT ${REQUEST_COLUMNS} FROM waitlist_request WHERE id = $1 FOR UPDATE`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 

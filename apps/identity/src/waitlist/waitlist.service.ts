@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
-  type ApproveWaitlistRequestDto, type CreateWaitlistRequestDto, ErrorCode, KeyClass, type WaitlistApprovalDto,
-  type WaitlistListQueryDto, type WaitlistRequestDto,
+  type ApproveWaitlistRequestDto,
+  type CreateWaitlistRequestDto,
+  ErrorCode,
+  KeyClass,
+  type WaitlistApprovalDto,
+  type WaitlistListQueryDto,
+  type WaitlistRequestDto,
 } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';

@@ -9,8 +9,16 @@ import { IdentityConfig } from '../../src/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
 import { generateSigningKey, type PrivateJwk } from '../../src/oidc/oidc-secrets';
 import {
-  API_AUDIENCE, FormBrowser, PASSWORD, createUserWithPassword, registerPartnerApp, startCallbackServer, startSigninIdentity,
-  type Page, type PartnerApp, type SigninIdentity,
+  API_AUDIENCE,
+  FormBrowser,
+  PASSWORD,
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type Page,
+  type PartnerApp,
+  type SigninIdentity,
 } from '../support/signin-fixture';
 import { signinFlow, type SigninFlow } from '../support/signin-flow';
 
@@ -39,7 +47,10 @@ afterAll(async () => {
 async function replica(signingKeys: PrivateJwk[] = [keyA]): Promise<string> {
   const port = await freePort();
   const config = loadConfig(IdentityConfig, {
-    LOG_LEVEL: 'error', BOOTSTRAP_PLATFORM_KEY: 'off', REDIS_URL: process.env['REDIS_URL']!, REDIS_KEY_PREFIX: first.redisPrefix,
+    LOG_LEVEL: 'error',
+    BOOTSTRAP_PLATFORM_KEY: 'off',
+    REDIS_URL: process.env['REDIS_URL']!,
+    REDIS_KEY_PREFIX: first.redisPrefix,
     ...first.database.env,
     ...first.signinEnv,
     OIDC_JWKS: JSON.stringify({ keys: signingKeys }),
@@ -78,7 +89,10 @@ describe('sign-in across identity replicas and restarts', () => {
     const back = await browser.follow(next(afterConsent), callback.redirectUri);
 
     const tokens = await oidc.authorizationCodeGrant(
-      await relyingPartyVia(other), new URL(back.url), { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state }, { resource: API_AUDIENCE },
+      await relyingPartyVia(other),
+      new URL(back.url),
+      { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state },
+      { resource: API_AUDIENCE },
     );
     expect(decodeJwt(tokens.access_token)['uid']).toBe(user.uid);
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);

@@ -34,11 +34,21 @@ describe('identity readiness follows Redis', () => {
     expect(await readiness(identity)).toEqual({ status: 200, checks: { database: 'up', redis: 'up' } });
 
     await redis.cut();
-    expect(await eventually(() => readiness(identity), (r) => r.status === 503)).toEqual({ status: 503, checks: { database: 'up', redis: 'down' } });
+    expect(
+      await eventually(
+        () => readiness(identity),
+        (r) => r.status === 503,
+      ),
+    ).toEqual({ status: 503, checks: { database: 'up', redis: 'down' } });
     await request(identity.server).get('/v1/keys').set('Authorization', `Bearer ${identity.platformKey}`).expect(503);
 
     await redis.restore();
-    expect(await eventually(() => readiness(identity), (r) => r.status === 200)).toEqual({ status: 200, checks: { database: 'up', redis: 'up' } });
+    expect(
+      await eventually(
+        () => readiness(identity),
+        (r) => r.status === 200,
+      ),
+    ).toEqual({ status: 200, checks: { database: 'up', redis: 'up' } });
     await request(identity.server).get('/v1/keys').set('Authorization', `Bearer ${identity.platformKey}`).expect(200);
   });
 });

@@ -19,8 +19,13 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
   beforeAll(async () => {
     identity = await startIdentity(LIMITS);
     const config = loadConfig(IdentityConfig, {
-      LOG_LEVEL: 'error', BOOTSTRAP_PLATFORM_KEY: 'off', REDIS_URL: process.env['REDIS_URL']!, REDIS_KEY_PREFIX: identity.redisPrefix,
-      DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`, ...identity.database.env, ...LIMITS,
+      LOG_LEVEL: 'error',
+      BOOTSTRAP_PLATFORM_KEY: 'off',
+      REDIS_URL: process.env['REDIS_URL']!,
+      REDIS_KEY_PREFIX: identity.redisPrefix,
+      DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`,
+      ...identity.database.env,
+      ...LIMITS,
     });
     replica = await createServiceApp(IDENTITY, config);
     await replica.init();
@@ -34,7 +39,11 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
     const partner = await identity.newAppKey();
     const servers = [identity.server, replica.getHttpServer() as Server];
     const responses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => request(servers[i % 2]!).get('/v1/apps').set(bearer(partner.secret))),
+      Array.from({ length: 40 }, (_, i) =>
+        request(servers[i % 2]!)
+          .get('/v1/apps')
+          .set(bearer(partner.secret)),
+      ),
     );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(6);
   });
@@ -55,7 +64,7 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
         .expect(200)
         .then((response) => response.body.decision as string);
 
-    it('answers from its lease without reading the key again: a change behind the API\'s back waits for the lease', async () => {
+    it("answers from its lease without reading the key again: a change behind the API's back waits for the lease", async () => {
       const partner = await identity.newAppKey();
       expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('allow');
       await identity.dataSource.query('UPDATE api_key SET revoked_at = now() WHERE id = $1', [partner.key.id]);

@@ -42,13 +42,19 @@ export interface SigninIdentity extends RunningIdentity {
 }
 
 /** identity listening on a real port (browsers and relying parties need one), with the issuer on that port. */
-export async function startSigninIdentity(env: Record<string, string> = {}, signingKeys = [generateSigningKey('key-a')]): Promise<SigninIdentity> {
+export async function startSigninIdentity(
+  env: Record<string, string> = {},
+  signingKeys = [generateSigningKey('key-a')],
+): Promise<SigninIdentity> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const issuer = `${origin}/oidc`;
   // Sign-in tests create many users with one app key: rate limits are tested elsewhere.
   const limits = {
-    RATE_LIMIT_APP_PER_MINUTE: '6000', RATE_LIMIT_APP_BURST: '6000', RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000', SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '6000',
+    RATE_LIMIT_APP_PER_MINUTE: '6000',
+    RATE_LIMIT_APP_BURST: '6000',
+    RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000',
+    SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '6000',
   };
   const secrets = signinEnv(issuer, signingKeys);
   const identity = await startIdentity({ ...limits, ...secrets, ...env });
@@ -78,7 +84,11 @@ export interface PartnerApp {
 }
 
 /** A partner registers its app through POST /v1/apps, with an app key from the waitlist's path. */
-export async function registerPartnerApp(identity: RunningIdentity, redirectUris: string[], key?: { secret: string; organizationId: string }): Promise<PartnerApp> {
+export async function registerPartnerApp(
+  identity: RunningIdentity,
+  redirectUris: string[],
+  key?: { secret: string; organizationId: string },
+): Promise<PartnerApp> {
   const partner = key ?? (await identity.newAppKey());
   const { body } = await request(identity.server)
     .post('/v1/apps')
@@ -106,7 +116,14 @@ export async function createUserWithPassword(identity: SigninIdentity, app: Part
   const created = await request(identity.server)
     .post('/v1/users')
     .set('Authorization', `Bearer ${app.appKey}`)
-    .send({ registryId: app.registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Li Wei', locale: 'zh-Hans' })
+    .send({
+      registryId: app.registryId,
+      externalId: `ext-${randomBytes(4).toString('hex')}`,
+      email,
+      emailVerified: true,
+      displayName: 'Li Wei',
+      locale: 'zh-Hans',
+    })
     .expect(201);
   const setup = await request(identity.server)
     .post(`/v1/users/${created.body.id}/password-setup`)

@@ -13,7 +13,9 @@ export interface Authorization {
 export function signinFlow(identity: SigninIdentity, redirectUri: string) {
   return {
     relyingParty(client: PartnerApp, secret = client.clientSecret): Promise<oidc.Configuration> {
-      return oidc.discovery(new URL(identity.issuer), client.clientId, undefined, oidc.ClientSecretBasic(secret), { execute: [oidc.allowInsecureRequests] });
+      return oidc.discovery(new URL(identity.issuer), client.clientId, undefined, oidc.ClientSecretBasic(secret), {
+        execute: [oidc.allowInsecureRequests],
+      });
     },
 
     async authorizationUrl(config: oidc.Configuration, extra: Record<string, string> = {}): Promise<Authorization> {
@@ -46,7 +48,12 @@ export function signinFlow(identity: SigninIdentity, redirectUri: string) {
     },
 
     tokens(config: oidc.Configuration, authorization: Authorization, callbackUrl: URL) {
-      return oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state }, { resource: API_AUDIENCE });
+      return oidc.authorizationCodeGrant(
+        config,
+        callbackUrl,
+        { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state },
+        { resource: API_AUDIENCE },
+      );
     },
 
     /** What identity's decision endpoint answers standards-api for this access token. */

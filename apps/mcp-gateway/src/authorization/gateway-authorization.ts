@@ -4,11 +4,12 @@ import { AuthorizationClient } from '@stdreg/authz-client';
 import type { Action, DecisionSubjectDto } from '@stdreg/contracts';
 import type { McpCaller } from '../mcp/caller';
 
-export type OrganizationReadAction = Extract<Action, 'organization:read' | 'split-project:read' | 'settlement-run:read' | 'equity-ledger:read' | 'split-project:draft'>;
+export type OrganizationReadAction = Extract<
+  Action,
+  'organization:read' | 'split-project:read' | 'settlement-run:read' | 'equity-ledger:read' | 'split-project:draft'
+>;
 
-export type Authorized =
-  | { ok: true; subject: DecisionSubjectDto; organizationId: string | null }
-  | { ok: false; message: string };
+export type Authorized = { ok: true; subject: DecisionSubjectDto; organizationId: string | null } | { ok: false; message: string };
 
 @Injectable()
 export class GatewayAuthorization {
@@ -30,7 +31,11 @@ export class GatewayAuthorization {
       const who = await this.toolCall(caller);
       if (!who.ok) return who;
       organization = who.subject.organizationId ?? null;
-      if (!organization) return { ok: false, message: 'Name the organization with the X-Organization-Id header: this credential has no organization of its own.' };
+      if (!organization)
+        return {
+          ok: false,
+          message: 'Name the organization with the X-Organization-Id header: this credential has no organization of its own.',
+        };
     }
     return this.ask(caller, action, organization);
   }
@@ -41,7 +46,8 @@ export class GatewayAuthorization {
     }
     const answer = await this.client.ask({ credential: caller.credential, action, resource: organizationId ? { organizationId } : {} });
     if (answer.decision === 'allow') return { ok: true, subject: answer.subject, organizationId };
-    if (answer.unavailable) return { ok: false, message: 'Authorization could not be established (identity unavailable); nothing was done. Retry later.' };
+    if (answer.unavailable)
+      return { ok: false, message: 'Authorization could not be established (identity unavailable); nothing was done. Retry later.' };
     return { ok: false, message: `Not allowed (${action}): ${answer.reason}.` };
   }
 }

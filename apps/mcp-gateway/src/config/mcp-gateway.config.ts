@@ -3,7 +3,12 @@ import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-val
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 
 const list = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item.length > 0) : value;
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0)
+    : value;
 
 /** The gateway's variables; identity's URL, the service credential and the decision settings are inherited. */
 export class McpGatewayConfig extends AuthorizedServiceConfig {
@@ -33,7 +38,10 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   /** Browser origins allowed to call /mcp; empty: any origin whose host is an allowed host. */
   @Transform(list)
   @IsString({ each: true })
-  @Matches(/^https?:\/\/[^/\s]+$/, { each: true, message: 'MCP_ALLOWED_ORIGINS must be origins like https://agent.example separated by commas' })
+  @Matches(/^https?:\/\/[^/\s]+$/, {
+    each: true,
+    message: 'MCP_ALLOWED_ORIGINS must be origins like https://agent.example separated by commas',
+  })
   MCP_ALLOWED_ORIGINS: string[] = [];
 
   /** Redis for the tool-call buckets shared by replicas; unset: in-process buckets (each replica limits on its own). */

@@ -17,6 +17,9 @@ export class McpController {
 
   @All()
   notAllowed(@Res() response: Response): void {
-    response.status(405).setHeader('Allow', 'POST').json(jsonRpcError(JsonRpcErrorCode.Refused, 'Method not allowed: this stateless server answers POST only.'));
+    response
+      .status(405)
+      .setHeader('Allow', 'POST')
+      .json(jsonRpcError(JsonRpcErrorCode.Refused, 'Method not allowed: this stateless server answers POST only.'));
   }
 }

@@ -4,12 +4,19 @@ const policy = { allowedHosts: ['localhost', '127.0.0.1', '[::1]'], allowedOrigi
 
 describe('request checks', () => {
   it('accepts loopback hosts with any port and origins on allowed hosts', () => {
-    for (const host of ['localhost:3002', '127.0.0.1', '[::1]:8080', 'LOCALHOST']) expect(checkOrigin({ host }, policy)).toEqual({ ok: true });
+    for (const host of ['localhost:3002', '127.0.0.1', '[::1]:8080', 'LOCALHOST'])
+      expect(checkOrigin({ host }, policy)).toEqual({ ok: true });
     expect(checkOrigin({ host: 'localhost:3002', origin: 'http://127.0.0.1:5173' }, policy)).toEqual({ ok: true });
   });
 
   it('refuses foreign or missing hosts and foreign or malformed origins with 403', () => {
-    for (const headers of [{}, { host: 'evil.example.com' }, { host: 'localhost.evil.com:3002' }, { host: 'localhost', origin: 'http://evil.example.com' }, { host: 'localhost', origin: 'null' }]) {
+    for (const headers of [
+      {},
+      { host: 'evil.example.com' },
+      { host: 'localhost.evil.com:3002' },
+      { host: 'localhost', origin: 'http://evil.example.com' },
+      { host: 'localhost', origin: 'null' },
+    ]) {
       expect(checkOrigin(headers, policy)).toMatchObject({ ok: false, status: 403 });
     }
   });

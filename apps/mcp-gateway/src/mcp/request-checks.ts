@@ -30,9 +30,10 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy):
   } catch {
     return { ok: false, status: 403, message: 'Forbidden: the Origin header is not an origin.' };
   }
-  const allowed = policy.allowedOrigins.length > 0
-    ? policy.allowedOrigins.includes(parsed.origin)
-    : policy.allowedHosts.includes(hostnameOf(parsed.host));
+  const allowed =
+    policy.allowedOrigins.length > 0
+      ? policy.allowedOrigins.includes(parsed.origin)
+      : policy.allowedHosts.includes(hostnameOf(parsed.host));
   return allowed ? { ok: true } : { ok: false, status: 403, message: `Forbidden: origin ${parsed.origin} is not allowed.` };
 }
 
@@ -40,5 +41,9 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy):
 export function checkProtocolVersion(headers: IncomingHttpHeaders): RequestCheck {
   const version = headers[PROTOCOL_VERSION_HEADER];
   if (version === undefined || version === PROTOCOL_VERSION) return { ok: true };
-  return { ok: false, status: 400, message: `Bad Request: unsupported protocol version ${String(version)}; this server speaks ${PROTOCOL_VERSION} only.` };
+  return {
+    ok: false,
+    status: 400,
+    message: `Bad Request: unsupported protocol version ${String(version)}; this server speaks ${PROTOCOL_VERSION} only.`,
+  };
 }

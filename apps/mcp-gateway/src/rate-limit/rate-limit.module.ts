@@ -15,7 +15,11 @@ class RateLimitStoreLifecycle implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: RATE_LIMIT_STORE, useFactory: (config: McpGatewayConfig) => openRateLimitStore(config.REDIS_URL), inject: [McpGatewayConfig] },
+    {
+      provide: RATE_LIMIT_STORE,
+      useFactory: (config: McpGatewayConfig) => openRateLimitStore(config.REDIS_URL),
+      inject: [McpGatewayConfig],
+    },
     {
       provide: ToolCallLimiter,
       useFactory: (store: RateLimitStore, config: McpGatewayConfig) =>

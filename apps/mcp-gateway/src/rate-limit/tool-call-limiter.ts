@@ -26,7 +26,11 @@ export class ToolCallLimiter {
   /** Takes one token from the caller's key bucket (when it has a key) and its address bucket, or from neither. */
   async take(credential: string | null, ip: string): Promise<LimitCheck> {
     const buckets: [BucketSpec, 'key' | 'ip'][] = [[this.bucket(`ip:${ip}`, this.options.perIpPerMinute), 'ip']];
-    if (credential) buckets.unshift([this.bucket(`key:${createHash('sha256').update(credential).digest('base64url')}`, this.options.perKeyPerMinute), 'key']);
+    if (credential)
+      buckets.unshift([
+        this.bucket(`key:${createHash('sha256').update(credential).digest('base64url')}`, this.options.perKeyPerMinute),
+        'key',
+      ]);
     let result;
     try {
       result = await this.store.take(buckets.map(([spec]) => spec));

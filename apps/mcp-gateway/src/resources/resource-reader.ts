@@ -8,9 +8,7 @@ import { StandardsApiClient } from '../upstream/standards-api.client';
 import type { UpstreamResult } from '../upstream/upstream-result';
 import type { ParsedUri } from './resource-catalogue';
 
-export type ResourceRead =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
+export type ResourceRead = { ok: true; value: unknown } | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
 
 const REGISTRY_PATHS: Record<string, (value: string) => string> = {
   standards: (id) => `/standards/${encodeURIComponent(id)}`,
@@ -47,7 +45,8 @@ export class ResourceReader {
       return outcome(await this.identity.organization(value.toLowerCase(), caller.credential!));
     }
     const allowed = await this.authorization.inOrganization(caller, template.action);
-    if (!allowed.ok || allowed.organizationId === null) return { ok: false, reason: 'denied', message: allowed.ok ? 'No organization.' : allowed.message };
+    if (!allowed.ok || allowed.organizationId === null)
+      return { ok: false, reason: 'denied', message: allowed.ok ? 'No organization.' : allowed.message };
     const path = ORGANIZATION_PATHS[template.kind]!(value);
     return outcome(await this.standardsApi.get(path, {}, { credential: caller.credential!, organizationId: allowed.organizationId }));
   }

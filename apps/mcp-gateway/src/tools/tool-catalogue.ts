@@ -18,7 +18,20 @@ import { validateSplitRule } from './splits/validate-split-rule.tool';
 import type { ToolDefinition } from './tool-definition';
 
 export const TOOLS: readonly ToolDefinition[] = [
-  resolveTerm, validateStandardReference, validateTaskspec, compareStandardVersions, draftAlignmentReport,
-  recommendRole, draftOnboardingProfile, assessReadiness, proposeTaskPath, simulateOperatingPlan,
-  draftSplitProject, validateSplitRule, calculateDraftSettlement, explainSettlement, compareRuleVersions, draftInvitation,
+  resolveTerm,
+  validateStandardReference,
+  validateTaskspec,
+  compareStandardVersions,
+  draftAlignmentReport,
+  recommendRole,
+  draftOnboardingProfile,
+  assessReadiness,
+  proposeTaskPath,
+  simulateOperatingPlan,
+  draftSplitProject,
+  validateSplitRule,
+  calculateDraftSettlement,
+  explainSettlement,
+  compareRuleVersions,
+  draftInvitation,
 ];

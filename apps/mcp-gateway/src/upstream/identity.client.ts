@@ -3,7 +3,10 @@ import type { ForwardedCredentialDto, OrganizationDto } from '@stdreg/contracts'
 import { requestJson, type UpstreamResult } from './upstream-result';
 
 export class IdentityClient {
-  constructor(private readonly baseUrl: string, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs: number,
+  ) {}
 
   organization(id: string, credential: ForwardedCredentialDto): Promise<UpstreamResult<OrganizationDto>> {
     return requestJson<OrganizationDto>('identity', {

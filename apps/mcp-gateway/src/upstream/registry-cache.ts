@@ -1,7 +1,5 @@
 // Registry reads from standards-api, cached per content release: the manifest digest names the release.
-import type {
-  ManifestDto, Page, PolicyDto, RoleDto, SplitTemplateDto, StandardSummaryDto, TaskSpecDto, TermDto,
-} from '@stdreg/contracts';
+import type { ManifestDto, Page, PolicyDto, RoleDto, SplitTemplateDto, StandardSummaryDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { MAX_PAGE_LIMIT } from '@stdreg/contracts';
 import type { StandardsApiClient } from './standards-api.client';
 import type { UpstreamResult } from './upstream-result';
@@ -22,7 +20,10 @@ export class RegistryCache {
   private manifestRead: { at: number; result: Promise<UpstreamResult<ManifestDto>> } | null = null;
   private readonly reads = new Map<string, Promise<UpstreamResult<unknown>>>();
 
-  constructor(private readonly api: StandardsApiClient, private readonly refreshMs: number) {}
+  constructor(
+    private readonly api: StandardsApiClient,
+    private readonly refreshMs: number,
+  ) {}
 
   /** The manifest, re-read at most every refreshMs; a new digest drops every cached read. */
   async manifest(): Promise<UpstreamResult<ManifestDto>> {

@@ -7,11 +7,20 @@ import { TOOLS } from '../tools/tool-catalogue';
 import { isDraftWritePath, StandardsApiClient } from './standards-api.client';
 
 const TOOLS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../tools');
-const FORMAL_PATHS = ['/split-projects/p/activate', '/split-projects/p/rule-versions', '/split-projects/p/settlement-runs', '/settlement-runs', '/equity-ledgers/e', '/payments'];
+const FORMAL_PATHS = [
+  '/split-projects/p/activate',
+  '/split-projects/p/rule-versions',
+  '/split-projects/p/settlement-runs',
+  '/settlement-runs',
+  '/equity-ledgers/e',
+  '/payments',
+];
 
 async function sourcesOf(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return Promise.all(entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
+  return Promise.all(
+    entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')),
+  );
 }
 
 describe('what the gateway may write', () => {
@@ -29,7 +38,10 @@ describe('what the gateway may write', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     try {
       const client = new StandardsApiClient(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, 1000);
-      const actingAs = { credential: { kind: 'api_key' as const, value: 'stdreg_app_x' }, organizationId: '01900000-0000-7000-8000-000000000000' };
+      const actingAs = {
+        credential: { kind: 'api_key' as const, value: 'stdreg_app_x' },
+        organizationId: '01900000-0000-7000-8000-000000000000',
+      };
       for (const formal of FORMAL_PATHS) expect(await client.postDraft(formal, {}, actingAs)).toMatchObject({ ok: false, status: 403 });
       expect(requests).toBe(0);
       expect(await client.postDraft('/split-projects', {}, actingAs)).toMatchObject({ ok: true });

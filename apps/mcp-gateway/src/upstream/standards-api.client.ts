@@ -20,17 +20,31 @@ export interface ActingAs {
 export class StandardsApiClient {
   private readonly base: string;
 
-  constructor(baseUrl: string, private readonly timeoutMs: number) {
+  constructor(
+    baseUrl: string,
+    private readonly timeoutMs: number,
+  ) {
     this.base = `${baseUrl.replace(/\/$/, '')}/api/v2`;
   }
 
   get<T>(path: string, query: Record<string, string | undefined> = {}, actingAs?: ActingAs): Promise<UpstreamResult<T>> {
-    return requestJson<T>('standards-api', { method: 'GET', url: this.url(path, query), headers: headersOf(actingAs), timeoutMs: this.timeoutMs });
+    return requestJson<T>('standards-api', {
+      method: 'GET',
+      url: this.url(path, query),
+      headers: headersOf(actingAs),
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   async postDraft<T>(path: string, body: unknown, actingAs: ActingAs): Promise<UpstreamResult<T>> {
     if (!isDraftWritePath(path)) return { ok: false, status: 403, message: `The gateway does not write ${path}: agents may only draft.` };
-    return requestJson<T>('standards-api', { method: 'POST', url: this.url(path, {}), headers: headersOf(actingAs), body, timeoutMs: this.timeoutMs });
+    return requestJson<T>('standards-api', {
+      method: 'POST',
+      url: this.url(path, {}),
+      headers: headersOf(actingAs),
+      body,
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   private url(path: string, query: Record<string, string | undefined>): URL {

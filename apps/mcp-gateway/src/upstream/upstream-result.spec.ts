@@ -39,7 +39,9 @@ describe('upstream requests', () => {
   it('turns a body that is not JSON into 502 and an unreachable upstream into 503', async () => {
     expect(await get('/garbage')).toMatchObject({ ok: false, status: 502 });
     expect(await requestJson('identity', { method: 'GET', url: new URL('http://127.0.0.1:9/x'), timeoutMs: 500 })).toMatchObject({
-      ok: false, status: 503, message: expect.stringContaining('identity is unreachable'),
+      ok: false,
+      status: 503,
+      message: expect.stringContaining('identity is unreachable'),
     });
   });
 });

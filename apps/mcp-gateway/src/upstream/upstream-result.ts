@@ -2,9 +2,7 @@
 import type { ProblemDetails } from '@stdreg/contracts';
 import { outgoingTraceHeaders } from '@stdreg/server-kit';
 
-export type UpstreamResult<T> =
-  | { ok: true; status: number; body: T }
-  | { ok: false; status: number; message: string };
+export type UpstreamResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; message: string };
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -21,7 +19,10 @@ export async function requestJson<T>(name: string, request: UpstreamRequest): Pr
     response = await fetch(request.url, {
       method: request.method,
       headers: {
-        accept: 'application/json', ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...outgoingTraceHeaders(), ...request.headers,
+        accept: 'application/json',
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...outgoingTraceHeaders(),
+        ...request.headers,
       },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       signal: AbortSignal.timeout(request.timeoutMs),

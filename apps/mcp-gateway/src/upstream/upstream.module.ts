@@ -6,8 +6,16 @@ import { StandardsApiClient } from './standards-api.client';
 
 @Module({
   providers: [
-    { provide: StandardsApiClient, useFactory: (config: McpGatewayConfig) => new StandardsApiClient(config.STANDARDS_API_URL, config.UPSTREAM_TIMEOUT_MS), inject: [McpGatewayConfig] },
-    { provide: IdentityClient, useFactory: (config: McpGatewayConfig) => new IdentityClient(config.IDENTITY_URL, config.UPSTREAM_TIMEOUT_MS), inject: [McpGatewayConfig] },
+    {
+      provide: StandardsApiClient,
+      useFactory: (config: McpGatewayConfig) => new StandardsApiClient(config.STANDARDS_API_URL, config.UPSTREAM_TIMEOUT_MS),
+      inject: [McpGatewayConfig],
+    },
+    {
+      provide: IdentityClient,
+      useFactory: (config: McpGatewayConfig) => new IdentityClient(config.IDENTITY_URL, config.UPSTREAM_TIMEOUT_MS),
+      inject: [McpGatewayConfig],
+    },
     {
       provide: RegistryCache,
       useFactory: (config: McpGatewayConfig, api: StandardsApiClient) => new RegistryCache(api, config.REGISTRY_CACHE_SECONDS * 1000),

@@ -14,10 +14,20 @@ export function sampleScenario(): Record<string, unknown> {
       { participantId: 'bob', name: { en: 'Bob Games', 'zh-Hans': '鲍勃游戏' }, legalEntityId: 'LEI-BOB-0003' },
     ],
     tiers: [
-      { tierId: 'platform-fee', kind: 'fixed', label: { en: 'Platform fee', 'zh-Hans': '平台费' }, allocations: [{ participantId: 'platform', amount: '500.00' }] },
       {
-        tierId: 'revenue-share', kind: 'percentage', label: { en: 'Revenue share', 'zh-Hans': '收入分成' },
-        shares: [{ participantId: 'alice', basisPoints: 6000 }, { participantId: 'bob', basisPoints: 4000 }],
+        tierId: 'platform-fee',
+        kind: 'fixed',
+        label: { en: 'Platform fee', 'zh-Hans': '平台费' },
+        allocations: [{ participantId: 'platform', amount: '500.00' }],
+      },
+      {
+        tierId: 'revenue-share',
+        kind: 'percentage',
+        label: { en: 'Revenue share', 'zh-Hans': '收入分成' },
+        shares: [
+          { participantId: 'alice', basisPoints: 6000 },
+          { participantId: 'bob', basisPoints: 4000 },
+        ],
       },
     ],
   };
@@ -27,7 +37,13 @@ export function sampleScenario(): Record<string, unknown> {
 export function evenSplitScenario(): Record<string, unknown> {
   const scenario = sampleScenario();
   const tiers = scenario['tiers'] as Record<string, unknown>[];
-  tiers[1] = { ...tiers[1], shares: [{ participantId: 'alice', basisPoints: 5000 }, { participantId: 'bob', basisPoints: 5000 }] };
+  tiers[1] = {
+    ...tiers[1],
+    shares: [
+      { participantId: 'alice', basisPoints: 5000 },
+      { participantId: 'bob', basisPoints: 5000 },
+    ],
+  };
   return scenario;
 }
 
@@ -35,7 +51,13 @@ export function evenSplitScenario(): Record<string, unknown> {
 export function brokenScenario(): Record<string, unknown> {
   const scenario = sampleScenario();
   const tiers = scenario['tiers'] as Record<string, unknown>[];
-  tiers[1] = { ...tiers[1], shares: [{ participantId: 'alice', basisPoints: 6000 }, { participantId: 'bob', basisPoints: 3000 }] };
+  tiers[1] = {
+    ...tiers[1],
+    shares: [
+      { participantId: 'alice', basisPoints: 6000 },
+      { participantId: 'bob', basisPoints: 3000 },
+    ],
+  };
   return scenario;
 }
 
@@ -52,7 +74,12 @@ export function validToolCalls(): Record<string, Record<string, unknown>> {
     assess_readiness: { role: 'investor' },
     propose_task_path: { goal: 'TSK-005' },
     simulate_operating_plan: { content: sampleScenario() },
-    draft_split_project: { name: 'Refused draft', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+    draft_split_project: {
+      name: 'Refused draft',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
+    },
     validate_split_rule: { content: sampleScenario() },
     calculate_draft_settlement: { content: sampleScenario() },
     explain_settlement: { content: sampleScenario() },

@@ -33,7 +33,10 @@ export function draft2020Validator(): AjvJsonSchemaValidator {
 
 /** An SDK client; `sdkDefaultValidator` keeps the SDK's own (draft-07 Ajv) validator, as most agents will. */
 export async function connectClient(mcpUrl: string, headers: Record<string, string> = {}, sdkDefaultValidator = false): Promise<Client> {
-  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, sdkDefaultValidator ? {} : { jsonSchemaValidator: draft2020Validator() });
+  const client = new Client(
+    { name: 'gateway-test', version: '1.0.0' },
+    sdkDefaultValidator ? {} : { jsonSchemaValidator: draft2020Validator() },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } }));
   return client;
 }

@@ -32,7 +32,10 @@ export async function startPlatform(): Promise<Platform> {
     cleanups.push(() => identityDb.drop());
     const identityPort = await freePort();
     const identity = await startBuiltService('identity', identityPort, {
-      IDENTITY_PORT: String(identityPort), DATA_DIR: identityData, BOOTSTRAP_PLATFORM_KEY: 'auto', DECISION_SERVICE_TOKENS: `platform:${serviceToken}`,
+      IDENTITY_PORT: String(identityPort),
+      DATA_DIR: identityData,
+      BOOTSTRAP_PLATFORM_KEY: 'auto',
+      DECISION_SERVICE_TOKENS: `platform:${serviceToken}`,
       ...(identityDb.kind === 'server' ? identityDb.env : {}),
     });
     cleanups.push(identity.stop);
@@ -44,7 +47,10 @@ export async function startPlatform(): Promise<Platform> {
     cleanups.push(() => standardsDb.drop());
     const standardsPort = await freePort();
     const standardsApi = await startBuiltService('standards-api', standardsPort, {
-      STANDARDS_API_PORT: String(standardsPort), DATA_DIR: standardsData, IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: serviceToken,
+      STANDARDS_API_PORT: String(standardsPort),
+      DATA_DIR: standardsData,
+      IDENTITY_URL: identity.url,
+      IDENTITY_SERVICE_TOKEN: serviceToken,
       ...(standardsDb.kind === 'server' ? standardsDb.env : {}),
     });
     cleanups.push(standardsApi.stop);
@@ -52,10 +58,14 @@ export async function startPlatform(): Promise<Platform> {
     const asPlatform = { authorization: `Bearer ${platformKey}`, 'content-type': 'application/json' };
     const newAppKey = async () => {
       const organization = await fetch(`${identity.url}/v1/organizations`, {
-        method: 'POST', headers: asPlatform, body: JSON.stringify({ name: `Org ${randomBytes(3).toString('hex')}` }),
+        method: 'POST',
+        headers: asPlatform,
+        body: JSON.stringify({ name: `Org ${randomBytes(3).toString('hex')}` }),
       }).then((r) => r.json() as Promise<{ id: string }>);
       const issued = await fetch(`${identity.url}/v1/keys`, {
-        method: 'POST', headers: asPlatform, body: JSON.stringify({ name: 'agent key', class: 'app', organizationId: organization.id }),
+        method: 'POST',
+        headers: asPlatform,
+        body: JSON.stringify({ name: 'agent key', class: 'app', organizationId: organization.id }),
       }).then((r) => r.json() as Promise<{ secret: string }>);
       return { secret: issued.secret, organizationId: organization.id };
     };

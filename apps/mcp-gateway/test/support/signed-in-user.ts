@@ -32,18 +32,28 @@ export async function startPartner(platform: Platform): Promise<Partner> {
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   const redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   const { secret: key, organizationId } = await platform.newAppKey();
-  const registered = await call(platform, key, 'POST', '/v1/apps', { name: 'Studio Portal', type: 'Traditional', redirectUris: [redirectUri] });
+  const registered = await call(platform, key, 'POST', '/v1/apps', {
+    name: 'Studio Portal',
+    type: 'Traditional',
+    redirectUris: [redirectUri],
+  });
   const app = registered['app'] as { clientId: string; registryId: string };
   const clientSecret = registered['clientSecret'] as string;
 
   const signedInUser = async (roles: string[]): Promise<string> => {
     const email = `person-${randomBytes(4).toString('hex')}@example.com`;
     const user = await call(platform, key, 'POST', '/v1/users', {
-      registryId: app.registryId, externalId: `ext-${randomBytes(4).toString('hex')}`, email, emailVerified: true, displayName: 'Mei', locale: 'en',
+      registryId: app.registryId,
+      externalId: `ext-${randomBytes(4).toString('hex')}`,
+      email,
+      emailVerified: true,
+      displayName: 'Mei',
+      locale: 'en',
     });
     const setup = await call(platform, key, 'POST', `/v1/users/${user['id'] as string}/password-setup`);
     await setPasswordThroughLink(setup['setupUrl'] as string, PASSWORD);
-    for (const role of roles) await call(platform, platform.platformKey, 'POST', '/v1/role-bindings', { uid: user['uid'], role, organizationId });
+    for (const role of roles)
+      await call(platform, platform.platformKey, 'POST', '/v1/role-bindings', { uid: user['uid'], role, organizationId });
     return signInWithForms({ identityUrl: platform.identityUrl, clientId: app.clientId, clientSecret, redirectUri }, email, PASSWORD);
   };
   return { organizationId, key, signedInUser, close: () => new Promise((resolve) => callback.close(() => resolve())) };

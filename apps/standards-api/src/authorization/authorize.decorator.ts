@@ -1,6 +1,11 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import {
-  ApiBearerAuth, ApiForbiddenResponse, ApiHeader, ApiNotFoundResponse, ApiServiceUnavailableResponse, ApiUnauthorizedResponse,
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiServiceUnavailableResponse,
+  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ORGANIZATION_HEADER, ProblemDetailsDto, type Action, type DecisionSubjectDto } from '@stdreg/contracts';
@@ -29,7 +34,10 @@ export function Authorize(action: Action): MethodDecorator {
     ApiUnauthorizedResponse({ description: 'No credential', type: ProblemDetailsDto }),
     ApiForbiddenResponse({ description: `identity denied ${action}`, type: ProblemDetailsDto }),
     ApiNotFoundResponse({ description: 'No such resource in this organization', type: ProblemDetailsDto }),
-    ApiServiceUnavailableResponse({ description: 'authorization_unavailable: identity could not be asked; nothing was done', type: ProblemDetailsDto }),
+    ApiServiceUnavailableResponse({
+      description: 'authorization_unavailable: identity could not be asked; nothing was done',
+      type: ProblemDetailsDto,
+    }),
   );
 }
 

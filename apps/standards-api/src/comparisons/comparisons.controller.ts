@@ -12,9 +12,16 @@ export class ComparisonsController {
   @Post(':id/scenario-comparisons')
   @HttpCode(200)
   @Authorize('split-project:read')
-  @ApiOperation({ summary: 'Side-by-side projected allocations of 2 to 4 scenarios of the project and their differences against the first; stores nothing' })
+  @ApiOperation({
+    summary:
+      'Side-by-side projected allocations of 2 to 4 scenarios of the project and their differences against the first; stores nothing',
+  })
   @ApiOkResponse({ type: ScenarioComparisonDto })
-  compare(@Param('id', ParseUUIDPipe) id: string, @Body() body: ScenarioComparisonRequestDto, @Authorized() auth: Authorization): Promise<ScenarioComparisonDto> {
+  compare(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: ScenarioComparisonRequestDto,
+    @Authorized() auth: Authorization,
+  ): Promise<ScenarioComparisonDto> {
     return this.comparisons.compare(id, body, auth);
   }
 }

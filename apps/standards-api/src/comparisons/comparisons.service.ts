@@ -23,7 +23,11 @@ export class ComparisonsService {
     const compared: ComparedRevision[] = [];
     for (const ref of request.scenarios) compared.push(await this.revisionOf(projectId, ref.scenarioId, ref.revision, auth));
     const comparison = this.engineCompare(compared);
-    const column = (index: number) => ({ scenarioId: compared[index]!.scenarioId, revision: compared[index]!.revision, label: compared[index]!.label });
+    const column = (index: number) => ({
+      scenarioId: compared[index]!.scenarioId,
+      revision: compared[index]!.revision,
+      label: compared[index]!.label,
+    });
     return {
       projectId,
       currency: comparison.currency,
@@ -36,15 +40,28 @@ export class ComparisonsService {
       })),
       participants: comparison.participants.map((participant) => ({
         participantId: participant.participantId,
-        columns: participant.columns.map((cell, index) => ({ ...column(index), present: cell.present, total: wire(cell.total), difference: wire(cell.difference) })),
+        columns: participant.columns.map((cell, index) => ({
+          ...column(index),
+          present: cell.present,
+          total: wire(cell.total),
+          difference: wire(cell.difference),
+        })),
       })),
     };
   }
 
-  private async revisionOf(projectId: string, scenarioId: string, revision: number | undefined, auth: Authorization): Promise<ComparedRevision> {
+  private async revisionOf(
+    projectId: string,
+    scenarioId: string,
+    revision: number | undefined,
+    auth: Authorization,
+  ): Promise<ComparedRevision> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
     if (found.scenario.project_id !== projectId) {
-      throw new DomainError(ErrorCode.NotFound, `Operating scenario ${scenarioId} is not a scenario of split project ${projectId} in this organization.`);
+      throw new DomainError(
+        ErrorCode.NotFound,
+        `Operating scenario ${scenarioId} is not a scenario of split project ${projectId} in this organization.`,
+      );
     }
     const validation = validateScenario(found.revision.content);
     // Every stored revision was validated on the way in; failing here means the stored data is damaged.
@@ -62,7 +79,8 @@ export class ComparisonsService {
     try {
       return compareScenarios(compared.map(({ label, content }) => ({ label, scenario: content })));
     } catch (error) {
-      if (error instanceof SplitEngineError) throw new DomainError(ErrorCode.DomainRuleViolated, `The scenarios cannot be compared: ${error.message}.`);
+      if (error instanceof SplitEngineError)
+        throw new DomainError(ErrorCode.DomainRuleViolated, `The scenarios cannot be compared: ${error.message}.`);
       throw error;
     }
   }

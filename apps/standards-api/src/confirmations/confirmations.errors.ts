@@ -4,7 +4,10 @@ import { DomainError } from '@stdreg/server-kit';
 // Token refusals: a token that is not the caller's is 403 (and stays unspent, so nobody can burn another
 // person's token); a token that was the caller's but can no longer be used is 409.
 export const tokenNotYours = () =>
-  new DomainError(ErrorCode.Forbidden, 'The confirmation token was not issued to you for this project and action. Ask for a new challenge by calling without a token.');
+  new DomainError(
+    ErrorCode.Forbidden,
+    'The confirmation token was not issued to you for this project and action. Ask for a new challenge by calling without a token.',
+  );
 export const tokenUsed = () =>
   new DomainError(ErrorCode.Conflict, 'The confirmation token has already been used. Ask for a new challenge by calling without a token.');
 export const tokenExpired = () =>

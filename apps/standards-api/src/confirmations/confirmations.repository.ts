@@ -20,12 +20,22 @@ export class ConfirmationsRepository {
   async insert(challenge: Omit<ConfirmationChallengeRow, 'created_at' | 'used_at'>): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO confirmation_challenge (token_sha256, action, project_id, subject, binding, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [challenge.token_sha256, challenge.action, challenge.project_id, challenge.subject, JSON.stringify(challenge.binding), challenge.expires_at],
+      [
+        challenge.token_sha256,
+        challenge.action,
+        challenge.project_id,
+        challenge.subject,
+        JSON.stringify(challenge.binding),
+        challenge.expires_at,
+      ],
     );
   }
 
   async lock(manager: EntityManager, tokenSha256: string): Promise<ConfirmationChallengeRow | null> {
-    const rows: ConfirmationChallengeRow[] = await manager.query('SELECT * FROM confirmation_challenge WHERE token_sha256 = $1 FOR UPDATE', [tokenSha256]);
+    const rows: ConfirmationChallengeRow[] = await manager.query(
+      'SELECT * FROM confirmation_challenge WHERE token_sha256 = $1 FOR UPDATE',
+      [tokenSha256],
+    );
     return rows[0] ?? null;
   }
 

@@ -45,10 +45,19 @@ export class ConfirmationsService {
    * thrown, so that the caller can commit what it decided.
    */
   async redeem<Binding>(
-    manager: EntityManager, token: string, scope: ConfirmationScope, what: string, matches: (binding: Binding) => boolean,
+    manager: EntityManager,
+    token: string,
+    scope: ConfirmationScope,
+    what: string,
+    matches: (binding: Binding) => boolean,
   ): Promise<Redemption<Binding>> {
     const challenge = await this.challenges.lock(manager, confirmationTokenSha256(token));
-    if (!challenge || challenge.subject !== actorOf(scope.auth) || challenge.action !== scope.action || challenge.project_id !== scope.projectId) {
+    if (
+      !challenge ||
+      challenge.subject !== actorOf(scope.auth) ||
+      challenge.action !== scope.action ||
+      challenge.project_id !== scope.projectId
+    ) {
       return { ok: false, error: tokenNotYours() };
     }
     if (challenge.used_at !== null) return { ok: false, error: tokenUsed() };

@@ -31,7 +31,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const { subject, organizationId } = request.authorization;
     const scope = `${subject.kind}:${subject.id}|${organizationId}|${request.originalUrl.split('?')[0]}`;
-    const requestHash = createHash('sha256').update(canonicalJson(request.body ?? null)).digest('hex');
+    const requestHash = createHash('sha256')
+      .update(canonicalJson(request.body ?? null))
+      .digest('hex');
     return from(this.handle(context, next, scope, key, requestHash));
   }
 

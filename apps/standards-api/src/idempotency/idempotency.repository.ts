@@ -36,11 +36,17 @@ export class IdempotencyRepository {
 
   async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
     await this.dataSource.query('UPDATE idempotency_record SET status = $3, body = $4 WHERE scope = $1 AND idempotency_key = $2', [
-      scope, key, status, JSON.stringify(body ?? null),
+      scope,
+      key,
+      status,
+      JSON.stringify(body ?? null),
     ]);
   }
 
   async release(scope: string, key: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL', [scope, key]);
+    await this.dataSource.query('DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL', [
+      scope,
+      key,
+    ]);
   }
 }

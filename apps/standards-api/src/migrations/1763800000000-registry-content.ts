@@ -57,7 +57,15 @@ export class RegistryContent1763800000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['split_template', 'brand_snapshot', 'policy_version', 'registry_role', 'task_spec', 'term', 'standard_block_version']) {
+    for (const table of [
+      'split_template',
+      'brand_snapshot',
+      'policy_version',
+      'registry_role',
+      'task_spec',
+      'term',
+      'standard_block_version',
+    ]) {
       await queryRunner.query(`DROP TABLE ${table}`);
     }
     await queryRunner.query(`DROP TABLE content_release`);

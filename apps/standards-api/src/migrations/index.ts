@@ -7,6 +7,10 @@ import { SettlementPosting1764000000000 } from './1764000000000-settlement-posti
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
-  RegistryContent1763800000000, SplitProjects1763950000000, RuleVersions1763960000000, SettlementLedgers1763970000000, Idempotency1763980000000,
+  RegistryContent1763800000000,
+  SplitProjects1763950000000,
+  RuleVersions1763960000000,
+  SettlementLedgers1763970000000,
+  Idempotency1763980000000,
   SettlementPosting1764000000000,
 ];

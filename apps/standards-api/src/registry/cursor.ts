@@ -6,7 +6,12 @@ export interface PageRequest {
 }
 
 /** One page of a key-ordered list. */
-export function paginate<T>(list: string, items: readonly T[], keyOf: (item: T) => string, page: PageRequest): { items: T[]; nextCursor: string | null } {
+export function paginate<T>(
+  list: string,
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  page: PageRequest,
+): { items: T[]; nextCursor: string | null } {
   let start = 0;
   if (page.cursor !== undefined) {
     const after = decodeCursor(list, page.cursor);

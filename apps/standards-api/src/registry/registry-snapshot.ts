@@ -1,14 +1,32 @@
 import type {
-  BrandSnapshotDto, ManifestDto, PolicyDto, RoleDto, SplitTemplateDto, StandardBlockDto, StandardSummaryDto,
-  TaskSpecDto, TermDto,
+  BrandSnapshotDto,
+  ManifestDto,
+  PolicyDto,
+  RoleDto,
+  SplitTemplateDto,
+  StandardBlockDto,
+  StandardSummaryDto,
+  TaskSpecDto,
+  TermDto,
 } from '@stdreg/contracts';
 import { compareVersions, type ContentPack } from '@stdreg/registry-content';
 import type { StoredRegistry } from './registry.repository';
 
 export const API_VERSION = '2.0.0';
 const CAPABILITIES = [
-  'standards', 'standard-versions', 'terms', 'term-search', 'tasks', 'roles', 'policies', 'policy-versions-at-date',
-  'brand', 'split-templates', 'language-negotiation', 'etag', 'cursor-pagination',
+  'standards',
+  'standard-versions',
+  'terms',
+  'term-search',
+  'tasks',
+  'roles',
+  'policies',
+  'policy-versions-at-date',
+  'brand',
+  'split-templates',
+  'language-negotiation',
+  'etag',
+  'cursor-pagination',
 ];
 
 /** Case-, width- and diacritic-insensitive form used for term search. */
@@ -39,18 +57,20 @@ export class RegistrySnapshot {
     this.sequence = release.sequence;
     this.digest = release.digest;
     this.standards = this.buildStandards(pack);
-    this.terms = [...pack.terms]
-      .sort(byKey((t) => t.termId))
-      .map((t) => ({
-        termId: t.termId,
-        term: t.term,
-        definition: t.definition,
-        synonyms: { en: t.synonyms.en, 'zh-Hans': t.synonyms['zh-Hans'] },
-        related: t.related ?? [],
-        standards: t.standards ?? [],
-      }));
+    this.terms = [...pack.terms].sort(byKey((t) => t.termId)).map((t) => ({
+      termId: t.termId,
+      term: t.term,
+      definition: t.definition,
+      synonyms: { en: t.synonyms.en, 'zh-Hans': t.synonyms['zh-Hans'] },
+      related: t.related ?? [],
+      standards: t.standards ?? [],
+    }));
     this.termSearchForms = this.terms.map((t) =>
-      searchForm([t.termId, t.term.en, t.term['zh-Hans'], ...t.synonyms.en, ...t.synonyms['zh-Hans'], t.definition.en, t.definition['zh-Hans']].join('\n')),
+      searchForm(
+        [t.termId, t.term.en, t.term['zh-Hans'], ...t.synonyms.en, ...t.synonyms['zh-Hans'], t.definition.en, t.definition['zh-Hans']].join(
+          '\n',
+        ),
+      ),
     );
     this.tasks = [...pack.tasks].sort(byKey((t) => t.taskCode)).map((t) => ({
       taskCode: t.taskCode,
@@ -94,7 +114,12 @@ export class RegistrySnapshot {
         name: t.name,
         description: t.description,
         participantRoles: t.participantRoles,
-        tiers: t.tiers.map((tier) => ({ tierId: tier.tierId, kind: tier.kind, label: tier.label, capBasisPoints: tier.capBasisPoints ?? null })),
+        tiers: t.tiers.map((tier) => ({
+          tierId: tier.tierId,
+          kind: tier.kind,
+          label: tier.label,
+          capBasisPoints: tier.capBasisPoints ?? null,
+        })),
         standards: t.standards,
         versions: templateVersions,
       }));
@@ -155,16 +180,12 @@ export class RegistrySnapshot {
 
   /** The version of a policy in force on a date (YYYY-MM-DD). */
   policyInForce(policyId: string, date: string): PolicyDto | undefined {
-    return this.policyVersions
-      .get(policyId)
-      ?.find((v) => v.effectiveFrom <= date && (v.effectiveTo === null || date <= v.effectiveTo));
+    return this.policyVersions.get(policyId)?.find((v) => v.effectiveFrom <= date && (v.effectiveTo === null || date <= v.effectiveTo));
   }
 
   /** Each policy's version in force on a date, or its first version when none is in force yet. */
   policiesInForce(date: string): PolicyDto[] {
-    return [...this.policyVersions.keys()].map(
-      (policyId) => this.policyInForce(policyId, date) ?? this.policyVersions.get(policyId)![0]!,
-    );
+    return [...this.policyVersions.keys()].map((policyId) => this.policyInForce(policyId, date) ?? this.policyVersions.get(policyId)![0]!);
   }
 
   splitTemplate(version: string): SplitTemplateDto | undefined {

@@ -2,8 +2,19 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
-  BrandSnapshotDto, LanguageQueryDto, ListQueryDto, ManifestDto, PolicyDto, PolicyReadQueryDto, RoleDto,
-  SplitTemplateDto, StandardBlockDto, StandardSummaryDto, TaskSpecDto, TermDto, TermSearchQueryDto,
+  BrandSnapshotDto,
+  LanguageQueryDto,
+  ListQueryDto,
+  ManifestDto,
+  PolicyDto,
+  PolicyReadQueryDto,
+  RoleDto,
+  SplitTemplateDto,
+  StandardBlockDto,
+  StandardSummaryDto,
+  TaskSpecDto,
+  TermDto,
+  TermSearchQueryDto,
   VersionedReadQueryDto,
 } from '@stdreg/contracts';
 import { ApiPage, ApiRegistryErrors } from '../openapi/api-decorators';

@@ -1,6 +1,13 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type {
-  BrandSnapshot, PackMeta, PolicyVersion, Role, SplitTemplate, StandardBlockVersion, TaskSpec, Term,
+  BrandSnapshot,
+  PackMeta,
+  PolicyVersion,
+  Role,
+  SplitTemplate,
+  StandardBlockVersion,
+  TaskSpec,
+  Term,
 } from '@stdreg/registry-content';
 
 /** One imported content pack: the history of what the registry has served (append-only). */

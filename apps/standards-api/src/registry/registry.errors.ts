@@ -1,7 +1,8 @@
 import { ErrorCode } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 
-export const registryNotFound = (what: string): DomainError => new DomainError(ErrorCode.NotFound, `${what} does not exist in the registry.`);
+export const registryNotFound = (what: string): DomainError =>
+  new DomainError(ErrorCode.NotFound, `${what} does not exist in the registry.`);
 
 export const registryEmpty = (): DomainError =>
   new DomainError(ErrorCode.ServiceUnavailable, 'The registry has no content yet: import a content pack first.');

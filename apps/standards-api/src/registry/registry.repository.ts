@@ -2,8 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ContentPack } from '@stdreg/registry-content';
 import {
-  BrandSnapshotEntity, ContentReleaseEntity, PolicyVersionEntity, RoleEntity, SplitTemplateEntity,
-  StandardBlockVersionEntity, TaskSpecEntity, TermEntity,
+  BrandSnapshotEntity,
+  ContentReleaseEntity,
+  PolicyVersionEntity,
+  RoleEntity,
+  SplitTemplateEntity,
+  StandardBlockVersionEntity,
+  TaskSpecEntity,
+  TermEntity,
 } from './registry.entity';
 
 /** The registry content as stored: the current release and every record of it. */
@@ -13,7 +19,13 @@ export interface StoredRegistry {
 }
 
 const CONTENT_TABLES = [
-  'standard_block_version', 'term', 'task_spec', 'registry_role', 'policy_version', 'brand_snapshot', 'split_template',
+  'standard_block_version',
+  'term',
+  'task_spec',
+  'registry_role',
+  'policy_version',
+  'brand_snapshot',
+  'split_template',
 ];
 // Serializes imports across processes; any number of replicas may try at once.
 const IMPORT_LOCK_KEY = 7_341_001;
@@ -95,7 +107,13 @@ export class RegistryRepository {
 
   private async insertContent(manager: EntityManager, pack: ContentPack): Promise<void> {
     await manager.getRepository(StandardBlockVersionEntity).insert(
-      pack.standards.map((doc) => ({ sectionId: doc.sectionId, version: doc.version, status: doc.status, effectiveFrom: doc.effectiveFrom, doc })),
+      pack.standards.map((doc) => ({
+        sectionId: doc.sectionId,
+        version: doc.version,
+        status: doc.status,
+        effectiveFrom: doc.effectiveFrom,
+        doc,
+      })),
     );
     await manager.getRepository(TermEntity).insert(pack.terms.map((doc) => ({ termId: doc.termId, doc })));
     await manager.getRepository(TaskSpecEntity).insert(pack.tasks.map((doc) => ({ taskCode: doc.taskCode, doc })));
@@ -112,8 +130,8 @@ export class RegistryRepository {
       ),
     );
     await manager.getRepository(BrandSnapshotEntity).insert({ snapshotId: pack.brand.snapshotId, doc: pack.brand });
-    await manager.getRepository(SplitTemplateEntity).insert(
-      pack.splitTemplates.map((doc) => ({ version: doc.version, status: doc.status, doc })),
-    );
+    await manager
+      .getRepository(SplitTemplateEntity)
+      .insert(pack.splitTemplates.map((doc) => ({ version: doc.version, status: doc.status, doc })));
   }
 }

@@ -1,6 +1,10 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
-  DEFAULT_PAGE_LIMIT, type ListQueryDto, type Locale, type PolicyReadQueryDto, type TermSearchQueryDto,
+  DEFAULT_PAGE_LIMIT,
+  type ListQueryDto,
+  type Locale,
+  type PolicyReadQueryDto,
+  type TermSearchQueryDto,
   type VersionedReadQueryDto,
 } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
@@ -76,32 +80,67 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   }
 
   standards(query: ListQueryDto, locale: Locale | null): Representation {
-    return this.page('standards', query, locale, (s) => s.standards, (b) => b.sectionId);
+    return this.page(
+      'standards',
+      query,
+      locale,
+      (s) => s.standards,
+      (b) => b.sectionId,
+    );
   }
 
   standard(sectionId: string, query: VersionedReadQueryDto, locale: Locale | null): Representation {
-    return this.cached(`standard|${sectionId}|${query.version}|${locale}`, (s) => {
-      const block = s.standardBlock(sectionId, query.version);
-      if (block) return withTextView(block, locale);
-      throw registryNotFound(s.hasSection(sectionId) ? `Version ${query.version} of standards block ${sectionId}` : `Standards block ${sectionId}`);
-    }, locale);
+    return this.cached(
+      `standard|${sectionId}|${query.version}|${locale}`,
+      (s) => {
+        const block = s.standardBlock(sectionId, query.version);
+        if (block) return withTextView(block, locale);
+        throw registryNotFound(
+          s.hasSection(sectionId) ? `Version ${query.version} of standards block ${sectionId}` : `Standards block ${sectionId}`,
+        );
+      },
+      locale,
+    );
   }
 
   terms(query: TermSearchQueryDto, locale: Locale | null): Representation {
     const list = query.q === undefined ? 'terms' : `terms?q=${query.q}`;
-    return this.page(list, query, locale, (s) => (query.q === undefined ? s.terms : s.searchTerms(query.q)), (t) => t.termId, 'terms');
+    return this.page(
+      list,
+      query,
+      locale,
+      (s) => (query.q === undefined ? s.terms : s.searchTerms(query.q)),
+      (t) => t.termId,
+      'terms',
+    );
   }
 
   tasks(query: ListQueryDto, locale: Locale | null): Representation {
-    return this.page('tasks', query, locale, (s) => s.tasks, (t) => t.taskCode);
+    return this.page(
+      'tasks',
+      query,
+      locale,
+      (s) => s.tasks,
+      (t) => t.taskCode,
+    );
   }
 
   task(taskCode: string, locale: Locale | null): Representation {
-    return this.cached(`task|${taskCode}|${locale}`, (s) => withTextView(s.task(taskCode) ?? throwNotFound(`Task ${taskCode}`), locale), locale);
+    return this.cached(
+      `task|${taskCode}|${locale}`,
+      (s) => withTextView(s.task(taskCode) ?? throwNotFound(`Task ${taskCode}`), locale),
+      locale,
+    );
   }
 
   roles(query: ListQueryDto, locale: Locale | null): Representation {
-    return this.page('roles', query, locale, (s) => s.roles, (r) => r.role);
+    return this.page(
+      'roles',
+      query,
+      locale,
+      (s) => s.roles,
+      (r) => r.role,
+    );
   }
 
   role(role: string, locale: Locale | null): Representation {
@@ -110,18 +149,33 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
 
   policies(query: ListQueryDto, locale: Locale | null): Representation {
     const today = utcDate(new Date());
-    return this.page(`policies@${today}`, query, locale, (s) => s.policiesInForce(today), (p) => p.policyId, 'policies');
+    return this.page(
+      `policies@${today}`,
+      query,
+      locale,
+      (s) => s.policiesInForce(today),
+      (p) => p.policyId,
+      'policies',
+    );
   }
 
   policy(policyId: string, query: PolicyReadQueryDto, locale: Locale | null): Representation {
     if (query.version !== undefined && query.at !== undefined) throw conflictingPolicyQuery();
     const at = query.version === undefined ? utcDate(query.at === undefined ? new Date() : new Date(query.at)) : undefined;
-    return this.cached(`policy|${policyId}|${query.version}|${at}|${locale}`, (s) => {
-      const versions = s.policyVersionsOf(policyId) ?? throwNotFound(`Policy ${policyId}`);
-      const found = query.version !== undefined ? versions.find((v) => v.version === query.version) : s.policyInForce(policyId, at!);
-      if (found) return withTextView(found, locale);
-      throw registryNotFound(query.version !== undefined ? `Version ${query.version} of policy ${policyId}` : `A version of policy ${policyId} in force on ${at}`);
-    }, locale);
+    return this.cached(
+      `policy|${policyId}|${query.version}|${at}|${locale}`,
+      (s) => {
+        const versions = s.policyVersionsOf(policyId) ?? throwNotFound(`Policy ${policyId}`);
+        const found = query.version !== undefined ? versions.find((v) => v.version === query.version) : s.policyInForce(policyId, at!);
+        if (found) return withTextView(found, locale);
+        throw registryNotFound(
+          query.version !== undefined
+            ? `Version ${query.version} of policy ${policyId}`
+            : `A version of policy ${policyId} in force on ${at}`,
+        );
+      },
+      locale,
+    );
   }
 
   brand(locale: Locale | null): Representation {
@@ -129,11 +183,21 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   }
 
   splitTemplates(query: ListQueryDto, locale: Locale | null): Representation {
-    return this.page('split-templates', query, locale, (s) => s.splitTemplates, (t) => t.version);
+    return this.page(
+      'split-templates',
+      query,
+      locale,
+      (s) => s.splitTemplates,
+      (t) => t.version,
+    );
   }
 
   splitTemplate(version: string, locale: Locale | null): Representation {
-    return this.cached(`split-template|${version}|${locale}`, (s) => withTextView(s.splitTemplate(version) ?? throwNotFound(`Split template ${version}`), locale), locale);
+    return this.cached(
+      `split-template|${version}|${locale}`,
+      (s) => withTextView(s.splitTemplate(version) ?? throwNotFound(`Split template ${version}`), locale),
+      locale,
+    );
   }
 
   private cached(key: string, build: (snapshot: RegistrySnapshot) => unknown, locale: Locale | null): Representation {
@@ -151,10 +215,14 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     cursorList = list,
   ): Representation {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    return this.cached(`${list}|${limit}|${query.cursor}|${locale}`, (s) => {
-      const page = paginate(cursorList, items(s), keyOf, { limit, cursor: query.cursor });
-      return { items: page.items.map((item) => withTextView(item, locale)), nextCursor: page.nextCursor };
-    }, locale);
+    return this.cached(
+      `${list}|${limit}|${query.cursor}|${locale}`,
+      (s) => {
+        const page = paginate(cursorList, items(s), keyOf, { limit, cursor: query.cursor });
+        return { items: page.items.map((item) => withTextView(item, locale)), nextCursor: page.nextCursor };
+      },
+      locale,
+    );
   }
 }
 

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
-  type ActivateSplitProjectRequestDto, type ActivationChallengeDto, type CreateRuleVersionRequestDto, ErrorCode, type RuleVersionDto,
+  type ActivateSplitProjectRequestDto,
+  type ActivationChallengeDto,
+  type CreateRuleVersionRequestDto,
+  ErrorCode,
+  type RuleVersionDto,
 } from '@stdreg/contracts';
 import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
 import type { ScenarioContent } from '@stdreg/split-engine';
@@ -14,8 +18,14 @@ import { SplitProjectsService } from '../split-projects/split-projects.service';
 import type { ProjectRow, RevisionRow, ScenarioRow } from '../split-projects/split-projects.repository';
 import { activationSummary } from './activation-summary';
 import {
-  alreadyActivated, contentChanged, effectiveFromInPast, effectiveFromNotAfterLatest, notActivated, notCurrentRevision,
-  ruleVersionNotFound, scenarioOfAnotherProject,
+  alreadyActivated,
+  contentChanged,
+  effectiveFromInPast,
+  effectiveFromNotAfterLatest,
+  notActivated,
+  notCurrentRevision,
+  ruleVersionNotFound,
+  scenarioOfAnotherProject,
 } from './rule-versions.errors';
 import { RuleVersionsRepository, type RuleVersionRow } from './rule-versions.repository';
 
@@ -27,7 +37,11 @@ interface ActivationBinding {
   effectiveFrom: string;
 }
 
-const activationScope = (projectId: string, auth: Authorization): ConfirmationScope => ({ action: 'split-project:activate', projectId, auth });
+const activationScope = (projectId: string, auth: Authorization): ConfirmationScope => ({
+  action: 'split-project:activate',
+  projectId,
+  auth,
+});
 
 type Outcome = { ok: true; version: RuleVersionRow } | { ok: false; error: DomainError };
 
@@ -68,20 +82,28 @@ export class RuleVersionsService {
       await this.versions.lockProject(manager, auth.organizationId, projectId);
       const latest = await this.versions.latest(projectId, manager);
       if (!latest) throw notActivated(projectId);
-      if (effectiveFrom.getTime() <= latest.effective_from.getTime()) throw effectiveFromNotAfterLatest(latest.version, latest.effective_from);
+      if (effectiveFrom.getTime() <= latest.effective_from.getTime())
+        throw effectiveFromNotAfterLatest(latest.version, latest.effective_from);
       return this.insertVersion(manager, auth, projectId, latest.version + 1, source.revision, effectiveFrom, 'rule-version.create');
     });
     return toRuleVersionDto(created);
   }
 
-  async list(projectId: string, auth: Authorization, query: { limit?: number; cursor?: string }): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
+  async list(
+    projectId: string,
+    auth: Authorization,
+    query: { limit?: number; cursor?: string },
+  ): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
     await this.projects.requireProject(projectId, auth);
     const limit = query.limit ?? 20;
     const after = query.cursor === undefined ? 0 : versionOfCursor(query.cursor);
     const rows = await this.versions.list(projectId, after, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map(toRuleVersionDto), nextCursor: rows.length > limit && last ? encodeCursor('rule-versions', String(last.version)) : null };
+    return {
+      items: page.map(toRuleVersionDto),
+      nextCursor: rows.length > limit && last ? encodeCursor('rule-versions', String(last.version)) : null,
+    };
   }
 
   async get(projectId: string, version: number, auth: Authorization): Promise<RuleVersionDto> {
@@ -95,7 +117,8 @@ export class RuleVersionsService {
   private async challenge(project: ProjectRow, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<DomainError> {
     if (await this.versions.latest(project.id)) throw alreadyActivated(project.id);
     const { scenario, revision } = await this.scenarioOfProject(project.id, request.scenarioId, request.revision, auth);
-    if (revision.revision !== scenario.current_revision) throw notCurrentRevision(scenario.id, revision.revision, scenario.current_revision);
+    if (revision.revision !== scenario.current_revision)
+      throw notCurrentRevision(scenario.id, revision.revision, scenario.current_revision);
     let effectiveFrom = new Date();
     if (request.effectiveFrom !== undefined) {
       effectiveFrom = instant(request.effectiveFrom);
@@ -127,11 +150,20 @@ export class RuleVersionsService {
     return confirmationRequired('Activation', challenge, token);
   }
 
-  private async confirm(manager: EntityManager, project: ProjectRow, request: ActivateSplitProjectRequestDto, token: string, auth: Authorization): Promise<Outcome> {
+  private async confirm(
+    manager: EntityManager,
+    project: ProjectRow,
+    request: ActivateSplitProjectRequestDto,
+    token: string,
+    auth: Authorization,
+  ): Promise<Outcome> {
     await this.versions.lockProject(manager, auth.organizationId, project.id);
     if (await this.versions.latest(project.id, manager)) return refused(alreadyActivated(project.id));
     const redeemed = await this.confirmations.redeem<ActivationBinding>(
-      manager, token, activationScope(project.id, auth), 'scenario, revision or effective time',
+      manager,
+      token,
+      activationScope(project.id, auth),
+      'scenario, revision or effective time',
       (bound) =>
         request.scenarioId === bound.scenarioId &&
         (request.revision === undefined || request.revision === bound.revision) &&
@@ -141,17 +173,39 @@ export class RuleVersionsService {
     const bound = redeemed.binding;
     const now = await this.projects.scenarioAt(auth.organizationId, bound.scenarioId, undefined, manager);
     if (now.revision.revision !== bound.revision || now.revision.rules_digest !== bound.rulesDigest) return refused(contentChanged());
-    return { ok: true, version: await this.insertVersion(manager, auth, project.id, 1, now.revision, new Date(bound.effectiveFrom), 'split-project.activate') };
+    return {
+      ok: true,
+      version: await this.insertVersion(
+        manager,
+        auth,
+        project.id,
+        1,
+        now.revision,
+        new Date(bound.effectiveFrom),
+        'split-project.activate',
+      ),
+    };
   }
 
-  private async scenarioOfProject(projectId: string, scenarioId: string, revision: number | undefined, auth: Authorization): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
+  private async scenarioOfProject(
+    projectId: string,
+    scenarioId: string,
+    revision: number | undefined,
+    auth: Authorization,
+  ): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
     if (found.scenario.project_id !== projectId) throw scenarioOfAnotherProject(scenarioId, projectId);
     return found;
   }
 
   private async insertVersion(
-    manager: EntityManager, auth: Authorization, projectId: string, version: number, source: RevisionRow, effectiveFrom: Date, action: string,
+    manager: EntityManager,
+    auth: Authorization,
+    projectId: string,
+    version: number,
+    source: RevisionRow,
+    effectiveFrom: Date,
+    action: string,
   ): Promise<RuleVersionRow> {
     const row = await this.versions.insert(manager, {
       project_id: projectId,
@@ -182,7 +236,9 @@ function refused(error: DomainError): Outcome {
 function instant(value: string): Date {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'effectiveFrom is not a valid time.', [{ field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' }]);
+    throw new DomainError(ErrorCode.ValidationFailed, 'effectiveFrom is not a valid time.', [
+      { field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' },
+    ]);
   }
   return date;
 }
@@ -190,7 +246,9 @@ function instant(value: string): Date {
 function versionOfCursor(cursor: string): number {
   const key = decodeCursor('rule-versions', cursor);
   if (!/^[1-9][0-9]{0,8}$/.test(key)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }]);
+    throw new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
+      { field: 'cursor', message: 'cursor must be a nextCursor value from this list' },
+    ]);
   }
   return Number(key);
 }

@@ -4,7 +4,14 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { PostSettlementRunRequestDto, SettlementChallengeDto, SettlementRunDto } from '@stdreg/contracts';
 import { DomainError, uuidv7 } from '@stdreg/server-kit';
 import {
-  canonicalJson, formatAmount, formatSettlement, parseAmount, settlePeriod, validateScenario, type Participant, type PeriodSettlement,
+  canonicalJson,
+  formatAmount,
+  formatSettlement,
+  parseAmount,
+  settlePeriod,
+  validateScenario,
+  type Participant,
+  type PeriodSettlement,
   type ScenarioContent,
 } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
@@ -15,8 +22,16 @@ import type { ProjectRow } from '../split-projects/split-projects.repository';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import {
-  correctedRunNotFound, correctionOfAnotherPeriod, invalidActuals, invalidPeriodEnd, noRuleVersionInForce, periodAlreadySettled, periodEndInFuture, periodSettledMeanwhile,
-  runAlreadyCorrected, settlementChanged,
+  correctedRunNotFound,
+  correctionOfAnotherPeriod,
+  invalidActuals,
+  invalidPeriodEnd,
+  noRuleVersionInForce,
+  periodAlreadySettled,
+  periodEndInFuture,
+  periodSettledMeanwhile,
+  runAlreadyCorrected,
+  settlementChanged,
 } from './settlements.errors';
 import { type NewLedgerEntry, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
 import { postingSummary } from './settlement-summary';
@@ -81,11 +96,20 @@ export class SettlementPostingService {
     return toRunDto(outcome.run);
   }
 
-  private async confirm(manager: EntityManager, project: ProjectRow, request: PostSettlementRunRequestDto, token: string, auth: Authorization): Promise<Outcome> {
+  private async confirm(
+    manager: EntityManager,
+    project: ProjectRow,
+    request: PostSettlementRunRequestDto,
+    token: string,
+    auth: Authorization,
+  ): Promise<Outcome> {
     await this.settlements.lockLedgers(manager, auth.organizationId);
     const posting = await this.posting(manager, project, request, auth);
     const redeemed = await this.confirmations.redeem<PostingBinding>(
-      manager, token, postingScope(project.id, auth), 'period, period end, revenue, costs or corrected run',
+      manager,
+      token,
+      postingScope(project.id, auth),
+      'period, period end, revenue, costs or corrected run',
       (bound) => sameRequest(bound, bindingOf(request, posting)),
     );
     if (!redeemed.ok) return { ok: false, error: redeemed.error };
@@ -103,7 +127,11 @@ export class SettlementPostingService {
       costs: formatted.costs,
       distributable: formatted.distributable,
       currency: posting.settlement.currency,
-      allocations: posting.allocations.map(({ participant_id, legal_entity_id, amount }) => ({ participantId: participant_id, legalEntityId: legal_entity_id, amount })),
+      allocations: posting.allocations.map(({ participant_id, legal_entity_id, amount }) => ({
+        participantId: participant_id,
+        legalEntityId: legal_entity_id,
+        amount,
+      })),
       tiers: formatted.tiers as unknown as Record<string, unknown>[],
       digest: posting.digest,
       reverses_run_id: posting.correctsRunId,
@@ -118,13 +146,22 @@ export class SettlementPostingService {
       throw error;
     }
     await this.audit.record(manager, auth, 'settlement-run.post', run.id, {
-      projectId: project.id, periodId: run.period_id, ruleVersion: run.rule_version, digest: run.digest, correctsRunId: run.reverses_run_id,
+      projectId: project.id,
+      periodId: run.period_id,
+      ruleVersion: run.rule_version,
+      digest: run.digest,
+      correctsRunId: run.reverses_run_id,
     });
     return { ok: true, run: (await this.settlements.findRun(auth.organizationId, run.id, manager))! };
   }
 
   /** Stores a challenge for the caller and returns the 428 that carries it. */
-  private async challenge(project: ProjectRow, request: PostSettlementRunRequestDto, posting: Posting, auth: Authorization): Promise<DomainError> {
+  private async challenge(
+    project: ProjectRow,
+    request: PostSettlementRunRequestDto,
+    posting: Posting,
+    auth: Authorization,
+  ): Promise<DomainError> {
     const { token, expiresAt } = await this.confirmations.issue(postingScope(project.id, auth), bindingOf(request, posting));
     const formatted = formatSettlement(posting.settlement);
     const names = new Map(posting.participants.map((p) => [p.participantId, p.name]));
@@ -150,7 +187,10 @@ export class SettlementPostingService {
       ...facts,
       allocations,
       reversals: posting.reversals.map((entry) => ({
-        entryId: entry.reverses_entry_id!, participantId: entry.participant_id, legalEntityId: entry.legal_entity_id, amount: entry.amount,
+        entryId: entry.reverses_entry_id!,
+        participantId: entry.participant_id,
+        legalEntityId: entry.legal_entity_id,
+        amount: entry.amount,
       })),
       summary: postingSummary({ ...facts, projectName: project.name, allocations, reversedEntries: posting.reversals.length }),
       expiresAt: expiresAt.toISOString(),
@@ -163,7 +203,12 @@ export class SettlementPostingService {
    * only), the rule version in force at the period's end and split-engine's settlement of the actuals.
    * Throws the refusal; nothing is written.
    */
-  private async posting(manager: EntityManager, project: ProjectRow, request: PostSettlementRunRequestDto, auth: Authorization): Promise<Posting> {
+  private async posting(
+    manager: EntityManager,
+    project: ProjectRow,
+    request: PostSettlementRunRequestDto,
+    auth: Authorization,
+  ): Promise<Posting> {
     const periodEnd = new Date(request.periodEnd);
     if (Number.isNaN(periodEnd.getTime())) throw invalidPeriodEnd();
     if (periodEnd.getTime() > Date.now()) throw periodEndInFuture();
@@ -171,18 +216,24 @@ export class SettlementPostingService {
     if (!version) throw noRuleVersionInForce(project.id, periodEnd);
     // The rules were validated when their revision was stored; the actuals are checked by the same validator.
     const rules = version.rules as unknown as ScenarioContent;
-    const validation = validateScenario({ ...rules, periods: [{ periodId: request.periodId, revenue: request.revenue, costs: request.costs }] });
+    const validation = validateScenario({
+      ...rules,
+      periods: [{ periodId: request.periodId, revenue: request.revenue, costs: request.costs }],
+    });
     if (!validation.ok) throw invalidActuals(validation.errors);
     const settlement = settlePeriod(validation.scenario, request.periodId);
     const corrected = await this.correctedRun(manager, project.id, request, auth);
-    const reversals = corrected === null ? [] : (await this.settlements.allocationEntries(manager, corrected.id)).map((entry): NewLedgerEntry => ({
-      id: uuidv7(),
-      legal_entity_id: entry.legal_entity_id,
-      participant_id: entry.participant_id,
-      amount: formatAmount(-parseAmount(entry.amount, entry.currency), entry.currency),
-      kind: 'reversal',
-      reverses_entry_id: entry.id,
-    }));
+    const reversals =
+      corrected === null
+        ? []
+        : (await this.settlements.allocationEntries(manager, corrected.id)).map((entry): NewLedgerEntry => ({
+            id: uuidv7(),
+            legal_entity_id: entry.legal_entity_id,
+            participant_id: entry.participant_id,
+            amount: formatAmount(-parseAmount(entry.amount, entry.currency), entry.currency),
+            kind: 'reversal',
+            reverses_entry_id: entry.id,
+          }));
     const participants = validation.scenario.participants;
     const totals = new Map(settlement.participants.map((p) => [p.participantId, p.total]));
     const allocations = participants.map((participant): NewLedgerEntry => ({
@@ -202,16 +253,33 @@ export class SettlementPostingService {
       settlement: formatSettlement(settlement),
       correctsRunId: corrected?.id ?? null,
       reversals: reversals.map(({ reverses_entry_id, amount }) => ({ reversesEntryId: reverses_entry_id, amount })),
-      allocations: allocations.map(({ participant_id, legal_entity_id, amount }) => ({ participantId: participant_id, legalEntityId: legal_entity_id, amount })),
+      allocations: allocations.map(({ participant_id, legal_entity_id, amount }) => ({
+        participantId: participant_id,
+        legalEntityId: legal_entity_id,
+        amount,
+      })),
     });
     return {
-      periodId: request.periodId, periodEnd, ruleVersion: version.version, rulesDigest: version.rules_digest, participants, settlement,
-      correctsRunId: corrected?.id ?? null, reversals, allocations, digest,
+      periodId: request.periodId,
+      periodEnd,
+      ruleVersion: version.version,
+      rulesDigest: version.rules_digest,
+      participants,
+      settlement,
+      correctsRunId: corrected?.id ?? null,
+      reversals,
+      allocations,
+      digest,
     };
   }
 
   /** A period is settled once: a later run must correct the period's standing run, and only that one. */
-  private async correctedRun(manager: EntityManager, projectId: string, request: PostSettlementRunRequestDto, auth: Authorization): Promise<SettlementRunRow | null> {
+  private async correctedRun(
+    manager: EntityManager,
+    projectId: string,
+    request: PostSettlementRunRequestDto,
+    auth: Authorization,
+  ): Promise<SettlementRunRow | null> {
     const standing = await this.settlements.standingRun(manager, projectId, request.periodId);
     if (request.correctsRunId === undefined) {
       if (standing) throw periodAlreadySettled(request.periodId, standing.id);
@@ -239,13 +307,21 @@ function bindingOf(request: PostSettlementRunRequestDto, posting: Posting): Post
 
 /** The same request: same period, end, actuals (as amounts, so "500" and "500.00" agree) and corrected run. */
 function sameRequest(bound: PostingBinding, now: PostingBinding): boolean {
-  return bound.periodId === now.periodId && bound.periodEnd === now.periodEnd && bound.revenue === now.revenue && bound.costs === now.costs &&
-    bound.correctsRunId === now.correctsRunId;
+  return (
+    bound.periodId === now.periodId &&
+    bound.periodEnd === now.periodEnd &&
+    bound.revenue === now.revenue &&
+    bound.costs === now.costs &&
+    bound.correctsRunId === now.correctsRunId
+  );
 }
 
 function isSettledOnceViolation(error: unknown): boolean {
   const driverError = (error as { driverError?: { code?: unknown; constraint?: unknown } } | null)?.driverError;
-  return driverError?.code === '23505' && (driverError.constraint === 'settlement_run_period_once' || driverError.constraint === 'settlement_run_corrected_once');
+  return (
+    driverError?.code === '23505' &&
+    (driverError.constraint === 'settlement_run_period_once' || driverError.constraint === 'settlement_run_corrected_once')
+  );
 }
 
 function sha256Of(value: unknown): string {

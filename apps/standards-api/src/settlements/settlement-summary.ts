@@ -21,12 +21,13 @@ export function postingSummary(facts: PostingFacts): Localized {
   const c = facts.currency;
   const allocations = (locale: keyof Localized, separator: string) =>
     facts.allocations.map((a) => `${a.name[locale]} (${a.legalEntityId}) ${a.amount} ${c}`).join(separator);
-  const correction = facts.correctsRunId === null
-    ? { en: '', zh: '' }
-    : {
-        en: ` This corrects run ${facts.correctsRunId}: its ${facts.reversedEntries} ledger entries are reversed first, entry by entry.`,
-        zh: `本次为对结算记录 ${facts.correctsRunId} 的更正：先逐笔冲销其 ${facts.reversedEntries} 笔权益账目。`,
-      };
+  const correction =
+    facts.correctsRunId === null
+      ? { en: '', zh: '' }
+      : {
+          en: ` This corrects run ${facts.correctsRunId}: its ${facts.reversedEntries} ledger entries are reversed first, entry by entry.`,
+          zh: `本次为对结算记录 ${facts.correctsRunId} 的更正：先逐笔冲销其 ${facts.reversedEntries} 笔权益账目。`,
+        };
   return {
     en:
       `Post the settlement of period ${facts.periodId} (ended ${facts.periodEnd}) of "${facts.projectName}" under Rule Version ${facts.ruleVersion} ` +

@@ -1,9 +1,21 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
-  ApiConflictResponse, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnprocessableEntityResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import {
-  EquityLedgerPageDto, EquityLedgerQueryDto, PageQueryDto, PostSettlementRunRequestDto, ProblemDetailsDto, SettlementConfirmationRequiredProblemDto,
+  EquityLedgerPageDto,
+  EquityLedgerQueryDto,
+  PageQueryDto,
+  PostSettlementRunRequestDto,
+  ProblemDetailsDto,
+  SettlementConfirmationRequiredProblemDto,
   SettlementRunDto,
 } from '@stdreg/contracts';
 import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
@@ -27,20 +39,30 @@ export class SettlementsController {
     description:
       'A signed-in person with an approving role only; API keys (so every agent) are refused. Without confirmationToken: 428 with the challenge ' +
       '(period, gross, distributable, rule version, every allocation, in both languages) and a single-use token (10 minutes, bound to the caller ' +
-      'and that posting). With it: 201, the run, and one entry per participant in its legal entity\'s equity ledger, in one transaction. A period is ' +
+      "and that posting). With it: 201, the run, and one entry per participant in its legal entity's equity ledger, in one transaction. A period is " +
       "settled once; a correction names the period's standing run in correctsRunId and reverses its entries entry by entry.",
   })
   @ApiCreatedResponse({ type: SettlementRunDto })
-  @ApiResponse({ status: 428, description: 'confirmation_required: review the challenge and call again with its token', type: SettlementConfirmationRequiredProblemDto })
+  @ApiResponse({
+    status: 428,
+    description: 'confirmation_required: review the challenge and call again with its token',
+    type: SettlementConfirmationRequiredProblemDto,
+  })
   @ApiConflictResponse({
-    description: 'The period is already settled (correct it instead); the corrected run was already corrected; the token is used or expired; the posting changed since the challenge',
+    description:
+      'The period is already settled (correct it instead); the corrected run was already corrected; the token is used or expired; the posting changed since the challenge',
     type: ProblemDetailsDto,
   })
   @ApiUnprocessableEntityResponse({
-    description: 'periodEnd in the future or before Rule Version 1; revenue or costs not amounts of the currency; correctsRunId of another period',
+    description:
+      'periodEnd in the future or before Rule Version 1; revenue or costs not amounts of the currency; correctsRunId of another period',
     type: ProblemDetailsDto,
   })
-  postRun(@Param('id', ParseUUIDPipe) id: string, @Body() body: PostSettlementRunRequestDto, @Authorized() auth: Authorization): Promise<SettlementRunDto> {
+  postRun(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: PostSettlementRunRequestDto,
+    @Authorized() auth: Authorization,
+  ): Promise<SettlementRunDto> {
     return this.posting.post(id, body, auth);
   }
 
@@ -63,10 +85,15 @@ export class SettlementsController {
   @Get('equity-ledgers/:legalEntityId')
   @Authorize('equity-ledger:read')
   @ApiOperation({
-    summary: "A legal entity's equity ledger in the organization, oldest first, with a running balance per currency; empty (not 404) when nothing was posted",
+    summary:
+      "A legal entity's equity ledger in the organization, oldest first, with a running balance per currency; empty (not 404) when nothing was posted",
   })
   @ApiOkResponse({ type: EquityLedgerPageDto })
-  ledger(@Param('legalEntityId') legalEntityId: string, @Query() query: EquityLedgerQueryDto, @Authorized() auth: Authorization): Promise<EquityLedgerPageDto> {
+  ledger(
+    @Param('legalEntityId') legalEntityId: string,
+    @Query() query: EquityLedgerQueryDto,
+    @Authorized() auth: Authorization,
+  ): Promise<EquityLedgerPageDto> {
     return this.settlements.ledger(legalEntityId, query, auth);
   }
 }

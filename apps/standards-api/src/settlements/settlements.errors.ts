@@ -12,9 +12,15 @@ export const periodAlreadySettled = (periodId: string, standingRunId: string) =>
     `Period ${periodId} is already settled by run ${standingRunId}. A period is settled once; to correct it, post again with correctsRunId ${standingRunId}.`,
   );
 export const periodSettledMeanwhile = (periodId: string) =>
-  new DomainError(ErrorCode.Conflict, `Period ${periodId} was settled or corrected by another posting meanwhile; nothing was written. Read its runs and try again.`);
+  new DomainError(
+    ErrorCode.Conflict,
+    `Period ${periodId} was settled or corrected by another posting meanwhile; nothing was written. Read its runs and try again.`,
+  );
 export const runAlreadyCorrected = (runId: string, correctedBy: string) =>
-  new DomainError(ErrorCode.Conflict, `Settlement run ${runId} was already corrected by run ${correctedBy}; a correction names the period's standing run.`);
+  new DomainError(
+    ErrorCode.Conflict,
+    `Settlement run ${runId} was already corrected by run ${correctedBy}; a correction names the period's standing run.`,
+  );
 export const correctionOfAnotherPeriod = (runId: string, runPeriod: string, periodId: string) =>
   new DomainError(ErrorCode.DomainRuleViolated, `Settlement run ${runId} settled period ${runPeriod}, not ${periodId}.`, [
     { field: 'correctsRunId', message: `correctsRunId must name the standing run of period ${periodId}` },
@@ -25,7 +31,9 @@ export const periodEndInFuture = () =>
     { field: 'periodEnd', message: 'periodEnd must not be in the future' },
   ]);
 export const invalidPeriodEnd = () =>
-  new DomainError(ErrorCode.ValidationFailed, 'periodEnd is not a valid time.', [{ field: 'periodEnd', message: 'periodEnd must be an RFC 3339 date-time' }]);
+  new DomainError(ErrorCode.ValidationFailed, 'periodEnd is not a valid time.', [
+    { field: 'periodEnd', message: 'periodEnd must be an RFC 3339 date-time' },
+  ]);
 export const noRuleVersionInForce = (projectId: string, at: Date) =>
   new DomainError(ErrorCode.DomainRuleViolated, `Split project ${projectId} has no rule version in force at ${at.toISOString()}.`, [
     { field: 'periodEnd', message: 'periodEnd must be at or after the start of Rule Version 1' },
@@ -42,4 +50,7 @@ export function invalidActuals(errors: ScenarioError[]): DomainError {
 }
 
 export const settlementChanged = () =>
-  new DomainError(ErrorCode.Conflict, 'What would be posted has changed since the challenge; the token is spent. Review the new challenge.');
+  new DomainError(
+    ErrorCode.Conflict,
+    'What would be posted has changed since the challenge; the token is spent. Review the new challenge.',
+  );

@@ -141,8 +141,25 @@ export class SettlementsRepository {
       `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest,
          reverses_run_id, posted_by, posted_at, period_end, rules_digest, tiers)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::timestamptz, $15, $16, $17)`,
-      [run.id, run.organization_id, run.project_id, run.period_id, run.rule_version, run.gross, run.costs, run.distributable, run.currency,
-        JSON.stringify(run.allocations), run.digest, run.reverses_run_id, run.posted_by, at, run.period_end, run.rules_digest, JSON.stringify(run.tiers)],
+      [
+        run.id,
+        run.organization_id,
+        run.project_id,
+        run.period_id,
+        run.rule_version,
+        run.gross,
+        run.costs,
+        run.distributable,
+        run.currency,
+        JSON.stringify(run.allocations),
+        run.digest,
+        run.reverses_run_id,
+        run.posted_by,
+        at,
+        run.period_end,
+        run.rules_digest,
+        JSON.stringify(run.tiers),
+      ],
     );
     await manager.query(
       `INSERT INTO equity_ledger_entry (id, organization_id, legal_entity_id, settlement_run_id, participant_id, currency, amount, kind, reverses_entry_id, posted_at)

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
-  DEFAULT_PAGE_LIMIT, type EquityLedgerEntryDto, type EquityLedgerPageDto, type EquityLedgerQueryDto, ErrorCode, type PageQueryDto,
+  DEFAULT_PAGE_LIMIT,
+  type EquityLedgerEntryDto,
+  type EquityLedgerPageDto,
+  type EquityLedgerQueryDto,
+  ErrorCode,
+  type PageQueryDto,
   type SettlementRunDto,
 } from '@stdreg/contracts';
 import { decodeCursor, DomainError, encodeCursor, keysetPage } from '@stdreg/server-kit';
@@ -35,7 +40,11 @@ export class SettlementsService {
   }
 
   /** In posting order, which is commit order (see SettlementsRepository.insertRun). */
-  async listRuns(projectId: string, query: PageQueryDto, auth: Authorization): Promise<{ items: SettlementRunDto[]; nextCursor: string | null }> {
+  async listRuns(
+    projectId: string,
+    query: PageQueryDto,
+    auth: Authorization,
+  ): Promise<{ items: SettlementRunDto[]; nextCursor: string | null }> {
     await this.projects.requireProject(projectId, auth);
     return keysetPage(
       `settlement-runs:${projectId}`,
@@ -57,7 +66,9 @@ export class SettlementsService {
       ]);
     }
     if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) > Date.parse(query.to)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'The time range is empty.', [{ field: 'to', message: 'to must not be before from' }]);
+      throw new DomainError(ErrorCode.ValidationFailed, 'The time range is empty.', [
+        { field: 'to', message: 'to must not be before from' },
+      ]);
     }
     const list = `equity-ledger:${legalEntityId}`;
     const window: LedgerWindow = {
@@ -70,10 +81,16 @@ export class SettlementsService {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     // One snapshot, so the opening balances and the page's entries agree even while entries are posted.
     const { rows, opening } = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      if (window.afterEntryId !== undefined && !(await this.settlements.hasLedgerEntry(manager, auth.organizationId, legalEntityId, window.afterEntryId))) {
+      if (
+        window.afterEntryId !== undefined &&
+        !(await this.settlements.hasLedgerEntry(manager, auth.organizationId, legalEntityId, window.afterEntryId))
+      ) {
         throw invalidCursor();
       }
-      return { rows: await this.settlements.ledgerEntries(manager, window, limit + 1), opening: await this.settlements.balancesBefore(manager, window) };
+      return {
+        rows: await this.settlements.ledgerEntries(manager, window, limit + 1),
+        opening: await this.settlements.balancesBefore(manager, window),
+      };
     });
     const page = rows.slice(0, limit);
     const running = new Map(opening.map(({ currency, total }) => [currency, parseAmount(total, currency)]));
@@ -81,7 +98,9 @@ export class SettlementsService {
     return {
       legalEntityId,
       entries,
-      balances: [...running.keys()].sort(byCodeUnits).map((currency) => ({ currency, balance: formatAmount(running.get(currency)!, currency) })),
+      balances: [...running.keys()]
+        .sort(byCodeUnits)
+        .map((currency) => ({ currency, balance: formatAmount(running.get(currency)!, currency) })),
       nextCursor: rows.length > limit ? encodeCursor(list, page[page.length - 1]!.id) : null,
     };
   }

@@ -1,7 +1,12 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  BranchScenarioRequestDto, CreateSplitProjectRequestDto, CreatedSplitProjectDto, OperatingScenarioDto, PageQueryDto, SplitProjectDto,
+  BranchScenarioRequestDto,
+  CreateSplitProjectRequestDto,
+  CreatedSplitProjectDto,
+  OperatingScenarioDto,
+  PageQueryDto,
+  SplitProjectDto,
 } from '@stdreg/contracts';
 import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
 import { SplitProjectsService } from './split-projects.service';
@@ -44,7 +49,11 @@ export class SplitProjectsController {
   @Authorize('split-project:draft')
   @ApiOperation({ summary: 'Branch: a new scenario starting from a scenario of this project at a revision' })
   @ApiCreatedResponse({ type: OperatingScenarioDto })
-  branch(@Param('id', ParseUUIDPipe) id: string, @Body() body: BranchScenarioRequestDto, @Authorized() auth: Authorization): Promise<OperatingScenarioDto> {
+  branch(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: BranchScenarioRequestDto,
+    @Authorized() auth: Authorization,
+  ): Promise<OperatingScenarioDto> {
     return this.projects.branch(id, body, auth);
   }
 }

@@ -2,8 +2,10 @@ import { ErrorCode } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import type { ScenarioError } from '@stdreg/split-engine';
 
-export const projectNotFound = (id: string) => new DomainError(ErrorCode.NotFound, `Split project ${id} does not exist in this organization.`);
-export const scenarioNotFound = (id: string) => new DomainError(ErrorCode.NotFound, `Operating scenario ${id} does not exist in this organization.`);
+export const projectNotFound = (id: string) =>
+  new DomainError(ErrorCode.NotFound, `Split project ${id} does not exist in this organization.`);
+export const scenarioNotFound = (id: string) =>
+  new DomainError(ErrorCode.NotFound, `Operating scenario ${id} does not exist in this organization.`);
 export const revisionNotFound = (id: string, revision: number) =>
   new DomainError(ErrorCode.NotFound, `Operating scenario ${id} has no revision ${revision}.`);
 
@@ -17,4 +19,7 @@ export function invalidScenario(errors: ScenarioError[], field: string): DomainE
 }
 
 export const staleScenario = (etag: string) =>
-  new DomainError(ErrorCode.PreconditionFailed, `The scenario has changed: its ETag is now ${etag}. Read it again and reapply your change.`);
+  new DomainError(
+    ErrorCode.PreconditionFailed,
+    `The scenario has changed: its ETag is now ${etag}. Read it again and reapply your change.`,
+  );

@@ -46,7 +46,10 @@ export class SplitProjectsRepository {
   }
 
   async findProject(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<ProjectRow | null> {
-    const rows: ProjectRow[] = await manager.query('SELECT * FROM split_project WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+    const rows: ProjectRow[] = await manager.query('SELECT * FROM split_project WHERE id = $1 AND organization_id = $2', [
+      id,
+      organizationId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -59,12 +62,25 @@ export class SplitProjectsRepository {
 
   async insertScenario(
     manager: EntityManager,
-    scenario: { id: string; projectId: string; name: string; branchedFrom: { scenarioId: string; revision: number } | null; createdBy: string },
+    scenario: {
+      id: string;
+      projectId: string;
+      name: string;
+      branchedFrom: { scenarioId: string; revision: number } | null;
+      createdBy: string;
+    },
   ): Promise<void> {
     await manager.query(
       `INSERT INTO operating_scenario (id, project_id, name, branched_from_scenario_id, branched_from_revision, created_by)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [scenario.id, scenario.projectId, scenario.name, scenario.branchedFrom?.scenarioId ?? null, scenario.branchedFrom?.revision ?? null, scenario.createdBy],
+      [
+        scenario.id,
+        scenario.projectId,
+        scenario.name,
+        scenario.branchedFrom?.scenarioId ?? null,
+        scenario.branchedFrom?.revision ?? null,
+        scenario.createdBy,
+      ],
     );
   }
 
@@ -104,7 +120,10 @@ export class SplitProjectsRepository {
   }
 
   async findRevision(scenarioId: string, revision: number, manager: EntityManager = this.dataSource.manager): Promise<RevisionRow | null> {
-    const rows: RevisionRow[] = await manager.query('SELECT * FROM scenario_revision WHERE scenario_id = $1 AND revision = $2', [scenarioId, revision]);
+    const rows: RevisionRow[] = await manager.query('SELECT * FROM scenario_revision WHERE scenario_id = $1 AND revision = $2', [
+      scenarioId,
+      revision,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -123,5 +142,4 @@ export class SplitProjectsRepository {
       [scenarioId],
     );
   }
-
 }

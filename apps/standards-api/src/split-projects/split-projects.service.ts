@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
-  type BranchScenarioRequestDto, type CreateSplitProjectRequestDto, type CreatedSplitProjectDto, ErrorCode, type OperatingScenarioDto,
+  type BranchScenarioRequestDto,
+  type CreateSplitProjectRequestDto,
+  type CreatedSplitProjectDto,
+  ErrorCode,
+  type OperatingScenarioDto,
   type SplitProjectDto,
 } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
@@ -41,7 +45,13 @@ export class SplitProjectsService {
         template_version: request.templateVersion,
         created_by: actorOf(auth),
       });
-      await this.projects.insertScenario(manager, { id: scenarioId, projectId, name: request.scenario.name.trim(), branchedFrom: null, createdBy: actorOf(auth) });
+      await this.projects.insertScenario(manager, {
+        id: scenarioId,
+        projectId,
+        name: request.scenario.name.trim(),
+        branchedFrom: null,
+        createdBy: actorOf(auth),
+      });
       await this.projects.insertRevision(manager, revisionOf(scenarioId, 1, scenario, auth));
       await this.audit.record(manager, auth, 'split-project.create', projectId, { scenarioId });
       const project = (await this.projects.findProject(auth.organizationId, projectId, manager))!;
@@ -54,12 +64,22 @@ export class SplitProjectsService {
   }
 
   list(auth: Authorization, query: { limit?: number; cursor?: string }): Promise<{ items: SplitProjectDto[]; nextCursor: string | null }> {
-    return keysetPage('split-projects', query, (afterId, limit) => this.projects.listProjects(auth.organizationId, afterId, limit), toProjectDto);
+    return keysetPage(
+      'split-projects',
+      query,
+      (afterId, limit) => this.projects.listProjects(auth.organizationId, afterId, limit),
+      toProjectDto,
+    );
   }
 
   async listScenarios(projectId: string, auth: Authorization, query: { limit?: number; cursor?: string }) {
     await this.requireProject(projectId, auth);
-    const page = await keysetPage('scenarios', query, (afterId, limit) => this.projects.listScenarios(projectId, afterId, limit), (row) => row);
+    const page = await keysetPage(
+      'scenarios',
+      query,
+      (afterId, limit) => this.projects.listScenarios(projectId, afterId, limit),
+      (row) => row,
+    );
     const revisions = new Map((await this.projects.findCurrentRevisions(page.items.map((row) => row.id))).map((r) => [r.scenario_id, r]));
     return { items: page.items.map((row) => toScenarioDto(row, revisions.get(row.id)!)), nextCursor: page.nextCursor };
   }
@@ -74,7 +94,13 @@ export class SplitProjectsService {
     if (!source) throw revisionNotFound(origin.id, revision);
     const id = uuidv7();
     return this.dataSource.transaction(async (manager) => {
-      await this.projects.insertScenario(manager, { id, projectId, name: request.name.trim(), branchedFrom: { scenarioId: origin.id, revision }, createdBy: actorOf(auth) });
+      await this.projects.insertScenario(manager, {
+        id,
+        projectId,
+        name: request.name.trim(),
+        branchedFrom: { scenarioId: origin.id, revision },
+        createdBy: actorOf(auth),
+      });
       await this.projects.insertRevision(manager, revisionOf(id, 1, source.content as unknown as ScenarioContent, auth));
       await this.audit.record(manager, auth, 'operating-scenario.branch', id, { projectId, from: origin.id, revision });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
@@ -88,7 +114,14 @@ export class SplitProjectsService {
   async listRevisions(id: string, auth: Authorization) {
     if (!(await this.projects.findScenario(auth.organizationId, id))) throw scenarioNotFound(id);
     const rows = await this.projects.listRevisions(id);
-    return { items: rows.map((r) => ({ revision: r.revision, rulesDigest: r.rules_digest, createdBy: r.created_by, createdAt: r.created_at.toISOString() })) };
+    return {
+      items: rows.map((r) => ({
+        revision: r.revision,
+        rulesDigest: r.rules_digest,
+        createdBy: r.created_by,
+        createdAt: r.created_at.toISOString(),
+      })),
+    };
   }
 
   /**
@@ -121,7 +154,12 @@ export class SplitProjectsService {
   }
 
   /** A scenario's content at a revision (the current one by default), from this organization only. */
-  async scenarioAt(organizationId: string, id: string, revision?: number, manager?: EntityManager): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
+  async scenarioAt(
+    organizationId: string,
+    id: string,
+    revision?: number,
+    manager?: EntityManager,
+  ): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
     const scenario = await this.projects.findScenario(organizationId, id, manager);
     if (!scenario) throw scenarioNotFound(id);
     const wanted = revision ?? scenario.current_revision;
@@ -139,13 +177,14 @@ export class SplitProjectsService {
     const validation = validateScenario(content);
     if (!validation.ok) throw invalidScenario(validation.errors, field);
     if (validation.scenario.currency !== currency) {
-      throw new DomainError(ErrorCode.DomainRuleViolated, `The scenario is in ${validation.scenario.currency}; the project is in ${currency}.`, [
-        { field: `${field}/currency`, message: `currency must be the project's currency, ${currency}` },
-      ]);
+      throw new DomainError(
+        ErrorCode.DomainRuleViolated,
+        `The scenario is in ${validation.scenario.currency}; the project is in ${currency}.`,
+        [{ field: `${field}/currency`, message: `currency must be the project's currency, ${currency}` }],
+      );
     }
     return validation.scenario;
   }
-
 }
 
 export function scenarioEtag(scenarioId: string, revision: number): string {

@@ -17,13 +17,19 @@ afterAll(async () => {
 
 async function challenge(projectId: string, periodId: string) {
   const body = { periodId, periodEnd: new Date().toISOString(), revenue: '100.00', costs: '0' };
-  const response = await request(running.api.server).post(`/api/v2/split-projects/${projectId}/settlement-runs`).set(approver).send(body).expect(428);
+  const response = await request(running.api.server)
+    .post(`/api/v2/split-projects/${projectId}/settlement-runs`)
+    .set(approver)
+    .send(body)
+    .expect(428);
   return { ...body, confirmationToken: response.body.confirmationToken as string };
 }
 
 async function untilAPostingWaitsForTheLock(): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt++) {
-    const [{ waiting }] = await running.api.dataSource.query(`SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+    const [{ waiting }] = await running.api.dataSource.query(
+      `SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+    );
     if (waiting > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -34,7 +40,9 @@ describe('ledger order is commit order', () => {
   it('makes a posting wait for a concurrent one and post after it, so no commit lands behind a cursor', async () => {
     const { projectId } = await activatedProject(running.api, ORG);
     const first = await challenge(projectId, '2026-01');
-    const firstRun = (await request(running.api.server).post(`/api/v2/split-projects/${projectId}/settlement-runs`).set(approver).send(first).expect(201)).body;
+    const firstRun = (
+      await request(running.api.server).post(`/api/v2/split-projects/${projectId}/settlement-runs`).set(approver).send(first).expect(201)
+    ).body;
     const second = await challenge(projectId, '2026-02');
 
     // Another posting, mid-transaction: it holds the lock and has chosen a posting time later than the clock's.
@@ -48,7 +56,11 @@ describe('ledger order is commit order', () => {
        VALUES ($1, $2, 'LEI-ALICE-0002', $3, 'alice', 'EUR', '1.00', now() + interval '1 hour')`,
       [concurrentEntry, ORG, firstRun.id],
     );
-    const pending = request(running.api.server).post(`/api/v2/split-projects/${projectId}/settlement-runs`).set(approver).send(second).then((r) => r);
+    const pending = request(running.api.server)
+      .post(`/api/v2/split-projects/${projectId}/settlement-runs`)
+      .set(approver)
+      .send(second)
+      .then((r) => r);
     await untilAPostingWaitsForTheLock();
     await concurrent.commitTransaction();
     await concurrent.release();
@@ -56,7 +68,8 @@ describe('ledger order is commit order', () => {
     expect((await pending).status).toBe(201);
 
     const page = await request(running.api.server).get('/api/v2/equity-ledgers/LEI-ALICE-0002').set(approver).expect(200);
-    expect(page.body.entries.map((e: { id: string; settlementRunId: string }) => (e.id === concurrentEntry ? 'concurrent' : e.settlementRunId)))
-      .toEqual([firstRun.id, 'concurrent', secondRun.id]);
+    expect(
+      page.body.entries.map((e: { id: string; settlementRunId: string }) => (e.id === concurrentEntry ? 'concurrent' : e.settlementRunId)),
+    ).toEqual([firstRun.id, 'concurrent', secondRun.id]);
   });
 });

@@ -14,7 +14,12 @@ export interface ProtectedApi {
 export async function startProtectedApi(): Promise<ProtectedApi> {
   const identity = new FakeIdentity();
   await identity.start();
-  const api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_TIMEOUT_MS: '300', AUTHZ_READ_CACHE_MS: '0' });
+  const api = await startStandardsApi({
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    AUTHZ_TIMEOUT_MS: '300',
+    AUTHZ_READ_CACHE_MS: '0',
+  });
   return {
     api,
     identity,
@@ -30,12 +35,25 @@ export const credentialHeaders = (credential: string, org: string) => ({ Authori
 
 /** A project made from the sample scenario by a member, then activated (Rule Version 1, effective now) by an approver of `org`. */
 export async function activatedProject(api: RunningStandardsApi, org: string): Promise<{ projectId: string; scenarioId: string }> {
-  const created = (await request(api.server).post('/api/v2/split-projects').set(credentialHeaders(`member-of:${org}`, org))
-    .send({ name: 'Studio revenue share', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } }).expect(201)).body;
+  const created = (
+    await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(credentialHeaders(`member-of:${org}`, org))
+      .send({
+        name: 'Studio revenue share',
+        currency: 'EUR',
+        templateVersion: '2.0',
+        scenario: { name: 'Baseline', content: sampleScenario() },
+      })
+      .expect(201)
+  ).body;
   const projectId: string = created.project.id;
   const scenarioId: string = created.scenario.id;
   const activate = (body: Record<string, unknown>) =>
-    request(api.server).post(`/api/v2/split-projects/${projectId}/activate`).set(credentialHeaders(`approver-of:${org}`, org)).send({ scenarioId, ...body });
+    request(api.server)
+      .post(`/api/v2/split-projects/${projectId}/activate`)
+      .set(credentialHeaders(`approver-of:${org}`, org))
+      .send({ scenarioId, ...body });
   const { confirmationToken } = (await activate({}).expect(428)).body;
   await activate({ confirmationToken }).expect(201);
   return { projectId, scenarioId };

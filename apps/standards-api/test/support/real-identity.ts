@@ -20,7 +20,9 @@ export interface RealIdentity {
 }
 
 /** `env` adds to identity's environment; `onOutput` receives its stdout (JSON log lines), otherwise ignored. */
-export async function startRealIdentity(options: { env?: Record<string, string>; onOutput?: (chunk: string) => void } = {}): Promise<RealIdentity> {
+export async function startRealIdentity(
+  options: { env?: Record<string, string>; onOutput?: (chunk: string) => void } = {},
+): Promise<RealIdentity> {
   if (!existsSync(ARTIFACT)) {
     const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), 'identity'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('could not build identity');
@@ -56,7 +58,10 @@ export async function startRealIdentity(options: { env?: Record<string, string>;
   };
   for (let attempt = 0; attempt < 120; attempt++) {
     if (child.exitCode !== null) break;
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) {
       const platformKey = (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim();
       return { url, serviceToken, platformKey, stop };

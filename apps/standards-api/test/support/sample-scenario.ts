@@ -12,12 +12,20 @@ export function sampleScenario(): Record<string, unknown> {
       { participantId: 'bob', name: { en: 'Bob Games', 'zh-Hans': '鲍勃游戏' }, legalEntityId: 'LEI-BOB-0003' },
     ],
     tiers: [
-      { tierId: 'platform-fee', kind: 'fixed', label: { en: 'Platform fee', 'zh-Hans': '平台费' }, allocations: [{ participantId: 'platform', amount: '500.00' }] },
+      {
+        tierId: 'platform-fee',
+        kind: 'fixed',
+        label: { en: 'Platform fee', 'zh-Hans': '平台费' },
+        allocations: [{ participantId: 'platform', amount: '500.00' }],
+      },
       {
         tierId: 'revenue-share',
         kind: 'percentage',
         label: { en: 'Revenue share', 'zh-Hans': '收入分成' },
-        shares: [{ participantId: 'alice', basisPoints: 6000 }, { participantId: 'bob', basisPoints: 4000 }],
+        shares: [
+          { participantId: 'alice', basisPoints: 6000 },
+          { participantId: 'bob', basisPoints: 4000 },
+        ],
       },
     ],
   };

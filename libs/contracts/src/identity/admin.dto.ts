@@ -4,8 +4,18 @@ import { REGISTRY_ID_PATTERN } from './keys.dto';
 
 /** The roles identity grants: the registry's stakeholder and operational roles. */
 export const KNOWN_ROLES = [
-  'project-owner', 'revenue-participant', 'investor', 'legal-entity-representative', 'partner-developer', 'external-auditor',
-  'platform-operator', 'settlement-approver', 'scenario-modeller', 'compliance-officer', 'finance-controller', 'agent-supervisor',
+  'project-owner',
+  'revenue-participant',
+  'investor',
+  'legal-entity-representative',
+  'partner-developer',
+  'external-auditor',
+  'platform-operator',
+  'settlement-approver',
+  'scenario-modeller',
+  'compliance-officer',
+  'finance-controller',
+  'agent-supervisor',
 ] as const;
 
 export class MergeUsersRequestDto {
@@ -45,7 +55,8 @@ export class RoleBindingDto {
 
 export class AppLinkDto {
   @ApiProperty() registryId!: string;
-  @ApiProperty({ enum: ['mirror', 'link'], description: 'Through a mirrored user record, or linked by an operator' }) via!: 'mirror' | 'link';
+  @ApiProperty({ enum: ['mirror', 'link'], description: 'Through a mirrored user record, or linked by an operator' }) via!:
+    'mirror' | 'link';
 }
 
 export class UnifiedUserDto {

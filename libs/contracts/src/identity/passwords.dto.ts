@@ -11,6 +11,9 @@ export class PasswordSetupDto {
   @ApiProperty({ format: 'date-time' })
   expiresAt!: string;
 
-  @ApiProperty({ format: 'uri', description: 'The page that sets the password; deliver it to the user. Works once; a newer link replaces it.' })
+  @ApiProperty({
+    format: 'uri',
+    description: 'The page that sets the password; deliver it to the user. Works once; a newer link replaces it.',
+  })
   setupUrl!: string;
 }

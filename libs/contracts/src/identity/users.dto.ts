@@ -1,7 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
 } from 'class-validator';
 import { REGISTRY_ID_PATTERN } from './keys.dto';
 
@@ -12,19 +25,27 @@ const EXTERNAL_ID = /^[\x21-\x7e]{1,200}$/;
 /** The fields of one mirrored user, as a partner app knows them. */
 export class UserFieldsDto {
   @ApiProperty({ example: 'user-8812', description: "The partner's own id for the user" })
-  @IsString() @Matches(EXTERNAL_ID, { message: 'externalId must be 1-200 printable characters without spaces' })
+  @IsString()
+  @Matches(EXTERNAL_ID, { message: 'externalId must be 1-200 printable characters without spaces' })
   externalId!: string;
 
-  @ApiProperty({ format: 'email' }) @IsEmail({}, { message: 'email must be an email address' }) @Length(3, 254)
+  @ApiProperty({ format: 'email' })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @Length(3, 254)
   email!: string;
 
-  @ApiProperty() @IsBoolean()
+  @ApiProperty()
+  @IsBoolean()
   emailVerified!: boolean;
 
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) @Matches(/\S/, { message: 'displayName must not be blank' })
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'displayName must not be blank' })
   displayName!: string;
 
-  @ApiProperty({ enum: USER_LOCALES }) @IsIn(USER_LOCALES, { message: `locale must be one of: ${USER_LOCALES.join(', ')}` })
+  @ApiProperty({ enum: USER_LOCALES })
+  @IsIn(USER_LOCALES, { message: `locale must be one of: ${USER_LOCALES.join(', ')}` })
   locale!: string;
 }
 
@@ -48,10 +69,18 @@ export class UserListQueryDto {
 
   @ApiPropertyOptional({ format: 'email', description: 'Exact match, case-insensitive' }) @IsOptional() @IsEmail() email?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @ApiPropertyOptional({ minimum: 1, maximum: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
   cursor?: string;
 }
 
@@ -69,11 +98,13 @@ export class UserDto {
 }
 
 export class SyncRequestDto {
-  @ApiProperty() @Matches(REGISTRY_ID_PATTERN, { message: 'registryId must look like reg_…' })
+  @ApiProperty()
+  @Matches(REGISTRY_ID_PATTERN, { message: 'registryId must look like reg_…' })
   registryId!: string;
 
   @ApiPropertyOptional({ default: false, description: 'All records or none: one rejected record rejects the batch' })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   atomic?: boolean;
 
   @ApiProperty({
@@ -91,7 +122,8 @@ export class SyncRequestDto {
 
 export class SyncRecordDto extends UserFieldsDto {
   @ApiPropertyOptional({ description: 'true removes the mirror record (the unified user stays while other links exist)' })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   deleted?: boolean;
 }
 

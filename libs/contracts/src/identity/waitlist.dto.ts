@@ -7,42 +7,70 @@ export const WAITLIST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
 
 export class CreateWaitlistRequestDto {
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) @Matches(/\S/, { message: 'organizationName must not be blank' })
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'organizationName must not be blank' })
   organizationName!: string;
 
-  @ApiProperty({ maxLength: 200 }) @IsString() @Length(1, 200) @Matches(/\S/, { message: 'contactName must not be blank' })
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'contactName must not be blank' })
   contactName!: string;
 
-  @ApiProperty({ format: 'email', maxLength: 254 }) @IsEmail() @Length(3, 254)
+  @ApiProperty({ format: 'email', maxLength: 254 })
+  @IsEmail()
+  @Length(3, 254)
   contactEmail!: string;
 
   @ApiProperty({ maxLength: 2000, description: 'What the organization wants to build' })
-  @IsString() @Length(1, 2000) @Matches(/\S/, { message: 'useCase must not be blank' })
+  @IsString()
+  @Length(1, 2000)
+  @Matches(/\S/, { message: 'useCase must not be blank' })
   useCase!: string;
 }
 
 export class WaitlistListQueryDto {
-  @ApiPropertyOptional({ enum: WAITLIST_STATUSES, default: 'pending' }) @IsOptional() @IsIn(WAITLIST_STATUSES)
+  @ApiPropertyOptional({ enum: WAITLIST_STATUSES, default: 'pending' })
+  @IsOptional()
+  @IsIn(WAITLIST_STATUSES)
   status?: WaitlistStatus;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @ApiPropertyOptional({ minimum: 1, maximum: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit?: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200)
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
   cursor?: string;
 }
 
 export class ApproveWaitlistRequestDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'An existing organization; default: a new one named as requested' })
-  @IsOptional() @IsUUID()
+  @IsOptional()
+  @IsUUID()
   organizationId?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 3 }) @IsOptional() @IsInt() @Min(1) @Max(100)
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 3 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
   maxApps?: number;
 }
 
 export class RejectWaitlistRequestDto {
-  @ApiPropertyOptional({ maxLength: 500 }) @IsOptional() @IsString() @Length(1, 500)
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
   reason?: string;
 }
 

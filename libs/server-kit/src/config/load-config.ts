@@ -13,10 +13,7 @@ export class ConfigValidationError extends Error {
  * Builds a validated config object from environment variables. The class declares each
  * variable as a property with class-validator decorators and its default as an initializer.
  */
-export function loadConfig<T extends object>(
-  configClass: new () => T,
-  env: Record<string, string | undefined> = process.env,
-): T {
+export function loadConfig<T extends object>(configClass: new () => T, env: Record<string, string | undefined> = process.env): T {
   const declared = Object.keys(new configClass());
   const present: Record<string, string> = {};
   for (const key of declared) {

@@ -51,7 +51,13 @@ class HealthController {
   @Get('readyz')
   async ready(@Res() res: Response): Promise<void> {
     const results = await Promise.all(
-      this.checks.map(async (dependency) => ({ dependency, state: await withTimeout(dependency.check()).then(() => 'up' as const, () => 'down' as const) })),
+      this.checks.map(async (dependency) => ({
+        dependency,
+        state: await withTimeout(dependency.check()).then(
+          () => 'up' as const,
+          () => 'down' as const,
+        ),
+      })),
     );
     const own = results.filter(({ dependency }) => !dependency.downstream);
     const downstream = results.filter(({ dependency }) => dependency.downstream);

@@ -40,8 +40,7 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     stopAtFirstError: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) =>
-      new DomainError(ErrorCode.ValidationFailed, 'The request is invalid.', flattenValidationErrors(errors)),
+    exceptionFactory: (errors) => new DomainError(ErrorCode.ValidationFailed, 'The request is invalid.', flattenValidationErrors(errors)),
   });
 }
 

@@ -44,13 +44,7 @@ export class JsonLogger implements LoggerService {
     this.write(level, message, context, undefined, fields);
   }
 
-  private write(
-    level: LogLevel,
-    message: unknown,
-    context?: string,
-    stack?: string,
-    fields?: Record<string, unknown>,
-  ): void {
+  private write(level: LogLevel, message: unknown, context?: string, stack?: string, fields?: Record<string, unknown>): void {
     if (SEVERITY[level] > this.threshold) return;
     const entry: Record<string, unknown> = {
       time: new Date().toISOString(),

@@ -28,9 +28,7 @@ export function perMinute(count: number): number {
 
 /** Whole seconds until the emptiest refused bucket has a token again; never 0. */
 export function retryAfterSeconds(result: TakeResult): number {
-  const waits = result.buckets
-    .filter((b) => b.tokens < 1)
-    .map((b) => (1 - b.tokens) / b.spec.perMillisecond);
+  const waits = result.buckets.filter((b) => b.tokens < 1).map((b) => (1 - b.tokens) / b.spec.perMillisecond);
   return Math.max(1, Math.ceil(Math.max(0, ...waits) / 1000));
 }
 
@@ -80,7 +78,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const allowed = states.every((s) => s.tokens >= 1);
     for (const state of states) {
       if (allowed) state.tokens -= 1;
-      this.buckets.set(state.spec.key, { tokens: state.tokens, at, capacity: state.spec.capacity, perMillisecond: state.spec.perMillisecond });
+      this.buckets.set(state.spec.key, {
+        tokens: state.tokens,
+        at,
+        capacity: state.spec.capacity,
+        perMillisecond: state.spec.perMillisecond,
+      });
     }
     if (this.buckets.size >= this.sweepAt) this.sweep(at);
     return { allowed, buckets: states };

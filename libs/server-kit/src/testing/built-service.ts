@@ -46,7 +46,13 @@ export async function startBuiltService(app: string, port: number, env: Record<s
   // Up to about 75 s: a fresh embedded database and the content import are slow when the machine is busy.
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) break;
-    if (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return { url, stop };
+    if (
+      await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();

@@ -22,9 +22,15 @@ export async function setPasswordThroughLink(setupUrl: string, password: string)
 
 /** Logs in and consents on identity's pages; answers the access token for the standards API. */
 export async function signInWithForms(client: RelyingPartyClient, email: string, password: string): Promise<string> {
-  const config = await oidc.discovery(new URL(`${client.identityUrl}/oidc`), client.clientId, undefined, oidc.ClientSecretBasic(client.clientSecret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(`${client.identityUrl}/oidc`),
+    client.clientId,
+    undefined,
+    oidc.ClientSecretBasic(client.clientSecret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   const verifier = oidc.randomPKCECodeVerifier();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: client.redirectUri,
@@ -41,6 +47,11 @@ export async function signInWithForms(client: RelyingPartyClient, email: string,
   const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
   if (!afterConsent.location) throw new Error(`the consent page answered ${afterConsent.status}`);
   const back = await browser.follow(new URL(afterConsent.location, afterConsent.url).toString(), client.redirectUri);
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, idTokenExpected: true }, { resource: STANDARDS_API_AUDIENCE });
+  const tokens = await oidc.authorizationCodeGrant(
+    config,
+    new URL(back.url),
+    { pkceCodeVerifier: verifier, idTokenExpected: true },
+    { resource: STANDARDS_API_AUDIENCE },
+  );
   return tokens.access_token;
 }

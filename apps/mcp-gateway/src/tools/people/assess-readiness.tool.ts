@@ -19,13 +19,19 @@ export const assessReadiness = defineTool({
   name: 'assess_readiness',
   title: 'Assess readiness',
   description: "Compare a profile (done tasks, acknowledged standards and policies) with a role's or task's requirements: score and gaps.",
-  input: z.object({
-    role: roleName.optional(),
-    taskCode: z.string().regex(/^TSK-[0-9]{3}$/, 'must look like TSK-012').optional(),
-    completedTasks: codes(200),
-    acknowledgedStandards: codes(200).describe('Citations like RUL-3@2.0'),
-    acknowledgedPolicies: codes(50).describe('Citations like agent-use@2.0'),
-  }).strict().refine((v) => (v.role === undefined) !== (v.taskCode === undefined), { message: 'give exactly one of role or taskCode' }),
+  input: z
+    .object({
+      role: roleName.optional(),
+      taskCode: z
+        .string()
+        .regex(/^TSK-[0-9]{3}$/, 'must look like TSK-012')
+        .optional(),
+      completedTasks: codes(200),
+      acknowledgedStandards: codes(200).describe('Citations like RUL-3@2.0'),
+      acknowledgedPolicies: codes(50).describe('Citations like agent-use@2.0'),
+    })
+    .strict()
+    .refine((v) => (v.role === undefined) !== (v.taskCode === undefined), { message: 'give exactly one of role or taskCode' }),
   output,
   annotations: PURE_READ,
   async run(input, { registry }) {
@@ -45,11 +51,17 @@ export const assessReadiness = defineTool({
       const task = index.tasks.get(input.taskCode!);
       if (!task) return failure(`Unknown task ${input.taskCode}.`);
       requirements = [
-        ...taskPath(task.taskCode, index.tasks).filter((code) => code !== task.taskCode).map((id) => ({ kind: 'task' as const, id })),
+        ...taskPath(task.taskCode, index.tasks)
+          .filter((code) => code !== task.taskCode)
+          .map((id) => ({ kind: 'task' as const, id })),
         ...task.standards.map((id) => ({ kind: 'standard' as const, id })),
       ];
     }
-    const have = { task: new Set(input.completedTasks), standard: new Set(input.acknowledgedStandards), policy: new Set(input.acknowledgedPolicies) };
+    const have = {
+      task: new Set(input.completedTasks),
+      standard: new Set(input.acknowledgedStandards),
+      policy: new Set(input.acknowledgedPolicies),
+    };
     const met = requirements.filter((r) => have[r.kind].has(r.id));
     const verbs = { task: 'complete task', standard: 'acknowledge standard', policy: 'acknowledge policy' };
     const gaps = requirements.filter((r) => !have[r.kind].has(r.id)).map((r) => ({ ...r, action: `${verbs[r.kind]} ${r.id}` }));

@@ -15,13 +15,15 @@ export const draftInvitation = defineTool({
   name: 'draft_invitation',
   title: 'Draft an invitation',
   description: 'Text and payload of an invitation to a role. Nothing is sent.',
-  input: z.object({
-    email: z.email(),
-    role: roleName,
-    organizationName: z.string().trim().min(1).max(200),
-    inviterName: z.string().trim().min(1).max(200).optional(),
-    language: locale.default('en'),
-  }).strict(),
+  input: z
+    .object({
+      email: z.email(),
+      role: roleName,
+      organizationName: z.string().trim().min(1).max(200),
+      inviterName: z.string().trim().min(1).max(200).optional(),
+      language: locale.default('en'),
+    })
+    .strict(),
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run({ email, role, organizationName, inviterName, language }, { registry }) {
@@ -35,7 +37,10 @@ export const draftInvitation = defineTool({
       output: {
         sent: false as const,
         payload: { email, role, organizationName, language },
-        subject: { en: `${organizationName} invites you as ${definition.name.en}`, 'zh-Hans': `${organizationName} 邀请您担任${definition.name['zh-Hans']}` },
+        subject: {
+          en: `${organizationName} invites you as ${definition.name.en}`,
+          'zh-Hans': `${organizationName} 邀请您担任${definition.name['zh-Hans']}`,
+        },
         body: {
           en: `${from} invites you to join ${organizationName} as ${definition.name.en}. ${definition.description.en} Sign in with your organization account to accept.`,
           'zh-Hans': `${from} 邀请您以${definition.name['zh-Hans']}身份加入 ${organizationName}。${definition.description['zh-Hans']} 请使用组织账户登录以接受邀请。`,

@@ -7,7 +7,9 @@ const taskCode = z.string().regex(/^TSK-[0-9]{3}$/, 'must look like TSK-012');
 
 const output = z.object({
   goal: z.string(),
-  path: z.array(z.object({ step: z.int(), taskCode: z.string(), title: localized, roles: z.array(z.string()), prerequisites: z.array(z.string()) })),
+  path: z.array(
+    z.object({ step: z.int(), taskCode: z.string(), title: localized, roles: z.array(z.string()), prerequisites: z.array(z.string()) }),
+  ),
   alreadyDone: z.array(z.string()),
 });
 
@@ -25,11 +27,14 @@ export const proposeTaskPath = defineTool({
     if (!tasks.has(goal)) return failure(`Unknown task ${goal}; read stdreg://taskspec/{taskCode} (completion lists the codes).`);
     const done = new Set(completedTasks);
     const all = taskPath(goal, tasks);
-    const path = all.filter((code) => !done.has(code)).map((code, i) => {
-      const task = tasks.get(code)!;
-      return { step: i + 1, taskCode: code, title: task.title, roles: task.roles, prerequisites: task.prerequisites };
-    });
+    const path = all
+      .filter((code) => !done.has(code))
+      .map((code, i) => {
+        const task = tasks.get(code)!;
+        return { step: i + 1, taskCode: code, title: task.title, roles: task.roles, prerequisites: task.prerequisites };
+      });
     return { ok: true, output: { goal, path, alreadyDone: all.filter((code) => done.has(code)) } };
   },
-  render: (o) => (o.path.length === 0 ? `${o.goal} is already done.` : o.path.map((p) => `${p.step}. ${p.taskCode} ${p.title.en}`).join('\n')),
+  render: (o) =>
+    o.path.length === 0 ? `${o.goal} is already done.` : o.path.map((p) => `${p.step}. ${p.taskCode} ${p.title.en}`).join('\n'),
 });

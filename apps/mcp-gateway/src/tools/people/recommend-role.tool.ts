@@ -5,20 +5,24 @@ import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 
 const output = z.object({
-  roles: z.array(z.object({
-    role: z.string(),
-    kind: z.enum(['stakeholder', 'operational']),
-    name: localized,
-    score: z.number(),
-    reasons: z.array(z.string()),
-  })),
+  roles: z.array(
+    z.object({
+      role: z.string(),
+      kind: z.enum(['stakeholder', 'operational']),
+      name: localized,
+      score: z.number(),
+      reasons: z.array(z.string()),
+    }),
+  ),
 });
 
 export const recommendRole = defineTool({
   name: 'recommend_role',
   title: 'Recommend a role',
   description: 'Rank registry roles for a described person or need, with the responsibilities that matched.',
-  input: z.object({ description: text(2000).describe('The person or the need, in either language'), limit: z.int().min(1).max(12).default(3) }).strict(),
+  input: z
+    .object({ description: text(2000).describe('The person or the need, in either language'), limit: z.int().min(1).max(12).default(3) })
+    .strict(),
   output,
   annotations: PURE_READ,
   async run({ description, limit }, { registry }) {
@@ -39,7 +43,10 @@ export const recommendRole = defineTool({
       });
       return { role: role.role, kind: role.kind, name: role.name, score, reasons };
     });
-    const roles = ranked.filter((r) => r.score > 0).sort((a, b) => b.score - a.score || a.role.localeCompare(b.role)).slice(0, limit);
+    const roles = ranked
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score || a.role.localeCompare(b.role))
+      .slice(0, limit);
     return { ok: true, output: { roles } };
   },
   render: (o) =>

@@ -26,14 +26,26 @@ export const compareStandardVersions = defineTool({
   output,
   annotations: PURE_READ,
   async run({ sectionId, from, to }, { registry }) {
-    const [before, after] = await Promise.all([from, to].map((v) => registry.read<StandardBlockDto>(`/standards/${sectionId}`, { version: v })));
-    for (const [side, result] of [[from, before!], [to, after!]] as const) {
-      if (!result.ok) return failure(result.status === 404 ? `${sectionId}@${side} does not exist; read stdreg://standards/${sectionId} for its versions.` : result.message);
+    const [before, after] = await Promise.all(
+      [from, to].map((v) => registry.read<StandardBlockDto>(`/standards/${sectionId}`, { version: v })),
+    );
+    for (const [side, result] of [
+      [from, before!],
+      [to, after!],
+    ] as const) {
+      if (!result.ok)
+        return failure(
+          result.status === 404
+            ? `${sectionId}@${side} does not exist; read stdreg://standards/${sectionId} for its versions.`
+            : result.message,
+        );
     }
     if (!before!.ok || !after!.ok) return failure('unreachable');
     const a = before!.body;
     const b = after!.body;
-    const ids = [...new Set([...a.clauses, ...b.clauses].map((c) => c.clauseId))].sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
+    const ids = [...new Set([...a.clauses, ...b.clauses].map((c) => c.clauseId))].sort((x, y) =>
+      x.localeCompare(y, 'en', { numeric: true }),
+    );
     const clauses = ids.map((clauseId) => {
       const old = a.clauses.find((c) => c.clauseId === clauseId)?.text ?? null;
       const now = b.clauses.find((c) => c.clauseId === clauseId)?.text ?? null;
@@ -45,7 +57,15 @@ export const compareStandardVersions = defineTool({
       en: `${sectionId} ${from} → ${to}: ${count('added')} clause(s) added, ${count('removed')} removed, ${count('changed')} changed.`,
       'zh-Hans': `${sectionId} ${from} → ${to}：新增 ${count('added')} 条，删除 ${count('removed')} 条，修改 ${count('changed')} 条。`,
     };
-    return { ok: true, output: { sectionId, from, to, titleChanged: !same(a.title, b.title), summaryChanged: !same(a.summary, b.summary), clauses, summary } };
+    return {
+      ok: true,
+      output: { sectionId, from, to, titleChanged: !same(a.title, b.title), summaryChanged: !same(a.summary, b.summary), clauses, summary },
+    };
   },
-  render: (o) => [o.summary.en, o.summary['zh-Hans'], ...o.clauses.filter((c) => c.change !== 'unchanged').map((c) => `§${c.clauseId} ${c.change}${c.after ? `: ${c.after.en}` : ''}`)].join('\n'),
+  render: (o) =>
+    [
+      o.summary.en,
+      o.summary['zh-Hans'],
+      ...o.clauses.filter((c) => c.change !== 'unchanged').map((c) => `§${c.clauseId} ${c.change}${c.after ? `: ${c.after.en}` : ''}`),
+    ].join('\n'),
 });

@@ -11,7 +11,10 @@ export interface RegistryIndex {
 
 export async function registryIndex(registry: RegistryCache): Promise<{ ok: true; index: RegistryIndex } | { ok: false; message: string }> {
   const [tasks, roles, standards, policies] = await Promise.all([
-    registry.all('tasks'), registry.all('roles'), registry.all('standards'), registry.all('policies'),
+    registry.all('tasks'),
+    registry.all('roles'),
+    registry.all('standards'),
+    registry.all('policies'),
   ]);
   for (const result of [tasks, roles, standards, policies]) if (!result.ok) return { ok: false, message: result.message };
   if (!tasks.ok || !roles.ok || !standards.ok || !policies.ok) return { ok: false, message: 'registry unavailable' };

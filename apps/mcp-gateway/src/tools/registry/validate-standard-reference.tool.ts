@@ -29,17 +29,30 @@ export const validateStandardReference = defineTool({
   async run({ reference }, { registry }) {
     const parsed = parseStandardReference(reference);
     const empty: Output = {
-      reference, valid: false, sectionId: null, version: null, clauseId: null, exists: false, status: null,
-      currentVersion: null, supersededBy: null, currentCitation: null, problems: [],
+      reference,
+      valid: false,
+      sectionId: null,
+      version: null,
+      clauseId: null,
+      exists: false,
+      status: null,
+      currentVersion: null,
+      supersededBy: null,
+      currentCitation: null,
+      problems: [],
     };
     if (!parsed) return { ok: true, output: { ...empty, problems: [`Not a standard reference; expected ${REFERENCE_FORMAT}.`] } };
     const base = { ...empty, ...parsed };
     const current = await registry.read<StandardBlockDto>(`/standards/${parsed.sectionId}`);
     if (!current.ok) {
-      if (current.status === 404) return { ok: true, output: { ...base, problems: [`No standards block ${parsed.sectionId} in the registry.`] } };
+      if (current.status === 404)
+        return { ok: true, output: { ...base, problems: [`No standards block ${parsed.sectionId} in the registry.`] } };
       return failure(current.message);
     }
-    const at = parsed.version === null ? current : await registry.read<StandardBlockDto>(`/standards/${parsed.sectionId}`, { version: parsed.version });
+    const at =
+      parsed.version === null
+        ? current
+        : await registry.read<StandardBlockDto>(`/standards/${parsed.sectionId}`, { version: parsed.version });
     if (!at.ok) {
       if (at.status !== 404) return failure(at.message);
       const problems = [`${parsed.sectionId} has no version ${parsed.version}; versions: ${current.body.versions.join(', ')}.`];
@@ -50,12 +63,21 @@ export const validateStandardReference = defineTool({
     if (!clauseExists) {
       problems.push(`${at.body.citation} has no clause ${parsed.clauseId}; clauses: ${at.body.clauses.map((c) => c.clauseId).join(', ')}.`);
     }
-    if (at.body.status === 'superseded') problems.push(`${at.body.citation} is superseded by ${parsed.sectionId}@${at.body.supersededBy ?? current.body.version}; cite ${current.body.citation}.`);
+    if (at.body.status === 'superseded')
+      problems.push(
+        `${at.body.citation} is superseded by ${parsed.sectionId}@${at.body.supersededBy ?? current.body.version}; cite ${current.body.citation}.`,
+      );
     return {
       ok: true,
       output: {
-        ...base, exists: clauseExists, valid: problems.length === 0, status: at.body.status,
-        currentVersion: current.body.version, supersededBy: at.body.supersededBy ? `${parsed.sectionId}@${at.body.supersededBy}` : null, currentCitation: current.body.citation, problems,
+        ...base,
+        exists: clauseExists,
+        valid: problems.length === 0,
+        status: at.body.status,
+        currentVersion: current.body.version,
+        supersededBy: at.body.supersededBy ? `${parsed.sectionId}@${at.body.supersededBy}` : null,
+        currentCitation: current.body.citation,
+        problems,
       },
     };
   },

@@ -20,12 +20,16 @@ export const calculateDraftSettlement = defineTool({
     const read = readScenarioPeriod(content, periodId);
     if (!read.ok) return failure(read.message);
     const { scenario } = read;
-    const settlement = periodId === undefined ? formatSettlement(settleScenario(scenario)) : formatSettlement(settlePeriod(scenario, periodId));
+    const settlement =
+      periodId === undefined ? formatSettlement(settleScenario(scenario)) : formatSettlement(settlePeriod(scenario, periodId));
     return { ok: true, output: { posted: false as const, settlement } };
   },
   render: ({ settlement }) => {
     const scope = settlement.kind === 'period' ? `period ${settlement.periodId}` : `${settlement.periods.length} period(s)`;
     const money = (amount: string) => formatMoney(parseAmount(amount, settlement.currency), settlement.currency);
-    return [`Draft settlement (not posted), ${scope}: distributable ${money(settlement.distributable)}`, ...settlement.participants.map((p) => `${p.participantId}: ${money(p.total)}`)].join('\n');
+    return [
+      `Draft settlement (not posted), ${scope}: distributable ${money(settlement.distributable)}`,
+      ...settlement.participants.map((p) => `${p.participantId}: ${money(p.total)}`),
+    ].join('\n');
   },
 });

@@ -28,5 +28,8 @@ export const compareRuleVersions = defineTool({
     const afterDigest = rulesDigest(b.scenario);
     return { ok: true, output: { beforeDigest, afterDigest, identical: beforeDigest === afterDigest, changes } };
   },
-  render: (o) => (o.changes.length === 0 ? 'The split rules are identical.' : o.changes.map((c) => `- ${c.description.en} / ${c.description['zh-Hans']}`).join('\n')),
+  render: (o) =>
+    o.changes.length === 0
+      ? 'The split rules are identical.'
+      : o.changes.map((c) => `- ${c.description.en} / ${c.description['zh-Hans']}`).join('\n'),
 });

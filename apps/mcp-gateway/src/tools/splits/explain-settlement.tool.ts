@@ -7,11 +7,13 @@ import { periodIdInput, readScenarioPeriod, scenarioContent } from './scenario-i
 const output = z.object({
   currency: z.string(),
   periodId: z.string().nullable(),
-  steps: z.array(z.object({
-    kind: z.enum(['distributable', 'fixed_payment', 'percentage_split', 'totals']),
-    text: localized,
-    facts: z.record(z.string(), z.unknown()).describe('Amounts as decimal strings'),
-  })),
+  steps: z.array(
+    z.object({
+      kind: z.enum(['distributable', 'fixed_payment', 'percentage_split', 'totals']),
+      text: localized,
+      facts: z.record(z.string(), z.unknown()).describe('Amounts as decimal strings'),
+    }),
+  ),
 });
 
 export const explainSettlement = defineTool({
@@ -26,7 +28,14 @@ export const explainSettlement = defineTool({
     if (!read.ok) return failure(read.message);
     const { scenario } = read;
     const steps = explainSteps(periodId === undefined ? settleScenario(scenario) : settlePeriod(scenario, periodId));
-    return { ok: true, output: { currency: scenario.currency, periodId: periodId ?? null, steps: steps.map(({ kind, text, ...facts }) => ({ kind, text, facts })) } };
+    return {
+      ok: true,
+      output: {
+        currency: scenario.currency,
+        periodId: periodId ?? null,
+        steps: steps.map(({ kind, text, ...facts }) => ({ kind, text, facts })),
+      },
+    };
   },
   render: (o) => o.steps.map((step, i) => `${i + 1}. ${step.text.en}\n   ${step.text['zh-Hans']}`).join('\n'),
 });

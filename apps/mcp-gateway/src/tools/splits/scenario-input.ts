@@ -5,7 +5,9 @@ import { localized } from '../shared-schemas';
 
 export const scenarioContent = z
   .record(z.string(), z.unknown())
-  .describe('Scenario content: {currency, periods[{periodId, revenue, costs}], participants[{participantId, name{en,zh-Hans}, legalEntityId}], tiers[fixed then percentage]}; amounts are decimal strings');
+  .describe(
+    'Scenario content: {currency, periods[{periodId, revenue, costs}], participants[{participantId, name{en,zh-Hans}, legalEntityId}], tiers[fixed then percentage]}; amounts are decimal strings',
+  );
 
 export type ScenarioRead = { ok: true; scenario: ScenarioContent } | { ok: false; message: string };
 
@@ -36,13 +38,21 @@ export const periodSettlement = z.object({
   revenue: amount,
   costs: amount,
   distributable: amount,
-  tiers: z.array(z.discriminatedUnion('kind', [
-    z.object({ ...flow, kind: z.literal('fixed'), payments: z.array(z.object({ participantId: z.string(), due: amount, paid: amount })) }),
-    z.object({
-      ...flow, kind: z.literal('percentage'), capAmount: amount.nullable(),
-      payments: z.array(z.object({ participantId: z.string(), basisPoints: z.int(), paid: amount, roundingUnits: z.int() })),
-    }),
-  ])),
+  tiers: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({
+        ...flow,
+        kind: z.literal('fixed'),
+        payments: z.array(z.object({ participantId: z.string(), due: amount, paid: amount })),
+      }),
+      z.object({
+        ...flow,
+        kind: z.literal('percentage'),
+        capAmount: amount.nullable(),
+        payments: z.array(z.object({ participantId: z.string(), basisPoints: z.int(), paid: amount, roundingUnits: z.int() })),
+      }),
+    ]),
+  ),
   participants: z.array(participantTotal),
 });
 

@@ -10,18 +10,28 @@ const participantTotal = z.object({ participantId: z.string(), total: z.string()
 const output = z.object({
   currency: z.string(),
   projected: z.boolean(),
-  periods: z.array(z.object({ periodId: z.string(), revenue: z.string(), costs: z.string(), distributable: z.string(), allocations: z.array(participantTotal) })),
+  periods: z.array(
+    z.object({
+      periodId: z.string(),
+      revenue: z.string(),
+      costs: z.string(),
+      distributable: z.string(),
+      allocations: z.array(participantTotal),
+    }),
+  ),
   totals: z.object({ revenue: z.string(), costs: z.string(), distributable: z.string(), allocations: z.array(participantTotal) }),
 });
 
-const projection = z.object({
-  startMonth: z.string().regex(/^[0-9]{4}-(0[1-9]|1[0-2])$/, 'must look like 2026-01'),
-  months: z.int().min(1).max(120),
-  revenue: amount.describe('Revenue of the first month'),
-  costs: amount.describe('Costs of the first month'),
-  revenueGrowthBasisPoints: z.int().min(-10000).max(100000).default(0).describe('Month-on-month change, 100 = 1%'),
-  costGrowthBasisPoints: z.int().min(-10000).max(100000).default(0),
-}).strict();
+const projection = z
+  .object({
+    startMonth: z.string().regex(/^[0-9]{4}-(0[1-9]|1[0-2])$/, 'must look like 2026-01'),
+    months: z.int().min(1).max(120),
+    revenue: amount.describe('Revenue of the first month'),
+    costs: amount.describe('Costs of the first month'),
+    revenueGrowthBasisPoints: z.int().min(-10000).max(100000).default(0).describe('Month-on-month change, 100 = 1%'),
+    costGrowthBasisPoints: z.int().min(-10000).max(100000).default(0),
+  })
+  .strict();
 
 function monthAfter(start: string, offset: number): string {
   const [year, month] = start.split('-').map(Number) as [number, number];
@@ -35,7 +45,11 @@ function projectPeriods(plan: z.output<typeof projection>, currency: string) {
   let costs = parseAmount(plan.costs, currency);
   const periods = [];
   for (let i = 0; i < plan.months; i++) {
-    periods.push({ periodId: monthAfter(plan.startMonth, i), revenue: formatAmount(revenue, currency), costs: formatAmount(costs, currency) });
+    periods.push({
+      periodId: monthAfter(plan.startMonth, i),
+      revenue: formatAmount(revenue, currency),
+      costs: formatAmount(costs, currency),
+    });
     revenue = (revenue * BigInt(10000 + plan.revenueGrowthBasisPoints)) / 10000n;
     costs = (costs * BigInt(10000 + plan.costGrowthBasisPoints)) / 10000n;
   }
@@ -46,7 +60,12 @@ export const simulateOperatingPlan = defineTool({
   name: 'simulate_operating_plan',
   title: 'Simulate an operating plan',
   description: "Project revenue, costs and each participant's allocation per period for a scenario, optionally over grown monthly figures.",
-  input: z.object({ content: scenarioContent, projection: projection.optional().describe("Replaces the scenario's periods with projected months") }).strict(),
+  input: z
+    .object({
+      content: scenarioContent,
+      projection: projection.optional().describe("Replaces the scenario's periods with projected months"),
+    })
+    .strict(),
   output,
   annotations: PURE_READ,
   async run({ content, projection: plan }) {
@@ -67,7 +86,13 @@ export const simulateOperatingPlan = defineTool({
       output: {
         currency: settled.currency,
         projected: plan !== undefined,
-        periods: settled.periods.map((p) => ({ periodId: p.periodId, revenue: p.revenue, costs: p.costs, distributable: p.distributable, allocations: p.participants })),
+        periods: settled.periods.map((p) => ({
+          periodId: p.periodId,
+          revenue: p.revenue,
+          costs: p.costs,
+          distributable: p.distributable,
+          allocations: p.participants,
+        })),
         totals: { revenue: settled.revenue, costs: settled.costs, distributable: settled.distributable, allocations: settled.participants },
       },
     };

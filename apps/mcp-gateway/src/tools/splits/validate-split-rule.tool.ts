@@ -21,5 +21,8 @@ export const validateSplitRule = defineTool({
     if (!validation.ok) return { ok: true, output: { valid: false, rulesDigest: null, errors: validation.errors } };
     return { ok: true, output: { valid: true, rulesDigest: rulesDigest(validation.scenario), errors: [] } };
   },
-  render: (o) => (o.valid ? `Valid split rules (${o.rulesDigest}).` : `${o.errors.length} problem(s):\n${o.errors.map((e) => `${e.path || '/'}: ${e.message}`).join('\n')}`),
+  render: (o) =>
+    o.valid
+      ? `Valid split rules (${o.rulesDigest}).`
+      : `${o.errors.length} problem(s):\n${o.errors.map((e) => `${e.path || '/'}: ${e.message}`).join('\n')}`,
 });
