@@ -36,6 +36,22 @@ export default [
     },
   },
   {
+    // Every query in a repository (or a migration): services orchestrate, repositories speak SQL.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/migrations/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='query']", message: 'Queries belong in a *.repository.ts (or a migration).' },
+        { selector: "CallExpression[callee.name='preparedQuery']", message: 'Queries belong in a *.repository.ts (or a migration).' },
+        {
+          selector: "CallExpression[callee.property.name='createQueryBuilder']",
+          message: 'Queries belong in a *.repository.ts (or a migration).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

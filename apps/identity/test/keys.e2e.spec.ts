@@ -151,12 +151,12 @@ describe('the bootstrap platform key', () => {
     const file = path.join(directory, 'bootstrap-platform-key');
     try {
       await identity.dataSource.query(`UPDATE api_key SET revoked_at = now() WHERE class = 'platform' AND revoked_at IS NULL`);
-      const prefix = await bootstrapPlatformKey(identity.dataSource, identity.app.get(KeysService), file);
+      const prefix = await bootstrapPlatformKey(identity.app.get(KeysService), file);
       expect(prefix).toMatch(/^[a-z2-7]{10}$/);
       expect((await stat(file)).mode & 0o777).toBe(0o600);
       const key = (await readFile(file, 'utf8')).trim();
       await request(identity.server).get('/v1/organizations').set(bearer(key)).expect(200);
-      expect(await bootstrapPlatformKey(identity.dataSource, identity.app.get(KeysService), file)).toBeNull();
+      expect(await bootstrapPlatformKey(identity.app.get(KeysService), file)).toBeNull();
       identity.platformKey = key;
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import path from 'node:path';
-import { DataSource } from 'typeorm';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { KeysService } from '../keys/keys.service';
@@ -10,7 +9,6 @@ import { bootstrapPlatformKey, BOOTSTRAP_KEY_FILE } from './first-platform-key';
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly keys: KeysService,
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
     private readonly logger: JsonLogger,
@@ -19,7 +17,7 @@ export class BootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.BOOTSTRAP_PLATFORM_KEY !== 'auto') return;
     const file = path.resolve(this.config.DATA_DIR, BOOTSTRAP_KEY_FILE);
-    const prefix = await bootstrapPlatformKey(this.dataSource, this.keys, file);
+    const prefix = await bootstrapPlatformKey(this.keys, file);
     if (prefix) this.logger.event('info', 'created the first platform key', { prefix, file }, 'Bootstrap');
   }
 }

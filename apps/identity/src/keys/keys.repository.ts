@@ -67,6 +67,31 @@ export class KeysRepository {
     );
   }
 
+  /** Whether the organization exists (a key may name only an existing one). */
+  async organizationExists(manager: EntityManager, organizationId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
+    return rows.length > 0;
+  }
+
+  /** Those of `registryIds` that name a live registered app. */
+  async existingRegistries(manager: EntityManager, registryIds: string[]): Promise<string[]> {
+    const rows: { registry_id: string }[] = await manager.query(
+      'SELECT registry_id FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL',
+      [registryIds],
+    );
+    return rows.map((row) => row.registry_id);
+  }
+
+  /**
+   * Serializes the creation of the first platform key among replicas starting together (an advisory
+   * lock held until the transaction ends), then says whether an active one exists.
+   */
+  async lockBootstrapAndFindPlatformKey(manager: EntityManager, lockKey: number): Promise<boolean> {
+    await manager.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1`);
+    return rows.length > 0;
+  }
+
   async hasActivePlatformKey(): Promise<boolean> {
     const rows = await this.dataSource.query(`SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1`);
     return rows.length > 0;

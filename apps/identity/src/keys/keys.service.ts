@@ -123,6 +123,23 @@ export class KeysService {
   }
 
   /** Creates a key and its first secret inside the caller's transaction. */
+  /**
+   * The first platform key, when there is no active one: replicas starting together create one
+   * between them. `keep` receives it inside the transaction (a failure there creates nothing).
+   */
+  async issueFirstPlatformKey(lockKey: number, keep: (issued: IssuedKeyDto) => Promise<void>): Promise<IssuedKeyDto | null> {
+    return this.dataSource.transaction(async (manager) => {
+      if (await this.keys.lockBootstrapAndFindPlatformKey(manager, lockKey)) return null;
+      const issued = await this.issue(
+        manager,
+        { name: 'bootstrap platform key', keyClass: KeyClass.Platform, organizationId: null },
+        { kind: 'system', id: 'bootstrap' },
+      );
+      await keep(issued);
+      return issued;
+    });
+  }
+
   async issue(manager: EntityManager, key: NewKey, actor: Actor): Promise<IssuedKeyDto> {
     const id = uuidv7();
     const generated = generateKeySecret(key.keyClass);
@@ -192,8 +209,7 @@ export class KeysService {
 
   private async assertOrganizationExists(manager: EntityManager, organizationId: string | null): Promise<void> {
     if (organizationId === null) return;
-    const rows = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
-    if (rows.length === 0) {
+    if (!(await this.keys.organizationExists(manager, organizationId))) {
       throw new DomainError(ErrorCode.DomainRuleViolated, `Organization ${organizationId} does not exist.`, [
         { field: 'organizationId', message: 'organizationId must name an existing organization' },
       ]);
@@ -201,11 +217,8 @@ export class KeysService {
   }
 
   private async bindExistingRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
-    const found: { registry_id: string }[] = await manager.query(
-      'SELECT registry_id FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL',
-      [registryIds],
-    );
-    const missing = registryIds.filter((id) => !found.some((row) => row.registry_id === id));
+    const found = await this.keys.existingRegistries(manager, registryIds);
+    const missing = registryIds.filter((id) => !found.includes(id));
     if (missing.length > 0) {
       throw new DomainError(ErrorCode.DomainRuleViolated, `Unknown registries: ${missing.join(', ')}.`, [
         { field: 'allowedRegistryIds', message: 'every registry id must name a registered app' },

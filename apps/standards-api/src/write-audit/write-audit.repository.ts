@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+export interface WriteAuditEntry {
+  id: string;
+  organizationId: string;
+  subjectKind: string;
+  subjectId: string;
+  action: string;
+  target: string;
+  detail: Record<string, unknown>;
+  requestId: string | null;
+}
+
+/** The write audit table: appended to, inside the audited write's transaction. */
+@Injectable()
+export class WriteAuditRepository {
+  async append(manager: EntityManager, entry: WriteAuditEntry): Promise<void> {
+    await manager.query(
+      `INSERT INTO write_audit (id, organization_id, subject_kind, subject_id, action, target, detail, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        entry.id,
+        entry.organizationId,
+        entry.subjectKind,
+        entry.subjectId,
+        entry.action,
+        entry.target,
+        JSON.stringify(entry.detail),
+        entry.requestId,
+      ],
+    );
+  }
+}
