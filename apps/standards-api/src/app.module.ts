@@ -4,7 +4,7 @@ import { downstreamServiceCheck, HealthModule, JsonLogger } from '@stdreg/server
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
 import { StandardsApiConfig } from './config/standards-api.config';
 import { STANDARDS_API_MIGRATIONS } from './migrations';
-import { REGISTRY_ENTITIES } from './registry/registry.entity';
+import { REGISTRY_ENTITIES } from './registry-storage/registry.entity';
 import { RegistryModule } from './registry/registry.module';
 import { RegistryService } from './registry/registry.service';
 import { AuthorizationModule } from './authorization/authorization.module';

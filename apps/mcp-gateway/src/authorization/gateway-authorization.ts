@@ -2,7 +2,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthorizationClient } from '@stdreg/authz-client';
 import type { Action, DecisionSubjectDto } from '@stdreg/contracts';
-import type { McpCaller } from '../mcp/caller';
+import type { McpCaller } from '../caller/caller';
 
 export type OrganizationReadAction = Extract<
   Action,

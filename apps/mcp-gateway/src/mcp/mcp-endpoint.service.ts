@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { MAX_CREDENTIAL_LENGTH } from '@stdreg/contracts';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from '../rate-limit/tool-call-limiter';
-import { callerOf } from './caller';
+import { callerOf } from '../caller/caller';
 import { McpServerFactory } from './mcp-server.factory';
 import { JsonRpcErrorCode, jsonRpcError } from './protocol';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';

@@ -1,7 +1,7 @@
 // Reads one stdreg:// resource: registry data anonymously, organization data only when identity allows.
 import { Injectable } from '@nestjs/common';
 import { GatewayAuthorization } from '../authorization/gateway-authorization';
-import type { McpCaller } from '../mcp/caller';
+import type { McpCaller } from '../caller/caller';
 import { IdentityClient } from '../upstream/identity.client';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';

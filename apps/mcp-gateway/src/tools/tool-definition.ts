@@ -2,7 +2,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { GatewayAuthorization } from '../authorization/gateway-authorization';
-import type { McpCaller } from '../mcp/caller';
+import type { McpCaller } from '../caller/caller';
 import type { RegistryCache } from '../upstream/registry-cache';
 import type { StandardsApiClient } from '../upstream/standards-api.client';
 

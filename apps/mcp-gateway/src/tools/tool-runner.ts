@@ -4,7 +4,7 @@ import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelconte
 import { JsonLogger } from '@stdreg/server-kit';
 import { z } from 'zod';
 import { GatewayAuthorization } from '../authorization/gateway-authorization';
-import type { McpCaller } from '../mcp/caller';
+import type { McpCaller } from '../caller/caller';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
 import { portableSchema } from './schema-portability';

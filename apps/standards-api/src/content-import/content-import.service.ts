@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { contentDigest, loadPack, type PackIssue } from '@stdreg/registry-content';
-import { RegistryRepository } from '../registry/registry.repository';
+import { RegistryRepository } from '../registry-storage/registry.repository';
 
 export type ImportOutcome =
   | { status: 'imported'; digest: string; packVersion: string; importedAt: Date }

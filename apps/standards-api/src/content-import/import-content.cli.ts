@@ -8,8 +8,8 @@ import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
 import { openDatabase } from '@stdreg/server-kit/database';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { STANDARDS_API_MIGRATIONS } from '../migrations';
-import { REGISTRY_ENTITIES } from '../registry/registry.entity';
-import { RegistryRepository } from '../registry/registry.repository';
+import { REGISTRY_ENTITIES } from '../registry-storage/registry.entity';
+import { RegistryRepository } from '../registry-storage/registry.repository';
 import { ContentImportService } from './content-import.service';
 
 const args = process.argv.slice(2);

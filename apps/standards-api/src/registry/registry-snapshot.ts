@@ -10,7 +10,7 @@ import type {
   TermDto,
 } from '@stdreg/contracts';
 import { compareVersions, type ContentPack } from '@stdreg/registry-content';
-import type { StoredRegistry } from './registry.repository';
+import type { StoredRegistry } from '../registry-storage/registry.repository';
 
 export const API_VERSION = '2.0.0';
 const CAPABILITIES = [

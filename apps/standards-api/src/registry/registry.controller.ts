@@ -17,7 +17,7 @@ import {
   TermSearchQueryDto,
   VersionedReadQueryDto,
 } from '@stdreg/contracts';
-import { ApiPage, ApiRegistryErrors } from '../openapi/api-decorators';
+import { ApiPage, ApiRegistryErrors } from '../api-decorators/api-decorators';
 import { negotiateLocale } from './language';
 import { RegistryService } from './registry.service';
 import { sendRepresentation } from './representation';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ContentImportModule } from '../content-import/content-import.module';
 import { RegistryController } from './registry.controller';
 import { RegistryService } from './registry.service';
-import { RegistryStorageModule } from './registry-storage.module';
+import { RegistryStorageModule } from '../registry-storage/registry-storage.module';
 
 @Module({
   imports: [RegistryStorageModule, ContentImportModule],

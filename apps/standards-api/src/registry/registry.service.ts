@@ -12,7 +12,7 @@ import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
 import { paginate } from './cursor';
 import { withTextView } from './language';
-import { RegistryRepository } from './registry.repository';
+import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistrySnapshot } from './registry-snapshot';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';

@@ -19,7 +19,7 @@ import {
   RuleVersionDto,
 } from '@stdreg/contracts';
 import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
-import { ApiPage } from '../openapi/api-decorators';
+import { ApiPage } from '../api-decorators/api-decorators';
 import { RuleVersionsService } from './rule-versions.service';
 
 @ApiTags('split projects')

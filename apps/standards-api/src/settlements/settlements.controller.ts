@@ -19,7 +19,7 @@ import {
   SettlementRunDto,
 } from '@stdreg/contracts';
 import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
-import { ApiPage } from '../openapi/api-decorators';
+import { ApiPage } from '../api-decorators/api-decorators';
 import { SettlementPostingService } from './settlement-posting.service';
 import { SettlementsService } from './settlements.service';
 
