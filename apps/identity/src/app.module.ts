@@ -11,7 +11,7 @@ import { IdentityConfig } from './config/identity.config';
 import { KeysController } from './keys/keys.controller';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { OidcModule } from './oidc/oidc.module';
-import { OidcSecretsModule } from './oidc/oidc-secrets.module';
+import { OidcSecretsModule } from './secrets/oidc-secrets.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PasswordsModule } from './passwords/passwords.module';
 import { RegisteredAppsModule } from './registered-apps/registered-apps.module';

@@ -1,5 +1,6 @@
 import { ACTIONS, ACTION_CATALOGUE } from '@stdreg/contracts';
-import { decide, type DecisionSubject } from './decision-policy';
+import type { DecisionSubject } from '../subjects/decision-subject';
+import { decide } from './decision-policy';
 
 const ORG = '01900000-0000-7000-8000-00000000000a';
 const OTHER_ORG = '01900000-0000-7000-8000-00000000000b';

@@ -1,10 +1,5 @@
 import { actionDefinition, isAction, type DecisionSubjectDto, type DenialReason } from '@stdreg/contracts';
-
-/** Who is asking, once the forwarded credential is resolved. */
-export type DecisionSubject =
-  | { kind: 'platform_key'; keyId: string; keyPrefix: string }
-  | { kind: 'app_key'; keyId: string; keyPrefix: string; organizationId: string | null }
-  | { kind: 'human'; uid: string; roles: { role: string; organizationId: string | null }[] };
+import type { DecisionSubject } from '../subjects/decision-subject';
 
 export interface DecisionResource {
   organizationId?: string | undefined;

@@ -10,7 +10,8 @@ import {
 import { type Actor, AuditService } from '../audit/audit.service';
 import { KeysService } from '../keys/keys.service';
 import { AccessTokenVerifier } from '../oidc/access-token-verifier';
-import { decide, subjectDto, type DecisionSubject, type DenialReason } from './decision-policy';
+import type { DecisionSubject } from '../subjects/decision-subject';
+import { decide, subjectDto, type DenialReason } from './decision-policy';
 import { RefusalTally } from './refusal-tally';
 
 /** Answers allow or deny for a forwarded credential, an action and a resource; never throws a decision away. */

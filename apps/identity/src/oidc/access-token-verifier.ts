@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { IdentityConfig } from '../config/identity.config';
-import type { DecisionSubject } from '../decisions/decision-policy';
+import type { DecisionSubject } from '../subjects/decision-subject';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
 import { isUuid } from './oidc-accounts';
-import { OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
+import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 
 /**
  * A user access token as a decision subject: a JWT of this issuer for the standards API (signature by

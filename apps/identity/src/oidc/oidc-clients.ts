@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AdapterPayload } from 'oidc-provider';
 import { RegisteredAppsRepository } from '../registered-apps/registered-apps.repository';
-import { ClientSecretSealer } from './client-secret-sealer';
+import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import type { ClientSource } from './oidc-adapter';
 
 /**

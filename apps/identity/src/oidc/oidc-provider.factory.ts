@@ -1,12 +1,12 @@
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import type { IdentityConfig } from '../config/identity.config';
-import { chooseLocale } from '../signin/signin-locale';
-import { escapeHtml, messagePage } from '../signin/signin-pages';
-import { textsFor } from '../signin/signin-texts';
+import { chooseLocale } from '../pages/signin-locale';
+import { escapeHtml, messagePage } from '../pages/signin-pages';
+import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
 import type { AccessTokenVerifier } from './access-token-verifier';
 import type { OidcAccounts } from './oidc-accounts';
-import type { OidcSecrets } from './oidc-secrets';
+import type { OidcSecrets } from '../secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
 
 /** The scope a client asks for to get an access token for the standards API (with `resource=<OIDC_API_AUDIENCE>`). */

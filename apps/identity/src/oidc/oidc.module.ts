@@ -8,7 +8,7 @@ import { AccessTokenVerifier } from './access-token-verifier';
 import { OidcAccounts } from './oidc-accounts';
 import { OidcClients } from './oidc-clients';
 import { createOidcProvider } from './oidc-provider.factory';
-import { OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
+import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 import { OidcStoreRepository } from './oidc-store.repository';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');

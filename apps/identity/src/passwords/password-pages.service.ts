@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Locale } from '@stdreg/contracts';
 import { IdentityConfig } from '../config/identity.config';
-import { csrfToken, csrfValid } from '../signin/csrf';
-import { chooseLocale } from '../signin/signin-locale';
-import { escapeHtml, messagePage, sendPage, setPasswordPage } from '../signin/signin-pages';
-import { textsFor, type Texts } from '../signin/signin-texts';
+import { csrfToken, csrfValid } from '../pages/csrf';
+import { chooseLocale } from '../pages/signin-locale';
+import { escapeHtml, messagePage, sendPage, setPasswordPage } from '../pages/signin-pages';
+import { textsFor, type Texts } from '../pages/signin-texts';
 import { MIN_PASSWORD_LENGTH } from './password-policy';
 import { PASSWORD_SETUP_PATH, PasswordsService, type SetupCompletion } from './passwords.service';
 

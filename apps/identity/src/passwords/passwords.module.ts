@@ -1,5 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { formBodyMiddleware } from '../signin/form-body.middleware';
+import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { UsersModule } from '../users/users.module';
 import { PasswordPagesController } from './password-pages.controller';

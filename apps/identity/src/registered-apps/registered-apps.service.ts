@@ -13,7 +13,7 @@ import { DomainError, keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
 import { KeysRepository } from '../keys/keys.repository';
-import { ClientSecretSealer } from '../oidc/client-secret-sealer';
+import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import { RegisteredAppsRepository, type RegisteredAppRow } from './registered-apps.repository';
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';

@@ -1,7 +1,7 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { PasswordsModule } from '../passwords/passwords.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
-import { formBodyMiddleware } from './form-body.middleware';
+import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { SigninController } from './signin.controller';
 import { SigninService } from './signin.service';
 

@@ -9,10 +9,10 @@ import { SIGNIN_PATH } from '../oidc/oidc-provider.factory';
 import { PasswordsService } from '../passwords/passwords.service';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { UnifiedUsersService } from '../unified-users/unified-users.service';
-import { csrfToken, csrfValid } from './csrf';
-import { chooseLocale } from './signin-locale';
-import { consentPage, loginPage, messagePage, sendPage } from './signin-pages';
-import { textsFor } from './signin-texts';
+import { csrfToken, csrfValid } from '../pages/csrf';
+import { chooseLocale } from '../pages/signin-locale';
+import { consentPage, loginPage, messagePage, sendPage } from '../pages/signin-pages';
+import { textsFor } from '../pages/signin-texts';
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
 

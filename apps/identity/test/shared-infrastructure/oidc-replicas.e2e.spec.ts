@@ -7,7 +7,7 @@ import { createServiceApp, loadConfig } from '@stdreg/server-kit';
 import { freePort } from '@stdreg/server-kit/testing';
 import { IdentityConfig } from '../../src/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
-import { generateSigningKey, type PrivateJwk } from '../../src/oidc/oidc-secrets';
+import { generateSigningKey, type PrivateJwk } from '../../src/secrets/oidc-secrets';
 import {
   API_AUDIENCE,
   FormBrowser,
