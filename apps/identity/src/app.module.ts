@@ -3,12 +3,12 @@ import { DataSource } from 'typeorm';
 import { HealthModule, JsonLogger } from '@stdreg/server-kit';
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
 import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
-import { AuditController } from './audit/audit.controller';
+import { AuditLogModule } from './audit-log/audit-log.module';
 import { IdentityCoreModule } from './auth/identity-core.module';
 import { BootstrapService } from './bootstrap/bootstrap.service';
 import { DecisionsModule } from './decisions/decisions.module';
 import { IdentityConfig } from './config/identity.config';
-import { KeysController } from './keys/keys.controller';
+import { KeysModule } from './keys/keys.module';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { OidcModule } from './oidc/oidc.module';
 import { OidcSecretsModule } from './secrets/oidc-secrets.module';
@@ -38,6 +38,8 @@ export class AppModule {
           migrations: IDENTITY_MIGRATIONS,
         }),
         IdentityCoreModule,
+        KeysModule,
+        AuditLogModule,
         DecisionsModule,
         OrganizationsModule,
         RegisteredAppsModule,
@@ -58,7 +60,6 @@ export class AppModule {
           inject: [DataSource, RATE_LIMIT_STORE],
         }),
       ],
-      controllers: [KeysController, AuditController],
       providers: [{ provide: IdentityConfig, useValue: config }, { provide: JsonLogger, useValue: logger }, BootstrapService],
       exports: [IdentityConfig, JsonLogger],
     };

@@ -8,7 +8,7 @@ import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { IpRateLimitGuard, KeyRateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
+import { KeyAuthGuard, PlatformKeyGuard } from '../keys/key-auth.guard';
 
 /** What every feature's guards stand on: key authentication, rate limits and the audit log. */
 @Global()

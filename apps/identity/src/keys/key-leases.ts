@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KeyCaller } from '../auth/caller';
+import type { KeyCaller } from '../callers/caller';
 
 /** What a decision needs of a key, as read from the database at the start of a lease. */
 export interface LeasedCredential {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyDto, CreateKeyRequestDto, IssuedKeyDto, KeyListQueryDto, RotateKeyRequestDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../auth/caller';
-import { PlatformKeyAuth } from '../auth/decorators';
+import { actorOf, Caller, type KeyCaller } from '../callers/caller';
+import { PlatformKeyAuth } from './key-auth.decorators';
 import { KeysService } from './keys.service';
 
 @ApiTags('keys')

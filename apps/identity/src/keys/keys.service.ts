@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type ApiKeyDto, type CreateKeyRequestDto, ErrorCode, type IssuedKeyDto, KeyClass, type KeyListQueryDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
-import type { KeyCaller } from '../auth/caller';
+import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { KeyLeases, type LeasedCredential } from './key-leases';
 import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateOrganizationRequestDto, PageQueryDto, OrganizationDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../auth/caller';
-import { KeyAuth, PlatformKeyAuth } from '../auth/decorators';
+import { actorOf, Caller, type KeyCaller } from '../callers/caller';
+import { KeyAuth, PlatformKeyAuth } from '../keys/key-auth.decorators';
 import { OrganizationsService } from './organizations.service';
 
 @ApiTags('organizations')

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ErrorCode, KeyClass, type OrganizationDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
-import type { KeyCaller } from '../auth/caller';
+import type { KeyCaller } from '../callers/caller';
 import { OrganizationsRepository, type OrganizationRow } from './organizations.repository';
 
 @Injectable()

@@ -1,8 +1,8 @@
 import { Controller, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PasswordSetupDto, ProblemDetailsDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../auth/caller';
-import { KeyAuth } from '../auth/decorators';
+import { Caller, type KeyCaller } from '../callers/caller';
+import { KeyAuth } from '../keys/key-auth.decorators';
 import { PasswordsService } from './passwords.service';
 
 @ApiTags('sign-in')

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ErrorCode, KeyClass, type PasswordSetupDto } from '@stdreg/contracts';
 import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
-import { actorOf, type KeyCaller } from '../auth/caller';
+import { actorOf, type KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { UsersService } from '../users/users.service';

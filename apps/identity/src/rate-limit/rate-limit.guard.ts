@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import type { RequestWithCaller } from '../auth/caller';
+import type { RequestWithCaller } from '../callers/caller';
 import { RateLimiter } from './rate-limiter';
 
 /** Per-key rate limit; runs after KeyAuthGuard. */

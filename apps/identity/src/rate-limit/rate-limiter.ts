@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Response } from 'express';
 import { ErrorCode, KeyClass } from '@stdreg/contracts';
 import { DomainError, recordRateLimitRejection } from '@stdreg/server-kit';
-import type { KeyCaller } from '../auth/caller';
+import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import {
   bindingBucket,

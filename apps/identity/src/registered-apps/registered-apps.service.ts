@@ -11,7 +11,7 @@ import {
 } from '@stdreg/contracts';
 import { DomainError, keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
-import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
+import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { KeysRepository } from '../keys/keys.repository';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import { RegisteredAppsRepository, type RegisteredAppRow } from './registered-apps.repository';

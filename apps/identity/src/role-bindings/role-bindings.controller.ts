@@ -12,8 +12,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { GrantRoleRequestDto, ProblemDetailsDto, RoleBindingDto, RoleBindingQueryDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../auth/caller';
-import { PlatformKeyAuth } from '../auth/decorators';
+import { actorOf, Caller, type KeyCaller } from '../callers/caller';
+import { PlatformKeyAuth } from '../keys/key-auth.decorators';
 import { RoleBindingsService } from './role-bindings.service';
 
 @ApiTags('role-bindings')

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ProblemDetailsDto, SyncRecordDto, SyncRequestDto, SyncResultDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../auth/caller';
-import { KeyAuth } from '../auth/decorators';
+import { Caller, type KeyCaller } from '../callers/caller';
+import { KeyAuth } from '../keys/key-auth.decorators';
 import { SyncService } from './sync.service';
 
 @ApiTags('sync')

@@ -12,7 +12,7 @@ import {
 } from '@stdreg/contracts';
 import { flattenValidationErrors } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
-import { actorOf, type KeyCaller } from '../auth/caller';
+import { actorOf, type KeyCaller } from '../callers/caller';
 import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { UsersRepository, type UserMirrorRow } from '../users/users.repository';
 import { hasSameFields, UsersService } from '../users/users.service';

@@ -9,8 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AppLinkDto, AppLinkRequestDto, MergeDto, MergeUsersRequestDto, ProblemDetailsDto, UnifiedUserDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../auth/caller';
-import { PlatformKeyAuth } from '../auth/decorators';
+import { actorOf, Caller, type KeyCaller } from '../callers/caller';
+import { PlatformKeyAuth } from '../keys/key-auth.decorators';
 import { MergesService } from './merges.service';
 import { UnifiedUsersService } from './unified-users.service';
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../auth/caller';
-import { KeyAuth } from '../auth/decorators';
+import { Caller, type KeyCaller } from '../callers/caller';
+import { KeyAuth } from '../keys/key-auth.decorators';
 import { UsersService } from './users.service';
 
 @ApiTags('users')

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type CreateUserRequestDto, ErrorCode, type UpdateUserRequestDto, type UserDto, type UserListQueryDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
-import { actorOf, mayUseRegistry, type KeyCaller } from '../auth/caller';
+import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { type MirrorFields, UsersRepository, type UserMirrorRow } from './users.repository';
 

@@ -18,8 +18,8 @@ import {
   WaitlistListQueryDto,
   WaitlistRequestDto,
 } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../auth/caller';
-import { PlatformKeyAuth } from '../auth/decorators';
+import { actorOf, Caller, type KeyCaller } from '../callers/caller';
+import { PlatformKeyAuth } from '../keys/key-auth.decorators';
 import { IpRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { WaitlistService } from './waitlist.service';
 

@@ -2,8 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { ErrorCode, KeyClass } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
-import { KeysService } from '../keys/keys.service';
-import { actorOf, type RequestWithCaller } from './caller';
+import { KeysService } from './keys.service';
+import { actorOf, type RequestWithCaller } from '../callers/caller';
 
 const unauthenticated = (description: string) =>
   new DomainError(ErrorCode.Unauthenticated, 'A valid API key is required: Authorization: Bearer <key>.', undefined, {

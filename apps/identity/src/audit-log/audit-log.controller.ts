@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditEntryDto, AuditQueryDto } from '@stdreg/contracts';
-import { PlatformKeyAuth } from '../auth/decorators';
-import { AuditService } from './audit.service';
+import { PlatformKeyAuth } from '../keys/key-auth.decorators';
+import { AuditService } from '../audit/audit.service';
 
 @ApiTags('audit')
 @PlatformKeyAuth()
