@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '@stdreg/split-engine';
 import type { ContentPack } from './pack-types';
 
 /**

@@ -1,5 +1,4 @@
 export * from './pack-types';
-export * from './canonical-json';
 export * from './digest';
 export * from './validate-pack';
 export * from './load-pack';

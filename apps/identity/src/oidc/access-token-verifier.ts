@@ -3,7 +3,7 @@ import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jo
 import { IdentityConfig } from '../config/identity.config';
 import type { DecisionSubject } from '../subjects/decision-subject';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
-import { isUuid } from './oidc-accounts';
+import { isUuid } from '@stdreg/server-kit';
 import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 
 /**

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Account } from 'oidc-provider';
 import { UnifiedUsersService, type EffectiveRole } from '../unified-users/unified-users.service';
+import { isUuid } from '@stdreg/server-kit';
 
 /** uids are UUIDs; anything else in a token's `sub` is no user (and must not reach a uuid column). */
-export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** The claims every token of a user carries: `uid` is the survivor when the user was merged; roles are read now. */
 export interface UserTokenClaims {

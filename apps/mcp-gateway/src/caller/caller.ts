@@ -1,6 +1,8 @@
 // Who is calling the gateway, as far as the HTTP request tells: credential, organization named, address.
 import type { IncomingMessage } from 'node:http';
+import { forwardedCredential } from '@stdreg/authz-client';
 import type { ForwardedCredentialDto } from '@stdreg/contracts';
+import { isUuid } from '@stdreg/server-kit';
 
 export interface McpCaller {
   /** The bearer credential exactly as presented, or null when none was. */
@@ -12,18 +14,13 @@ export interface McpCaller {
   ip: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `ip` is Express's request.ip where there is one (it follows TRUSTED_PROXY_HOPS), else the socket's address. */
 export function callerOf(request: IncomingMessage & { ip?: string | undefined }): McpCaller {
-  const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
-  const value = match?.[1];
   const organization = request.headers['x-organization-id'];
   return {
-    // Same rule as standards-api: platform API keys start with stdreg_, anything else is a sign-in access token.
-    credential: value ? { kind: value.startsWith('stdreg_') ? 'api_key' : 'access_token', value } : null,
-    organizationId: typeof organization === 'string' && UUID.test(organization) ? organization.toLowerCase() : null,
-    organizationHeaderInvalid: organization !== undefined && !(typeof organization === 'string' && UUID.test(organization)),
+    credential: forwardedCredential(request.headers.authorization),
+    organizationId: isUuid(organization) ? organization.toLowerCase() : null,
+    organizationHeaderInvalid: organization !== undefined && !isUuid(organization),
     ip: request.ip ?? request.socket.remoteAddress ?? 'unknown',
   };
 }

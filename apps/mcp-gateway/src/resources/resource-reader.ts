@@ -7,6 +7,7 @@ import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
 import type { UpstreamResult } from '../upstream/upstream-result';
 import type { ParsedUri } from './resource-catalogue';
+import { isUuid } from '@stdreg/server-kit';
 
 export type ResourceRead = { ok: true; value: unknown } | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
 
@@ -24,8 +25,6 @@ const ORGANIZATION_PATHS: Record<string, (value: string) => string> = {
   'equity-ledgers': (id) => `/equity-ledgers/${encodeURIComponent(id)}`,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 @Injectable()
 export class ResourceReader {
   constructor(
@@ -39,7 +38,7 @@ export class ResourceReader {
     if (template.action === null) return this.readRegistry(template.kind, value);
     if (value === null) return { ok: false, reason: 'not_found', message: 'Resource not found' };
     if (template.kind === 'organizations') {
-      if (!UUID.test(value)) return { ok: false, reason: 'not_found', message: 'Resource not found' };
+      if (!isUuid(value)) return { ok: false, reason: 'not_found', message: 'Resource not found' };
       const allowed = await this.authorization.inOrganization(caller, template.action, value.toLowerCase());
       if (!allowed.ok) return { ok: false, reason: 'denied', message: allowed.message };
       return outcome(await this.identity.organization(value.toLowerCase(), caller.credential!));

@@ -1,11 +1,9 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthorizationClient } from '@stdreg/authz-client';
+import { AuthorizationClient, forwardedCredential } from '@stdreg/authz-client';
 import { ErrorCode, MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
+import { DomainError, isUuid } from '@stdreg/server-kit';
 import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The project a request is about, when its route names one (`/split-projects/:id/...`). */
 function projectOf(request: AuthorizedRequest): { projectId?: string } {
@@ -24,8 +22,8 @@ export class AuthorizationGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const action = this.reflector.get<Action>(REQUIRED_ACTION, context.getHandler());
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
-    const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
-    if (!match) {
+    const credential = forwardedCredential(request.headers.authorization);
+    if (!credential) {
       throw new DomainError(
         ErrorCode.Unauthenticated,
         'A credential is required: Authorization: Bearer <API key or access token>.',
@@ -36,13 +34,12 @@ export class AuthorizationGuard implements CanActivate {
       );
     }
     const organizationId = request.headers['x-organization-id'];
-    if (typeof organizationId !== 'string' || !UUID.test(organizationId)) {
+    if (!isUuid(organizationId)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'Name the organization the request acts in.', [
         { field: 'X-Organization-Id', message: 'X-Organization-Id must be an organization id (uuid)' },
       ]);
     }
-    const credential = match[1]!;
-    if (credential.length > MAX_CREDENTIAL_LENGTH) {
+    if (credential.value.length > MAX_CREDENTIAL_LENGTH) {
       throw new DomainError(
         ErrorCode.Unauthenticated,
         `The credential is longer than any the platform issues (${MAX_CREDENTIAL_LENGTH} characters).`,
@@ -57,7 +54,7 @@ export class AuthorizationGuard implements CanActivate {
       throw new DomainError(ErrorCode.NotFound, `No split project has an id longer than ${MAX_RESOURCE_ID_LENGTH} characters.`);
     }
     const answer = await this.client.ask({
-      credential: { kind: credential.startsWith('stdreg_') ? 'api_key' : 'access_token', value: credential },
+      credential,
       action,
       resource: { organizationId: organizationId.toLowerCase(), ...project },
     });

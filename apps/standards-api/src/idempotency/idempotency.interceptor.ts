@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { ErrorCode } from '@stdreg/contracts';
-import { canonicalJson } from '@stdreg/registry-content';
+import { canonicalJson } from '@stdreg/split-engine';
 import { DomainError } from '@stdreg/server-kit';
 import type { AuthorizedRequest } from '../authorization/authorize.decorator';
 import { IdempotencyRepository } from './idempotency.repository';

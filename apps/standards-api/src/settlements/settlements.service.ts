@@ -9,14 +9,13 @@ import {
   type PageQueryDto,
   type SettlementRunDto,
 } from '@stdreg/contracts';
-import { decodeCursor, DomainError, encodeCursor, keysetPage } from '@stdreg/server-kit';
+import { decodeCursor, DomainError, encodeCursor, keysetPage, isUuid } from '@stdreg/server-kit';
 import { formatAmount, parseAmount } from '@stdreg/split-engine';
 import type { Authorization } from '../authorization/authorize.decorator';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import { runNotFound } from './settlements.errors';
 import { type LedgerEntryRow, type LedgerWindow, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_LEGAL_ENTITY_ID_LENGTH = 200;
 
 const invalidCursor = () =>
@@ -148,7 +147,7 @@ export function toRunDto(row: SettlementRunRow): SettlementRunDto {
 
 /** A cursor's key goes into a uuid comparison; a forged one is a bad cursor, not a database error. */
 function uuidCursor(key: string | undefined): string | undefined {
-  if (key !== undefined && !UUID.test(key)) throw invalidCursor();
+  if (key !== undefined && !isUuid(key)) throw invalidCursor();
   return key;
 }
 

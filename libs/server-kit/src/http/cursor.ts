@@ -1,7 +1,6 @@
 import { ErrorCode } from '@stdreg/contracts';
 import { DomainError } from './domain-error';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN } from '../ids';
 
 const invalidCursor = () =>
   new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
@@ -36,7 +35,7 @@ export async function keysetPage<Row extends { id: string }, Item>(
   query: { limit?: number | undefined; cursor?: string | undefined },
   fetch: (afterKey: string | undefined, limit: number) => Promise<Row[]>,
   map: (row: Row) => Item,
-  keyPattern: RegExp = UUID,
+  keyPattern: RegExp = UUID_PATTERN,
 ): Promise<{ items: Item[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
   const rows = await fetch(query.cursor === undefined ? undefined : decodeCursor(list, query.cursor, keyPattern), limit + 1);

@@ -5,3 +5,4 @@ export * from './form-browser';
 export * from './built-service';
 export * from './oidc-sign-in';
 export * from './chromium';
+export * from './sample-scenario';

@@ -11,7 +11,8 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value === 'string') return canonicalString(value);
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new SplitEngineError('not_canonicalizable', `canonical JSON cannot hold the number ${value}`);
+    if (!Number.isFinite(value))
+      throw new SplitEngineError('not_canonicalizable', `canonical JSON cannot hold the non-finite number ${value}`);
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map((item: unknown) => canonicalJson(item ?? null)).join(',')}]`;

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../src/canonical-json';
+import { canonicalJson } from '../src';
 
 describe('canonicalJson (RFC 8785)', () => {
   it('sorts members by UTF-16 code units and drops white space', () => {

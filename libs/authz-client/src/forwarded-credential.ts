@@ -1,0 +1,13 @@
+import type { ForwardedCredentialDto } from '@stdreg/contracts';
+
+/**
+ * The credential of an `Authorization: Bearer <credential>` header, as it is forwarded to identity:
+ * platform API keys start with `stdreg_`; anything else is a sign-in access token. Null when the header
+ * is missing or is not a single bearer credential.
+ */
+export function forwardedCredential(authorization: string | undefined): ForwardedCredentialDto | null {
+  const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
+  const value = match?.[1];
+  if (!value) return null;
+  return { kind: value.startsWith('stdreg_') ? 'api_key' : 'access_token', value };
+}
