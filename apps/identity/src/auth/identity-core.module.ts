@@ -30,16 +30,6 @@ import { KeyAuthGuard, PlatformKeyGuard } from '../keys/key-auth.guard';
     KeyRateLimitGuard,
     IpRateLimitGuard,
   ],
-  exports: [
-    KeysRepository,
-    KeysService,
-    AuditService,
-    RateLimiter,
-    RATE_LIMIT_STORE,
-    KeyAuthGuard,
-    PlatformKeyGuard,
-    KeyRateLimitGuard,
-    IpRateLimitGuard,
-  ],
+  exports: [KeysService, AuditService, RateLimiter, RATE_LIMIT_STORE, KeyAuthGuard, PlatformKeyGuard, KeyRateLimitGuard, IpRateLimitGuard],
 })
 export class IdentityCoreModule {}

@@ -33,6 +33,20 @@ export class KeysService {
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
   ) {}
 
+  /**
+   * Locks a live key's row until the transaction ends (its registrations serialize on it); false when
+   * the key is gone or revoked.
+   */
+  async lockLiveKey(manager: EntityManager, keyId: string): Promise<boolean> {
+    const key = await this.keys.lock(manager, keyId);
+    return key !== null && key.revoked_at === null;
+  }
+
+  /** Binds registries to a key, in the caller's transaction. */
+  bindRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
+    return this.keys.bindRegistries(manager, keyId, registryIds);
+  }
+
   /** The key behind a presented secret, if it is valid now, read from the database. */
   async authenticate(presented: string): Promise<KeyCaller | null> {
     const parsed = parseKey(presented);

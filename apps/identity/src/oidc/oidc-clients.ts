@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AdapterPayload } from 'oidc-provider';
-import { RegisteredAppsRepository } from '../registered-apps/registered-apps.repository';
+import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import type { ClientSource } from './oidc-adapter';
 
@@ -12,7 +12,7 @@ import type { ClientSource } from './oidc-adapter';
 @Injectable()
 export class OidcClients implements ClientSource {
   constructor(
-    private readonly apps: RegisteredAppsRepository,
+    private readonly apps: RegisteredAppsService,
     private readonly sealer: ClientSecretSealer,
   ) {}
 

@@ -6,6 +6,6 @@ import { RegisteredAppsService } from './registered-apps.service';
 @Module({
   controllers: [RegisteredAppsController],
   providers: [RegisteredAppsRepository, RegisteredAppsService],
-  exports: [RegisteredAppsService, RegisteredAppsRepository],
+  exports: [RegisteredAppsService],
 })
 export class RegisteredAppsModule {}

@@ -12,7 +12,7 @@ import {
 import { DomainError, keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
-import { KeysRepository } from '../keys/keys.repository';
+import { KeysService } from '../keys/keys.service';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import { RegisteredAppsRepository, type RegisteredAppRow } from './registered-apps.repository';
 
@@ -28,7 +28,7 @@ export class RegisteredAppsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly apps: RegisteredAppsRepository,
-    private readonly keys: KeysRepository,
+    private readonly keys: KeysService,
     private readonly audit: AuditService,
     private readonly sealer: ClientSecretSealer,
   ) {}
@@ -39,8 +39,7 @@ export class RegisteredAppsService {
    */
   async register(request: RegisterAppRequestDto, caller: KeyCaller): Promise<AppRegistrationDto> {
     return this.dataSource.transaction(async (manager) => {
-      const key = await this.keys.lock(manager, caller.keyId);
-      if (!key || key.revoked_at) throw new DomainError(ErrorCode.Unauthenticated, 'The key was revoked.');
+      if (!(await this.keys.lockLiveKey(manager, caller.keyId))) throw new DomainError(ErrorCode.Unauthenticated, 'The key was revoked.');
       if (caller.keyClass === KeyClass.App) {
         const registered = await this.apps.countActiveRegisteredBy(manager, caller.keyId);
         if (registered >= caller.maxApps) {
@@ -64,6 +63,11 @@ export class RegisteredAppsService {
       await this.audit.record(actorOf(caller), { action: 'apps.register', target: row.registry_id, detail: { name: row.name } }, manager);
       return { app: toRegisteredAppDto(row), clientSecret };
     });
+  }
+
+  /** A registered app as an OIDC client: live, and registered by a key not revoked. */
+  findActiveClient(clientId: string): ReturnType<RegisteredAppsRepository['findActiveClient']> {
+    return this.apps.findActiveClient(clientId);
   }
 
   async get(registryId: string, caller: KeyCaller): Promise<RegisteredAppDto> {

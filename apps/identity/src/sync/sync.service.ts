@@ -14,7 +14,7 @@ import { flattenValidationErrors } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, type KeyCaller } from '../callers/caller';
 import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
-import { UsersRepository, type UserMirrorRow } from '../users/users.repository';
+import type { UserMirrorRow } from '../users/users.repository';
 import { hasSameFields, UsersService } from '../users/users.service';
 
 type CheckedRecord = { index: number; record: SyncRecordDto } | { index: number; rejected: SyncRecordResultDto };
@@ -24,7 +24,6 @@ type CheckedRecord = { index: number; record: SyncRecordDto } | { index: number;
 export class SyncService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly users: UsersRepository,
     private readonly records: UsersService,
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
@@ -43,10 +42,10 @@ export class SyncService {
       return this.finish(actor, request, results, false, this.dataSource.manager);
     }
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
+      if (!(await this.records.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
       const externalIds = checked.flatMap((entry) => ('record' in entry ? [entry.record.externalId] : []));
       const current = new Map(
-        (await this.users.findByExternalIds(manager, request.registryId, externalIds)).map((row) => [row.external_id, row]),
+        (await this.records.findByExternalIds(manager, request.registryId, externalIds)).map((row) => [row.external_id, row]),
       );
       const results: SyncRecordResultDto[] = [];
       for (const entry of checked) {

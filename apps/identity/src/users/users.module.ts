@@ -8,6 +8,6 @@ import { UsersService } from './users.service';
   imports: [RegisteredAppsModule],
   controllers: [UsersController],
   providers: [UsersRepository, UsersService],
-  exports: [UsersRepository, UsersService],
+  exports: [UsersService],
 })
 export class UsersModule {}

@@ -72,6 +72,16 @@ export class UsersService {
     });
   }
 
+  /** Locks the registry against every other mirror write until the transaction ends; false when its app is gone. */
+  lockRegistry(manager: EntityManager, registryId: string): Promise<boolean> {
+    return this.users.lockRegistry(manager, registryId);
+  }
+
+  /** The registry's records with these external ids, row-locked. */
+  findByExternalIds(manager: EntityManager, registryId: string, externalIds: string[]): Promise<UserMirrorRow[]> {
+    return this.users.findByExternalIds(manager, registryId, externalIds);
+  }
+
   /**
    * Creates a mirror record linked to the unified user whose verified email its own organization
    * vouched for, or to a new one: another organization's say-so about an email joins nobody.
