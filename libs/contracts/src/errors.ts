@@ -33,6 +33,8 @@ export interface ProblemDetails {
   status: number;
   detail: string;
   code: ErrorCode;
+  /** The precise reason within the category, e.g. `merge.not_found` (see DOMAIN_ERRORS). */
+  domainCode?: string;
   errors?: FieldError[];
   requestId?: string;
 }
@@ -50,6 +52,12 @@ export class ProblemDetailsDto implements ProblemDetails {
   @ApiProperty({ example: 404 }) status!: number;
   @ApiProperty({ example: 'Standards block XYZ-1 does not exist in the registry.' }) detail!: string;
   @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode' }) code!: ErrorCode;
+  @ApiPropertyOptional({
+    description:
+      'The precise reason within the category, `<feature>.<reason>`; the codes each service answers are listed in its OpenAPI description',
+    example: 'merge.not_found',
+  })
+  domainCode?: string;
   @ApiPropertyOptional({ type: () => [FieldErrorDto] }) errors?: FieldErrorDto[];
   @ApiPropertyOptional() requestId?: string;
 }

@@ -5,3 +5,4 @@ export * from './registry';
 export * from './identity';
 export * from './split-projects';
 export * from './validation';
+export * from './domain-errors';

@@ -1,5 +1,5 @@
 import { isIn, isObject, isString, isUUID, length } from 'class-validator';
-import { CREDENTIAL_KINDS, type DecisionRequestDto, ErrorCode, type FieldError } from '@stdreg/contracts';
+import { CREDENTIAL_KINDS, type DecisionRequestDto, type FieldError } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 
 type Check = (value: unknown, field: string) => string | null;
@@ -42,7 +42,7 @@ export function parseDecisionRequest(body: unknown): DecisionRequestDto {
     if (nonceError) errors.push({ field: 'nonce', message: nonceError });
     rejectUnknown(fields, ['credential', 'action', 'resource', 'nonce'], '', errors);
   }
-  if (errors.length > 0) throw new DomainError(ErrorCode.ValidationFailed, 'The request is invalid.', errors);
+  if (errors.length > 0) throw DomainError.of('decisions.request_invalid', 'The request is invalid.', { errors: errors });
   return body as DecisionRequestDto;
 }
 

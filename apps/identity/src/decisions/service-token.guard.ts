@@ -1,7 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { ErrorCode } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 
@@ -30,8 +29,10 @@ export class ServiceTokenGuard implements CanActivate {
       if (presented && timingSafeEqual(presented, candidate.digest)) ({ name: service, token } = candidate);
     }
     if (!service) {
-      throw new DomainError(ErrorCode.Unauthenticated, 'A valid service credential is required.', undefined, {
-        'WWW-Authenticate': 'Bearer realm="identity-decisions"',
+      throw DomainError.of('decisions.service_credential_required', 'A valid service credential is required.', {
+        headers: {
+          'WWW-Authenticate': 'Bearer realm="identity-decisions"',
+        },
       });
     }
     request.serviceName = service;

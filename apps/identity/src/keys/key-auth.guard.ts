@@ -1,13 +1,15 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { ErrorCode, KeyClass } from '@stdreg/contracts';
+import { KeyClass } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { KeysService } from './keys.service';
 import { actorOf, type RequestWithCaller } from '../callers/caller';
 
 const unauthenticated = (description: string) =>
-  new DomainError(ErrorCode.Unauthenticated, 'A valid API key is required: Authorization: Bearer <key>.', undefined, {
-    'WWW-Authenticate': `Bearer realm="identity", error="invalid_token", error_description="${description}"`,
+  DomainError.of('keys.credential_invalid', 'A valid API key is required: Authorization: Bearer <key>.', {
+    headers: {
+      'WWW-Authenticate': `Bearer realm="identity", error="invalid_token", error_description="${description}"`,
+    },
   });
 
 /** Resolves `Authorization: Bearer <key>` to the calling key; records every use of a platform key. */
@@ -22,8 +24,10 @@ export class KeyAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
     const header = request.headers.authorization;
     if (!header) {
-      throw new DomainError(ErrorCode.Unauthenticated, 'A valid API key is required: Authorization: Bearer <key>.', undefined, {
-        'WWW-Authenticate': 'Bearer realm="identity"',
+      throw DomainError.of('keys.credential_missing', 'A valid API key is required: Authorization: Bearer <key>.', {
+        headers: {
+          'WWW-Authenticate': 'Bearer realm="identity"',
+        },
       });
     }
     const match = /^Bearer ([^\s]+)$/.exec(header);
@@ -44,7 +48,7 @@ export class PlatformKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
     if (caller?.keyClass !== KeyClass.Platform) {
-      throw new DomainError(ErrorCode.Forbidden, 'This operation needs a platform key.');
+      throw DomainError.of('keys.platform_key_required', 'This operation needs a platform key.');
     }
     return true;
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type ApiKeyDto, type CreateKeyRequestDto, ErrorCode, type IssuedKeyDto, KeyClass, type KeyListQueryDto } from '@stdreg/contracts';
+import { type ApiKeyDto, type CreateKeyRequestDto, type IssuedKeyDto, KeyClass, type KeyListQueryDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../callers/caller';
@@ -117,9 +117,9 @@ export class KeysService {
 
   async create(request: CreateKeyRequestDto, actor: Actor): Promise<IssuedKeyDto> {
     if (request.class === KeyClass.App && !request.organizationId) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'An app key acts for an organization.', [
-        { field: 'organizationId', message: 'organizationId is required for app keys' },
-      ]);
+      throw DomainError.of('keys.organization_required', 'An app key acts for an organization.', {
+        errors: [{ field: 'organizationId', message: 'organizationId is required for app keys' }],
+      });
     }
     return this.dataSource.transaction((manager) =>
       this.issue(
@@ -187,7 +187,7 @@ export class KeysService {
     const issued = await this.dataSource.transaction(async (manager) => {
       const locked = await this.keys.lock(manager, id);
       if (!locked) throw keyNotFound(id);
-      if (locked.revoked_at) throw new DomainError(ErrorCode.Conflict, 'A revoked key cannot be rotated.');
+      if (locked.revoked_at) throw DomainError.of('keys.revoked', 'A revoked key cannot be rotated.');
       const grace = gracePeriodSeconds ?? this.config.KEY_ROTATION_GRACE_SECONDS;
       await this.keys.expireCurrentSecret(manager, id, grace);
       const generated = generateKeySecret(locked.class);
@@ -224,9 +224,9 @@ export class KeysService {
   private async assertOrganizationExists(manager: EntityManager, organizationId: string | null): Promise<void> {
     if (organizationId === null) return;
     if (!(await this.keys.organizationExists(manager, organizationId))) {
-      throw new DomainError(ErrorCode.DomainRuleViolated, `Organization ${organizationId} does not exist.`, [
-        { field: 'organizationId', message: 'organizationId must name an existing organization' },
-      ]);
+      throw DomainError.of('keys.organization_unknown', `Organization ${organizationId} does not exist.`, {
+        errors: [{ field: 'organizationId', message: 'organizationId must name an existing organization' }],
+      });
     }
   }
 
@@ -234,9 +234,9 @@ export class KeysService {
     const found = await this.keys.existingRegistries(manager, registryIds);
     const missing = registryIds.filter((id) => !found.includes(id));
     if (missing.length > 0) {
-      throw new DomainError(ErrorCode.DomainRuleViolated, `Unknown registries: ${missing.join(', ')}.`, [
-        { field: 'allowedRegistryIds', message: 'every registry id must name a registered app' },
-      ]);
+      throw DomainError.of('keys.registries_unknown', `Unknown registries: ${missing.join(', ')}.`, {
+        errors: [{ field: 'allowedRegistryIds', message: 'every registry id must name a registered app' }],
+      });
     }
     await this.keys.bindRegistries(manager, keyId, registryIds);
   }
@@ -249,7 +249,7 @@ function accepts(credential: LeasedCredential, parsed: ParsedKey, presented: str
 }
 
 function keyNotFound(id: string): DomainError {
-  return new DomainError(ErrorCode.NotFound, `Key ${id} does not exist.`);
+  return DomainError.of('keys.not_found', `Key ${id} does not exist.`);
 }
 
 export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ErrorCode, KeyClass, type OrganizationDto } from '@stdreg/contracts';
+import { KeyClass, type OrganizationDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../callers/caller';
@@ -27,14 +27,14 @@ export class OrganizationsService {
 
   async get(id: string): Promise<OrganizationDto> {
     const row = await this.organizations.find(id);
-    if (!row) throw new DomainError(ErrorCode.NotFound, `Organization ${id} does not exist.`);
+    if (!row) throw DomainError.of('organizations.not_found', `Organization ${id} does not exist.`);
     return toOrganizationDto(row);
   }
 
   /** An app key reads only its own organization (the tool gateway shows it to agents); a platform key any. */
   getFor(caller: KeyCaller, id: string): Promise<OrganizationDto> {
     if (caller.keyClass !== KeyClass.Platform && caller.organizationId !== id) {
-      throw new DomainError(ErrorCode.Forbidden, 'An app key may read only its own organization.');
+      throw DomainError.of('organizations.not_own', 'An app key may read only its own organization.');
     }
     return this.get(id);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ErrorCode, KeyClass, type PasswordSetupDto } from '@stdreg/contracts';
+import { KeyClass, type PasswordSetupDto } from '@stdreg/contracts';
 import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, type KeyCaller } from '../callers/caller';
@@ -51,18 +51,18 @@ export class PasswordsService {
   async issueSetup(mirrorId: string, caller: KeyCaller): Promise<PasswordSetupDto> {
     const record = await this.users.get(mirrorId, caller);
     const user = await this.unifiedUsers.findResolved(record.uid);
-    if (!user) throw new DomainError(ErrorCode.NotFound, `User ${mirrorId} has no unified user.`);
+    if (!user) throw DomainError.of('passwords.no_unified_user', `User ${mirrorId} has no unified user.`);
     if (caller.keyClass !== KeyClass.Platform) {
       const elsewhere = (await this.passwords.registriesOf(user.uid)).filter((registryId) => !caller.registryIds.includes(registryId));
       if (elsewhere.length > 0) {
-        throw new DomainError(
-          ErrorCode.Forbidden,
+        throw DomainError.of(
+          'passwords.user_shared_with_other_apps',
           'This user also belongs to apps outside this key; only a platform key can issue its password link.',
         );
       }
     }
     if (await this.passwords.loginEmailTakenByOther(record.email, user.uid)) {
-      throw new DomainError(ErrorCode.Conflict, 'Another user already signs in with this email address.');
+      throw DomainError.of('passwords.login_email_taken', 'Another user already signs in with this email address.');
     }
     const token = randomBytes(32).toString('base64url');
     const setup = await this.dataSource.transaction(async (manager) => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Response } from 'express';
-import { ErrorCode, KeyClass } from '@stdreg/contracts';
+import { KeyClass } from '@stdreg/contracts';
 import { DomainError, recordRateLimitRejection } from '@stdreg/server-kit';
 import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
@@ -80,8 +80,10 @@ export class RateLimiter implements OnApplicationShutdown {
     try {
       result = await this.store.take(buckets);
     } catch {
-      throw new DomainError(ErrorCode.ServiceUnavailable, 'The rate limiter is unavailable; try again shortly.', undefined, {
-        'Retry-After': '1',
+      throw DomainError.of('rate_limits.unavailable', 'The rate limiter is unavailable; try again shortly.', {
+        headers: {
+          'Retry-After': '1',
+        },
       });
     }
     const binding = bindingBucket(result);
@@ -91,9 +93,11 @@ export class RateLimiter implements OnApplicationShutdown {
     };
     if (!result.allowed) {
       recordRateLimitRejection(kind);
-      throw new DomainError(ErrorCode.RateLimited, 'Rate limit exceeded; retry after the time given in Retry-After.', undefined, {
-        ...headers,
-        'Retry-After': String(retryAfterSeconds(result)),
+      throw DomainError.of('rate_limits.exceeded', 'Rate limit exceeded; retry after the time given in Retry-After.', {
+        headers: {
+          ...headers,
+          'Retry-After': String(retryAfterSeconds(result)),
+        },
       });
     }
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);

@@ -3,7 +3,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   type AppRegistrationDto,
-  ErrorCode,
   REGISTRY_ID_PATTERN,
   KeyClass,
   type RegisterAppRequestDto,
@@ -39,11 +38,11 @@ export class RegisteredAppsService {
    */
   async register(request: RegisterAppRequestDto, caller: KeyCaller): Promise<AppRegistrationDto> {
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.keys.lockLiveKey(manager, caller.keyId))) throw new DomainError(ErrorCode.Unauthenticated, 'The key was revoked.');
+      if (!(await this.keys.lockLiveKey(manager, caller.keyId))) throw DomainError.of('apps.key_revoked', 'The key was revoked.');
       if (caller.keyClass === KeyClass.App) {
         const registered = await this.apps.countActiveRegisteredBy(manager, caller.keyId);
         if (registered >= caller.maxApps) {
-          throw new DomainError(ErrorCode.Conflict, `This key has registered its maximum of ${caller.maxApps} apps (maxApps).`);
+          throw DomainError.of('apps.limit_reached', `This key has registered its maximum of ${caller.maxApps} apps (maxApps).`);
         }
       }
       const clientSecret = randomBytes(32).toString('base64url');
@@ -102,7 +101,7 @@ export class RegisteredAppsService {
 }
 
 export function appNotFound(registryId: string): DomainError {
-  return new DomainError(ErrorCode.NotFound, `Registry ${registryId} does not exist or is not bound to this key.`);
+  return DomainError.of('apps.not_found', `Registry ${registryId} does not exist or is not bound to this key.`);
 }
 
 function toRegisteredAppDto(row: RegisteredAppRow): RegisteredAppDto {

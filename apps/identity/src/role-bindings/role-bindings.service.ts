@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ErrorCode, type GrantRoleRequestDto, type RoleBindingDto } from '@stdreg/contracts';
+import { type GrantRoleRequestDto, type RoleBindingDto } from '@stdreg/contracts';
 import { DomainError, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { toRoleBindingDto, UnifiedUsersService } from '../unified-users/unified-users.service';
@@ -21,14 +21,14 @@ export class RoleBindingsService {
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockResolved(manager, request.uid);
       if (organizationId !== null && !(await this.bindings.organizationExists(manager, organizationId))) {
-        throw new DomainError(ErrorCode.DomainRuleViolated, `Organization ${organizationId} does not exist.`, [
-          { field: 'organizationId', message: 'organizationId must name an existing organization' },
-        ]);
+        throw DomainError.of('role_bindings.organization_unknown', `Organization ${organizationId} does not exist.`, {
+          errors: [{ field: 'organizationId', message: 'organizationId must name an existing organization' }],
+        });
       }
       const row = await this.bindings.insert(manager, { id: uuidv7(), uid: user.uid, role: request.role, organizationId });
       if (!row) {
         const scope = organizationId === null ? 'globally' : `in organization ${organizationId}`;
-        throw new DomainError(ErrorCode.Conflict, `Unified user ${user.uid} holds ${request.role} ${scope} already.`);
+        throw DomainError.of('role_bindings.already_held', `Unified user ${user.uid} holds ${request.role} ${scope} already.`);
       }
       await this.audit.record(
         actor,
@@ -46,7 +46,7 @@ export class RoleBindingsService {
   async revoke(id: string, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const row = await this.bindings.delete(manager, id);
-      if (!row) throw new DomainError(ErrorCode.NotFound, `Role binding ${id} does not exist.`);
+      if (!row) throw DomainError.of('role_bindings.not_found', `Role binding ${id} does not exist.`);
       await this.audit.record(
         actor,
         {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ErrorCode, type MergeDto } from '@stdreg/contracts';
+import { type MergeDto } from '@stdreg/contracts';
 import { DomainError, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { MergesRepository, type LockedUser, type MergeRow } from './merges.repository';
@@ -22,9 +22,9 @@ export class MergesService {
   async merge(survivor: string, merged: string, actor: Actor): Promise<MergeDto> {
     const [survivorUid, mergedUid] = [survivor.toLowerCase(), merged.toLowerCase()];
     if (survivorUid === mergedUid) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'A user cannot be merged into itself.', [
-        { field: 'mergedUid', message: 'mergedUid must differ from survivorUid' },
-      ]);
+      throw DomainError.of('merge.into_itself', 'A user cannot be merged into itself.', {
+        errors: [{ field: 'mergedUid', message: 'mergedUid must differ from survivorUid' }],
+      });
     }
     return this.dataSource.transaction(async (manager) => {
       await this.merges.lockMirrorRegistries(manager, { uid: mergedUid });
@@ -34,10 +34,10 @@ export class MergesService {
         const user = await this.merges.lockUser(manager, uid);
         if (!user) throw userNotFound(uid);
         if (user.merged_into && uid === mergedUid)
-          throw new DomainError(ErrorCode.Conflict, `Unified user ${uid} is merged into ${user.merged_into} already.`);
+          throw DomainError.of('merge.already_merged', `Unified user ${uid} is merged into ${user.merged_into} already.`);
         if (user.merged_into)
-          throw new DomainError(
-            ErrorCode.Conflict,
+          throw DomainError.of(
+            'merge.into_merged_user',
             `Unified user ${uid} is merged into ${user.merged_into}; merge into that user instead.`,
           );
       }
@@ -59,9 +59,9 @@ export class MergesService {
   async unmerge(mergeId: string, actor: Actor): Promise<MergeDto> {
     return this.dataSource.transaction(async (manager) => {
       const merge = await this.merges.lockMerge(manager, mergeId);
-      if (!merge) throw new DomainError(ErrorCode.NotFound, `Merge ${mergeId} does not exist.`);
+      if (!merge) throw DomainError.of('merge.not_found', `Merge ${mergeId} does not exist.`);
       if (merge.unmerged_at)
-        throw new DomainError(ErrorCode.Conflict, `Merge ${mergeId} was undone already, at ${merge.unmerged_at.toISOString()}.`);
+        throw DomainError.of('merge.already_undone', `Merge ${mergeId} was undone already, at ${merge.unmerged_at.toISOString()}.`);
       await this.merges.lockMirrorRegistries(manager, { mirrorIds: merge.moved.mirrors });
       // Survivor first, as a merge of the survivor into someone else locks it before re-pointing its aliases.
       const survivor = await this.merges.lockUser(manager, merge.survivor_uid);
@@ -69,8 +69,8 @@ export class MergesService {
       await this.refuseIfDependedOn(manager, merge, survivor!);
       const holder = await this.merges.verifiedEmailHolder(manager, merge.merged_uid);
       if (holder || !(await this.merges.release(manager, merge.merged_uid))) {
-        throw new DomainError(
-          ErrorCode.Conflict,
+        throw DomainError.of(
+          'merge.email_taken_since',
           `Unified user ${holder ?? 'another user'} now holds the verified email of ${merge.merged_uid}, which could not be a user of its own again.`,
         );
       }
@@ -106,8 +106,8 @@ export class MergesService {
   private async refuseIfDependedOn(manager: EntityManager, merge: MergeRow, survivor: LockedUser): Promise<void> {
     if (survivor.merged_into) {
       const later = await this.merges.findActiveMergeOf(manager, survivor.uid);
-      throw new DomainError(
-        ErrorCode.Conflict,
+      throw DomainError.of(
+        'merge.survivor_merged_since',
         `The survivor ${survivor.uid} has since been merged into ${survivor.merged_into}${later ? ` (merge ${later.id})` : ''}; undo that merge first.`,
       );
     }
@@ -118,8 +118,8 @@ export class MergesService {
         later.moved.removedRoleBindings.some((binding) => movedRoles.has(roleKey(binding.role, binding.organization_id))) ||
         later.moved.removedAppLinks.some((link) => movedLinks.has(link.registry_id));
       if (dependsOn) {
-        throw new DomainError(
-          ErrorCode.Conflict,
+        throw DomainError.of(
+          'merge.later_merge_removed_duplicates',
           `Merge ${later.id} (of ${later.merged_uid} into ${later.survivor_uid}) removed duplicates of rows this merge moved; undo it first.`,
         );
       }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type AppLinkDto, ErrorCode, type RoleBindingDto, type UnifiedUserDto } from '@stdreg/contracts';
+import { type AppLinkDto, type RoleBindingDto, type UnifiedUserDto } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { UnifiedUsersRepository, type RoleBindingRow, type UnifiedUserRow } from './unified-users.repository';
@@ -72,18 +72,18 @@ export class UnifiedUsersService {
       const locked = await this.users.lockForShare(manager, resolved.uid);
       if (locked && locked.merged_into === null) return locked;
     }
-    throw new DomainError(ErrorCode.Conflict, `Unified user ${uid} is being merged; try again.`);
+    throw DomainError.of('unified_users.being_merged', `Unified user ${uid} is being merged; try again.`);
   }
 
   async linkApp(uid: string, registryId: string, actor: Actor): Promise<AppLinkDto> {
     return this.dataSource.transaction(async (manager) => {
       // The registry first, as mirror writes lock it before the users they link.
       if (!(await this.users.lockActiveRegistry(manager, registryId))) {
-        throw new DomainError(ErrorCode.NotFound, `Registry ${registryId} does not exist.`);
+        throw DomainError.of('unified_users.registry_not_found', `Registry ${registryId} does not exist.`);
       }
       const user = await this.lockResolved(manager, uid);
       if (!(await this.users.insertAppLink(manager, user.uid, registryId))) {
-        throw new DomainError(ErrorCode.Conflict, `Unified user ${user.uid} is linked to ${registryId} already.`);
+        throw DomainError.of('unified_users.app_already_linked', `Unified user ${user.uid} is linked to ${registryId} already.`);
       }
       await this.audit.record(actor, { action: 'users.link-app', target: user.uid, detail: { registryId, requestedUid: uid } }, manager);
       return { registryId, via: 'link' };
@@ -94,7 +94,7 @@ export class UnifiedUsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.lockResolved(manager, uid);
       if (!(await this.users.deleteAppLink(manager, user.uid, registryId))) {
-        throw new DomainError(ErrorCode.NotFound, `Unified user ${user.uid} has no link to ${registryId}.`);
+        throw DomainError.of('unified_users.app_not_linked', `Unified user ${user.uid} has no link to ${registryId}.`);
       }
       await this.audit.record(actor, { action: 'users.unlink-app', target: user.uid, detail: { registryId, requestedUid: uid } }, manager);
     });
@@ -108,7 +108,7 @@ export class UnifiedUsersService {
 }
 
 export function userNotFound(uid: string): DomainError {
-  return new DomainError(ErrorCode.NotFound, `Unified user ${uid} does not exist.`);
+  return DomainError.of('unified_users.not_found', `Unified user ${uid} does not exist.`);
 }
 
 export function toRoleBindingDto(row: RoleBindingRow): RoleBindingDto {

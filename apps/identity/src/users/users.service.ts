@@ -39,8 +39,8 @@ export class UsersService {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
       if ((await this.users.findByExternalIds(manager, request.registryId, [request.externalId])).length > 0) {
-        throw new DomainError(
-          ErrorCode.Conflict,
+        throw DomainError.of(
+          'users.external_id_taken',
           `Registry ${request.registryId} already has a user with externalId ${request.externalId}.`,
         );
       }
@@ -50,7 +50,7 @@ export class UsersService {
 
   async update(id: string, request: UpdateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
     if (MIRROR_FIELDS.every((field) => request[field] == null)) {
-      throw new DomainError(ErrorCode.ValidationFailed, `Give at least one field to change: ${MIRROR_FIELDS.join(', ')}.`);
+      throw DomainError.of('users.nothing_to_change', `Give at least one field to change: ${MIRROR_FIELDS.join(', ')}.`);
     }
     const visible = await this.requireVisible(id, caller);
     return this.dataSource.transaction(async (manager) => {
@@ -189,7 +189,7 @@ export class UsersService {
 }
 
 function userNotFound(id: string): DomainError {
-  return new DomainError(ErrorCode.NotFound, `User ${id} does not exist or its registry is not bound to this key.`);
+  return DomainError.of('users.not_found', `User ${id} does not exist or its registry is not bound to this key.`);
 }
 
 export function fieldsOf(row: UserMirrorRow): MirrorFields {

@@ -3,7 +3,6 @@ import { DataSource, type EntityManager } from 'typeorm';
 import {
   type ApproveWaitlistRequestDto,
   type CreateWaitlistRequestDto,
-  ErrorCode,
   KeyClass,
   type WaitlistApprovalDto,
   type WaitlistListQueryDto,
@@ -85,13 +84,13 @@ export class WaitlistService {
   private async lockPending(manager: EntityManager, id: string): Promise<WaitlistRequestRow> {
     const row = await this.requests.lock(manager, id);
     if (!row) throw requestNotFound(id);
-    if (row.status !== 'pending') throw new DomainError(ErrorCode.Conflict, `Waitlist request ${id} was already ${row.status}.`);
+    if (row.status !== 'pending') throw DomainError.of('waitlist.already_decided', `Waitlist request ${id} was already ${row.status}.`);
     return row;
   }
 }
 
 function requestNotFound(id: string): DomainError {
-  return new DomainError(ErrorCode.NotFound, `Waitlist request ${id} does not exist.`);
+  return DomainError.of('waitlist.not_found', `Waitlist request ${id} does not exist.`);
 }
 
 function toWaitlistRequestDto(row: WaitlistRequestRow): WaitlistRequestDto {

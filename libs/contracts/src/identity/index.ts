@@ -10,3 +10,4 @@ export * from './decisions.dto';
 export * from './decision-binding';
 export * from './audit.dto';
 export * from './passwords.dto';
+export * from './identity-errors';

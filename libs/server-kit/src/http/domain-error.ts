@@ -1,10 +1,13 @@
-import { ErrorCode, type FieldError } from '@stdreg/contracts';
+import { categoryOf, type DomainErrorCode, ErrorCode, type FieldError } from '@stdreg/contracts';
 
 /**
  * An error a service raises on purpose; its code decides the HTTP status and its detail is shown.
  * `extensions` are extra members of the problem body (RFC 9457 §3.2); they never replace a standard one.
  */
 export class DomainError extends Error {
+  /** The precise reason within the category, when the error was raised with one (DomainError.of). */
+  domainCode?: DomainErrorCode;
+
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
@@ -14,6 +17,17 @@ export class DomainError extends Error {
   ) {
     super(detail);
     this.name = 'DomainError';
+  }
+
+  /** An error named by its domain code; the category (and HTTP status) follows from DOMAIN_ERRORS. */
+  static of(
+    domainCode: DomainErrorCode,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
+  ): DomainError {
+    const error = new DomainError(categoryOf(domainCode), detail, options.errors, options.headers, options.extensions);
+    error.domainCode = domainCode;
+    return error;
   }
 }
 

@@ -55,6 +55,7 @@ export function sendProblem(response: Response, error: DomainError): void {
     status,
     detail: error.detail,
     code: error.code,
+    ...(error.domainCode ? { domainCode: error.domainCode } : {}),
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
   };
   const requestId = currentRequestId();
