@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { IDENTITY_ERRORS } from '@stdreg/contracts';
-import { toOpenApi31 } from '@stdreg/server-kit';
+import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
 
 /** Serves `/v1/openapi.json` and the reference page at `/v1/docs`. */
 export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
@@ -32,22 +32,10 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
     })
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
-  listDomainCodes(document);
+  listDomainErrorCodes(document, IDENTITY_ERRORS);
   SwaggerModule.setup('v1/docs', app, document, {
     jsonDocumentUrl: 'v1/openapi.json',
     raw: ['json'],
     customSiteTitle: 'Identity API reference',
   });
-}
-
-/** The problem body's `domainCode` lists every code identity answers, with its category. */
-function listDomainCodes(document: OpenAPIObject): void {
-  const schema = document.components?.schemas?.['ProblemDetailsDto'] as
-    { properties?: Record<string, Record<string, unknown>> } | undefined;
-  const property = schema?.properties?.['domainCode'];
-  if (!property) return;
-  property['enum'] = Object.keys(IDENTITY_ERRORS);
-  property['description'] = `${String(property['description'] ?? '')}. Categories: ${Object.entries(IDENTITY_ERRORS)
-    .map(([code, category]) => `${code} → ${category}`)
-    .join(', ')}`;
 }

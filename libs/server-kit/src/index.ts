@@ -12,6 +12,7 @@ export * from './health/health.module';
 export * from './http/run-service';
 export * from './ids';
 export * from './openapi/openapi-31';
+export * from './openapi/domain-codes';
 export * from './http/cursor';
 export * from './observability';
 export * from './http/graceful-shutdown';

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthorizationClient, forwardedCredential } from '@stdreg/authz-client';
-import { ErrorCode, MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
+import { MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
 import { DomainError, isUuid } from '@stdreg/server-kit';
 import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
 
@@ -24,34 +24,36 @@ export class AuthorizationGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
     const credential = forwardedCredential(request.headers.authorization);
     if (!credential) {
-      throw new DomainError(
-        ErrorCode.Unauthenticated,
+      throw DomainError.of(
+        'authorization.credential_missing',
         'A credential is required: Authorization: Bearer <API key or access token>.',
-        undefined,
         {
-          'WWW-Authenticate': 'Bearer realm="standards-api"',
+          headers: {
+            'WWW-Authenticate': 'Bearer realm="standards-api"',
+          },
         },
       );
     }
     const organizationId = request.headers['x-organization-id'];
     if (!isUuid(organizationId)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'Name the organization the request acts in.', [
-        { field: 'X-Organization-Id', message: 'X-Organization-Id must be an organization id (uuid)' },
-      ]);
+      throw DomainError.of('authorization.organization_missing', 'Name the organization the request acts in.', {
+        errors: [{ field: 'X-Organization-Id', message: 'X-Organization-Id must be an organization id (uuid)' }],
+      });
     }
     if (credential.value.length > MAX_CREDENTIAL_LENGTH) {
-      throw new DomainError(
-        ErrorCode.Unauthenticated,
+      throw DomainError.of(
+        'authorization.credential_too_long',
         `The credential is longer than any the platform issues (${MAX_CREDENTIAL_LENGTH} characters).`,
-        undefined,
         {
-          'WWW-Authenticate': 'Bearer realm="standards-api", error="invalid_token"',
+          headers: {
+            'WWW-Authenticate': 'Bearer realm="standards-api", error="invalid_token"',
+          },
         },
       );
     }
     const project = projectOf(request);
     if (project.projectId !== undefined && project.projectId.length > MAX_RESOURCE_ID_LENGTH) {
-      throw new DomainError(ErrorCode.NotFound, `No split project has an id longer than ${MAX_RESOURCE_ID_LENGTH} characters.`);
+      throw DomainError.of('split_projects.not_found', `No split project has an id longer than ${MAX_RESOURCE_ID_LENGTH} characters.`);
     }
     const answer = await this.client.ask({
       credential,
@@ -60,9 +62,9 @@ export class AuthorizationGuard implements CanActivate {
     });
     if (answer.decision === 'deny') {
       if (answer.unavailable) {
-        throw new DomainError(ErrorCode.AuthorizationUnavailable, 'Authorization could not be established; nothing was done. Retry later.');
+        throw DomainError.of('authorization.unavailable', 'Authorization could not be established; nothing was done. Retry later.');
       }
-      throw new DomainError(ErrorCode.Forbidden, `Not allowed: ${answer.reason}.`);
+      throw DomainError.of('authorization.denied', `Not allowed: ${answer.reason}.`);
     }
     request.authorization = { subject: answer.subject, organizationId: organizationId.toLowerCase() };
     return true;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ComparedAmountDto, ErrorCode, type ScenarioComparisonDto, type ScenarioComparisonRequestDto } from '@stdreg/contracts';
+import { type ComparedAmountDto, type ScenarioComparisonDto, type ScenarioComparisonRequestDto } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { compareScenarios, type ComparedAmount, type ScenarioContent, SplitEngineError, validateScenario } from '@stdreg/split-engine';
 import type { Authorization } from '../authorization/authorize.decorator';
@@ -58,8 +58,8 @@ export class ComparisonsService {
   ): Promise<ComparedRevision> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
     if (found.scenario.project_id !== projectId) {
-      throw new DomainError(
-        ErrorCode.NotFound,
+      throw DomainError.of(
+        'comparisons.scenario_not_in_project',
         `Operating scenario ${scenarioId} is not a scenario of split project ${projectId} in this organization.`,
       );
     }
@@ -80,7 +80,7 @@ export class ComparisonsService {
       return compareScenarios(compared.map(({ label, content }) => ({ label, scenario: content })));
     } catch (error) {
       if (error instanceof SplitEngineError)
-        throw new DomainError(ErrorCode.DomainRuleViolated, `The scenarios cannot be compared: ${error.message}.`);
+        throw DomainError.of('comparisons.not_comparable', `The scenarios cannot be compared: ${error.message}.`);
       throw error;
     }
   }

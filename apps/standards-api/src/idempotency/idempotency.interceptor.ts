@@ -2,7 +2,6 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { ErrorCode } from '@stdreg/contracts';
 import { canonicalJson } from '@stdreg/split-engine';
 import { DomainError } from '@stdreg/server-kit';
 import type { AuthorizedRequest } from '../authorization/authorize.decorator';
@@ -25,9 +24,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined || !request.authorization) return next.handle();
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'The Idempotency-Key header is malformed.', [
-        { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-200 printable characters without spaces' },
-      ]);
+      throw DomainError.of('idempotency.key_malformed', 'The Idempotency-Key header is malformed.', {
+        errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-200 printable characters without spaces' }],
+      });
     }
     const { subject, organizationId } = request.authorization;
     const scope = `${subject.kind}:${subject.id}|${organizationId}|${request.originalUrl.split('?')[0]}`;
@@ -42,11 +41,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const existing = await this.records.claim(scope, key, requestHash, ABANDONED_AFTER_SECONDS);
     if (existing) {
       if (existing.request_hash !== requestHash) {
-        throw new DomainError(ErrorCode.DomainRuleViolated, 'This Idempotency-Key was used with another request body.', [
-          { field: 'Idempotency-Key', message: 'use a new key for a different request' },
-        ]);
+        throw DomainError.of('idempotency.key_reused', 'This Idempotency-Key was used with another request body.', {
+          errors: [{ field: 'Idempotency-Key', message: 'use a new key for a different request' }],
+        });
       }
-      if (existing.status === null) throw new DomainError(ErrorCode.Conflict, 'A request with this Idempotency-Key is still in progress.');
+      if (existing.status === null)
+        throw DomainError.of('idempotency.in_progress', 'A request with this Idempotency-Key is still in progress.');
       response.status(existing.status);
       response.setHeader('Idempotent-Replayed', 'true');
       return existing.body;

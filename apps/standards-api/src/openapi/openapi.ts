@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { toOpenApi31 } from '@stdreg/server-kit';
+import { STANDARDS_API_ERRORS } from '@stdreg/contracts';
+import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
 import { API_VERSION } from '../registry/registry-snapshot';
 
 /** Builds the OpenAPI 3.1 description from the controllers and the contracts DTOs. */
@@ -15,7 +16,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion(API_VERSION)
     .build();
-  return toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
+  const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
+  listDomainErrorCodes(document, STANDARDS_API_ERRORS);
+  return document;
 }
 
 /** Serves `/api/v2/openapi.json` and the interactive reference at `/api/v2/docs`. */

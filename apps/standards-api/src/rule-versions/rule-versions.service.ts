@@ -4,7 +4,6 @@ import {
   type ActivateSplitProjectRequestDto,
   type ActivationChallengeDto,
   type CreateRuleVersionRequestDto,
-  ErrorCode,
   type RuleVersionDto,
 } from '@stdreg/contracts';
 import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
@@ -236,9 +235,9 @@ function refused(error: DomainError): Outcome {
 function instant(value: string): Date {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'effectiveFrom is not a valid time.', [
-      { field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' },
-    ]);
+    throw DomainError.of('rule_versions.effective_from_invalid', 'effectiveFrom is not a valid time.', {
+      errors: [{ field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' }],
+    });
   }
   return date;
 }
@@ -246,9 +245,9 @@ function instant(value: string): Date {
 function versionOfCursor(cursor: string): number {
   const key = decodeCursor('rule-versions', cursor);
   if (!/^[1-9][0-9]{0,8}$/.test(key)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
-      { field: 'cursor', message: 'cursor must be a nextCursor value from this list' },
-    ]);
+    throw DomainError.of('rule_versions.cursor_invalid', 'The cursor is not valid for this list.', {
+      errors: [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }],
+    });
   }
   return Number(key);
 }

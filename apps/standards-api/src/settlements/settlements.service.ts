@@ -5,7 +5,6 @@ import {
   type EquityLedgerEntryDto,
   type EquityLedgerPageDto,
   type EquityLedgerQueryDto,
-  ErrorCode,
   type PageQueryDto,
   type SettlementRunDto,
 } from '@stdreg/contracts';
@@ -19,9 +18,9 @@ import { type LedgerEntryRow, type LedgerWindow, SettlementsRepository, type Set
 const MAX_LEGAL_ENTITY_ID_LENGTH = 200;
 
 const invalidCursor = () =>
-  new DomainError(ErrorCode.ValidationFailed, 'The cursor is not valid for this list.', [
-    { field: 'cursor', message: 'cursor must be a nextCursor value from this list' },
-  ]);
+  DomainError.of('settlements.cursor_invalid', 'The cursor is not valid for this list.', {
+    errors: [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }],
+  });
 
 /** Reads of posted settlement runs and of equity ledgers with running balances; posting is in SettlementPostingService. */
 @Injectable()
@@ -60,14 +59,14 @@ export class SettlementsService {
    */
   async ledger(legalEntityId: string, query: EquityLedgerQueryDto, auth: Authorization): Promise<EquityLedgerPageDto> {
     if (legalEntityId.length > MAX_LEGAL_ENTITY_ID_LENGTH) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'The legal entity id is too long.', [
-        { field: 'legalEntityId', message: `legalEntityId must be at most ${MAX_LEGAL_ENTITY_ID_LENGTH} characters` },
-      ]);
+      throw DomainError.of('ledgers.legal_entity_id_too_long', 'The legal entity id is too long.', {
+        errors: [{ field: 'legalEntityId', message: `legalEntityId must be at most ${MAX_LEGAL_ENTITY_ID_LENGTH} characters` }],
+      });
     }
     if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) > Date.parse(query.to)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'The time range is empty.', [
-        { field: 'to', message: 'to must not be before from' },
-      ]);
+      throw DomainError.of('ledgers.time_range_empty', 'The time range is empty.', {
+        errors: [{ field: 'to', message: 'to must not be before from' }],
+      });
     }
     const list = `equity-ledger:${legalEntityId}`;
     const window: LedgerWindow = {

@@ -4,7 +4,6 @@ import {
   type BranchScenarioRequestDto,
   type CreateSplitProjectRequestDto,
   type CreatedSplitProjectDto,
-  ErrorCode,
   type OperatingScenarioDto,
   type SplitProjectDto,
 } from '@stdreg/contracts';
@@ -29,9 +28,9 @@ export class SplitProjectsService {
   /** The project and its first scenario (revision 1) in one transaction: both or neither. */
   async create(request: CreateSplitProjectRequestDto, auth: Authorization): Promise<CreatedSplitProjectDto> {
     if (!this.registry.hasSplitTemplate(request.templateVersion)) {
-      throw new DomainError(ErrorCode.DomainRuleViolated, `The registry has no split template ${request.templateVersion}.`, [
-        { field: 'templateVersion', message: 'templateVersion must name a split template of the registry' },
-      ]);
+      throw DomainError.of('split_projects.template_unknown', `The registry has no split template ${request.templateVersion}.`, {
+        errors: [{ field: 'templateVersion', message: 'templateVersion must name a split template of the registry' }],
+      });
     }
     const scenario = this.validContent(request.scenario.content, 'scenario.content', request.currency);
     const projectId = uuidv7();
@@ -130,7 +129,7 @@ export class SplitProjectsService {
    */
   async revise(id: string, patch: unknown, ifMatch: string | undefined, auth: Authorization): Promise<OperatingScenarioDto> {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'The body must be a JSON Merge Patch object.');
+      throw DomainError.of('scenarios.patch_not_object', 'The body must be a JSON Merge Patch object.');
     }
     return this.dataSource.transaction(async (manager) => {
       const scenario = await this.projects.lockScenario(manager, auth.organizationId, id);
@@ -177,10 +176,10 @@ export class SplitProjectsService {
     const validation = validateScenario(content);
     if (!validation.ok) throw invalidScenario(validation.errors, field);
     if (validation.scenario.currency !== currency) {
-      throw new DomainError(
-        ErrorCode.DomainRuleViolated,
+      throw DomainError.of(
+        'scenarios.currency_mismatch',
         `The scenario is in ${validation.scenario.currency}; the project is in ${currency}.`,
-        [{ field: `${field}/currency`, message: `currency must be the project's currency, ${currency}` }],
+        { errors: [{ field: `${field}/currency`, message: `currency must be the project's currency, ${currency}` }] },
       );
     }
     return validation.scenario;

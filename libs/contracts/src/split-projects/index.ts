@@ -1,3 +1,4 @@
 export * from './split-projects.dto';
 export * from './rule-versions.dto';
 export * from './comparisons-settlements.dto';
+export * from './standards-api-errors';
