@@ -16,8 +16,8 @@ async function copyOfSamplePack(name: string): Promise<string> {
   return directory;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test fixture edits arbitrary pack JSON
 async function editJson(directory: string, file: string, edit: (value: any) => void): Promise<void> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixture edits arbitrary pack JSON
   const filePath = path.join(directory, file);
   const value = JSON.parse(await readFile(filePath, 'utf8'));
   edit(value);
