@@ -1,5 +1,6 @@
 // `npm start`: builds the three services and runs them together on one machine with the embedded
 // defaults (PGlite under DATA_DIR, default .data/), prints their URLs, and stops them all on Ctrl-C.
+// `npm start -- --no-build` runs what was built last.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -23,11 +24,13 @@ env.DECISION_SERVICE_TOKENS ??= `platform:${env.IDENTITY_SERVICE_TOKEN}`;
 env.OIDC_ISSUER ??= `http://127.0.0.1:${ports.identity}/oidc`;
 env.PASSWORD_SETUP_LINKS_IN_LOG ??= 'true';
 
-const build = spawnSync(path.join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--output-style=static'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
-});
+const build = process.argv.includes('--no-build')
+  ? { status: 0 }
+  : spawnSync(path.join(root, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '--output-style=static'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const children = Object.keys(ports).map((service) =>

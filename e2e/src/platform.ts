@@ -1,12 +1,13 @@
-// The three services as they ship: their built artifacts in child processes, wired together the way
-// `npm start` and the deploy files wire them. With DATABASE_URL and REDIS_URL set they use throwaway
-// databases on that PostgreSQL server and that Redis (under a key prefix of their own); without, the
-// embedded defaults (PGlite under a temporary DATA_DIR, in-process rate limiter).
+// The three services as they ship. On the embedded defaults: exactly as `npm start` runs them (its
+// own program, tools/start.mjs). With DATABASE_URL and REDIS_URL set: their built artifacts in child
+// processes, wired as the deploy files wire them, on throwaway databases of that PostgreSQL server and
+// that Redis (under a key prefix of their own).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, freePort, startBuiltService, type BuiltService, type TestDatabase } from '@stdreg/server-kit/testing';
+import { createTestDatabase, freePort, startBuiltService, type BuiltService } from '@stdreg/server-kit/testing';
+import { startWithNpmStart } from './npm-start';
 
 const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
 type Service = (typeof SERVICES)[number];
@@ -23,9 +24,17 @@ export interface Platform {
 }
 
 export async function startPlatform(): Promise<Platform> {
+  if (!process.env['DATABASE_URL']) {
+    const platform = await startWithNpmStart();
+    return { ...platform, databases: 'embedded', dropDatabaseConnections: async () => 0 };
+  }
+  return startOnDatabaseServer();
+}
+
+async function startOnDatabaseServer(): Promise<Platform> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-e2e-'));
-  const identityDb: TestDatabase = await createTestDatabase('e2e_identity');
-  const standardsDb: TestDatabase = await createTestDatabase('e2e_standards');
+  const identityDb = await createTestDatabase('e2e_identity');
+  const standardsDb = await createTestDatabase('e2e_standards');
   const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
   const urls = Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${ports[s]}`])) as Record<Service, string>;
   const serviceToken = randomBytes(32).toString('base64url');
@@ -45,14 +54,14 @@ export async function startPlatform(): Promise<Platform> {
       DATA_DIR: path.join(dataDir, 'identity'),
       BOOTSTRAP_PLATFORM_KEY: 'auto',
       DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
-      ...(identityDb.kind === 'server' ? identityDb.env : {}),
+      ...identityDb.env,
       ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `e2e:${randomBytes(6).toString('hex')}:` } : {}),
     },
     'standards-api': {
       ...common,
       STANDARDS_API_PORT: String(ports['standards-api']),
       DATA_DIR: path.join(dataDir, 'standards-api'),
-      ...(standardsDb.kind === 'server' ? standardsDb.env : {}),
+      ...standardsDb.env,
     },
     'mcp-gateway': { ...common, MCP_GATEWAY_PORT: String(ports['mcp-gateway']), DATA_DIR: path.join(dataDir, 'mcp-gateway') },
   };
@@ -70,7 +79,7 @@ export async function startPlatform(): Promise<Platform> {
       standardsApiUrl: urls['standards-api'],
       mcpUrl: `${urls['mcp-gateway']}/mcp`,
       platformKey,
-      databases: identityDb.kind,
+      databases: 'server',
       dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),
       stop,
     };

@@ -14,7 +14,7 @@ afterAll(async () => {
 // run used is closed before the second run starts, as when `npm start` sits idle.
 const IDLE_PAUSE_MS = 12_000;
 
-describe(`the platform's story, across the three built services (${process.env['DATABASE_URL'] ? 'PostgreSQL and Redis' : 'embedded defaults'})`, () => {
+describe(`the platform's story, across the three built services (${process.env['DATABASE_URL'] ? 'PostgreSQL and Redis' : 'one `npm start` on the embedded defaults'})`, () => {
   it('takes a partner from the waitlist to a posted settlement that an agent reads, with every step in the audit log', async () => {
     const { story, missingAudit } = await runWalkthrough(platform);
     expect(missingAudit).toEqual([]);

@@ -23,13 +23,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts dist/apps/<app>/main.js (building it first when absent) and waits for /readyz. */
-export async function startBuiltService(app: string, port: number, env: Record<string, string>): Promise<BuiltService> {
+/** The path of dist/apps/<app>/main.js, built first when absent. */
+export function builtArtifact(app: string): string {
   const artifact = path.join(ROOT, 'dist/apps', app, 'main.js');
   if (!existsSync(artifact)) {
     const build = spawnSync(process.execPath, [path.join(ROOT, 'tools/build/build-app.mjs'), app], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error(`could not build ${app}`);
   }
+  return artifact;
+}
+
+/** Starts dist/apps/<app>/main.js (building it first when absent) and waits for /readyz. */
+export async function startBuiltService(app: string, port: number, env: Record<string, string>): Promise<BuiltService> {
+  const artifact = builtArtifact(app);
   const child: ChildProcess = spawn(process.execPath, [artifact], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],

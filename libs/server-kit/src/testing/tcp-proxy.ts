@@ -1,20 +1,42 @@
+import { rename } from 'node:fs/promises';
 import { createServer, Socket, type Server } from 'node:net';
 
+/** Where the proxy connects: a TCP host and port, or a unix socket path. */
+type Endpoint = { host: string; port: number } | { path: string };
+
 /**
- * A TCP proxy in front of a real dependency (PostgreSQL, Redis) that a test can cut and restore,
- * to see what a service does while the dependency is away. `url` is the target URL re-pointed at the proxy.
+ * A proxy in front of a real dependency (PostgreSQL, Redis, the embedded database's unix socket)
+ * that a test can cut and restore, or use to drop a connection in the middle of a request, to see
+ * what a service does while the dependency is away or after it came back.
  */
 export class CuttableProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private port = 0;
+  private dropArmed = false;
+  private dropped = 0;
 
-  private constructor(private readonly target: { host: string; port: number }) {}
+  private constructor(
+    private readonly target: Endpoint,
+    private readonly listenPath?: string,
+  ) {}
 
-  /** Proxies to the host and port of `targetUrl` (e.g. postgres://…@127.0.0.1:5432/db). */
+  /** Proxies on a TCP port of its own to the host and port of `targetUrl` (e.g. postgres://…@127.0.0.1:5432/db). */
   static async start(targetUrl: string): Promise<CuttableProxy> {
     const url = new URL(targetUrl);
     const proxy = new CuttableProxy({ host: url.hostname, port: Number(url.port) });
+    await proxy.restore();
+    return proxy;
+  }
+
+  /**
+   * Puts the proxy in a listening unix socket's place: the socket moves aside and the proxy listens
+   * at its path, so connections made from now on go through the proxy (open ones stay direct).
+   */
+  static async interpose(socketPath: string): Promise<CuttableProxy> {
+    const movedAside = `${socketPath}.behind-proxy`;
+    await rename(socketPath, movedAside);
+    const proxy = new CuttableProxy({ path: movedAside }, socketPath);
     await proxy.restore();
     return proxy;
   }
@@ -36,7 +58,20 @@ export class CuttableProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** The dependency comes back on the same port. */
+  /**
+   * The next bytes a client sends through an open connection (a query of a request under way) are
+   * never delivered: that connection is dropped at both ends, once. Later connections pass.
+   */
+  dropNextRequest(): void {
+    this.dropArmed = true;
+  }
+
+  /** How many connections `dropNextRequest` dropped. */
+  get droppedConnections(): number {
+    return this.dropped;
+  }
+
+  /** The dependency comes back where it was. */
   async restore(): Promise<void> {
     const server = createServer((client) => {
       const upstream = new Socket();
@@ -45,13 +80,28 @@ export class CuttableProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
-      upstream.connect(this.target.port, this.target.host);
-      client.pipe(upstream).pipe(client);
+      upstream.connect(this.target);
+      client.on('data', (chunk: Buffer) => {
+        if (this.dropArmed) {
+          this.dropArmed = false;
+          this.dropped++;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        if (!upstream.write(chunk)) client.pause();
+      });
+      upstream.on('drain', () => client.resume());
+      upstream.pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
+    if (this.listenPath) {
+      await new Promise<void>((resolve) => server.listen(this.listenPath, resolve));
+    } else {
+      await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+      this.port = (server.address() as { port: number }).port;
+    }
     this.server = server;
   }
 

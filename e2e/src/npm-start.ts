@@ -1,0 +1,81 @@
+// The platform exactly as `npm start` runs it: tools/start.mjs (without its build step, the artifacts
+// are built once before), on the embedded defaults under a temporary DATA_DIR, nothing else in its
+// environment but free ports. Its TMPDIR is one of ours, so a test can find the embedded databases'
+// unix sockets there and put a proxy in their place.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { builtArtifact, CuttableProxy, freePort, ROOT } from '@stdreg/server-kit/testing';
+import type { PlatformUrls } from './story';
+
+const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
+
+export interface NpmStartPlatform extends PlatformUrls {
+  /** Puts a proxy in the place of each embedded database's socket (identity's and standards-api's). */
+  interposeOnDatabases(): Promise<CuttableProxy[]>;
+  stop(): Promise<void>;
+}
+
+/** Starts `npm start`'s program and waits for its "Platform ready" line; `env` adds settings (e.g. the pool's idle timeout). */
+export async function startWithNpmStart(env: Record<string, string> = {}): Promise<NpmStartPlatform> {
+  for (const service of SERVICES) builtArtifact(service);
+  const root = await mkdtemp(path.join(tmpdir(), 'stdreg-npm-start-'));
+  const dataDir = path.join(root, 'data');
+  const tmp = path.join(root, 'tmp');
+  await mkdir(tmp);
+  const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'tools/start.mjs'), '--no-build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      TMPDIR: tmp,
+      LOG_LEVEL: 'error',
+      DATA_DIR: dataDir,
+      IDENTITY_PORT: String(ports.identity),
+      STANDARDS_API_PORT: String(ports['standards-api']),
+      MCP_GATEWAY_PORT: String(ports['mcp-gateway']),
+      ...env,
+    },
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const proxies: CuttableProxy[] = [];
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+    await rm(root, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 150_000;
+  while (!/Platform (ready|started)/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`npm start did not come up:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (!output.includes('Platform ready')) {
+    await stop();
+    throw new Error(`npm start came up with a service not ready:\n${output}`);
+  }
+
+  return {
+    identityUrl: `http://127.0.0.1:${ports.identity}`,
+    standardsApiUrl: `http://127.0.0.1:${ports['standards-api']}`,
+    mcpUrl: `http://127.0.0.1:${ports['mcp-gateway']}/mcp`,
+    platformKey: (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim(),
+    interposeOnDatabases: async () => {
+      const socketDirs = (await readdir(tmp)).filter((name) => name.startsWith('stdreg-pg-'));
+      if (socketDirs.length !== 2) throw new Error(`expected the two embedded databases' sockets, found ${socketDirs.join(', ')}`);
+      for (const dir of socketDirs) proxies.push(await CuttableProxy.interpose(path.join(tmp, dir, '.s.PGSQL.5432')));
+      return proxies;
+    },
+    stop,
+  };
+}
