@@ -4,16 +4,16 @@ import { HealthModule, JsonLogger } from '@stdreg/server-kit';
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
 import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { AuditLogModule } from './audit-log/audit-log.module';
-import { IdentityCoreModule } from './auth/identity-core.module';
-import { BootstrapService } from './bootstrap/bootstrap.service';
-import { DecisionsModule } from './decisions/decisions.module';
+import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { IdentityConfig } from './config/identity.config';
+import { IdentityConfigModule } from './config/identity-config.module';
+import { DecisionsModule } from './decisions/decisions.module';
 import { KeysModule } from './keys/keys.module';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { OidcModule } from './oidc/oidc.module';
-import { OidcSecretsModule } from './secrets/oidc-secrets.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { PasswordsModule } from './passwords/passwords.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RegisteredAppsModule } from './registered-apps/registered-apps.module';
 import { RoleBindingsModule } from './role-bindings/role-bindings.module';
 import { SigninModule } from './signin/signin.module';
@@ -27,8 +27,8 @@ export class AppModule {
   static register(config: IdentityConfig, logger: JsonLogger): DynamicModule {
     return {
       module: AppModule,
-      global: true,
       imports: [
+        IdentityConfigModule.forRoot(config, logger),
         DatabaseModule.forRoot({
           service: 'identity',
           ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
@@ -37,7 +37,17 @@ export class AppModule {
           entities: [],
           migrations: IDENTITY_MIGRATIONS,
         }),
-        IdentityCoreModule,
+        HealthModule.register(
+          {
+            useFactory: (dataSource: DataSource, store: RateLimitStore) => [
+              databaseReadinessCheck(dataSource),
+              ...rateLimitReadinessChecks(store),
+            ],
+            inject: [DataSource, RATE_LIMIT_STORE],
+          },
+          [RateLimitModule],
+        ),
+        BootstrapModule,
         KeysModule,
         AuditLogModule,
         DecisionsModule,
@@ -48,20 +58,10 @@ export class AppModule {
         UsersModule,
         SyncModule,
         WaitlistModule,
-        OidcSecretsModule,
         OidcModule,
         PasswordsModule,
         SigninModule,
-        HealthModule.register({
-          useFactory: (dataSource: DataSource, store: RateLimitStore) => [
-            databaseReadinessCheck(dataSource),
-            ...rateLimitReadinessChecks(store),
-          ],
-          inject: [DataSource, RATE_LIMIT_STORE],
-        }),
       ],
-      providers: [{ provide: IdentityConfig, useValue: config }, { provide: JsonLogger, useValue: logger }, BootstrapService],
-      exports: [IdentityConfig, JsonLogger],
     };
   }
 }

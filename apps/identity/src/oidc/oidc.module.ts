@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
@@ -9,6 +9,7 @@ import { OidcAccounts } from './oidc-accounts';
 import { OidcClients } from './oidc-clients';
 import { createOidcProvider } from './oidc-provider.factory';
 import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
+import { OidcSecretsModule } from '../secrets/oidc-secrets.module';
 import { OidcStoreRepository } from './oidc-store.repository';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
@@ -16,9 +17,8 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** The OpenID Provider, and the access-token verification the decision endpoint uses. */
-@Global()
 @Module({
-  imports: [RegisteredAppsModule, UnifiedUsersModule],
+  imports: [OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule],
   providers: [
     OidcStoreRepository,
     OidcAccounts,
@@ -46,7 +46,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
       inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts, AccessTokenVerifier, JsonLogger],
     },
   ],
-  exports: [OIDC_PROVIDER, AccessTokenVerifier, OidcAccounts],
+  exports: [OIDC_PROVIDER, AccessTokenVerifier],
 })
 export class OidcModule implements OnModuleInit, OnModuleDestroy {
   private purgeTimer: NodeJS.Timeout | undefined;

@@ -1,4 +1,7 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { UsersModule } from '../users/users.module';
@@ -9,7 +12,7 @@ import { PasswordsRepository } from './passwords.repository';
 import { PasswordsService } from './passwords.service';
 
 @Module({
-  imports: [UsersModule, UnifiedUsersModule],
+  imports: [AuditModule, KeysModule, RateLimitModule, UsersModule, UnifiedUsersModule],
   controllers: [PasswordsController, PasswordPagesController],
   providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { RoleBindingsController } from './role-bindings.controller';
 import { RoleBindingsRepository } from './role-bindings.repository';
 import { RoleBindingsService } from './role-bindings.service';
 
 @Module({
-  imports: [UnifiedUsersModule],
+  imports: [AuditModule, KeysModule, RateLimitModule, UnifiedUsersModule],
   controllers: [RoleBindingsController],
   providers: [RoleBindingsRepository, RoleBindingsService],
 })

@@ -1,11 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { ClientSecretSealer } from './client-secret-sealer';
 import { loadOidcSecrets, OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
 
 /** The sign-in secrets, loaded (or made for development) once at start; app registration seals client secrets with them. */
-@Global()
 @Module({
   providers: [
     {

@@ -1,4 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { OidcModule } from '../oidc/oidc.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { PasswordsModule } from '../passwords/passwords.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { formBodyMiddleware } from '../pages/form-body.middleware';
@@ -6,7 +8,7 @@ import { SigninController } from './signin.controller';
 import { SigninService } from './signin.service';
 
 @Module({
-  imports: [PasswordsModule, UnifiedUsersModule],
+  imports: [OidcModule, PasswordsModule, RateLimitModule, UnifiedUsersModule],
   controllers: [SigninController],
   providers: [SigninService],
 })

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UsersModule } from '../users/users.module';
 import { SyncController } from './sync.controller';
 import { SyncService } from './sync.service';
 
 @Module({
-  imports: [RegisteredAppsModule, UsersModule],
+  imports: [AuditModule, KeysModule, RateLimitModule, RegisteredAppsModule, UsersModule],
   controllers: [SyncController],
   providers: [SyncService],
 })

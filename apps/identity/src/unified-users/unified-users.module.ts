@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { MergesRepository } from './merges.repository';
 import { MergesService } from './merges.service';
 import { UnifiedUsersController } from './unified-users.controller';
@@ -6,6 +9,7 @@ import { UnifiedUsersRepository } from './unified-users.repository';
 import { UnifiedUsersService } from './unified-users.service';
 
 @Module({
+  imports: [AuditModule, KeysModule, RateLimitModule],
   controllers: [UnifiedUsersController],
   providers: [UnifiedUsersRepository, UnifiedUsersService, MergesRepository, MergesService],
   exports: [UnifiedUsersService],

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [RegisteredAppsModule],
+  imports: [AuditModule, KeysModule, RateLimitModule, RegisteredAppsModule],
   controllers: [UsersController],
   providers: [UsersRepository, UsersService],
   exports: [UsersService],

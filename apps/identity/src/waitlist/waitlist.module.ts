@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { WaitlistController } from './waitlist.controller';
 import { WaitlistRepository } from './waitlist.repository';
 import { WaitlistService } from './waitlist.service';
 
 @Module({
-  imports: [OrganizationsModule],
+  imports: [AuditModule, KeysModule, RateLimitModule, OrganizationsModule],
   controllers: [WaitlistController],
   providers: [WaitlistRepository, WaitlistService],
 })

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { KeysModule } from '../keys/keys.module';
+import { BootstrapService } from './bootstrap.service';
+
+/** The first platform key on a first start; its queries are the keys feature's (KeysService.issueFirstPlatformKey). */
+@Module({
+  imports: [KeysModule],
+  providers: [BootstrapService],
+})
+export class BootstrapModule {}
