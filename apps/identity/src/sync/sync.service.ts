@@ -13,18 +13,20 @@ import {
 import { flattenValidationErrors } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, type KeyCaller } from '../callers/caller';
-import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
-import type { UserMirrorRow } from '../users/users.repository';
-import { hasSameFields, UsersService } from '../users/users.service';
+import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
+import { type MirrorChange, UsersService } from '../users/users.service';
 
 type CheckedRecord = { index: number; record: SyncRecordDto } | { index: number; rejected: SyncRecordResultDto };
 
-/** A partner's push of its user mirror for one registry: every record applied in one transaction. */
+/**
+ * A partner's push of its user mirror for one registry: the records checked here, every valid one
+ * applied by UsersService in one call and one transaction, the batch audited with it.
+ */
 @Injectable()
 export class SyncService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly records: UsersService,
+    private readonly users: UsersService,
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
   ) {}
@@ -41,46 +43,14 @@ export class SyncService {
       );
       return this.finish(actor, request, results, false, this.dataSource.manager);
     }
+    const changes = checked.flatMap((entry) => ('record' in entry ? [mirrorChange(entry.index, entry.record)] : []));
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.records.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
-      const externalIds = checked.flatMap((entry) => ('record' in entry ? [entry.record.externalId] : []));
-      const current = new Map(
-        (await this.records.findByExternalIds(manager, request.registryId, externalIds)).map((row) => [row.external_id, row]),
+      const applied = new Map(
+        (await this.users.applyBatch(manager, request.registryId, changes, actor)).map((result) => [result.index, result]),
       );
-      const results: SyncRecordResultDto[] = [];
-      for (const entry of checked) {
-        if ('rejected' in entry) results.push(entry.rejected);
-        else
-          results.push(
-            await this.applyRecord(manager, request.registryId, entry.index, entry.record, current.get(entry.record.externalId), actor),
-          );
-      }
+      const results = checked.map((entry) => ('rejected' in entry ? entry.rejected : applied.get(entry.index)!));
       return this.finish(actor, request, results, true, manager);
     });
-  }
-
-  private async applyRecord(
-    manager: EntityManager,
-    registryId: string,
-    index: number,
-    record: SyncRecordDto,
-    row: UserMirrorRow | undefined,
-    actor: Actor,
-  ): Promise<SyncRecordResultDto> {
-    const { externalId } = record;
-    const fields = { email: record.email, emailVerified: record.emailVerified, displayName: record.displayName, locale: record.locale };
-    if (record.deleted) {
-      if (!row) return { index, externalId, outcome: 'unchanged' };
-      await this.records.deleteRecord(manager, row, actor, 'sync');
-      return { index, externalId, outcome: 'deleted', uid: row.uid };
-    }
-    if (!row) {
-      const created = await this.records.createRecord(manager, { registryId, externalId, ...fields }, actor, 'sync');
-      return { index, externalId, outcome: 'created', uid: created.uid };
-    }
-    if (hasSameFields(row, fields)) return { index, externalId, outcome: 'unchanged', uid: row.uid };
-    await this.records.updateRecord(manager, row, fields, actor, 'sync');
-    return { index, externalId, outcome: 'updated', uid: row.uid };
   }
 
   private async finish(
@@ -151,6 +121,11 @@ async function checkRecords(records: Record<string, unknown>[]): Promise<Checked
     checked.push({ index, record });
   }
   return checked;
+}
+
+function mirrorChange(index: number, record: SyncRecordDto): MirrorChange {
+  const { externalId, email, emailVerified, displayName, locale } = record;
+  return { index, externalId, fields: { email, emailVerified, displayName, locale }, deleted: record.deleted === true };
 }
 
 function rejectedResult(index: number, externalId: string | null, reason: string): SyncRecordResultDto {

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type CreateUserRequestDto, ErrorCode, type UpdateUserRequestDto, type UserDto, type UserListQueryDto } from '@stdreg/contracts';
+import {
+  type CreateUserRequestDto,
+  ErrorCode,
+  type SyncRecordResultDto,
+  type UpdateUserRequestDto,
+  type UserDto,
+  type UserListQueryDto,
+} from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
@@ -8,13 +15,21 @@ import { appNotFound, RegisteredAppsService } from '../registered-apps/registere
 import { type MirrorFields, UsersRepository, type UserMirrorRow } from './users.repository';
 
 /** Where a mirror write came from, kept in its audit entry. */
-export type WriteSource = 'api' | 'sync';
+type WriteSource = 'api' | 'sync';
+
+/** One record of a partner's sync batch: the fields it is to have, or its deletion. */
+export interface MirrorChange {
+  index: number;
+  externalId: string;
+  fields: MirrorFields;
+  deleted: boolean;
+}
 
 const MIRROR_FIELDS = ['email', 'emailVerified', 'displayName', 'locale'] as const;
 
 /**
  * The users of a registry: mirror records of a partner app's users, each linked to one unified
- * user. The record writes also serve sync; they run inside a transaction holding the registry lock.
+ * user. Every record write, of the API and of sync, runs inside a transaction holding the registry lock.
  */
 @Injectable()
 export class UsersService {
@@ -72,21 +87,46 @@ export class UsersService {
     });
   }
 
-  /** Locks the registry against every other mirror write until the transaction ends; false when its app is gone. */
-  lockRegistry(manager: EntityManager, registryId: string): Promise<boolean> {
-    return this.users.lockRegistry(manager, registryId);
+  /**
+   * Applies a sync batch's valid records, in the caller's transaction: the registry locked first, then
+   * its records with these external ids; each record created, updated, deleted or left as it is. One
+   * result per change, in the changes' order.
+   */
+  async applyBatch(manager: EntityManager, registryId: string, changes: MirrorChange[], actor: Actor): Promise<SyncRecordResultDto[]> {
+    if (!(await this.users.lockRegistry(manager, registryId))) throw appNotFound(registryId);
+    const externalIds = changes.map((change) => change.externalId);
+    const current = new Map((await this.users.findByExternalIds(manager, registryId, externalIds)).map((row) => [row.external_id, row]));
+    const results: SyncRecordResultDto[] = [];
+    for (const change of changes) results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), actor));
+    return results;
   }
 
-  /** The registry's records with these external ids, row-locked. */
-  findByExternalIds(manager: EntityManager, registryId: string, externalIds: string[]): Promise<UserMirrorRow[]> {
-    return this.users.findByExternalIds(manager, registryId, externalIds);
+  private async applyChange(
+    manager: EntityManager,
+    registryId: string,
+    { index, externalId, fields, deleted }: MirrorChange,
+    row: UserMirrorRow | undefined,
+    actor: Actor,
+  ): Promise<SyncRecordResultDto> {
+    if (deleted) {
+      if (!row) return { index, externalId, outcome: 'unchanged' };
+      await this.deleteRecord(manager, row, actor, 'sync');
+      return { index, externalId, outcome: 'deleted', uid: row.uid };
+    }
+    if (!row) {
+      const created = await this.createRecord(manager, { registryId, externalId, ...fields }, actor, 'sync');
+      return { index, externalId, outcome: 'created', uid: created.uid };
+    }
+    if (hasSameFields(row, fields)) return { index, externalId, outcome: 'unchanged', uid: row.uid };
+    await this.updateRecord(manager, row, fields, actor, 'sync');
+    return { index, externalId, outcome: 'updated', uid: row.uid };
   }
 
   /**
    * Creates a mirror record linked to the unified user whose verified email its own organization
    * vouched for, or to a new one: another organization's say-so about an email joins nobody.
    */
-  async createRecord(
+  private async createRecord(
     manager: EntityManager,
     record: MirrorFields & { registryId: string; externalId: string },
     actor: Actor,
@@ -116,7 +156,7 @@ export class UsersService {
   }
 
   /** Changes a record's fields; its link to a unified user stays as it is. */
-  async updateRecord(
+  private async updateRecord(
     manager: EntityManager,
     row: UserMirrorRow,
     fields: MirrorFields,
@@ -134,7 +174,7 @@ export class UsersService {
   }
 
   /** Removes a record, and its unified user too when nothing else refers to it. */
-  async deleteRecord(manager: EntityManager, row: UserMirrorRow, actor: Actor, source: WriteSource): Promise<void> {
+  private async deleteRecord(manager: EntityManager, row: UserMirrorRow, actor: Actor, source: WriteSource): Promise<void> {
     await this.users.delete(manager, row.id);
     const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid);
     await this.audit.record(
@@ -192,11 +232,11 @@ function userNotFound(id: string): DomainError {
   return DomainError.of('users.not_found', `User ${id} does not exist or its registry is not bound to this key.`);
 }
 
-export function fieldsOf(row: UserMirrorRow): MirrorFields {
+function fieldsOf(row: UserMirrorRow): MirrorFields {
   return { email: row.email, emailVerified: row.email_verified, displayName: row.display_name, locale: row.locale };
 }
 
-export function hasSameFields(row: UserMirrorRow, fields: MirrorFields): boolean {
+function hasSameFields(row: UserMirrorRow, fields: MirrorFields): boolean {
   const current = fieldsOf(row);
   return MIRROR_FIELDS.every((field) => current[field] === fields[field]);
 }
