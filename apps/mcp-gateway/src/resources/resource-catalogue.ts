@@ -1,8 +1,14 @@
 // The twelve resource templates of SPEC.md part B under stdreg://, and where each one is read from.
 import type { OrganizationReadAction } from '../authorization/gateway-authorization';
-import type { RegistryCollections } from '../upstream/registry-cache';
+import type { RegistryCache, RegistryCollections } from '../upstream/registry-cache';
 
 export const RESOURCE_SCHEME = 'stdreg';
+
+/** One concrete resource of a template: the value of its variable, and a label. */
+export interface ListedResource {
+  id: string;
+  label: string;
+}
 
 export interface ResourceTemplateDefinition {
   /** stdreg://<kind>/<variable> */
@@ -14,15 +20,21 @@ export interface ResourceTemplateDefinition {
   variable: string | null;
   /** null: public registry data; otherwise the read action identity must allow in the organization. */
   action: OrganizationReadAction | null;
-  /** The registry list whose items are the concrete resources (and the completions) of this template. */
-  listedFrom?: { collection: keyof RegistryCollections; id: (item: never) => string; label: (item: never) => string };
+  /** The concrete resources (and the completions) of this template, read from a registry list; null when it cannot be read. */
+  listedFrom?: (registry: RegistryCache) => Promise<ListedResource[] | null>;
 }
 
-const item = <K extends keyof RegistryCollections>(
-  collection: K,
-  id: (value: RegistryCollections[K]) => string,
-  label: (value: RegistryCollections[K]) => string,
-) => ({ collection, id, label }) as unknown as NonNullable<ResourceTemplateDefinition['listedFrom']>;
+/** Lists a template's resources from one registry collection, each item's type known to its id and label. */
+const item =
+  <K extends keyof RegistryCollections>(
+    collection: K,
+    id: (value: RegistryCollections[K]) => string,
+    label: (value: RegistryCollections[K]) => string,
+  ) =>
+  async (registry: RegistryCache): Promise<ListedResource[] | null> => {
+    const items = await registry.all(collection);
+    return items.ok ? items.body.map((value) => ({ id: id(value), label: label(value) })) : null;
+  };
 
 export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
   {

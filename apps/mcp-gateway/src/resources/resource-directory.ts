@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { RegistryCache } from '../upstream/registry-cache';
-import { RESOURCE_TEMPLATES, uriOf, uriTemplateOf, type ResourceTemplateDefinition } from './resource-catalogue';
+import { RESOURCE_TEMPLATES, uriOf, uriTemplateOf, type ListedResource, type ResourceTemplateDefinition } from './resource-catalogue';
 
 export const RESOURCE_PAGE_SIZE = 50;
 const MAX_COMPLETIONS = 100;
@@ -60,12 +60,8 @@ export class ResourceDirectory {
     return { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS };
   }
 
-  private async values(template: ResourceTemplateDefinition): Promise<{ id: string; label: string }[] | null> {
-    if (!template.listedFrom) return [];
-    const { collection, id, label } = template.listedFrom;
-    const items = await this.registry.all(collection);
-    if (!items.ok) return null;
-    return items.body.map((value) => ({ id: id(value as never), label: label(value as never) }));
+  private async values(template: ResourceTemplateDefinition): Promise<ListedResource[] | null> {
+    return template.listedFrom ? template.listedFrom(this.registry) : [];
   }
 }
 
