@@ -15,9 +15,9 @@ import { draftSplitProject } from './splits/draft-split-project.tool';
 import { explainSettlement } from './splits/explain-settlement.tool';
 import { simulateOperatingPlan } from './splits/simulate-operating-plan.tool';
 import { validateSplitRule } from './splits/validate-split-rule.tool';
-import type { ToolDefinition } from './tool-definition';
+import type { GatewayTool } from './tool-definition';
 
-export const TOOLS: readonly ToolDefinition[] = [
+export const TOOLS: readonly GatewayTool[] = [
   resolveTerm,
   validateStandardReference,
   validateTaskspec,

@@ -8,13 +8,13 @@ import type { McpCaller } from '../caller/caller';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
 import { portableSchema } from './schema-portability';
-import type { ToolDefinition } from './tool-definition';
+import type { GatewayTool } from './tool-definition';
 import { TOOLS } from './tool-catalogue';
 
 type JsonSchemaObject = Tool['inputSchema'];
 
 /** A tool as tools/list publishes it, its schemas in the portable subset (schema-portability). */
-export function publishedTool(tool: ToolDefinition): Tool {
+export function publishedTool(tool: GatewayTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
@@ -57,20 +57,21 @@ export class ToolRunner {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools.`);
     const allowed = await this.authorization.toolCall(caller);
     if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
-    const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`);
     try {
-      const outcome = await tool.run(parsed.data, {
+      const invocation = await tool.invoke(args ?? {}, {
         caller,
         registry: this.registry,
         standardsApi: this.standardsApi,
         authorization: this.authorization,
       });
-      if (!outcome.ok) return refusal(outcome.message);
-      return {
-        content: [{ type: 'text', text: tool.render(outcome.output) }],
-        structuredContent: outcome.output as Record<string, unknown>,
-      };
+      switch (invocation.kind) {
+        case 'invalid_arguments':
+          return refusal(`Invalid arguments for ${name}: ${describeIssues(invocation.error)}.`);
+        case 'failed':
+          return refusal(invocation.message);
+        case 'done':
+          return { content: [{ type: 'text', text: invocation.text }], structuredContent: invocation.output };
+      }
     } catch (error) {
       this.logger.event(
         'error',

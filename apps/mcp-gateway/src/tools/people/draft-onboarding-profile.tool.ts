@@ -21,6 +21,7 @@ export const draftOnboardingProfile = defineTool({
   input: z.object({ role: roleName }).strict(),
   output,
   annotations: PURE_READ,
+  uses: ({ registry }) => ({ registry }),
   async run({ role }, { registry }) {
     const loaded = await registryIndex(registry);
     if (!loaded.ok) return failure(loaded.message);

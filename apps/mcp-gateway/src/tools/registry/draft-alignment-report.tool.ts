@@ -30,6 +30,7 @@ export const draftAlignmentReport = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  uses: ({ registry }) => ({ registry }),
   async run({ practice, maxStandards }, { registry }) {
     const summaries = await registry.all('standards');
     if (!summaries.ok) return failure(summaries.message);

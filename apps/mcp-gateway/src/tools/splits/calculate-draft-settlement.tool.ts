@@ -1,6 +1,6 @@
 import { formatMoney, formatSettlement, parseAmount, settlePeriod, settleScenario } from '@stdreg/split-engine';
 import { z } from 'zod';
-import { defineTool, PURE_READ } from '../tool-definition';
+import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { failure } from '../shared-schemas';
 import { periodIdInput, periodSettlement, readScenarioPeriod, scenarioContent, scenarioSettlement } from './scenario-input';
 
@@ -16,6 +16,7 @@ export const calculateDraftSettlement = defineTool({
   input: z.object({ content: scenarioContent, periodId: periodIdInput('Default: every period') }).strict(),
   output,
   annotations: PURE_READ,
+  uses: NOTHING,
   async run({ content, periodId }) {
     const read = readScenarioPeriod(content, periodId);
     if (!read.ok) return failure(read.message);

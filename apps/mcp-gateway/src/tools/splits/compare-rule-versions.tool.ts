@@ -1,6 +1,6 @@
 import { diffRuleVersions, rulesDigest } from '@stdreg/split-engine';
 import { z } from 'zod';
-import { defineTool, PURE_READ } from '../tool-definition';
+import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { failure, localized } from '../shared-schemas';
 import { readScenario, scenarioContent } from './scenario-input';
 
@@ -18,6 +18,7 @@ export const compareRuleVersions = defineTool({
   input: z.object({ before: scenarioContent, after: scenarioContent }).strict(),
   output,
   annotations: PURE_READ,
+  uses: NOTHING,
   async run({ before, after }) {
     const a = readScenario(before, 'before');
     if (!a.ok) return failure(a.message);

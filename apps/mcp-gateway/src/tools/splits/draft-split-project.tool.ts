@@ -38,6 +38,7 @@ export const draftSplitProject = defineTool({
   output,
   // Idempotent only with an idempotencyKey, so not in general.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  uses: ({ registry, standardsApi, authorization, caller }) => ({ registry, standardsApi, authorization, caller }),
   async run(input, { registry, standardsApi, authorization, caller }) {
     const read = readScenario(input.scenario.content);
     if (!read.ok) return failure(read.message);

@@ -1,6 +1,6 @@
 import { explainSettlement as explainSteps, settlePeriod, settleScenario } from '@stdreg/split-engine';
 import { z } from 'zod';
-import { defineTool, PURE_READ } from '../tool-definition';
+import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { failure, localized } from '../shared-schemas';
 import { periodIdInput, readScenarioPeriod, scenarioContent } from './scenario-input';
 
@@ -23,6 +23,7 @@ export const explainSettlement = defineTool({
   input: z.object({ content: scenarioContent, periodId: periodIdInput('Default: every period, then totals') }).strict(),
   output,
   annotations: PURE_READ,
+  uses: NOTHING,
   async run({ content, periodId }) {
     const read = readScenarioPeriod(content, periodId);
     if (!read.ok) return failure(read.message);

@@ -1,6 +1,6 @@
 import { formatAmount, formatMoney, formatSettlement, parseAmount, settleScenario } from '@stdreg/split-engine';
 import { z } from 'zod';
-import { defineTool, PURE_READ } from '../tool-definition';
+import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { failure } from '../shared-schemas';
 import { readScenario, scenarioContent } from './scenario-input';
 
@@ -68,6 +68,7 @@ export const simulateOperatingPlan = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  uses: NOTHING,
   async run({ content, projection: plan }) {
     let planned: unknown = content;
     if (plan !== undefined) {

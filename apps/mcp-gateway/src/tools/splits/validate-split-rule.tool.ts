@@ -1,6 +1,6 @@
 import { rulesDigest, validateScenario } from '@stdreg/split-engine';
 import { z } from 'zod';
-import { defineTool, PURE_READ } from '../tool-definition';
+import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { scenarioContent } from './scenario-input';
 
 const output = z.object({
@@ -16,6 +16,7 @@ export const validateSplitRule = defineTool({
   input: z.object({ content: scenarioContent }).strict(),
   output,
   annotations: PURE_READ,
+  uses: NOTHING,
   async run({ content }) {
     const validation = validateScenario(content);
     if (!validation.ok) return { ok: true, output: { valid: false, rulesDigest: null, errors: validation.errors } };
