@@ -57,7 +57,7 @@ export class ComparisonsService {
     auth: Authorization,
   ): Promise<ComparedRevision> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
-    if (found.scenario.project_id !== projectId) {
+    if (found.scenario.projectId !== projectId) {
       throw DomainError.of(
         'comparisons.scenario_not_in_project',
         `Operating scenario ${scenarioId} is not a scenario of split project ${projectId} in this organization.`,
@@ -70,7 +70,7 @@ export class ComparisonsService {
       scenarioId,
       revision: found.revision.revision,
       label: `${found.scenario.name} r${found.revision.revision}`,
-      rulesDigest: found.revision.rules_digest,
+      rulesDigest: found.revision.rulesDigest,
       content: validation.scenario,
     };
   }

@@ -1,39 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
-export interface ConfirmationChallengeRow {
-  token_sha256: string;
+export interface ConfirmationChallenge {
+  tokenSha256: string;
   action: string;
-  project_id: string;
+  projectId: string;
   subject: string;
   binding: Record<string, unknown>;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
 }
+
+export type NewConfirmationChallenge = Omit<ConfirmationChallenge, 'createdAt' | 'usedAt'>;
 
 /** Every query of confirmation challenges. */
 @Injectable()
 export class ConfirmationsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(challenge: Omit<ConfirmationChallengeRow, 'created_at' | 'used_at'>): Promise<void> {
+  async insert(challenge: NewConfirmationChallenge): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO confirmation_challenge (token_sha256, action, project_id, subject, binding, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [
-        challenge.token_sha256,
+        challenge.tokenSha256,
         challenge.action,
-        challenge.project_id,
+        challenge.projectId,
         challenge.subject,
         JSON.stringify(challenge.binding),
-        challenge.expires_at,
+        challenge.expiresAt,
       ],
     );
   }
 
-  async lock(manager: EntityManager, tokenSha256: string): Promise<ConfirmationChallengeRow | null> {
-    const rows: ConfirmationChallengeRow[] = await manager.query(
-      'SELECT * FROM confirmation_challenge WHERE token_sha256 = $1 FOR UPDATE',
+  async lock(manager: EntityManager, tokenSha256: string): Promise<ConfirmationChallenge | null> {
+    const rows: ConfirmationChallenge[] = await manager.query(
+      `SELECT token_sha256 AS "tokenSha256", action, project_id AS "projectId", subject, binding, created_at AS "createdAt",
+         expires_at AS "expiresAt", used_at AS "usedAt"
+         FROM confirmation_challenge WHERE token_sha256 = $1 FOR UPDATE`,
       [tokenSha256],
     );
     return rows[0] ?? null;

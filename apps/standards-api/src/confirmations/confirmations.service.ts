@@ -28,12 +28,12 @@ export class ConfirmationsService {
     const expiresAt = new Date(Date.now() + CHALLENGE_LIFETIME_MS);
     const { token, sha256 } = newConfirmationToken();
     await this.challenges.insert({
-      token_sha256: sha256,
+      tokenSha256: sha256,
       action: scope.action,
-      project_id: scope.projectId,
+      projectId: scope.projectId,
       subject: actorOf(scope.auth),
       binding: { ...binding },
-      expires_at: expiresAt,
+      expiresAt,
     });
     return { token, expiresAt };
   }
@@ -56,16 +56,16 @@ export class ConfirmationsService {
       !challenge ||
       challenge.subject !== actorOf(scope.auth) ||
       challenge.action !== scope.action ||
-      challenge.project_id !== scope.projectId
+      challenge.projectId !== scope.projectId
     ) {
       return { ok: false, error: tokenNotYours() };
     }
-    if (challenge.used_at !== null) return { ok: false, error: tokenUsed() };
-    if (challenge.expires_at.getTime() <= Date.now()) return { ok: false, error: tokenExpired() };
+    if (challenge.usedAt !== null) return { ok: false, error: tokenUsed() };
+    if (challenge.expiresAt.getTime() <= Date.now()) return { ok: false, error: tokenExpired() };
     // The binding was written by issue() for this action, whose caller reads it back as its own type.
     const binding = challenge.binding as Binding;
     if (!matches(binding)) return { ok: false, error: tokenForOtherRequest(what) };
-    await this.challenges.spend(manager, challenge.token_sha256);
+    await this.challenges.spend(manager, challenge.tokenSha256);
     return { ok: true, binding };
   }
 }

@@ -40,7 +40,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     const existing = await this.records.claim(scope, key, requestHash, ABANDONED_AFTER_SECONDS);
     if (existing) {
-      if (existing.request_hash !== requestHash) {
+      if (existing.requestHash !== requestHash) {
         throw DomainError.of('idempotency.key_reused', 'This Idempotency-Key was used with another request body.', {
           errors: [{ field: 'Idempotency-Key', message: 'use a new key for a different request' }],
         });

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 export interface IdempotencyRecord {
-  request_hash: string;
+  requestHash: string;
+  /** Null while the first request is still running. */
   status: number | null;
   body: unknown;
-  created_at: Date;
+  createdAt: Date;
 }
 
 /** Every query of idempotency records. */
@@ -28,7 +29,8 @@ export class IdempotencyRepository {
     );
     if (inserted.length > 0) return null;
     const rows: IdempotencyRecord[] = await this.dataSource.query(
-      'SELECT request_hash, status, body, created_at FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2',
+      `SELECT request_hash AS "requestHash", status, body, created_at AS "createdAt" FROM idempotency_record
+        WHERE scope = $1 AND idempotency_key = $2`,
       [scope, key],
     );
     return rows[0] ?? null;

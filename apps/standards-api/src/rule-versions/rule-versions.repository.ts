@@ -1,17 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { ScenarioContent } from '@stdreg/split-engine';
 
-export interface RuleVersionRow {
-  project_id: string;
+export interface RuleVersion {
+  projectId: string;
   version: number;
-  scenario_id: string;
+  scenarioId: string;
   revision: number;
-  rules_digest: string;
-  rules: Record<string, unknown>;
-  effective_from: Date;
-  created_by: string;
-  created_at: Date;
+  rulesDigest: string;
+  /** The scenario content of that revision, frozen. */
+  rules: ScenarioContent;
+  effectiveFrom: Date;
+  createdBy: string;
+  createdAt: Date;
 }
+
+export type NewRuleVersion = Omit<RuleVersion, 'createdAt'>;
+
+const RULE_VERSION = `project_id AS "projectId", version, scenario_id AS "scenarioId", revision, rules_digest AS "rulesDigest", rules,
+  effective_from AS "effectiveFrom", created_by AS "createdBy", created_at AS "createdAt"`;
 
 /** Every query of rule versions. */
 @Injectable()
@@ -30,45 +37,44 @@ export class RuleVersionsRepository {
   async latest(
     projectId: string,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<Pick<RuleVersionRow, 'version' | 'effective_from'> | null> {
-    const rows: Pick<RuleVersionRow, 'version' | 'effective_from'>[] = await manager.query(
-      'SELECT version, effective_from FROM rule_version WHERE project_id = $1 ORDER BY version DESC LIMIT 1',
+  ): Promise<Pick<RuleVersion, 'version' | 'effectiveFrom'> | null> {
+    const rows: Pick<RuleVersion, 'version' | 'effectiveFrom'>[] = await manager.query(
+      'SELECT version, effective_from AS "effectiveFrom" FROM rule_version WHERE project_id = $1 ORDER BY version DESC LIMIT 1',
       [projectId],
     );
     return rows[0] ?? null;
   }
 
-  async insert(manager: EntityManager, row: Omit<RuleVersionRow, 'created_at'>): Promise<RuleVersionRow> {
-    const rows: RuleVersionRow[] = await manager.query(
+  async insert(manager: EntityManager, version: NewRuleVersion): Promise<RuleVersion> {
+    const rows: RuleVersion[] = await manager.query(
       `INSERT INTO rule_version (project_id, version, scenario_id, revision, rules_digest, rules, effective_from, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${RULE_VERSION}`,
       [
-        row.project_id,
-        row.version,
-        row.scenario_id,
-        row.revision,
-        row.rules_digest,
-        JSON.stringify(row.rules),
-        row.effective_from,
-        row.created_by,
+        version.projectId,
+        version.version,
+        version.scenarioId,
+        version.revision,
+        version.rulesDigest,
+        JSON.stringify(version.rules),
+        version.effectiveFrom,
+        version.createdBy,
       ],
     );
     return rows[0]!;
   }
 
-  async find(projectId: string, version: number): Promise<RuleVersionRow | null> {
-    const rows: RuleVersionRow[] = await this.dataSource.query('SELECT * FROM rule_version WHERE project_id = $1 AND version = $2', [
-      projectId,
-      version,
-    ]);
+  async find(projectId: string, version: number): Promise<RuleVersion | null> {
+    const rows: RuleVersion[] = await this.dataSource.query(
+      `SELECT ${RULE_VERSION} FROM rule_version WHERE project_id = $1 AND version = $2`,
+      [projectId, version],
+    );
     return rows[0] ?? null;
   }
 
-  async list(projectId: string, afterVersion: number, limit: number): Promise<RuleVersionRow[]> {
-    return this.dataSource.query('SELECT * FROM rule_version WHERE project_id = $1 AND version > $2 ORDER BY version LIMIT $3', [
-      projectId,
-      afterVersion,
-      limit,
-    ]);
+  async list(projectId: string, afterVersion: number, limit: number): Promise<RuleVersion[]> {
+    return this.dataSource.query(
+      `SELECT ${RULE_VERSION} FROM rule_version WHERE project_id = $1 AND version > $2 ORDER BY version LIMIT $3`,
+      [projectId, afterVersion, limit],
+    );
   }
 }

@@ -7,14 +7,17 @@ import {
   type RuleVersionDto,
 } from '@stdreg/contracts';
 import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
-import type { ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { humanRequired } from '../authorization/human-required';
 import { confirmationRequired } from '../confirmations/confirmations.errors';
 import { ConfirmationsService, type ConfirmationScope } from '../confirmations/confirmations.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
-import { SplitProjectsService } from '../split-projects/split-projects.service';
-import type { ProjectRow, RevisionRow, ScenarioRow } from '../split-projects/split-projects.repository';
+import {
+  SplitProjectsService,
+  type OperatingScenario,
+  type ScenarioRevision,
+  type SplitProject,
+} from '../split-projects/split-projects.service';
 import { activationSummary } from './activation-summary';
 import {
   alreadyActivated,
@@ -26,7 +29,7 @@ import {
   ruleVersionNotFound,
   scenarioOfAnotherProject,
 } from './rule-versions.errors';
-import { RuleVersionsRepository, type RuleVersionRow } from './rule-versions.repository';
+import { RuleVersionsRepository, type RuleVersion } from './rule-versions.repository';
 
 /** What an activation token confirms. */
 interface ActivationBinding {
@@ -42,7 +45,7 @@ const activationScope = (projectId: string, auth: Authorization): ConfirmationSc
   auth,
 });
 
-type Outcome = { ok: true; version: RuleVersionRow } | { ok: false; error: DomainError };
+type Outcome = { ok: true; version: RuleVersion } | { ok: false; error: DomainError };
 
 /** Rule versions: the authoritative, immutable rules of an activated split project, numbered 1, 2, 3, ... */
 @Injectable()
@@ -81,8 +84,8 @@ export class RuleVersionsService {
       await this.versions.lockProject(manager, auth.organizationId, projectId);
       const latest = await this.versions.latest(projectId, manager);
       if (!latest) throw notActivated(projectId);
-      if (effectiveFrom.getTime() <= latest.effective_from.getTime())
-        throw effectiveFromNotAfterLatest(latest.version, latest.effective_from);
+      if (effectiveFrom.getTime() <= latest.effectiveFrom.getTime())
+        throw effectiveFromNotAfterLatest(latest.version, latest.effectiveFrom);
       return this.insertVersion(manager, auth, projectId, latest.version + 1, source.revision, effectiveFrom, 'rule-version.create');
     });
     return toRuleVersionDto(created);
@@ -96,28 +99,27 @@ export class RuleVersionsService {
     await this.projects.requireProject(projectId, auth);
     const limit = query.limit ?? 20;
     const after = query.cursor === undefined ? 0 : versionOfCursor(query.cursor);
-    const rows = await this.versions.list(projectId, after, limit + 1);
-    const page = rows.slice(0, limit);
+    const found = await this.versions.list(projectId, after, limit + 1);
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map(toRuleVersionDto),
-      nextCursor: rows.length > limit && last ? encodeCursor('rule-versions', String(last.version)) : null,
+      nextCursor: found.length > limit && last ? encodeCursor('rule-versions', String(last.version)) : null,
     };
   }
 
   async get(projectId: string, version: number, auth: Authorization): Promise<RuleVersionDto> {
     await this.projects.requireProject(projectId, auth);
-    const row = await this.versions.find(projectId, version);
-    if (!row) throw ruleVersionNotFound(projectId, version);
-    return toRuleVersionDto(row);
+    const found = await this.versions.find(projectId, version);
+    if (!found) throw ruleVersionNotFound(projectId, version);
+    return toRuleVersionDto(found);
   }
 
   /** Stores a challenge for the caller and returns the 428 that carries it. */
-  private async challenge(project: ProjectRow, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<DomainError> {
+  private async challenge(project: SplitProject, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<DomainError> {
     if (await this.versions.latest(project.id)) throw alreadyActivated(project.id);
     const { scenario, revision } = await this.scenarioOfProject(project.id, request.scenarioId, request.revision, auth);
-    if (revision.revision !== scenario.current_revision)
-      throw notCurrentRevision(scenario.id, revision.revision, scenario.current_revision);
+    if (revision.revision !== scenario.currentRevision) throw notCurrentRevision(scenario.id, revision.revision, scenario.currentRevision);
     let effectiveFrom = new Date();
     if (request.effectiveFrom !== undefined) {
       effectiveFrom = instant(request.effectiveFrom);
@@ -126,7 +128,7 @@ export class RuleVersionsService {
     const binding: ActivationBinding = {
       scenarioId: scenario.id,
       revision: revision.revision,
-      rulesDigest: revision.rules_digest,
+      rulesDigest: revision.rulesDigest,
       effectiveFrom: effectiveFrom.toISOString(),
     };
     const { token, expiresAt } = await this.confirmations.issue(activationScope(project.id, auth), binding);
@@ -134,15 +136,15 @@ export class RuleVersionsService {
       projectId: project.id,
       scenarioId: scenario.id,
       revision: revision.revision,
-      rulesDigest: revision.rules_digest,
+      rulesDigest: revision.rulesDigest,
       effectiveFrom: effectiveFrom.toISOString(),
       summary: activationSummary({
         projectName: project.name,
         scenarioName: scenario.name,
         revision: revision.revision,
-        rulesDigest: revision.rules_digest,
+        rulesDigest: revision.rulesDigest,
         effectiveFrom,
-        content: revision.content as unknown as ScenarioContent,
+        content: revision.content,
       }),
       expiresAt: expiresAt.toISOString(),
     };
@@ -151,7 +153,7 @@ export class RuleVersionsService {
 
   private async confirm(
     manager: EntityManager,
-    project: ProjectRow,
+    project: SplitProject,
     request: ActivateSplitProjectRequestDto,
     token: string,
     auth: Authorization,
@@ -171,7 +173,7 @@ export class RuleVersionsService {
     if (!redeemed.ok) return refused(redeemed.error);
     const bound = redeemed.binding;
     const now = await this.projects.scenarioAt(auth.organizationId, bound.scenarioId, undefined, manager);
-    if (now.revision.revision !== bound.revision || now.revision.rules_digest !== bound.rulesDigest) return refused(contentChanged());
+    if (now.revision.revision !== bound.revision || now.revision.rulesDigest !== bound.rulesDigest) return refused(contentChanged());
     return {
       ok: true,
       version: await this.insertVersion(
@@ -191,9 +193,9 @@ export class RuleVersionsService {
     scenarioId: string,
     revision: number | undefined,
     auth: Authorization,
-  ): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
+  ): Promise<{ scenario: OperatingScenario; revision: ScenarioRevision }> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
-    if (found.scenario.project_id !== projectId) throw scenarioOfAnotherProject(scenarioId, projectId);
+    if (found.scenario.projectId !== projectId) throw scenarioOfAnotherProject(scenarioId, projectId);
     return found;
   }
 
@@ -202,28 +204,28 @@ export class RuleVersionsService {
     auth: Authorization,
     projectId: string,
     version: number,
-    source: RevisionRow,
+    source: ScenarioRevision,
     effectiveFrom: Date,
     action: string,
-  ): Promise<RuleVersionRow> {
-    const row = await this.versions.insert(manager, {
-      project_id: projectId,
+  ): Promise<RuleVersion> {
+    const created = await this.versions.insert(manager, {
+      projectId,
       version,
-      scenario_id: source.scenario_id,
+      scenarioId: source.scenarioId,
       revision: source.revision,
-      rules_digest: source.rules_digest,
+      rulesDigest: source.rulesDigest,
       rules: source.content,
-      effective_from: effectiveFrom,
-      created_by: actorOf(auth),
+      effectiveFrom,
+      createdBy: actorOf(auth),
     });
     await this.audit.record(manager, auth, action, projectId, {
       version,
-      scenarioId: source.scenario_id,
+      scenarioId: source.scenarioId,
       revision: source.revision,
-      rulesDigest: source.rules_digest,
+      rulesDigest: source.rulesDigest,
       effectiveFrom: effectiveFrom.toISOString(),
     });
-    return row;
+    return created;
   }
 }
 
@@ -252,16 +254,16 @@ function versionOfCursor(cursor: string): number {
   return Number(key);
 }
 
-function toRuleVersionDto(row: RuleVersionRow): RuleVersionDto {
+function toRuleVersionDto(version: RuleVersion): RuleVersionDto {
   return {
-    projectId: row.project_id,
-    version: row.version,
-    scenarioId: row.scenario_id,
-    revision: row.revision,
-    rulesDigest: row.rules_digest,
-    rules: row.rules,
-    effectiveFrom: row.effective_from.toISOString(),
-    createdBy: row.created_by,
-    createdAt: row.created_at.toISOString(),
+    projectId: version.projectId,
+    version: version.version,
+    scenarioId: version.scenarioId,
+    revision: version.revision,
+    rulesDigest: version.rulesDigest,
+    rules: { ...version.rules },
+    effectiveFrom: version.effectiveFrom.toISOString(),
+    createdBy: version.createdBy,
+    createdAt: version.createdAt.toISOString(),
   };
 }

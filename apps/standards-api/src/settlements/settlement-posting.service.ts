@@ -12,14 +12,12 @@ import {
   validateScenario,
   type Participant,
   type PeriodSettlement,
-  type ScenarioContent,
 } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { humanRequired } from '../authorization/human-required';
 import { confirmationRequired } from '../confirmations/confirmations.errors';
 import { ConfirmationsService, type ConfirmationScope } from '../confirmations/confirmations.service';
-import type { ProjectRow } from '../split-projects/split-projects.repository';
-import { SplitProjectsService } from '../split-projects/split-projects.service';
+import { SplitProjectsService, type SplitProject } from '../split-projects/split-projects.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import {
   correctedRunNotFound,
@@ -33,7 +31,13 @@ import {
   runAlreadyCorrected,
   settlementChanged,
 } from './settlements.errors';
-import { type NewLedgerEntry, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
+import {
+  type NewLedgerEntry,
+  type NewSettlementRun,
+  type RunAllocation,
+  SettlementsRepository,
+  type SettlementRun,
+} from './settlements.repository';
 import { postingSummary } from './settlement-summary';
 import { toRunDto } from './settlements.service';
 
@@ -62,7 +66,7 @@ interface PostingBinding {
   digest: string;
 }
 
-type Outcome = { ok: true; run: SettlementRunRow } | { ok: false; error: DomainError };
+type Outcome = { ok: true; run: SettlementRun } | { ok: false; error: DomainError };
 
 const postingScope = (projectId: string, auth: Authorization): ConfirmationScope => ({ action: 'settlement-run:post', projectId, auth });
 
@@ -98,7 +102,7 @@ export class SettlementPostingService {
 
   private async confirm(
     manager: EntityManager,
-    project: ProjectRow,
+    project: SplitProject,
     request: PostSettlementRunRequestDto,
     token: string,
     auth: Authorization,
@@ -115,27 +119,23 @@ export class SettlementPostingService {
     if (!redeemed.ok) return { ok: false, error: redeemed.error };
     if (redeemed.binding.digest !== posting.digest) return { ok: false, error: settlementChanged() };
     const formatted = formatSettlement(posting.settlement);
-    const run = {
+    const run: NewSettlementRun = {
       id: uuidv7(),
-      organization_id: auth.organizationId,
-      project_id: project.id,
-      period_id: posting.periodId,
-      period_end: posting.periodEnd,
-      rule_version: posting.ruleVersion,
-      rules_digest: posting.rulesDigest,
+      organizationId: auth.organizationId,
+      projectId: project.id,
+      periodId: posting.periodId,
+      periodEnd: posting.periodEnd,
+      ruleVersion: posting.ruleVersion,
+      rulesDigest: posting.rulesDigest,
       gross: formatted.revenue,
       costs: formatted.costs,
       distributable: formatted.distributable,
       currency: posting.settlement.currency,
-      allocations: posting.allocations.map(({ participant_id, legal_entity_id, amount }) => ({
-        participantId: participant_id,
-        legalEntityId: legal_entity_id,
-        amount,
-      })),
-      tiers: formatted.tiers as unknown as Record<string, unknown>[],
+      allocations: posting.allocations.map(runAllocation),
+      tiers: formatted.tiers,
       digest: posting.digest,
-      reverses_run_id: posting.correctsRunId,
-      posted_by: actorOf(auth),
+      reversesRunId: posting.correctsRunId,
+      postedBy: actorOf(auth),
     };
     try {
       await this.settlements.insertRun(manager, run, [...posting.reversals, ...posting.allocations]);
@@ -147,17 +147,17 @@ export class SettlementPostingService {
     }
     await this.audit.record(manager, auth, 'settlement-run.post', run.id, {
       projectId: project.id,
-      periodId: run.period_id,
-      ruleVersion: run.rule_version,
+      periodId: run.periodId,
+      ruleVersion: run.ruleVersion,
       digest: run.digest,
-      correctsRunId: run.reverses_run_id,
+      correctsRunId: run.reversesRunId,
     });
     return { ok: true, run: (await this.settlements.findRun(auth.organizationId, run.id, manager))! };
   }
 
   /** Stores a challenge for the caller and returns the 428 that carries it. */
   private async challenge(
-    project: ProjectRow,
+    project: SplitProject,
     request: PostSettlementRunRequestDto,
     posting: Posting,
     auth: Authorization,
@@ -166,9 +166,9 @@ export class SettlementPostingService {
     const formatted = formatSettlement(posting.settlement);
     const names = new Map(posting.participants.map((p) => [p.participantId, p.name]));
     const allocations = posting.allocations.map((entry) => ({
-      participantId: entry.participant_id,
-      legalEntityId: entry.legal_entity_id,
-      name: names.get(entry.participant_id)!,
+      participantId: entry.participantId,
+      legalEntityId: entry.legalEntityId,
+      name: names.get(entry.participantId)!,
       amount: entry.amount,
     }));
     const facts = {
@@ -187,9 +187,9 @@ export class SettlementPostingService {
       ...facts,
       allocations,
       reversals: posting.reversals.map((entry) => ({
-        entryId: entry.reverses_entry_id!,
-        participantId: entry.participant_id,
-        legalEntityId: entry.legal_entity_id,
+        entryId: entry.reversesEntryId!,
+        participantId: entry.participantId,
+        legalEntityId: entry.legalEntityId,
         amount: entry.amount,
       })),
       summary: postingSummary({ ...facts, projectName: project.name, allocations, reversedEntries: posting.reversals.length }),
@@ -205,7 +205,7 @@ export class SettlementPostingService {
    */
   private async posting(
     manager: EntityManager,
-    project: ProjectRow,
+    project: SplitProject,
     request: PostSettlementRunRequestDto,
     auth: Authorization,
   ): Promise<Posting> {
@@ -215,9 +215,8 @@ export class SettlementPostingService {
     const version = await this.settlements.ruleVersionInForce(manager, project.id, periodEnd);
     if (!version) throw noRuleVersionInForce(project.id, periodEnd);
     // The rules were validated when their revision was stored; the actuals are checked by the same validator.
-    const rules = version.rules as unknown as ScenarioContent;
     const validation = validateScenario({
-      ...rules,
+      ...version.rules,
       periods: [{ periodId: request.periodId, revenue: request.revenue, costs: request.costs }],
     });
     if (!validation.ok) throw invalidActuals(validation.errors);
@@ -228,42 +227,38 @@ export class SettlementPostingService {
         ? []
         : (await this.settlements.allocationEntries(manager, corrected.id)).map((entry): NewLedgerEntry => ({
             id: uuidv7(),
-            legal_entity_id: entry.legal_entity_id,
-            participant_id: entry.participant_id,
+            legalEntityId: entry.legalEntityId,
+            participantId: entry.participantId,
             amount: formatAmount(-parseAmount(entry.amount, entry.currency), entry.currency),
             kind: 'reversal',
-            reverses_entry_id: entry.id,
+            reversesEntryId: entry.id,
           }));
     const participants = validation.scenario.participants;
     const totals = new Map(settlement.participants.map((p) => [p.participantId, p.total]));
     const allocations = participants.map((participant): NewLedgerEntry => ({
       id: uuidv7(),
-      legal_entity_id: participant.legalEntityId,
-      participant_id: participant.participantId,
+      legalEntityId: participant.legalEntityId,
+      participantId: participant.participantId,
       amount: formatAmount(totals.get(participant.participantId) ?? 0n, settlement.currency),
       kind: 'allocation',
-      reverses_entry_id: null,
+      reversesEntryId: null,
     }));
     const digest = sha256Of({
       projectId: project.id,
       periodId: request.periodId,
       periodEnd: periodEnd.toISOString(),
       ruleVersion: version.version,
-      rulesDigest: version.rules_digest,
+      rulesDigest: version.rulesDigest,
       settlement: formatSettlement(settlement),
       correctsRunId: corrected?.id ?? null,
-      reversals: reversals.map(({ reverses_entry_id, amount }) => ({ reversesEntryId: reverses_entry_id, amount })),
-      allocations: allocations.map(({ participant_id, legal_entity_id, amount }) => ({
-        participantId: participant_id,
-        legalEntityId: legal_entity_id,
-        amount,
-      })),
+      reversals: reversals.map(({ reversesEntryId, amount }) => ({ reversesEntryId, amount })),
+      allocations: allocations.map(runAllocation),
     });
     return {
       periodId: request.periodId,
       periodEnd,
       ruleVersion: version.version,
-      rulesDigest: version.rules_digest,
+      rulesDigest: version.rulesDigest,
       participants,
       settlement,
       correctsRunId: corrected?.id ?? null,
@@ -279,16 +274,16 @@ export class SettlementPostingService {
     projectId: string,
     request: PostSettlementRunRequestDto,
     auth: Authorization,
-  ): Promise<SettlementRunRow | null> {
+  ): Promise<SettlementRun | null> {
     const standing = await this.settlements.standingRun(manager, projectId, request.periodId);
     if (request.correctsRunId === undefined) {
       if (standing) throw periodAlreadySettled(request.periodId, standing.id);
       return null;
     }
     const target = await this.settlements.findRun(auth.organizationId, request.correctsRunId, manager);
-    if (!target || target.project_id !== projectId) throw correctedRunNotFound(request.correctsRunId, projectId);
-    if (target.period_id !== request.periodId) throw correctionOfAnotherPeriod(target.id, target.period_id, request.periodId);
-    if (target.corrected_by_run_id !== null) throw runAlreadyCorrected(target.id, target.corrected_by_run_id);
+    if (!target || target.projectId !== projectId) throw correctedRunNotFound(request.correctsRunId, projectId);
+    if (target.periodId !== request.periodId) throw correctionOfAnotherPeriod(target.id, target.periodId, request.periodId);
+    if (target.correctedByRunId !== null) throw runAlreadyCorrected(target.id, target.correctedByRunId);
     return target;
   }
 }
@@ -314,6 +309,11 @@ function sameRequest(bound: PostingBinding, now: PostingBinding): boolean {
     bound.costs === now.costs &&
     bound.correctsRunId === now.correctsRunId
   );
+}
+
+/** A participant's share as the run records it (and as its digest covers it). */
+function runAllocation({ participantId, legalEntityId, amount }: NewLedgerEntry): RunAllocation {
+  return { participantId, legalEntityId, amount };
 }
 
 function isSettledOnceViolation(error: unknown): boolean {

@@ -1,55 +1,59 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { FormattedSettlement, PeriodSettlement, ScenarioContent } from '@stdreg/split-engine';
 
-export interface SettlementRunRow {
+/** A participant's share of a run, as appended to its legal entity's ledger. */
+export type RunAllocation = { participantId: string; legalEntityId: string; amount: string };
+
+export interface SettlementRun {
   id: string;
-  organization_id: string;
-  project_id: string;
-  period_id: string;
-  rule_version: number;
+  organizationId: string;
+  projectId: string;
+  periodId: string;
+  ruleVersion: number;
   gross: string;
   costs: string;
   distributable: string;
   currency: string;
-  allocations: Record<string, unknown>[];
+  allocations: RunAllocation[];
   digest: string;
-  reverses_run_id: string | null;
-  posted_by: string;
-  posted_at: Date;
-  period_end: Date;
-  rules_digest: string;
-  tiers: Record<string, unknown>[];
-  /** Not a column: the run that corrected this one, if any. */
-  corrected_by_run_id: string | null;
+  reversesRunId: string | null;
+  postedBy: string;
+  postedAt: Date;
+  periodEnd: Date;
+  rulesDigest: string;
+  tiers: FormattedSettlement<PeriodSettlement>['tiers'];
+  /** The run that corrected this one, if any. */
+  correctedByRunId: string | null;
 }
 
-export type NewSettlementRun = Omit<SettlementRunRow, 'posted_at' | 'corrected_by_run_id'>;
+export type NewSettlementRun = Omit<SettlementRun, 'postedAt' | 'correctedByRunId'>;
 
 export interface NewLedgerEntry {
   id: string;
-  legal_entity_id: string;
-  participant_id: string;
+  legalEntityId: string;
+  participantId: string;
   amount: string;
   kind: 'allocation' | 'reversal';
-  reverses_entry_id: string | null;
+  reversesEntryId: string | null;
 }
 
 export interface RuleVersionInForce {
   version: number;
-  rules_digest: string;
-  rules: Record<string, unknown>;
+  rulesDigest: string;
+  rules: ScenarioContent;
 }
 
-export interface LedgerEntryRow {
+export interface LedgerEntry {
   id: string;
-  settlement_run_id: string;
-  participant_id: string;
+  settlementRunId: string;
+  participantId: string;
+  legalEntityId: string;
   currency: string;
   amount: string;
-  posted_at: Date;
+  postedAt: Date;
   kind: 'allocation' | 'reversal';
-  reverses_entry_id: string | null;
-  legal_entity_id: string;
+  reversesEntryId: string | null;
 }
 
 /** Where a ledger page starts: after a cursor's entry, else at `from`, else at the beginning. */
@@ -66,7 +70,15 @@ export interface LedgerWindow {
 const AFTER_CURSOR = `(e.posted_at, e.id) > (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3)`;
 const UP_TO_CURSOR = `(e.posted_at, e.id) <= (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3)`;
 
-const RUN = `SELECT r.*, (SELECT c.id FROM settlement_run c WHERE c.reverses_run_id = r.id) AS corrected_by_run_id FROM settlement_run r`;
+const RUN = `SELECT r.id, r.organization_id AS "organizationId", r.project_id AS "projectId", r.period_id AS "periodId",
+  r.rule_version AS "ruleVersion", r.gross, r.costs, r.distributable, r.currency, r.allocations, r.digest,
+  r.reverses_run_id AS "reversesRunId", r.posted_by AS "postedBy", r.posted_at AS "postedAt", r.period_end AS "periodEnd",
+  r.rules_digest AS "rulesDigest", r.tiers,
+  (SELECT c.id FROM settlement_run c WHERE c.reverses_run_id = r.id) AS "correctedByRunId"
+  FROM settlement_run r`;
+
+const LEDGER_ENTRY = `e.id, e.settlement_run_id AS "settlementRunId", e.participant_id AS "participantId", e.legal_entity_id AS "legalEntityId",
+  e.currency, e.amount, e.posted_at AS "postedAt", e.kind, e.reverses_entry_id AS "reversesEntryId"`;
 
 // Postings of one organization take this lock (until commit) before they read the ledgers or choose
 // their posting time; so posting order is commit order, and a cursor never has a later commit behind it.
@@ -77,13 +89,13 @@ export const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('settl
 export class SettlementsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async findRun(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<SettlementRunRow | null> {
-    const rows: SettlementRunRow[] = await manager.query(`${RUN} WHERE r.id = $1 AND r.organization_id = $2`, [id, organizationId]);
+  async findRun(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<SettlementRun | null> {
+    const rows: SettlementRun[] = await manager.query(`${RUN} WHERE r.id = $1 AND r.organization_id = $2`, [id, organizationId]);
     return rows[0] ?? null;
   }
 
   /** Runs in posting order; a cursor names a run, whose position is read in SQL (microsecond timestamps). */
-  async listRuns(organizationId: string, projectId: string, afterId: string | undefined, limit: number): Promise<SettlementRunRow[]> {
+  async listRuns(organizationId: string, projectId: string, afterId: string | undefined, limit: number): Promise<SettlementRun[]> {
     return this.dataSource.query(
       `${RUN} WHERE r.organization_id = $1 AND r.project_id = $2
          AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3))
@@ -95,15 +107,16 @@ export class SettlementsRepository {
   /** The latest rule version whose effective time is at or before `at` (versions start later as they count up). */
   async ruleVersionInForce(manager: EntityManager, projectId: string, at: Date): Promise<RuleVersionInForce | null> {
     const rows: RuleVersionInForce[] = await manager.query(
-      'SELECT version, rules_digest, rules FROM rule_version WHERE project_id = $1 AND effective_from <= $2 ORDER BY version DESC LIMIT 1',
+      `SELECT version, rules_digest AS "rulesDigest", rules FROM rule_version WHERE project_id = $1 AND effective_from <= $2
+        ORDER BY version DESC LIMIT 1`,
       [projectId, at],
     );
     return rows[0] ?? null;
   }
 
   /** The run that stands for the period: its first run, or the last correction in its chain. */
-  async standingRun(manager: EntityManager, projectId: string, periodId: string): Promise<SettlementRunRow | null> {
-    const rows: SettlementRunRow[] = await manager.query(
+  async standingRun(manager: EntityManager, projectId: string, periodId: string): Promise<SettlementRun | null> {
+    const rows: SettlementRun[] = await manager.query(
       `${RUN} WHERE r.project_id = $1 AND r.period_id = $2 AND NOT EXISTS (SELECT 1 FROM settlement_run c WHERE c.reverses_run_id = r.id)`,
       [projectId, periodId],
     );
@@ -111,10 +124,9 @@ export class SettlementsRepository {
   }
 
   /** The run's own allocation entries (not the reversals it made), in posting order. */
-  async allocationEntries(manager: EntityManager, runId: string): Promise<LedgerEntryRow[]> {
+  async allocationEntries(manager: EntityManager, runId: string): Promise<LedgerEntry[]> {
     return manager.query(
-      `SELECT id, settlement_run_id, participant_id, legal_entity_id, currency, amount, posted_at, kind, reverses_entry_id FROM equity_ledger_entry
-        WHERE settlement_run_id = $1 AND kind = 'allocation' ORDER BY posted_at, id`,
+      `SELECT ${LEDGER_ENTRY} FROM equity_ledger_entry e WHERE e.settlement_run_id = $1 AND e.kind = 'allocation' ORDER BY e.posted_at, e.id`,
       [runId],
     );
   }
@@ -133,7 +145,7 @@ export class SettlementsRepository {
       `SELECT greatest(clock_timestamp(),
          (SELECT max(posted_at) FROM settlement_run WHERE organization_id = $1) + interval '1 microsecond',
          (SELECT max(posted_at) FROM equity_ledger_entry WHERE organization_id = $1) + interval '1 microsecond')::text AS at`,
-      [run.organization_id],
+      [run.organizationId],
     );
     // As text, so the microseconds survive the trip (a JavaScript Date keeps milliseconds).
     const at = rows[0]!.at;
@@ -143,21 +155,21 @@ export class SettlementsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::timestamptz, $15, $16, $17)`,
       [
         run.id,
-        run.organization_id,
-        run.project_id,
-        run.period_id,
-        run.rule_version,
+        run.organizationId,
+        run.projectId,
+        run.periodId,
+        run.ruleVersion,
         run.gross,
         run.costs,
         run.distributable,
         run.currency,
         JSON.stringify(run.allocations),
         run.digest,
-        run.reverses_run_id,
-        run.posted_by,
+        run.reversesRunId,
+        run.postedBy,
         at,
-        run.period_end,
-        run.rules_digest,
+        run.periodEnd,
+        run.rulesDigest,
         JSON.stringify(run.tiers),
       ],
     );
@@ -166,7 +178,23 @@ export class SettlementsRepository {
        SELECT e.id, $2, e.legal_entity_id, $3, e.participant_id, $4, e.amount, e.kind, e.reverses_entry_id, $5::timestamptz + (e.position - 1) * interval '1 microsecond'
          FROM jsonb_to_recordset($1::jsonb)
            AS e(id uuid, legal_entity_id text, participant_id text, amount text, kind text, reverses_entry_id uuid, position integer)`,
-      [JSON.stringify(entries.map((entry, index) => ({ ...entry, position: index + 1 }))), run.organization_id, run.id, run.currency, at],
+      [
+        JSON.stringify(
+          entries.map((entry, index) => ({
+            id: entry.id,
+            legal_entity_id: entry.legalEntityId,
+            participant_id: entry.participantId,
+            amount: entry.amount,
+            kind: entry.kind,
+            reverses_entry_id: entry.reversesEntryId,
+            position: index + 1,
+          })),
+        ),
+        run.organizationId,
+        run.id,
+        run.currency,
+        at,
+      ],
     );
   }
 
@@ -179,10 +207,9 @@ export class SettlementsRepository {
   }
 
   /** Up to `limit` entries of the window, oldest first. */
-  async ledgerEntries(manager: EntityManager, window: LedgerWindow, limit: number): Promise<LedgerEntryRow[]> {
+  async ledgerEntries(manager: EntityManager, window: LedgerWindow, limit: number): Promise<LedgerEntry[]> {
     return manager.query(
-      `SELECT e.id, e.settlement_run_id, e.participant_id, e.legal_entity_id, e.currency, e.amount, e.posted_at, e.kind, e.reverses_entry_id
-         FROM equity_ledger_entry e
+      `SELECT ${LEDGER_ENTRY} FROM equity_ledger_entry e
         WHERE e.organization_id = $1 AND e.legal_entity_id = $2
           AND ($3::uuid IS NULL OR ${AFTER_CURSOR})
           AND ($4::timestamptz IS NULL OR e.posted_at >= $4)

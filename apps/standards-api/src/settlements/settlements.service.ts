@@ -13,7 +13,7 @@ import { formatAmount, parseAmount } from '@stdreg/split-engine';
 import type { Authorization } from '../authorization/authorize.decorator';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import { runNotFound } from './settlements.errors';
-import { type LedgerEntryRow, type LedgerWindow, SettlementsRepository, type SettlementRunRow } from './settlements.repository';
+import { type LedgerEntry, type LedgerWindow, SettlementsRepository, type SettlementRun } from './settlements.repository';
 
 const MAX_LEGAL_ENTITY_ID_LENGTH = 200;
 
@@ -78,7 +78,7 @@ export class SettlementsService {
     };
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     // One snapshot, so the opening balances and the page's entries agree even while entries are posted.
-    const { rows, opening } = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+    const { entries: found, opening } = await this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       if (
         window.afterEntryId !== undefined &&
         !(await this.settlements.hasLedgerEntry(manager, auth.organizationId, legalEntityId, window.afterEntryId))
@@ -86,61 +86,61 @@ export class SettlementsService {
         throw invalidCursor();
       }
       return {
-        rows: await this.settlements.ledgerEntries(manager, window, limit + 1),
+        entries: await this.settlements.ledgerEntries(manager, window, limit + 1),
         opening: await this.settlements.balancesBefore(manager, window),
       };
     });
-    const page = rows.slice(0, limit);
+    const page = found.slice(0, limit);
     const running = new Map(opening.map(({ currency, total }) => [currency, parseAmount(total, currency)]));
-    const entries = page.map((row) => toEntryDto(row, running));
+    const entries = page.map((entry) => toEntryDto(entry, running));
     return {
       legalEntityId,
       entries,
       balances: [...running.keys()]
         .sort(byCodeUnits)
         .map((currency) => ({ currency, balance: formatAmount(running.get(currency)!, currency) })),
-      nextCursor: rows.length > limit ? encodeCursor(list, page[page.length - 1]!.id) : null,
+      nextCursor: found.length > limit ? encodeCursor(list, page[page.length - 1]!.id) : null,
     };
   }
 }
 
 /** Adds the entry to its currency's running balance (exact bigint minor units) and shows both. */
-function toEntryDto(row: LedgerEntryRow, running: Map<string, bigint>): EquityLedgerEntryDto {
-  const balance = (running.get(row.currency) ?? 0n) + parseAmount(row.amount, row.currency);
-  running.set(row.currency, balance);
+function toEntryDto(entry: LedgerEntry, running: Map<string, bigint>): EquityLedgerEntryDto {
+  const balance = (running.get(entry.currency) ?? 0n) + parseAmount(entry.amount, entry.currency);
+  running.set(entry.currency, balance);
   return {
-    id: row.id,
-    settlementRunId: row.settlement_run_id,
-    participantId: row.participant_id,
-    currency: row.currency,
-    amount: row.amount,
-    balance: formatAmount(balance, row.currency),
-    postedAt: row.posted_at.toISOString(),
-    kind: row.kind,
-    reversesEntryId: row.reverses_entry_id,
+    id: entry.id,
+    settlementRunId: entry.settlementRunId,
+    participantId: entry.participantId,
+    currency: entry.currency,
+    amount: entry.amount,
+    balance: formatAmount(balance, entry.currency),
+    postedAt: entry.postedAt.toISOString(),
+    kind: entry.kind,
+    reversesEntryId: entry.reversesEntryId,
   };
 }
 
-export function toRunDto(row: SettlementRunRow): SettlementRunDto {
+export function toRunDto(run: SettlementRun): SettlementRunDto {
   return {
-    id: row.id,
-    organizationId: row.organization_id,
-    projectId: row.project_id,
-    periodId: row.period_id,
-    ruleVersion: row.rule_version,
-    gross: row.gross,
-    costs: row.costs,
-    distributable: row.distributable,
-    currency: row.currency,
-    allocations: row.allocations,
-    digest: row.digest,
-    reversesRunId: row.reverses_run_id,
-    postedBy: row.posted_by,
-    postedAt: row.posted_at.toISOString(),
-    periodEnd: row.period_end.toISOString(),
-    rulesDigest: row.rules_digest,
-    tiers: row.tiers,
-    correctedByRunId: row.corrected_by_run_id,
+    id: run.id,
+    organizationId: run.organizationId,
+    projectId: run.projectId,
+    periodId: run.periodId,
+    ruleVersion: run.ruleVersion,
+    gross: run.gross,
+    costs: run.costs,
+    distributable: run.distributable,
+    currency: run.currency,
+    allocations: run.allocations,
+    digest: run.digest,
+    reversesRunId: run.reversesRunId,
+    postedBy: run.postedBy,
+    postedAt: run.postedAt.toISOString(),
+    periodEnd: run.periodEnd.toISOString(),
+    rulesDigest: run.rulesDigest,
+    tiers: run.tiers,
+    correctedByRunId: run.correctedByRunId,
   };
 }
 

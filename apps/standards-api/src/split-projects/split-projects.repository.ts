@@ -1,74 +1,81 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { ScenarioContent } from '@stdreg/split-engine';
 
-export interface ProjectRow {
+export interface SplitProject {
   id: string;
-  organization_id: string;
+  organizationId: string;
   name: string;
   currency: string;
-  template_version: string;
-  created_by: string;
-  created_at: Date;
+  templateVersion: string;
+  createdBy: string;
+  createdAt: Date;
 }
 
-export interface ScenarioRow {
+export interface OperatingScenario {
   id: string;
-  project_id: string;
+  projectId: string;
   name: string;
-  branched_from_scenario_id: string | null;
-  branched_from_revision: number | null;
-  created_at: Date;
-  current_revision: number;
+  branchedFrom: { scenarioId: string; revision: number } | null;
+  createdAt: Date;
+  currentRevision: number;
 }
 
-export interface RevisionRow {
-  scenario_id: string;
+export interface ScenarioRevision {
+  scenarioId: string;
   revision: number;
-  content: Record<string, unknown>;
-  rules_digest: string;
-  created_by: string;
-  created_at: Date;
+  /** Validated by split-engine before it was stored. */
+  content: ScenarioContent;
+  rulesDigest: string;
+  createdBy: string;
+  createdAt: Date;
 }
 
-const SCENARIO_COLUMNS = `s.id, s.project_id, s.name, s.branched_from_scenario_id, s.branched_from_revision, s.created_at,
-  (SELECT max(r.revision) FROM scenario_revision r WHERE r.scenario_id = s.id) AS current_revision`;
+export type NewSplitProject = Omit<SplitProject, 'createdAt'>;
+export type NewScenarioRevision = Omit<ScenarioRevision, 'createdAt'>;
+export type ScenarioRevisionSummary = Omit<ScenarioRevision, 'content'>;
+
+// Each query names its columns and their domain names; a repository hands out records, never rows.
+const PROJECT = `id, organization_id AS "organizationId", name, currency, template_version AS "templateVersion", created_by AS "createdBy",
+  created_at AS "createdAt"`;
+const SCENARIO = `s.id, s.project_id AS "projectId", s.name,
+  CASE WHEN s.branched_from_scenario_id IS NULL THEN NULL
+       ELSE json_build_object('scenarioId', s.branched_from_scenario_id, 'revision', s.branched_from_revision) END AS "branchedFrom",
+  s.created_at AS "createdAt",
+  (SELECT max(r.revision) FROM scenario_revision r WHERE r.scenario_id = s.id) AS "currentRevision"`;
+const REVISION_SUMMARY = `scenario_id AS "scenarioId", revision, rules_digest AS "rulesDigest", created_by AS "createdBy", created_at AS "createdAt"`;
+const REVISION = `${REVISION_SUMMARY}, content`;
 
 /** Every query of split projects, operating scenarios and their revisions; always within one organization. */
 @Injectable()
 export class SplitProjectsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insertProject(manager: EntityManager, project: Omit<ProjectRow, 'created_at'>): Promise<void> {
+  async insertProject(manager: EntityManager, project: NewSplitProject): Promise<void> {
     await manager.query(
       `INSERT INTO split_project (id, organization_id, name, currency, template_version, created_by) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [project.id, project.organization_id, project.name, project.currency, project.template_version, project.created_by],
+      [project.id, project.organizationId, project.name, project.currency, project.templateVersion, project.createdBy],
     );
   }
 
-  async findProject(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<ProjectRow | null> {
-    const rows: ProjectRow[] = await manager.query('SELECT * FROM split_project WHERE id = $1 AND organization_id = $2', [
+  async findProject(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<SplitProject | null> {
+    const rows: SplitProject[] = await manager.query(`SELECT ${PROJECT} FROM split_project WHERE id = $1 AND organization_id = $2`, [
       id,
       organizationId,
     ]);
     return rows[0] ?? null;
   }
 
-  async listProjects(organizationId: string, afterId: string | undefined, limit: number): Promise<ProjectRow[]> {
+  async listProjects(organizationId: string, afterId: string | undefined, limit: number): Promise<SplitProject[]> {
     return this.dataSource.query(
-      'SELECT * FROM split_project WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3',
+      `SELECT ${PROJECT} FROM split_project WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`,
       [organizationId, afterId ?? null, limit],
     );
   }
 
   async insertScenario(
     manager: EntityManager,
-    scenario: {
-      id: string;
-      projectId: string;
-      name: string;
-      branchedFrom: { scenarioId: string; revision: number } | null;
-      createdBy: string;
-    },
+    scenario: Pick<OperatingScenario, 'id' | 'projectId' | 'name' | 'branchedFrom'> & { createdBy: string },
   ): Promise<void> {
     await manager.query(
       `INSERT INTO operating_scenario (id, project_id, name, branched_from_scenario_id, branched_from_revision, created_by)
@@ -84,18 +91,22 @@ export class SplitProjectsRepository {
     );
   }
 
-  async insertRevision(manager: EntityManager, revision: Omit<RevisionRow, 'created_at'>): Promise<RevisionRow> {
-    const rows: RevisionRow[] = await manager.query(
-      `INSERT INTO scenario_revision (scenario_id, revision, content, rules_digest, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-      [revision.scenario_id, revision.revision, JSON.stringify(revision.content), revision.rules_digest, revision.created_by],
+  async insertRevision(manager: EntityManager, revision: NewScenarioRevision): Promise<ScenarioRevision> {
+    const rows: ScenarioRevision[] = await manager.query(
+      `INSERT INTO scenario_revision (scenario_id, revision, content, rules_digest, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING ${REVISION}`,
+      [revision.scenarioId, revision.revision, JSON.stringify(revision.content), revision.rulesDigest, revision.createdBy],
     );
     return rows[0]!;
   }
 
   /** A scenario of a project of the organization, or null (another organization's is not found either). */
-  async findScenario(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<ScenarioRow | null> {
-    const rows: ScenarioRow[] = await manager.query(
-      `SELECT ${SCENARIO_COLUMNS} FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
+  async findScenario(
+    organizationId: string,
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OperatingScenario | null> {
+    const rows: OperatingScenario[] = await manager.query(
+      `SELECT ${SCENARIO} FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
         WHERE s.id = $1 AND p.organization_id = $2`,
       [id, organizationId],
     );
@@ -103,8 +114,8 @@ export class SplitProjectsRepository {
   }
 
   /** Locks the scenario row, so revisions are numbered one after another. */
-  async lockScenario(manager: EntityManager, organizationId: string, id: string): Promise<ScenarioRow | null> {
-    const locked = await manager.query(
+  async lockScenario(manager: EntityManager, organizationId: string, id: string): Promise<OperatingScenario | null> {
+    const locked: unknown[] = await manager.query(
       `SELECT s.id FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
         WHERE s.id = $1 AND p.organization_id = $2 FOR UPDATE OF s`,
       [id, organizationId],
@@ -112,34 +123,37 @@ export class SplitProjectsRepository {
     return locked.length > 0 ? this.findScenario(organizationId, id, manager) : null;
   }
 
-  async listScenarios(projectId: string, afterId: string | undefined, limit: number): Promise<ScenarioRow[]> {
+  async listScenarios(projectId: string, afterId: string | undefined, limit: number): Promise<OperatingScenario[]> {
     return this.dataSource.query(
-      `SELECT ${SCENARIO_COLUMNS} FROM operating_scenario s WHERE s.project_id = $1 AND ($2::uuid IS NULL OR s.id > $2) ORDER BY s.id LIMIT $3`,
+      `SELECT ${SCENARIO} FROM operating_scenario s WHERE s.project_id = $1 AND ($2::uuid IS NULL OR s.id > $2) ORDER BY s.id LIMIT $3`,
       [projectId, afterId ?? null, limit],
     );
   }
 
-  async findRevision(scenarioId: string, revision: number, manager: EntityManager = this.dataSource.manager): Promise<RevisionRow | null> {
-    const rows: RevisionRow[] = await manager.query('SELECT * FROM scenario_revision WHERE scenario_id = $1 AND revision = $2', [
-      scenarioId,
-      revision,
-    ]);
+  async findRevision(
+    scenarioId: string,
+    revision: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ScenarioRevision | null> {
+    const rows: ScenarioRevision[] = await manager.query(
+      `SELECT ${REVISION} FROM scenario_revision WHERE scenario_id = $1 AND revision = $2`,
+      [scenarioId, revision],
+    );
     return rows[0] ?? null;
   }
 
   /** The current revision of each scenario, in one query. */
-  async findCurrentRevisions(scenarioIds: string[]): Promise<RevisionRow[]> {
+  async findCurrentRevisions(scenarioIds: string[]): Promise<ScenarioRevision[]> {
     if (scenarioIds.length === 0) return [];
     return this.dataSource.query(
-      `SELECT DISTINCT ON (scenario_id) * FROM scenario_revision WHERE scenario_id = ANY($1::uuid[]) ORDER BY scenario_id, revision DESC`,
+      `SELECT DISTINCT ON (scenario_id) ${REVISION} FROM scenario_revision WHERE scenario_id = ANY($1::uuid[]) ORDER BY scenario_id, revision DESC`,
       [scenarioIds],
     );
   }
 
-  async listRevisions(scenarioId: string): Promise<Omit<RevisionRow, 'content'>[]> {
-    return this.dataSource.query(
-      'SELECT scenario_id, revision, rules_digest, created_by, created_at FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision',
-      [scenarioId],
-    );
+  async listRevisions(scenarioId: string): Promise<ScenarioRevisionSummary[]> {
+    return this.dataSource.query(`SELECT ${REVISION_SUMMARY} FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision`, [
+      scenarioId,
+    ]);
   }
 }

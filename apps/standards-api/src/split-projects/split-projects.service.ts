@@ -13,7 +13,15 @@ import { actorOf, type Authorization } from '../authorization/authorize.decorato
 import { RegistryService } from '../registry/registry.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import { invalidScenario, projectNotFound, revisionNotFound, scenarioNotFound, staleScenario } from './split-projects.errors';
-import { SplitProjectsRepository, type ProjectRow, type RevisionRow, type ScenarioRow } from './split-projects.repository';
+import {
+  SplitProjectsRepository,
+  type NewScenarioRevision,
+  type OperatingScenario,
+  type ScenarioRevision,
+  type SplitProject,
+} from './split-projects.repository';
+
+export type { OperatingScenario, ScenarioRevision, SplitProject } from './split-projects.repository';
 
 /** Split projects and their append-only operating scenarios: drafts, never authoritative. */
 @Injectable()
@@ -38,11 +46,11 @@ export class SplitProjectsService {
     return this.dataSource.transaction(async (manager) => {
       await this.projects.insertProject(manager, {
         id: projectId,
-        organization_id: auth.organizationId,
+        organizationId: auth.organizationId,
         name: request.name.trim(),
         currency: request.currency,
-        template_version: request.templateVersion,
-        created_by: actorOf(auth),
+        templateVersion: request.templateVersion,
+        createdBy: actorOf(auth),
       });
       await this.projects.insertScenario(manager, {
         id: scenarioId,
@@ -77,18 +85,20 @@ export class SplitProjectsService {
       'scenarios',
       query,
       (afterId, limit) => this.projects.listScenarios(projectId, afterId, limit),
-      (row) => row,
+      (scenario) => scenario,
     );
-    const revisions = new Map((await this.projects.findCurrentRevisions(page.items.map((row) => row.id))).map((r) => [r.scenario_id, r]));
-    return { items: page.items.map((row) => toScenarioDto(row, revisions.get(row.id)!)), nextCursor: page.nextCursor };
+    const revisions = new Map(
+      (await this.projects.findCurrentRevisions(page.items.map((scenario) => scenario.id))).map((r) => [r.scenarioId, r]),
+    );
+    return { items: page.items.map((scenario) => toScenarioDto(scenario, revisions.get(scenario.id)!)), nextCursor: page.nextCursor };
   }
 
   /** A new scenario that starts from a scenario of the same project at a given (or its current) revision. */
   async branch(projectId: string, request: BranchScenarioRequestDto, auth: Authorization): Promise<OperatingScenarioDto> {
     await this.requireProject(projectId, auth);
     const origin = await this.projects.findScenario(auth.organizationId, request.fromScenarioId);
-    if (!origin || origin.project_id !== projectId) throw scenarioNotFound(request.fromScenarioId);
-    const revision = request.fromRevision ?? origin.current_revision;
+    if (!origin || origin.projectId !== projectId) throw scenarioNotFound(request.fromScenarioId);
+    const revision = request.fromRevision ?? origin.currentRevision;
     const source = await this.projects.findRevision(origin.id, revision);
     if (!source) throw revisionNotFound(origin.id, revision);
     const id = uuidv7();
@@ -100,7 +110,7 @@ export class SplitProjectsService {
         branchedFrom: { scenarioId: origin.id, revision },
         createdBy: actorOf(auth),
       });
-      await this.projects.insertRevision(manager, revisionOf(id, 1, source.content as unknown as ScenarioContent, auth));
+      await this.projects.insertRevision(manager, revisionOf(id, 1, source.content, auth));
       await this.audit.record(manager, auth, 'operating-scenario.branch', id, { projectId, from: origin.id, revision });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
     });
@@ -112,13 +122,13 @@ export class SplitProjectsService {
 
   async listRevisions(id: string, auth: Authorization) {
     if (!(await this.projects.findScenario(auth.organizationId, id))) throw scenarioNotFound(id);
-    const rows = await this.projects.listRevisions(id);
+    const revisions = await this.projects.listRevisions(id);
     return {
-      items: rows.map((r) => ({
+      items: revisions.map((r) => ({
         revision: r.revision,
-        rulesDigest: r.rules_digest,
-        createdBy: r.created_by,
-        createdAt: r.created_at.toISOString(),
+        rulesDigest: r.rulesDigest,
+        createdBy: r.createdBy,
+        createdAt: r.createdAt.toISOString(),
       })),
     };
   }
@@ -134,19 +144,19 @@ export class SplitProjectsService {
     return this.dataSource.transaction(async (manager) => {
       const scenario = await this.projects.lockScenario(manager, auth.organizationId, id);
       if (!scenario) throw scenarioNotFound(id);
-      const etag = scenarioEtag(scenario.id, scenario.current_revision);
+      const etag = scenarioEtag(scenario.id, scenario.currentRevision);
       if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etag)) throw staleScenario(etag);
-      const current = (await this.projects.findRevision(id, scenario.current_revision, manager))!;
-      const project = (await this.projects.findProject(auth.organizationId, scenario.project_id, manager))!;
+      const current = (await this.projects.findRevision(id, scenario.currentRevision, manager))!;
+      const project = (await this.projects.findProject(auth.organizationId, scenario.projectId, manager))!;
       const next = this.validContent(applyMergePatch(current.content, patch), 'content', project.currency);
-      const revision = scenario.current_revision + 1;
+      const revision = scenario.currentRevision + 1;
       await this.projects.insertRevision(manager, revisionOf(id, revision, next, auth));
       await this.audit.record(manager, auth, 'operating-scenario.revise', id, { revision });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
     });
   }
 
-  async requireProject(id: string, auth: Authorization): Promise<ProjectRow> {
+  async requireProject(id: string, auth: Authorization): Promise<SplitProject> {
     const project = await this.projects.findProject(auth.organizationId, id);
     if (!project) throw projectNotFound(id);
     return project;
@@ -158,13 +168,13 @@ export class SplitProjectsService {
     id: string,
     revision?: number,
     manager?: EntityManager,
-  ): Promise<{ scenario: ScenarioRow; revision: RevisionRow }> {
+  ): Promise<{ scenario: OperatingScenario; revision: ScenarioRevision }> {
     const scenario = await this.projects.findScenario(organizationId, id, manager);
     if (!scenario) throw scenarioNotFound(id);
-    const wanted = revision ?? scenario.current_revision;
-    const row = await this.projects.findRevision(id, wanted, manager);
-    if (!row) throw revisionNotFound(id, wanted);
-    return { scenario, revision: row };
+    const wanted = revision ?? scenario.currentRevision;
+    const found = await this.projects.findRevision(id, wanted, manager);
+    if (!found) throw revisionNotFound(id, wanted);
+    return { scenario, revision: found };
   }
 
   private async scenarioDto(organizationId: string, id: string, revision?: number, manager?: EntityManager): Promise<OperatingScenarioDto> {
@@ -194,41 +204,33 @@ function ifMatchAccepts(header: string, etag: string): boolean {
   return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim() === etag);
 }
 
-function revisionOf(scenarioId: string, revision: number, content: ScenarioContent, auth: Authorization): Omit<RevisionRow, 'created_at'> {
+function revisionOf(scenarioId: string, revision: number, content: ScenarioContent, auth: Authorization): NewScenarioRevision {
+  return { scenarioId, revision, content, rulesDigest: rulesDigest(content), createdBy: actorOf(auth) };
+}
+
+function toProjectDto(project: SplitProject): SplitProjectDto {
   return {
-    scenario_id: scenarioId,
-    revision,
-    content: content as unknown as Record<string, unknown>,
-    rules_digest: rulesDigest(content),
-    created_by: actorOf(auth),
+    id: project.id,
+    organizationId: project.organizationId,
+    name: project.name,
+    currency: project.currency,
+    templateVersion: project.templateVersion,
+    createdBy: project.createdBy,
+    createdAt: project.createdAt.toISOString(),
   };
 }
 
-function toProjectDto(row: ProjectRow): SplitProjectDto {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    currency: row.currency,
-    templateVersion: row.template_version,
-    createdBy: row.created_by,
-    createdAt: row.created_at.toISOString(),
-  };
-}
-
-function toScenarioDto(scenario: ScenarioRow, revision: RevisionRow): OperatingScenarioDto {
+function toScenarioDto(scenario: OperatingScenario, revision: ScenarioRevision): OperatingScenarioDto {
   return {
     id: scenario.id,
-    projectId: scenario.project_id,
+    projectId: scenario.projectId,
     name: scenario.name,
     revision: revision.revision,
-    currentRevision: scenario.current_revision,
-    content: revision.content,
-    rulesDigest: revision.rules_digest,
-    branchedFrom: scenario.branched_from_scenario_id
-      ? { scenarioId: scenario.branched_from_scenario_id, revision: scenario.branched_from_revision! }
-      : null,
-    createdAt: scenario.created_at.toISOString(),
-    revisedAt: revision.created_at.toISOString(),
+    currentRevision: scenario.currentRevision,
+    content: { ...revision.content },
+    rulesDigest: revision.rulesDigest,
+    branchedFrom: scenario.branchedFrom,
+    createdAt: scenario.createdAt.toISOString(),
+    revisedAt: revision.createdAt.toISOString(),
   };
 }
