@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { decisionsAnswered, recordDecisions, type DecisionRecorder } from './support/decision-recorder';
 import { brokenScenario, evenSplitScenario, sampleScenario, validToolCalls } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
 import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './support/platform';
@@ -365,6 +366,54 @@ describe('tool authorization (fail closed)', () => {
     } finally {
       await deadIdentity.close();
       await unconfigured.close();
+    }
+  });
+});
+
+describe('identity asks per tool call', () => {
+  let recorder: DecisionRecorder;
+  let counted: RunningGateway;
+
+  beforeAll(async () => {
+    recorder = await recordDecisions(platform.identityUrl);
+    counted = await startGateway({
+      STANDARDS_API_URL: platform.standardsApiUrl,
+      IDENTITY_URL: recorder.url,
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    });
+  });
+  afterAll(async () => {
+    await counted?.close();
+    await recorder?.close();
+  });
+
+  /** The actions the gateway asked identity for during one successful call, and how many decisions identity answered in all. */
+  async function asksOf(name: string, args: Record<string, unknown>, headers: Record<string, string>) {
+    const on = await connectClient(counted.mcpUrl, { authorization: `Bearer ${agent.secret}`, ...headers });
+    try {
+      const answeredBefore = await decisionsAnswered(platform.identityUrl);
+      recorder.actions.length = 0;
+      const result = await call(name, args, on);
+      expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false });
+      return { name, gateway: [...recorder.actions], identityAnswered: (await decisionsAnswered(platform.identityUrl)) - answeredBefore };
+    } finally {
+      await on.close();
+    }
+  }
+
+  it('asks twice for a draft, organization named or not: tool:call by the gateway, split-project:draft by standards-api', async () => {
+    for (const headers of [{}, { 'x-organization-id': agent.organizationId }] as Record<string, string>[]) {
+      expect(await asksOf('draft_split_project', validToolCalls()['draft_split_project']!, headers)).toEqual({
+        name: 'draft_split_project',
+        gateway: ['tool:call'],
+        identityAnswered: 2,
+      });
+    }
+  });
+
+  it('asks once, tool:call, for every other tool', async () => {
+    for (const [name, args] of Object.entries(validToolCalls()).filter(([name]) => name !== 'draft_split_project')) {
+      expect(await asksOf(name, args, {})).toEqual({ name, gateway: ['tool:call'], identityAnswered: 1 });
     }
   });
 });

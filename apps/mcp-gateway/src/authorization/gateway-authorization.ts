@@ -1,23 +1,52 @@
 // Every keyed decision of the gateway, asked of identity and failing closed.
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthorizationClient } from '@stdreg/authz-client';
-import type { Action, DecisionSubjectDto } from '@stdreg/contracts';
+import type { Action, DecisionSubjectDto, ForwardedCredentialDto } from '@stdreg/contracts';
 import type { McpCaller } from '../caller/caller';
 
 export type OrganizationReadAction = Extract<
   Action,
-  'organization:read' | 'split-project:read' | 'settlement-run:read' | 'equity-ledger:read' | 'split-project:draft'
+  'organization:read' | 'split-project:read' | 'settlement-run:read' | 'equity-ledger:read'
 >;
 
 export type Authorized = { ok: true; subject: DecisionSubjectDto; organizationId: string | null } | { ok: false; message: string };
+
+/** The organization a call acts in: the one X-Organization-Id names, else the key's own; or why there is none. */
+export type ActingOrganization = { ok: true; organizationId: string } | { ok: false; message: string };
+
+/** A caller identity allowed tool:call for, as that one answer described them. */
+export interface AuthorizedCaller {
+  credential: ForwardedCredentialDto;
+  organization: ActingOrganization;
+}
+
+export type ToolCallAuthorization = { ok: true; caller: AuthorizedCaller } | { ok: false; message: string };
+
+const CREDENTIAL_REQUIRED = 'An API key is required: send Authorization: Bearer <key>.';
+const HEADER_NOT_AN_ORGANIZATION = 'X-Organization-Id must be an organization id (uuid).';
+const NO_ORGANIZATION_OF_ITS_OWN =
+  'Name the organization with the X-Organization-Id header: this credential has no organization of its own.';
+
+function actingOrganization(caller: McpCaller, subject: DecisionSubjectDto): ActingOrganization {
+  if (caller.organizationHeaderInvalid) return { ok: false, message: HEADER_NOT_AN_ORGANIZATION };
+  const organizationId = caller.organizationId ?? subject.organizationId ?? null;
+  return organizationId ? { ok: true, organizationId } : { ok: false, message: NO_ORGANIZATION_OF_ITS_OWN };
+}
 
 @Injectable()
 export class GatewayAuthorization {
   constructor(@Inject(AuthorizationClient) private readonly client: AuthorizationClient) {}
 
-  /** A tool call needs a credential identity accepts (action tool:call). */
-  toolCall(caller: McpCaller): Promise<Authorized> {
-    return this.ask(caller, 'tool:call', null);
+  /**
+   * A tool call needs a credential identity accepts (action tool:call), asked afresh for every call. The
+   * answer also names the key's own organization, so a tool acting in it needs no second ask to learn it.
+   */
+  async toolCall(caller: McpCaller): Promise<ToolCallAuthorization> {
+    const { credential } = caller;
+    if (!credential) return { ok: false, message: CREDENTIAL_REQUIRED };
+    const allowed = await this.ask(credential, 'tool:call', null);
+    if (!allowed.ok) return allowed;
+    return { ok: true, caller: { credential, organization: actingOrganization(caller, allowed.subject) } };
   }
 
   /**
@@ -25,26 +54,20 @@ export class GatewayAuthorization {
    * the key's own, learned from identity's answer to tool:call.
    */
   async inOrganization(caller: McpCaller, action: OrganizationReadAction, organizationId?: string): Promise<Authorized> {
-    if (caller.organizationHeaderInvalid) return { ok: false, message: 'X-Organization-Id must be an organization id (uuid).' };
+    if (caller.organizationHeaderInvalid) return { ok: false, message: HEADER_NOT_AN_ORGANIZATION };
     let organization = organizationId ?? caller.organizationId;
     if (!organization) {
       const who = await this.toolCall(caller);
       if (!who.ok) return who;
-      organization = who.subject.organizationId ?? null;
-      if (!organization)
-        return {
-          ok: false,
-          message: 'Name the organization with the X-Organization-Id header: this credential has no organization of its own.',
-        };
+      if (!who.caller.organization.ok) return who.caller.organization;
+      organization = who.caller.organization.organizationId;
     }
-    return this.ask(caller, action, organization);
+    if (!caller.credential) return { ok: false, message: CREDENTIAL_REQUIRED };
+    return this.ask(caller.credential, action, organization);
   }
 
-  private async ask(caller: McpCaller, action: Action, organizationId: string | null): Promise<Authorized> {
-    if (!caller.credential) {
-      return { ok: false, message: 'An API key is required: send Authorization: Bearer <key>.' };
-    }
-    const answer = await this.client.ask({ credential: caller.credential, action, resource: organizationId ? { organizationId } : {} });
+  private async ask(credential: ForwardedCredentialDto, action: Action, organizationId: string | null): Promise<Authorized> {
+    const answer = await this.client.ask({ credential, action, resource: organizationId ? { organizationId } : {} });
     if (answer.decision === 'allow') return { ok: true, subject: answer.subject, organizationId };
     if (answer.unavailable)
       return { ok: false, message: 'Authorization could not be established (identity unavailable); nothing was done. Retry later.' };

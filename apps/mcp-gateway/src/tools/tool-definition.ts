@@ -1,17 +1,16 @@
 // What a tool is: schemas (zod, published as JSON Schema 2020-12), annotations, the collaborators it uses, a handler and a text rendering.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { GatewayAuthorization } from '../authorization/gateway-authorization';
-import type { McpCaller } from '../caller/caller';
+import type { AuthorizedCaller } from '../authorization/gateway-authorization';
 import type { RegistryCache } from '../upstream/registry-cache';
 import type { StandardsApiClient } from '../upstream/standards-api.client';
 
 /** Everything a tool could be handed; each tool names the ones it uses (`uses`) and receives only those. */
 export interface ToolCollaborators {
-  caller: McpCaller;
+  /** The caller as identity's tool:call allow of this very call described them, with the organization the call acts in. */
+  caller: AuthorizedCaller;
   registry: RegistryCache;
   standardsApi: StandardsApiClient;
-  authorization: GatewayAuthorization;
 }
 
 /** A tool's own failure: said to the agent as a result with isError, never as a protocol error. */

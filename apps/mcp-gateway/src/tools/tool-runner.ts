@@ -59,10 +59,9 @@ export class ToolRunner {
     if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
     try {
       const invocation = await tool.invoke(args ?? {}, {
-        caller,
+        caller: allowed.caller,
         registry: this.registry,
         standardsApi: this.standardsApi,
-        authorization: this.authorization,
       });
       switch (invocation.kind) {
         case 'invalid_arguments':

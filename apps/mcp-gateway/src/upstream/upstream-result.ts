@@ -2,7 +2,8 @@
 import type { ProblemDetails } from '@stdreg/contracts';
 import { outgoingTraceHeaders } from '@stdreg/server-kit';
 
-export type UpstreamResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; message: string };
+/** `domainCode`: the upstream's own code for the failure (`authorization.denied`), when its problem body names one. */
+export type UpstreamResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; message: string; domainCode?: string };
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -38,11 +39,21 @@ export async function requestJson<T>(name: string, request: UpstreamRequest): Pr
     return { ok: false, status: 502, message: `${name} answered something that is not JSON.` };
   }
   if (response.ok) return { ok: true, status: response.status, body: body as T };
-  return { ok: false, status: response.status, message: problemMessage(name, response.status, body) };
+  const domainCode = problemOf(body).domainCode;
+  return {
+    ok: false,
+    status: response.status,
+    message: problemMessage(name, response.status, body),
+    ...(typeof domainCode === 'string' ? { domainCode } : {}),
+  };
+}
+
+function problemOf(body: unknown): Partial<ProblemDetails> {
+  return (typeof body === 'object' && body !== null ? body : {}) as Partial<ProblemDetails>;
 }
 
 function problemMessage(name: string, status: number, body: unknown): string {
-  const problem = (typeof body === 'object' && body !== null ? body : {}) as Partial<ProblemDetails>;
+  const problem = problemOf(body);
   const fields = (problem.errors ?? []).map((error) => `${error.field}: ${error.message}`);
   const detail = problem.detail ?? problem.title ?? `${name} answered ${status}`;
   return fields.length > 0 ? `${detail} (${fields.join('; ')})` : detail;

@@ -38,8 +38,8 @@ export const draftSplitProject = defineTool({
   output,
   // Idempotent only with an idempotencyKey, so not in general.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  uses: ({ registry, standardsApi, authorization, caller }) => ({ registry, standardsApi, authorization, caller }),
-  async run(input, { registry, standardsApi, authorization, caller }) {
+  uses: ({ registry, standardsApi, caller }) => ({ registry, standardsApi, caller }),
+  async run(input, { registry, standardsApi, caller }) {
     const read = readScenario(input.scenario.content);
     if (!read.ok) return failure(read.message);
     if (read.scenario.currency !== input.currency)
@@ -49,16 +49,20 @@ export const draftSplitProject = defineTool({
       return failure(
         template.status === 404 ? `No split template ${input.templateVersion}; read stdreg://split-templates/{version}.` : template.message,
       );
-    const allowed = await authorization.inOrganization(caller, 'split-project:draft');
-    if (!allowed.ok || allowed.organizationId === null || caller.credential === null)
-      return failure(`Refused: ${allowed.ok ? 'no organization' : allowed.message}`);
+    if (!caller.organization.ok) return failure(`Refused: ${caller.organization.message}`);
+    // standards-api asks identity for split-project:draft itself before it writes; asking here too would ask the same question twice.
     const { idempotencyKey, ...draft } = input;
     const created = await standardsApi.postDraft<CreatedSplitProjectDto>('/split-projects', draft, {
       credential: caller.credential,
-      organizationId: allowed.organizationId,
+      organizationId: caller.organization.organizationId,
       ...(idempotencyKey ? { idempotencyKey } : {}),
     });
-    if (!created.ok) return failure(`standards-api refused the draft: ${created.message}`);
+    if (!created.ok)
+      return failure(
+        created.domainCode?.startsWith('authorization.')
+          ? `Refused: ${created.message}`
+          : `standards-api refused the draft: ${created.message}`,
+      );
     const { project, scenario } = created.body;
     return {
       ok: true,
