@@ -12,16 +12,18 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
-        RateLimitModule,
         McpModule,
-        HealthModule.register({
-          useFactory: (store: RateLimitStore) => [
-            downstreamServiceCheck('standards-api', config.STANDARDS_API_URL),
-            downstreamServiceCheck('identity', config.IDENTITY_URL),
-            ...rateLimitReadinessChecks(store),
-          ],
-          inject: [RATE_LIMIT_STORE],
-        }),
+        HealthModule.register(
+          {
+            useFactory: (store: RateLimitStore) => [
+              downstreamServiceCheck('standards-api', config.STANDARDS_API_URL),
+              downstreamServiceCheck('identity', config.IDENTITY_URL),
+              ...rateLimitReadinessChecks(store),
+            ],
+            inject: [RATE_LIMIT_STORE],
+          },
+          [RateLimitModule],
+        ),
       ],
       providers: [
         { provide: McpGatewayConfig, useValue: config },

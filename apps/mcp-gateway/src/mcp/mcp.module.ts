@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthorizationModule } from '../authorization/authorization.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { ToolsModule } from '../tools/tools.module';
 import { McpController } from './mcp.controller';
@@ -7,7 +8,7 @@ import { McpEndpoint } from './mcp-endpoint.service';
 import { McpServerFactory } from './mcp-server.factory';
 
 @Module({
-  imports: [AuthorizationModule, ResourcesModule, ToolsModule],
+  imports: [AuthorizationModule, RateLimitModule, ResourcesModule, ToolsModule],
   controllers: [McpController],
   providers: [McpEndpoint, McpServerFactory],
 })

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { openRateLimitStore, RATE_LIMIT_STORE, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from './tool-call-limiter';
@@ -11,8 +11,10 @@ class RateLimitStoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** The tool-call buckets: in Redis when REDIS_URL is set (shared by replicas), in this process otherwise. */
-@Global()
+/**
+ * The tool-call buckets: in Redis when REDIS_URL is set (shared by replicas), in this process otherwise.
+ * Imported where it is used: by the MCP endpoint (the limiter) and by the readiness checks (the store).
+ */
 @Module({
   providers: [
     {
