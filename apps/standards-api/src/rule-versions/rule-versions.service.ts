@@ -9,8 +9,7 @@ import {
 import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { humanRequired } from '../authorization/human-required';
-import { confirmationRequired } from '../confirmations/confirmations.errors';
-import { ConfirmationsService, type ConfirmationScope } from '../confirmations/confirmations.service';
+import { ConfirmationsService, refused, written } from '../confirmations/confirmations.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import {
   SplitProjectsService,
@@ -39,14 +38,6 @@ interface ActivationBinding {
   effectiveFrom: string;
 }
 
-const activationScope = (projectId: string, auth: Authorization): ConfirmationScope => ({
-  action: 'split-project:activate',
-  projectId,
-  auth,
-});
-
-type Outcome = { ok: true; version: RuleVersion } | { ok: false; error: DomainError };
-
 /** Rule versions: the authoritative, immutable rules of an activated split project, numbered 1, 2, 3, ... */
 @Injectable()
 export class RuleVersionsService {
@@ -65,12 +56,28 @@ export class RuleVersionsService {
   async activate(projectId: string, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<RuleVersionDto> {
     if (auth.subject.kind !== 'human') throw humanRequired('activate a split project');
     const project = await this.projects.requireProject(projectId, auth);
-    if (request.confirmationToken === undefined) throw await this.challenge(project, request, auth);
-    const token = request.confirmationToken;
-    // Returned rather than thrown, so a refusal that spends the token still commits that.
-    const outcome = await this.dataSource.transaction((manager) => this.confirm(manager, project, request, token, auth));
-    if (!outcome.ok) throw outcome.error;
-    return toRuleVersionDto(outcome.version);
+    const created = await this.confirmations.confirmedWrite<ActivationBinding, void, RuleVersion>({
+      scope: { action: 'split-project:activate', projectId: project.id, auth },
+      token: request.confirmationToken,
+      what: 'Activation',
+      confirms: 'scenario, revision or effective time',
+      challenge: () => this.challenge(project, request, auth),
+      prepare: async (manager) => {
+        await this.versions.lockProject(manager, auth.organizationId, project.id);
+        if (await this.versions.latest(project.id, manager)) throw alreadyActivated(project.id);
+      },
+      matches: (bound) =>
+        request.scenarioId === bound.scenarioId &&
+        (request.revision === undefined || request.revision === bound.revision) &&
+        (request.effectiveFrom === undefined || instant(request.effectiveFrom).getTime() === Date.parse(bound.effectiveFrom)),
+      write: async (manager, bound) => {
+        const now = await this.projects.scenarioAt(auth.organizationId, bound.scenarioId, undefined, manager);
+        if (now.revision.revision !== bound.revision || now.revision.rulesDigest !== bound.rulesDigest) return refused(contentChanged());
+        const effectiveFrom = new Date(bound.effectiveFrom);
+        return written(await this.insertVersion(manager, auth, project.id, 1, now.revision, effectiveFrom, 'split-project.activate'));
+      },
+    });
+    return toRuleVersionDto(created);
   }
 
   /** Version n+1, effective strictly in the future and after version n; numbered under the project's row lock. */
@@ -115,8 +122,12 @@ export class RuleVersionsService {
     return toRuleVersionDto(found);
   }
 
-  /** Stores a challenge for the caller and returns the 428 that carries it. */
-  private async challenge(project: SplitProject, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<DomainError> {
+  /** What the caller is asked to confirm: the current revision of a scenario of the project, from a time not past. */
+  private async challenge(
+    project: SplitProject,
+    request: ActivateSplitProjectRequestDto,
+    auth: Authorization,
+  ): Promise<{ shown: Omit<ActivationChallengeDto, 'expiresAt'>; binding: ActivationBinding }> {
     if (await this.versions.latest(project.id)) throw alreadyActivated(project.id);
     const { scenario, revision } = await this.scenarioOfProject(project.id, request.scenarioId, request.revision, auth);
     if (revision.revision !== scenario.currentRevision) throw notCurrentRevision(scenario.id, revision.revision, scenario.currentRevision);
@@ -131,13 +142,9 @@ export class RuleVersionsService {
       rulesDigest: revision.rulesDigest,
       effectiveFrom: effectiveFrom.toISOString(),
     };
-    const { token, expiresAt } = await this.confirmations.issue(activationScope(project.id, auth), binding);
-    const challenge: ActivationChallengeDto = {
+    const shown = {
       projectId: project.id,
-      scenarioId: scenario.id,
-      revision: revision.revision,
-      rulesDigest: revision.rulesDigest,
-      effectiveFrom: effectiveFrom.toISOString(),
+      ...binding,
       summary: activationSummary({
         projectName: project.name,
         scenarioName: scenario.name,
@@ -146,46 +153,8 @@ export class RuleVersionsService {
         effectiveFrom,
         content: revision.content,
       }),
-      expiresAt: expiresAt.toISOString(),
     };
-    return confirmationRequired('Activation', challenge, token);
-  }
-
-  private async confirm(
-    manager: EntityManager,
-    project: SplitProject,
-    request: ActivateSplitProjectRequestDto,
-    token: string,
-    auth: Authorization,
-  ): Promise<Outcome> {
-    await this.versions.lockProject(manager, auth.organizationId, project.id);
-    if (await this.versions.latest(project.id, manager)) return refused(alreadyActivated(project.id));
-    const redeemed = await this.confirmations.redeem<ActivationBinding>(
-      manager,
-      token,
-      activationScope(project.id, auth),
-      'scenario, revision or effective time',
-      (bound) =>
-        request.scenarioId === bound.scenarioId &&
-        (request.revision === undefined || request.revision === bound.revision) &&
-        (request.effectiveFrom === undefined || instant(request.effectiveFrom).getTime() === Date.parse(bound.effectiveFrom)),
-    );
-    if (!redeemed.ok) return refused(redeemed.error);
-    const bound = redeemed.binding;
-    const now = await this.projects.scenarioAt(auth.organizationId, bound.scenarioId, undefined, manager);
-    if (now.revision.revision !== bound.revision || now.revision.rulesDigest !== bound.rulesDigest) return refused(contentChanged());
-    return {
-      ok: true,
-      version: await this.insertVersion(
-        manager,
-        auth,
-        project.id,
-        1,
-        now.revision,
-        new Date(bound.effectiveFrom),
-        'split-project.activate',
-      ),
-    };
+    return { shown, binding };
   }
 
   private async scenarioOfProject(
@@ -227,10 +196,6 @@ export class RuleVersionsService {
     });
     return created;
   }
-}
-
-function refused(error: DomainError): Outcome {
-  return { ok: false, error };
 }
 
 /** An RFC 3339 time the validator accepted; a date JavaScript cannot represent (e.g. a leap second) is still refused. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostSettlementRunRequestDto, SettlementChallengeDto, SettlementRunDto } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { uuidv7 } from '@stdreg/server-kit';
 import {
   canonicalJson,
   formatAmount,
@@ -15,8 +15,7 @@ import {
 } from '@stdreg/split-engine';
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { humanRequired } from '../authorization/human-required';
-import { confirmationRequired } from '../confirmations/confirmations.errors';
-import { ConfirmationsService, type ConfirmationScope } from '../confirmations/confirmations.service';
+import { ConfirmationsService, refused, written } from '../confirmations/confirmations.service';
 import { SplitProjectsService, type SplitProject } from '../split-projects/split-projects.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import {
@@ -66,10 +65,6 @@ interface PostingBinding {
   digest: string;
 }
 
-type Outcome = { ok: true; run: SettlementRun } | { ok: false; error: DomainError };
-
-const postingScope = (projectId: string, auth: Authorization): ConfirmationScope => ({ action: 'settlement-run:post', projectId, auth });
-
 /**
  * Posting a settlement run: the formal write that settles one period's actuals under the rule
  * version in force at the period's end and appends each participant's allocation to its legal
@@ -89,35 +84,30 @@ export class SettlementPostingService {
   async post(projectId: string, request: PostSettlementRunRequestDto, auth: Authorization): Promise<SettlementRunDto> {
     if (auth.subject.kind !== 'human') throw humanRequired('post a settlement run');
     const project = await this.projects.requireProject(projectId, auth);
-    const token = request.confirmationToken;
-    if (token === undefined) {
-      const posting = await this.posting(this.dataSource.manager, project, request, auth);
-      throw await this.challenge(project, request, posting, auth);
-    }
-    // Returned rather than thrown, so a refusal that spends the token still commits that.
-    const outcome = await this.dataSource.transaction((manager) => this.confirm(manager, project, request, token, auth));
-    if (!outcome.ok) throw outcome.error;
-    return toRunDto(outcome.run);
+    const run = await this.confirmations.confirmedWrite<PostingBinding, Posting, SettlementRun>({
+      scope: { action: 'settlement-run:post', projectId: project.id, auth },
+      token: request.confirmationToken,
+      what: 'Posting a settlement run',
+      confirms: 'period, period end, revenue, costs or corrected run',
+      challenge: async () => {
+        const posting = await this.posting(this.dataSource.manager, project, request, auth);
+        return { shown: challengeOf(project, posting), binding: bindingOf(request, posting) };
+      },
+      prepare: async (manager) => {
+        await this.settlements.lockLedgers(manager, auth.organizationId);
+        return this.posting(manager, project, request, auth);
+      },
+      matches: (bound, posting) => sameRequest(bound, bindingOf(request, posting)),
+      write: async (manager, bound, posting) => {
+        if (bound.digest !== posting.digest) return refused(settlementChanged());
+        return written(await this.write(manager, project, posting, auth));
+      },
+    });
+    return toRunDto(run);
   }
 
-  private async confirm(
-    manager: EntityManager,
-    project: SplitProject,
-    request: PostSettlementRunRequestDto,
-    token: string,
-    auth: Authorization,
-  ): Promise<Outcome> {
-    await this.settlements.lockLedgers(manager, auth.organizationId);
-    const posting = await this.posting(manager, project, request, auth);
-    const redeemed = await this.confirmations.redeem<PostingBinding>(
-      manager,
-      token,
-      postingScope(project.id, auth),
-      'period, period end, revenue, costs or corrected run',
-      (bound) => sameRequest(bound, bindingOf(request, posting)),
-    );
-    if (!redeemed.ok) return { ok: false, error: redeemed.error };
-    if (redeemed.binding.digest !== posting.digest) return { ok: false, error: settlementChanged() };
+  /** The run, its ledger entries and the audit record; the caller holds the ledger lock. */
+  private async write(manager: EntityManager, project: SplitProject, posting: Posting, auth: Authorization): Promise<SettlementRun> {
     const formatted = formatSettlement(posting.settlement);
     const run: NewSettlementRun = {
       id: uuidv7(),
@@ -152,50 +142,7 @@ export class SettlementPostingService {
       digest: run.digest,
       correctsRunId: run.reversesRunId,
     });
-    return { ok: true, run: (await this.settlements.findRun(auth.organizationId, run.id, manager))! };
-  }
-
-  /** Stores a challenge for the caller and returns the 428 that carries it. */
-  private async challenge(
-    project: SplitProject,
-    request: PostSettlementRunRequestDto,
-    posting: Posting,
-    auth: Authorization,
-  ): Promise<DomainError> {
-    const { token, expiresAt } = await this.confirmations.issue(postingScope(project.id, auth), bindingOf(request, posting));
-    const formatted = formatSettlement(posting.settlement);
-    const names = new Map(posting.participants.map((p) => [p.participantId, p.name]));
-    const allocations = posting.allocations.map((entry) => ({
-      participantId: entry.participantId,
-      legalEntityId: entry.legalEntityId,
-      name: names.get(entry.participantId)!,
-      amount: entry.amount,
-    }));
-    const facts = {
-      periodId: posting.periodId,
-      periodEnd: posting.periodEnd.toISOString(),
-      currency: formatted.currency,
-      gross: formatted.revenue,
-      costs: formatted.costs,
-      distributable: formatted.distributable,
-      ruleVersion: posting.ruleVersion,
-      rulesDigest: posting.rulesDigest,
-      correctsRunId: posting.correctsRunId,
-    };
-    const challenge: SettlementChallengeDto = {
-      projectId: project.id,
-      ...facts,
-      allocations,
-      reversals: posting.reversals.map((entry) => ({
-        entryId: entry.reversesEntryId!,
-        participantId: entry.participantId,
-        legalEntityId: entry.legalEntityId,
-        amount: entry.amount,
-      })),
-      summary: postingSummary({ ...facts, projectName: project.name, allocations, reversedEntries: posting.reversals.length }),
-      expiresAt: expiresAt.toISOString(),
-    };
-    return confirmationRequired('Posting a settlement run', challenge, token);
+    return (await this.settlements.findRun(auth.organizationId, run.id, manager))!;
   }
 
   /**
@@ -286,6 +233,41 @@ export class SettlementPostingService {
     if (target.correctedByRunId !== null) throw runAlreadyCorrected(target.id, target.correctedByRunId);
     return target;
   }
+}
+
+/** What the caller is asked to confirm: every amount the run would post, and the entries it would reverse. */
+function challengeOf(project: SplitProject, posting: Posting): Omit<SettlementChallengeDto, 'expiresAt'> {
+  const formatted = formatSettlement(posting.settlement);
+  const names = new Map(posting.participants.map((p) => [p.participantId, p.name]));
+  const allocations = posting.allocations.map((entry) => ({
+    participantId: entry.participantId,
+    legalEntityId: entry.legalEntityId,
+    name: names.get(entry.participantId)!,
+    amount: entry.amount,
+  }));
+  const facts = {
+    periodId: posting.periodId,
+    periodEnd: posting.periodEnd.toISOString(),
+    currency: formatted.currency,
+    gross: formatted.revenue,
+    costs: formatted.costs,
+    distributable: formatted.distributable,
+    ruleVersion: posting.ruleVersion,
+    rulesDigest: posting.rulesDigest,
+    correctsRunId: posting.correctsRunId,
+  };
+  return {
+    projectId: project.id,
+    ...facts,
+    allocations,
+    reversals: posting.reversals.map((entry) => ({
+      entryId: entry.reversesEntryId!,
+      participantId: entry.participantId,
+      legalEntityId: entry.legalEntityId,
+      amount: entry.amount,
+    })),
+    summary: postingSummary({ ...facts, projectName: project.name, allocations, reversedEntries: posting.reversals.length }),
+  };
 }
 
 function bindingOf(request: PostSettlementRunRequestDto, posting: Posting): PostingBinding {
