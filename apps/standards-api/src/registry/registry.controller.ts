@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import {
   BrandSnapshotDto,
   LanguageQueryDto,
@@ -18,7 +18,7 @@ import {
   VersionedReadQueryDto,
 } from '@stdreg/contracts';
 import { ApiPage, ApiRegistryErrors } from '../api-decorators/api-decorators';
-import { negotiateLocale } from './language';
+import { Locale, type NegotiatedLocale } from './locale.decorator';
 import { RegistryService } from './registry.service';
 import { sendRepresentation } from './representation';
 
@@ -33,91 +33,111 @@ export class RegistryController {
   @Get('manifest')
   @ApiOperation({ summary: 'Registry capabilities, counts, provenance and content digest' })
   @ApiOkResponse({ type: ManifestDto })
-  manifest(@Query() query: LanguageQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.manifest(negotiateLocale(query.lang, req.headers['accept-language'])));
+  manifest(@Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.manifest(locale));
   }
 
   @Get('standards')
   @ApiOperation({ summary: 'List standards blocks (current versions)' })
   @ApiPage(StandardSummaryDto)
-  standards(@Query() query: ListQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.standards(query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  standards(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.standards(query, locale));
   }
 
   @Get('standards/:sectionId')
   @ApiOperation({ summary: 'One standards block with its canonical source; ?version= for an older one' })
   @ApiOkResponse({ type: StandardBlockDto })
-  standard(@Param('sectionId') sectionId: string, @Query() query: VersionedReadQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.standard(sectionId, query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  standard(
+    @Param('sectionId') sectionId: string,
+    @Query() query: VersionedReadQueryDto,
+    @Locale() locale: NegotiatedLocale,
+    @Res() res: Response,
+  ): void {
+    sendRepresentation(res, this.registry.standard(sectionId, query, locale));
   }
 
   @Get('terms')
   @ApiOperation({ summary: 'Controlled bilingual terminology; ?q= searches both languages' })
   @ApiPage(TermDto)
-  terms(@Query() query: TermSearchQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.terms(query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  terms(@Query() query: TermSearchQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.terms(query, locale));
   }
 
   @Get('tasks')
   @ApiOperation({ summary: 'List standard task records (TaskSpec)' })
   @ApiPage(TaskSpecDto)
-  tasks(@Query() query: ListQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.tasks(query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  tasks(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.tasks(query, locale));
   }
 
   @Get('tasks/:taskCode')
   @ApiOperation({ summary: 'One task record' })
   @ApiOkResponse({ type: TaskSpecDto })
-  task(@Param('taskCode') taskCode: string, @Query() query: LanguageQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.task(taskCode, negotiateLocale(query.lang, req.headers['accept-language'])));
+  task(
+    @Param('taskCode') taskCode: string,
+    @Query() _query: LanguageQueryDto,
+    @Locale() locale: NegotiatedLocale,
+    @Res() res: Response,
+  ): void {
+    sendRepresentation(res, this.registry.task(taskCode, locale));
   }
 
   @Get('roles')
   @ApiOperation({ summary: 'List stakeholder and operational roles' })
   @ApiPage(RoleDto)
-  roles(@Query() query: ListQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.roles(query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  roles(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.roles(query, locale));
   }
 
   @Get('roles/:role')
   @ApiOperation({ summary: 'One role' })
   @ApiOkResponse({ type: RoleDto })
-  role(@Param('role') role: string, @Query() query: LanguageQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.role(role, negotiateLocale(query.lang, req.headers['accept-language'])));
+  role(@Param('role') role: string, @Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.role(role, locale));
   }
 
   @Get('policies')
   @ApiOperation({ summary: 'List policies, each at the version in force today' })
   @ApiPage(PolicyDto)
-  policies(@Query() query: ListQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.policies(query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  policies(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.policies(query, locale));
   }
 
   @Get('policies/:policyId')
   @ApiOperation({ summary: 'A policy with its versioned citation: in force today, ?version=, or ?at=<date>' })
   @ApiOkResponse({ type: PolicyDto })
-  policy(@Param('policyId') policyId: string, @Query() query: PolicyReadQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.policy(policyId, query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  policy(
+    @Param('policyId') policyId: string,
+    @Query() query: PolicyReadQueryDto,
+    @Locale() locale: NegotiatedLocale,
+    @Res() res: Response,
+  ): void {
+    sendRepresentation(res, this.registry.policy(policyId, query, locale));
   }
 
   @Get('brand/current')
   @ApiOperation({ summary: 'The pinned brand snapshot' })
   @ApiOkResponse({ type: BrandSnapshotDto })
-  brand(@Query() query: LanguageQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.brand(negotiateLocale(query.lang, req.headers['accept-language'])));
+  brand(@Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.brand(locale));
   }
 
   @Get('split-templates')
   @ApiOperation({ summary: 'List split templates' })
   @ApiPage(SplitTemplateDto)
-  splitTemplates(@Query() query: ListQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.splitTemplates(query, negotiateLocale(query.lang, req.headers['accept-language'])));
+  splitTemplates(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
+    sendRepresentation(res, this.registry.splitTemplates(query, locale));
   }
 
   @Get('split-templates/:version')
   @ApiOperation({ summary: 'One split template version' })
   @ApiOkResponse({ type: SplitTemplateDto })
-  splitTemplate(@Param('version') version: string, @Query() query: LanguageQueryDto, @Req() req: Request, @Res() res: Response): void {
-    sendRepresentation(req, res, this.registry.splitTemplate(version, negotiateLocale(query.lang, req.headers['accept-language'])));
+  splitTemplate(
+    @Param('version') version: string,
+    @Query() _query: LanguageQueryDto,
+    @Locale() locale: NegotiatedLocale,
+    @Res() res: Response,
+  ): void {
+    sendRepresentation(res, this.registry.splitTemplate(version, locale));
   }
 }

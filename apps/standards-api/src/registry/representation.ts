@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Locale } from '@stdreg/contracts';
 
 /** A response serialized once: its bytes, its strong ETag and the language it is in. */
@@ -41,12 +41,12 @@ export class RepresentationCache {
 const CACHE_CONTROL = 'public, max-age=60';
 
 /** Writes a representation, or 304 when If-None-Match already names it (weak comparison, RFC 9110). */
-export function sendRepresentation(request: IncomingMessage, response: ServerResponse, representation: Representation): void {
+export function sendRepresentation(response: ServerResponse, representation: Representation): void {
   response.setHeader('ETag', representation.etag);
   response.setHeader('Cache-Control', CACHE_CONTROL);
   response.setHeader('Vary', 'Accept-Language');
   if (representation.contentLanguage) response.setHeader('Content-Language', representation.contentLanguage);
-  if (matchesIfNoneMatch(request.headers['if-none-match'], representation.etag)) {
+  if (matchesIfNoneMatch(response.req.headers['if-none-match'], representation.etag)) {
     response.statusCode = 304;
     response.end();
     return;
