@@ -13,16 +13,9 @@ export interface AuditRecord {
   requestId: string | null;
 }
 
-export interface AuditRow {
-  id: string;
+/** An entry as stored, with the time the database gave it. */
+export interface AuditEntry extends AuditRecord {
   at: Date;
-  actor_kind: ActorKind;
-  actor_id: string;
-  action: string;
-  target: string | null;
-  outcome: AuditOutcome;
-  detail: Record<string, unknown>;
-  request_id: string | null;
 }
 
 export interface AuditFilter {
@@ -57,9 +50,10 @@ export class AuditRepository {
     );
   }
 
-  async list(filter: AuditFilter): Promise<AuditRow[]> {
+  async list(filter: AuditFilter): Promise<AuditEntry[]> {
     return this.dataSource.query(
-      `SELECT * FROM audit_entry
+      `SELECT id, at, actor_kind AS "actorKind", actor_id AS "actorId", action, target, outcome, detail, request_id AS "requestId"
+         FROM audit_entry
         WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::text IS NULL OR action = $2) AND ($3::text IS NULL OR outcome = $3)
           AND ($4::timestamptz IS NULL OR at >= $4) AND ($5::timestamptz IS NULL OR at <= $5) AND ($6::uuid IS NULL OR id > $6)
         ORDER BY id LIMIT $7`,

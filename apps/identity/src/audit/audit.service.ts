@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ActorKind, AuditEntryDto, AuditOutcome, AuditQueryDto } from '@stdreg/contracts';
 import { currentRequestId, keysetPage, uuidv7 } from '@stdreg/server-kit';
-import { AuditRepository, type AuditRow } from './audit.repository';
+import { AuditRepository, type AuditEntry } from './audit.repository';
 
 export interface Actor {
   kind: ActorKind;
@@ -48,16 +48,16 @@ export class AuditService {
   }
 }
 
-function toAuditEntryDto(row: AuditRow): AuditEntryDto {
+function toAuditEntryDto(entry: AuditEntry): AuditEntryDto {
   return {
-    id: row.id,
-    at: row.at.toISOString(),
-    actorKind: row.actor_kind,
-    actorId: row.actor_id,
-    action: row.action,
-    target: row.target,
-    outcome: row.outcome,
-    detail: row.detail,
-    requestId: row.request_id,
+    id: entry.id,
+    at: entry.at.toISOString(),
+    actorKind: entry.actorKind,
+    actorId: entry.actorId,
+    action: entry.action,
+    target: entry.target,
+    outcome: entry.outcome,
+    detail: entry.detail,
+    requestId: entry.requestId,
   };
 }

@@ -3,36 +3,39 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { KeyClass } from '@stdreg/contracts';
 import { preparedQuery } from '@stdreg/server-kit/database';
 
-export interface ApiKeyRow {
+/** An API key as listed: its current secret's prefix, never a secret. */
+export interface ApiKey {
   id: string;
   name: string;
-  class: KeyClass;
-  organization_id: string | null;
-  max_apps: number;
-  created_at: Date;
-  rotated_at: Date | null;
-  revoked_at: Date | null;
+  keyClass: KeyClass;
+  organizationId: string | null;
+  maxApps: number;
+  createdAt: Date;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
   prefix: string;
-  previous_expires_at: Date | null;
-  registry_ids: string[];
+  previousExpiresAt: Date | null;
+  registryIds: string[];
 }
 
-export interface KeyCredentialRow {
-  key_id: string;
-  class: KeyClass;
-  organization_id: string | null;
-  max_apps: number;
-  revoked_at: Date | null;
-  secret_hash: Buffer;
-  expires_at: Date | null;
-  registry_ids: string[];
+/** A key as one of its secrets presents it: what a keyed request needs to be checked. */
+export interface KeyCredential {
+  keyId: string;
+  keyClass: KeyClass;
+  organizationId: string | null;
+  maxApps: number;
+  revokedAt: Date | null;
+  secretHash: Buffer;
+  expiresAt: Date | null;
+  registryIds: string[];
 }
 
 const KEY_COLUMNS = `
-  k.id, k.name, k.class, k.organization_id, k.max_apps, k.created_at, k.rotated_at, k.revoked_at,
+  k.id, k.name, k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
+  k.created_at AS "createdAt", k.rotated_at AS "rotatedAt", k.revoked_at AS "revokedAt",
   (SELECT s.prefix FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at IS NULL) AS prefix,
-  (SELECT max(s.expires_at) FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at > now()) AS previous_expires_at,
-  ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id ORDER BY b.registry_id) AS registry_ids`;
+  (SELECT max(s.expires_at) FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at > now()) AS "previousExpiresAt",
+  ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id ORDER BY b.registry_id) AS "registryIds"`;
 
 /** Every query of API keys and their secrets. */
 @Injectable()
@@ -40,12 +43,13 @@ export class KeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** On every keyed request and every decision: a prepared statement, planned once per connection. */
-  async findCredential(prefix: string): Promise<KeyCredentialRow | null> {
-    const rows = await preparedQuery<KeyCredentialRow>(
+  async findCredential(prefix: string): Promise<KeyCredential | null> {
+    const rows = await preparedQuery<KeyCredential>(
       this.dataSource,
       'identity_key_credential',
-      `SELECT k.id AS key_id, k.class, k.organization_id, k.max_apps, k.revoked_at, s.secret_hash, s.expires_at,
-              ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS registry_ids
+      `SELECT k.id AS "keyId", k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
+              k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash", s.expires_at AS "expiresAt",
+              ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS "registryIds"
          FROM api_key_secret s JOIN api_key k ON k.id = s.key_id
         WHERE s.prefix = $1`,
       [prefix],
@@ -53,12 +57,12 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
-  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<ApiKeyRow | null> {
-    const rows: ApiKeyRow[] = await manager.query(`SELECT ${KEY_COLUMNS} FROM api_key k WHERE k.id = $1`, [id]);
+  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<ApiKey | null> {
+    const rows: ApiKey[] = await manager.query(`SELECT ${KEY_COLUMNS} FROM api_key k WHERE k.id = $1`, [id]);
     return rows[0] ?? null;
   }
 
-  async list(options: { keyClass?: KeyClass; afterId?: string; limit: number }): Promise<ApiKeyRow[]> {
+  async list(options: { keyClass?: KeyClass; afterId?: string; limit: number }): Promise<ApiKey[]> {
     return this.dataSource.query(
       `SELECT ${KEY_COLUMNS} FROM api_key k
         WHERE ($1::text IS NULL OR k.class = $1) AND ($2::uuid IS NULL OR k.id > $2)
@@ -115,8 +119,8 @@ export class KeysRepository {
   }
 
   /** Locks the key row for the rest of the transaction (rotation, app registration). */
-  async lock(manager: EntityManager, id: string): Promise<{ revoked_at: Date | null; class: KeyClass } | null> {
-    const rows = await manager.query(`SELECT revoked_at, class FROM api_key WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(manager: EntityManager, id: string): Promise<{ revokedAt: Date | null; keyClass: KeyClass } | null> {
+    const rows = await manager.query(`SELECT revoked_at AS "revokedAt", class AS "keyClass" FROM api_key WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ?? null;
   }
 

@@ -7,7 +7,7 @@ import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { KeyLeases, type LeasedCredential } from './key-leases';
 import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';
-import { KeysRepository, type ApiKeyRow } from './keys.repository';
+import { KeysRepository, type ApiKey } from './keys.repository';
 
 export const DEFAULT_MAX_APPS = 3;
 
@@ -39,7 +39,7 @@ export class KeysService {
    */
   async lockLiveKey(manager: EntityManager, keyId: string): Promise<boolean> {
     const key = await this.keys.lock(manager, keyId);
-    return key !== null && key.revoked_at === null;
+    return key !== null && key.revokedAt === null;
   }
 
   /** Binds registries to a key, in the caller's transaction. */
@@ -63,7 +63,7 @@ export class KeysService {
     const parsed = parseKey(presented);
     if (!parsed) return null;
     const row = await this.keys.findCredential(parsed.prefix);
-    return row ? { keyPrefix: parsed.prefix, keyClass: row.class } : null;
+    return row ? { keyPrefix: parsed.prefix, keyClass: row.keyClass } : null;
   }
 
   /**
@@ -100,18 +100,18 @@ export class KeysService {
   /** A key that is not revoked, with its secret's hash and expiry; null when there is none. */
   private async readCredential(prefix: string): Promise<LeasedCredential | null> {
     const row = await this.keys.findCredential(prefix);
-    if (!row || row.revoked_at !== null) return null;
+    if (!row || row.revokedAt !== null) return null;
     return {
       caller: {
-        keyId: row.key_id,
+        keyId: row.keyId,
         keyPrefix: prefix,
-        keyClass: row.class,
-        organizationId: row.organization_id,
-        registryIds: row.registry_ids,
-        maxApps: row.max_apps,
+        keyClass: row.keyClass,
+        organizationId: row.organizationId,
+        registryIds: row.registryIds,
+        maxApps: row.maxApps,
       },
-      secretHash: row.secret_hash,
-      secretExpiresAtMs: row.expires_at?.getTime() ?? null,
+      secretHash: row.secretHash,
+      secretExpiresAtMs: row.expiresAt?.getTime() ?? null,
     };
   }
 
@@ -187,10 +187,10 @@ export class KeysService {
     const issued = await this.dataSource.transaction(async (manager) => {
       const locked = await this.keys.lock(manager, id);
       if (!locked) throw keyNotFound(id);
-      if (locked.revoked_at) throw DomainError.of('keys.revoked', 'A revoked key cannot be rotated.');
+      if (locked.revokedAt) throw DomainError.of('keys.revoked', 'A revoked key cannot be rotated.');
       const grace = gracePeriodSeconds ?? this.config.KEY_ROTATION_GRACE_SECONDS;
       await this.keys.expireCurrentSecret(manager, id, grace);
-      const generated = generateKeySecret(locked.class);
+      const generated = generateKeySecret(locked.keyClass);
       await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
       await this.audit.record(
         actor,
@@ -215,7 +215,7 @@ export class KeysService {
     return revoked;
   }
 
-  private async require(id: string): Promise<ApiKeyRow> {
+  private async require(id: string): Promise<ApiKey> {
     const row = await this.keys.find(id);
     if (!row) throw keyNotFound(id);
     return row;
@@ -252,18 +252,18 @@ function keyNotFound(id: string): DomainError {
   return DomainError.of('keys.not_found', `Key ${id} does not exist.`);
 }
 
-export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
+export function toApiKeyDto(row: ApiKey): ApiKeyDto {
   return {
     id: row.id,
     name: row.name,
-    class: row.class,
+    class: row.keyClass,
     prefix: row.prefix,
-    organizationId: row.organization_id,
-    allowedRegistryIds: row.registry_ids,
-    maxApps: row.max_apps,
-    createdAt: row.created_at.toISOString(),
-    rotatedAt: row.rotated_at?.toISOString() ?? null,
-    previousSecretExpiresAt: row.previous_expires_at?.toISOString() ?? null,
-    revokedAt: row.revoked_at?.toISOString() ?? null,
+    organizationId: row.organizationId,
+    allowedRegistryIds: row.registryIds,
+    maxApps: row.maxApps,
+    createdAt: row.createdAt.toISOString(),
+    rotatedAt: row.rotatedAt?.toISOString() ?? null,
+    previousSecretExpiresAt: row.previousExpiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
   };
 }

@@ -3,13 +3,13 @@ import { DataSource } from 'typeorm';
 import { preparedQuery } from '@stdreg/server-kit/database';
 import type { EffectiveRole } from '../unified-users/unified-users.service';
 
-export interface AccessTokenSubjectRow {
+export interface AccessTokenSubject {
   /** The live user the token's uid resolves to (itself, or the survivor of a merge). */
   uid: string;
-  client_active: boolean;
-  grant_active: boolean;
+  clientActive: boolean;
+  grantActive: boolean;
   /** False once the token itself was revoked (by its jti). */
-  token_active: boolean;
+  tokenActive: boolean;
   roles: EffectiveRole[];
 }
 
@@ -22,16 +22,16 @@ export interface AccessTokenSubjectRow {
 export class AccessTokenSubjectRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async find(uid: string, clientId: string, grantId: string, jti: string): Promise<AccessTokenSubjectRow | null> {
-    const rows = await preparedQuery<AccessTokenSubjectRow>(
+  async find(uid: string, clientId: string, grantId: string, jti: string): Promise<AccessTokenSubject | null> {
+    const rows = await preparedQuery<AccessTokenSubject>(
       this.dataSource,
       'identity-access-token-subject',
       `SELECT u.uid,
               EXISTS (SELECT 1 FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
-                       WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL) AS client_active,
+                       WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL) AS "clientActive",
               EXISTS (SELECT 1 FROM oidc_model g
-                       WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS grant_active,
-              NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS token_active,
+                       WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS "grantActive",
+              NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS "tokenActive",
               coalesce((SELECT json_agg(json_build_object('role', r.role, 'organizationId', r.organization_id) ORDER BY r.id)
                           FROM role_binding r WHERE r.uid = u.uid), '[]'::json) AS roles
          FROM unified_user u

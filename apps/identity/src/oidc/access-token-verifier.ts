@@ -29,7 +29,7 @@ export class AccessTokenVerifier {
     const claims = await this.verify(token);
     if (!claims) return 'invalid_credential';
     const subject = await this.subjects.find(claims.sub, claims.clientId, claims.gid, claims.jti);
-    if (!subject?.client_active || !subject.grant_active || !subject.token_active) return 'invalid_credential';
+    if (!subject?.clientActive || !subject.grantActive || !subject.tokenActive) return 'invalid_credential';
     return { kind: 'human', uid: subject.uid, roles: subject.roles };
   }
 

@@ -26,8 +26,8 @@ export class OidcAccounts {
         sub,
         uid: user.uid,
         roles: await this.users.effectiveRoles(user.uid),
-        ...(user.display_name ? { name: user.display_name } : {}),
-        ...(user.email ? { email: user.email, email_verified: user.email_verified } : {}),
+        ...(user.displayName ? { name: user.displayName } : {}),
+        ...(user.email ? { email: user.email, email_verified: user.emailVerified } : {}),
       }),
     };
   }

@@ -18,16 +18,16 @@ export class OidcClients implements ClientSource {
 
   async find(clientId: string): Promise<AdapterPayload | undefined> {
     const app = await this.apps.findActiveClient(clientId);
-    const secret = app?.client_secret_sealed ? this.sealer.open(app.client_id, app.client_secret_sealed) : null;
+    const secret = app?.clientSecretSealed ? this.sealer.open(app.clientId, app.clientSecretSealed) : null;
     if (!app || !secret) return undefined;
     return {
-      client_id: app.client_id,
+      client_id: app.clientId,
       client_secret: secret,
       client_name: app.name,
       application_type: 'web',
-      redirect_uris: app.redirect_uris,
+      redirect_uris: app.redirectUris,
       // Signing out may return to where signing in does: the same exact URIs.
-      post_logout_redirect_uris: app.redirect_uris,
+      post_logout_redirect_uris: app.redirectUris,
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',

@@ -4,7 +4,7 @@ import { KeyClass, type OrganizationDto } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../callers/caller';
-import { OrganizationsRepository, type OrganizationRow } from './organizations.repository';
+import { OrganizationsRepository, type Organization } from './organizations.repository';
 
 @Injectable()
 export class OrganizationsService {
@@ -44,6 +44,6 @@ export class OrganizationsService {
   }
 }
 
-function toOrganizationDto(row: OrganizationRow): OrganizationDto {
-  return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
+function toOrganizationDto(row: Organization): OrganizationDto {
+  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() };
 }

@@ -21,7 +21,7 @@ export class PasswordPagesService {
     const locale = localeOf(req);
     const setup = await this.passwords.findUsableSetup(tokenOf(req));
     if (!setup) return invalidLink(res, locale);
-    this.renderForm(req, res, locale, setup.login_email, 200);
+    this.renderForm(req, res, locale, setup.loginEmail, 200);
   }
 
   async submit(req: Request, res: Response): Promise<void> {
@@ -30,10 +30,10 @@ export class PasswordPagesService {
     const form = (req.body ?? {}) as Record<string, string | undefined>;
     const setup = await this.passwords.findUsableSetup(tokenOf(req));
     if (!setup) return invalidLink(res, locale);
-    if (!csrfValid(req, form['csrf'])) return this.renderForm(req, res, locale, setup.login_email, 403, t.formExpired);
+    if (!csrfValid(req, form['csrf'])) return this.renderForm(req, res, locale, setup.loginEmail, 403, t.formExpired);
     const outcome = await this.passwords.completeSetup(tokenOf(req), form['password'] ?? '', form['confirm'] ?? '');
     if (outcome.kind === 'invalid_link') return invalidLink(res, locale);
-    if (outcome.kind === 'rejected') return this.renderForm(req, res, locale, setup.login_email, 422, problemText(t, outcome.problem));
+    if (outcome.kind === 'rejected') return this.renderForm(req, res, locale, setup.loginEmail, 422, problemText(t, outcome.problem));
     const wayOn = outcome.app
       ? `<p>${escapeHtml(t.signInAt(outcome.app.name))} <span class="email">${escapeHtml(outcome.loginEmail)}</span></p>\n<p><a class="button" href="${escapeHtml(outcome.app.url)}">${escapeHtml(t.goTo(outcome.app.name))}</a></p>`
       : `<p>${escapeHtml(t.signInAtTheApp)} <span class="email">${escapeHtml(outcome.loginEmail)}</span></p>`;

@@ -6,22 +6,31 @@ import { APP_EMAIL_SCOPE } from '../users/users.repository';
 const USERS_OF_SCOPE = `SELECT m.uid FROM user_mirror m JOIN registered_app r ON r.registry_id = m.registry_id WHERE ${APP_EMAIL_SCOPE} IN (SELECT value FROM scope)
    UNION SELECT l.uid FROM app_link l JOIN registered_app r ON r.registry_id = l.registry_id WHERE ${APP_EMAIL_SCOPE} IN (SELECT value FROM scope)`;
 
-export interface PasswordRow {
+export interface StoredPassword {
   uid: string;
-  login_email: string;
-  password_hash: string;
-  failed_attempts: number;
+  loginEmail: string;
+  passwordHash: string;
+  failedAttempts: number;
   /** Set while the account is locked. */
-  locked_until: Date | null;
+  lockedUntil: Date | null;
 }
 
-export interface PasswordSetupRow {
+/** A password-setup link as stored (its token only as a hash). */
+export interface PasswordSetup {
   uid: string;
-  login_email: string;
-  expires_at: Date;
+  loginEmail: string;
+  expiresAt: Date;
   /** The registry whose record the link was issued for (null for links issued before it was kept). */
-  registry_id: string | null;
+  registryId: string | null;
 }
+
+/** A failed attempt counted: the count now, and until when the account is locked (null while it is not). */
+export interface FailedAttempts {
+  failedAttempts: number;
+  lockedUntil: Date | null;
+}
+
+const SETUP_COLUMNS = 'uid, login_email AS "loginEmail", expires_at AS "expiresAt", registry_id AS "registryId"';
 
 /** Where the page that ends a password setup leads back to. */
 export interface SetupApp {
@@ -39,18 +48,18 @@ export class PasswordsRepository {
    * mirror record or an app link in a registry of its organization) when there are any, otherwise
    * every one. More than one means the email alone cannot say who signs in.
    */
-  async findByLoginEmail(email: string, clientId: string | null): Promise<PasswordRow[]> {
-    const rows: (PasswordRow & { in_scope: boolean })[] = await this.dataSource.query(
+  async findByLoginEmail(email: string, clientId: string | null): Promise<StoredPassword[]> {
+    const rows: (StoredPassword & { inScope: boolean })[] = await this.dataSource.query(
       `WITH scope AS (SELECT ${APP_EMAIL_SCOPE} AS value FROM registered_app r WHERE r.client_id = $2 AND r.deleted_at IS NULL)
-       SELECT p.uid, p.login_email, p.password_hash, p.failed_attempts,
-              CASE WHEN p.locked_until > now() THEN p.locked_until END AS locked_until,
-              p.uid IN (${USERS_OF_SCOPE}) AS in_scope
+       SELECT p.uid, p.login_email AS "loginEmail", p.password_hash AS "passwordHash", p.failed_attempts AS "failedAttempts",
+              CASE WHEN p.locked_until > now() THEN p.locked_until END AS "lockedUntil",
+              p.uid IN (${USERS_OF_SCOPE}) AS "inScope"
          FROM user_password p WHERE lower(p.login_email) = lower($1)
         ORDER BY p.uid`,
       [email, clientId],
     );
-    const inScope = rows.filter((row) => row.in_scope);
-    return (inScope.length > 0 ? inScope : rows).map(({ in_scope: _inScope, ...row }) => row);
+    const inScope = rows.filter((row) => row.inScope);
+    return (inScope.length > 0 ? inScope : rows).map(({ inScope: _inScope, ...password }) => password);
   }
 
   /** Whether a live unified user has this email (to tell "no password yet" from "unknown"). */
@@ -63,12 +72,8 @@ export class PasswordsRepository {
   }
 
   /** Counts a failed attempt (a lock that ran out starts a new count) and locks at `maxAttempts`; one statement, so concurrent failures all count. */
-  async recordFailure(
-    uid: string,
-    maxAttempts: number,
-    lockSeconds: number,
-  ): Promise<{ failed_attempts: number; locked_until: Date | null }> {
-    const rows: { failed_attempts: number; locked_until: Date | null }[] = await this.dataSource.query(
+  async recordFailure(uid: string, maxAttempts: number, lockSeconds: number): Promise<FailedAttempts> {
+    const rows: FailedAttempts[] = await this.dataSource.query(
       `WITH counted AS (
          SELECT uid, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1 ELSE failed_attempts + 1 END AS attempts
            FROM user_password WHERE uid = $1 FOR UPDATE
@@ -76,7 +81,7 @@ export class PasswordsRepository {
          UPDATE user_password p SET failed_attempts = c.attempts,
                 locked_until = CASE WHEN c.attempts >= $2 THEN now() + make_interval(secs => $3::int) END
            FROM counted c WHERE p.uid = c.uid
-         RETURNING p.failed_attempts, p.locked_until
+         RETURNING p.failed_attempts AS "failedAttempts", p.locked_until AS "lockedUntil"
        ) SELECT * FROM changed`,
       [uid, maxAttempts, lockSeconds],
     );
@@ -116,32 +121,32 @@ export class PasswordsRepository {
   async insertSetup(
     manager: EntityManager,
     setup: { tokenHash: Buffer; uid: string; loginEmail: string; createdBy: string; ttlSeconds: number; registryId: string },
-  ): Promise<{ expires_at: Date }> {
+  ): Promise<{ expiresAt: Date }> {
     await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [
       setup.uid,
     ]);
-    const rows: { expires_at: Date }[] = await manager.query(
+    const rows: { expiresAt: Date }[] = await manager.query(
       `INSERT INTO password_setup (token_hash, uid, login_email, created_by, expires_at, registry_id)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::int), $6) RETURNING expires_at`,
+       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::int), $6) RETURNING expires_at AS "expiresAt"`,
       [setup.tokenHash, setup.uid, setup.loginEmail, setup.createdBy, setup.ttlSeconds, setup.registryId],
     );
     return rows[0]!;
   }
 
-  async findUsableSetup(tokenHash: Buffer): Promise<PasswordSetupRow | null> {
-    const rows: PasswordSetupRow[] = await this.dataSource.query(
-      'SELECT uid, login_email, expires_at, registry_id FROM password_setup WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()',
+  async findUsableSetup(tokenHash: Buffer): Promise<PasswordSetup | null> {
+    const rows: PasswordSetup[] = await this.dataSource.query(
+      `SELECT ${SETUP_COLUMNS} FROM password_setup WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`,
       [tokenHash],
     );
     return rows[0] ?? null;
   }
 
   /** Spends the link, once: the second of two concurrent uses finds nothing. */
-  async spendSetup(manager: EntityManager, tokenHash: Buffer): Promise<PasswordSetupRow | null> {
-    const rows: PasswordSetupRow[] = await manager.query(
+  async spendSetup(manager: EntityManager, tokenHash: Buffer): Promise<PasswordSetup | null> {
+    const rows: PasswordSetup[] = await manager.query(
       `WITH spent AS (
          UPDATE password_setup SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-         RETURNING uid, login_email, expires_at, registry_id
+         RETURNING ${SETUP_COLUMNS}
        ) SELECT * FROM spent`,
       [tokenHash],
     );

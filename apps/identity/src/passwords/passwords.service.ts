@@ -10,7 +10,7 @@ import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { UsersService } from '../users/users.service';
 import { hashPassword, verifyPassword } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
-import { PasswordsRepository, type PasswordSetupRow, type SetupApp } from './passwords.repository';
+import { PasswordsRepository, type PasswordSetup, type SetupApp } from './passwords.repository';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
 
@@ -86,10 +86,10 @@ export class PasswordsService {
         'Passwords',
       );
     }
-    return { uid: user.uid, loginEmail: record.email, expiresAt: setup.expires_at.toISOString(), setupUrl };
+    return { uid: user.uid, loginEmail: record.email, expiresAt: setup.expiresAt.toISOString(), setupUrl };
   }
 
-  findUsableSetup(token: string): Promise<PasswordSetupRow | null> {
+  findUsableSetup(token: string): Promise<PasswordSetup | null> {
     return this.passwords.findUsableSetup(tokenHash(token));
   }
 
@@ -97,22 +97,22 @@ export class PasswordsService {
     const setup = await this.findUsableSetup(token);
     if (!setup) return { kind: 'invalid_link' };
     if (password !== confirmation) return { kind: 'rejected', problem: 'mismatch' };
-    const problem = passwordProblem(password, setup.login_email);
+    const problem = passwordProblem(password, setup.loginEmail);
     if (problem) return { kind: 'rejected', problem };
-    if (await this.passwords.loginEmailTakenByOther(setup.login_email, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
+    if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
     const hash = await hashPassword(password);
     const spent = await this.dataSource.transaction(async (manager) => {
       const row = await this.passwords.spendSetup(manager, tokenHash(token));
       if (!row) return null;
-      await this.passwords.upsertPassword(manager, row.uid, row.login_email, hash);
+      await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
       await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);
       return row;
     });
     if (!spent) return { kind: 'invalid_link' };
     return {
       kind: 'done',
-      loginEmail: spent.login_email,
-      app: spent.registry_id ? await this.passwords.setupApp(spent.registry_id) : null,
+      loginEmail: spent.loginEmail,
+      app: spent.registryId ? await this.passwords.setupApp(spent.registryId) : null,
     };
   }
 
@@ -126,8 +126,8 @@ export class PasswordsService {
     if (candidates.length > 1) return { kind: 'ambiguous' };
     const stored = candidates[0];
     if (!stored) return (await this.passwords.unifiedUserHasEmail(email.trim())) ? { kind: 'no_password' } : { kind: 'unknown_user' };
-    if (stored.locked_until) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.locked_until) };
-    if (await verifyPassword(password, stored.password_hash)) {
+    if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
+    if (await verifyPassword(password, stored.passwordHash)) {
       await this.passwords.clearFailures(stored.uid);
       const user = await this.unifiedUsers.findResolved(stored.uid);
       if (!user) return { kind: 'unknown_user' };
@@ -141,10 +141,10 @@ export class PasswordsService {
     );
     await this.audit.record(
       { kind: 'human', id: stored.uid },
-      { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.locked_until !== null } },
+      { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
     );
-    if (failure.locked_until) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.locked_until) };
-    return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failed_attempts };
+    if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
+    return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
   }
 }
 

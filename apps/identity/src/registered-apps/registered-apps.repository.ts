@@ -1,27 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
-export interface RegisteredAppRow {
-  registry_id: string;
+export interface RegisteredApp {
+  registryId: string;
   name: string;
   type: string;
-  redirect_uris: string[];
-  client_id: string;
-  organization_id: string | null;
-  created_at: Date;
+  redirectUris: string[];
+  clientId: string;
+  organizationId: string | null;
+  createdAt: Date;
 }
 
-export interface ActiveClientRow {
-  registry_id: string;
+/** A registered app as an OIDC client. */
+export interface ActiveClient {
+  registryId: string;
   name: string;
-  client_id: string;
-  redirect_uris: string[];
+  clientId: string;
+  redirectUris: string[];
   /** Null for apps registered before sign-in existed: they cannot sign anyone in until they register again. */
-  client_secret_sealed: Buffer | null;
-  organization_id: string | null;
+  clientSecretSealed: Buffer | null;
+  organizationId: string | null;
 }
 
-const APP_COLUMNS = 'registry_id, name, type, redirect_uris, client_id, organization_id, created_at';
+const APP_COLUMNS = `registry_id AS "registryId", name, type, redirect_uris AS "redirectUris", client_id AS "clientId",
+  organization_id AS "organizationId", created_at AS "createdAt"`;
 
 /** Every query of registered apps. */
 @Injectable()
@@ -49,8 +51,8 @@ export class RegisteredAppsRepository {
       organizationId: string | null;
       keyId: string;
     },
-  ): Promise<RegisteredAppRow> {
-    const rows: RegisteredAppRow[] = await manager.query(
+  ): Promise<RegisteredApp> {
+    const rows: RegisteredApp[] = await manager.query(
       `INSERT INTO registered_app (registry_id, name, type, redirect_uris, client_id, client_secret_hash, client_secret_sealed, organization_id, registered_by_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${APP_COLUMNS}`,
       [
@@ -69,9 +71,10 @@ export class RegisteredAppsRepository {
   }
 
   /** The app behind an OIDC client id while it may sign users in: not deleted, and the key that registered it not revoked. */
-  async findActiveClient(clientId: string): Promise<ActiveClientRow | null> {
-    const rows: ActiveClientRow[] = await this.dataSource.query(
-      `SELECT a.registry_id, a.name, a.client_id, a.redirect_uris, a.client_secret_sealed, a.organization_id
+  async findActiveClient(clientId: string): Promise<ActiveClient | null> {
+    const rows: ActiveClient[] = await this.dataSource.query(
+      `SELECT a.registry_id AS "registryId", a.name, a.client_id AS "clientId", a.redirect_uris AS "redirectUris",
+              a.client_secret_sealed AS "clientSecretSealed", a.organization_id AS "organizationId"
          FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
         WHERE a.client_id = $1 AND a.deleted_at IS NULL AND k.revoked_at IS NULL`,
       [clientId],
@@ -79,8 +82,8 @@ export class RegisteredAppsRepository {
     return rows[0] ?? null;
   }
 
-  async find(registryId: string): Promise<RegisteredAppRow | null> {
-    const rows: RegisteredAppRow[] = await this.dataSource.query(
+  async find(registryId: string): Promise<RegisteredApp | null> {
+    const rows: RegisteredApp[] = await this.dataSource.query(
       `SELECT ${APP_COLUMNS} FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL`,
       [registryId],
     );
@@ -88,7 +91,7 @@ export class RegisteredAppsRepository {
   }
 
   /** Active apps, all of them or those among `registryIds`, in registry id order. */
-  async list(registryIds: string[] | null, afterId: string | undefined, limit: number): Promise<(RegisteredAppRow & { id: string })[]> {
+  async list(registryIds: string[] | null, afterId: string | undefined, limit: number): Promise<(RegisteredApp & { id: string })[]> {
     return this.dataSource.query(
       `SELECT ${APP_COLUMNS}, registry_id AS id FROM registered_app
         WHERE deleted_at IS NULL AND ($1::text[] IS NULL OR registry_id = ANY($1)) AND ($2::text IS NULL OR registry_id > $2)

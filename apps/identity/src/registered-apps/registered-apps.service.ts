@@ -13,7 +13,7 @@ import { AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { KeysService } from '../keys/keys.service';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
-import { RegisteredAppsRepository, type RegisteredAppRow } from './registered-apps.repository';
+import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -58,8 +58,8 @@ export class RegisteredAppsService {
         organizationId: caller.organizationId,
         keyId: caller.keyId,
       });
-      await this.keys.bindRegistries(manager, caller.keyId, [row.registry_id]);
-      await this.audit.record(actorOf(caller), { action: 'apps.register', target: row.registry_id, detail: { name: row.name } }, manager);
+      await this.keys.bindRegistries(manager, caller.keyId, [row.registryId]);
+      await this.audit.record(actorOf(caller), { action: 'apps.register', target: row.registryId, detail: { name: row.name } }, manager);
       return { app: toRegisteredAppDto(row), clientSecret };
     });
   }
@@ -75,7 +75,7 @@ export class RegisteredAppsService {
 
   list(caller: KeyCaller, query: { limit?: number; cursor?: string }): Promise<{ items: RegisteredAppDto[]; nextCursor: string | null }> {
     const scope = caller.keyClass === KeyClass.Platform ? null : caller.registryIds;
-    return keysetPage<RegisteredAppRow & { id: string }, RegisteredAppDto>(
+    return keysetPage<RegisteredApp & { id: string }, RegisteredAppDto>(
       'apps',
       query,
       (afterId, limit) => this.apps.list(scope, afterId, limit),
@@ -93,7 +93,7 @@ export class RegisteredAppsService {
   }
 
   /** The app, if it exists and the key may use it; otherwise 404, so registry ids don't leak. */
-  async requireUsable(registryId: string, caller: KeyCaller): Promise<RegisteredAppRow> {
+  async requireUsable(registryId: string, caller: KeyCaller): Promise<RegisteredApp> {
     const row = mayUseRegistry(caller, registryId) ? await this.apps.find(registryId) : null;
     if (!row) throw appNotFound(registryId);
     return row;
@@ -104,14 +104,14 @@ export function appNotFound(registryId: string): DomainError {
   return DomainError.of('apps.not_found', `Registry ${registryId} does not exist or is not bound to this key.`);
 }
 
-function toRegisteredAppDto(row: RegisteredAppRow): RegisteredAppDto {
+function toRegisteredAppDto(row: RegisteredApp): RegisteredAppDto {
   return {
-    registryId: row.registry_id,
+    registryId: row.registryId,
     name: row.name,
     type: row.type as RegisteredAppDto['type'],
-    redirectUris: row.redirect_uris,
-    clientId: row.client_id,
-    organizationId: row.organization_id,
-    createdAt: row.created_at.toISOString(),
+    redirectUris: row.redirectUris,
+    clientId: row.clientId,
+    organizationId: row.organizationId,
+    createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ROLE_BINDING_COLUMNS, type RoleBindingRow } from '../unified-users/unified-users.repository';
+import { ROLE_BINDING_COLUMNS, type RoleBinding } from '../unified-users/unified-users.repository';
 
 /** Every query of granting and revoking roles (reading a user's roles belongs to unified users). */
 @Injectable()
@@ -14,8 +14,8 @@ export class RoleBindingsRepository {
   async insert(
     manager: EntityManager,
     binding: { id: string; uid: string; role: string; organizationId: string | null },
-  ): Promise<RoleBindingRow | null> {
-    const rows: RoleBindingRow[] = await manager.query(
+  ): Promise<RoleBinding | null> {
+    const rows: RoleBinding[] = await manager.query(
       `INSERT INTO role_binding (id, uid, role, organization_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (uid, role, organization_id) DO NOTHING RETURNING ${ROLE_BINDING_COLUMNS}`,
       [binding.id, binding.uid, binding.role, binding.organizationId],
@@ -23,9 +23,9 @@ export class RoleBindingsRepository {
     return rows[0] ?? null;
   }
 
-  async delete(manager: EntityManager, id: string): Promise<RoleBindingRow | null> {
+  async delete(manager: EntityManager, id: string): Promise<RoleBinding | null> {
     // Wrapped in a CTE: TypeORM answers a bare DELETE with [rows, rowCount].
-    const rows: RoleBindingRow[] = await manager.query(
+    const rows: RoleBinding[] = await manager.query(
       `WITH deleted AS (DELETE FROM role_binding WHERE id = $1 RETURNING ${ROLE_BINDING_COLUMNS}) SELECT * FROM deleted`,
       [id],
     );

@@ -35,7 +35,7 @@ export class RoleBindingsService {
         {
           action: 'roles.grant',
           target: row.id,
-          detail: { uid: row.uid, role: row.role, organizationId: row.organization_id, requestedUid: request.uid },
+          detail: { uid: row.uid, role: row.role, organizationId: row.organizationId, requestedUid: request.uid },
         },
         manager,
       );
@@ -52,7 +52,7 @@ export class RoleBindingsService {
         {
           action: 'roles.revoke',
           target: row.id,
-          detail: { uid: row.uid, role: row.role, organizationId: row.organization_id },
+          detail: { uid: row.uid, role: row.role, organizationId: row.organizationId },
         },
         manager,
       );

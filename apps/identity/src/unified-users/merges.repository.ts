@@ -20,21 +20,23 @@ export interface MergeMoves {
   aliases: string[];
 }
 
-export interface MergeRow {
+/** A recorded merge; `moved` is kept as stored (its removed rows carry their table's column names, for re-insertion). */
+export interface UserMerge {
   id: string;
-  survivor_uid: string;
-  merged_uid: string;
+  survivorUid: string;
+  mergedUid: string;
   moved: MergeMoves;
-  merged_at: Date;
-  unmerged_at: Date | null;
+  mergedAt: Date;
+  unmergedAt: Date | null;
 }
 
 export interface LockedUser {
   uid: string;
-  merged_into: string | null;
+  mergedInto: string | null;
 }
 
-const MERGE_COLUMNS = 'id, survivor_uid, merged_uid, moved, merged_at, unmerged_at';
+const MERGE_COLUMNS = `id, survivor_uid AS "survivorUid", merged_uid AS "mergedUid", moved, merged_at AS "mergedAt",
+  unmerged_at AS "unmergedAt"`;
 
 // UPDATE and DELETE statements are wrapped as `WITH changed AS (...) SELECT ... FROM changed`: TypeORM
 // answers a bare UPDATE or DELETE with [rows, rowCount] instead of the rows.
@@ -57,7 +59,9 @@ export class MergesRepository {
   }
 
   async lockUser(manager: EntityManager, uid: string): Promise<LockedUser | null> {
-    const rows: LockedUser[] = await manager.query('SELECT uid, merged_into FROM unified_user WHERE uid = $1 FOR UPDATE', [uid]);
+    const rows: LockedUser[] = await manager.query('SELECT uid, merged_into AS "mergedInto" FROM unified_user WHERE uid = $1 FOR UPDATE', [
+      uid,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -111,10 +115,10 @@ export class MergesRepository {
    */
   async moveBack(
     manager: EntityManager,
-    merge: MergeRow,
+    merge: UserMerge,
   ): Promise<{ mirrors: string[]; appLinks: string[]; roleBindings: string[]; aliases: string[] }> {
     const { moved } = merge;
-    const params = [merge.merged_uid, merge.survivor_uid];
+    const params = [merge.mergedUid, merge.survivorUid];
     const aliases: { uid: string }[] = await manager.query(
       `WITH changed AS (UPDATE unified_user SET merged_into = $1 WHERE merged_into = $2 AND uid = ANY($3::uuid[]) RETURNING uid)
        SELECT uid FROM changed ORDER BY uid`,
@@ -173,22 +177,22 @@ export class MergesRepository {
   async insertMerge(
     manager: EntityManager,
     merge: { id: string; survivorUid: string; mergedUid: string; moved: MergeMoves },
-  ): Promise<MergeRow> {
-    const rows: MergeRow[] = await manager.query(
+  ): Promise<UserMerge> {
+    const rows: UserMerge[] = await manager.query(
       `INSERT INTO user_merge (id, survivor_uid, merged_uid, moved, merged_at) VALUES ($1, $2, $3, $4, clock_timestamp()) RETURNING ${MERGE_COLUMNS}`,
       [merge.id, merge.survivorUid, merge.mergedUid, JSON.stringify(merge.moved)],
     );
     return rows[0]!;
   }
 
-  async lockMerge(manager: EntityManager, id: string): Promise<MergeRow | null> {
-    const rows: MergeRow[] = await manager.query(`SELECT ${MERGE_COLUMNS} FROM user_merge WHERE id = $1 FOR UPDATE`, [id]);
+  async lockMerge(manager: EntityManager, id: string): Promise<UserMerge | null> {
+    const rows: UserMerge[] = await manager.query(`SELECT ${MERGE_COLUMNS} FROM user_merge WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ?? null;
   }
 
   /** The merge that made `mergedUid` an alias and is still in force. */
-  async findActiveMergeOf(manager: EntityManager, mergedUid: string): Promise<MergeRow | null> {
-    const rows: MergeRow[] = await manager.query(
+  async findActiveMergeOf(manager: EntityManager, mergedUid: string): Promise<UserMerge | null> {
+    const rows: UserMerge[] = await manager.query(
       `SELECT ${MERGE_COLUMNS} FROM user_merge WHERE merged_uid = $1 AND unmerged_at IS NULL ORDER BY merged_at DESC LIMIT 1`,
       [mergedUid],
     );
@@ -196,17 +200,17 @@ export class MergesRepository {
   }
 
   /** Merges into the same survivor after `merge`, still in force. */
-  async laterActiveMergesInto(manager: EntityManager, merge: MergeRow): Promise<MergeRow[]> {
+  async laterActiveMergesInto(manager: EntityManager, merge: UserMerge): Promise<UserMerge[]> {
     return manager.query(
       `SELECT ${MERGE_COLUMNS} FROM user_merge
         WHERE survivor_uid = $1 AND unmerged_at IS NULL AND id <> $2 AND merged_at > (SELECT merged_at FROM user_merge WHERE id = $2)
         ORDER BY merged_at`,
-      [merge.survivor_uid, merge.id],
+      [merge.survivorUid, merge.id],
     );
   }
 
-  async markUnmerged(manager: EntityManager, id: string): Promise<MergeRow> {
-    const rows: MergeRow[] = await manager.query(
+  async markUnmerged(manager: EntityManager, id: string): Promise<UserMerge> {
+    const rows: UserMerge[] = await manager.query(
       `WITH changed AS (UPDATE user_merge SET unmerged_at = clock_timestamp() WHERE id = $1 RETURNING ${MERGE_COLUMNS}) SELECT * FROM changed`,
       [id],
     );

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type MergeDto } from '@stdreg/contracts';
 import { DomainError, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
-import { MergesRepository, type LockedUser, type MergeRow } from './merges.repository';
+import { MergesRepository, type LockedUser, type UserMerge } from './merges.repository';
 import { userNotFound } from './unified-users.service';
 
 /**
@@ -33,12 +33,12 @@ export class MergesService {
       for (const uid of [survivorUid, mergedUid].sort()) {
         const user = await this.merges.lockUser(manager, uid);
         if (!user) throw userNotFound(uid);
-        if (user.merged_into && uid === mergedUid)
-          throw DomainError.of('merge.already_merged', `Unified user ${uid} is merged into ${user.merged_into} already.`);
-        if (user.merged_into)
+        if (user.mergedInto && uid === mergedUid)
+          throw DomainError.of('merge.already_merged', `Unified user ${uid} is merged into ${user.mergedInto} already.`);
+        if (user.mergedInto)
           throw DomainError.of(
             'merge.into_merged_user',
-            `Unified user ${uid} is merged into ${user.merged_into}; merge into that user instead.`,
+            `Unified user ${uid} is merged into ${user.mergedInto}; merge into that user instead.`,
           );
       }
       const moved = await this.merges.moveAll(manager, mergedUid, survivorUid);
@@ -48,7 +48,7 @@ export class MergesService {
         {
           action: 'users.merge',
           target: row.id,
-          detail: { survivorUid: row.survivor_uid, mergedUid: row.merged_uid, moved: counts(moved) },
+          detail: { survivorUid: row.survivorUid, mergedUid: row.mergedUid, moved: counts(moved) },
         },
         manager,
       );
@@ -60,18 +60,18 @@ export class MergesService {
     return this.dataSource.transaction(async (manager) => {
       const merge = await this.merges.lockMerge(manager, mergeId);
       if (!merge) throw DomainError.of('merge.not_found', `Merge ${mergeId} does not exist.`);
-      if (merge.unmerged_at)
-        throw DomainError.of('merge.already_undone', `Merge ${mergeId} was undone already, at ${merge.unmerged_at.toISOString()}.`);
+      if (merge.unmergedAt)
+        throw DomainError.of('merge.already_undone', `Merge ${mergeId} was undone already, at ${merge.unmergedAt.toISOString()}.`);
       await this.merges.lockMirrorRegistries(manager, { mirrorIds: merge.moved.mirrors });
       // Survivor first, as a merge of the survivor into someone else locks it before re-pointing its aliases.
-      const survivor = await this.merges.lockUser(manager, merge.survivor_uid);
-      await this.merges.lockUser(manager, merge.merged_uid);
+      const survivor = await this.merges.lockUser(manager, merge.survivorUid);
+      await this.merges.lockUser(manager, merge.mergedUid);
       await this.refuseIfDependedOn(manager, merge, survivor!);
-      const holder = await this.merges.verifiedEmailHolder(manager, merge.merged_uid);
-      if (holder || !(await this.merges.release(manager, merge.merged_uid))) {
+      const holder = await this.merges.verifiedEmailHolder(manager, merge.mergedUid);
+      if (holder || !(await this.merges.release(manager, merge.mergedUid))) {
         throw DomainError.of(
           'merge.email_taken_since',
-          `Unified user ${holder ?? 'another user'} now holds the verified email of ${merge.merged_uid}, which could not be a user of its own again.`,
+          `Unified user ${holder ?? 'another user'} now holds the verified email of ${merge.mergedUid}, which could not be a user of its own again.`,
         );
       }
       const movedBack = await this.merges.moveBack(manager, merge);
@@ -82,8 +82,8 @@ export class MergesService {
           action: 'users.unmerge',
           target: row.id,
           detail: {
-            survivorUid: row.survivor_uid,
-            mergedUid: row.merged_uid,
+            survivorUid: row.survivorUid,
+            mergedUid: row.mergedUid,
             movedBack: {
               ...counts(movedBack),
               removedAppLinks: merge.moved.removedAppLinks.length,
@@ -103,12 +103,12 @@ export class MergesService {
    * else (the moved rows went with it), or a later merge into the survivor dropped a duplicate of a
    * row this merge brought (moving that row back would leave the later merged user without it).
    */
-  private async refuseIfDependedOn(manager: EntityManager, merge: MergeRow, survivor: LockedUser): Promise<void> {
-    if (survivor.merged_into) {
+  private async refuseIfDependedOn(manager: EntityManager, merge: UserMerge, survivor: LockedUser): Promise<void> {
+    if (survivor.mergedInto) {
       const later = await this.merges.findActiveMergeOf(manager, survivor.uid);
       throw DomainError.of(
         'merge.survivor_merged_since',
-        `The survivor ${survivor.uid} has since been merged into ${survivor.merged_into}${later ? ` (merge ${later.id})` : ''}; undo that merge first.`,
+        `The survivor ${survivor.uid} has since been merged into ${survivor.mergedInto}${later ? ` (merge ${later.id})` : ''}; undo that merge first.`,
       );
     }
     const movedRoles = new Set(merge.moved.roleBindings.map((binding) => roleKey(binding.role, binding.organizationId)));
@@ -120,7 +120,7 @@ export class MergesService {
       if (dependsOn) {
         throw DomainError.of(
           'merge.later_merge_removed_duplicates',
-          `Merge ${later.id} (of ${later.merged_uid} into ${later.survivor_uid}) removed duplicates of rows this merge moved; undo it first.`,
+          `Merge ${later.id} (of ${later.mergedUid} into ${later.survivorUid}) removed duplicates of rows this merge moved; undo it first.`,
         );
       }
     }
@@ -137,7 +137,7 @@ function counts(lists: object): Record<string, number> {
 
 /** Recorded rows that were not with the survivor any more (deleted or revoked since the merge). */
 function goneSince(
-  merge: MergeRow,
+  merge: UserMerge,
   movedBack: { mirrors: string[]; appLinks: string[]; roleBindings: string[] },
 ): Record<string, string[]> {
   const missing = (recorded: string[], back: string[]) => recorded.filter((id) => !back.includes(id));
@@ -151,12 +151,12 @@ function goneSince(
   };
 }
 
-function toMergeDto(row: MergeRow): MergeDto {
+function toMergeDto(row: UserMerge): MergeDto {
   return {
     id: row.id,
-    survivorUid: row.survivor_uid,
-    mergedUid: row.merged_uid,
-    mergedAt: row.merged_at.toISOString(),
-    unmergedAt: row.unmerged_at?.toISOString() ?? null,
+    survivorUid: row.survivorUid,
+    mergedUid: row.mergedUid,
+    mergedAt: row.mergedAt.toISOString(),
+    unmergedAt: row.unmergedAt?.toISOString() ?? null,
   };
 }

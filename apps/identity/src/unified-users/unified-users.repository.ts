@@ -1,32 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
-export interface UnifiedUserRow {
+export interface UnifiedUser {
   uid: string;
   email: string | null;
-  email_verified: boolean;
-  display_name: string | null;
-  merged_into: string | null;
-  created_at: Date;
+  emailVerified: boolean;
+  displayName: string | null;
+  mergedInto: string | null;
+  createdAt: Date;
 }
 
-export interface RoleBindingRow {
+export interface RoleBinding {
   id: string;
   uid: string;
   role: string;
-  organization_id: string | null;
-  granted_at: Date;
+  organizationId: string | null;
+  grantedAt: Date;
 }
 
-export interface UserAppRow {
-  registry_id: string;
+/** An app the user is connected to, by a mirror record or by a link. */
+export interface UserApp {
+  registryId: string;
   via: 'mirror' | 'link';
 }
 
 // UPDATE and DELETE statements are wrapped as `WITH changed AS (...) SELECT * FROM changed`: TypeORM
 // answers a bare UPDATE or DELETE with [rows, rowCount] instead of the rows.
-const USER_COLUMNS = 'uid, email, email_verified, display_name, merged_into, created_at';
-export const ROLE_BINDING_COLUMNS = 'id, uid, role, organization_id, granted_at';
+const USER_COLUMNS = `uid, email, email_verified AS "emailVerified", display_name AS "displayName", merged_into AS "mergedInto",
+  created_at AS "createdAt"`;
+export const ROLE_BINDING_COLUMNS = 'id, uid, role, organization_id AS "organizationId", granted_at AS "grantedAt"';
 
 /** Every query of unified users as such: resolution of merged uids, the user view, app links. */
 @Injectable()
@@ -34,8 +36,8 @@ export class UnifiedUsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The user `uid` resolves to: itself, or the survivor it was merged into (aliases always point at a live user). */
-  async findResolved(uid: string, manager: EntityManager = this.dataSource.manager): Promise<UnifiedUserRow | null> {
-    const rows: UnifiedUserRow[] = await manager.query(
+  async findResolved(uid: string, manager: EntityManager = this.dataSource.manager): Promise<UnifiedUser | null> {
+    const rows: UnifiedUser[] = await manager.query(
       `SELECT ${USER_COLUMNS} FROM unified_user
         WHERE uid = (SELECT coalesce(merged_into, uid) FROM unified_user WHERE uid = $1)`,
       [uid],
@@ -44,8 +46,8 @@ export class UnifiedUsersRepository {
   }
 
   /** Share-locks the user, so it cannot be merged away until the transaction ends. */
-  async lockForShare(manager: EntityManager, uid: string): Promise<UnifiedUserRow | null> {
-    const rows: UnifiedUserRow[] = await manager.query(`SELECT ${USER_COLUMNS} FROM unified_user WHERE uid = $1 FOR SHARE`, [uid]);
+  async lockForShare(manager: EntityManager, uid: string): Promise<UnifiedUser | null> {
+    const rows: UnifiedUser[] = await manager.query(`SELECT ${USER_COLUMNS} FROM unified_user WHERE uid = $1 FOR SHARE`, [uid]);
     return rows[0] ?? null;
   }
 
@@ -55,19 +57,19 @@ export class UnifiedUsersRepository {
   }
 
   /** The active apps the user is connected to, once per way it is connected. */
-  async appsOf(uid: string): Promise<UserAppRow[]> {
+  async appsOf(uid: string): Promise<UserApp[]> {
     return this.dataSource.query(
-      `SELECT DISTINCT m.registry_id, 'mirror' AS via FROM user_mirror m JOIN registered_app a USING (registry_id)
+      `SELECT DISTINCT m.registry_id AS "registryId", 'mirror' AS via FROM user_mirror m JOIN registered_app a USING (registry_id)
         WHERE m.uid = $1 AND a.deleted_at IS NULL
        UNION
        SELECT l.registry_id, 'link' AS via FROM app_link l JOIN registered_app a USING (registry_id)
         WHERE l.uid = $1 AND a.deleted_at IS NULL
-       ORDER BY registry_id, via`,
+       ORDER BY "registryId", via`,
       [uid],
     );
   }
 
-  async roleBindingsOf(uid: string, manager: EntityManager = this.dataSource.manager): Promise<RoleBindingRow[]> {
+  async roleBindingsOf(uid: string, manager: EntityManager = this.dataSource.manager): Promise<RoleBinding[]> {
     return manager.query(`SELECT ${ROLE_BINDING_COLUMNS} FROM role_binding WHERE uid = $1 ORDER BY id`, [uid]);
   }
 
@@ -79,13 +81,13 @@ export class UnifiedUsersRepository {
     return rows.length > 0;
   }
 
-  /** Links the user to the app; null when that link exists already. */
-  async insertAppLink(manager: EntityManager, uid: string, registryId: string): Promise<{ registry_id: string } | null> {
-    const rows: { registry_id: string }[] = await manager.query(
+  /** Links the user to the app; false when that link exists already. */
+  async insertAppLink(manager: EntityManager, uid: string, registryId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
       'INSERT INTO app_link (uid, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING registry_id',
       [uid, registryId],
     );
-    return rows[0] ?? null;
+    return rows.length > 0;
   }
 
   async deleteAppLink(manager: EntityManager, uid: string, registryId: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type AppLinkDto, type RoleBindingDto, type UnifiedUserDto } from '@stdreg/contracts';
 import { DomainError } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
-import { UnifiedUsersRepository, type RoleBindingRow, type UnifiedUserRow } from './unified-users.repository';
+import { UnifiedUsersRepository, type RoleBinding, type UnifiedUser } from './unified-users.repository';
 
 export interface EffectiveRole {
   role: string;
@@ -32,16 +32,16 @@ export class UnifiedUsersService {
     return {
       uid: user.uid,
       email: user.email,
-      emailVerified: user.email_verified,
-      displayName: user.display_name,
+      emailVerified: user.emailVerified,
+      displayName: user.displayName,
       aliases,
-      apps: apps.map((app) => ({ registryId: app.registry_id, via: app.via })),
+      apps: apps.map((app) => ({ registryId: app.registryId, via: app.via })),
       roles: roles.map(toRoleBindingDto),
     };
   }
 
   /** The live user `uid` resolves to (itself, or the survivor it was merged into); null when there is none. */
-  findResolved(uid: string): Promise<UnifiedUserRow | null> {
+  findResolved(uid: string): Promise<UnifiedUser | null> {
     return this.users.findResolved(uid);
   }
 
@@ -58,19 +58,19 @@ export class UnifiedUsersService {
     const user = await this.users.findResolved(uid, manager);
     if (!user) return [];
     const bindings = await this.users.roleBindingsOf(user.uid, manager);
-    return bindings.map((binding) => ({ role: binding.role, organizationId: binding.organization_id }));
+    return bindings.map((binding) => ({ role: binding.role, organizationId: binding.organizationId }));
   }
 
   /**
    * The live user `uid` resolves to, share-locked in the caller's transaction so that it cannot be
    * merged into someone else before the transaction's writes commit; 404 when there is none.
    */
-  async lockResolved(manager: EntityManager, uid: string): Promise<UnifiedUserRow> {
+  async lockResolved(manager: EntityManager, uid: string): Promise<UnifiedUser> {
     for (let attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
       const resolved = await this.users.findResolved(uid, manager);
       if (!resolved) throw userNotFound(uid);
       const locked = await this.users.lockForShare(manager, resolved.uid);
-      if (locked && locked.merged_into === null) return locked;
+      if (locked && locked.mergedInto === null) return locked;
     }
     throw DomainError.of('unified_users.being_merged', `Unified user ${uid} is being merged; try again.`);
   }
@@ -100,7 +100,7 @@ export class UnifiedUsersService {
     });
   }
 
-  private async requireResolved(uid: string): Promise<UnifiedUserRow> {
+  private async requireResolved(uid: string): Promise<UnifiedUser> {
     const user = await this.users.findResolved(uid);
     if (!user) throw userNotFound(uid);
     return user;
@@ -111,12 +111,12 @@ export function userNotFound(uid: string): DomainError {
   return DomainError.of('unified_users.not_found', `Unified user ${uid} does not exist.`);
 }
 
-export function toRoleBindingDto(row: RoleBindingRow): RoleBindingDto {
+export function toRoleBindingDto(row: RoleBinding): RoleBindingDto {
   return {
     id: row.id,
     uid: row.uid,
     role: row.role,
-    organizationId: row.organization_id,
-    grantedAt: row.granted_at.toISOString(),
+    organizationId: row.organizationId,
+    grantedAt: row.grantedAt.toISOString(),
   };
 }

@@ -2,17 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /** One mirror record: a partner app's user, linked to one unified user (`uid`). */
-export interface UserMirrorRow {
+export interface MirrorRecord {
   id: string;
-  registry_id: string;
-  external_id: string;
+  registryId: string;
+  externalId: string;
   email: string;
-  email_verified: boolean;
-  display_name: string;
+  emailVerified: boolean;
+  displayName: string;
   locale: string;
   uid: string;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface MirrorFields {
@@ -28,7 +28,8 @@ export interface MirrorFields {
  */
 export const APP_EMAIL_SCOPE = "coalesce(r.organization_id::text, 'registry:' || r.registry_id)";
 
-const MIRROR_COLUMNS = 'id, registry_id, external_id, email, email_verified, display_name, locale, uid, created_at, updated_at';
+const MIRROR_COLUMNS = `id, registry_id AS "registryId", external_id AS "externalId", email, email_verified AS "emailVerified",
+  display_name AS "displayName", locale, uid, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Every query of user mirror records and the unified users they link to. */
 @Injectable()
@@ -48,18 +49,18 @@ export class UsersRepository {
     return rows.length > 0;
   }
 
-  async find(id: string): Promise<UserMirrorRow | null> {
-    const rows: UserMirrorRow[] = await this.dataSource.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE id = $1`, [id]);
+  async find(id: string): Promise<MirrorRecord | null> {
+    const rows: MirrorRecord[] = await this.dataSource.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
   /** The record, row-locked until the transaction ends (a merge cannot re-link it meanwhile). */
-  async lock(manager: EntityManager, id: string): Promise<UserMirrorRow | null> {
-    const rows: UserMirrorRow[] = await manager.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(manager: EntityManager, id: string): Promise<MirrorRecord | null> {
+    const rows: MirrorRecord[] = await manager.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ?? null;
   }
 
-  async findByExternalIds(manager: EntityManager, registryId: string, externalIds: string[]): Promise<UserMirrorRow[]> {
+  async findByExternalIds(manager: EntityManager, registryId: string, externalIds: string[]): Promise<MirrorRecord[]> {
     return manager.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE registry_id = $1 AND external_id = ANY($2::text[]) FOR UPDATE`, [
       registryId,
       externalIds,
@@ -67,7 +68,7 @@ export class UsersRepository {
   }
 
   /** A registry's records in id order, optionally only those with `email` (case-insensitive). */
-  async list(registryId: string, email: string | undefined, afterId: string | undefined, limit: number): Promise<UserMirrorRow[]> {
+  async list(registryId: string, email: string | undefined, afterId: string | undefined, limit: number): Promise<MirrorRecord[]> {
     return this.dataSource.query(
       `SELECT ${MIRROR_COLUMNS} FROM user_mirror
         WHERE registry_id = $1 AND ($2::text IS NULL OR lower(email) = lower($2)) AND ($3::uuid IS NULL OR id > $3)
@@ -79,8 +80,8 @@ export class UsersRepository {
   async insert(
     manager: EntityManager,
     record: MirrorFields & { id: string; registryId: string; externalId: string; uid: string },
-  ): Promise<UserMirrorRow> {
-    const rows: UserMirrorRow[] = await manager.query(
+  ): Promise<MirrorRecord> {
+    const rows: MirrorRecord[] = await manager.query(
       `INSERT INTO user_mirror (id, registry_id, external_id, email, email_verified, display_name, locale, uid)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${MIRROR_COLUMNS}`,
       [record.id, record.registryId, record.externalId, record.email, record.emailVerified, record.displayName, record.locale, record.uid],
@@ -88,9 +89,9 @@ export class UsersRepository {
     return rows[0]!;
   }
 
-  async update(manager: EntityManager, id: string, fields: MirrorFields): Promise<UserMirrorRow> {
+  async update(manager: EntityManager, id: string, fields: MirrorFields): Promise<MirrorRecord> {
     // TypeORM answers an UPDATE or DELETE with [rows, affected count].
-    const [rows]: [UserMirrorRow[], number] = await manager.query(
+    const [rows]: [MirrorRecord[], number] = await manager.query(
       `UPDATE user_mirror SET email = $2, email_verified = $3, display_name = $4, locale = $5, updated_at = now()
         WHERE id = $1 RETURNING ${MIRROR_COLUMNS}`,
       [id, fields.email, fields.emailVerified, fields.displayName, fields.locale],

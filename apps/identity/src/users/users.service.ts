@@ -12,7 +12,7 @@ import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
-import { type MirrorFields, UsersRepository, type UserMirrorRow } from './users.repository';
+import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
 
 /** Where a mirror write came from, kept in its audit entry. */
 type WriteSource = 'api' | 'sync';
@@ -72,8 +72,8 @@ export class UsersService {
       const row = await this.lockedRecord(manager, visible);
       const fields: MirrorFields = {
         email: request.email ?? row.email,
-        emailVerified: request.emailVerified ?? row.email_verified,
-        displayName: request.displayName ?? row.display_name,
+        emailVerified: request.emailVerified ?? row.emailVerified,
+        displayName: request.displayName ?? row.displayName,
         locale: request.locale ?? row.locale,
       };
       return toUserDto(hasSameFields(row, fields) ? row : await this.updateRecord(manager, row, fields, actorOf(caller), 'api'));
@@ -95,7 +95,7 @@ export class UsersService {
   async applyBatch(manager: EntityManager, registryId: string, changes: MirrorChange[], actor: Actor): Promise<SyncRecordResultDto[]> {
     if (!(await this.users.lockRegistry(manager, registryId))) throw appNotFound(registryId);
     const externalIds = changes.map((change) => change.externalId);
-    const current = new Map((await this.users.findByExternalIds(manager, registryId, externalIds)).map((row) => [row.external_id, row]));
+    const current = new Map((await this.users.findByExternalIds(manager, registryId, externalIds)).map((row) => [row.externalId, row]));
     const results: SyncRecordResultDto[] = [];
     for (const change of changes) results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), actor));
     return results;
@@ -105,7 +105,7 @@ export class UsersService {
     manager: EntityManager,
     registryId: string,
     { index, externalId, fields, deleted }: MirrorChange,
-    row: UserMirrorRow | undefined,
+    row: MirrorRecord | undefined,
     actor: Actor,
   ): Promise<SyncRecordResultDto> {
     if (deleted) {
@@ -131,7 +131,7 @@ export class UsersService {
     record: MirrorFields & { registryId: string; externalId: string },
     actor: Actor,
     source: WriteSource,
-  ): Promise<UserMirrorRow> {
+  ): Promise<MirrorRecord> {
     const link = await this.linkUnifiedUser(manager, record);
     const row = await this.users.insert(manager, {
       id: uuidv7(),
@@ -148,7 +148,7 @@ export class UsersService {
       {
         action: 'users.create',
         target: row.id,
-        detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUser: link.kind, source },
+        detail: { registryId: row.registryId, externalId: row.externalId, uid: row.uid, unifiedUser: link.kind, source },
       },
       manager,
     );
@@ -158,23 +158,23 @@ export class UsersService {
   /** Changes a record's fields; its link to a unified user stays as it is. */
   private async updateRecord(
     manager: EntityManager,
-    row: UserMirrorRow,
+    row: MirrorRecord,
     fields: MirrorFields,
     actor: Actor,
     source: WriteSource,
-  ): Promise<UserMirrorRow> {
+  ): Promise<MirrorRecord> {
     const updated = await this.users.update(manager, row.id, fields);
     const changed = MIRROR_FIELDS.filter((field) => fieldsOf(row)[field] !== fields[field]);
     await this.audit.record(
       actor,
-      { action: 'users.update', target: row.id, detail: { registryId: row.registry_id, externalId: row.external_id, changed, source } },
+      { action: 'users.update', target: row.id, detail: { registryId: row.registryId, externalId: row.externalId, changed, source } },
       manager,
     );
     return updated;
   }
 
   /** Removes a record, and its unified user too when nothing else refers to it. */
-  private async deleteRecord(manager: EntityManager, row: UserMirrorRow, actor: Actor, source: WriteSource): Promise<void> {
+  private async deleteRecord(manager: EntityManager, row: MirrorRecord, actor: Actor, source: WriteSource): Promise<void> {
     await this.users.delete(manager, row.id);
     const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid);
     await this.audit.record(
@@ -182,7 +182,7 @@ export class UsersService {
       {
         action: 'users.delete',
         target: row.id,
-        detail: { registryId: row.registry_id, externalId: row.external_id, uid: row.uid, unifiedUserDeleted, source },
+        detail: { registryId: row.registryId, externalId: row.externalId, uid: row.uid, unifiedUserDeleted, source },
       },
       manager,
     );
@@ -209,18 +209,18 @@ export class UsersService {
   }
 
   /** The record re-read under the registry lock; 404 when it or its app went away meanwhile. */
-  private async lockedRecord(manager: EntityManager, visible: UserMirrorRow): Promise<UserMirrorRow> {
-    const locked = (await this.users.lockRegistry(manager, visible.registry_id)) ? await this.users.lock(manager, visible.id) : null;
+  private async lockedRecord(manager: EntityManager, visible: MirrorRecord): Promise<MirrorRecord> {
+    const locked = (await this.users.lockRegistry(manager, visible.registryId)) ? await this.users.lock(manager, visible.id) : null;
     if (!locked) throw userNotFound(visible.id);
     return locked;
   }
 
   /** The record, if it exists and its registry is usable by the key; otherwise 404, so ids don't leak. */
-  private async requireVisible(id: string, caller: KeyCaller): Promise<UserMirrorRow> {
+  private async requireVisible(id: string, caller: KeyCaller): Promise<MirrorRecord> {
     const row = await this.users.find(id);
-    if (!row || !mayUseRegistry(caller, row.registry_id)) throw userNotFound(id);
+    if (!row || !mayUseRegistry(caller, row.registryId)) throw userNotFound(id);
     try {
-      await this.apps.requireUsable(row.registry_id, caller);
+      await this.apps.requireUsable(row.registryId, caller);
     } catch (error) {
       throw error instanceof DomainError && error.code === ErrorCode.NotFound ? userNotFound(id) : error;
     }
@@ -232,26 +232,26 @@ function userNotFound(id: string): DomainError {
   return DomainError.of('users.not_found', `User ${id} does not exist or its registry is not bound to this key.`);
 }
 
-function fieldsOf(row: UserMirrorRow): MirrorFields {
-  return { email: row.email, emailVerified: row.email_verified, displayName: row.display_name, locale: row.locale };
+function fieldsOf(row: MirrorRecord): MirrorFields {
+  return { email: row.email, emailVerified: row.emailVerified, displayName: row.displayName, locale: row.locale };
 }
 
-function hasSameFields(row: UserMirrorRow, fields: MirrorFields): boolean {
+function hasSameFields(row: MirrorRecord, fields: MirrorFields): boolean {
   const current = fieldsOf(row);
   return MIRROR_FIELDS.every((field) => current[field] === fields[field]);
 }
 
-function toUserDto(row: UserMirrorRow): UserDto {
+function toUserDto(row: MirrorRecord): UserDto {
   return {
     id: row.id,
-    registryId: row.registry_id,
-    externalId: row.external_id,
+    registryId: row.registryId,
+    externalId: row.externalId,
     email: row.email,
-    emailVerified: row.email_verified,
-    displayName: row.display_name,
+    emailVerified: row.emailVerified,
+    displayName: row.displayName,
     locale: row.locale,
     uid: row.uid,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }

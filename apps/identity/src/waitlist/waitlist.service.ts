@@ -12,7 +12,7 @@ import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { KeysService } from '../keys/keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
-import { WaitlistRepository, type WaitlistRequestRow } from './waitlist.repository';
+import { WaitlistRepository, type WaitlistRequest } from './waitlist.repository';
 
 /** Keys are not self-served: anyone may ask for one, a platform key approves (issuing an App key) or rejects. */
 @Injectable()
@@ -36,7 +36,7 @@ export class WaitlistService {
       });
       await this.audit.record(
         { kind: 'anonymous', id: clientIp },
-        { action: 'waitlist.request', target: row.id, detail: { organizationName: row.organization_name } },
+        { action: 'waitlist.request', target: row.id, detail: { organizationName: row.organizationName } },
         manager,
       );
       return toWaitlistRequestDto(row);
@@ -59,10 +59,10 @@ export class WaitlistService {
   async approve(id: string, decision: ApproveWaitlistRequestDto, actor: Actor): Promise<WaitlistApprovalDto> {
     return this.dataSource.transaction(async (manager) => {
       const pending = await this.lockPending(manager, id);
-      const organizationId = decision.organizationId ?? (await this.organizations.createIn(manager, pending.organization_name, actor)).id;
+      const organizationId = decision.organizationId ?? (await this.organizations.createIn(manager, pending.organizationName, actor)).id;
       const issued = await this.keys.issue(
         manager,
-        { name: `${pending.organization_name} (waitlist)`, keyClass: KeyClass.App, organizationId, maxApps: decision.maxApps },
+        { name: `${pending.organizationName} (waitlist)`, keyClass: KeyClass.App, organizationId, maxApps: decision.maxApps },
         actor,
       );
       const row = await this.requests.decide(manager, id, { status: 'approved', reason: null, issuedKeyId: issued.key.id });
@@ -75,13 +75,13 @@ export class WaitlistService {
     return this.dataSource.transaction(async (manager) => {
       await this.lockPending(manager, id);
       const row = await this.requests.decide(manager, id, { status: 'rejected', reason: reason?.trim() || null, issuedKeyId: null });
-      await this.audit.record(actor, { action: 'waitlist.reject', target: id, detail: { reason: row.decision_reason } }, manager);
+      await this.audit.record(actor, { action: 'waitlist.reject', target: id, detail: { reason: row.decisionReason } }, manager);
       return toWaitlistRequestDto(row);
     });
   }
 
   /** The request, locked until the transaction ends; a decided one refuses a second decision. */
-  private async lockPending(manager: EntityManager, id: string): Promise<WaitlistRequestRow> {
+  private async lockPending(manager: EntityManager, id: string): Promise<WaitlistRequest> {
     const row = await this.requests.lock(manager, id);
     if (!row) throw requestNotFound(id);
     if (row.status !== 'pending') throw DomainError.of('waitlist.already_decided', `Waitlist request ${id} was already ${row.status}.`);
@@ -93,17 +93,17 @@ function requestNotFound(id: string): DomainError {
   return DomainError.of('waitlist.not_found', `Waitlist request ${id} does not exist.`);
 }
 
-function toWaitlistRequestDto(row: WaitlistRequestRow): WaitlistRequestDto {
+function toWaitlistRequestDto(row: WaitlistRequest): WaitlistRequestDto {
   return {
     id: row.id,
-    organizationName: row.organization_name,
-    contactName: row.contact_name,
-    contactEmail: row.contact_email,
-    useCase: row.use_case,
+    organizationName: row.organizationName,
+    contactName: row.contactName,
+    contactEmail: row.contactEmail,
+    useCase: row.useCase,
     status: row.status,
-    createdAt: row.created_at.toISOString(),
-    decidedAt: row.decided_at?.toISOString() ?? null,
-    decisionReason: row.decision_reason,
-    issuedKeyId: row.issued_key_id,
+    createdAt: row.createdAt.toISOString(),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    decisionReason: row.decisionReason,
+    issuedKeyId: row.issuedKeyId,
   };
 }
