@@ -1,6 +1,6 @@
 import { isIn, isObject, isString, isUUID, length } from 'class-validator';
 import { CREDENTIAL_KINDS, type DecisionRequestDto, type FieldError } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
+import { decisionRequestInvalid } from './decisions.errors';
 
 type Check = (value: unknown, field: string) => string | null;
 
@@ -42,7 +42,7 @@ export function parseDecisionRequest(body: unknown): DecisionRequestDto {
     if (nonceError) errors.push({ field: 'nonce', message: nonceError });
     rejectUnknown(fields, ['credential', 'action', 'resource', 'nonce'], '', errors);
   }
-  if (errors.length > 0) throw DomainError.of('decisions.request_invalid', 'The request is invalid.', { errors: errors });
+  if (errors.length > 0) throw decisionRequestInvalid(errors);
   return body as DecisionRequestDto;
 }
 

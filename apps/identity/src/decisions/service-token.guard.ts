@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { DomainError } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
+import { serviceCredentialRequired } from './decisions.errors';
 
 /** The calling service, and its credential, which also signs identity's answers to it. */
 export type RequestWithService = Request & { serviceName?: string; serviceToken?: string };
@@ -29,11 +29,7 @@ export class ServiceTokenGuard implements CanActivate {
       if (presented && timingSafeEqual(presented, candidate.digest)) ({ name: service, token } = candidate);
     }
     if (!service) {
-      throw DomainError.of('decisions.service_credential_required', 'A valid service credential is required.', {
-        headers: {
-          'WWW-Authenticate': 'Bearer realm="identity-decisions"',
-        },
-      });
+      throw serviceCredentialRequired();
     }
     request.serviceName = service;
     request.serviceToken = token;

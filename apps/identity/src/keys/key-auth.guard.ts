@@ -1,16 +1,9 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { KeyClass } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { KeysService } from './keys.service';
 import { actorOf, type RequestWithCaller } from '../callers/caller';
-
-const unauthenticated = (description: string) =>
-  DomainError.of('keys.credential_invalid', 'A valid API key is required: Authorization: Bearer <key>.', {
-    headers: {
-      'WWW-Authenticate': `Bearer realm="identity", error="invalid_token", error_description="${description}"`,
-    },
-  });
+import { credentialInvalid, credentialMissing, platformKeyRequired } from './keys.errors';
 
 /** Resolves `Authorization: Bearer <key>` to the calling key; records every use of a platform key. */
 @Injectable()
@@ -24,16 +17,12 @@ export class KeyAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithCaller>();
     const header = request.headers.authorization;
     if (!header) {
-      throw DomainError.of('keys.credential_missing', 'A valid API key is required: Authorization: Bearer <key>.', {
-        headers: {
-          'WWW-Authenticate': 'Bearer realm="identity"',
-        },
-      });
+      throw credentialMissing();
     }
     const match = /^Bearer ([^\s]+)$/.exec(header);
-    if (!match) throw unauthenticated('malformed Authorization header');
+    if (!match) throw credentialInvalid('malformed Authorization header');
     const caller = await this.keys.authenticate(match[1]!);
-    if (!caller) throw unauthenticated('unknown, revoked or expired key');
+    if (!caller) throw credentialInvalid('unknown, revoked or expired key');
     request.caller = caller;
     if (caller.keyClass === KeyClass.Platform) {
       await this.audit.record(actorOf(caller), { action: 'key.use', target: `${request.method} ${request.originalUrl.split('?')[0]}` });
@@ -48,7 +37,7 @@ export class PlatformKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
     if (caller?.keyClass !== KeyClass.Platform) {
-      throw DomainError.of('keys.platform_key_required', 'This operation needs a platform key.');
+      throw platformKeyRequired();
     }
     return true;
   }

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type ApiKeyDto, type CreateKeyRequestDto, type IssuedKeyDto, KeyClass, type KeyListQueryDto } from '@stdreg/contracts';
-import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import { keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { KeyLeases, type LeasedCredential } from './key-leases';
 import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';
+import { keyNotFound, keyRevoked, organizationRequired, organizationUnknown, registriesUnknown } from './keys.errors';
 import { KeysRepository, type ApiKey } from './keys.repository';
 
 export const DEFAULT_MAX_APPS = 3;
@@ -117,9 +118,7 @@ export class KeysService {
 
   async create(request: CreateKeyRequestDto, actor: Actor): Promise<IssuedKeyDto> {
     if (request.class === KeyClass.App && !request.organizationId) {
-      throw DomainError.of('keys.organization_required', 'An app key acts for an organization.', {
-        errors: [{ field: 'organizationId', message: 'organizationId is required for app keys' }],
-      });
+      throw organizationRequired();
     }
     return this.dataSource.transaction((manager) =>
       this.issue(
@@ -187,7 +186,7 @@ export class KeysService {
     const issued = await this.dataSource.transaction(async (manager) => {
       const locked = await this.keys.lock(manager, id);
       if (!locked) throw keyNotFound(id);
-      if (locked.revokedAt) throw DomainError.of('keys.revoked', 'A revoked key cannot be rotated.');
+      if (locked.revokedAt) throw keyRevoked();
       const grace = gracePeriodSeconds ?? this.config.KEY_ROTATION_GRACE_SECONDS;
       await this.keys.expireCurrentSecret(manager, id, grace);
       const generated = generateKeySecret(locked.keyClass);
@@ -224,9 +223,7 @@ export class KeysService {
   private async assertOrganizationExists(manager: EntityManager, organizationId: string | null): Promise<void> {
     if (organizationId === null) return;
     if (!(await this.keys.organizationExists(manager, organizationId))) {
-      throw DomainError.of('keys.organization_unknown', `Organization ${organizationId} does not exist.`, {
-        errors: [{ field: 'organizationId', message: 'organizationId must name an existing organization' }],
-      });
+      throw organizationUnknown(organizationId);
     }
   }
 
@@ -234,9 +231,7 @@ export class KeysService {
     const found = await this.keys.existingRegistries(manager, registryIds);
     const missing = registryIds.filter((id) => !found.includes(id));
     if (missing.length > 0) {
-      throw DomainError.of('keys.registries_unknown', `Unknown registries: ${missing.join(', ')}.`, {
-        errors: [{ field: 'allowedRegistryIds', message: 'every registry id must name a registered app' }],
-      });
+      throw registriesUnknown(missing);
     }
     await this.keys.bindRegistries(manager, keyId, registryIds);
   }
@@ -246,10 +241,6 @@ function accepts(credential: LeasedCredential, parsed: ParsedKey, presented: str
   if (credential.caller.keyClass !== parsed.keyClass) return false;
   if (credential.secretExpiresAtMs !== null && credential.secretExpiresAtMs <= Date.now()) return false;
   return secretMatches(presented, credential.secretHash);
-}
-
-function keyNotFound(id: string): DomainError {
-  return DomainError.of('keys.not_found', `Key ${id} does not exist.`);
 }
 
 export function toApiKeyDto(row: ApiKey): ApiKeyDto {

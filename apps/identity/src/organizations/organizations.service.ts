@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { KeyClass, type OrganizationDto } from '@stdreg/contracts';
-import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import { keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../callers/caller';
+import { notOwnOrganization, organizationNotFound } from './organizations.errors';
 import { OrganizationsRepository, type Organization } from './organizations.repository';
 
 @Injectable()
@@ -27,14 +28,14 @@ export class OrganizationsService {
 
   async get(id: string): Promise<OrganizationDto> {
     const row = await this.organizations.find(id);
-    if (!row) throw DomainError.of('organizations.not_found', `Organization ${id} does not exist.`);
+    if (!row) throw organizationNotFound(id);
     return toOrganizationDto(row);
   }
 
   /** An app key reads only its own organization (the tool gateway shows it to agents); a platform key any. */
   getFor(caller: KeyCaller, id: string): Promise<OrganizationDto> {
     if (caller.keyClass !== KeyClass.Platform && caller.organizationId !== id) {
-      throw DomainError.of('organizations.not_own', 'An app key may read only its own organization.');
+      throw notOwnOrganization();
     }
     return this.get(id);
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { KeyClass, type PasswordSetupDto } from '@stdreg/contracts';
-import { DomainError, JsonLogger } from '@stdreg/server-kit';
+import { JsonLogger } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, type KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
@@ -10,6 +10,7 @@ import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { UsersService } from '../users/users.service';
 import { hashPassword, verifyPassword } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
+import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordsRepository, type PasswordSetup, type SetupApp } from './passwords.repository';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
@@ -51,18 +52,15 @@ export class PasswordsService {
   async issueSetup(mirrorId: string, caller: KeyCaller): Promise<PasswordSetupDto> {
     const record = await this.users.get(mirrorId, caller);
     const user = await this.unifiedUsers.findResolved(record.uid);
-    if (!user) throw DomainError.of('passwords.no_unified_user', `User ${mirrorId} has no unified user.`);
+    if (!user) throw noUnifiedUser(mirrorId);
     if (caller.keyClass !== KeyClass.Platform) {
       const elsewhere = (await this.passwords.registriesOf(user.uid)).filter((registryId) => !caller.registryIds.includes(registryId));
       if (elsewhere.length > 0) {
-        throw DomainError.of(
-          'passwords.user_shared_with_other_apps',
-          'This user also belongs to apps outside this key; only a platform key can issue its password link.',
-        );
+        throw userSharedWithOtherApps();
       }
     }
     if (await this.passwords.loginEmailTakenByOther(record.email, user.uid)) {
-      throw DomainError.of('passwords.login_email_taken', 'Another user already signs in with this email address.');
+      throw loginEmailTaken();
     }
     const token = randomBytes(32).toString('base64url');
     const setup = await this.dataSource.transaction(async (manager) => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Response } from 'express';
 import { KeyClass } from '@stdreg/contracts';
-import { DomainError, recordRateLimitRejection } from '@stdreg/server-kit';
+import { recordRateLimitRejection } from '@stdreg/server-kit';
 import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import {
@@ -12,6 +12,7 @@ import {
   type BucketSpec,
   type RateLimitStore,
 } from '@stdreg/server-kit/rate-limit';
+import { rateLimitExceeded, rateLimiterUnavailable } from './rate-limit.errors';
 
 const WRITE_METHODS = new Set(['POST', 'DELETE']);
 
@@ -80,11 +81,7 @@ export class RateLimiter implements OnApplicationShutdown {
     try {
       result = await this.store.take(buckets);
     } catch {
-      throw DomainError.of('rate_limits.unavailable', 'The rate limiter is unavailable; try again shortly.', {
-        headers: {
-          'Retry-After': '1',
-        },
-      });
+      throw rateLimiterUnavailable();
     }
     const binding = bindingBucket(result);
     const headers = {
@@ -93,12 +90,7 @@ export class RateLimiter implements OnApplicationShutdown {
     };
     if (!result.allowed) {
       recordRateLimitRejection(kind);
-      throw DomainError.of('rate_limits.exceeded', 'Rate limit exceeded; retry after the time given in Retry-After.', {
-        headers: {
-          ...headers,
-          'Retry-After': String(retryAfterSeconds(result)),
-        },
-      });
+      throw rateLimitExceeded(headers, retryAfterSeconds(result));
     }
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   }

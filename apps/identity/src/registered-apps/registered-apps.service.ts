@@ -8,11 +8,12 @@ import {
   type RegisterAppRequestDto,
   type RegisteredAppDto,
 } from '@stdreg/contracts';
-import { DomainError, keysetPage } from '@stdreg/server-kit';
+import { keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { KeysService } from '../keys/keys.service';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
+import { appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
 import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -38,11 +39,11 @@ export class RegisteredAppsService {
    */
   async register(request: RegisterAppRequestDto, caller: KeyCaller): Promise<AppRegistrationDto> {
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.keys.lockLiveKey(manager, caller.keyId))) throw DomainError.of('apps.key_revoked', 'The key was revoked.');
+      if (!(await this.keys.lockLiveKey(manager, caller.keyId))) throw registeringKeyRevoked();
       if (caller.keyClass === KeyClass.App) {
         const registered = await this.apps.countActiveRegisteredBy(manager, caller.keyId);
         if (registered >= caller.maxApps) {
-          throw DomainError.of('apps.limit_reached', `This key has registered its maximum of ${caller.maxApps} apps (maxApps).`);
+          throw appLimitReached(caller.maxApps);
         }
       }
       const clientSecret = randomBytes(32).toString('base64url');
@@ -98,10 +99,6 @@ export class RegisteredAppsService {
     if (!row) throw appNotFound(registryId);
     return row;
   }
-}
-
-export function appNotFound(registryId: string): DomainError {
-  return DomainError.of('apps.not_found', `Registry ${registryId} does not exist or is not bound to this key.`);
 }
 
 function toRegisteredAppDto(row: RegisteredApp): RegisteredAppDto {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type GrantRoleRequestDto, type RoleBindingDto } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { toRoleBindingDto, UnifiedUsersService } from '../unified-users/unified-users.service';
+import { organizationUnknown, roleAlreadyHeld, roleBindingNotFound } from './role-bindings.errors';
 import { RoleBindingsRepository } from './role-bindings.repository';
 
 /** Roles of unified users, global or scoped to an organization, granted and revoked by platform operators. */
@@ -21,15 +22,10 @@ export class RoleBindingsService {
     return this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockResolved(manager, request.uid);
       if (organizationId !== null && !(await this.bindings.organizationExists(manager, organizationId))) {
-        throw DomainError.of('role_bindings.organization_unknown', `Organization ${organizationId} does not exist.`, {
-          errors: [{ field: 'organizationId', message: 'organizationId must name an existing organization' }],
-        });
+        throw organizationUnknown(organizationId);
       }
       const row = await this.bindings.insert(manager, { id: uuidv7(), uid: user.uid, role: request.role, organizationId });
-      if (!row) {
-        const scope = organizationId === null ? 'globally' : `in organization ${organizationId}`;
-        throw DomainError.of('role_bindings.already_held', `Unified user ${user.uid} holds ${request.role} ${scope} already.`);
-      }
+      if (!row) throw roleAlreadyHeld(user.uid, request.role, organizationId);
       await this.audit.record(
         actor,
         {
@@ -46,7 +42,7 @@ export class RoleBindingsService {
   async revoke(id: string, actor: Actor): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const row = await this.bindings.delete(manager, id);
-      if (!row) throw DomainError.of('role_bindings.not_found', `Role binding ${id} does not exist.`);
+      if (!row) throw roleBindingNotFound(id);
       await this.audit.record(
         actor,
         {

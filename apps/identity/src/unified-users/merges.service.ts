@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type MergeDto } from '@stdreg/contracts';
-import { DomainError, uuidv7 } from '@stdreg/server-kit';
+import { uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { MergesRepository, type LockedUser, type UserMerge } from './merges.repository';
-import { userNotFound } from './unified-users.service';
+import {
+  alreadyMerged,
+  emailTakenSince,
+  laterMergeRemovedDuplicates,
+  mergeAlreadyUndone,
+  mergeIntoItself,
+  mergeIntoMergedUser,
+  mergeNotFound,
+  survivorMergedSince,
+  unifiedUserNotFound,
+} from './unified-users.errors';
 
 /**
  * Merging makes one unified user an alias of another and moves everything it had; unmerging undoes
@@ -22,9 +32,7 @@ export class MergesService {
   async merge(survivor: string, merged: string, actor: Actor): Promise<MergeDto> {
     const [survivorUid, mergedUid] = [survivor.toLowerCase(), merged.toLowerCase()];
     if (survivorUid === mergedUid) {
-      throw DomainError.of('merge.into_itself', 'A user cannot be merged into itself.', {
-        errors: [{ field: 'mergedUid', message: 'mergedUid must differ from survivorUid' }],
-      });
+      throw mergeIntoItself();
     }
     return this.dataSource.transaction(async (manager) => {
       await this.merges.lockMirrorRegistries(manager, { uid: mergedUid });
@@ -32,14 +40,9 @@ export class MergesService {
       // the next lock, because the merge that re-points it may be holding that next lock.
       for (const uid of [survivorUid, mergedUid].sort()) {
         const user = await this.merges.lockUser(manager, uid);
-        if (!user) throw userNotFound(uid);
-        if (user.mergedInto && uid === mergedUid)
-          throw DomainError.of('merge.already_merged', `Unified user ${uid} is merged into ${user.mergedInto} already.`);
-        if (user.mergedInto)
-          throw DomainError.of(
-            'merge.into_merged_user',
-            `Unified user ${uid} is merged into ${user.mergedInto}; merge into that user instead.`,
-          );
+        if (!user) throw unifiedUserNotFound(uid);
+        if (user.mergedInto && uid === mergedUid) throw alreadyMerged(uid, user.mergedInto);
+        if (user.mergedInto) throw mergeIntoMergedUser(uid, user.mergedInto);
       }
       const moved = await this.merges.moveAll(manager, mergedUid, survivorUid);
       const row = await this.merges.insertMerge(manager, { id: uuidv7(), survivorUid, mergedUid, moved });
@@ -59,9 +62,8 @@ export class MergesService {
   async unmerge(mergeId: string, actor: Actor): Promise<MergeDto> {
     return this.dataSource.transaction(async (manager) => {
       const merge = await this.merges.lockMerge(manager, mergeId);
-      if (!merge) throw DomainError.of('merge.not_found', `Merge ${mergeId} does not exist.`);
-      if (merge.unmergedAt)
-        throw DomainError.of('merge.already_undone', `Merge ${mergeId} was undone already, at ${merge.unmergedAt.toISOString()}.`);
+      if (!merge) throw mergeNotFound(mergeId);
+      if (merge.unmergedAt) throw mergeAlreadyUndone(mergeId, merge.unmergedAt);
       await this.merges.lockMirrorRegistries(manager, { mirrorIds: merge.moved.mirrors });
       // Survivor first, as a merge of the survivor into someone else locks it before re-pointing its aliases.
       const survivor = await this.merges.lockUser(manager, merge.survivorUid);
@@ -69,10 +71,7 @@ export class MergesService {
       await this.refuseIfDependedOn(manager, merge, survivor!);
       const holder = await this.merges.verifiedEmailHolder(manager, merge.mergedUid);
       if (holder || !(await this.merges.release(manager, merge.mergedUid))) {
-        throw DomainError.of(
-          'merge.email_taken_since',
-          `Unified user ${holder ?? 'another user'} now holds the verified email of ${merge.mergedUid}, which could not be a user of its own again.`,
-        );
+        throw emailTakenSince(holder, merge.mergedUid);
       }
       const movedBack = await this.merges.moveBack(manager, merge);
       const row = await this.merges.markUnmerged(manager, merge.id);
@@ -106,10 +105,7 @@ export class MergesService {
   private async refuseIfDependedOn(manager: EntityManager, merge: UserMerge, survivor: LockedUser): Promise<void> {
     if (survivor.mergedInto) {
       const later = await this.merges.findActiveMergeOf(manager, survivor.uid);
-      throw DomainError.of(
-        'merge.survivor_merged_since',
-        `The survivor ${survivor.uid} has since been merged into ${survivor.mergedInto}${later ? ` (merge ${later.id})` : ''}; undo that merge first.`,
-      );
+      throw survivorMergedSince(survivor.uid, survivor.mergedInto, later?.id);
     }
     const movedRoles = new Set(merge.moved.roleBindings.map((binding) => roleKey(binding.role, binding.organizationId)));
     const movedLinks = new Set(merge.moved.appLinks);
@@ -118,10 +114,7 @@ export class MergesService {
         later.moved.removedRoleBindings.some((binding) => movedRoles.has(roleKey(binding.role, binding.organization_id))) ||
         later.moved.removedAppLinks.some((link) => movedLinks.has(link.registry_id));
       if (dependsOn) {
-        throw DomainError.of(
-          'merge.later_merge_removed_duplicates',
-          `Merge ${later.id} (of ${later.mergedUid} into ${later.survivorUid}) removed duplicates of rows this merge moved; undo it first.`,
-        );
+        throw laterMergeRemovedDuplicates(later);
       }
     }
   }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AppLinkDto, type RoleBindingDto, type UnifiedUserDto } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
+import { appAlreadyLinked, appNotLinked, beingMerged, registryNotFound, unifiedUserNotFound } from './unified-users.errors';
 import { UnifiedUsersRepository, type RoleBinding, type UnifiedUser } from './unified-users.repository';
 
 export interface EffectiveRole {
@@ -68,22 +68,22 @@ export class UnifiedUsersService {
   async lockResolved(manager: EntityManager, uid: string): Promise<UnifiedUser> {
     for (let attempt = 0; attempt < MAX_RESOLVE_ATTEMPTS; attempt++) {
       const resolved = await this.users.findResolved(uid, manager);
-      if (!resolved) throw userNotFound(uid);
+      if (!resolved) throw unifiedUserNotFound(uid);
       const locked = await this.users.lockForShare(manager, resolved.uid);
       if (locked && locked.mergedInto === null) return locked;
     }
-    throw DomainError.of('unified_users.being_merged', `Unified user ${uid} is being merged; try again.`);
+    throw beingMerged(uid);
   }
 
   async linkApp(uid: string, registryId: string, actor: Actor): Promise<AppLinkDto> {
     return this.dataSource.transaction(async (manager) => {
       // The registry first, as mirror writes lock it before the users they link.
       if (!(await this.users.lockActiveRegistry(manager, registryId))) {
-        throw DomainError.of('unified_users.registry_not_found', `Registry ${registryId} does not exist.`);
+        throw registryNotFound(registryId);
       }
       const user = await this.lockResolved(manager, uid);
       if (!(await this.users.insertAppLink(manager, user.uid, registryId))) {
-        throw DomainError.of('unified_users.app_already_linked', `Unified user ${user.uid} is linked to ${registryId} already.`);
+        throw appAlreadyLinked(user.uid, registryId);
       }
       await this.audit.record(actor, { action: 'users.link-app', target: user.uid, detail: { registryId, requestedUid: uid } }, manager);
       return { registryId, via: 'link' };
@@ -94,7 +94,7 @@ export class UnifiedUsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await this.lockResolved(manager, uid);
       if (!(await this.users.deleteAppLink(manager, user.uid, registryId))) {
-        throw DomainError.of('unified_users.app_not_linked', `Unified user ${user.uid} has no link to ${registryId}.`);
+        throw appNotLinked(user.uid, registryId);
       }
       await this.audit.record(actor, { action: 'users.unlink-app', target: user.uid, detail: { registryId, requestedUid: uid } }, manager);
     });
@@ -102,13 +102,9 @@ export class UnifiedUsersService {
 
   private async requireResolved(uid: string): Promise<UnifiedUser> {
     const user = await this.users.findResolved(uid);
-    if (!user) throw userNotFound(uid);
+    if (!user) throw unifiedUserNotFound(uid);
     return user;
   }
-}
-
-export function userNotFound(uid: string): DomainError {
-  return DomainError.of('unified_users.not_found', `Unified user ${uid} does not exist.`);
 }
 
 export function toRoleBindingDto(row: RoleBinding): RoleBindingDto {

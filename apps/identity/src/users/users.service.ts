@@ -11,7 +11,9 @@ import {
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
-import { appNotFound, RegisteredAppsService } from '../registered-apps/registered-apps.service';
+import { appNotFound } from '../registered-apps/registered-apps.errors';
+import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
+import { externalIdTaken, nothingToChange, userNotFound } from './users.errors';
 import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
 
 /** Where a mirror write came from, kept in its audit entry. */
@@ -54,10 +56,7 @@ export class UsersService {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
       if ((await this.users.findByExternalIds(manager, request.registryId, [request.externalId])).length > 0) {
-        throw DomainError.of(
-          'users.external_id_taken',
-          `Registry ${request.registryId} already has a user with externalId ${request.externalId}.`,
-        );
+        throw externalIdTaken(request.registryId, request.externalId);
       }
       return toUserDto(await this.createRecord(manager, request, actorOf(caller), 'api'));
     });
@@ -65,7 +64,7 @@ export class UsersService {
 
   async update(id: string, request: UpdateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
     if (MIRROR_FIELDS.every((field) => request[field] == null)) {
-      throw DomainError.of('users.nothing_to_change', `Give at least one field to change: ${MIRROR_FIELDS.join(', ')}.`);
+      throw nothingToChange(MIRROR_FIELDS);
     }
     const visible = await this.requireVisible(id, caller);
     return this.dataSource.transaction(async (manager) => {
@@ -226,10 +225,6 @@ export class UsersService {
     }
     return row;
   }
-}
-
-function userNotFound(id: string): DomainError {
-  return DomainError.of('users.not_found', `User ${id} does not exist or its registry is not bound to this key.`);
 }
 
 function fieldsOf(row: MirrorRecord): MirrorFields {

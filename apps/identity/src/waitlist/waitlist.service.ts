@@ -8,10 +8,11 @@ import {
   type WaitlistListQueryDto,
   type WaitlistRequestDto,
 } from '@stdreg/contracts';
-import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import { keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { KeysService } from '../keys/keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { alreadyDecided, requestNotFound } from './waitlist.errors';
 import { WaitlistRepository, type WaitlistRequest } from './waitlist.repository';
 
 /** Keys are not self-served: anyone may ask for one, a platform key approves (issuing an App key) or rejects. */
@@ -84,13 +85,9 @@ export class WaitlistService {
   private async lockPending(manager: EntityManager, id: string): Promise<WaitlistRequest> {
     const row = await this.requests.lock(manager, id);
     if (!row) throw requestNotFound(id);
-    if (row.status !== 'pending') throw DomainError.of('waitlist.already_decided', `Waitlist request ${id} was already ${row.status}.`);
+    if (row.status !== 'pending') throw alreadyDecided(id, row.status);
     return row;
   }
-}
-
-function requestNotFound(id: string): DomainError {
-  return DomainError.of('waitlist.not_found', `Waitlist request ${id} does not exist.`);
 }
 
 function toWaitlistRequestDto(row: WaitlistRequest): WaitlistRequestDto {

@@ -1,0 +1,45 @@
+import { DomainError } from '@stdreg/server-kit';
+
+// The keys feature's refusals (codes and categories declared in IDENTITY_ERRORS).
+
+const KEY_REQUIRED = 'A valid API key is required: Authorization: Bearer <key>.';
+
+export function credentialMissing(): DomainError {
+  return DomainError.of('keys.credential_missing', KEY_REQUIRED, { headers: { 'WWW-Authenticate': 'Bearer realm="identity"' } });
+}
+
+export function credentialInvalid(description: string): DomainError {
+  return DomainError.of('keys.credential_invalid', KEY_REQUIRED, {
+    headers: { 'WWW-Authenticate': `Bearer realm="identity", error="invalid_token", error_description="${description}"` },
+  });
+}
+
+export function platformKeyRequired(): DomainError {
+  return DomainError.of('keys.platform_key_required', 'This operation needs a platform key.');
+}
+
+export function keyNotFound(id: string): DomainError {
+  return DomainError.of('keys.not_found', `Key ${id} does not exist.`);
+}
+
+export function keyRevoked(): DomainError {
+  return DomainError.of('keys.revoked', 'A revoked key cannot be rotated.');
+}
+
+export function organizationRequired(): DomainError {
+  return DomainError.of('keys.organization_required', 'An app key acts for an organization.', {
+    errors: [{ field: 'organizationId', message: 'organizationId is required for app keys' }],
+  });
+}
+
+export function organizationUnknown(organizationId: string): DomainError {
+  return DomainError.of('keys.organization_unknown', `Organization ${organizationId} does not exist.`, {
+    errors: [{ field: 'organizationId', message: 'organizationId must name an existing organization' }],
+  });
+}
+
+export function registriesUnknown(missing: string[]): DomainError {
+  return DomainError.of('keys.registries_unknown', `Unknown registries: ${missing.join(', ')}.`, {
+    errors: [{ field: 'allowedRegistryIds', message: 'every registry id must name a registered app' }],
+  });
+}

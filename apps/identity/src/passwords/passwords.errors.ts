@@ -1,0 +1,18 @@
+import { DomainError } from '@stdreg/server-kit';
+
+// The password API's refusals; the pages answer with pages instead (codes and categories declared in IDENTITY_ERRORS).
+
+export function noUnifiedUser(mirrorId: string): DomainError {
+  return DomainError.of('passwords.no_unified_user', `User ${mirrorId} has no unified user.`);
+}
+
+export function userSharedWithOtherApps(): DomainError {
+  return DomainError.of(
+    'passwords.user_shared_with_other_apps',
+    'This user also belongs to apps outside this key; only a platform key can issue its password link.',
+  );
+}
+
+export function loginEmailTaken(): DomainError {
+  return DomainError.of('passwords.login_email_taken', 'Another user already signs in with this email address.');
+}
