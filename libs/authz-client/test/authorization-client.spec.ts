@@ -194,6 +194,15 @@ describe('AuthorizationClient', () => {
     expect(answer).toMatchObject({ decision: 'deny', unavailable: true });
   });
 
+  it('refuses an answer that declares more than 64 KiB unread, without waiting for its body', async () => {
+    behaviour = (_, __, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(65 * 1024) });
+      response.write('{"decision":"allow"');
+    };
+    const answer = await client({ timeoutMs: 10_000 }).ask(question());
+    expect(answer).toEqual({ decision: 'deny', reason: 'identity answered more than 64 KiB', subject: null, unavailable: true });
+  });
+
   it('stops reading an endless body at 64 KiB and denies', async () => {
     let written = 0;
     behaviour = (_, __, response) => {
