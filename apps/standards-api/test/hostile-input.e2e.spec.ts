@@ -57,6 +57,13 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
     expect(await written()).toEqual(before);
   });
 
+  it('refuses NUL and text that is not UTF-8 in a free-text query no database ever sees, and on a route that reads no input', async () => {
+    await request(server()).get('/api/v2/terms?q=revenue%00share').expect(400);
+    await request(server()).get('/api/v2/terms?q=%ED%A0%80').expect(400);
+    await request(server()).get('/api/v2/terms?q=revenue').expect(200);
+    await request(server()).get('/healthz?probe=%00').expect(400);
+  });
+
   it('refuses integers the columns cannot hold, in a path, a query and a body', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     const before = await written();
