@@ -20,8 +20,11 @@ env.IDENTITY_URL ??= `http://127.0.0.1:${ports.identity}`;
 const serviceToken = randomBytes(32).toString('base64url');
 env.IDENTITY_SERVICE_TOKEN ??= serviceToken;
 env.DECISION_SERVICE_TOKENS ??= `platform:${env.IDENTITY_SERVICE_TOKEN}`;
-// Sign-in: the OpenID Provider's issuer, and password-setup links printed to identity's log (development).
+// Sign-in: the OpenID Provider's issuer (identity serves it, the gateway's protected-resource metadata names
+// it), and password-setup links printed to identity's log (development).
 env.OIDC_ISSUER ??= `http://127.0.0.1:${ports.identity}/oidc`;
+// The gateway's resource identifier: its MCP endpoint as agents reach it here.
+env.MCP_RESOURCE_URL ??= `http://127.0.0.1:${ports['mcp-gateway']}/mcp`;
 env.PASSWORD_SETUP_LINKS_IN_LOG ??= 'true';
 
 const build = process.argv.includes('--no-build')
@@ -73,7 +76,7 @@ const ready = await Promise.all(Object.keys(ports).map(waitReady));
 if (!stopping) {
   const lines = [
     `standards-api  http://127.0.0.1:${ports['standards-api']}/api/v2  (reference: /api/v2/docs)`,
-    `mcp-gateway    http://127.0.0.1:${ports['mcp-gateway']}`,
+    `mcp-gateway    ${env.MCP_RESOURCE_URL}  (metadata: http://127.0.0.1:${ports['mcp-gateway']}/.well-known/oauth-protected-resource/mcp)`,
     `identity       http://127.0.0.1:${ports.identity}/v1`,
     `OIDC issuer    ${env.OIDC_ISSUER}  (discovery: ${env.OIDC_ISSUER}/.well-known/openid-configuration)`,
   ];

@@ -149,4 +149,15 @@ describe('docker-compose.yml', () => {
     expect(issuer.port).toBe('8081');
     expect(issuer.pathname).toBe('/oidc');
   });
+
+  it("names the gateway's public MCP URL and identity's issuer to the gateway, and routes its protected-resource metadata", () => {
+    const gateway = compose.services['mcp-gateway']!.environment!;
+    expect(gateway['OIDC_ISSUER']).toBe(compose.services['identity']!.environment!['OIDC_ISSUER']);
+    const resource = new URL(gateway['MCP_RESOURCE_URL']!.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1'));
+    expect({ port: resource.port, path: resource.pathname }).toEqual({ port: '8080', path: '/mcp' });
+    const conf = read('deploy/edge/nginx.conf');
+    expect(conf).toMatch(
+      /listen 8080;[^]*location ~ \^\/\\\.well-known\/oauth-protected-resource\(\/mcp\)\?\$ \{\s+proxy_pass http:\/\/mcp_gateway;[^]*listen 8081;/,
+    );
+  });
 });

@@ -25,6 +25,8 @@ const MAY_STAY_UNSET: Record<AppName, string[]> = {
   identity: [],
   'mcp-gateway': [],
 };
+/** URL variables that name a service's own public address, not an upstream it calls. */
+const PUBLIC_URLS = ['MCP_RESOURCE_URL'];
 const API_VERSIONS: Record<string, string> = {
   Deployment: 'apps/v1',
   Service: 'v1',
@@ -171,7 +173,7 @@ describe('deploy/k8s manifests', () => {
 
     it('points its upstream URLs at Services that exist, on their ports', () => {
       const { fromConfigMap } = provided(workload(app).container);
-      for (const [name, value] of Object.entries(fromConfigMap).filter(([name]) => /_URL$/.test(name))) {
+      for (const [name, value] of Object.entries(fromConfigMap).filter(([name]) => /_URL$/.test(name) && !PUBLIC_URLS.includes(name))) {
         const url = new URL(value);
         const service = find(manifests, 'Service', url.hostname);
         expect({ name, service: service?.metadata.name }).toEqual({ name, service: url.hostname });
@@ -253,6 +255,22 @@ describe('deploy/k8s manifests', () => {
     expect(routes.some((r: { host: string; path: string }) => r.host === identityHost && issuer.pathname.startsWith(r.path))).toBe(true);
     // The gateway answers for the public host only (DNS-rebinding protection).
     expect(find(manifests, 'ConfigMap', 'mcp-gateway-config')!.data!['MCP_ALLOWED_HOSTS']!.split(',')).toContain(platformHost);
+  });
+
+  it("names the gateway's public MCP URL and identity's issuer to the gateway, and routes its protected-resource metadata", () => {
+    const gateway = find(manifests, 'ConfigMap', 'mcp-gateway-config')!.data!;
+    expect(gateway['OIDC_ISSUER']).toBe(find(manifests, 'ConfigMap', 'identity-config')!.data!['OIDC_ISSUER']);
+    const ingress = find(manifests, 'Ingress', 'stdreg-edge')!;
+    const platform = ingress.spec.rules.find((rule: { http: { paths: { path: string }[] } }) =>
+      rule.http.paths.some((p) => p.path === '/mcp'),
+    );
+    const resource = new URL(gateway['MCP_RESOURCE_URL']!);
+    expect({ host: resource.host, path: resource.pathname }).toEqual({ host: platform.host, path: '/mcp' });
+    expect(platform.http.paths).toContainEqual({
+      path: '/.well-known/oauth-protected-resource',
+      pathType: 'Prefix',
+      backend: { service: { name: 'mcp-gateway', port: { name: 'http' } } },
+    });
   });
 });
 

@@ -31,6 +31,8 @@ const env = {
   STANDARDS_API_PORT: String(standardsPort),
   MCP_GATEWAY_PORT: String(gatewayPort),
   IDENTITY_URL: `http://127.0.0.1:${identityPort}`,
+  OIDC_ISSUER: `http://127.0.0.1:${identityPort}/oidc`,
+  MCP_RESOURCE_URL: `http://127.0.0.1:${gatewayPort}/mcp`,
   STANDARDS_API_URL: `http://127.0.0.1:${standardsPort}`,
   IDENTITY_SERVICE_TOKEN: serviceToken,
   DECISION_SERVICE_TOKENS: `platform:${serviceToken}`,

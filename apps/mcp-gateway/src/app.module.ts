@@ -3,6 +3,7 @@ import { downstreamServiceCheck, HealthModule, JsonLogger } from '@stdreg/server
 import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
 import { McpModule } from './mcp/mcp.module';
+import { ProtectedResourceModule } from './protected-resource/protected-resource.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
@@ -13,6 +14,7 @@ export class AppModule {
       global: true,
       imports: [
         McpModule,
+        ProtectedResourceModule,
         HealthModule.register(
           {
             useFactory: (store: RateLimitStore) => [

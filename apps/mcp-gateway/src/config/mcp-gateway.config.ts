@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
+import { canonicalResourceUrl } from './canonical-resource-url';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -17,6 +18,23 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Min(0)
   @Max(65535)
   MCP_GATEWAY_PORT = 3002;
+
+  /**
+   * The MCP endpoint's URL as agents reach it: the gateway's resource identifier (RFC 9728, RFC 8707).
+   * Compared in canonical form (see `mcpResourceUrl`). Default: http://127.0.0.1:<MCP_GATEWAY_PORT>/mcp.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?(#\S*)?$/i, {
+    message: 'MCP_RESOURCE_URL must be an http(s) URL without a query (e.g. https://platform.example.com/mcp)',
+  })
+  MCP_RESOURCE_URL?: string = undefined;
+
+  /** identity's OpenID Provider issuer, exactly as identity's OIDC_ISSUER: the authorization server agents are sent to. */
+  @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, {
+    message:
+      'OIDC_ISSUER must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
+  })
+  OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
 
   /** Base URL of standards-api (without /api/v2). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'STANDARDS_API_URL must be an http(s) URL' })
@@ -80,4 +98,9 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Min(0)
   @Max(3600)
   REGISTRY_CACHE_SECONDS = 5;
+
+  /** The resource identifier in canonical form: lower-case scheme and host, no default port, trailing slash or fragment. */
+  get mcpResourceUrl(): string {
+    return canonicalResourceUrl(this.MCP_RESOURCE_URL ?? `http://127.0.0.1:${this.MCP_GATEWAY_PORT}/mcp`);
+  }
 }
