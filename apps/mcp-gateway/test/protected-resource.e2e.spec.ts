@@ -55,6 +55,12 @@ describe('the gateway as an OAuth protected resource (RFC 9728)', () => {
       const config = loadConfig(McpGatewayConfig, { MCP_RESOURCE_URL: configured });
       expect({ configured, resource: config.mcpResourceUrl }).toEqual({ configured, resource: 'https://platform.example.com/mcp' });
     }
+    for (const configured of ['http://LOCALHOST:8080/mcp/', 'http://localhost:8080/mcp']) {
+      expect(loadConfig(McpGatewayConfig, { MCP_RESOURCE_URL: configured }).mcpResourceUrl).toBe('http://localhost:8080/mcp');
+    }
+    expect(loadConfig(McpGatewayConfig, { MCP_RESOURCE_URL: 'http://127.0.0.1:3002/mcp' }).mcpResourceUrl).toBe(
+      'http://127.0.0.1:3002/mcp',
+    );
     expect(loadConfig(McpGatewayConfig, { MCP_RESOURCE_URL: 'https://platform.example.com/Tools/MCP/' }).mcpResourceUrl).toBe(
       'https://platform.example.com/Tools/MCP',
     );
@@ -71,6 +77,7 @@ describe('the gateway as an OAuth protected resource (RFC 9728)', () => {
     for (const env of [
       { MCP_RESOURCE_URL: 'https://platform.example.com/mcp?tenant=a' },
       { MCP_RESOURCE_URL: 'urn:stdreg:mcp-gateway' },
+      { MCP_RESOURCE_URL: 'https://[platform/mcp' },
       { OIDC_ISSUER: 'https://identity.example.com/oidc/' },
     ]) {
       expect(() => loadConfig(McpGatewayConfig, env)).toThrow(ConfigValidationError);

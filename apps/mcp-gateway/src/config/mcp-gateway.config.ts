@@ -24,6 +24,10 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
    * Compared in canonical form (see `mcpResourceUrl`). Default: http://127.0.0.1:<MCP_GATEWAY_PORT>/mcp.
    */
   @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'MCP_RESOURCE_URL must be an http(s) URL' },
+  )
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?(#\S*)?$/i, {
     message: 'MCP_RESOURCE_URL must be an http(s) URL without a query (e.g. https://platform.example.com/mcp)',
   })
