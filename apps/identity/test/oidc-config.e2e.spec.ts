@@ -34,6 +34,16 @@ describe('the OpenID Provider behind a proxy', () => {
     expect(body.jwks_uri).toBe('https://id.example.com/oidc/jwks');
   });
 
+  it('answers RFC 8414’s metadata outside the issuer path with the same public URLs', async () => {
+    const { body } = await request(identity.server)
+      .get('/.well-known/oauth-authorization-server/oidc')
+      .set({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' })
+      .expect(200);
+    expect(body.issuer).toBe('https://id.example.com/oidc');
+    expect(body.authorization_endpoint).toBe('https://id.example.com/oidc/auth');
+    expect(body.code_challenge_methods_supported).toEqual(['S256']);
+  });
+
   it('sends browsers to the sign-in pages on the issuer’s origin', async () => {
     const { body: app } = await request(identity.server)
       .post('/v1/apps')
