@@ -14,11 +14,13 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
         'Every keyed response carries X-RateLimit-Limit and X-RateLimit-Remaining; 429 adds Retry-After. ' +
         'Errors are RFC 9457 problem details.\n\n' +
         `**Sign-in (OpenID Connect).** The OpenID Provider's issuer is \`${oidcIssuer}\`; its endpoints are in the discovery document ` +
-        `[${oidcIssuer}/.well-known/openid-configuration](${oidcIssuer}/.well-known/openid-configuration) ` +
+        `[${oidcIssuer}/.well-known/openid-configuration](${oidcIssuer}/.well-known/openid-configuration), ` +
+        'also served as RFC 8414 metadata at `/.well-known/oauth-authorization-server<issuer path>` on the issuer’s origin ' +
         '(authorization `/auth`, token `/token`, userinfo `/me`, JWKS `/jwks`, revocation `/token/revocation`, end session `/session/end`, all under the issuer). ' +
         'Registered apps (`POST /v1/apps`) are its clients: authorization code with PKCE (S256) for every client, client secret by HTTP Basic, ' +
         'exactly the registered redirect URIs. Ask for `resource=<OIDC_API_AUDIENCE>` and scope `api` to get a JWT access token for the standards API ' +
         '(claims `sub`, `uid`, `roles`, `auth_time`, `amr`); scope `offline_access` (with `prompt=consent`) gives a rotating refresh token. ' +
+        'A formal write needs a sign-in younger than `FORMAL_WRITE_MAX_AGE_SECONDS`: sign in again with `max_age` or `prompt=login`. ' +
         'The login, consent and set-password pages (`/v1/signin/…`, `/v1/password-setup/…`) are HTML for people and not described here; ' +
         '`POST /v1/users/{id}/password-setup` issues the single-use link that sets a password.',
     )

@@ -1,91 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { setPasswordThroughLink, signInWithForms } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startRealIdentity, type RealIdentity } from './support/real-identity';
+import { startSignedInPartner, type SignedInPartner } from './support/signed-in-partner';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 // A person signs in through identity's OpenID Provider (the built artifact in a child process) and
 // calls the standards API with the access token: a human subject, the only kind a formal write allows.
-const PASSWORD = 'a long and unusual passphrase';
 
 let identity: RealIdentity;
 let api: RunningStandardsApi;
-let callback: Server;
-let redirectUri: string;
-let partner: { organizationId: string; key: string; clientId: string; clientSecret: string };
+let partner: SignedInPartner;
 
-async function identityCall(key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${identity.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-/** A user of the partner's app with a password (set through the setup link) and these roles in the partner's organization. */
-async function userWithRoles(roles: string[]): Promise<{ uid: string; email: string }> {
-  const email = `person-${randomBytes(4).toString('hex')}@example.com`;
-  const app = ((await identityCall(partner.key, 'GET', '/v1/apps'))['items'] as { registryId: string }[])[0]!;
-  const user = await identityCall(partner.key, 'POST', '/v1/users', {
-    registryId: app.registryId,
-    externalId: `ext-${randomBytes(4).toString('hex')}`,
-    email,
-    emailVerified: true,
-    displayName: 'Mei',
-    locale: 'en',
-  });
-  const setup = await identityCall(partner.key, 'POST', `/v1/users/${user['id'] as string}/password-setup`);
-  await setPasswordThroughLink(setup['setupUrl'] as string, PASSWORD);
-  for (const role of roles) {
-    await identityCall(identity.platformKey, 'POST', '/v1/role-bindings', {
-      uid: user['uid'],
-      role,
-      organizationId: partner.organizationId,
-    });
-  }
-  return { uid: user['uid'] as string, email };
-}
-
-/** Signs the user in through the login and consent pages; answers the access token for the standards API. */
-async function signIn(email: string): Promise<string> {
-  return signInWithForms(
-    { identityUrl: identity.url, clientId: partner.clientId, clientSecret: partner.clientSecret, redirectUri },
-    email,
-    PASSWORD,
-  );
-}
+const userWithRoles = (roles: string[]) => partner.userWithRoles(roles);
+const signIn = (email: string) => partner.signIn(email);
 
 beforeAll(async () => {
   identity = await startRealIdentity();
   api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: identity.serviceToken });
-  callback = createServer((_req, res) => res.end('back'));
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  const organization = await identityCall(identity.platformKey, 'POST', '/v1/organizations', { name: 'Studio' });
-  const key = await identityCall(identity.platformKey, 'POST', '/v1/keys', {
-    name: 'studio app',
-    class: 'app',
-    organizationId: organization['id'],
-  });
-  const registered = await identityCall(key['secret'] as string, 'POST', '/v1/apps', {
-    name: 'Studio Portal',
-    type: 'Traditional',
-    redirectUris: [redirectUri],
-  });
-  partner = {
-    organizationId: organization['id'] as string,
-    key: key['secret'] as string,
-    clientId: (registered['app'] as { clientId: string }).clientId,
-    clientSecret: registered['clientSecret'] as string,
-  };
+  partner = await startSignedInPartner(identity);
 }, 120_000);
 afterAll(async () => {
-  await new Promise((resolve) => callback?.close(resolve));
+  await partner?.close();
   await api?.close();
   await identity?.stop();
 });

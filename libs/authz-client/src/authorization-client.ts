@@ -3,12 +3,14 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import {
   ACTION_CATALOGUE,
+  AUTHENTICATION_TOO_OLD,
   credentialDigest,
   DECISION_ANSWER_MAX_BYTES,
   DECISION_SIGNATURE_HEADER,
   decisionSignatureMatches,
   DECISIONS,
   DENIAL_REASONS,
+  MAX_FORMAL_WRITE_MAX_AGE_SECONDS,
   SUBJECT_KINDS,
   type Action,
   type DecisionQuestionDto,
@@ -39,7 +41,14 @@ export interface AuthorizationQuestion {
 
 export type AuthorizationAnswer =
   | { decision: 'allow'; reason: string; subject: DecisionSubjectDto }
-  | { decision: 'deny'; reason: string; subject: DecisionSubjectDto | null; unavailable: boolean };
+  | {
+      decision: 'deny';
+      reason: string;
+      subject: DecisionSubjectDto | null;
+      unavailable: boolean;
+      /** With `authentication_too_old`: how recent (seconds) the person's sign-in must be. */
+      maxAge?: number;
+    };
 
 const READ_CACHE_LIMIT = 10_000;
 /** An allow's reason as identity words them (`organization_key`, `role:project-owner`); anything else is replaced. */
@@ -178,7 +187,8 @@ function unavailable(reason: string): AuthorizationAnswer {
 
 /**
  * Anything but a well-formed allow or deny to `expected` is a denial. A denial's reason is passed on
- * only when it is one identity gives (DENIAL_REASONS), an allow's only in its short form.
+ * only when it is one identity gives (DENIAL_REASONS), an allow's only in its short form; a denial's
+ * `maxAge` only with `authentication_too_old` and within a day.
  */
 export function parseAnswer(text: string, expected: DecisionQuestionDto): AuthorizationAnswer {
   let body: unknown;
@@ -188,7 +198,7 @@ export function parseAnswer(text: string, expected: DecisionQuestionDto): Author
     return unavailable('identity answered something that is not JSON');
   }
   if (typeof body !== 'object' || body === null) return unavailable('identity answered an unexpected body');
-  const { decision, reason, subject, question } = body as Record<string, unknown>;
+  const { decision, reason, subject, question, maxAge } = body as Record<string, unknown>;
   if (!(DECISIONS as readonly unknown[]).includes(decision) || typeof reason !== 'string') {
     return unavailable('identity answered an unknown decision');
   }
@@ -198,12 +208,18 @@ export function parseAnswer(text: string, expected: DecisionQuestionDto): Author
     if (!validSubject) return unavailable('identity allowed without a subject');
     return { decision: 'allow', reason: ALLOW_REASON.test(reason) ? reason : 'allowed', subject: validSubject };
   }
+  const knownReason = (DENIAL_REASONS as readonly string[]).includes(reason) ? reason : 'denied';
   return {
     decision: 'deny',
-    reason: (DENIAL_REASONS as readonly string[]).includes(reason) ? reason : 'denied',
+    reason: knownReason,
     subject: validSubject,
     unavailable: false,
+    ...(knownReason === AUTHENTICATION_TOO_OLD && isMaxAge(maxAge) ? { maxAge } : {}),
   };
+}
+
+function isMaxAge(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_FORMAL_WRITE_MAX_AGE_SECONDS;
 }
 
 function answersQuestion(question: unknown, expected: DecisionQuestionDto): boolean {

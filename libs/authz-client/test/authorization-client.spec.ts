@@ -244,6 +244,27 @@ describe('AuthorizationClient', () => {
     expect((await client().ask(question())).reason).toBe('role:project-owner');
   });
 
+  it('passes on how recent a sign-in must be with authentication_too_old only, and only a plausible one', async () => {
+    const tooOld =
+      (maxAge: unknown, reason = 'authentication_too_old'): Behaviour =>
+      (_, body, response) =>
+        answerAsIdentity(body, response, { decision: 'deny', reason, subject: { kind: 'human', id: 'u1' }, maxAge });
+    behaviour = tooOld(300);
+    expect(await client().ask(question('split-project:activate'))).toEqual({
+      decision: 'deny',
+      reason: 'authentication_too_old',
+      subject: { kind: 'human', id: 'u1' },
+      unavailable: false,
+      maxAge: 300,
+    });
+    for (const maxAge of [0, -5, 1.5, '300', 86_401, null]) {
+      behaviour = tooOld(maxAge);
+      expect(await client().ask(question('split-project:activate'))).not.toHaveProperty('maxAge');
+    }
+    behaviour = tooOld(300, 'role_required');
+    expect(await client().ask(question('split-project:activate'))).not.toHaveProperty('maxAge');
+  });
+
   it('denies when identity hangs, after the timeout', async () => {
     behaviour = () => undefined;
     const answer = await client({ timeoutMs: 200 }).ask(question());

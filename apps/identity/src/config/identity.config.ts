@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min } from 'class-validator';
+import { MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
 import { CommonServiceConfig } from '@stdreg/server-kit';
 
 const toInt = () => Type(() => Number);
@@ -98,6 +99,12 @@ export class IdentityConfig extends CommonServiceConfig {
   OIDC_API_AUDIENCE = 'urn:stdreg:standards-api';
 
   @toInt() @IsInt() @Min(60) @Max(86400) OIDC_ACCESS_TOKEN_TTL_SECONDS = 600;
+
+  /**
+   * A formal write needs a person who signed in at most this many seconds ago (the token's `auth_time`);
+   * an older sign-in is denied `authentication_too_old`, and the person signs in again (RFC 9470 step-up).
+   */
+  @toInt() @IsInt() @Min(1) @Max(MAX_FORMAL_WRITE_MAX_AGE_SECONDS) FORMAL_WRITE_MAX_AGE_SECONDS = 300;
   @toInt() @IsInt() @Min(1) @Max(100) SIGNIN_MAX_FAILED_ATTEMPTS = 5;
   @toInt() @IsInt() @Min(1) @Max(86400) SIGNIN_LOCKOUT_SECONDS = 900;
   @toInt() @IsInt() @Min(60) @Max(2592000) PASSWORD_SETUP_TTL_SECONDS = 86400;

@@ -27,6 +27,29 @@ describe('the decision policy', () => {
     expect(decide(human([{ role: 'scenario-modeller', organizationId: ORG }]), action, { organizationId: ORG }).decision).toBe('deny');
   });
 
+  it.each(formalActions)('denies %s to a person who signed in longer ago than the limit, once the role allows it', (action) => {
+    const approver = (authTime?: number): DecisionSubject => ({
+      ...human([{ role: 'project-owner', organizationId: ORG }]),
+      ...(authTime === undefined ? {} : { authTime }),
+    });
+    const freshness = { maxAgeSeconds: 300, nowSeconds: 10_000 };
+    expect(decide(approver(9_700), action, { organizationId: ORG }, freshness)).toEqual({
+      decision: 'allow',
+      reason: 'role:project-owner',
+    });
+    expect(decide(approver(9_699), action, { organizationId: ORG }, freshness)).toEqual({
+      decision: 'deny',
+      reason: 'authentication_too_old',
+      maxAge: 300,
+    });
+    expect(decide(approver(), action, { organizationId: ORG }, freshness)).toMatchObject({ reason: 'authentication_too_old' });
+    expect(decide(approver(9_000), action, { organizationId: OTHER_ORG }, freshness)).toEqual({
+      decision: 'deny',
+      reason: 'role_required',
+    });
+    expect(decide(approver(9_000), 'split-project:read', { organizationId: ORG }, freshness).decision).toBe('allow');
+  });
+
   it.each(draftingActions)('allows %s to an app key in its own organization only, and to a platform key', (action) => {
     expect(decide(appKey, action, { organizationId: ORG })).toEqual({ decision: 'allow', reason: 'organization_key' });
     expect(decide(appKey, action, { organizationId: OTHER_ORG })).toEqual({ decision: 'deny', reason: 'organization_mismatch' });

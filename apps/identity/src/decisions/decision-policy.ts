@@ -6,7 +6,16 @@ export interface DecisionResource {
   projectId?: string | undefined;
 }
 
-export type DecisionOutcome = { decision: 'allow'; reason: string } | { decision: 'deny'; reason: DenialReason };
+export type DecisionOutcome =
+  | { decision: 'allow'; reason: string }
+  | { decision: 'deny'; reason: Exclude<DenialReason, 'authentication_too_old'> }
+  | { decision: 'deny'; reason: 'authentication_too_old'; maxAge: number };
+
+/** How recent a person's sign-in must be for a formal write, and the time to measure it at (seconds since the epoch). */
+export interface SignInFreshness {
+  maxAgeSeconds: number;
+  nowSeconds: number;
+}
 
 export type { DenialReason } from '@stdreg/contracts';
 
@@ -14,9 +23,11 @@ export type { DenialReason } from '@stdreg/contracts';
  * The catalogue applied to a resolved subject. Formal writes need a human; keys act only for
  * non-formal actions, app keys only in their own organization; humans need a role the action
  * lists, bound in the resource's organization or globally. An action outside any organization
- * (a tool call) needs only a valid credential.
+ * (a tool call) needs only a valid credential. With `freshness`, a formal write the person's roles
+ * allow also needs a sign-in no older than its `maxAgeSeconds` (else `authentication_too_old`, which a
+ * new sign-in cures; a missing role is said first, because no sign-in cures that).
  */
-export function decide(subject: DecisionSubject, action: string, resource: DecisionResource): DecisionOutcome {
+export function decide(subject: DecisionSubject, action: string, resource: DecisionResource, freshness?: SignInFreshness): DecisionOutcome {
   if (!isAction(action)) return { decision: 'deny', reason: 'unknown_action' };
   const definition = actionDefinition(action);
   if (subject.kind !== 'human') {
@@ -33,7 +44,15 @@ export function decide(subject: DecisionSubject, action: string, resource: Decis
     (binding) =>
       definition.roles.includes(binding.role) && (binding.organizationId === null || binding.organizationId === resource.organizationId),
   );
-  return granted ? { decision: 'allow', reason: `role:${granted.role}` } : { decision: 'deny', reason: 'role_required' };
+  if (!granted) return { decision: 'deny', reason: 'role_required' };
+  if (definition.formal && freshness && !signedInWithin(subject.authTime, freshness)) {
+    return { decision: 'deny', reason: 'authentication_too_old', maxAge: freshness.maxAgeSeconds };
+  }
+  return { decision: 'allow', reason: `role:${granted.role}` };
+}
+
+function signedInWithin(authTime: number | undefined, { maxAgeSeconds, nowSeconds }: SignInFreshness): boolean {
+  return authTime !== undefined && nowSeconds - authTime <= maxAgeSeconds;
 }
 
 export function subjectDto(subject: DecisionSubject): DecisionSubjectDto {

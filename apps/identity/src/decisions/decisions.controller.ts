@@ -21,7 +21,9 @@ export class DecisionsController {
     summary: 'Resource authorization for the platform services: allow or deny, with the resolved subject and a reason',
     description:
       'Formal writes (split-project:activate, rule-version:create, settlement-run:post) need a human user; ' +
-      'an API key, and so every agent, is denied them whatever its class. An unknown action is denied.',
+      'an API key, and so every agent, is denied them whatever its class, and the person must have signed in within ' +
+      '`FORMAL_WRITE_MAX_AGE_SECONDS` (else `authentication_too_old`, with that limit as `maxAge`: the person signs in again). ' +
+      'An unknown action is denied.',
   })
   @ApiBody({ type: DecisionRequestDto })
   @ApiOkResponse({ type: DecisionResponseDto })

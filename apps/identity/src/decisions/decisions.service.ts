@@ -8,6 +8,7 @@ import {
   type DecisionResponseDto,
 } from '@stdreg/contracts';
 import { type Actor, AuditService } from '../audit/audit.service';
+import { IdentityConfig } from '../config/identity.config';
 import { KeysService } from '../keys/keys.service';
 import { AccessTokenVerifier } from '../oidc/access-token-verifier';
 import type { DecisionSubject } from '../subjects/decision-subject';
@@ -22,6 +23,7 @@ export class DecisionsService {
     private readonly audit: AuditService,
     private readonly accessTokens: AccessTokenVerifier,
     private readonly refusals: RefusalTally,
+    private readonly config: IdentityConfig,
   ) {}
 
   /** The answer, with the question it answers echoed (see DecisionQuestionDto). */
@@ -32,8 +34,14 @@ export class DecisionsService {
   private async answer(request: DecisionRequestDto, serviceName: string): Promise<Omit<DecisionResponseDto, 'question'>> {
     const subject = await this.resolve(request.credential);
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
-    const outcome = decide(subject, request.action, request.resource);
-    if (outcome.decision === 'deny') return this.deny(request, serviceName, outcome.reason, subject);
+    const outcome = decide(subject, request.action, request.resource, {
+      maxAgeSeconds: this.config.FORMAL_WRITE_MAX_AGE_SECONDS,
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+    if (outcome.decision === 'deny') {
+      const denied = await this.deny(request, serviceName, outcome.reason, subject);
+      return outcome.reason === 'authentication_too_old' ? { ...denied, maxAge: outcome.maxAge } : denied;
+    }
     if (isFormal(request.action)) await this.recordFormal(request, serviceName, actorOfSubject(subject), 'success', outcome.reason);
     return { decision: 'allow', reason: outcome.reason, subject: subjectDto(subject) };
   }

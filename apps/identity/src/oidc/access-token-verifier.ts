@@ -12,6 +12,7 @@ import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
  * audience, type, expiry), whose client is still an active app and whose grant was not revoked. The
  * subject is the human the token's user resolves to today (merges followed) with the role bindings it
  * holds now, so a revoked role counts at once; a token revoked by its client (jti) counts at once too.
+ * The token's `auth_time` comes along: a formal write asks how recent the sign-in is.
  */
 @Injectable()
 export class AccessTokenVerifier {
@@ -30,7 +31,12 @@ export class AccessTokenVerifier {
     if (!claims) return 'invalid_credential';
     const subject = await this.subjects.find(claims.sub, claims.clientId, claims.gid, claims.jti);
     if (!subject?.clientActive || !subject.grantActive || !subject.tokenActive) return 'invalid_credential';
-    return { kind: 'human', uid: subject.uid, roles: subject.roles };
+    return {
+      kind: 'human',
+      uid: subject.uid,
+      roles: subject.roles,
+      ...(claims.authTime === undefined ? {} : { authTime: claims.authTime }),
+    };
   }
 
   /**
@@ -46,7 +52,9 @@ export class AccessTokenVerifier {
     return 'revoked';
   }
 
-  private async verify(token: string): Promise<{ sub: string; clientId: string; gid: string; jti: string; exp: number } | null> {
+  private async verify(
+    token: string,
+  ): Promise<{ sub: string; clientId: string; gid: string; jti: string; exp: number; authTime?: number } | null> {
     let claims: Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(token, this.keys, {
@@ -60,9 +68,9 @@ export class AccessTokenVerifier {
     } catch {
       return null;
     }
-    const { sub, client_id: clientId, gid, jti, exp } = claims;
+    const { sub, client_id: clientId, gid, jti, exp, auth_time: authTime } = claims;
     if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return null;
     if (typeof jti !== 'string' || typeof exp !== 'number') return null;
-    return { sub, clientId, gid, jti, exp };
+    return { sub, clientId, gid, jti, exp, ...(Number.isInteger(authTime) ? { authTime: authTime as number } : {}) };
   }
 }

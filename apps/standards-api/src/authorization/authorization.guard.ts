@@ -1,9 +1,10 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthorizationClient, forwardedCredential } from '@stdreg/authz-client';
-import { MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
+import { AUTHENTICATION_TOO_OLD, MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
 import { DomainError, isUuid } from '@stdreg/server-kit';
 import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
+import { recentSignInRequired } from './step-up';
 
 /** The project a request is about, when its route names one (`/split-projects/:id/...`). */
 function projectOf(request: AuthorizedRequest): { projectId?: string } {
@@ -64,6 +65,7 @@ export class AuthorizationGuard implements CanActivate {
       if (answer.unavailable) {
         throw DomainError.of('authorization.unavailable', 'Authorization could not be established; nothing was done. Retry later.');
       }
+      if (answer.reason === AUTHENTICATION_TOO_OLD) throw recentSignInRequired(answer.maxAge);
       throw DomainError.of('authorization.denied', `Not allowed: ${answer.reason}.`);
     }
     request.authorization = { subject: answer.subject, organizationId: organizationId.toLowerCase() };

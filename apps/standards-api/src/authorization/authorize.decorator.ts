@@ -31,7 +31,12 @@ export function Authorize(action: Action): MethodDecorator {
     UseGuards(AuthorizationGuard),
     ApiBearerAuth('credential'),
     ApiHeader({ name: ORGANIZATION_HEADER, required: true, description: 'The organization the request acts in (uuid)' }),
-    ApiUnauthorizedResponse({ description: 'No credential', type: ProblemDetailsDto }),
+    ApiUnauthorizedResponse({
+      description:
+        'No credential; or, for a formal write, a sign-in older than identity allows: `WWW-Authenticate: Bearer ' +
+        'error="insufficient_user_authentication", max_age=<seconds>` (RFC 9470), and the person signs in again',
+      type: ProblemDetailsDto,
+    }),
     ApiForbiddenResponse({ description: `identity denied ${action}`, type: ProblemDetailsDto }),
     ApiNotFoundResponse({ description: 'No such resource in this organization', type: ProblemDetailsDto }),
     ApiServiceUnavailableResponse({

@@ -16,8 +16,16 @@ export const DENIAL_REASONS = [
   'organization_required',
   'organization_mismatch',
   'role_required',
+  'authentication_too_old',
 ] as const;
 export type DenialReason = (typeof DENIAL_REASONS)[number];
+/**
+ * A formal write by a person whose sign-in is older than the answer's `maxAge` (seconds): the person
+ * must sign in again (RFC 9470 step-up: `max_age`, or `prompt=login`).
+ */
+export const AUTHENTICATION_TOO_OLD = 'authentication_too_old' satisfies DenialReason;
+/** No formal write tolerates a sign-in older than a day; a longer `maxAge` in an answer is not believed. */
+export const MAX_FORMAL_WRITE_MAX_AGE_SECONDS = 86400;
 
 /** No credential the platform issues is longer: a longer bearer is refused before identity is asked. */
 export const MAX_CREDENTIAL_LENGTH = 8192;
@@ -88,5 +96,10 @@ export class DecisionResponseDto {
   @ApiProperty({ enum: DECISIONS }) decision!: DecisionValue;
   @ApiProperty({ example: 'human_required' }) reason!: string;
   @ApiProperty({ type: () => DecisionSubjectDto, nullable: true }) subject!: DecisionSubjectDto | null;
+  @ApiPropertyOptional({
+    description: 'With `authentication_too_old` only: the sign-in a formal write needs must be younger than this many seconds',
+    example: 300,
+  })
+  maxAge?: number;
   @ApiProperty({ type: () => DecisionQuestionDto }) question!: DecisionQuestionDto;
 }

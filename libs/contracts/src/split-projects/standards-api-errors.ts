@@ -11,6 +11,7 @@ export const STANDARDS_API_ERRORS = {
   'authorization.unavailable': ErrorCode.AuthorizationUnavailable,
   'authorization.denied': ErrorCode.Forbidden,
   'authorization.human_required': ErrorCode.Forbidden,
+  'authorization.authentication_too_old': ErrorCode.Unauthenticated,
   'idempotency.key_malformed': ErrorCode.ValidationFailed,
   'idempotency.key_reused': ErrorCode.DomainRuleViolated,
   'idempotency.in_progress': ErrorCode.Conflict,

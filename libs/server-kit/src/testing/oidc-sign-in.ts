@@ -20,8 +20,16 @@ export async function setPasswordThroughLink(setupUrl: string, password: string)
   if (done.status !== 200) throw new Error(`setting the password answered ${done.status}: ${done.text.slice(0, 300)}`);
 }
 
-/** Logs in and consents on identity's pages; answers the access token for the standards API. */
-export async function signInWithForms(client: RelyingPartyClient, email: string, password: string): Promise<string> {
+/**
+ * Logs in and consents on identity's pages; answers the access token for the standards API.
+ * `authorizationParameters` go into the authorization request (e.g. `max_age`, `prompt`).
+ */
+export async function signInWithForms(
+  client: RelyingPartyClient,
+  email: string,
+  password: string,
+  authorizationParameters: Record<string, string> = {},
+): Promise<string> {
   const config = await oidc.discovery(
     new URL(`${client.identityUrl}/oidc`),
     client.clientId,
@@ -38,6 +46,7 @@ export async function signInWithForms(client: RelyingPartyClient, email: string,
     resource: STANDARDS_API_AUDIENCE,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
+    ...authorizationParameters,
   });
   const browser = new FormBrowser();
   const login = await browser.follow(url.toString(), client.redirectUri);
