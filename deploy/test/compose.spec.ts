@@ -148,6 +148,12 @@ describe('docker-compose.yml', () => {
     const issuer = new URL(compose.services['identity']!.environment!['OIDC_ISSUER']!.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1'));
     expect(issuer.port).toBe('8081');
     expect(issuer.pathname).toBe('/oidc');
+    // RFC 8414's metadata URL for that issuer: the issuer's path inserted after the well-known prefix.
+    expect(conf).toMatch(
+      new RegExp(
+        `listen 8081;[^]*location = /\\.well-known/oauth-authorization-server${issuer.pathname} \\{\\s+proxy_pass http://identity;`,
+      ),
+    );
   });
 
   it("names the gateway's public MCP URL and identity's issuer to the gateway, and routes its protected-resource metadata", () => {

@@ -253,6 +253,9 @@ describe('deploy/k8s manifests', () => {
     const issuer = new URL(find(manifests, 'ConfigMap', 'identity-config')!.data!['OIDC_ISSUER']!);
     expect(issuer.host).toBe(identityHost);
     expect(routes.some((r: { host: string; path: string }) => r.host === identityHost && issuer.pathname.startsWith(r.path))).toBe(true);
+    expect(routes).toContainEqual(
+      expect.objectContaining({ host: identityHost, path: `/.well-known/oauth-authorization-server${issuer.pathname}` }),
+    );
     // The gateway answers for the public host only (DNS-rebinding protection).
     expect(find(manifests, 'ConfigMap', 'mcp-gateway-config')!.data!['MCP_ALLOWED_HOSTS']!.split(',')).toContain(platformHost);
   });
