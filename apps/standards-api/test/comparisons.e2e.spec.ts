@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { compareScenarios, type ScenarioContent } from '@stdreg/split-engine';
-import { FakeIdentity } from './support/fake-identity';
+import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { formatAmount, formatSettlement, parseAmount, settlePeriod, type ScenarioContent } from '@stdreg/split-engine';
 import { activatedProject, credentialHeaders, startProtectedApi, type ProtectedApi } from './support/protected-api';
-import { UNAVAILABLE_MODES } from './support/fake-identity';
+import { UNAVAILABLE_MODES } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 
 const ORG = randomUUID();

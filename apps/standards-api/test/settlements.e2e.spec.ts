@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { FakeIdentity } from './support/fake-identity';
+import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { FakeIdentity, UNAVAILABLE_MODES } from './support/fake-identity';
+import { FakeIdentity, UNAVAILABLE_MODES } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 

@@ -1,6 +1,6 @@
 // standards-api behind the fake identity, and the request helpers protected-route specs share.
 import request from 'supertest';
-import { FakeIdentity } from './fake-identity';
+import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './standards-api-app';
 

@@ -6,3 +6,4 @@ export * from './built-service';
 export * from './oidc-sign-in';
 export * from './chromium';
 export * from './sample-scenario';
+export * from './fake-identity';
