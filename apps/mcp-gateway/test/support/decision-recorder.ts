@@ -1,6 +1,5 @@
 // A pass-through in front of identity that notes the action of every decision asked through it, and identity's own count.
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { passThrough } from './request-counter';
 
 export interface DecisionRecorder {
   /** Give this to a service as IDENTITY_URL. */
@@ -12,43 +11,11 @@ export interface DecisionRecorder {
 
 /** Bodies and headers pass unchanged both ways, so identity's signed answers still verify. */
 export async function recordDecisions(identityUrl: string): Promise<DecisionRecorder> {
-  const identity = new URL(identityUrl);
   const actions: string[] = [];
-  const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (incoming.method === 'POST' && incoming.url === '/v1/decisions') {
-        actions.push((JSON.parse(body.toString('utf8')) as { action: string }).action);
-      }
-      const forwarded = request(
-        {
-          hostname: identity.hostname,
-          port: identity.port,
-          path: incoming.url,
-          method: incoming.method,
-          headers: { ...incoming.headers, host: identity.host },
-        },
-        (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(outgoing);
-        },
-      );
-      forwarded.on('error', () => outgoing.writeHead(502).end());
-      forwarded.end(body);
-    });
+  const recorder = await passThrough(identityUrl, (method, path, body) => {
+    if (method === 'POST' && path === '/v1/decisions') actions.push((JSON.parse(body.toString('utf8')) as { action: string }).action);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    actions,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...recorder, actions };
 }
 
 /** Every decision identity has answered so far, whoever asked (its `authorization_decisions_total{side="decided"}`). */

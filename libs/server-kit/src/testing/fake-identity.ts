@@ -68,10 +68,10 @@ export class FakeIdentity {
     request.on('end', () => {
       if (this.mode === 'refused') return void request.socket.destroy();
       if (request.method === 'GET' && request.url?.startsWith('/v1/organizations/')) return this.organization(request, response);
+      // Anything but a decision (a readiness probe's GET, say) is not found, as at identity's unknown paths.
+      if (request.method !== 'POST') return void response.writeHead(404).end();
       if (this.mode === 'hang') return;
       if (this.mode === 'error-500') return void response.writeHead(500).end('{"decision":"allow"}');
-      if (this.mode === 'garbage') return void response.writeHead(200).end('<html>');
-      if (this.mode === 'maybe') return void response.writeHead(200).end('{"decision":"maybe","reason":"?"}');
       const question = JSON.parse(raw) as {
         credential: { kind: string; value: string };
         action: string;
@@ -85,6 +85,9 @@ export class FakeIdentity {
         credentialDigest: credentialDigest(question.credential),
         nonce: question.nonce ?? null,
       };
+      // Signed with the service's credential, so that only the client's reading of the body can refuse them.
+      if (this.mode === 'garbage') return this.answer(response, '<html>');
+      if (this.mode === 'maybe') return this.answer(response, { ...allowOf(question.credential.value), decision: 'maybe', question: echo });
       if (this.mode === 'impostor')
         return this.answer(
           response,
@@ -157,8 +160,8 @@ export class FakeIdentity {
     response.on('close', () => clearInterval(timer));
   }
 
-  private answer(response: ServerResponse, answer: Record<string, unknown>, signWith = this.serviceToken): void {
-    const body = JSON.stringify(answer);
+  private answer(response: ServerResponse, answer: Record<string, unknown> | string, signWith = this.serviceToken): void {
+    const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
     response
       .writeHead(200, { 'content-type': 'application/json', [DECISION_SIGNATURE_HEADER]: decisionSignature(signWith, body) })
       .end(body);
