@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { sampleScenario } from './support/sample-scenario';
 import { startRealIdentity, type RealIdentity } from './support/real-identity';
-import { startSignedInPartner, type SignedInPartner } from './support/signed-in-partner';
+import { startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 // A person signs in through identity's OpenID Provider (the built artifact in a child process) and

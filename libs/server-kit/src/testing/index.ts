@@ -7,3 +7,4 @@ export * from './oidc-sign-in';
 export * from './chromium';
 export * from './sample-scenario';
 export * from './fake-identity';
+export * from './signed-in-partner';

@@ -1,15 +1,17 @@
-// A partner's app registered at the real identity, and people of its organization who sign in through
-// identity's OpenID Provider the way the app makes them: the access tokens a formal write needs.
+// A partner's app registered at a real identity (a built artifact), and people of its organization who
+// sign in through identity's OpenID Provider the way the app makes them: the access tokens a formal
+// write needs, for the tests of standards-api and of the gateway.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setPasswordThroughLink, signInWithForms } from '@stdreg/server-kit/testing';
-import type { RealIdentity } from './real-identity';
+import { setPasswordThroughLink, signInWithForms } from './oidc-sign-in';
 
 const PASSWORD = 'a long and unusual passphrase';
 
 export interface SignedInPartner {
   organizationId: string;
+  /** The partner's App key. */
+  appKey: string;
   /** A user of the partner's app with a password (set through the setup link) and these roles in the partner's organization. */
   userWithRoles(roles: string[]): Promise<{ uid: string; email: string }>;
   /** Signs the user in through the login and consent pages (with extra authorization parameters); answers the access token. */
@@ -17,7 +19,8 @@ export interface SignedInPartner {
   close(): Promise<void>;
 }
 
-export async function startSignedInPartner(identity: RealIdentity): Promise<SignedInPartner> {
+/** Creates an organization, an App key and a registered app at identity (with its platform key). */
+export async function startSignedInPartner(identity: { url: string; platformKey: string }): Promise<SignedInPartner> {
   const call = async (key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const response = await fetch(`${identity.url}${path}`, {
       method,
@@ -30,7 +33,7 @@ export async function startSignedInPartner(identity: RealIdentity): Promise<Sign
   const callback: Server = createServer((_req, res) => res.end('back'));
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   const redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  const organization = await call(identity.platformKey, 'POST', '/v1/organizations', { name: 'Studio' });
+  const organization = await call(identity.platformKey, 'POST', '/v1/organizations', { name: `Studio ${randomBytes(3).toString('hex')}` });
   const organizationId = organization['id'] as string;
   const key = (await call(identity.platformKey, 'POST', '/v1/keys', { name: 'studio app', class: 'app', organizationId }))[
     'secret'
@@ -41,6 +44,7 @@ export async function startSignedInPartner(identity: RealIdentity): Promise<Sign
 
   return {
     organizationId,
+    appKey: key,
     async userWithRoles(roles) {
       const email = `person-${randomBytes(4).toString('hex')}@example.com`;
       const user = await call(key, 'POST', '/v1/users', {
