@@ -7,6 +7,8 @@ import { AuditRepository, type AuditEntry } from './audit.repository';
 export interface Actor {
   kind: ActorKind;
   id: string;
+  /** For an agent: the person accountable for it, recorded in the entry's detail as `supervisor`. */
+  supervisor?: string;
 }
 
 export interface AuditEvent {
@@ -30,7 +32,7 @@ export class AuditService {
         action: event.action,
         target: event.target ?? null,
         outcome: event.outcome ?? 'success',
-        detail: event.detail ?? {},
+        detail: actor.supervisor === undefined ? (event.detail ?? {}) : { ...event.detail, supervisor: actor.supervisor },
         requestId: currentRequestId() ?? null,
       },
       manager,

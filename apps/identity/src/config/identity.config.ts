@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min } from 'class-validator';
-import { MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
+import { canonicalResourceUrl, MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
 import { CommonServiceConfig } from '@stdreg/server-kit';
 
 const toInt = () => Type(() => Number);
@@ -101,6 +101,36 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(60) @Max(86400) OIDC_ACCESS_TOKEN_TTL_SECONDS = 600;
 
   /**
+   * The tool gateway's MCP URL as agents reach it (its MCP_RESOURCE_URL): the resource agent clients
+   * get tokens for, compared in canonical form (`mcpResource`).
+   */
+  @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i, {
+    message: 'must be the gateway\'s http(s) MCP URL without a query or fragment (e.g. https://platform.example.com/mcp)',
+  })
+  OIDC_MCP_RESOURCE = 'http://127.0.0.1:3002/mcp';
+
+  /**
+   * How agent clients may register by Dynamic Client Registration (RFC 7591) at `<issuer>/reg`: `off`,
+   * `open` (anyone), or `token` (with OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN as a bearer). Client ID
+   * Metadata Documents need no registration and are always accepted.
+   */
+  @IsIn(['off', 'open', 'token'])
+  OIDC_REGISTRATION: 'off' | 'open' | 'token' = 'open';
+
+  /** The initial access token Dynamic Client Registration asks for when OIDC_REGISTRATION is `token`. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{32,200}$/, { message: 'must be 32-200 characters of [A-Za-z0-9_-]' })
+  OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN?: string = undefined;
+
+  /**
+   * Development and tests only: fetch Client ID Metadata Documents from loopback and private addresses
+   * too (a local https server). Never in production: it lets a client id reach inside the network.
+   */
+  @Type(() => String)
+  @IsIn(['true', 'false'])
+  OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES: 'true' | 'false' = 'false';
+
+  /**
    * A formal write needs a person who signed in at most this many seconds ago (the token's `auth_time`);
    * an older sign-in is denied `authentication_too_old`, and the person signs in again (RFC 9470 step-up).
    */
@@ -118,6 +148,11 @@ export class IdentityConfig extends CommonServiceConfig {
 
   get oidcIssuer(): string {
     return this.OIDC_ISSUER ?? `http://127.0.0.1:${this.IDENTITY_PORT}/oidc`;
+  }
+
+  /** The gateway's resource identifier in canonical form: the audience of every agent token. */
+  get mcpResource(): string {
+    return canonicalResourceUrl(this.OIDC_MCP_RESOURCE);
   }
 
   /** Where identity mounts the provider: the issuer's path. */

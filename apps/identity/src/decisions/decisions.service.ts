@@ -32,9 +32,10 @@ export class DecisionsService {
   }
 
   private async answer(request: DecisionRequestDto, serviceName: string): Promise<Omit<DecisionResponseDto, 'question'>> {
-    const subject = await this.resolve(request.credential);
+    const subject = await this.resolve(request.credential, request.audience);
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
-    const outcome = decide(subject, request.action, request.resource, {
+    const scopes = request.scope?.split(' ');
+    const outcome = decide(subject, request.action, { ...request.resource, scopes }, {
       maxAgeSeconds: this.config.FORMAL_WRITE_MAX_AGE_SECONDS,
       nowSeconds: Math.floor(Date.now() / 1000),
     });
@@ -46,8 +47,8 @@ export class DecisionsService {
     return { decision: 'allow', reason: outcome.reason, subject: subjectDto(subject) };
   }
 
-  private async resolve(credential: DecisionRequestDto['credential']): Promise<DecisionSubject | DenialReason> {
-    if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value);
+  private async resolve(credential: DecisionRequestDto['credential'], audience: string | undefined): Promise<DecisionSubject | DenialReason> {
+    if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value, audience);
     const caller = await this.keys.authenticateLeased(credential.value);
     if (!caller) return 'invalid_credential';
     return caller.keyClass === 'platform'
@@ -110,6 +111,8 @@ function questionOf(request: DecisionRequestDto): DecisionQuestionDto {
     resource: { ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) },
     credentialDigest: credentialDigest(request.credential),
     nonce: request.nonce ?? null,
+    ...(request.audience === undefined ? {} : { audience: request.audience }),
+    ...(request.scope === undefined ? {} : { scope: request.scope }),
   };
 }
 
@@ -117,6 +120,13 @@ function isFormal(action: string): boolean {
   return isAction(action) && actionDefinition(action).formal;
 }
 
-function actorOfSubject(subject: DecisionSubject): { kind: 'human' | 'app_key' | 'platform_key'; id: string } {
-  return subject.kind === 'human' ? { kind: 'human', id: subject.uid } : { kind: subject.kind, id: subject.keyPrefix };
+function actorOfSubject(subject: DecisionSubject): Actor {
+  switch (subject.kind) {
+    case 'human':
+      return { kind: 'human', id: subject.uid };
+    case 'agent':
+      return { kind: 'agent', id: subject.via === 'token' ? subject.clientId : subject.keyPrefix, supervisor: subject.supervisorUid };
+    default:
+      return { kind: subject.kind, id: subject.keyPrefix };
+  }
 }

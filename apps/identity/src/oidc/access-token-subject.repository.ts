@@ -15,7 +15,8 @@ export interface AccessTokenSubject {
 
 /**
  * The one query behind a user access token at the decision endpoint: whom it resolves to, whether its
- * app and grant are still there, and the role bindings held now. One round trip, since every protected
+ * client (a registered app, an agent registered by DCR, or an agent known by its metadata document's
+ * https URL) and grant are still there, and the role bindings held now. One round trip, since every protected
  * request of a signed-in user pays it, and a prepared statement (planned once per connection).
  */
 @Injectable()
@@ -27,8 +28,10 @@ export class AccessTokenSubjectRepository {
       this.dataSource,
       'identity-access-token-subject',
       `SELECT u.uid,
-              EXISTS (SELECT 1 FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
-                       WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL) AS "clientActive",
+              (EXISTS (SELECT 1 FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
+                        WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL)
+               OR EXISTS (SELECT 1 FROM oidc_model c WHERE c.model = 'Client' AND c.id = $2)
+               OR $2 LIKE 'https://%') AS "clientActive",
               EXISTS (SELECT 1 FROM oidc_model g
                        WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS "grantActive",
               NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS "tokenActive",

@@ -1,18 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import { canonicalResourceUrl } from '@stdreg/contracts';
 import { IdentityConfig } from '../config/identity.config';
 import type { DecisionSubject } from '../subjects/decision-subject';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
 import { isUuid } from '@stdreg/server-kit';
 import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 
+/** The claims of a verified access token that a decision uses. */
+export interface VerifiedAccessToken {
+  sub: string;
+  clientId: string;
+  gid: string;
+  jti: string;
+  exp: number;
+  authTime?: number;
+  scopes: string[];
+  /** The agent client acting for the person (RFC 8693 `act`), on a token exchanged for the standards API. */
+  actor?: string;
+}
+
 /**
- * A user access token as a decision subject: a JWT of this issuer for the standards API (signature by
- * any configured key, so tokens signed before a key rotation verify during the overlap; issuer,
- * audience, type, expiry), whose client is still an active app and whose grant was not revoked. The
+ * A user access token as a decision subject: a JWT of this issuer for the audience the asking service
+ * is (signature by any configured key, so tokens signed before a key rotation verify during the overlap;
+ * issuer, audience, type, expiry), whose client is still there and whose grant was not revoked. The
  * subject is the human the token's user resolves to today (merges followed) with the role bindings it
  * holds now, so a revoked role counts at once; a token revoked by its client (jti) counts at once too.
- * The token's `auth_time` comes along: a formal write asks how recent the sign-in is.
+ * The token's `auth_time` comes along: a formal write asks how recent the sign-in is. A token for the
+ * tool gateway is always an agent client's, and so is a standards-API token with an `act` claim (one the
+ * gateway exchanged): their subject is the agent, supervised by the person.
  */
 @Injectable()
 export class AccessTokenVerifier {
@@ -26,11 +42,18 @@ export class AccessTokenVerifier {
     this.keys = createLocalJWKSet({ keys: secrets.publicKeys as JWK[] });
   }
 
-  async subjectOf(token: string): Promise<DecisionSubject | 'invalid_credential'> {
-    const claims = await this.verify(token);
+  /** `audience`: the resource the asking service is; absent, the standards API. Any other audience is refused. */
+  async subjectOf(token: string, audience?: string): Promise<DecisionSubject | 'invalid_credential'> {
+    const expected = this.knownAudience(audience);
+    if (!expected) return 'invalid_credential';
+    const claims = await this.verify(token, expected);
     if (!claims) return 'invalid_credential';
-    const subject = await this.subjects.find(claims.sub, claims.clientId, claims.gid, claims.jti);
+    const agentClientId = expected === this.config.mcpResource ? claims.clientId : claims.actor;
+    const subject = await this.subjects.find(claims.sub, agentClientId ?? claims.clientId, claims.gid, claims.jti);
     if (!subject?.clientActive || !subject.grantActive || !subject.tokenActive) return 'invalid_credential';
+    if (agentClientId !== undefined) {
+      return { kind: 'agent', via: 'token', clientId: agentClientId, supervisorUid: subject.uid, roles: subject.roles, scopes: claims.scopes };
+    }
     return {
       kind: 'human',
       uid: subject.uid,
@@ -39,27 +62,39 @@ export class AccessTokenVerifier {
     };
   }
 
+  /** A token for the tool gateway, verified as the decision endpoint would (for the token exchange). */
+  async verifyForGateway(token: string): Promise<VerifiedAccessToken | null> {
+    return this.verify(token, this.config.mcpResource);
+  }
+
   /**
    * Revokes a JWT access token for the client that presents it (RFC 7009, which oidc-provider leaves
    * to us for structured tokens): the decision endpoint denies it from then on, on every replica.
    * A token that does not verify (expired, foreign, garbage) needs nothing and is 'unknown'.
    */
   async revoke(token: string, clientId: string): Promise<'revoked' | 'unknown' | 'other_client'> {
-    const claims = await this.verify(token);
+    const claims = (await this.verify(token, this.config.OIDC_API_AUDIENCE)) ?? (await this.verify(token, this.config.mcpResource));
     if (!claims) return 'unknown';
     if (claims.clientId !== clientId) return 'other_client';
     await this.subjects.revoke(claims.jti, claims.clientId, new Date(claims.exp * 1000));
     return 'revoked';
   }
 
-  private async verify(
-    token: string,
-  ): Promise<{ sub: string; clientId: string; gid: string; jti: string; exp: number; authTime?: number } | null> {
+  private knownAudience(audience: string | undefined): string | null {
+    if (audience === undefined || audience === this.config.OIDC_API_AUDIENCE) return this.config.OIDC_API_AUDIENCE;
+    try {
+      return canonicalResourceUrl(audience) === this.config.mcpResource ? this.config.mcpResource : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async verify(token: string, audience: string): Promise<VerifiedAccessToken | null> {
     let claims: Record<string, unknown>;
     try {
       ({ payload: claims } = await jwtVerify(token, this.keys, {
         issuer: this.config.oidcIssuer,
-        audience: this.config.OIDC_API_AUDIENCE,
+        audience,
         typ: 'at+jwt',
         algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
         requiredClaims: ['sub', 'exp', 'client_id', 'gid', 'jti'],
@@ -68,9 +103,20 @@ export class AccessTokenVerifier {
     } catch {
       return null;
     }
-    const { sub, client_id: clientId, gid, jti, exp, auth_time: authTime } = claims;
+    const { sub, client_id: clientId, gid, jti, exp, auth_time: authTime, scope, act } = claims;
     if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return null;
     if (typeof jti !== 'string' || typeof exp !== 'number') return null;
-    return { sub, clientId, gid, jti, exp, ...(Number.isInteger(authTime) ? { authTime: authTime as number } : {}) };
+    const actor = typeof act === 'object' && act !== null ? (act as { sub?: unknown }).sub : undefined;
+    if (act !== undefined && typeof actor !== 'string') return null;
+    return {
+      sub,
+      clientId,
+      gid,
+      jti,
+      exp,
+      scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [],
+      ...(Number.isInteger(authTime) ? { authTime: authTime as number } : {}),
+      ...(typeof actor === 'string' ? { actor } : {}),
+    };
   }
 }

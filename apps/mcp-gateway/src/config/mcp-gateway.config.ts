@@ -1,7 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
-import { canonicalResourceUrl } from './canonical-resource-url';
+import { canonicalResourceUrl } from '@stdreg/contracts';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'

@@ -5,7 +5,8 @@ import { IsRealIsoDate } from '../validation';
 
 export const AUDIT_OUTCOMES = ['success', 'denied', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
-export const ACTOR_KINDS = ['app_key', 'platform_key', 'human', 'service', 'anonymous', 'system'] as const;
+/** `agent`: an agent client or an agent's key; its entry's detail names its `supervisor`. */
+export const ACTOR_KINDS = ['app_key', 'platform_key', 'human', 'agent', 'service', 'anonymous', 'system'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 export class AuditQueryDto {

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import { AGENT_SCOPE_LIST } from './agent-access';
 
 export const CREDENTIAL_KINDS = ['api_key', 'access_token'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
-export const SUBJECT_KINDS = ['human', 'app_key', 'platform_key'] as const;
+/** `agent`: software acting for a person (an agent client's token) or under a named supervisor (an agent's key). */
+export const SUBJECT_KINDS = ['human', 'app_key', 'platform_key', 'agent'] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 export const DECISIONS = ['allow', 'deny'] as const;
 export type DecisionValue = (typeof DECISIONS)[number];
@@ -17,6 +19,8 @@ export const DENIAL_REASONS = [
   'organization_mismatch',
   'role_required',
   'authentication_too_old',
+  'agent_delegated',
+  'insufficient_scope',
 ] as const;
 export type DenialReason = (typeof DENIAL_REASONS)[number];
 /**
@@ -75,6 +79,25 @@ export class DecisionRequestDto {
   @IsString()
   @Length(16, 128)
   nonce?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The resource the asking service is (RFC 8707): an access token issued for another audience is refused. Absent: the standards API.',
+    example: 'https://platform.example.com/mcp',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 2000)
+  audience?: string;
+
+  @ApiPropertyOptional({
+    description: "Agent scopes the operation needs beyond the action's own (space-separated); an agent's token without them is denied",
+    example: 'projects:draft',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_SCOPE_LIST, { message: 'scope must be agent scopes separated by spaces' })
+  scope?: string;
 }
 
 /** What identity decided, echoed so that the asking service can check the answer is to its own question. */
@@ -83,13 +106,18 @@ export class DecisionQuestionDto {
   @ApiProperty({ type: () => DecisionResourceDto }) resource!: DecisionResourceDto;
   @ApiProperty({ description: 'base64url SHA-256 of "<kind>:<value>" of the credential decided on' }) credentialDigest!: string;
   @ApiProperty({ type: String, nullable: true }) nonce!: string | null;
+  @ApiPropertyOptional({ description: 'The audience asked about, when the question named one' }) audience?: string;
+  @ApiPropertyOptional({ description: 'The scopes asked about, when the question named any' }) scope?: string;
 }
 
 export class DecisionSubjectDto {
   @ApiProperty({ enum: SUBJECT_KINDS }) kind!: SubjectKind;
-  @ApiProperty({ description: 'uid for a human, key id for a key' }) id!: string;
+  @ApiProperty({ description: "uid for a human, key id for a key, the agent's client id for an agent acting through a token" }) id!: string;
   @ApiPropertyOptional({ description: 'Key prefix, for keys' }) keyPrefix?: string;
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' }) organizationId?: string | null;
+  @ApiPropertyOptional({ description: 'For an agent: the uid of the person accountable for it (who consented, or who was named for its key)' })
+  supervisorId?: string;
+  @ApiPropertyOptional({ description: "For an agent's token: the scopes it was granted", type: [String] }) scopes?: string[];
 }
 
 export class DecisionResponseDto {

@@ -11,3 +11,4 @@ export * from './decision-binding';
 export * from './audit.dto';
 export * from './passwords.dto';
 export * from './identity-errors';
+export * from './agent-access';
