@@ -76,7 +76,8 @@ describe('the OpenID Provider', () => {
     expect(discovery.response_types_supported).toEqual(['code']);
     expect(discovery.claims_supported).toEqual(expect.arrayContaining(['sub', 'uid', 'roles', 'email']));
     expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline_access', 'profile', 'email', 'api']));
-    expect(discovery.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
+    // Partner apps authenticate with their secret; agent clients are public (`none`), and hold no secret.
+    expect(discovery.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
     const jwks = await getJson<JSONWebKeySet>(discovery['jwks_uri'] as string);
     expect(jwks.keys.map((key) => key.kid)).toEqual(['key-a']);
     expect(jwks.keys[0]).not.toHaveProperty('d');

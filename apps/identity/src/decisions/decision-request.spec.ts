@@ -33,6 +33,13 @@ const BODIES: [string, unknown][] = [
   ['a resource that is null', { ...valid, resource: null }],
   ['no resource', { credential: valid.credential, action: valid.action }],
   ['an extra top-level field', { ...valid, extra: 1 }],
+  ['an audience', { ...valid, audience: 'https://platform.example.com/mcp' }],
+  ['an empty audience', { ...valid, audience: '' }],
+  ['an audience too long', { ...valid, audience: long(2001) }],
+  ['agent scopes', { ...valid, scope: 'registry:read projects:draft' }],
+  ['an unknown scope', { ...valid, scope: 'registry:read settlement:post' }],
+  ['scopes with a trailing space', { ...valid, scope: 'registry:read ' }],
+  ['a numeric scope', { ...valid, scope: 3 }],
   ['several faults at once', { credential: { kind: 'password', value: 'x' }, action: 'split-project:read', resource: {}, extra: 1 }],
   ['an empty object', {}],
 ];
@@ -73,6 +80,8 @@ describe('the hand-written decision body check', () => {
       'null optional fields',
       'an access token',
       'the longest action',
+      'an audience',
+      'agent scopes',
     ]);
   });
 

@@ -1,5 +1,5 @@
-import { isIn, isObject, isString, isUUID, length } from 'class-validator';
-import { CREDENTIAL_KINDS, type DecisionRequestDto, type FieldError } from '@stdreg/contracts';
+import { isIn, isObject, isString, isUUID, length, matches } from 'class-validator';
+import { AGENT_SCOPE_LIST, CREDENTIAL_KINDS, type DecisionRequestDto, type FieldError } from '@stdreg/contracts';
 import { decisionRequestInvalid } from './decisions.errors';
 
 type Check = (value: unknown, field: string) => string | null;
@@ -19,6 +19,8 @@ const oneOf =
   (value, field) =>
     isIn(value, allowed) ? null : `${field} must be one of the following values: ${allowed.join(', ')}`;
 const uuid: Check = (value, field) => (isUUID(value) ? null : `${field} must be a UUID`);
+const agentScopes: Check = (value, field) =>
+  isString(value) && matches(value, AGENT_SCOPE_LIST) ? null : `${field} must be agent scopes separated by spaces`;
 
 const CREDENTIAL_FIELDS: Record<string, Check> = { kind: oneOf(CREDENTIAL_KINDS), value: string(1, 8192) };
 const RESOURCE_FIELDS: Record<string, Check> = { organizationId: optional(uuid), projectId: optional(string(1, 200)) };
@@ -38,9 +40,12 @@ export function parseDecisionRequest(body: unknown): DecisionRequestDto {
     const actionError = string(1, 100)(fields['action'], 'action');
     if (actionError) errors.push({ field: 'action', message: actionError });
     checkNested(fields, 'resource', RESOURCE_FIELDS, errors);
-    const nonceError = optional(string(16, 128))(fields['nonce'], 'nonce');
-    if (nonceError) errors.push({ field: 'nonce', message: nonceError });
-    rejectUnknown(fields, ['credential', 'action', 'resource', 'nonce'], '', errors);
+    const topLevel: Record<string, Check> = { nonce: optional(string(16, 128)), audience: optional(string(1, 2000)), scope: optional(agentScopes) };
+    for (const [field, check] of Object.entries(topLevel)) {
+      const message = check(fields[field], field);
+      if (message) errors.push({ field, message });
+    }
+    rejectUnknown(fields, ['credential', 'action', 'resource', ...Object.keys(topLevel)], '', errors);
   }
   if (errors.length > 0) throw decisionRequestInvalid(errors);
   return body as DecisionRequestDto;

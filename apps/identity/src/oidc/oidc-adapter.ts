@@ -9,21 +9,26 @@ export interface ClientSource {
 
 /**
  * The provider's storage: every model in PostgreSQL (so restarts and replicas keep sessions, codes
- * and tokens), except clients, which are read from the registered apps on every use.
+ * and tokens). Partner apps are clients read from the registered apps on every use; agent clients that
+ * registered themselves (RFC 7591) are stored like any other model.
  */
 export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource): AdapterConstructor {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      if (this.model === 'Client') throw new Error('clients are registered through POST /v1/apps');
+      if (this.model === 'Client' && payload.token_endpoint_auth_method === 'none') {
+        const { client_secret: _unused, client_secret_expires_at: _never, ...publicClient } = payload;
+        return store.upsert(this.model, id, publicClient, expiresIn);
+      }
       await store.upsert(this.model, id, payload, expiresIn);
     }
 
     // An id from a request body (a code, a token, a client id) that no text column can hold names nothing.
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (unstorableText(id)) return undefined;
-      return this.model === 'Client' ? clients.find(id) : store.find(this.model, id);
+      if (this.model !== 'Client') return store.find(this.model, id);
+      return (await clients.find(id)) ?? store.find(this.model, id);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {

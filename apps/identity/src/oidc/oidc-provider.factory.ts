@@ -1,5 +1,8 @@
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
+import { AGENT_SCOPES, canonicalResourceUrl } from '@stdreg/contracts';
+import { ConfigValidationError } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../config/identity.config';
+import { agentClientMetadata, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
 import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
@@ -24,8 +27,11 @@ export interface ProviderDependencies {
   accessTokens: Pick<AccessTokenVerifier, 'revoke'>;
 }
 
-/** The ways a client authenticates: its secret, in the Authorization header or in the form body. No client has keys of its own. */
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+/**
+ * The ways a client authenticates: a partner app by its secret, in the Authorization header or in the
+ * form body; an agent client not at all (a public client, held to PKCE). No client has keys of its own.
+ */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 
 const DAY = 24 * 60 * 60;
 
@@ -37,8 +43,9 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
     clients: [],
     responseTypes: ['code'],
     pkce: { required: () => true },
-    // `api` is the standards API's scope (granted with its resource indicator); listed so discovery names it.
-    scopes: ['openid', 'offline_access', 'profile', 'email', API_SCOPE],
+    // `api` is the standards API's scope, the agent scopes the gateway's (each granted with its resource indicator); listed so discovery names them.
+    scopes: ['openid', 'offline_access', 'profile', 'email', API_SCOPE, ...AGENT_SCOPES],
+    extraClientMetadata: { properties: [AGENT_CLIENT_KIND_PROPERTY], validator: agentClientMetadata },
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
     claims: {
       acr: null,
@@ -60,22 +67,34 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(new URL(config.oidcIssuer).pathname), postLogoutSuccessSource },
+      // Partner apps get tokens for the standards API, agent clients only for the tool gateway.
       resourceIndicators: {
         enabled: true,
-        // Without `resource` at the token endpoint the access token is for userinfo.
-        useGrantedResource: () => false,
-        getResourceServerInfo: (_ctx, resourceIndicator) => {
-          if (resourceIndicator !== config.OIDC_API_AUDIENCE) throw new errors.InvalidTarget();
-          return {
-            scope: API_SCOPE,
-            audience: config.OIDC_API_AUDIENCE,
-            accessTokenTTL: config.OIDC_ACCESS_TOKEN_TTL_SECONDS,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          };
+        // An agent asks for the gateway even when it names no resource; a partner app names the API.
+        defaultResource: (ctx, client, oneOf) => (isAgentClient(client) ? config.mcpResource : (oneOf ?? undefined)),
+        // Without `resource` at the token endpoint a partner app's access token is for userinfo; an agent's is for the gateway.
+        useGrantedResource: (ctx) => isAgentClient(ctx.oidc.client),
+        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
+          const agent = isAgentClient(client);
+          if (agent && sameResource(resourceIndicator, config.mcpResource)) {
+            return jwtResourceServer(config.mcpResource, AGENT_SCOPES.join(' '), config);
+          }
+          if (!agent && resourceIndicator === config.OIDC_API_AUDIENCE) return jwtResourceServer(config.OIDC_API_AUDIENCE, API_SCOPE, config);
+          throw new errors.InvalidTarget(
+            agent ? 'agent clients get tokens for the tool gateway only' : 'this client gets tokens for the standards API only',
+          );
         },
       },
+      // Agents register themselves: by a Client ID Metadata Document (an https client id), or by RFC 7591.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        cacheDuration: { min: 30, max: 3600 },
+      },
+      registration: registrationPolicy(config),
     },
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    ...(config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? { fetch: fetchWithoutAddressChecks } : {}),
     interactions: {
       url: (_ctx, interaction) => `${config.publicOrigin}/${SIGNIN_PATH}/${interaction.uid}`,
     },
@@ -97,6 +116,7 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
       if (!claims) return undefined;
       return {
         ...claims,
+        ...(isAgentClient(ctx.oidc.client) ? { client_kind: 'agent' } : {}),
         ...(source?.authTime ? { auth_time: source.authTime } : {}),
         ...(source?.amr ? { amr: source.amr } : {}),
         ...(token.grantId ? { gid: token.grantId } : {}),
@@ -108,7 +128,63 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
   // Behind TRUSTED_PROXY_HOPS proxies, endpoint URLs follow X-Forwarded-Proto/Host.
   provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
   provider.use(revokeJwtAccessTokens(accessTokens));
+  provider.use(noSecretForPublicClients);
   return provider;
+}
+
+function sameResource(indicator: string, resource: string): boolean {
+  try {
+    return canonicalResourceUrl(indicator) === resource;
+  } catch {
+    return false;
+  }
+}
+
+function jwtResourceServer(audience: string, scope: string, config: IdentityConfig) {
+  return {
+    scope,
+    audience,
+    accessTokenTTL: config.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'RS256' as const } },
+  };
+}
+
+/** RFC 7591 as the operator set it: off, open to anyone, or with the configured initial access token. */
+function registrationPolicy(config: IdentityConfig): NonNullable<Configuration['features']>['registration'] {
+  switch (config.OIDC_REGISTRATION) {
+    case 'off':
+      return { enabled: false };
+    case 'open':
+      return { enabled: true };
+    case 'token':
+      if (!config.OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN) {
+        throw new ConfigValidationError(['OIDC_REGISTRATION=token needs OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN']);
+      }
+      return { enabled: true, initialAccessToken: config.OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN };
+  }
+}
+
+/**
+ * Development and tests (OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES): the provider's fetch without its
+ * special-use address check, so a metadata document on a local https server can be read. The size and
+ * time bounds stay.
+ */
+function fetchWithoutAddressChecks(url: URL | string | Request, options?: RequestInit): Promise<Response> {
+  const { dispatcher: _addressChecks, ...rest } = (options ?? {}) as RequestInit & { dispatcher?: unknown };
+  return fetch(url, rest);
+}
+
+/**
+ * The provider makes a secret for a registration that asked for secret authentication before the agent
+ * rules make the client public; a public client is told no secret (and none is kept: see the adapter).
+ */
+async function noSecretForPublicClients(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  const registered = ctx.body as Record<string, unknown> | undefined;
+  if (ctx.path !== '/reg' || ctx.status !== 201 || registered?.['token_endpoint_auth_method'] !== 'none') return;
+  delete registered['client_secret'];
+  delete registered['client_secret_expires_at'];
 }
 
 /**

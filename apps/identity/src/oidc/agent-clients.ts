@@ -1,0 +1,58 @@
+import { errors } from 'oidc-provider';
+
+/** The client metadata property that marks an agent client ("agent"); identity sets it, a client cannot. */
+export const AGENT_CLIENT_KIND_PROPERTY = 'client_kind';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const AGENT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+
+/**
+ * Agent clients are the public ones: registered by RFC 7591 or known by their metadata document, never
+ * with a secret. Partner apps (registered through POST /v1/apps) always authenticate with theirs.
+ */
+export function isAgentClient(client: { tokenEndpointAuthMethod?: string } | undefined): boolean {
+  return client?.tokenEndpointAuthMethod === 'none';
+}
+
+interface ValidationContext {
+  oidc?: { route?: string };
+}
+
+/**
+ * The rules every agent client is held to, applied while the provider reads a client's metadata (it
+ * asks for every client; a partner app's passes untouched): a client registering by RFC 7591, one whose
+ * id is an https URL (a metadata document), and one stored as an agent are public clients of the code
+ * flow (PKCE is required of every client) with refresh tokens, whose redirect URIs are https or a
+ * loopback address (any port: they are native clients, RFC 8252 §7.3).
+ */
+export function agentClientMetadata(ctx: ValidationContext | undefined, key: string, value: unknown, metadata: Record<string, unknown>): void {
+  if (key !== AGENT_CLIENT_KIND_PROPERTY) return;
+  const registering = ctx?.oidc?.route === 'registration';
+  const byDocument = typeof metadata['client_id'] === 'string' && metadata['client_id'].startsWith('https://');
+  if (!registering && !byDocument && value !== 'agent') {
+    if (value !== undefined) throw new errors.InvalidClientMetadata(`${AGENT_CLIENT_KIND_PROPERTY} is set by identity`);
+    return;
+  }
+  metadata[AGENT_CLIENT_KIND_PROPERTY] = 'agent';
+  // RFC 7591 §3.2.1 lets the server choose: an agent client never holds a secret.
+  metadata['token_endpoint_auth_method'] = 'none';
+  const grantTypes = Array.isArray(metadata['grant_types']) ? (metadata['grant_types'] as unknown[]) : AGENT_GRANT_TYPES;
+  const refused = grantTypes.filter((grant) => typeof grant !== 'string' || !AGENT_GRANT_TYPES.includes(grant));
+  if (refused.length > 0) {
+    throw new errors.InvalidClientMetadata(`agent clients may use only ${AGENT_GRANT_TYPES.join(' and ')}, not ${refused.join(', ')}`);
+  }
+  metadata['grant_types'] = AGENT_GRANT_TYPES;
+  metadata['response_types'] = ['code'];
+  const redirectUris = Array.isArray(metadata['redirect_uris']) ? (metadata['redirect_uris'] as unknown[]) : [];
+  let loopback = false;
+  for (const uri of redirectUris) {
+    const parsed = typeof uri === 'string' ? URL.parse(uri) : null;
+    if (parsed?.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) loopback = true;
+    else if (parsed?.protocol !== 'https:' || LOOPBACK_HOSTS.has(parsed.hostname)) {
+      throw new errors.InvalidClientMetadata('agent clients redirect to https URIs or to http on a loopback address (any port)');
+    }
+  }
+  if (loopback) metadata['application_type'] = 'native';
+  delete metadata['require_auth_time'];
+  delete metadata['default_max_age'];
+}

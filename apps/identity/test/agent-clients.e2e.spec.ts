@@ -1,0 +1,267 @@
+import { decodeJwt } from 'jose';
+import * as oidc from 'openid-client';
+import request from 'supertest';
+import { SERVICE_TOKEN } from './support/identity-app';
+import { API_AUDIENCE, FormBrowser, createUserWithPassword, getJson, type SignedUpUser } from './support/signin-fixture';
+import { startSigninScene, type SigninScene } from './support/signin-scene';
+
+// Agent clients register themselves (RFC 7591 here; metadata documents in the gateway's OAuth e2e),
+// are public clients that get tokens for the tool gateway only, and act for the person who consented:
+// never a formal write, whatever the person's roles.
+const MCP_RESOURCE = 'http://127.0.0.1:3902/mcp';
+const AGENT_SCOPES = 'registry:read projects:read projects:draft';
+
+let scene: SigninScene;
+let person: SignedUpUser;
+beforeAll(async () => {
+  scene = await startSigninScene({ OIDC_MCP_RESOURCE: `${MCP_RESOURCE}/`, OIDC_REGISTRATION: 'open' });
+  person = await createUserWithPassword(scene.identity, scene.app);
+  await request(scene.identity.server)
+    .post('/v1/role-bindings')
+    .set('Authorization', `Bearer ${scene.identity.platformKey}`)
+    .send({ uid: person.uid, role: 'project-owner', organizationId: scene.app.organizationId })
+    .expect(201);
+});
+afterAll(() => scene?.close());
+
+async function register(metadata: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${scene.identity.issuer}/reg`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(metadata),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function registeredAgent(): Promise<string> {
+  const registered = await register({ client_name: 'Desk Agent', redirect_uris: ['http://127.0.0.1/callback'] });
+  expect(registered.status).toBe(201);
+  return registered.body['client_id'] as string;
+}
+
+/** An agent's sign-in through the pages, as an agent host does it: public client, PKCE, the gateway as resource. */
+async function agentTokens(clientId: string, extra: Record<string, string> = {}): Promise<oidc.TokenEndpointResponse> {
+  const config = await oidc.discovery(new URL(scene.identity.issuer), clientId, undefined, oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+  });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  // Any loopback port: the agent registered http://127.0.0.1/callback (RFC 8252 §7.3).
+  const redirectUri = scene.callback.redirectUri;
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: `${AGENT_SCOPES} offline_access`,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource: MCP_RESOURCE,
+    prompt: 'consent',
+    ...extra,
+  });
+  const browser = new FormBrowser();
+  const login = await browser.follow(url.toString(), redirectUri);
+  expect(login.status).toBe(200);
+  const afterLogin = await browser.submit(login, { email: person.email, password: 'a long and unusual passphrase' }, '/login');
+  expect(afterLogin.status).toBe(303);
+  const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), redirectUri);
+  expect(consent.text).toContain('name="decision" value="allow"');
+  const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
+  const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), redirectUri);
+  return oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: state }, { resource: MCP_RESOURCE });
+}
+
+function decide(token: string, action: string, extra: Record<string, unknown> = {}) {
+  return request(scene.identity.server)
+    .post('/v1/decisions')
+    .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+    .send({ credential: { kind: 'access_token', value: token }, action, resource: { organizationId: scene.app.organizationId }, ...extra })
+    .expect(200);
+}
+
+describe('the authorization server tells agents how to register', () => {
+  it('advertises registration, metadata documents, S256 and the agent scopes', async () => {
+    const metadata = await getJson<Record<string, unknown>>(`${scene.identity.origin}/.well-known/oauth-authorization-server/oidc`);
+    expect(metadata['registration_endpoint']).toBe(`${scene.identity.issuer}/reg`);
+    expect(metadata['client_id_metadata_document_supported']).toBe(true);
+    expect(metadata['code_challenge_methods_supported']).toEqual(['S256']);
+    expect(metadata['scopes_supported']).toEqual(expect.arrayContaining(AGENT_SCOPES.split(' ')));
+  });
+});
+
+describe('Dynamic Client Registration makes public agent clients', () => {
+  it('registers a public native client with loopback redirects, whatever authentication it asked for', async () => {
+    const { status, body } = await register({
+      client_name: 'Desk Agent',
+      redirect_uris: ['http://127.0.0.1/callback', 'https://agent.example/callback'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+      client_kind: 'agent',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    });
+    expect(body).not.toHaveProperty('client_secret');
+  });
+
+  it.each([
+    ['an http redirect off the loopback', { redirect_uris: ['http://agent.example/callback'] }],
+    ['a custom scheme', { redirect_uris: ['agent://callback'] }],
+    ['an https loopback redirect', { redirect_uris: ['https://127.0.0.1/callback'] }],
+    ['client credentials', { redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'client_credentials'] }],
+    ['the implicit flow', { redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['implicit'], response_types: ['token'] }],
+  ])('refuses %s', async (_, metadata) => {
+    const { status, body } = await register({ client_name: 'Odd Agent', ...metadata });
+    expect(status).toBe(400);
+    expect(body['error']).toBe('invalid_client_metadata');
+  });
+
+  it('never lets a client mark itself', async () => {
+    const { body } = await register({ client_name: 'Sneaky', redirect_uris: ['http://127.0.0.1/cb'], client_kind: 'partner' });
+    expect(body['client_kind']).toBe('agent');
+  });
+});
+
+describe('an agent signs a person in and gets a token for the gateway', () => {
+  it('issues a token whose audience is the gateway (canonical), with its scopes, marked as an agent’s, and a refresh token', async () => {
+    const clientId = await registeredAgent();
+    const tokens = await agentTokens(clientId);
+    const claims = decodeJwt(tokens.access_token);
+    expect(claims.aud).toBe(MCP_RESOURCE);
+    expect(claims['client_id']).toBe(clientId);
+    expect(claims['client_kind']).toBe('agent');
+    expect((claims['scope'] as string).split(' ').sort()).toEqual(AGENT_SCOPES.split(' ').sort());
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+  });
+
+  it('lets the agent ask without openid or a resource: the gateway is its only resource', async () => {
+    const clientId = await registeredAgent();
+    const config = await oidc.discovery(new URL(scene.identity.issuer), clientId, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: scene.callback.redirectUri,
+      scope: 'projects:read',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      state: oidc.randomState(),
+    });
+    const login = await new FormBrowser().follow(url.toString(), scene.callback.redirectUri);
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('name="password"');
+  });
+
+  it('refuses an agent a token for the standards API, and a partner app one for the gateway', async () => {
+    const clientId = await registeredAgent();
+    const agent = await oidc.discovery(new URL(scene.identity.issuer), clientId, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const asAgent = oidc.buildAuthorizationUrl(agent, {
+      redirect_uri: scene.callback.redirectUri,
+      scope: 'openid api',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      resource: API_AUDIENCE,
+    });
+    const refusedAgent = await new FormBrowser().follow(asAgent.toString(), scene.callback.redirectUri);
+    expect(refusedAgent.url).toContain('error=invalid_target');
+
+    const partner = await scene.flow.relyingParty(scene.app);
+    const asPartner = oidc.buildAuthorizationUrl(partner, {
+      redirect_uri: scene.callback.redirectUri,
+      scope: 'openid projects:draft',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      resource: MCP_RESOURCE,
+    });
+    const refusedPartner = await new FormBrowser().follow(asPartner.toString(), scene.callback.redirectUri);
+    expect(refusedPartner.url).toContain('error=invalid_target');
+  });
+});
+
+describe('decisions on an agent’s token', () => {
+  let token: string;
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await registeredAgent();
+    token = (await agentTokens(clientId)).access_token;
+  });
+
+  it('holds only for the gateway: asked as the standards API (no audience) or another audience, it is no credential', async () => {
+    expect((await decide(token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+    expect((await decide(token, 'split-project:read', { audience: 'https://elsewhere.example/mcp' })).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
+  });
+
+  it('lets the agent read and draft as its person, named as an agent with its supervisor and scopes', async () => {
+    // The audience as the gateway might spell it: scheme case and a trailing slash do not matter.
+    const { body } = await decide(token, 'split-project:draft', { audience: 'HTTP://127.0.0.1:3902/mcp/' });
+    expect(body).toMatchObject({
+      decision: 'allow',
+      reason: 'agent_for_role:project-owner',
+      subject: { kind: 'agent', id: clientId, supervisorId: person.uid, scopes: expect.arrayContaining(['projects:draft']) },
+    });
+  });
+
+  it('denies every formal action as agent_delegated, though the person’s roles would allow it, and audits it with the supervisor', async () => {
+    for (const action of ['split-project:activate', 'rule-version:create', 'settlement-run:post']) {
+      expect((await decide(token, action, { audience: MCP_RESOURCE })).body).toMatchObject({ decision: 'deny', reason: 'agent_delegated' });
+    }
+    const audit = await request(scene.identity.server)
+      .get('/v1/audit')
+      .query({ action: 'decision:settlement-run:post', actor: clientId })
+      .set('Authorization', `Bearer ${scene.identity.platformKey}`)
+      .expect(200);
+    expect(audit.body.items[0]).toMatchObject({
+      actorKind: 'agent',
+      actorId: clientId,
+      outcome: 'denied',
+      detail: { reason: 'agent_delegated', supervisor: person.uid },
+    });
+  });
+
+  it('needs the scope an operation names: a tool’s scope, and projects:read for organization reads', async () => {
+    const narrow = (await agentTokens(await registeredAgent(), { scope: 'registry:read' })).access_token;
+    const ask = (action: string, extra: Record<string, unknown> = {}) => decide(narrow, action, { audience: MCP_RESOURCE, ...extra });
+    expect((await ask('tool:call', { scope: 'registry:read' })).body).toMatchObject({ decision: 'allow' });
+    expect((await ask('tool:call', { scope: 'projects:draft' })).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
+    expect((await ask('split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
+    expect((await ask('split-project:draft')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
+  });
+});
+
+describe('the registration policy', () => {
+  it('is off: there is no registration endpoint', async () => {
+    const off = await startSigninScene({ OIDC_REGISTRATION: 'off' });
+    try {
+      const metadata = await getJson<Record<string, unknown>>(`${off.identity.issuer}/.well-known/openid-configuration`);
+      expect(metadata).not.toHaveProperty('registration_endpoint');
+      const response = await fetch(`${off.identity.issuer}/reg`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+      expect(response.status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('asks for the initial access token, and registers with it', async () => {
+    const initialAccessToken = 'initial-access-token-for-agents-0123456789';
+    const guarded = await startSigninScene({ OIDC_REGISTRATION: 'token', OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN: initialAccessToken });
+    try {
+      const attempt = (bearer?: string) =>
+        fetch(`${guarded.identity.issuer}/reg`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
+          body: JSON.stringify({ client_name: 'Agent', redirect_uris: ['http://127.0.0.1/cb'] }),
+        });
+      expect((await attempt()).status).toBe(401);
+      expect((await attempt('not-the-token-at-all-0123456789abcdef')).status).toBe(401);
+      expect((await attempt(initialAccessToken)).status).toBe(201);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
