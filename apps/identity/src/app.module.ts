@@ -8,6 +8,7 @@ import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { IdentityConfig } from './config/identity.config';
 import { IdentityConfigModule } from './config/identity-config.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { TokenExchangeModule } from './token-exchange/token-exchange.module';
 import { KeysModule } from './keys/keys.module';
 import { IDENTITY_MIGRATIONS } from './migrations';
 import { OidcModule } from './oidc/oidc.module';
@@ -51,6 +52,7 @@ export class AppModule {
         KeysModule,
         AuditLogModule,
         DecisionsModule,
+        TokenExchangeModule,
         OrganizationsModule,
         RegisteredAppsModule,
         UnifiedUsersModule,

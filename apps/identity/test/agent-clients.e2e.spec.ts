@@ -265,3 +265,65 @@ describe('the registration policy', () => {
     }
   });
 });
+
+describe('the token exchange (RFC 8693) between the gateway and the standards API', () => {
+  const exchange = (body: Record<string, unknown>, serviceToken: string | null = SERVICE_TOKEN) => {
+    const call = request(scene.identity.server).post('/v1/token-exchange');
+    if (serviceToken) call.set('Authorization', `Bearer ${serviceToken}`);
+    return call.send({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      ...body,
+    });
+  };
+  let agentToken: string;
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await registeredAgent();
+    agentToken = (await agentTokens(clientId, { scope: 'registry:read projects:read' })).access_token;
+  });
+
+  it('yields a short standards-API token naming the agent as actor, with no wider scope, on which no formal action is allowed', async () => {
+    const { body } = await exchange({ subject_token: agentToken, resource: API_AUDIENCE }).expect(200);
+    expect(body).toMatchObject({
+      issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      token_type: 'Bearer',
+      scope: 'registry:read projects:read',
+    });
+    expect(body.expires_in).toBeLessThanOrEqual(300);
+    const claims = decodeJwt(body.access_token);
+    const agentClaims = decodeJwt(agentToken);
+    expect(claims).toMatchObject({ aud: API_AUDIENCE, sub: agentClaims.sub, client_id: clientId, act: { sub: clientId }, gid: agentClaims['gid'] });
+    expect(claims.jti).not.toBe(agentClaims.jti);
+
+    const asStandardsApi = (action: string) => decide(body.access_token, action);
+    expect((await asStandardsApi('split-project:read')).body).toMatchObject({
+      decision: 'allow',
+      subject: { kind: 'agent', id: clientId, supervisorId: person.uid },
+    });
+    expect((await asStandardsApi('split-project:draft')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
+    expect((await asStandardsApi('settlement-run:post')).body).toMatchObject({ decision: 'deny', reason: 'agent_delegated' });
+    // Exchanged for the standards API, it is no token for the gateway.
+    expect((await decide(body.access_token, 'tool:call', { audience: MCP_RESOURCE })).body).toMatchObject({ reason: 'invalid_credential' });
+  });
+
+  it('narrows to the scopes asked for, and refuses wider ones', async () => {
+    expect((await exchange({ subject_token: agentToken, scope: 'projects:read' }).expect(200)).body.scope).toBe('projects:read');
+    const wider = await exchange({ subject_token: agentToken, scope: 'projects:read projects:draft' }).expect(422);
+    expect(wider.body.domainCode).toBe('token_exchange.scope_wider');
+  });
+
+  it('refuses what is no live agent token for the gateway, another target, and callers without a service credential', async () => {
+    const partner = await scene.flow.relyingParty(scene.app);
+    const authorization = await scene.flow.authorizationUrl(partner);
+    const partnerToken = (await scene.flow.tokens(partner, authorization, await scene.flow.signIn(authorization, person.email))).access_token;
+    for (const subject of [partnerToken, 'garbage', `${agentToken}x`]) {
+      expect((await exchange({ subject_token: subject }).expect(422)).body.domainCode).toBe('token_exchange.subject_token_invalid');
+    }
+    expect((await exchange({ subject_token: agentToken, resource: 'https://elsewhere.example' }).expect(422)).body.domainCode).toBe(
+      'token_exchange.target_invalid',
+    );
+    await exchange({ subject_token: agentToken }, null).expect(401);
+    await exchange({ subject_token: agentToken, grant_type: 'client_credentials' }).expect(400);
+  });
+});

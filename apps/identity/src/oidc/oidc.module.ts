@@ -3,6 +3,7 @@ import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
+import { AccessTokenSigner } from './access-token-signer';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
 import { AccessTokenVerifier } from './access-token-verifier';
 import { OidcAccounts } from './oidc-accounts';
@@ -16,7 +17,7 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
-/** The OpenID Provider, and the access-token verification the decision endpoint uses. */
+/** The OpenID Provider, the access-token verification the decision endpoint uses, and the signing the token exchange uses. */
 @Module({
   imports: [OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule],
   providers: [
@@ -25,6 +26,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
     OidcClients,
     AccessTokenSubjectRepository,
     AccessTokenVerifier,
+    AccessTokenSigner,
     {
       provide: OIDC_PROVIDER,
       useFactory: (
@@ -46,7 +48,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
       inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts, AccessTokenVerifier, JsonLogger],
     },
   ],
-  exports: [OIDC_PROVIDER, AccessTokenVerifier],
+  exports: [OIDC_PROVIDER, AccessTokenVerifier, AccessTokenSigner],
 })
 export class OidcModule implements OnModuleInit, OnModuleDestroy {
   private purgeTimer: NodeJS.Timeout | undefined;

@@ -44,6 +44,10 @@ export const IDENTITY_ERRORS = {
   'merge.later_merge_removed_duplicates': ErrorCode.Conflict,
   'decisions.service_credential_required': ErrorCode.Unauthenticated,
   'decisions.request_invalid': ErrorCode.ValidationFailed,
+  'token_exchange.request_invalid': ErrorCode.ValidationFailed,
+  'token_exchange.subject_token_invalid': ErrorCode.DomainRuleViolated,
+  'token_exchange.target_invalid': ErrorCode.DomainRuleViolated,
+  'token_exchange.scope_wider': ErrorCode.DomainRuleViolated,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
 } as const satisfies Record<string, ErrorCode>;

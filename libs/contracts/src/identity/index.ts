@@ -12,3 +12,4 @@ export * from './audit.dto';
 export * from './passwords.dto';
 export * from './identity-errors';
 export * from './agent-access';
+export * from './token-exchange.dto';
