@@ -31,12 +31,16 @@ export interface AuthorizationClientOptions {
   readAllowCacheMs?: number;
   /** Keep-alive connections to identity. */
   connections?: number;
+  /** The resource this service is (RFC 8707), named in every question: identity refuses access tokens for another. Absent: the standards API. */
+  audience?: string;
 }
 
 export interface AuthorizationQuestion {
   credential: ForwardedCredentialDto;
   action: Action;
   resource: DecisionResourceDto;
+  /** Agent scopes the operation needs beyond the action's own (space-separated), e.g. a tool's. */
+  scope?: string;
 }
 
 export type AuthorizationAnswer =
@@ -70,8 +74,10 @@ export class AuthorizationClient {
   private readonly authorization: string;
   private readonly serviceToken: string;
   private readonly path: string;
+  private readonly audience: string | undefined;
 
   constructor(options: AuthorizationClientOptions) {
+    this.audience = options.audience;
     const origin = new URL(options.identityUrl);
     this.pool = new Pool(origin.origin, { connections: options.connections ?? 32, pipelining: 1 });
     this.timeoutMs = options.timeoutMs ?? 2000;
@@ -125,7 +131,14 @@ export class AuthorizationClient {
           accept: 'application/json',
           ...outgoingTraceHeaders(),
         },
-        body: JSON.stringify({ credential: question.credential, action: question.action, resource: question.resource, nonce }),
+        body: JSON.stringify({
+          credential: question.credential,
+          action: question.action,
+          resource: question.resource,
+          nonce,
+          ...(this.audience === undefined ? {} : { audience: this.audience }),
+          ...(question.scope === undefined ? {} : { scope: question.scope }),
+        }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: deadline,
@@ -139,7 +152,7 @@ export class AuthorizationClient {
       if (!decisionSignatureMatches(this.serviceToken, body, header(response.headers[DECISION_SIGNATURE_HEADER]))) {
         return unavailable('the answer is not signed with this service’s credential');
       }
-      return parseAnswer(body.toString('utf8'), expectedQuestion(question, nonce));
+      return parseAnswer(body.toString('utf8'), expectedQuestion(question, nonce, this.audience));
     } catch (error) {
       const timedOut =
         deadline.aborted ||
@@ -171,13 +184,15 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? undefined : value;
 }
 
-function expectedQuestion(question: AuthorizationQuestion, nonce: string): DecisionQuestionDto {
+function expectedQuestion(question: AuthorizationQuestion, nonce: string, audience: string | undefined): DecisionQuestionDto {
   const { organizationId, projectId } = question.resource;
   return {
     action: question.action,
     resource: { ...(organizationId ? { organizationId } : {}), ...(projectId ? { projectId } : {}) },
     credentialDigest: credentialDigest(question.credential),
     nonce,
+    ...(audience === undefined ? {} : { audience }),
+    ...(question.scope === undefined ? {} : { scope: question.scope }),
   };
 }
 
@@ -224,13 +239,15 @@ function isMaxAge(value: unknown): value is number {
 
 function answersQuestion(question: unknown, expected: DecisionQuestionDto): boolean {
   if (typeof question !== 'object' || question === null) return false;
-  const { action, resource, credentialDigest: digest, nonce } = question as Record<string, unknown>;
+  const { action, resource, credentialDigest: digest, nonce, audience, scope } = question as Record<string, unknown>;
   if (typeof resource !== 'object' || resource === null) return false;
   const { organizationId, projectId } = resource as Record<string, unknown>;
   return (
     action === expected.action &&
     digest === expected.credentialDigest &&
     nonce === expected.nonce &&
+    (audience ?? null) === (expected.audience ?? null) &&
+    (scope ?? null) === (expected.scope ?? null) &&
     (organizationId ?? null) === (expected.resource.organizationId ?? null) &&
     (projectId ?? null) === (expected.resource.projectId ?? null)
   );
@@ -248,5 +265,5 @@ function isReadAction(action: Action): boolean {
 
 function cacheKeyOf(question: AuthorizationQuestion): string {
   const credential = createHash('sha256').update(`${question.credential.kind}:${question.credential.value}`).digest('base64url');
-  return `${credential}|${question.action}|${question.resource.organizationId ?? ''}|${question.resource.projectId ?? ''}`;
+  return `${credential}|${question.action}|${question.resource.organizationId ?? ''}|${question.resource.projectId ?? ''}|${question.scope ?? ''}`;
 }

@@ -25,4 +25,9 @@ export class AuthorizedServiceConfig extends CommonServiceConfig {
   @Min(0)
   @Max(1000)
   AUTHZ_READ_CACHE_MS = 1000;
+
+  /** The resource this service is, named in every decision question (RFC 8707 audience); absent: the standards API. */
+  get decisionAudience(): string | undefined {
+    return undefined;
+  }
 }

@@ -107,4 +107,9 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   get mcpResourceUrl(): string {
     return canonicalResourceUrl(this.MCP_RESOURCE_URL ?? `http://127.0.0.1:${this.MCP_GATEWAY_PORT}/mcp`);
   }
+
+  /** identity accepts only agent tokens issued for this gateway. */
+  override get decisionAudience(): string {
+    return this.mcpResourceUrl;
+  }
 }

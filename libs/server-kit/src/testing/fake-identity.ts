@@ -77,6 +77,8 @@ export class FakeIdentity {
         action: string;
         resource: { organizationId?: string; projectId?: string };
         nonce?: string;
+        audience?: string;
+        scope?: string;
       };
       this.questions.push({ action: question.action, resource: question.resource });
       const echo = {
@@ -84,6 +86,8 @@ export class FakeIdentity {
         resource: question.resource,
         credentialDigest: credentialDigest(question.credential),
         nonce: question.nonce ?? null,
+        ...(question.audience === undefined ? {} : { audience: question.audience }),
+        ...(question.scope === undefined ? {} : { scope: question.scope }),
       };
       // Signed with the service's credential, so that only the client's reading of the body can refuse them.
       if (this.mode === 'garbage') return this.answer(response, '<html>');
