@@ -67,7 +67,12 @@ async function agentTokens(clientId: string, extra: Record<string, string> = {})
   expect(consent.text).toContain('name="decision" value="allow"');
   const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
   const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), redirectUri);
-  return oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: state }, { resource: MCP_RESOURCE });
+  return oidc.authorizationCodeGrant(
+    config,
+    new URL(back.url),
+    { pkceCodeVerifier: verifier, expectedState: state },
+    { resource: MCP_RESOURCE },
+  );
 }
 
 function decide(token: string, action: string, extra: Record<string, unknown> = {}) {
@@ -240,7 +245,11 @@ describe('the registration policy', () => {
     try {
       const metadata = await getJson<Record<string, unknown>>(`${off.identity.issuer}/.well-known/openid-configuration`);
       expect(metadata).not.toHaveProperty('registration_endpoint');
-      const response = await fetch(`${off.identity.issuer}/reg`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+      const response = await fetch(`${off.identity.issuer}/reg`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(response.status).toBe(404);
     } finally {
       await off.close();
@@ -293,7 +302,13 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     expect(body.expires_in).toBeLessThanOrEqual(300);
     const claims = decodeJwt(body.access_token);
     const agentClaims = decodeJwt(agentToken);
-    expect(claims).toMatchObject({ aud: API_AUDIENCE, sub: agentClaims.sub, client_id: clientId, act: { sub: clientId }, gid: agentClaims['gid'] });
+    expect(claims).toMatchObject({
+      aud: API_AUDIENCE,
+      sub: agentClaims.sub,
+      client_id: clientId,
+      act: { sub: clientId },
+      gid: agentClaims['gid'],
+    });
     expect(claims.jti).not.toBe(agentClaims.jti);
 
     const asStandardsApi = (action: string) => decide(body.access_token, action);
@@ -316,7 +331,8 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
   it('refuses what is no live agent token for the gateway, another target, and callers without a service credential', async () => {
     const partner = await scene.flow.relyingParty(scene.app);
     const authorization = await scene.flow.authorizationUrl(partner);
-    const partnerToken = (await scene.flow.tokens(partner, authorization, await scene.flow.signIn(authorization, person.email))).access_token;
+    const partnerToken = (await scene.flow.tokens(partner, authorization, await scene.flow.signIn(authorization, person.email)))
+      .access_token;
     for (const subject of [partnerToken, 'garbage', `${agentToken}x`]) {
       expect((await exchange({ subject_token: subject }).expect(422)).body.domainCode).toBe('token_exchange.subject_token_invalid');
     }

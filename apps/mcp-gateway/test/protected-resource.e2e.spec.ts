@@ -22,7 +22,7 @@ describe('the gateway as an OAuth protected resource (RFC 9728)', () => {
         expect(response.body).toEqual({
           resource: 'https://platform.example.com/mcp',
           authorization_servers: ['https://identity.example.com/oidc'],
-          scopes_supported: ['openid', 'api'],
+          scopes_supported: ['registry:read', 'projects:read', 'projects:draft'],
           bearer_methods_supported: ['header'],
           resource_name: 'Standards registry tool gateway',
         });

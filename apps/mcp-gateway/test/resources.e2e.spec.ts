@@ -191,19 +191,29 @@ describe('organization resources (a key allowed in the organization)', () => {
     expect((await readError(keyed, 'stdreg://split-projects/not-a-uuid')).code).toBe(-32002);
   });
 
-  it('denies every organization resource without a key (-32003)', async () => {
+  it('answers every organization resource without a credential with HTTP 401, naming projects:read and the metadata', async () => {
     for (const uri of [
       `stdreg://organizations/${agent.organizationId}`,
       projectUri,
       'stdreg://equity-ledgers/LEI-ALICE-0002',
       'stdreg://settlement-runs/01900000-0000-7000-8000-000000000000',
     ]) {
-      expect({ uri, ...(await readError(anonymous, uri)) }).toEqual({
-        uri,
-        code: -32003,
-        message: expect.stringContaining('API key is required'),
+      const response = await fetch(gateway.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }),
       });
+      expect({ uri, status: response.status }).toEqual({ uri, status: 401 });
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^Bearer scope="projects:read", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      );
     }
+    // The registry stays public.
+    expect((await anonymous.readResource({ uri: 'stdreg://manifest/current' })).contents).toHaveLength(1);
   });
 
   it('denies a key of another organization, and does not show it the project from its own organization', async () => {

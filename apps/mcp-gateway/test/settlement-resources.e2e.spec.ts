@@ -84,24 +84,40 @@ describe('what a person posted, an agent reads', () => {
     await outsider.close();
   });
 
-  it('lets a signed-in person call tools too, in the organization they name', async () => {
+  it("refuses a person's sign-in token for the standards API: the gateway accepts only tokens issued for itself", async () => {
     const owner = await partner.signedInUser(['project-owner']);
-    const person = await connectClient(gateway.mcpUrl, { authorization: `Bearer ${owner}`, 'x-organization-id': partner.organizationId });
-    try {
-      const term = await person.callTool({ name: 'resolve_term', arguments: { text: 'cap' } });
-      expect(term.isError ?? false).toBe(false);
-      const draft = await person.callTool({
-        name: 'draft_split_project',
-        arguments: {
-          name: 'Drafted by a person',
-          currency: 'EUR',
-          templateVersion: '2.0',
-          scenario: { name: 'Baseline', content: sampleScenario() },
+    for (const body of [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'draft_split_project',
+          arguments: {
+            name: 'Drafted by a person',
+            currency: 'EUR',
+            templateVersion: '2.0',
+            scenario: { name: 'Baseline', content: sampleScenario() },
+          },
         },
+      },
+    ]) {
+      const response = await fetch(gateway.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${owner}`,
+          'x-organization-id': partner.organizationId,
+        },
+        body: JSON.stringify(body),
       });
-      expect(draft.structuredContent).toMatchObject({ status: 'draft', project: { organizationId: partner.organizationId } });
-    } finally {
-      await person.close();
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(
+        /^Bearer error="invalid_token", scope="registry:read projects:read projects:draft", resource_metadata="/,
+      );
     }
   });
 });

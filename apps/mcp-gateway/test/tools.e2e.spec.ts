@@ -323,11 +323,30 @@ describe('tool authorization (fail closed)', () => {
     for (const [name, args] of validCalls) await ok(name, args);
   });
 
-  it('refuses every tool call without a key, and with a key identity does not know', async () => {
-    for (const headers of [{}, { authorization: 'Bearer stdreg_app_unknown_key' }] as Record<string, string>[]) {
-      const anonymous = await connectClient(gateway.mcpUrl, headers);
-      for (const [name, args] of validCalls) expect(await refused(name, args, anonymous)).toMatch(/^Refused: /);
-      await anonymous.close();
+  it('refuses every tool call with a key identity does not know', async () => {
+    const unknown = await connectClient(gateway.mcpUrl, { authorization: 'Bearer stdreg_app_unknown_key' });
+    for (const [name, args] of validCalls) expect(await refused(name, args, unknown)).toMatch(/^Refused: /);
+    await unknown.close();
+  });
+
+  it('answers every tool call without a credential with HTTP 401 and where to get one, before any tool runs', async () => {
+    for (const [name, args] of validCalls) {
+      const response = await fetch(gateway.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      expect(response.status).toBe(401);
+      const challenge = response.headers.get('www-authenticate') ?? '';
+      expect(challenge).toMatch(/^Bearer /);
+      // The gateway's configured resource URL (MCP_RESOURCE_URL, its default here), not the address the test reached.
+      expect(challenge).toContain('resource_metadata="http://127.0.0.1:3002/.well-known/oauth-protected-resource/mcp"');
+      expect(challenge).toContain(name === 'draft_split_project' ? 'scope="projects:draft"' : 'scope="registry:read"');
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
     }
   });
 

@@ -105,7 +105,7 @@ export class IdentityConfig extends CommonServiceConfig {
    * get tokens for, compared in canonical form (`mcpResource`).
    */
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i, {
-    message: 'must be the gateway\'s http(s) MCP URL without a query or fragment (e.g. https://platform.example.com/mcp)',
+    message: "must be the gateway's http(s) MCP URL without a query or fragment (e.g. https://platform.example.com/mcp)",
   })
   OIDC_MCP_RESOURCE = 'http://127.0.0.1:3002/mcp';
 

@@ -78,7 +78,8 @@ function decideByRole(
 ): DecisionOutcome {
   if (!resource.organizationId) return { decision: 'deny', reason: 'organization_required' };
   const granted = roles.find(
-    (binding) => allowedRoles.includes(binding.role) && (binding.organizationId === null || binding.organizationId === resource.organizationId),
+    (binding) =>
+      allowedRoles.includes(binding.role) && (binding.organizationId === null || binding.organizationId === resource.organizationId),
   );
   if (!granted) return { decision: 'deny', reason: 'role_required' };
   return { decision: 'allow', reason: `${allowPrefix}:${granted.role}` };
@@ -98,7 +99,13 @@ export function subjectDto(subject: DecisionSubject): DecisionSubjectDto {
       return { kind: 'app_key', id: subject.keyId, keyPrefix: subject.keyPrefix, organizationId: subject.organizationId };
     case 'agent':
       return subject.via === 'token'
-        ? { kind: 'agent', id: subject.clientId, supervisorId: subject.supervisorUid, scopes: [...subject.scopes] }
+        ? {
+            kind: 'agent',
+            id: subject.clientId,
+            supervisorId: subject.supervisorUid,
+            scopes: [...subject.scopes],
+            organizationId: onlyOrganizationOf(subject.roles),
+          }
         : {
             kind: 'agent',
             id: subject.keyId,
@@ -107,4 +114,11 @@ export function subjectDto(subject: DecisionSubject): DecisionSubjectDto {
             supervisorId: subject.supervisorUid,
           };
   }
+}
+
+/** The one organization a person holds roles in, where the agent acts when it names none; null for none, several or a global role. */
+function onlyOrganizationOf(roles: readonly EffectiveRoleBinding[]): string | null {
+  const organizations = new Set(roles.map((binding) => binding.organizationId));
+  const [only] = organizations;
+  return organizations.size === 1 && only !== undefined ? only : null;
 }

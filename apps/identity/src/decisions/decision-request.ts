@@ -40,7 +40,11 @@ export function parseDecisionRequest(body: unknown): DecisionRequestDto {
     const actionError = string(1, 100)(fields['action'], 'action');
     if (actionError) errors.push({ field: 'action', message: actionError });
     checkNested(fields, 'resource', RESOURCE_FIELDS, errors);
-    const topLevel: Record<string, Check> = { nonce: optional(string(16, 128)), audience: optional(string(1, 2000)), scope: optional(agentScopes) };
+    const topLevel: Record<string, Check> = {
+      nonce: optional(string(16, 128)),
+      audience: optional(string(1, 2000)),
+      scope: optional(agentScopes),
+    };
     for (const [field, check] of Object.entries(topLevel)) {
       const message = check(fields[field], field);
       if (message) errors.push({ field, message });

@@ -35,10 +35,15 @@ export class DecisionsService {
     const subject = await this.resolve(request.credential, request.audience);
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
     const scopes = request.scope?.split(' ');
-    const outcome = decide(subject, request.action, { ...request.resource, scopes }, {
-      maxAgeSeconds: this.config.FORMAL_WRITE_MAX_AGE_SECONDS,
-      nowSeconds: Math.floor(Date.now() / 1000),
-    });
+    const outcome = decide(
+      subject,
+      request.action,
+      { ...request.resource, scopes },
+      {
+        maxAgeSeconds: this.config.FORMAL_WRITE_MAX_AGE_SECONDS,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      },
+    );
     if (outcome.decision === 'deny') {
       const denied = await this.deny(request, serviceName, outcome.reason, subject);
       return outcome.reason === 'authentication_too_old' ? { ...denied, maxAge: outcome.maxAge } : denied;
@@ -47,7 +52,10 @@ export class DecisionsService {
     return { decision: 'allow', reason: outcome.reason, subject: subjectDto(subject) };
   }
 
-  private async resolve(credential: DecisionRequestDto['credential'], audience: string | undefined): Promise<DecisionSubject | DenialReason> {
+  private async resolve(
+    credential: DecisionRequestDto['credential'],
+    audience: string | undefined,
+  ): Promise<DecisionSubject | DenialReason> {
     if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value, audience);
     const caller = await this.keys.authenticateLeased(credential.value);
     if (!caller) return 'invalid_credential';

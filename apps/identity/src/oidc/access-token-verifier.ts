@@ -52,7 +52,14 @@ export class AccessTokenVerifier {
     const subject = await this.subjects.find(claims.sub, agentClientId ?? claims.clientId, claims.gid, claims.jti);
     if (!subject?.clientActive || !subject.grantActive || !subject.tokenActive) return 'invalid_credential';
     if (agentClientId !== undefined) {
-      return { kind: 'agent', via: 'token', clientId: agentClientId, supervisorUid: subject.uid, roles: subject.roles, scopes: claims.scopes };
+      return {
+        kind: 'agent',
+        via: 'token',
+        clientId: agentClientId,
+        supervisorUid: subject.uid,
+        roles: subject.roles,
+        scopes: claims.scopes,
+      };
     }
     return {
       kind: 'human',

@@ -25,7 +25,12 @@ interface ValidationContext {
  * flow (PKCE is required of every client) with refresh tokens, whose redirect URIs are https or a
  * loopback address (any port: they are native clients, RFC 8252 §7.3).
  */
-export function agentClientMetadata(ctx: ValidationContext | undefined, key: string, value: unknown, metadata: Record<string, unknown>): void {
+export function agentClientMetadata(
+  ctx: ValidationContext | undefined,
+  key: string,
+  value: unknown,
+  metadata: Record<string, unknown>,
+): void {
   if (key !== AGENT_CLIENT_KIND_PROPERTY) return;
   const registering = ctx?.oidc?.route === 'registration';
   const byDocument = typeof metadata['client_id'] === 'string' && metadata['client_id'].startsWith('https://');

@@ -79,7 +79,8 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
           if (agent && sameResource(resourceIndicator, config.mcpResource)) {
             return jwtResourceServer(config.mcpResource, AGENT_SCOPES.join(' '), config);
           }
-          if (!agent && resourceIndicator === config.OIDC_API_AUDIENCE) return jwtResourceServer(config.OIDC_API_AUDIENCE, API_SCOPE, config);
+          if (!agent && resourceIndicator === config.OIDC_API_AUDIENCE)
+            return jwtResourceServer(config.OIDC_API_AUDIENCE, API_SCOPE, config);
           throw new errors.InvalidTarget(
             agent ? 'agent clients get tokens for the tool gateway only' : 'this client gets tokens for the standards API only',
           );

@@ -1,5 +1,12 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { ProblemDetailsDto, TokenExchangeRequestDto, TokenExchangeResponseDto } from '@stdreg/contracts';
 import { ServiceTokenGuard } from '../decisions/service-token.guard';
 import { TokenExchangeService } from './token-exchange.service';
@@ -22,7 +29,10 @@ export class TokenExchangeController {
   })
   @ApiOkResponse({ type: TokenExchangeResponseDto })
   @ApiUnauthorizedResponse({ description: 'Missing or wrong service credential', type: ProblemDetailsDto })
-  @ApiUnprocessableEntityResponse({ description: 'A subject token that is no live agent token, another target, or a wider scope', type: ProblemDetailsDto })
+  @ApiUnprocessableEntityResponse({
+    description: 'A subject token that is no live agent token, another target, or a wider scope',
+    type: ProblemDetailsDto,
+  })
   exchange(@Body() request: TokenExchangeRequestDto): Promise<TokenExchangeResponseDto> {
     return this.exchanges.exchange(request);
   }

@@ -5,7 +5,7 @@ import { DomainError } from '@stdreg/server-kit';
 export function subjectTokenInvalid(): DomainError {
   return DomainError.of(
     'token_exchange.subject_token_invalid',
-    "The subject token is not a live agent token for the tool gateway (expired, revoked, another audience, or its client or grant is gone).",
+    'The subject token is not a live agent token for the tool gateway (expired, revoked, another audience, or its client or grant is gone).',
   );
 }
 

@@ -1,7 +1,7 @@
 // Every keyed decision of the gateway, asked of identity and failing closed.
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthorizationClient } from '@stdreg/authz-client';
-import type { Action, DecisionSubjectDto, ForwardedCredentialDto } from '@stdreg/contracts';
+import type { Action, AgentScope, DecisionSubjectDto, ForwardedCredentialDto } from '@stdreg/contracts';
 import type { McpCaller } from '../caller/caller';
 
 export type OrganizationReadAction = Extract<
@@ -22,7 +22,15 @@ export interface AuthorizedCaller {
 
 export type ToolCallAuthorization = { ok: true; caller: AuthorizedCaller } | { ok: false; message: string };
 
-const CREDENTIAL_REQUIRED = 'An API key is required: send Authorization: Bearer <key>.';
+/** What identity said of an agent's token before its request ran: admitted, or why not. */
+export type Admission =
+  | { kind: 'admitted'; subject: DecisionSubjectDto }
+  | { kind: 'invalid_token' }
+  | { kind: 'insufficient_scope' }
+  | { kind: 'refused'; message: string };
+
+const CREDENTIAL_REQUIRED = 'A credential is required: send Authorization: Bearer <API key or agent token>.';
+const UNAVAILABLE = 'Authorization could not be established (identity unavailable); nothing was done. Retry later.';
 const HEADER_NOT_AN_ORGANIZATION = 'X-Organization-Id must be an organization id (uuid).';
 const NO_ORGANIZATION_OF_ITS_OWN =
   'Name the organization with the X-Organization-Id header: this credential has no organization of its own.';
@@ -41,10 +49,12 @@ export class GatewayAuthorization {
    * A tool call needs a credential identity accepts (action tool:call), asked afresh for every call. The
    * answer also names the key's own organization, so a tool acting in it needs no second ask to learn it.
    */
-  async toolCall(caller: McpCaller): Promise<ToolCallAuthorization> {
+  async toolCall(caller: McpCaller, scope?: AgentScope): Promise<ToolCallAuthorization> {
     const { credential } = caller;
     if (!credential) return { ok: false, message: CREDENTIAL_REQUIRED };
-    const allowed = await this.ask(credential, 'tool:call', null);
+    if (caller.admitted) return { ok: true, caller: { credential, organization: actingOrganization(caller, caller.admitted) } };
+    // An agent's token not admitted beforehand (identity was away then) is asked with the tool's scope.
+    const allowed = await this.ask(credential, 'tool:call', null, credential.kind === 'access_token' ? scope : undefined);
     if (!allowed.ok) return allowed;
     return { ok: true, caller: { credential, organization: actingOrganization(caller, allowed.subject) } };
   }
@@ -66,11 +76,38 @@ export class GatewayAuthorization {
     return this.ask(caller.credential, action, organization);
   }
 
-  private async ask(credential: ForwardedCredentialDto, action: Action, organizationId: string | null): Promise<Authorized> {
-    const answer = await this.client.ask({ credential, action, resource: organizationId ? { organizationId } : {} });
+  /**
+   * An agent's token, asked once for its whole request: tool:call with every scope the request's
+   * operations need, so a missing scope or a dead token is answered with HTTP 403 or 401 before anything runs.
+   */
+  async admit(credential: ForwardedCredentialDto, scopes: readonly string[]): Promise<Admission> {
+    const answer = await this.client.ask({
+      credential,
+      action: 'tool:call',
+      resource: {},
+      ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
+    });
+    if (answer.decision === 'allow') return { kind: 'admitted', subject: answer.subject };
+    if (answer.unavailable) return { kind: 'refused', message: UNAVAILABLE };
+    if (answer.reason === 'invalid_credential') return { kind: 'invalid_token' };
+    if (answer.reason === 'insufficient_scope') return { kind: 'insufficient_scope' };
+    return { kind: 'refused', message: `Not allowed (tool:call): ${answer.reason}.` };
+  }
+
+  private async ask(
+    credential: ForwardedCredentialDto,
+    action: Action,
+    organizationId: string | null,
+    scope?: string,
+  ): Promise<Authorized> {
+    const answer = await this.client.ask({
+      credential,
+      action,
+      resource: organizationId ? { organizationId } : {},
+      ...(scope === undefined ? {} : { scope }),
+    });
     if (answer.decision === 'allow') return { ok: true, subject: answer.subject, organizationId };
-    if (answer.unavailable)
-      return { ok: false, message: 'Authorization could not be established (identity unavailable); nothing was done. Retry later.' };
+    if (answer.unavailable) return { ok: false, message: UNAVAILABLE };
     return { ok: false, message: `Not allowed (${action}): ${answer.reason}.` };
   }
 }

@@ -1,7 +1,7 @@
 // Who is calling the gateway, as far as the HTTP request tells: credential, organization named, address.
 import type { IncomingMessage } from 'node:http';
 import { forwardedCredential } from '@stdreg/authz-client';
-import type { ForwardedCredentialDto } from '@stdreg/contracts';
+import type { DecisionSubjectDto, ForwardedCredentialDto } from '@stdreg/contracts';
 import { isUuid } from '@stdreg/server-kit';
 
 export interface McpCaller {
@@ -12,6 +12,11 @@ export interface McpCaller {
   /** X-Organization-Id was sent but is not a uuid: anything organization-scoped is refused with that message. */
   organizationHeaderInvalid: boolean;
   ip: string;
+  /**
+   * An agent's token that identity allowed tool:call for, with every scope this request's operations
+   * need, before any of them ran (see McpEndpoint): the subject of that one answer. Null otherwise.
+   */
+  admitted: DecisionSubjectDto | null;
 }
 
 /** `ip` is Express's request.ip where there is one (it follows TRUSTED_PROXY_HOPS), else the socket's address. */
@@ -22,5 +27,6 @@ export function callerOf(request: IncomingMessage & { ip?: string | undefined })
     organizationId: isUuid(organization) ? organization.toLowerCase() : null,
     organizationHeaderInvalid: organization !== undefined && !isUuid(organization),
     ip: request.ip ?? request.socket.remoteAddress ?? 'unknown',
+    admitted: null,
   };
 }

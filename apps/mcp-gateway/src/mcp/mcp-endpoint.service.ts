@@ -2,13 +2,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { MAX_CREDENTIAL_LENGTH } from '@stdreg/contracts';
+import { AGENT_SCOPES, MAX_CREDENTIAL_LENGTH } from '@stdreg/contracts';
+import { GatewayAuthorization } from '../authorization/gateway-authorization';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
+import { ProtectedResourceService } from '../protected-resource/protected-resource.service';
 import { ToolCallLimiter } from '../rate-limit/tool-call-limiter';
 import { callerOf } from '../caller/caller';
 import { McpServerFactory } from './mcp-server.factory';
 import { JsonRpcErrorCode, jsonRpcError } from './protocol';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
+import { requestOperations } from './request-operations';
 import { requestShapeError } from './request-shape';
 
 function countToolCalls(body: unknown): number {
@@ -26,6 +29,8 @@ export class McpEndpoint {
     config: McpGatewayConfig,
     private readonly servers: McpServerFactory,
     private readonly limiter: ToolCallLimiter,
+    private readonly authorization: GatewayAuthorization,
+    private readonly protectedResource: ProtectedResourceService,
   ) {
     this.originPolicy = {
       allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
@@ -38,7 +43,7 @@ export class McpEndpoint {
     if (check && !check.ok) return send(response, check.status, jsonRpcError(JsonRpcErrorCode.Refused, check.message));
     const caller = callerOf(request);
     if (caller.credential && caller.credential.value.length > MAX_CREDENTIAL_LENGTH) {
-      response.setHeader('WWW-Authenticate', 'Bearer realm="mcp-gateway", error="invalid_token"');
+      response.setHeader('WWW-Authenticate', this.protectedResource.challenge({ error: 'invalid_token', scopes: AGENT_SCOPES }));
       return send(
         response,
         401,
@@ -67,6 +72,45 @@ export class McpEndpoint {
     }
     const shapeError = requestShapeError(request.body);
     if (shapeError) return send(response, 200, shapeError);
+    const operations = requestOperations(request.body);
+    if (!caller.credential && operations.needsCredential) {
+      const scopes = operations.scopes.length > 0 ? operations.scopes : AGENT_SCOPES;
+      response.setHeader('WWW-Authenticate', this.protectedResource.challenge({ scopes }));
+      return send(
+        response,
+        401,
+        jsonRpcError(
+          JsonRpcErrorCode.Refused,
+          'A credential is required: an API key, or an agent token from identity (see WWW-Authenticate).',
+        ),
+      );
+    }
+    if (caller.credential?.kind === 'access_token' && (operations.needsCredential || operations.listsTools)) {
+      const admission = await this.authorization.admit(caller.credential, operations.scopes);
+      if (admission.kind === 'invalid_token') {
+        response.setHeader('WWW-Authenticate', this.protectedResource.challenge({ error: 'invalid_token', scopes: AGENT_SCOPES }));
+        return send(
+          response,
+          401,
+          jsonRpcError(
+            JsonRpcErrorCode.Refused,
+            'The token is not valid for this gateway (expired, revoked, or issued for another resource).',
+          ),
+        );
+      }
+      if (admission.kind === 'insufficient_scope') {
+        response.setHeader(
+          'WWW-Authenticate',
+          this.protectedResource.challenge({ error: 'insufficient_scope', scopes: operations.scopes }),
+        );
+        return send(
+          response,
+          403,
+          jsonRpcError(JsonRpcErrorCode.Refused, `The token lacks the scope this request needs: ${operations.scopes.join(' ')}.`),
+        );
+      }
+      if (admission.kind === 'admitted') caller.admitted = admission.subject;
+    }
     const server = this.servers.create(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {

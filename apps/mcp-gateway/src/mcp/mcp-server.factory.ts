@@ -21,7 +21,8 @@ import { JsonRpcErrorCode, PROTOCOL_VERSION } from './protocol';
 
 const SERVER_INFO = { name: 'stdreg-mcp-gateway', title: 'Standards registry tool gateway', version: '1.0.0' };
 const INSTRUCTIONS =
-  'Read the standards registry as stdreg:// resources; call tools to validate and draft. Tools need Authorization: Bearer <API key>. ' +
+  'Read the standards registry as stdreg:// resources; call tools to validate and draft. Tools need Authorization: Bearer <API key>, ' +
+  'or an agent token from identity for a person who consented (an agent with no key is answered 401 with where to sign in). ' +
   'Agents draft only: activation, rule versions, settlement posting, equity and payments stay with authorised humans.';
 const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, completions: {}, logging: {} };
 /** Resource denials get their own code so an agent can tell them from absence. */
@@ -47,7 +48,7 @@ export class McpServerFactory {
       serverInfo: SERVER_INFO,
       instructions: INSTRUCTIONS,
     }));
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list(caller) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => this.tools.call(request.params.name, request.params.arguments, caller));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: this.directory.templates() }));
     server.setRequestHandler(ListResourcesRequestSchema, async (request) => {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthorizationModule } from '../authorization/authorization.module';
+import { ProtectedResourceModule } from '../protected-resource/protected-resource.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { ToolsModule } from '../tools/tools.module';
@@ -8,7 +9,7 @@ import { McpEndpoint } from './mcp-endpoint.service';
 import { McpServerFactory } from './mcp-server.factory';
 
 @Module({
-  imports: [AuthorizationModule, RateLimitModule, ResourcesModule, ToolsModule],
+  imports: [AuthorizationModule, ProtectedResourceModule, RateLimitModule, ResourcesModule, ToolsModule],
   controllers: [McpController],
   providers: [McpEndpoint, McpServerFactory],
 })

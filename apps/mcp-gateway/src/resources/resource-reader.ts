@@ -39,6 +39,14 @@ export class ResourceReader {
     if (value === null) return { ok: false, reason: 'not_found', message: 'Resource not found' };
     if (template.kind === 'organizations') {
       if (!isUuid(value)) return { ok: false, reason: 'not_found', message: 'Resource not found' };
+      // identity reads organizations for keys only, and an agent's token goes nowhere but identity's decisions.
+      if (caller.credential?.kind === 'access_token') {
+        return {
+          ok: false,
+          reason: 'denied',
+          message: "An organization's record is read with an API key; an agent reads its projects, runs and ledgers.",
+        };
+      }
       const allowed = await this.authorization.inOrganization(caller, template.action, value.toLowerCase());
       if (!allowed.ok) return { ok: false, reason: 'denied', message: allowed.message };
       return outcome(await this.identity.organization(value.toLowerCase(), caller.credential!));

@@ -1,5 +1,6 @@
 // What a tool is: schemas (zod, published as JSON Schema 2020-12), annotations, the collaborators it uses, a handler and a text rendering.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentScope } from '@stdreg/contracts';
 import type { z } from 'zod';
 import type { AuthorizedCaller } from '../authorization/gateway-authorization';
 import type { RegistryCache } from '../upstream/registry-cache';
@@ -24,6 +25,8 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType<Record<
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** What an agent's token must hold to call it: `registry:read` for tools that read or compute, `projects:draft` for drafting. */
+  scope: AgentScope;
   /** Picks the collaborators the handler uses; the handler is handed these and nothing else. */
   uses(collaborators: ToolCollaborators): D;
   run(input: z.output<I>, collaborators: D): Promise<ToolOutcome<z.output<O>>>;
@@ -44,6 +47,7 @@ export interface GatewayTool {
   input: z.ZodType;
   output: z.ZodType;
   annotations: ToolAnnotations;
+  scope: AgentScope;
   /** Parses the arguments with the input schema, runs the handler with the collaborators it uses, renders the output. */
   invoke(args: unknown, collaborators: ToolCollaborators): Promise<ToolInvocation>;
 }
@@ -51,7 +55,7 @@ export interface GatewayTool {
 export function defineTool<I extends z.ZodType, O extends z.ZodType<Record<string, unknown>>, D extends Partial<ToolCollaborators>>(
   tool: ToolDefinition<I, O, D>,
 ): GatewayTool {
-  const { name, title, description, input, output, annotations } = tool;
+  const { name, title, description, input, output, annotations, scope } = tool;
   return {
     name,
     title,
@@ -59,6 +63,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType<Record<strin
     input,
     output,
     annotations,
+    scope,
     async invoke(args, collaborators) {
       const parsed = input.safeParse(args);
       if (!parsed.success) return { kind: 'invalid_arguments', error: parsed.error };

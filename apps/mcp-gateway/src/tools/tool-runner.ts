@@ -48,14 +48,17 @@ export class ToolRunner {
     private readonly logger: JsonLogger,
   ) {}
 
-  list(): Tool[] {
-    return this.catalogue;
+  /** Every tool; to an agent's token, only the tools its scopes let it call. */
+  list(caller: McpCaller): Tool[] {
+    const scopes = caller.admitted?.kind === 'agent' ? caller.admitted.scopes : undefined;
+    if (!scopes) return this.catalogue;
+    return this.catalogue.filter((_, index) => scopes.includes(TOOLS[index]!.scope));
   }
 
   async call(name: string, args: Record<string, unknown> | undefined, caller: McpCaller): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools.`);
-    const allowed = await this.authorization.toolCall(caller);
+    const allowed = await this.authorization.toolCall(caller, tool.scope);
     if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
     try {
       const invocation = await tool.invoke(args ?? {}, {

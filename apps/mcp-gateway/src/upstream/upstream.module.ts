@@ -3,12 +3,19 @@ import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { IdentityClient } from './identity.client';
 import { RegistryCache } from './registry-cache';
 import { StandardsApiClient } from './standards-api.client';
+import { TokenExchangeClient } from './token-exchange.client';
 
 @Module({
   providers: [
     {
       provide: StandardsApiClient,
-      useFactory: (config: McpGatewayConfig) => new StandardsApiClient(config.STANDARDS_API_URL, config.UPSTREAM_TIMEOUT_MS),
+      useFactory: (config: McpGatewayConfig) =>
+        new StandardsApiClient(
+          config.STANDARDS_API_URL,
+          config.UPSTREAM_TIMEOUT_MS,
+          // Without a service credential identity exchanges nothing, so an agent's token acts nowhere.
+          new TokenExchangeClient(config.IDENTITY_URL, config.IDENTITY_SERVICE_TOKEN ?? 'unconfigured', config.UPSTREAM_TIMEOUT_MS),
+        ),
       inject: [McpGatewayConfig],
     },
     {

@@ -115,7 +115,9 @@ export class DecisionSubjectDto {
   @ApiProperty({ description: "uid for a human, key id for a key, the agent's client id for an agent acting through a token" }) id!: string;
   @ApiPropertyOptional({ description: 'Key prefix, for keys' }) keyPrefix?: string;
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' }) organizationId?: string | null;
-  @ApiPropertyOptional({ description: 'For an agent: the uid of the person accountable for it (who consented, or who was named for its key)' })
+  @ApiPropertyOptional({
+    description: 'For an agent: the uid of the person accountable for it (who consented, or who was named for its key)',
+  })
   supervisorId?: string;
   @ApiPropertyOptional({ description: "For an agent's token: the scopes it was granted", type: [String] }) scopes?: string[];
 }

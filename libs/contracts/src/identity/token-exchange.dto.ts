@@ -31,7 +31,10 @@ export class TokenExchangeRequestDto {
   @Length(1, 2000)
   resource?: string;
 
-  @ApiPropertyOptional({ description: "Scopes wanted, never wider than the subject token's; absent: the subject token's", example: 'projects:draft' })
+  @ApiPropertyOptional({
+    description: "Scopes wanted, never wider than the subject token's; absent: the subject token's",
+    example: 'projects:draft',
+  })
   @IsOptional()
   @Matches(AGENT_SCOPE_LIST, { message: 'scope must be agent scopes separated by spaces' })
   scope?: string;

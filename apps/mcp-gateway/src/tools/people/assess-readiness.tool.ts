@@ -34,6 +34,7 @@ export const assessReadiness = defineTool({
     .refine((v) => (v.role === undefined) !== (v.taskCode === undefined), { message: 'give exactly one of role or taskCode' }),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run(input, { registry }) {
     const loaded = await registryIndex(registry);

@@ -26,6 +26,7 @@ export const draftInvitation = defineTool({
     .strict(),
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ email, role, organizationName, inviterName, language }, { registry }) {
     const loaded = await registryIndex(registry);

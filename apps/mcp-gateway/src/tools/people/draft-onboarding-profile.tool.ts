@@ -21,6 +21,7 @@ export const draftOnboardingProfile = defineTool({
   input: z.object({ role: roleName }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ role }, { registry }) {
     const loaded = await registryIndex(registry);

@@ -20,6 +20,7 @@ export const proposeTaskPath = defineTool({
   input: z.object({ goal: taskCode, completedTasks: z.array(taskCode).max(200).default([]) }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ goal, completedTasks }, { registry }) {
     const loaded = await registryIndex(registry);

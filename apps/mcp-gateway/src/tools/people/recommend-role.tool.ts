@@ -25,6 +25,7 @@ export const recommendRole = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ description, limit }, { registry }) {
     const loaded = await registryIndex(registry);

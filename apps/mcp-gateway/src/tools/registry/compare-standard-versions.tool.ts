@@ -25,6 +25,7 @@ export const compareStandardVersions = defineTool({
   input: z.object({ sectionId: z.string().regex(/^[A-Z]{2,5}-[0-9]{1,3}$/, 'must look like RUL-3'), from: version, to: version }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ sectionId, from, to }, { registry }) {
     const [before, after] = await Promise.all(

@@ -30,6 +30,7 @@ export const draftAlignmentReport = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ practice, maxStandards }, { registry }) {
     const summaries = await registry.all('standards');

@@ -30,6 +30,7 @@ export const resolveTerm = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ text: query, limit }, { registry }) {
     const terms = await registry.all('terms');

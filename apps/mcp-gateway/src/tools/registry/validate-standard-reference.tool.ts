@@ -26,6 +26,7 @@ export const validateStandardReference = defineTool({
   input: z.object({ reference: text(60).describe('e.g. RUL-3@1.0#2') }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ reference }, { registry }) {
     const parsed = parseStandardReference(reference);

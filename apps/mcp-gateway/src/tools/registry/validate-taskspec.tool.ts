@@ -53,6 +53,7 @@ export const validateTaskspec = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ taskSpec }, { registry }) {
     const shape = taskSpecShape.safeParse(taskSpec);

@@ -16,6 +16,7 @@ export const calculateDraftSettlement = defineTool({
   input: z.object({ content: scenarioContent, periodId: periodIdInput('Default: every period') }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: NOTHING,
   async run({ content, periodId }) {
     const read = readScenarioPeriod(content, periodId);

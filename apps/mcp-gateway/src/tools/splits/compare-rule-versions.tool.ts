@@ -18,6 +18,7 @@ export const compareRuleVersions = defineTool({
   input: z.object({ before: scenarioContent, after: scenarioContent }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: NOTHING,
   async run({ before, after }) {
     const a = readScenario(before, 'before');

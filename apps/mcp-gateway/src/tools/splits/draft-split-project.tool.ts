@@ -38,6 +38,7 @@ export const draftSplitProject = defineTool({
   output,
   // Idempotent only with an idempotencyKey, so not in general.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  scope: 'projects:draft',
   uses: ({ registry, standardsApi, caller }) => ({ registry, standardsApi, caller }),
   async run(input, { registry, standardsApi, caller }) {
     const read = readScenario(input.scenario.content);

@@ -23,6 +23,7 @@ export const explainSettlement = defineTool({
   input: z.object({ content: scenarioContent, periodId: periodIdInput('Default: every period, then totals') }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: NOTHING,
   async run({ content, periodId }) {
     const read = readScenarioPeriod(content, periodId);

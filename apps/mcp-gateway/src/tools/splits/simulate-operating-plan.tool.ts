@@ -68,6 +68,7 @@ export const simulateOperatingPlan = defineTool({
     .strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: NOTHING,
   async run({ content, projection: plan }) {
     let planned: unknown = content;

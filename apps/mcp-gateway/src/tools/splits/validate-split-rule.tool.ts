@@ -16,6 +16,7 @@ export const validateSplitRule = defineTool({
   input: z.object({ content: scenarioContent }).strict(),
   output,
   annotations: PURE_READ,
+  scope: 'registry:read',
   uses: NOTHING,
   async run({ content }) {
     const validation = validateScenario(content);
