@@ -11,11 +11,14 @@ export interface KeyCaller {
   organizationId: string | null;
   registryIds: string[];
   maxApps: number;
+  /** Set on an agent's key (AGT-1): the person accountable for it, whom every audit entry of its actions names. */
+  agentSupervisorUid: string | null;
 }
 
 export type RequestWithCaller = Request & { caller?: KeyCaller };
 
 export function actorOf(caller: KeyCaller): Actor {
+  if (caller.agentSupervisorUid !== null) return { kind: 'agent', id: caller.keyPrefix, supervisor: caller.agentSupervisorUid };
   return { kind: caller.keyClass === KeyClass.Platform ? 'platform_key' : 'app_key', id: caller.keyPrefix };
 }
 

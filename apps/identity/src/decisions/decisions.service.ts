@@ -59,6 +59,10 @@ export class DecisionsService {
     if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value, audience);
     const caller = await this.keys.authenticateLeased(credential.value);
     if (!caller) return 'invalid_credential';
+    if (caller.agentSupervisorUid !== null) {
+      const { keyId, keyPrefix, organizationId, agentSupervisorUid } = caller;
+      return { kind: 'agent', via: 'key', keyId, keyPrefix, organizationId, supervisorUid: agentSupervisorUid };
+    }
     return caller.keyClass === 'platform'
       ? { kind: 'platform_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix }
       : { kind: 'app_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix, organizationId: caller.organizationId };
@@ -84,7 +88,10 @@ export class DecisionsService {
   private async recordRefusedCredential(request: DecisionRequestDto, serviceName: string, reason: DenialReason): Promise<void> {
     const known = request.credential.kind === 'api_key' ? await this.keys.refusedKey(request.credential.value) : null;
     if (known) {
-      const actor = { kind: known.keyClass === 'platform' ? ('platform_key' as const) : ('app_key' as const), id: known.keyPrefix };
+      const actor: Actor =
+        known.agentSupervisorUid !== null
+          ? { kind: 'agent', id: known.keyPrefix, supervisor: known.agentSupervisorUid }
+          : { kind: known.keyClass === 'platform' ? 'platform_key' : 'app_key', id: known.keyPrefix };
       return this.recordFormal(request, serviceName, actor, 'denied', reason);
     }
     const refused = this.refusals.count(`${serviceName} ${request.action}`);

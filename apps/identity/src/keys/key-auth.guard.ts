@@ -5,7 +5,7 @@ import { KeysService } from './keys.service';
 import { actorOf, type RequestWithCaller } from '../callers/caller';
 import { credentialInvalid, credentialMissing, platformKeyRequired } from './keys.errors';
 
-/** Resolves `Authorization: Bearer <key>` to the calling key; records every use of a platform key. */
+/** Resolves `Authorization: Bearer <key>` to the calling key; records every use of a platform key or an agent's key. */
 @Injectable()
 export class KeyAuthGuard implements CanActivate {
   constructor(
@@ -24,7 +24,7 @@ export class KeyAuthGuard implements CanActivate {
     const caller = await this.keys.authenticate(match[1]!);
     if (!caller) throw credentialInvalid('unknown, revoked or expired key');
     request.caller = caller;
-    if (caller.keyClass === KeyClass.Platform) {
+    if (caller.keyClass === KeyClass.Platform || caller.agentSupervisorUid !== null) {
       await this.audit.record(actorOf(caller), { action: 'key.use', target: `${request.method} ${request.originalUrl.split('?')[0]}` });
     }
     return true;

@@ -19,7 +19,15 @@ class ManualClock implements LeaseClock {
 }
 
 const credential = (keyId: string): LeasedCredential => ({
-  caller: { keyId, keyPrefix: `p-${keyId}`, keyClass: KeyClass.App, organizationId: null, registryIds: [], maxApps: 3 },
+  caller: {
+    keyId,
+    keyPrefix: `p-${keyId}`,
+    keyClass: KeyClass.App,
+    organizationId: null,
+    registryIds: [],
+    maxApps: 3,
+    agentSupervisorUid: null,
+  },
   secretHash: Buffer.alloc(32),
   secretExpiresAtMs: null,
 });

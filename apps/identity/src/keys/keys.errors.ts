@@ -43,3 +43,19 @@ export function registriesUnknown(missing: string[]): DomainError {
     errors: [{ field: 'allowedRegistryIds', message: 'every registry id must name a registered app' }],
   });
 }
+
+export function agentKeyNotApp(): DomainError {
+  return DomainError.of('keys.agent_key_not_app', "An agent's key is an app key: it acts in one organization.", {
+    errors: [{ field: 'class', message: "class must be app for an agent's key (agentSupervisorId)" }],
+  });
+}
+
+export function supervisorUnknown(uid: string, mergedInto: string | null): DomainError {
+  const message =
+    mergedInto === null
+      ? `No unified user ${uid} exists to supervise the agent.`
+      : `Unified user ${uid} was merged into ${mergedInto}: name ${mergedInto} as the supervisor.`;
+  return DomainError.of('keys.supervisor_unknown', message, {
+    errors: [{ field: 'agentSupervisorId', message: 'agentSupervisorId must be the uid of a live (unmerged) unified user' }],
+  });
+}

@@ -16,6 +16,8 @@ export interface ApiKey {
   prefix: string;
   previousExpiresAt: Date | null;
   registryIds: string[];
+  /** For an agent's key: its supervisor's uid, or the survivor's when that person was merged since. */
+  agentSupervisorUid: string | null;
 }
 
 /** A key as one of its secrets presents it: what a keyed request needs to be checked. */
@@ -28,14 +30,19 @@ export interface KeyCredential {
   secretHash: Buffer;
   expiresAt: Date | null;
   registryIds: string[];
+  agentSupervisorUid: string | null;
 }
+
+/** The supervisor an agent's key names, followed through a merge to the survivor (a merge is one hop: see MergesRepository). */
+const AGENT_SUPERVISOR = `(SELECT coalesce(u.merged_into, u.uid) FROM unified_user u WHERE u.uid = k.agent_supervisor_uid) AS "agentSupervisorUid"`;
 
 const KEY_COLUMNS = `
   k.id, k.name, k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
   k.created_at AS "createdAt", k.rotated_at AS "rotatedAt", k.revoked_at AS "revokedAt",
   (SELECT s.prefix FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at IS NULL) AS prefix,
   (SELECT max(s.expires_at) FROM api_key_secret s WHERE s.key_id = k.id AND s.expires_at > now()) AS "previousExpiresAt",
-  ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id ORDER BY b.registry_id) AS "registryIds"`;
+  ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id ORDER BY b.registry_id) AS "registryIds",
+  ${AGENT_SUPERVISOR}`;
 
 /** Every query of API keys and their secrets. */
 @Injectable()
@@ -49,7 +56,8 @@ export class KeysRepository {
       'identity_key_credential',
       `SELECT k.id AS "keyId", k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
               k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash", s.expires_at AS "expiresAt",
-              ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS "registryIds"
+              ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS "registryIds",
+              ${AGENT_SUPERVISOR}
          FROM api_key_secret s JOIN api_key k ON k.id = s.key_id
         WHERE s.prefix = $1`,
       [prefix],
@@ -75,6 +83,15 @@ export class KeysRepository {
   async organizationExists(manager: EntityManager, organizationId: string): Promise<boolean> {
     const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
     return rows.length > 0;
+  }
+
+  /** Whether a unified user exists, and whom it was merged into; null when there is none. */
+  async unifiedUser(manager: EntityManager, uid: string): Promise<{ mergedInto: string | null } | null> {
+    const rows: { mergedInto: string | null }[] = await manager.query(
+      'SELECT merged_into AS "mergedInto" FROM unified_user WHERE uid = $1 FOR KEY SHARE',
+      [uid],
+    );
+    return rows[0] ?? null;
   }
 
   /** Those of `registryIds` that name a live registered app. */
@@ -103,15 +120,19 @@ export class KeysRepository {
 
   async insert(
     manager: EntityManager,
-    key: { id: string; name: string; keyClass: KeyClass; organizationId: string | null; maxApps: number },
+    key: {
+      id: string;
+      name: string;
+      keyClass: KeyClass;
+      organizationId: string | null;
+      maxApps: number;
+      agentSupervisorUid: string | null;
+    },
   ): Promise<void> {
-    await manager.query(`INSERT INTO api_key (id, name, class, organization_id, max_apps) VALUES ($1, $2, $3, $4, $5)`, [
-      key.id,
-      key.name,
-      key.keyClass,
-      key.organizationId,
-      key.maxApps,
-    ]);
+    await manager.query(
+      `INSERT INTO api_key (id, name, class, organization_id, max_apps, agent_supervisor_uid) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [key.id, key.name, key.keyClass, key.organizationId, key.maxApps, key.agentSupervisorUid],
+    );
   }
 
   async insertSecret(manager: EntityManager, keyId: string, prefix: string, hash: Buffer): Promise<void> {

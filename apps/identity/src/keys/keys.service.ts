@@ -7,13 +7,21 @@ import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { KeyLeases, type LeasedCredential } from './key-leases';
 import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';
-import { keyNotFound, keyRevoked, organizationRequired, organizationUnknown, registriesUnknown } from './keys.errors';
+import {
+  agentKeyNotApp,
+  keyNotFound,
+  keyRevoked,
+  organizationRequired,
+  organizationUnknown,
+  registriesUnknown,
+  supervisorUnknown,
+} from './keys.errors';
 import { KeysRepository, type ApiKey } from './keys.repository';
 
 export const DEFAULT_MAX_APPS = 3;
 
 /** Who a key is, without what may change under a lease (its registry bindings). */
-export type KeyIdentity = Pick<KeyCaller, 'keyId' | 'keyPrefix' | 'keyClass' | 'organizationId'>;
+export type KeyIdentity = Pick<KeyCaller, 'keyId' | 'keyPrefix' | 'keyClass' | 'organizationId' | 'agentSupervisorUid'>;
 
 export interface NewKey {
   name: string;
@@ -21,6 +29,7 @@ export interface NewKey {
   organizationId: string | null;
   maxApps?: number | undefined;
   registryIds?: string[] | undefined;
+  agentSupervisorUid?: string | undefined;
 }
 
 /** API keys: issued once, stored as hashes, rotated with a grace period, revoked at once. */
@@ -60,11 +69,11 @@ export class KeysService {
    * The key a refused credential names when its prefix is one identity issued (revoked, rotated out,
    * or presented with a wrong secret); null for a made-up key.
    */
-  async refusedKey(presented: string): Promise<{ keyPrefix: string; keyClass: KeyClass } | null> {
+  async refusedKey(presented: string): Promise<Pick<KeyIdentity, 'keyPrefix' | 'keyClass' | 'agentSupervisorUid'> | null> {
     const parsed = parseKey(presented);
     if (!parsed) return null;
     const row = await this.keys.findCredential(parsed.prefix);
-    return row ? { keyPrefix: parsed.prefix, keyClass: row.keyClass } : null;
+    return row ? { keyPrefix: parsed.prefix, keyClass: row.keyClass, agentSupervisorUid: row.agentSupervisorUid } : null;
   }
 
   /**
@@ -82,8 +91,8 @@ export class KeysService {
       if (credential) this.leases.hold(parsed.prefix, credential, startedAt);
     }
     if (!credential || !accepts(credential, parsed, presented)) return null;
-    const { keyId, keyPrefix, keyClass, organizationId } = credential.caller;
-    return { keyId, keyPrefix, keyClass, organizationId };
+    const { keyId, keyPrefix, keyClass, organizationId, agentSupervisorUid } = credential.caller;
+    return { keyId, keyPrefix, keyClass, organizationId, agentSupervisorUid };
   }
 
   /** Reads a leased key again in the background; a failed read leaves the lease to run out. */
@@ -110,6 +119,7 @@ export class KeysService {
         organizationId: row.organizationId,
         registryIds: row.registryIds,
         maxApps: row.maxApps,
+        agentSupervisorUid: row.agentSupervisorUid,
       },
       secretHash: row.secretHash,
       secretExpiresAtMs: row.expiresAt?.getTime() ?? null,
@@ -120,6 +130,7 @@ export class KeysService {
     if (request.class === KeyClass.App && !request.organizationId) {
       throw organizationRequired();
     }
+    if (request.agentSupervisorId !== undefined && request.class !== KeyClass.App) throw agentKeyNotApp();
     return this.dataSource.transaction((manager) =>
       this.issue(
         manager,
@@ -129,6 +140,7 @@ export class KeysService {
           organizationId: request.class === KeyClass.App ? request.organizationId! : (request.organizationId ?? null),
           maxApps: request.maxApps,
           registryIds: request.allowedRegistryIds,
+          agentSupervisorUid: request.agentSupervisorId,
         },
         actor,
       ),
@@ -157,18 +169,28 @@ export class KeysService {
     const id = uuidv7();
     const generated = generateKeySecret(key.keyClass);
     await this.assertOrganizationExists(manager, key.organizationId);
+    if (key.agentSupervisorUid !== undefined) await this.assertLiveUnifiedUser(manager, key.agentSupervisorUid);
     await this.keys.insert(manager, {
       id,
       name: key.name,
       keyClass: key.keyClass,
       organizationId: key.organizationId,
       maxApps: key.maxApps ?? DEFAULT_MAX_APPS,
+      agentSupervisorUid: key.agentSupervisorUid ?? null,
     });
     await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
     if (key.registryIds?.length) await this.bindExistingRegistries(manager, id, key.registryIds);
     await this.audit.record(
       actor,
-      { action: 'keys.create', target: id, detail: { class: key.keyClass, prefix: generated.prefix } },
+      {
+        action: 'keys.create',
+        target: id,
+        detail: {
+          class: key.keyClass,
+          prefix: generated.prefix,
+          ...(key.agentSupervisorUid === undefined ? {} : { agentSupervisorId: key.agentSupervisorUid }),
+        },
+      },
       manager,
     );
     return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
@@ -227,6 +249,11 @@ export class KeysService {
     }
   }
 
+  private async assertLiveUnifiedUser(manager: EntityManager, uid: string): Promise<void> {
+    const user = await this.keys.unifiedUser(manager, uid);
+    if (user === null || user.mergedInto !== null) throw supervisorUnknown(uid, user?.mergedInto ?? null);
+  }
+
   private async bindExistingRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
     const found = await this.keys.existingRegistries(manager, registryIds);
     const missing = registryIds.filter((id) => !found.includes(id));
@@ -256,5 +283,6 @@ export function toApiKeyDto(row: ApiKey): ApiKeyDto {
     rotatedAt: row.rotatedAt?.toISOString() ?? null,
     previousSecretExpiresAt: row.previousExpiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    agent: row.agentSupervisorUid === null ? null : { supervisorId: row.agentSupervisorUid },
   };
 }

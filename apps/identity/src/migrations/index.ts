@@ -4,6 +4,7 @@ import { OidcSignIn1763900000200 } from './1763900000200-oidc-sign-in';
 import { EmailVouchingScope1763900000300 } from './1763900000300-email-vouching-scope';
 import { RevokedAccessToken1763900000400 } from './1763900000400-revoked-access-token';
 import { PasswordSetupApp1763900000500 } from './1763900000500-password-setup-app';
+import { AgentKeySupervisor1763900000700 } from './1763900000700-agent-key-supervisor';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const IDENTITY_MIGRATIONS = [
   EmailVouchingScope1763900000300,
   RevokedAccessToken1763900000400,
   PasswordSetupApp1763900000500,
+  AgentKeySupervisor1763900000700,
 ];

@@ -145,8 +145,9 @@ export class UsersRepository {
 
   /**
    * Deletes the unified user when nothing refers to it any more: no mirror record, app link, role
-   * binding, alias merged into it or merge record (which an unmerge needs). The row lock comes
-   * first, so the checks below (a statement of their own) see every link committed before it.
+   * binding, agent's key it supervises, alias merged into it or merge record (which an unmerge needs).
+   * The row lock comes first, so the checks below (a statement of their own) see every link committed
+   * before it.
    */
   async deleteUnifiedUserIfUnreferenced(manager: EntityManager, uid: string): Promise<boolean> {
     await manager.query('SELECT uid FROM unified_user WHERE uid = $1 FOR UPDATE', [uid]);
@@ -155,6 +156,7 @@ export class UsersRepository {
          AND NOT EXISTS (SELECT 1 FROM user_mirror m WHERE m.uid = u.uid)
          AND NOT EXISTS (SELECT 1 FROM app_link l WHERE l.uid = u.uid)
          AND NOT EXISTS (SELECT 1 FROM role_binding r WHERE r.uid = u.uid)
+         AND NOT EXISTS (SELECT 1 FROM api_key k WHERE k.agent_supervisor_uid = u.uid)
          AND NOT EXISTS (SELECT 1 FROM unified_user a WHERE a.merged_into = u.uid)
          AND NOT EXISTS (SELECT 1 FROM user_merge g WHERE g.survivor_uid = u.uid OR g.merged_uid = u.uid)`,
       [uid],

@@ -13,6 +13,8 @@ export const IDENTITY_ERRORS = {
   'keys.organization_required': ErrorCode.ValidationFailed,
   'keys.organization_unknown': ErrorCode.DomainRuleViolated,
   'keys.registries_unknown': ErrorCode.DomainRuleViolated,
+  'keys.agent_key_not_app': ErrorCode.ValidationFailed,
+  'keys.supervisor_unknown': ErrorCode.DomainRuleViolated,
   'apps.not_found': ErrorCode.NotFound,
   'apps.key_revoked': ErrorCode.Unauthenticated,
   'apps.limit_reached': ErrorCode.Conflict,

@@ -36,6 +36,26 @@ export class CreateKeyRequestDto {
   @Min(1)
   @Max(100)
   maxApps?: number;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "Makes the key an agent's (AGT-1), supervised by this person: a live unified user's uid. Only for app keys. " +
+      "The agent acts in the key's organization as an app key would, every formal action is denied it (`agent_delegated`), " +
+      'and everything it does is recorded with actor kind `agent` and this supervisor.',
+  })
+  @IsOptional()
+  @IsUUID()
+  agentSupervisorId?: string;
+}
+
+/** What marks a key as an agent's: the person accountable for what it does. */
+export class KeyAgentDto {
+  @ApiProperty({
+    format: 'uuid',
+    description: "The supervisor's uid; when the person named was merged since, the uid they were merged into",
+  })
+  supervisorId!: string;
 }
 
 export class RotateKeyRequestDto {
@@ -81,6 +101,8 @@ export class ApiKeyDto {
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Until when the previous secret still works' })
   previousSecretExpiresAt!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) revokedAt!: string | null;
+  @ApiProperty({ type: () => KeyAgentDto, nullable: true, description: "Set when the key is an agent's: who supervises it" })
+  agent!: KeyAgentDto | null;
 }
 
 export class IssuedKeyDto {
