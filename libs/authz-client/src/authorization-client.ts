@@ -253,9 +253,11 @@ function answersQuestion(question: unknown, expected: DecisionQuestionDto): bool
   );
 }
 
+/** An agent's subject must name its supervisor (AGT-1): what it does is recorded under that person. */
 function isSubject(value: unknown): value is DecisionSubjectDto {
   if (typeof value !== 'object' || value === null) return false;
-  const { kind, id } = value as Record<string, unknown>;
+  const { kind, id, supervisorId } = value as Record<string, unknown>;
+  if (kind === 'agent' && (typeof supervisorId !== 'string' || supervisorId.length === 0)) return false;
   return (SUBJECT_KINDS as readonly unknown[]).includes(kind) && typeof id === 'string' && id.length > 0;
 }
 

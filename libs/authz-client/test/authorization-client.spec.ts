@@ -99,6 +99,10 @@ describe('AuthorizationClient', () => {
     ['garbage', (_, __, response) => response.end('<html>oops</html>')],
     ['an unknown decision value', (_, __, response) => response.end('{"decision":"maybe","reason":"?"}')],
     ['an allow without a subject', (_, __, response) => response.end('{"decision":"allow","reason":"x"}')],
+    [
+      'a signed allow to an agent without a supervisor',
+      (_, body, response) => answerAsIdentity(body, response, { decision: 'allow', reason: 'x', subject: { kind: 'agent', id: 'k1' } }),
+    ],
     ['a JSON array', (_, __, response) => response.end('[]')],
     [
       'an unsigned allow',

@@ -52,6 +52,8 @@ export const Authorized = createParamDecorator((_: unknown, context: ExecutionCo
   return authorization;
 });
 
+/** `<kind>:<id>`, as `createdBy` and `postedBy` show it; an agent's is followed by its supervisor (AGT-1). */
 export function actorOf(authorization: Authorization): string {
-  return `${authorization.subject.kind}:${authorization.subject.id}`;
+  const { kind, id, supervisorId } = authorization.subject;
+  return kind === 'agent' ? `agent:${id} supervised by human:${supervisorId}` : `${kind}:${id}`;
 }

@@ -4,6 +4,7 @@ import { RuleVersions1763960000000 } from './1763960000000-rule-versions';
 import { SettlementLedgers1763970000000 } from './1763970000000-settlement-ledgers';
 import { Idempotency1763980000000 } from './1763980000000-idempotency';
 import { SettlementPosting1764000000000 } from './1764000000000-settlement-posting';
+import { WriteAuditSupervisor1764100000000 } from './1764100000000-write-audit-supervisor';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const STANDARDS_API_MIGRATIONS = [
   SettlementLedgers1763970000000,
   Idempotency1763980000000,
   SettlementPosting1764000000000,
+  WriteAuditSupervisor1764100000000,
 ];

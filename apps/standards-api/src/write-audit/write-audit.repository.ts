@@ -6,6 +6,8 @@ export interface WriteAuditEntry {
   organizationId: string;
   subjectKind: string;
   subjectId: string;
+  /** For an agent: the uid of the person accountable for it. */
+  supervisorId: string | null;
   action: string;
   target: string;
   detail: Record<string, unknown>;
@@ -17,13 +19,14 @@ export interface WriteAuditEntry {
 export class WriteAuditRepository {
   async append(manager: EntityManager, entry: WriteAuditEntry): Promise<void> {
     await manager.query(
-      `INSERT INTO write_audit (id, organization_id, subject_kind, subject_id, action, target, detail, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO write_audit (id, organization_id, subject_kind, subject_id, supervisor_id, action, target, detail, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         entry.id,
         entry.organizationId,
         entry.subjectKind,
         entry.subjectId,
+        entry.supervisorId,
         entry.action,
         entry.target,
         JSON.stringify(entry.detail),

@@ -4,7 +4,10 @@ import { currentRequestId, uuidv7 } from '@stdreg/server-kit';
 import type { Authorization } from '../authorization/authorize.decorator';
 import { WriteAuditRepository } from './write-audit.repository';
 
-/** The append-only record of every protected write: who, what, when; written in the write's own transaction. */
+/**
+ * The append-only record of every protected write: who (for an agent, also the person accountable for it),
+ * what, when; written in the write's own transaction.
+ */
 @Injectable()
 export class WriteAudit {
   constructor(private readonly entries: WriteAuditRepository) {}
@@ -21,6 +24,7 @@ export class WriteAudit {
       organizationId: auth.organizationId,
       subjectKind: auth.subject.kind,
       subjectId: auth.subject.id,
+      supervisorId: auth.subject.kind === 'agent' ? (auth.subject.supervisorId ?? null) : null,
       action,
       target,
       detail,

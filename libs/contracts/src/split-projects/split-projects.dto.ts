@@ -85,7 +85,8 @@ export class SplitProjectDto {
   @ApiProperty() name!: string;
   @ApiProperty() currency!: string;
   @ApiProperty() templateVersion!: string;
-  @ApiProperty({ description: 'Who created it: subject kind and id' }) createdBy!: string;
+  @ApiProperty({ description: "Who created it: `<subject kind>:<id>`; an agent's as `agent:<id> supervised by human:<uid>`" })
+  createdBy!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 

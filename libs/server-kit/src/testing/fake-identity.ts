@@ -185,7 +185,10 @@ const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create',
  * - `approver-of:<org>`, `approver-<name>-of:<org>`: people with an approving role, allowed everything;
  * - `stdreg_app_<name>_of:<org>`: an App key, denied the formal actions (`human_required`), allowed tool:call (of no organization)
  *   as a key of `<org>`;
- * - `stdreg_misjudged_of:<org>`: a key identity wrongly allows everything, to exercise the services' own checks.
+ * - `stdreg_misjudged_of:<org>`: a key identity wrongly allows everything, to exercise the services' own checks;
+ * - `stdreg_agent_<name>_of:<org>`: an agent's key of `<org>` supervised by `supervisor-<name>` (subject kind `agent`): allowed
+ *   what an App key is, denied the formal actions (`agent_delegated`);
+ * - `stdreg_misjudged_agent_of:<org>`: an agent's key identity wrongly allows everything.
  */
 function decide(credential: string, action: string, organizationId: string | undefined) {
   const allow = (reason: string, kind: string, id: string) => ({ decision: 'allow', reason, subject: { kind, id } });
@@ -207,6 +210,22 @@ function decide(credential: string, action: string, organizationId: string | und
     };
   if (appKey && appKey[2] === organizationId) {
     return FORMAL_ACTIONS.has(action) ? deny('human_required') : allow('role:scenario-modeller', 'app_key', `key-${appKey[1]}`);
+  }
+  const agentKey = /^stdreg_agent_([a-z0-9]+)_of:(.+)$/.exec(credential);
+  if (agentKey) {
+    const name = agentKey[1]!;
+    const organization = agentKey[2]!;
+    const subject = { kind: 'agent', id: `key-agent-${name}`, organizationId: organization, supervisorId: `supervisor-${name}` };
+    if (action === 'tool:call' && organizationId === undefined) return { decision: 'allow', reason: 'valid_key', subject };
+    if (organization !== organizationId) return undefined;
+    return FORMAL_ACTIONS.has(action)
+      ? { ...deny('agent_delegated'), subject }
+      : { decision: 'allow', reason: 'organization_key', subject };
+  }
+  const misjudgedAgent = /^stdreg_misjudged_agent_of:(.+)$/.exec(credential)?.[1];
+  if (misjudgedAgent !== undefined && misjudgedAgent === organizationId) {
+    const subject = { kind: 'agent', id: 'key-agent-misjudged', organizationId, supervisorId: 'supervisor-misjudged' };
+    return { decision: 'allow', reason: 'organization_key', subject };
   }
   const misjudged = /^stdreg_misjudged_of:(.+)$/.exec(credential)?.[1];
   if (misjudged !== undefined && misjudged === organizationId) return allow('role:project-owner', 'app_key', 'key-misjudged');
