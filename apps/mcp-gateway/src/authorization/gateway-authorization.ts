@@ -18,6 +18,7 @@ export type ActingOrganization = { ok: true; organizationId: string } | { ok: fa
 export interface AuthorizedCaller {
   credential: ForwardedCredentialDto;
   organization: ActingOrganization;
+  subject: DecisionSubjectDto;
 }
 
 export type ToolCallAuthorization = { ok: true; caller: AuthorizedCaller } | { ok: false; message: string };
@@ -56,7 +57,7 @@ export class GatewayAuthorization {
     // An agent's token not admitted beforehand (identity was away then) is asked with the tool's scope.
     const allowed = await this.ask(credential, 'tool:call', null, credential.kind === 'access_token' ? scope : undefined);
     if (!allowed.ok) return allowed;
-    return { ok: true, caller: { credential, organization: actingOrganization(caller, allowed.subject) } };
+    return { ok: true, caller: { credential, organization: actingOrganization(caller, allowed.subject), subject: allowed.subject } };
   }
 
   /**

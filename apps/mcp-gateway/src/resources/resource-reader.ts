@@ -1,13 +1,15 @@
 // Reads one stdreg:// resource: registry data anonymously, organization data only when identity allows.
 import { Injectable } from '@nestjs/common';
+import type { DecisionSubjectDto } from '@stdreg/contracts';
+import { isUuid, JsonLogger } from '@stdreg/server-kit';
+import { recordAgentAction } from '../agent-actions/agent-action';
 import { GatewayAuthorization } from '../authorization/gateway-authorization';
 import type { McpCaller } from '../caller/caller';
 import { IdentityClient } from '../upstream/identity.client';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
 import type { UpstreamResult } from '../upstream/upstream-result';
-import type { ParsedUri } from './resource-catalogue';
-import { isUuid } from '@stdreg/server-kit';
+import { uriOf, type ParsedUri } from './resource-catalogue';
 
 export type ResourceRead = { ok: true; value: unknown } | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
 
@@ -32,6 +34,7 @@ export class ResourceReader {
     private readonly standardsApi: StandardsApiClient,
     private readonly identity: IdentityClient,
     private readonly authorization: GatewayAuthorization,
+    private readonly logger: JsonLogger,
   ) {}
 
   async read({ template, value }: ParsedUri, caller: McpCaller): Promise<ResourceRead> {
@@ -49,13 +52,20 @@ export class ResourceReader {
       }
       const allowed = await this.authorization.inOrganization(caller, template.action, value.toLowerCase());
       if (!allowed.ok) return { ok: false, reason: 'denied', message: allowed.message };
-      return outcome(await this.identity.organization(value.toLowerCase(), caller.credential!));
+      const read = outcome(await this.identity.organization(value.toLowerCase(), caller.credential!));
+      return this.recorded(read, allowed.subject, uriOf(template, value), value.toLowerCase());
     }
     const allowed = await this.authorization.inOrganization(caller, template.action);
     if (!allowed.ok || allowed.organizationId === null)
       return { ok: false, reason: 'denied', message: allowed.ok ? 'No organization.' : allowed.message };
     const path = ORGANIZATION_PATHS[template.kind]!(value);
-    return outcome(await this.standardsApi.get(path, {}, { credential: caller.credential!, organizationId: allowed.organizationId }));
+    const read = outcome(await this.standardsApi.get(path, {}, { credential: caller.credential!, organizationId: allowed.organizationId }));
+    return this.recorded(read, allowed.subject, uriOf(template, value), allowed.organizationId);
+  }
+
+  private recorded(read: ResourceRead, subject: DecisionSubjectDto, resource: string, organizationId: string): ResourceRead {
+    recordAgentAction(this.logger, subject, { target: { resource }, organizationId, outcome: read.ok ? 'read' : read.reason });
+    return read;
   }
 
   private async readRegistry(kind: string, value: string | null): Promise<ResourceRead> {

@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { JsonLogger } from '@stdreg/server-kit';
 import { z } from 'zod';
-import { GatewayAuthorization } from '../authorization/gateway-authorization';
+import { recordAgentAction } from '../agent-actions/agent-action';
+import { GatewayAuthorization, type AuthorizedCaller } from '../authorization/gateway-authorization';
 import type { McpCaller } from '../caller/caller';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
@@ -60,28 +61,45 @@ export class ToolRunner {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools.`);
     const allowed = await this.authorization.toolCall(caller, tool.scope);
     if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
+    const { outcome, result } = await this.invoke(tool, args, allowed.caller);
+    const { organization, subject } = allowed.caller;
+    recordAgentAction(this.logger, subject, {
+      target: { tool: name },
+      organizationId: organization.ok ? organization.organizationId : null,
+      outcome,
+    });
+    return result;
+  }
+
+  private async invoke(
+    tool: GatewayTool,
+    args: Record<string, unknown> | undefined,
+    caller: AuthorizedCaller,
+  ): Promise<{ outcome: 'done' | 'invalid_arguments' | 'failed' | 'error'; result: CallToolResult }> {
     try {
-      const invocation = await tool.invoke(args ?? {}, {
-        caller: allowed.caller,
-        registry: this.registry,
-        standardsApi: this.standardsApi,
-      });
+      const invocation = await tool.invoke(args ?? {}, { caller, registry: this.registry, standardsApi: this.standardsApi });
       switch (invocation.kind) {
         case 'invalid_arguments':
-          return refusal(`Invalid arguments for ${name}: ${describeIssues(invocation.error)}.`);
+          return { outcome: invocation.kind, result: refusal(`Invalid arguments for ${tool.name}: ${describeIssues(invocation.error)}.`) };
         case 'failed':
-          return refusal(invocation.message);
+          return { outcome: invocation.kind, result: refusal(invocation.message) };
         case 'done':
-          return { content: [{ type: 'text', text: invocation.text }], structuredContent: invocation.output };
+          return {
+            outcome: invocation.kind,
+            result: { content: [{ type: 'text', text: invocation.text }], structuredContent: invocation.output },
+          };
       }
     } catch (error) {
       this.logger.event(
         'error',
         'tool failed',
-        { tool: name, error: error instanceof Error ? error.message : String(error) },
+        { tool: tool.name, error: error instanceof Error ? error.message : String(error) },
         'ToolRunner',
       );
-      return refusal(`${name} failed unexpectedly; nothing was changed. Retry, or report it if it persists.`);
+      return {
+        outcome: 'error',
+        result: refusal(`${tool.name} failed unexpectedly; nothing was changed. Retry, or report it if it persists.`),
+      };
     }
   }
 }

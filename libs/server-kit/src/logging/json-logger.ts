@@ -44,8 +44,20 @@ export class JsonLogger implements LoggerService {
     this.write(level, message, context, undefined, fields);
   }
 
+  /**
+   * Writes one audit event (`audit: true`) whatever LOG_LEVEL says: for a service without a database, the
+   * log is its audit trail, and a log level must not decide what that holds.
+   */
+  audit(message: string, fields: Record<string, unknown>, context?: string): void {
+    this.emit('info', message, context, undefined, { audit: true, ...fields });
+  }
+
   private write(level: LogLevel, message: unknown, context?: string, stack?: string, fields?: Record<string, unknown>): void {
     if (SEVERITY[level] > this.threshold) return;
+    this.emit(level, message, context, stack, fields);
+  }
+
+  private emit(level: LogLevel, message: unknown, context?: string, stack?: string, fields?: Record<string, unknown>): void {
     const entry: Record<string, unknown> = {
       time: new Date().toISOString(),
       level,
