@@ -389,7 +389,7 @@ describe('tool authorization (fail closed)', () => {
   });
 });
 
-describe('identity asks per tool call', () => {
+describe('identity asks per tool call, with the read cache off', () => {
   let recorder: DecisionRecorder;
   let counted: RunningGateway;
 
@@ -399,6 +399,8 @@ describe('identity asks per tool call', () => {
       STANDARDS_API_URL: platform.standardsApiUrl,
       IDENTITY_URL: recorder.url,
       IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+      // Every tool below is called with the same key: with the read cache on, read-only tools would ask only once.
+      AUTHZ_READ_CACHE_MS: '0',
     });
   });
   afterAll(async () => {
@@ -433,6 +435,74 @@ describe('identity asks per tool call', () => {
   it('asks once, tool:call, for every other tool', async () => {
     for (const [name, args] of Object.entries(validToolCalls()).filter(([name]) => name !== 'draft_split_project')) {
       expect(await asksOf(name, args, {})).toEqual({ name, gateway: ['tool:call'], identityAnswered: 1 });
+    }
+  });
+});
+
+describe('read-only tool calls reuse an allow for AUTHZ_READ_CACHE_MS, drafting tools ask every time', () => {
+  const windowMs = 1000;
+  let recorder: DecisionRecorder;
+  let cached: RunningGateway;
+  const readOnlyCall = () => ['validate_standard_reference', { reference: 'RUL-3@2.0#5' }] as const;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  beforeAll(async () => {
+    recorder = await recordDecisions(platform.identityUrl);
+    cached = await startGateway({
+      STANDARDS_API_URL: platform.standardsApiUrl,
+      IDENTITY_URL: recorder.url,
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+      AUTHZ_READ_CACHE_MS: String(windowMs),
+    });
+  });
+  afterAll(async () => {
+    await cached?.close();
+    await recorder?.close();
+  });
+
+  /** A client of the cached gateway with a key of its own, so no other test's allow is reused. */
+  async function freshAgent() {
+    const key = await platform.newAppKey();
+    const on = await connectClient(cached.mcpUrl, { authorization: `Bearer ${key.secret}` });
+    recorder.actions.length = 0;
+    return { key, on };
+  }
+
+  it('asks once for a read-only tool called twice within the window, and again after it', async () => {
+    const { on } = await freshAgent();
+    try {
+      for (let calls = 0; calls < 2; calls++) expect((await call(...readOnlyCall(), on)).isError ?? false).toBe(false);
+      expect(recorder.actions).toEqual(['tool:call']);
+      await pause(windowMs + 100);
+      expect((await call(...readOnlyCall(), on)).isError ?? false).toBe(false);
+      expect(recorder.actions).toEqual(['tool:call', 'tool:call']);
+    } finally {
+      await on.close();
+    }
+  });
+
+  it('asks for every call of a drafting tool, even within the window of a read-only allow', async () => {
+    const { on } = await freshAgent();
+    try {
+      expect((await call(...readOnlyCall(), on)).isError ?? false).toBe(false);
+      for (let calls = 0; calls < 2; calls++)
+        expect((await call('draft_split_project', validToolCalls()['draft_split_project']!, on)).isError ?? false).toBe(false);
+      expect(recorder.actions).toEqual(['tool:call', 'tool:call', 'tool:call']);
+    } finally {
+      await on.close();
+    }
+  });
+
+  it('refuses a revoked key once the window is over', async () => {
+    const { key, on } = await freshAgent();
+    try {
+      expect((await call(...readOnlyCall(), on)).isError ?? false).toBe(false);
+      await platform.revokeKey(key.keyId);
+      await pause(windowMs + 100);
+      expect(await refused(...readOnlyCall(), on)).toMatch(/^Refused: Not allowed \(tool:call\): invalid_credential/);
+      expect(await refused('draft_split_project', validToolCalls()['draft_split_project']!, on)).toMatch(/^Refused: /);
+    } finally {
+      await on.close();
     }
   });
 });

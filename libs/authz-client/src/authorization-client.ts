@@ -41,6 +41,11 @@ export interface AuthorizationQuestion {
   resource: DecisionResourceDto;
   /** Agent scopes the operation needs beyond the action's own (space-separated), e.g. a tool's. */
   scope?: string;
+  /**
+   * The asker vouches that the allow guards reading only (a read-only tool's `tool:call`): it may then be
+   * reused like an allow of a `:read` action. Never for a formal action.
+   */
+  readOnly?: boolean;
 }
 
 export type AuthorizationAnswer =
@@ -62,8 +67,8 @@ const ALLOW_REASON = /^[a-z][a-z0-9_:.-]{0,63}$/;
  * Asks identity whether a credential may perform an action on a resource. Fails closed: connection
  * refused, timeout, any non-2xx, a malformed or unexpected body, a body over 64 KiB, an answer not
  * signed with this service's credential or not to this very question (see decision-binding) all
- * become a denial marked `unavailable`. Allows of read actions may be reused for up to a second, counted from when identity
- * was asked, and concurrent asks of the same read share one request; writes always ask.
+ * become a denial marked `unavailable`. Allows of read actions (and of questions asked as `readOnly`) may be reused for up to
+ * a second, counted from when identity was asked, and concurrent asks of the same read share one request; writes always ask.
  */
 export class AuthorizationClient {
   private readonly pool: Pool;
@@ -95,7 +100,7 @@ export class AuthorizationClient {
   }
 
   private async answer(question: AuthorizationQuestion): Promise<AuthorizationAnswer> {
-    if (this.readAllowCacheMs === 0 || !isReadAction(question.action)) return this.askIdentity(question);
+    if (this.readAllowCacheMs === 0 || !mayReuseAllow(question)) return this.askIdentity(question);
     const cacheKey = cacheKeyOf(question);
     const now = Date.now();
     const cached = this.readAllows.get(cacheKey);
@@ -261,8 +266,8 @@ function isSubject(value: unknown): value is DecisionSubjectDto {
   return (SUBJECT_KINDS as readonly unknown[]).includes(kind) && typeof id === 'string' && id.length > 0;
 }
 
-function isReadAction(action: Action): boolean {
-  return action.endsWith(':read') && !ACTION_CATALOGUE[action].formal;
+function mayReuseAllow({ action, readOnly }: AuthorizationQuestion): boolean {
+  return (readOnly === true || action.endsWith(':read')) && !ACTION_CATALOGUE[action].formal;
 }
 
 function cacheKeyOf(question: AuthorizationQuestion): string {

@@ -307,6 +307,61 @@ describe('AuthorizationClient', () => {
     expect(requests).toHaveLength(6);
   });
 
+  it('reuses an allow of an action asked as read-only for the cache window, and asks every time when it is not', async () => {
+    behaviour = (_, body, response) => allow(body, response);
+    const cached = client({ readAllowCacheMs: 1000 });
+    const toolCall = (readOnly?: boolean): AuthorizationQuestion => ({
+      ...question('tool:call'),
+      resource: {},
+      ...(readOnly ? { readOnly } : {}),
+    });
+    await cached.ask(toolCall(true));
+    await cached.ask(toolCall(true));
+    expect(requests).toHaveLength(1);
+    expect(JSON.parse(requests[0]!.body)).not.toHaveProperty('readOnly');
+    await cached.ask(toolCall());
+    await cached.ask(toolCall());
+    expect(requests).toHaveLength(3);
+    await cached.ask({ ...toolCall(true), credential: { kind: 'api_key', value: 'another key' } });
+    expect(requests).toHaveLength(4);
+  });
+
+  it('never reuses an allow of a formal action, even asked as read-only', async () => {
+    behaviour = (_, body, response) => allow(body, response);
+    const cached = client({ readAllowCacheMs: 1000 });
+    await cached.ask({ ...question('split-project:activate'), readOnly: true });
+    await cached.ask({ ...question('split-project:activate'), readOnly: true });
+    expect(requests).toHaveLength(2);
+  });
+
+  it('asks again once the window is over, and then sees a revoked credential', async () => {
+    behaviour = (_, body, response) => allow(body, response);
+    const cached = client({ readAllowCacheMs: 300 });
+    const readOnlyCall: AuthorizationQuestion = { ...question('tool:call'), resource: {}, readOnly: true };
+    expect((await cached.ask(readOnlyCall)).decision).toBe('allow');
+    expect((await cached.ask(readOnlyCall)).decision).toBe('allow');
+    expect(requests).toHaveLength(1);
+    behaviour = (_, body, response) => answerAsIdentity(body, response, { decision: 'deny', reason: 'invalid_credential', subject: null });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await cached.ask(readOnlyCall)).toMatchObject({ decision: 'deny', unavailable: false });
+    expect(await cached.ask(readOnlyCall)).toMatchObject({ decision: 'deny', unavailable: false });
+    expect(requests).toHaveLength(3);
+  });
+
+  it('never turns a denial or an outage of a read-only ask into a reused allow', async () => {
+    behaviour = (_, __, response) => {
+      response.statusCode = 503;
+      response.end();
+    };
+    const cached = client({ readAllowCacheMs: 1000 });
+    const readOnlyCall: AuthorizationQuestion = { ...question('tool:call'), resource: {}, readOnly: true };
+    expect(await cached.ask(readOnlyCall)).toMatchObject({ decision: 'deny', unavailable: true });
+    expect(await cached.ask(readOnlyCall)).toMatchObject({ decision: 'deny', unavailable: true });
+    behaviour = (_, body, response) => answerAsIdentity(body, response, { decision: 'deny', reason: 'invalid_credential', subject: null });
+    expect(await cached.ask(readOnlyCall)).toMatchObject({ decision: 'deny', unavailable: false });
+    expect(requests).toHaveLength(3);
+  });
+
   it('asks identity once for the same read asked many times at once, and once for every write', async () => {
     behaviour = (_, body, response) => setTimeout(() => allow(body, response), 50);
     const cached = client({ readAllowCacheMs: 1000 });

@@ -47,15 +47,19 @@ export class GatewayAuthorization {
   constructor(@Inject(AuthorizationClient) private readonly client: AuthorizationClient) {}
 
   /**
-   * A tool call needs a credential identity accepts (action tool:call), asked afresh for every call. The
-   * answer also names the key's own organization, so a tool acting in it needs no second ask to learn it.
+   * A tool call needs a credential identity accepts (action tool:call), asked afresh for every call of a
+   * tool that may change something; for a read-only tool an allow may be reused for AUTHZ_READ_CACHE_MS.
+   * The answer also names the key's own organization, so a tool acting in it needs no second ask to learn it.
    */
-  async toolCall(caller: McpCaller, scope?: AgentScope): Promise<ToolCallAuthorization> {
+  async toolCall(caller: McpCaller, tool: { scope?: AgentScope; readOnly: boolean } = { readOnly: false }): Promise<ToolCallAuthorization> {
     const { credential } = caller;
     if (!credential) return { ok: false, message: CREDENTIAL_REQUIRED };
-    if (caller.admitted) return { ok: true, caller: { credential, organization: actingOrganization(caller, caller.admitted) } };
+    if (caller.admitted) {
+      return { ok: true, caller: { credential, organization: actingOrganization(caller, caller.admitted), subject: caller.admitted } };
+    }
     // An agent's token not admitted beforehand (identity was away then) is asked with the tool's scope.
-    const allowed = await this.ask(credential, 'tool:call', null, credential.kind === 'access_token' ? scope : undefined);
+    const scope = credential.kind === 'access_token' ? tool.scope : undefined;
+    const allowed = await this.ask(credential, 'tool:call', null, { readOnly: tool.readOnly, ...(scope ? { scope } : {}) });
     if (!allowed.ok) return allowed;
     return { ok: true, caller: { credential, organization: actingOrganization(caller, allowed.subject), subject: allowed.subject } };
   }
@@ -99,13 +103,14 @@ export class GatewayAuthorization {
     credential: ForwardedCredentialDto,
     action: Action,
     organizationId: string | null,
-    scope?: string,
+    options: { scope?: string; readOnly?: boolean } = {},
   ): Promise<Authorized> {
     const answer = await this.client.ask({
       credential,
       action,
       resource: organizationId ? { organizationId } : {},
-      ...(scope === undefined ? {} : { scope }),
+      ...(options.scope === undefined ? {} : { scope: options.scope }),
+      ...(options.readOnly ? { readOnly: true } : {}),
     });
     if (answer.decision === 'allow') return { ok: true, subject: answer.subject, organizationId };
     if (answer.unavailable) return { ok: false, message: UNAVAILABLE };

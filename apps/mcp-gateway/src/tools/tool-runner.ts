@@ -1,4 +1,4 @@
-// tools/list and tools/call: identity asked on every call (fail closed), arguments validated, results shaped.
+// tools/list and tools/call: identity asked for every call (fail closed; a read-only tool's allow may be reused briefly), arguments validated, results shaped.
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { JsonLogger } from '@stdreg/server-kit';
@@ -59,7 +59,7 @@ export class ToolRunner {
   async call(name: string, args: Record<string, unknown> | undefined, caller: McpCaller): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools.`);
-    const allowed = await this.authorization.toolCall(caller, tool.scope);
+    const allowed = await this.authorization.toolCall(caller, { scope: tool.scope, readOnly: tool.annotations.readOnlyHint === true });
     if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
     const { outcome, result } = await this.invoke(tool, args, allowed.caller);
     const { organization, subject } = allowed.caller;

@@ -15,7 +15,9 @@ export interface Platform {
   serviceToken: string;
   platformKey: string;
   /** A new organization and an app key of it. */
-  newAppKey(): Promise<{ secret: string; organizationId: string }>;
+  newAppKey(): Promise<{ secret: string; organizationId: string; keyId: string }>;
+  /** Revokes a key; resolves once identity accepts it nowhere any more. */
+  revokeKey(keyId: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,10 +68,14 @@ export async function startPlatform(): Promise<Platform> {
         method: 'POST',
         headers: asPlatform,
         body: JSON.stringify({ name: 'agent key', class: 'app', organizationId: organization.id }),
-      }).then((r) => r.json() as Promise<{ secret: string }>);
-      return { secret: issued.secret, organizationId: organization.id };
+      }).then((r) => r.json() as Promise<{ secret: string; key: { id: string } }>);
+      return { secret: issued.secret, organizationId: organization.id, keyId: issued.key.id };
     };
-    return { identityUrl: identity.url, standardsApiUrl: standardsApi.url, serviceToken, platformKey, newAppKey, stop };
+    const revokeKey = async (keyId: string) => {
+      const revoked = await fetch(`${identity.url}/v1/keys/${keyId}/revoke`, { method: 'POST', headers: asPlatform });
+      if (!revoked.ok) throw new Error(`revoking key ${keyId} answered ${revoked.status}`);
+    };
+    return { identityUrl: identity.url, standardsApiUrl: standardsApi.url, serviceToken, platformKey, newAppKey, revokeKey, stop };
   } catch (error) {
     await stop();
     throw error;
