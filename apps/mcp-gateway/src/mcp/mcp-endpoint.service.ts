@@ -114,6 +114,8 @@ export class McpEndpoint {
     const server = this.servers.create(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {
+      // Closing builds the SDK's ConnectionClosed error, stack and all; only an answer cut short has handlers left to abort.
+      if (response.writableFinished) return;
       void transport.close();
       void server.close();
     });
