@@ -1,24 +1,32 @@
 // Tool-gateway benchmark: calls per second and latency of MCP `tools/call` through the built gateway
-// (POST /mcp, a fresh stateless server per request, identity asked `tool:call` on every call).
-// Scenarios:
-//  - pure: calculate_draft_settlement (the split engine only, no standards-api read);
-//  - registry, default cache: validate_standard_reference (registry reads cached per content release,
-//    the manifest digest re-checked every REGISTRY_CACHE_SECONDS = 5 s);
-//  - registry, cache 0: the same tool with REGISTRY_CACHE_SECONDS=0, so every call reads the manifest
-//    from standards-api (one upstream GET per call, the document itself still cached for the release);
-//  - registry, buckets in Redis: the cached registry call on a gateway whose tool-call buckets are in
-//    Redis (REDIS_URL, as with several replicas), against the in-process buckets of the line above it;
-//  - draft write: draft_split_project (a POST /api/v2/split-projects per call, which asks identity again).
+// (POST /mcp, a fresh stateless server per request, identity asked `tool:call` for every call of a
+// drafting tool; a read-only tool's allow may be reused for AUTHZ_READ_CACHE_MS, default 1 s).
+// Comparisons (each ratio is of lanes measured in the same rounds of the same run):
+//  - gateway against a bare server on the MCP SDK (bare-mcp-server.mjs: the SDK's stateless example as
+//    documented, the gateway's tools and input schemas, answers captured from the gateway replayed, no
+//    authorization, no rate limit), and against the same bare server tuned as the gateway is (one shared
+//    JSON-schema validator, a finished answer not closed), for
+//    calculate_draft_settlement (pure), validate_standard_reference (registry read) and draft_split_project
+//    (drafting: a real POST /api/v2/split-projects, which asks identity again, against a replayed answer).
+//  - a slot for tools/call with an agent OAuth token beside the same call with an API key (COMPARISONS).
+// Lanes of a comparison: 3 s warm-up each, then 5 s slices in the order A B C C B A, averaged, so a
+// drift of the machine during the comparison weighs on every lane alike.
+// Single lanes (3 s warm-up discarded, 10 s measured):
+//  - registry, buckets in Redis: the registry call on a gateway whose tool-call buckets are in Redis
+//    (REDIS_URL, as with several replicas);
+//  - registry, cache 0: the same tool with REGISTRY_CACHE_SECONDS=0 and AUTHZ_READ_CACHE_MS=0, so every
+//    call reads the manifest from standards-api and asks identity.
 // Redis: BENCH_REDIS_URL, default redis://127.0.0.1:6379 (keys under a random prefix).
-// identity, standards-api and the gateway share CPU 0 (embedded PGlite databases in a temporary folder);
-// autocannon (10 connections, 3 s discarded warm-up + 10 s) runs alone on CPU 1.
-// Run from the repository root: `npm run bench:mcp` (builds the three services first). Prints a
-// Markdown table; raw results go to tools/bench/results/mcp-gateway.json.
+// identity, standards-api, the gateways and the bare servers share CPU 0 (embedded PGlite databases in a
+// temporary folder); autocannon (10 connections) runs alone on CPU 1.
+// Run from the repository root: `npm run bench:mcp` (builds the three services first). Prints Markdown
+// tables; raw results go to tools/bench/results/mcp-gateway.json.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-// The valid scenario content the gateway tests use (plain data; Node strips the types).
-import { sampleScenario } from '../../apps/mcp-gateway/test/support/examples.ts';
+// The valid scenario content the tests use (plain data; Node strips the types). Imported from its own
+// file: the `@stdreg/server-kit/testing` alias the tests import it through is not known to Node.
+import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
 import {
   LOAD_CPU,
   ROOT,
@@ -35,8 +43,9 @@ import {
 } from './bench-kit.mjs';
 
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
+const BARE_MCP_SERVER = path.join(import.meta.dirname, 'bare-mcp-server.mjs');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/mcp-gateway.json');
-const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10 };
+const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10, sliceSeconds: 5 };
 const serviceToken = randomBytes(32).toString('base64url');
 const tempDir = makeTempDir('stdreg-bench-mcp-');
 
@@ -56,6 +65,15 @@ async function startService(app, portVariable, extra) {
   return { port, url: `http://127.0.0.1:${port}`, dataDir };
 }
 
+async function startBareServer(fixtureFile, tuned) {
+  const port = await freePort();
+  const name = tuned ? 'bare MCP SDK server (tuned)' : 'bare MCP SDK server';
+  log(`starting ${name} on port ${port}`);
+  startServer(name, [BARE_MCP_SERVER, fixtureFile, String(port), ...(tuned ? ['--tuned'] : [])], process.env);
+  await waitForStatus(name, port, '/readyz', 200);
+  return { port, url: `http://127.0.0.1:${port}` };
+}
+
 async function json(port, method, urlPath, headers, body) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const response = await request(port, {
@@ -73,35 +91,12 @@ function toolCall(name, args) {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 }
 
-const SCENARIOS = [
-  {
-    name: 'pure',
-    label: 'calculate_draft_settlement (pure)',
-    gateway: 'default',
-    body: toolCall('calculate_draft_settlement', { content: sampleScenario() }),
-  },
-  {
-    name: 'registry-cached',
-    label: 'validate_standard_reference (registry, cache 5 s)',
-    gateway: 'default',
-    body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }),
-  },
-  {
-    name: 'registry-cached-redis',
-    label: 'validate_standard_reference (registry, cache 5 s), tool-call buckets in Redis',
-    gateway: 'redis',
-    body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }),
-  },
-  {
-    name: 'registry-uncached',
-    label: 'validate_standard_reference (manifest read from standards-api every call)',
-    gateway: 'uncached',
-    body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }),
-  },
-  {
-    name: 'draft-write',
-    label: 'draft_split_project (POST to standards-api every call)',
-    gateway: 'default',
+/** The calls the lanes make, by name. */
+const CALLS = {
+  pure: { tool: 'calculate_draft_settlement', body: toolCall('calculate_draft_settlement', { content: sampleScenario() }) },
+  registry: { tool: 'validate_standard_reference', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
+  draft: {
+    tool: 'draft_split_project',
     body: toolCall('draft_split_project', {
       name: 'Bench draft',
       currency: 'EUR',
@@ -109,7 +104,63 @@ const SCENARIOS = [
       scenario: { name: 'Baseline', content: sampleScenario() },
     }),
   },
+};
+
+/** What a lane calls: gateways (started in main) and bare servers, by name. */
+const TARGET_LABELS = {
+  gateway: 'gateway',
+  gatewayWithoutReadCache: 'gateway, AUTHZ_READ_CACHE_MS=0 (identity asked every call)',
+  bare: 'bare MCP SDK server (the SDK example as documented)',
+  bareTuned: 'bare MCP SDK server, tuned (shared validator, finished answer not closed)',
+  gatewayRedis: 'gateway, tool-call buckets in Redis',
+  gatewayRegistryUncached: 'gateway, REGISTRY_CACHE_SECONDS=0 (manifest read from standards-api every call)',
+};
+
+/** A lane: one target called with one credential (a name in `credentials`, see main) and one call. */
+const lane = (target, call, credential = 'apiKey') => ({ target, call, credential });
+
+/**
+ * Lanes measured in the same rounds; every lane's calls/s is divided by the second lane's. `goal` is
+ * for the first lane's ratio.
+ * Slot for the agent OAuth lane: once agents hold OAuth tokens, add how the bench obtains one to
+ * `credentials` in main (say `agentToken`) and a comparison
+ *   { label: 'validate_standard_reference: agent OAuth token beside an API key', goal: null,
+ *     lanes: [lane('gateway', 'registry', 'agentToken'), lane('gateway', 'registry', 'apiKey')] }.
+ */
+const COMPARISONS = [
+  {
+    label: 'calculate_draft_settlement (pure)',
+    goal: 1.0,
+    lanes: [lane('gateway', 'pure'), lane('bare', 'pure'), lane('bareTuned', 'pure'), lane('gatewayWithoutReadCache', 'pure')],
+  },
+  {
+    label: 'validate_standard_reference (registry read, cache 5 s)',
+    goal: 1.0,
+    lanes: [
+      lane('gateway', 'registry'),
+      lane('bare', 'registry'),
+      lane('bareTuned', 'registry'),
+      lane('gatewayWithoutReadCache', 'registry'),
+    ],
+  },
+  {
+    label: 'draft_split_project (drafting: POST to standards-api every call; the bare servers replay an answer)',
+    goal: 0.8,
+    lanes: [lane('gateway', 'draft'), lane('bare', 'draft'), lane('bareTuned', 'draft')],
+  },
 ];
+
+/** Lanes measured alone (warm-up, then one stretch). */
+const SINGLE_LANES = [lane('gatewayRedis', 'registry'), lane('gatewayRegistryUncached', 'registry')];
+
+/** Every decision identity has answered so far (`authorization_decisions_total{side="decided"}`). */
+async function identityDecisions(identity) {
+  const text = (await request(identity.port, { path: '/metrics' })).body.toString('utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('authorization_decisions_total{side="decided"'))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
 
 async function main() {
   const startedAt = Date.now();
@@ -131,10 +182,11 @@ async function main() {
     MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '1000000',
     MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '1000000',
   };
-  const gateways = {
-    default: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', gatewayEnv),
-    uncached: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', { ...gatewayEnv, REGISTRY_CACHE_SECONDS: '0' }),
-    redis: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', {
+  const targets = {
+    gateway: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', gatewayEnv),
+    gatewayWithoutReadCache: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', { ...gatewayEnv, AUTHZ_READ_CACHE_MS: '0' }),
+    gatewayRegistryUncached: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', { ...gatewayEnv, REGISTRY_CACHE_SECONDS: '0' }),
+    gatewayRedis: await startService('mcp-gateway', 'MCP_GATEWAY_PORT', {
       ...gatewayEnv,
       REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: `stdreg-bench:${randomBytes(6).toString('hex')}:`,
@@ -148,58 +200,144 @@ async function main() {
     class: 'app',
     organizationId: organization.id,
   });
-  const headers = {
-    Authorization: `Bearer ${key.secret}`,
+  const credentials = { apiKey: key.secret };
+  const headersOf = (credential) => ({
+    Authorization: `Bearer ${credentials[credential]}`,
     'Content-Type': 'application/json',
     Accept: 'application/json, text/event-stream',
     'MCP-Protocol-Version': '2025-11-25',
+  });
+
+  // The bare servers answer what the gateway answered: its tools/list, and one captured result per call.
+  const post = (target, body, credential = 'apiKey') =>
+    request(target.port, { method: 'POST', path: '/mcp', headers: headersOf(credential), body });
+  const listed = JSON.parse(
+    (await post(targets.gateway, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }))).body.toString('utf8'),
+  );
+  const captured = {};
+  for (const [name, call] of Object.entries(CALLS)) {
+    const answer = await post(targets.gateway, call.body);
+    const parsed = JSON.parse(answer.body.toString('utf8'));
+    if (answer.status !== 200 || !parsed.result || parsed.result.isError)
+      throw new Error(`${name}: the gateway's call does not succeed: ${answer.body.toString('utf8').slice(0, 300)}`);
+    captured[name] = answer.body;
+  }
+  const fixtureFile = path.join(tempDir, 'bare-mcp-fixture.json');
+  const answers = Object.fromEntries(
+    Object.entries(CALLS).map(([name, call]) => [call.tool, JSON.parse(captured[name].toString('utf8')).result]),
+  );
+  writeFileSync(fixtureFile, JSON.stringify({ tools: listed.result.tools, answers }));
+  targets.bare = await startBareServer(fixtureFile, false);
+  targets.bareTuned = await startBareServer(fixtureFile, true);
+
+  /** Fails unless the lane's call succeeds; a bare server must answer the captured bytes exactly. */
+  async function check({ target, call, credential }) {
+    const answer = await post(targets[target], CALLS[call].body, credential);
+    const text = answer.body.toString('utf8');
+    if (target.startsWith('bare')) {
+      if (answer.status !== 200 || !answer.body.equals(captured[call]))
+        throw new Error(`${target} ${call}: the answer is not the gateway's, byte for byte: ${text.slice(0, 300)}`);
+      return;
+    }
+    const parsed = JSON.parse(text);
+    if (answer.status !== 200 || !parsed.result || parsed.result.isError)
+      throw new Error(`${target} ${call}: the call does not succeed: ${text.slice(0, 300)}`);
+  }
+
+  const load = ({ target, call, credential }, seconds) =>
+    autocannon({
+      url: `${targets[target].url}/mcp`,
+      connections: LOAD.connections,
+      pipelining: LOAD.pipelining,
+      seconds,
+      method: 'POST',
+      headers: Object.entries(headersOf(credential)).map(([name, value]) => `${name}=${value}`),
+      body: CALLS[call].body,
+    });
+
+  /** One measured stretch of a lane, with the decisions identity answered meanwhile (any asker). */
+  async function measure(measured, seconds) {
+    const decisionsBefore = await identityDecisions(identity);
+    const result = await load(measured, seconds);
+    const decisions = (await identityDecisions(identity)) - decisionsBefore;
+    assertOnlyStatus(result, 200, `${measured.target} ${measured.call}`);
+    return { requests: result.requests.total, seconds, p50Ms: result.latency.p50, p99Ms: result.latency.p99, decisions };
+  }
+
+  async function warmUp(measured) {
+    await check(measured);
+    log(`${measured.target} ${measured.call}: warm-up`);
+    assertOnlyStatus(await load(measured, LOAD.warmupSeconds), 200, `${measured.target} ${measured.call} warm-up`);
+  }
+
+  const summary = (measured, stretches) => {
+    const requests = stretches.reduce((sum, stretch) => sum + stretch.requests, 0);
+    const seconds = stretches.reduce((sum, stretch) => sum + stretch.seconds, 0);
+    const mean = (field) => stretches.reduce((sum, stretch) => sum + stretch[field], 0) / stretches.length;
+    return {
+      ...measured,
+      label: TARGET_LABELS[measured.target],
+      callsPerSecond: requests / seconds,
+      p50Ms: mean('p50Ms'),
+      p99Ms: mean('p99Ms'),
+      identityDecisionsPerCall: stretches.reduce((sum, stretch) => sum + stretch.decisions, 0) / requests,
+      requests,
+    };
   };
 
-  const rows = [];
-  for (const scenario of SCENARIOS) {
-    const gateway = gateways[scenario.gateway];
-    const check = await request(gateway.port, { method: 'POST', path: '/mcp', headers, body: scenario.body });
-    const answer = JSON.parse(check.body.toString('utf8'));
-    if (check.status !== 200 || !answer.result || answer.result.isError)
-      throw new Error(`${scenario.name}: the call does not succeed: ${check.body.toString('utf8').slice(0, 300)}`);
-    const load = (seconds) =>
-      autocannon({
-        url: `${gateway.url}/mcp`,
-        connections: LOAD.connections,
-        pipelining: LOAD.pipelining,
-        seconds,
-        method: 'POST',
-        headers: Object.entries(headers).map(([name, value]) => `${name}=${value}`),
-        body: scenario.body,
-      });
-    log(`${scenario.name}: warm-up`);
-    assertOnlyStatus(await load(LOAD.warmupSeconds), 200, `${scenario.name} warm-up`);
-    log(`${scenario.name}: measuring`);
-    const result = await load(LOAD.durationSeconds);
-    assertOnlyStatus(result, 200, scenario.name);
-    rows.push({
-      scenario: scenario.name,
-      label: scenario.label,
-      requestsPerSecond: result.requests.average,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      requests: result.requests.total,
+  const comparisons = [];
+  for (const comparison of COMPARISONS) {
+    for (const measured of comparison.lanes) await warmUp(measured);
+    const stretches = comparison.lanes.map(() => []);
+    const order = [...comparison.lanes.keys(), ...[...comparison.lanes.keys()].reverse()];
+    for (const index of order) {
+      log(`${comparison.lanes[index].target} ${comparison.lanes[index].call}: measuring ${LOAD.sliceSeconds} s`);
+      stretches[index].push(await measure(comparison.lanes[index], LOAD.sliceSeconds));
+    }
+    const lanes = comparison.lanes.map((measured, index) => summary(measured, stretches[index]));
+    comparisons.push({
+      label: comparison.label,
+      goal: comparison.goal,
+      lanes: lanes.map((measured) => ({ ...measured, ratio: measured.callsPerSecond / lanes[1].callsPerSecond })),
     });
   }
+  const singles = [];
+  for (const measured of SINGLE_LANES) {
+    await warmUp(measured);
+    log(`${measured.target} ${measured.call}: measuring`);
+    singles.push(summary(measured, [await measure(measured, LOAD.durationSeconds)]));
+  }
+
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   writeFileSync(
     RESULTS_FILE,
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: LOAD, cpus: { services: SERVER_CPU, load: LOAD_CPU }, rows, seconds }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, load: LOAD, cpus: { services: SERVER_CPU, load: LOAD_CPU }, comparisons, singles, seconds }, null, 2)}\n`,
   );
+  const round = (value) => (value >= 10 ? String(Math.round(value)) : value.toFixed(1));
+  const asks = (measured) => (measured.target.startsWith('bare') ? '–' : measured.identityDecisionsPerCall.toFixed(2));
   console.log(
     [
-      '| tools/call | calls/s | p50 ms | p99 ms |',
-      '| --- | ---: | ---: | ---: |',
-      ...rows.map((row) => `| ${row.label} | ${Math.round(row.requestsPerSecond)} | ${row.p50Ms} | ${row.p99Ms} |`),
+      '| tools/call | lane | calls/s | p50 ms | p99 ms | identity decisions per call | ÷ bare (same rounds) |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+      ...comparisons.flatMap((comparison) =>
+        comparison.lanes.map((measured, index) => {
+          const ratio = measured.ratio.toFixed(2);
+          const shown = index === 0 && comparison.goal !== null ? `**${ratio}** (goal ≥ ${comparison.goal.toFixed(1)})` : ratio;
+          return `| ${index === 0 ? comparison.label : ''} | ${measured.label} | ${Math.round(measured.callsPerSecond)} | ${round(measured.p50Ms)} | ${round(measured.p99Ms)} | ${asks(measured)} | ${shown} |`;
+        }),
+      ),
       '',
-      `${LOAD.connections} connections, ${LOAD.warmupSeconds} s warm-up discarded, ${LOAD.durationSeconds} s measured; identity, standards-api and the gateway on CPU ${SERVER_CPU}, autocannon on CPU ${LOAD_CPU}; embedded PGlite.`,
-      'Latency: autocannon whole milliseconds, truncated. Every call asks identity (tool:call); the draft write also asks it inside standards-api.',
+      '| tools/call validate_standard_reference | calls/s | p50 ms | p99 ms | identity decisions per call |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...singles.map(
+        (measured) =>
+          `| ${measured.label} | ${Math.round(measured.callsPerSecond)} | ${round(measured.p50Ms)} | ${round(measured.p99Ms)} | ${asks(measured)} |`,
+      ),
+      '',
+      `${LOAD.connections} connections. Compared lanes: ${LOAD.warmupSeconds} s warm-up each, then ${LOAD.sliceSeconds} s slices in the order A B C … C B A (p50/p99: mean of the slices); single lanes: ${LOAD.warmupSeconds} s warm-up, ${LOAD.durationSeconds} s measured.`,
+      `identity, standards-api, the gateways and the bare servers on CPU ${SERVER_CPU}, autocannon on CPU ${LOAD_CPU}; embedded PGlite. Latency: autocannon whole milliseconds, truncated.`,
+      'identity decisions per call count every decision identity answered during the lane, whoever asked (a draft is also authorized by standards-api).',
       `Run time: ${seconds} s.`,
     ].join('\n'),
   );
