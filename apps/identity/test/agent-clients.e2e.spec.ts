@@ -123,6 +123,11 @@ describe('Dynamic Client Registration makes public agent clients', () => {
     expect(body['error']).toBe('invalid_client_metadata');
   });
 
+  it('keeps no registered scope, so a later sign-in may ask for other scopes', async () => {
+    const { body } = await register({ client_name: 'Scoped', redirect_uris: ['http://127.0.0.1/cb'], scope: 'projects:draft' });
+    expect(body).not.toHaveProperty('scope');
+  });
+
   it('never lets a client mark itself', async () => {
     const { body } = await register({ client_name: 'Sneaky', redirect_uris: ['http://127.0.0.1/cb'], client_kind: 'partner' });
     expect(body['client_kind']).toBe('agent');
@@ -139,6 +144,19 @@ describe('an agent signs a person in and gets a token for the gateway', () => {
     expect(claims['client_kind']).toBe('agent');
     expect((claims['scope'] as string).split(' ').sort()).toEqual(AGENT_SCOPES.split(' ').sort());
     expect(tokens.refresh_token).toEqual(expect.any(String));
+  });
+
+  it('gives an agent a refresh token without offline_access (MCP clients do not ask for it), which rotates', async () => {
+    const clientId = await registeredAgent();
+    const tokens = await agentTokens(clientId, { scope: 'registry:read projects:read' });
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    const config = await oidc.discovery(new URL(scene.identity.issuer), clientId, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP_RESOURCE });
+    expect(decodeJwt(refreshed.access_token).aud).toBe(MCP_RESOURCE);
+    expect(refreshed.refresh_token).toEqual(expect.any(String));
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
   });
 
   it('lets the agent ask without openid or a resource: the gateway is its only resource', async () => {

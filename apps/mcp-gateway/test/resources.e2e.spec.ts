@@ -191,7 +191,7 @@ describe('organization resources (a key allowed in the organization)', () => {
     expect((await readError(keyed, 'stdreg://split-projects/not-a-uuid')).code).toBe(-32002);
   });
 
-  it('answers every organization resource without a credential with HTTP 401, naming projects:read and the metadata', async () => {
+  it('answers every organization resource without a credential with HTTP 401, naming the agent scopes and the metadata', async () => {
     for (const uri of [
       `stdreg://organizations/${agent.organizationId}`,
       projectUri,
@@ -209,7 +209,7 @@ describe('organization resources (a key allowed in the organization)', () => {
       });
       expect({ uri, status: response.status }).toEqual({ uri, status: 401 });
       expect(response.headers.get('www-authenticate')).toMatch(
-        /^Bearer scope="projects:read", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+        /^Bearer scope="registry:read projects:read projects:draft", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/,
       );
     }
     // The registry stays public.

@@ -345,7 +345,8 @@ describe('tool authorization (fail closed)', () => {
       expect(challenge).toMatch(/^Bearer /);
       // The gateway's configured resource URL (MCP_RESOURCE_URL, its default here), not the address the test reached.
       expect(challenge).toContain('resource_metadata="http://127.0.0.1:3002/.well-known/oauth-protected-resource/mcp"');
-      expect(challenge).toContain(name === 'draft_split_project' ? 'scope="projects:draft"' : 'scope="registry:read"');
+      // Every agent scope, whatever the tool: one sign-in serves the agent's session.
+      expect(challenge).toContain('scope="registry:read projects:read projects:draft"');
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
     }
   });

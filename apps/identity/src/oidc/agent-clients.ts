@@ -58,6 +58,8 @@ export function agentClientMetadata(
     }
   }
   if (loopback) metadata['application_type'] = 'native';
+  // A registered scope would bind later sign-ins to the first challenge's scopes; an agent asks per sign-in.
+  delete metadata['scope'];
   delete metadata['require_auth_time'];
   delete metadata['default_max_age'];
 }

@@ -109,7 +109,9 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
       RefreshToken: 30 * DAY,
     },
     rotateRefreshToken: true,
-    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    // Agent hosts keep a session without asking for offline_access (MCP clients do not); partner apps ask for it.
+    issueRefreshToken: (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') && (isAgentClient(client) || code.scopes.has('offline_access')),
     extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;

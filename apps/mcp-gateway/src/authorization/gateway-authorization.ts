@@ -27,7 +27,7 @@ export type ToolCallAuthorization = { ok: true; caller: AuthorizedCaller } | { o
 export type Admission =
   | { kind: 'admitted'; subject: DecisionSubjectDto }
   | { kind: 'invalid_token' }
-  | { kind: 'insufficient_scope' }
+  | { kind: 'insufficient_scope'; held: readonly string[] }
   | { kind: 'refused'; message: string };
 
 const CREDENTIAL_REQUIRED = 'A credential is required: send Authorization: Bearer <API key or agent token>.';
@@ -84,6 +84,8 @@ export class GatewayAuthorization {
   /**
    * An agent's token, asked once for its whole request: tool:call with every scope the request's
    * operations need, so a missing scope or a dead token is answered with HTTP 403 or 401 before anything runs.
+   * Only a request that drafts asks afresh every time; the allow of one that only reads may be reused for
+   * AUTHZ_READ_CACHE_MS (the scopes are part of the question, so a reused allow covers the same scopes).
    */
   async admit(credential: ForwardedCredentialDto, scopes: readonly string[]): Promise<Admission> {
     const answer = await this.client.ask({
@@ -91,11 +93,13 @@ export class GatewayAuthorization {
       action: 'tool:call',
       resource: {},
       ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
+      // A request that only reads (lists, reads, read-only tools) may reuse an allow, as a key's read-only tool call does.
+      ...(scopes.includes('projects:draft') ? {} : { readOnly: true }),
     });
     if (answer.decision === 'allow') return { kind: 'admitted', subject: answer.subject };
     if (answer.unavailable) return { kind: 'refused', message: UNAVAILABLE };
     if (answer.reason === 'invalid_credential') return { kind: 'invalid_token' };
-    if (answer.reason === 'insufficient_scope') return { kind: 'insufficient_scope' };
+    if (answer.reason === 'insufficient_scope') return { kind: 'insufficient_scope', held: answer.subject?.scopes ?? [] };
     return { kind: 'refused', message: `Not allowed (tool:call): ${answer.reason}.` };
   }
 

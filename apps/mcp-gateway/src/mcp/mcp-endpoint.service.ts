@@ -74,8 +74,8 @@ export class McpEndpoint {
     if (shapeError) return send(response, 200, shapeError);
     const operations = requestOperations(request.body);
     if (!caller.credential && operations.needsCredential) {
-      const scopes = operations.scopes.length > 0 ? operations.scopes : AGENT_SCOPES;
-      response.setHeader('WWW-Authenticate', this.protectedResource.challenge({ scopes }));
+      // Every agent scope: a client asks for exactly what the first challenge names, and one consent should serve the session.
+      response.setHeader('WWW-Authenticate', this.protectedResource.challenge({ scopes: AGENT_SCOPES }));
       return send(
         response,
         401,
@@ -99,10 +99,9 @@ export class McpEndpoint {
         );
       }
       if (admission.kind === 'insufficient_scope') {
-        response.setHeader(
-          'WWW-Authenticate',
-          this.protectedResource.challenge({ error: 'insufficient_scope', scopes: operations.scopes }),
-        );
+        // The scopes the token holds and those it lacks: a client re-authorizes for exactly these, so nothing it had is lost.
+        const scopes = AGENT_SCOPES.filter((scope) => admission.held.includes(scope) || operations.scopes.includes(scope));
+        response.setHeader('WWW-Authenticate', this.protectedResource.challenge({ error: 'insufficient_scope', scopes }));
         return send(
           response,
           403,
