@@ -25,6 +25,8 @@ env.DECISION_SERVICE_TOKENS ??= `platform:${env.IDENTITY_SERVICE_TOKEN}`;
 env.OIDC_ISSUER ??= `http://127.0.0.1:${ports.identity}/oidc`;
 // The gateway's resource identifier: its MCP endpoint as agents reach it here.
 env.MCP_RESOURCE_URL ??= `http://127.0.0.1:${ports['mcp-gateway']}/mcp`;
+// identity issues agents' tokens for exactly that resource.
+env.OIDC_MCP_RESOURCE ??= env.MCP_RESOURCE_URL;
 env.PASSWORD_SETUP_LINKS_IN_LOG ??= 'true';
 
 const build = process.argv.includes('--no-build')

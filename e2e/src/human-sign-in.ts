@@ -23,8 +23,13 @@ export async function startCallback(): Promise<{ redirectUri: string; close(): P
   return { redirectUri: `http://127.0.0.1:${port}/callback`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** A Chromium (findChromium: Debian's, or the packaged one), headless, a fresh profile, no network chatter of its own. */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/**
+ * A Chromium (findChromium: Debian's, or the packaged one), headless, a fresh profile, no network chatter
+ * of its own; `javaScriptEnabled: false` proves the pages work without script.
+ */
+export async function launchBrowser(
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'e2e-chromium-'));
   const browser = await findChromium();
   const context = await chromium.launchPersistentContext(profile, {
@@ -33,6 +38,7 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
     headless: true,
     locale: 'en-US',
     args: browser.args,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   return {
     context,

@@ -23,15 +23,16 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(): Promise<Platform> {
+/** `env` adds settings to every service (e.g. identity's agent-registration policy and the CA it trusts). */
+export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
   if (!process.env['DATABASE_URL']) {
-    const platform = await startWithNpmStart();
+    const platform = await startWithNpmStart(env);
     return { ...platform, databases: 'embedded', dropDatabaseConnections: async () => 0 };
   }
-  return startOnDatabaseServer();
+  return startOnDatabaseServer(env);
 }
 
-async function startOnDatabaseServer(): Promise<Platform> {
+async function startOnDatabaseServer(extra: Record<string, string>): Promise<Platform> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-e2e-'));
   const identityDb = await createTestDatabase('e2e_identity');
   const standardsDb = await createTestDatabase('e2e_standards');
@@ -39,6 +40,10 @@ async function startOnDatabaseServer(): Promise<Platform> {
   const urls = Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${ports[s]}`])) as Record<Service, string>;
   const serviceToken = randomBytes(32).toString('base64url');
   const redisUrl = process.env['REDIS_URL'];
+  // As npm start and the deploy files wire them: the gateway names identity's issuer to agents, and
+  // identity issues agent tokens for the gateway's MCP URL.
+  const issuer = `${urls.identity}/oidc`;
+  const mcpResourceUrl = `${urls['mcp-gateway']}/mcp`;
   const common = {
     PATH: process.env['PATH'] ?? '',
     HOST: '127.0.0.1',
@@ -46,6 +51,8 @@ async function startOnDatabaseServer(): Promise<Platform> {
     IDENTITY_URL: urls.identity,
     STANDARDS_API_URL: urls['standards-api'],
     IDENTITY_SERVICE_TOKEN: serviceToken,
+    OIDC_ISSUER: issuer,
+    ...extra,
   };
   const env: Record<Service, Record<string, string>> = {
     identity: {
@@ -54,6 +61,7 @@ async function startOnDatabaseServer(): Promise<Platform> {
       DATA_DIR: path.join(dataDir, 'identity'),
       BOOTSTRAP_PLATFORM_KEY: 'auto',
       DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
+      OIDC_MCP_RESOURCE: mcpResourceUrl,
       ...identityDb.env,
       ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `e2e:${randomBytes(6).toString('hex')}:` } : {}),
     },
@@ -63,7 +71,12 @@ async function startOnDatabaseServer(): Promise<Platform> {
       DATA_DIR: path.join(dataDir, 'standards-api'),
       ...standardsDb.env,
     },
-    'mcp-gateway': { ...common, MCP_GATEWAY_PORT: String(ports['mcp-gateway']), DATA_DIR: path.join(dataDir, 'mcp-gateway') },
+    'mcp-gateway': {
+      ...common,
+      MCP_GATEWAY_PORT: String(ports['mcp-gateway']),
+      MCP_RESOURCE_URL: mcpResourceUrl,
+      DATA_DIR: path.join(dataDir, 'mcp-gateway'),
+    },
   };
   const running: BuiltService[] = [];
   const stop = async () => {
@@ -77,7 +90,7 @@ async function startOnDatabaseServer(): Promise<Platform> {
     return {
       identityUrl: urls.identity,
       standardsApiUrl: urls['standards-api'],
-      mcpUrl: `${urls['mcp-gateway']}/mcp`,
+      mcpUrl: mcpResourceUrl,
       platformKey,
       databases: 'server',
       dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),

@@ -14,6 +14,8 @@ export interface SignedInPartner {
   appKey: string;
   /** A user of the partner's app with a password (set through the setup link) and these roles in the partner's organization. */
   userWithRoles(roles: string[]): Promise<{ uid: string; email: string }>;
+  /** The password each of those users signs in with (a browser test types it on identity's page). */
+  password: string;
   /** Signs the user in through the login and consent pages (with extra authorization parameters); answers the access token. */
   signIn(email: string, authorizationParameters?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startSignedInPartner(identity: { url: string; platformKey:
       for (const role of roles) await call(identity.platformKey, 'POST', '/v1/role-bindings', { uid: user['uid'], role, organizationId });
       return { uid: user['uid'] as string, email };
     },
+    password: PASSWORD,
     signIn: (email, authorizationParameters = {}) => signInWithForms(client, email, PASSWORD, authorizationParameters),
     close: () => new Promise<void>((resolve) => callback.close(() => resolve())),
   };

@@ -1,0 +1,35 @@
+// Where an agent publishes its Client ID Metadata Document: a local HTTPS server with a certificate of
+// the test CA, so the client id is an https URL that identity fetches (and trusts through the CA).
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TestCa } from './test-ca';
+
+export interface ClientMetadataServer {
+  /** The https URL of `path` on this server: a client id once a document is published there. */
+  url(path: string): string;
+  /** Serves `document` as JSON at `path`. */
+  publish(path: string, document: Record<string, unknown>): void;
+  /** The paths fetched so far, in order (who asked is identity: nothing else knows the server). */
+  readonly fetched: string[];
+  close(): Promise<void>;
+}
+
+export async function startClientMetadataServer(ca: TestCa, host = '127.0.0.1'): Promise<ClientMetadataServer> {
+  const documents = new Map<string, string>();
+  const fetched: string[] = [];
+  const server: Server = createServer({ ...(await ca.issueServerCertificate([host, 'localhost', '127.0.0.1'])) }, (request, response) => {
+    const path = new URL(request.url ?? '/', 'https://here.invalid').pathname;
+    fetched.push(path);
+    const document = request.method === 'GET' ? documents.get(path) : undefined;
+    if (document === undefined) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('no such client');
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(document);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const origin = `https://${host}:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (path) => `${origin}${path}`,
+    publish: (path, document) => void documents.set(path, JSON.stringify(document)),
+    fetched,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,270 @@
+// Issue 17, section D: an agent host with the official MCP SDK's OAuth support connects to the built
+// gateway knowing only its URL. The gateway's 401 leads it to the protected-resource metadata, that to
+// identity; it registers (once by a Client ID Metadata Document on a local HTTPS server of a test CA,
+// once by Dynamic Client Registration), a person signs in and allows in Chromium (no script), and the
+// agent drafts in the person's organization and refreshes. Its tokens never make a formal write.
+import { decodeJwt } from 'jose';
+import { startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
+import { authorizeAgent, type AuthorizedAgent } from '../src/agent-authorization';
+import { startLoopbackRedirect, TestOAuthClientProvider } from '../src/agent-oauth-client';
+import { startClientMetadataServer, type ClientMetadataServer } from '../src/client-metadata-server';
+import { call } from '../src/http';
+import { launchBrowser } from '../src/human-sign-in';
+import { startPlatform, type Platform } from '../src/platform';
+import { walkthroughScenario } from '../src/split-project-work';
+import { createTestCa, type TestCa } from '../src/test-ca';
+
+const AGENT_SCOPES = ['registry:read', 'projects:read', 'projects:draft'];
+
+let ca: TestCa;
+let platform: Platform;
+let cimd: ClientMetadataServer;
+let redirect: Awaited<ReturnType<typeof startLoopbackRedirect>>;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let partner: SignedInPartner;
+let person: { uid: string; email: string; password: string };
+/** The agent of the first test, known by its metadata document; later tests use its tokens. */
+let agent: AuthorizedAgent | undefined;
+let agentProvider: TestOAuthClientProvider | undefined;
+let draftedProject: { id: string; scenarioId: string } | undefined;
+
+beforeAll(async () => {
+  // identity trusts the test CA from its start (NODE_EXTRA_CA_CERTS is read once), so the CA comes first.
+  ca = await createTestCa();
+  platform = await startPlatform({
+    NODE_EXTRA_CA_CERTS: ca.certificateFile,
+    OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES: 'true',
+    OIDC_REGISTRATION: 'open',
+  });
+  cimd = await startClientMetadataServer(ca);
+  redirect = await startLoopbackRedirect();
+  browser = await launchBrowser({ javaScriptEnabled: false });
+  partner = await startSignedInPartner({ url: platform.identityUrl, platformKey: platform.platformKey });
+  // A person who may approve: the agent acting for them is refused formal writes all the same.
+  person = { ...(await partner.userWithRoles(['project-owner'])), password: partner.password };
+}, 240_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await browser?.close();
+  await partner?.close();
+  await redirect?.close();
+  await cimd?.close();
+  await platform?.stop();
+  await ca?.close();
+});
+
+const gatewayOrigin = () => new URL(platform.mcpUrl).origin;
+const issuer = () => `${platform.identityUrl}/oidc`;
+
+function draftArguments(name: string): Record<string, unknown> {
+  return {
+    name,
+    currency: 'EUR',
+    templateVersion: '1.0',
+    scenario: { name: 'Agent baseline', content: walkthroughScenario() },
+  };
+}
+
+/** The structured result of a tool call that must succeed. */
+async function callTool(client: AuthorizedAgent['client'], name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+describe('an agent host connects to the gateway with its URL alone (MCP authorization, issue 17)', () => {
+  it('is challenged 401 on a tool call without a credential, and the challenge leads to identity as the authorization server', async () => {
+    const refused = await fetch(platform.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'resolve_term', arguments: { text: 'revenue share' } },
+      }),
+    });
+    const challenge = refused.headers.get('www-authenticate');
+    expect({ status: refused.status, challenge }).toEqual({
+      status: 401,
+      challenge: `Bearer resource_metadata="${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp", scope="${AGENT_SCOPES.join(' ')}"`,
+    });
+
+    const resource = await call<Record<string, unknown>>('GET', `${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp`, {
+      expect: 200,
+    });
+    expect(resource.body).toMatchObject({ resource: platform.mcpUrl, authorization_servers: [issuer()] });
+    expect(resource.body['scopes_supported']).toEqual(expect.arrayContaining(AGENT_SCOPES));
+
+    const server = await call<Record<string, unknown>>('GET', `${platform.identityUrl}/.well-known/oauth-authorization-server/oidc`, {
+      expect: 200,
+    });
+    expect(server.body).toMatchObject({
+      issuer: issuer(),
+      registration_endpoint: `${issuer()}/reg`,
+      client_id_metadata_document_supported: true,
+      code_challenge_methods_supported: ['S256'],
+    });
+    expect(server.body['token_endpoint_auth_methods_supported']).toContain('none');
+    expect(server.body['scopes_supported']).toEqual(expect.arrayContaining([...AGENT_SCOPES, 'offline_access']));
+  });
+
+  it('registers by its Client ID Metadata Document, has the person sign in and allow, drafts in their organization and refreshes', async () => {
+    const clientId = cimd.url('/agents/drafting-agent.json');
+    const options = { clientName: 'Drafting Agent (e2e)', redirectUri: redirect.redirectUri, clientMetadataUrl: clientId };
+    agentProvider = new TestOAuthClientProvider(options);
+    cimd.publish('/agents/drafting-agent.json', { client_id: clientId, ...agentProvider.clientMetadata, client_uri: cimd.url('/') });
+
+    agent = await authorizeAgent(
+      { mcpUrl: platform.mcpUrl, provider: agentProvider, organizationId: partner.organizationId },
+      browser.context,
+      person,
+      (client) => client.callTool({ name: 'resolve_term', arguments: { text: 'revenue share' } }),
+      'agent-consent-cimd-en',
+    );
+
+    // The SDK read the 401's challenge, then the metadata, then identity's: nothing was configured but the URL.
+    const [first] = agent.exchanges.filter((exchange) => exchange.status === 401);
+    expect(first).toMatchObject({ method: 'POST', url: platform.mcpUrl, authorized: false });
+    expect(first?.wwwAuthenticate).toContain(`resource_metadata="${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp"`);
+    const urls = agent.exchanges.map((exchange) => exchange.url);
+    expect(urls).toContain(`${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp`);
+    expect(urls).toContain(`${platform.identityUrl}/.well-known/oauth-authorization-server/oidc`);
+    expect(urls).not.toContain(`${issuer()}/reg`);
+    // identity fetched the document (nothing else knows this server).
+    expect(cimd.fetched).toContain('/agents/drafting-agent.json');
+
+    const authorization = agentProvider.authorizationUrls[0]!;
+    expect(Object.fromEntries(authorization.searchParams)).toMatchObject({
+      client_id: clientId,
+      resource: platform.mcpUrl,
+      code_challenge_method: 'S256',
+      redirect_uri: redirect.redirectUri,
+    });
+    expect(authorization.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(AGENT_SCOPES));
+    expect(agent.consentText).toContain('Drafting Agent (e2e)');
+    expect(agent.consentText).toContain(new URL(clientId).host);
+
+    const tokens = agentProvider.tokens()!;
+    const claims = decodeJwt(tokens.access_token);
+    expect(claims).toMatchObject({ aud: platform.mcpUrl, client_id: clientId, sub: person.uid, iss: issuer() });
+    expect(String(claims['scope']).split(' ')).toEqual(expect.arrayContaining(AGENT_SCOPES));
+
+    const tools = await agent.client.listTools();
+    expect(tools.tools.map((tool) => tool.name)).toContain('draft_split_project');
+    const draft = await callTool(agent.client, 'draft_split_project', draftArguments('Drafted by an agent for a person'));
+    const project = draft['project'] as { id: string; organizationId: string };
+    const scenario = draft['scenario'] as { id: string };
+    expect(project.organizationId).toBe(partner.organizationId);
+    draftedProject = { id: project.id, scenarioId: scenario.id };
+    const read = await agent.client.readResource({ uri: `stdreg://split-projects/${project.id}` });
+    const [content] = read.contents;
+    expect(content && 'text' in content ? JSON.parse(content.text) : null).toMatchObject({ id: project.id });
+
+    // The access token runs out: the next call is refused, the SDK refreshes (the refresh token rotates) and the call goes through.
+    if (!tokens.refresh_token)
+      throw new Error(
+        `no refresh token was issued (token response: scope="${tokens.scope}"); the SDK asked for scope "${authorization.searchParams.get('scope')}"`,
+      );
+    agentProvider.spoilAccessToken();
+    await callTool(agent.client, 'resolve_term', { text: 'revenue share' });
+    const refreshed = agentProvider.tokens()!;
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: platform.mcpUrl, sub: person.uid });
+    expect(agent.exchanges.filter((exchange) => exchange.url === `${issuer()}/token`).length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('registers by Dynamic Client Registration when it publishes no metadata document, and drafts the same way', async () => {
+    const dcrRedirect = await startLoopbackRedirect();
+    const provider = new TestOAuthClientProvider({ clientName: 'Registered Agent (e2e)', redirectUri: dcrRedirect.redirectUri });
+    let registered: AuthorizedAgent | undefined;
+    try {
+      registered = await authorizeAgent(
+        { mcpUrl: platform.mcpUrl, provider, organizationId: partner.organizationId },
+        browser.context,
+        person,
+        (client) => client.callTool({ name: 'resolve_term', arguments: { text: 'revenue share' } }),
+        'agent-consent-dcr-en',
+      );
+      const registration = registered.exchanges.find((exchange) => exchange.url === `${issuer()}/reg`);
+      expect(registration).toMatchObject({ method: 'POST', status: 201 });
+      const information = provider.clientInformation()!;
+      expect(information.client_id).not.toMatch(/^https:/);
+      expect(information).toMatchObject({ token_endpoint_auth_method: 'none' });
+      expect(information).not.toHaveProperty('client_secret');
+      expect(registered.consentText).toContain('Registered Agent (e2e)');
+      expect(decodeJwt(provider.tokens()!.access_token)).toMatchObject({ aud: platform.mcpUrl, client_id: information.client_id });
+      const draft = await callTool(registered.client, 'draft_split_project', draftArguments('Drafted by a registered agent'));
+      expect((draft['project'] as { organizationId: string }).organizationId).toBe(partner.organizationId);
+    } finally {
+      await registered?.close();
+      await dcrRedirect.close();
+    }
+  }, 120_000);
+
+  it("makes no formal write with the agent's token: standards-api refuses it as a token for another audience, and no tool reaches one", async () => {
+    if (!agentProvider || !agent || !draftedProject) throw new Error('needs the agent of the metadata-document test');
+    const token = agentProvider.tokens()!.access_token;
+    const api = `${platform.standardsApiUrl}/api/v2`;
+    const asAgent = { token, organizationId: partner.organizationId };
+    const formal: [string, unknown][] = [
+      [`${api}/split-projects/${draftedProject.id}/activate`, { scenarioId: draftedProject.scenarioId }],
+      [`${api}/split-projects/${draftedProject.id}/rule-versions`, { scenarioId: draftedProject.scenarioId, effectiveFrom: inDays(2) }],
+      [
+        `${api}/split-projects/${draftedProject.id}/settlement-runs`,
+        { periodId: '2026-01', revenue: '10000.00', costs: '1200.00', periodEnd: new Date().toISOString() },
+      ],
+    ];
+    for (const [url, body] of formal) {
+      const refused = await call<{ code: string; detail: string }>('POST', url, { ...asAgent, body, expect: [401, 403] });
+      expect(`${refused.body.code}: ${refused.body.detail}`).toMatch(/invalid_credential/);
+    }
+    // Not even a read or a draft: the token is for the gateway, never for standards-api.
+    const read = await call<{ detail: string }>('GET', `${api}/split-projects/${draftedProject.id}`, { ...asAgent, expect: [401, 403] });
+    expect(read.body.detail).toMatch(/invalid_credential/);
+    await call('POST', `${api}/split-projects`, { ...asAgent, body: draftArguments('Straight to the API'), expect: [401, 403] });
+
+    // Through the gateway: no tool reaches a formal write, and drafting still works.
+    const tools = await agent.client.listTools();
+    const reachingFormal = tools.tools.filter(
+      (tool) => /activat|rule_version|post_settlement|settle|equity|pay|approv/.test(tool.name) && !tool.annotations?.readOnlyHint,
+    );
+    expect(reachingFormal.map((tool) => tool.name)).toEqual([]);
+    await callTool(agent.client, 'draft_split_project', draftArguments('Drafted after the refusals'));
+
+    // The same person, signed in through the partner's app, may activate (the first of the two steps): the refusal was the agent's.
+    const humanToken = await partner.signIn(person.email);
+    await call('POST', formal[0]![0], { token: humanToken, organizationId: partner.organizationId, body: formal[0]![1], expect: 428 });
+  }, 120_000);
+
+  it('refuses a standards-API token (from a partner app sign-in) at the gateway', async () => {
+    const apiToken = await partner.signIn(person.email);
+    const refused = await fetch(platform.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${apiToken}`,
+        'x-organization-id': partner.organizationId,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'draft_split_project', arguments: draftArguments('With a token for the API') },
+      }),
+    });
+    const body = await refused.text();
+    expect({ status: refused.status, challenge: refused.headers.get('www-authenticate') }).toEqual({
+      status: 401,
+      challenge: expect.stringMatching(/^Bearer .*error="invalid_token"/),
+    });
+    expect(body).not.toContain('"status":"draft"');
+  });
+});
+
+function inDays(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString();
+}
