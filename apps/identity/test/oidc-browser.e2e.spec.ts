@@ -229,6 +229,48 @@ describe('signing in with a browser', () => {
     },
   );
 
+  it.each(['en', 'zh-Hans'] as const)(
+    "shows an agent's consent page in %s: who the agent is, what it may do, what it can never do",
+    async (locale) => {
+      const registration = await fetch(`${identity.issuer}/reg`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Desk Agent', redirect_uris: [callback.redirectUri] }),
+      });
+      expect(registration.status).toBe(201);
+      const { client_id: clientId } = (await registration.json()) as { client_id: string };
+      const user = await createUserWithPassword(identity, await registerPartnerApp(identity, [callback.redirectUri]));
+      const url = new URL(`${identity.issuer}/auth`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: callback.redirectUri,
+        scope: 'registry:read projects:read projects:draft offline_access',
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+        prompt: 'consent',
+        ui_locales: locale,
+      }).toString();
+      await browser.clearCookies();
+      const page = await browser.newPage();
+      await page.setViewportSize({ width: 420, height: 800 });
+      await page.goto(url.toString());
+      await page.locator('#email').fill(user.email);
+      await page.locator('#password').fill(PASSWORD);
+      await page.locator('button[type=submit]:not(.secondary)').click();
+      await page.locator('button[name=decision][value=allow]').waitFor();
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        locale === 'en' ? 'Allow an agent to act for you' : '允许智能体代表您操作',
+      );
+      await expect(page.getByRole('region', { name: locale === 'en' ? 'It can never' : '它永远不能' }).textContent()).resolves.toContain(
+        locale === 'en' ? 'post a settlement' : '结算过账',
+      );
+      await expect(page.locator('main').textContent()).resolves.toContain(clientId);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `agent-consent-${locale}.png`), fullPage: true });
+      await page.close();
+    },
+  );
+
   it('chooses Chinese from Accept-Language when the client names no ui_locales', async () => {
     const authorizationUrl = await openIdLoginUrl(await registerPartnerApp(identity, [callback.redirectUri]));
     await browser.clearCookies();

@@ -66,6 +66,65 @@ describe('the consent page', () => {
   });
 });
 
+describe('the consent page of an agent', () => {
+  /** A public client registered by RFC 7591 asks for the gateway's scopes; the person signs in and meets the consent page. */
+  async function agentConsentPage(locale: 'en' | 'zh-Hans') {
+    const registration = await fetch(`${identity.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Desk Agent', redirect_uris: [callback.redirectUri] }),
+    });
+    expect(registration.status).toBe(201);
+    const clientId = ((await registration.json()) as { client_id: string }).client_id;
+    const user = await createUserWithPassword(identity, app);
+    const url = new URL(`${identity.issuer}/auth`);
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: callback.redirectUri,
+      scope: 'registry:read projects:read projects:draft offline_access',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      prompt: 'consent',
+      ui_locales: locale,
+    }))
+      url.searchParams.set(name, value);
+    const browser = new FormBrowser();
+    const login = await browser.follow(url.toString(), callback.redirectUri);
+    const afterLogin = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+    expect(consent.text).toContain('name="decision" value="allow"');
+    return { clientId, text: visibleText(consent.text) };
+  }
+
+  it('names the agent and its client id, lists what it may do in the person’s organizations, and what it can never do', async () => {
+    const { clientId, text } = await agentConsentPage('en');
+    expect(text).toContain('Allow an agent to act for you');
+    expect(text).toContain("Desk Agent is an agent: software that will act for you through the platform's tools.");
+    expect(text).toContain(clientId);
+    expect(text).toContain('This agent registered itself here: its name is what it says about itself.');
+    expect(text).toContain('If you allow, Desk Agent may:');
+    expect(text).toContain('use the tools that read the standards registry');
+    expect(text).toContain('read your organizations: their split projects, settlement runs and equity ledgers');
+    expect(text).toContain('draft split projects in your organizations');
+    expect(text).toContain('stay connected when you are away');
+    expect(text).toMatch(
+      /It can never approve anything or activate a split project create a rule version post a settlement pay, or write equity/,
+    );
+  });
+
+  it('says the same in Chinese', async () => {
+    const { clientId, text } = await agentConsentPage('zh-Hans');
+    expect(text).toContain('允许智能体代表您操作');
+    expect(text).toContain('Desk Agent 是一个智能体');
+    expect(text).toContain(clientId);
+    expect(text).toContain('在您所在的组织中起草分账项目');
+    expect(text).toContain('它永远不能');
+    expect(text).toContain('结算过账');
+    expect(text).toContain('付款或写入权益');
+  });
+});
+
 describe('the password-setup pages', () => {
   it('keeps the email whole on the form, and leads on to the app that asked when the password is set', async () => {
     const email = `ana-maria.lopez-${Date.now()}@example.com`;
@@ -103,3 +162,14 @@ describe('the sign-out page', () => {
     expect(chinese.text).toContain('Partner Portal 请求让您退出登录。您要退出登录吗？');
   });
 });
+
+/** A page as a person reads it: tags out, entities back, white space collapsed. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}

@@ -24,7 +24,10 @@ button.secondary{background:#fff;color:#2456c8}
 nav{text-align:right;font-size:.9rem}
 .email{word-break:break-all}
 a.button{display:inline-block;font-size:1rem;padding:.6rem 1.2rem;border-radius:4px;background:#2456c8;color:#fff;text-decoration:none}
-ul{padding-left:1.2rem}`;
+ul{padding-left:1.2rem}
+h2{font-size:1.1rem;margin:0 0 .25rem}
+dl.client{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;margin:1rem 0}dl.client dt{font-weight:600}dl.client dd{margin:0;word-break:break-all}
+.never{border-left:4px solid #8a5a00;background:#fff6e0;padding:.75rem;margin:1rem 0}.never p,.never ul{margin:.25rem 0}`;
 
 function layout(locale: Locale, title: string, body: string, otherLanguageHref?: string): string {
   const t = textsFor(locale);
@@ -91,6 +94,15 @@ ${alert(model.error)}
   );
 }
 
+/** Who an agent client is, as far as identity can tell a person. */
+export interface ConsentAgent {
+  /** Its client_name, when it gave one. */
+  name: string | null;
+  clientId: string;
+  /** The host serving its Client ID Metadata Document (an https client id); null for a client that registered itself. */
+  publishedBy: string | null;
+}
+
 export interface ConsentPageModel {
   locale: Locale;
   action: string;
@@ -99,21 +111,55 @@ export interface ConsentPageModel {
   scopes: string[];
   email: string | null;
   otherLanguageHref: string;
+  /** Set when the client is an agent (a public client): the page names it and says what it can never do. */
+  agent?: ConsentAgent;
+}
+
+function scopeText(t: Texts, scope: string): string {
+  return (t.agentScopes as Record<string, string>)[scope] ?? t.scopes[scope] ?? scope;
 }
 
 export function consentPage(model: ConsentPageModel): string {
   const t = textsFor(model.locale);
-  const items = model.scopes.map((scope) => `<li>${escapeHtml(t.scopes[scope] ?? scope)}</li>`).join('');
+  if (model.agent) return agentConsentPage(model, model.agent, t);
+  const items = model.scopes.map((scope) => `<li>${escapeHtml(scopeText(t, scope))}</li>`).join('');
   // Nothing new to ask (the app asks again for what it has): say what is being confirmed instead of an empty list.
   const asked = items
     ? `<p>${escapeHtml(t.consentIntro(model.appName))}</p>\n<ul>${items}</ul>`
     : `<p>${escapeHtml(t.consentNothingNew(model.appName))}</p>`;
+  return consentLayout(model, t, t.consentTitle, asked);
+}
+
+/**
+ * An agent asks: who it is (its name, and what vouches for it: the host of its metadata document, or
+ * nothing when it registered itself), what it may do, and what it can never do whatever the person allows.
+ */
+function agentConsentPage(model: ConsentPageModel, agent: ConsentAgent, t: Texts): string {
+  const name = agent.name ?? agent.publishedBy ?? t.unnamedAgent;
+  const items = model.scopes.map((scope) => `<li>${escapeHtml(scopeText(t, scope))}</li>`).join('');
+  const who = `<dl class="client">
+<dt>${t.agentName}</dt><dd>${escapeHtml(agent.name ?? t.unnamedAgent)}</dd>
+${agent.publishedBy ? `<dt>${t.agentPublishedBy}</dt><dd>${escapeHtml(agent.publishedBy)}</dd>\n` : ''}<dt>${t.agentClientId}</dt><dd><code>${escapeHtml(agent.clientId)}</code></dd>
+</dl>
+<p class="hint">${escapeHtml(agent.publishedBy ? t.agentPublishedHint(agent.publishedBy) : t.agentSelfRegistered)}</p>`;
+  const asked = items
+    ? `<p>${escapeHtml(t.agentMay(name))}</p>\n<ul class="may">${items}</ul>`
+    : `<p>${escapeHtml(t.agentNothingNew(name))}</p>`;
+  const never = `<section class="never" aria-labelledby="never-title">
+<h2 id="never-title">${t.agentNeverTitle}</h2>
+<ul>${t.agentNever.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>
+<p>${escapeHtml(t.agentNeverWhy)}</p>
+</section>`;
+  return consentLayout(model, t, t.agentConsentTitle, `<p>${escapeHtml(t.agentIs(name))}</p>\n${who}\n${asked}\n${never}`);
+}
+
+function consentLayout(model: ConsentPageModel, t: Texts, title: string, body: string): string {
   return layout(
     model.locale,
-    t.consentTitle,
-    `<h1>${t.consentTitle}</h1>
+    title,
+    `<h1>${title}</h1>
 ${model.email ? `<p class="hint">${t.signedInAs(`<span class="email">${escapeHtml(model.email)}</span>`)}</p>` : ''}
-${asked}
+${body}
 <form method="post" action="${escapeHtml(model.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
 <div class="actions">

@@ -1,4 +1,4 @@
-import type { Locale } from '@stdreg/contracts';
+import type { AgentScope, Locale } from '@stdreg/contracts';
 
 const EN = {
   htmlLang: 'en',
@@ -33,6 +33,30 @@ const EN = {
     offline_access: 'stay connected when you are away',
     api: 'use the standards API on your behalf',
   } as Record<string, string>,
+  /**
+   * What an agent client may do, per scope it asks for: AGENT_SCOPE_DESCRIPTIONS (libs/contracts) said
+   * to the person it acts for. Keyed by AgentScope, so a new scope without its texts does not compile.
+   */
+  agentScopes: {
+    'registry:read': 'use the tools that read the standards registry or compute from what it sends them',
+    'projects:read': 'read your organizations: their split projects, settlement runs and equity ledgers',
+    'projects:draft': 'draft split projects in your organizations',
+  } satisfies Record<AgentScope, string>,
+  agentConsentTitle: 'Allow an agent to act for you',
+  agentIs: (agent: string) => `${agent} is an agent: software that will act for you through the platform's tools.`,
+  agentName: 'Name',
+  agentPublishedBy: 'Published by',
+  agentClientId: 'Client ID',
+  /** A metadata document is served by its host over https: that host vouches for the name. */
+  agentPublishedHint: (host: string) => `${host} publishes this agent's description; check that you know and trust it.`,
+  /** A registered client's name is only what it said when it registered itself. */
+  agentSelfRegistered: 'This agent registered itself here: its name is what it says about itself. Allow it only if you started it.',
+  unnamedAgent: 'An agent without a name',
+  agentMay: (agent: string) => `If you allow, ${agent} may:`,
+  agentNothingNew: (agent: string) => `${agent} asks to go on with the access you gave it before. Nothing new is asked.`,
+  agentNeverTitle: 'It can never',
+  agentNever: ['approve anything or activate a split project', 'create a rule version', 'post a settlement', 'pay, or write equity'],
+  agentNeverWhy: 'Those stay with people who sign in themselves.',
   allow: 'Allow',
   deny: 'Deny',
   signedInAs: (email: string) => `Signed in as ${email}`,
@@ -94,6 +118,24 @@ const ZH_HANS: Texts = {
     offline_access: '在您离开时保持连接',
     api: '代表您使用标准 API',
   } as Record<string, string>,
+  agentScopes: {
+    'registry:read': '调用读取标准注册库或仅根据输入进行计算的工具',
+    'projects:read': '读取您所在组织的数据：分账项目、结算批次、权益分类账',
+    'projects:draft': '在您所在的组织中起草分账项目',
+  },
+  agentConsentTitle: '允许智能体代表您操作',
+  agentIs: (agent: string) => `${agent} 是一个智能体：将通过平台工具代表您操作的软件。`,
+  agentName: '名称',
+  agentPublishedBy: '发布者',
+  agentClientId: '客户端标识',
+  agentPublishedHint: (host: string) => `此智能体的说明由 ${host} 发布；请确认您认识并信任它。`,
+  agentSelfRegistered: '此智能体在此自行注册：名称由它自己声明。只有在它是由您启动的情况下才允许。',
+  unnamedAgent: '未命名的智能体',
+  agentMay: (agent: string) => `如果您允许，${agent} 可以：`,
+  agentNothingNew: (agent: string) => `${agent} 请求继续使用您之前授予的访问权限。没有新的请求。`,
+  agentNeverTitle: '它永远不能',
+  agentNever: ['审批任何事项或启用分账项目', '创建规则版本', '结算过账', '付款或写入权益'],
+  agentNeverWhy: '这些操作只能由亲自登录的人员完成。',
   allow: '允许',
   deny: '拒绝',
   signedInAs: (email: string) => `已登录为 ${email}`,

@@ -4,6 +4,7 @@ import { ErrorCode, type Locale } from '@stdreg/contracts';
 import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import Provider, { errors, type InteractionResults } from 'oidc-provider';
 import { IdentityConfig } from '../config/identity.config';
+import { isAgentClient } from '../oidc/agent-clients';
 import { OIDC_PROVIDER } from '../oidc/oidc.module';
 import { SIGNIN_PATH } from '../oidc/oidc-provider.factory';
 import { PasswordsService } from '../passwords/passwords.service';
@@ -11,7 +12,7 @@ import { RateLimiter } from '../rate-limit/rate-limiter';
 import { UnifiedUsersService } from '../unified-users/unified-users.service';
 import { csrfToken, csrfValid } from '../pages/csrf';
 import { chooseLocale } from '../pages/signin-locale';
-import { consentPage, loginPage, messagePage, sendPage } from '../pages/signin-pages';
+import { consentPage, loginPage, messagePage, sendPage, type ConsentAgent } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -168,6 +169,8 @@ export class SigninService {
     const accountId = details.session?.accountId;
     const user = accountId ? await this.users.findResolved(accountId) : null;
     const base = this.interactionPath(details.uid);
+    const client = await this.client(details);
+    const agent = client ? agentOf(client) : null;
     sendPage(
       res,
       status,
@@ -176,6 +179,7 @@ export class SigninService {
         action: `${base}/consent${langQuery(req)}`,
         csrf: csrfToken(req, res, this.secure),
         appName: await this.appName(details),
+        ...(agent ? { agent } : {}),
         scopes: [...new Set(scopes)],
         email: user?.email ?? null,
         otherLanguageHref: `${base}?lang=${locale === 'en' ? 'zh-Hans' : 'en'}`,
@@ -204,9 +208,14 @@ export class SigninService {
     await this.provider.interactionFinished(req, res, result, { mergeWithLastSubmission });
   }
 
+  private async client(details: InteractionDetails): Promise<InstanceType<Provider['Client']> | undefined> {
+    const clientId = details.params['client_id'];
+    return typeof clientId === 'string' ? this.provider.Client.find(clientId) : undefined;
+  }
+
   private async appName(details: InteractionDetails): Promise<string> {
     const clientId = details.params['client_id'];
-    const client = typeof clientId === 'string' ? await this.provider.Client.find(clientId) : undefined;
+    const client = await this.client(details);
     return client?.clientName ?? (typeof clientId === 'string' ? clientId : '');
   }
 
@@ -217,6 +226,16 @@ export class SigninService {
   private get secure(): boolean {
     return this.config.oidcIssuer.startsWith('https:');
   }
+}
+
+/**
+ * The agent a client is (a public client: known by its metadata document, or registered by RFC 7591), as
+ * its consent page names it; null for a partner app. A metadata document's host is what vouches for it.
+ */
+function agentOf(client: { clientId: string; clientName?: string; tokenEndpointAuthMethod?: string }): ConsentAgent | null {
+  if (!isAgentClient(client)) return null;
+  const document = client.clientId.startsWith('https://') ? URL.parse(client.clientId) : null;
+  return { name: client.clientName ?? null, clientId: client.clientId, publishedBy: document?.host ?? null };
 }
 
 function formOf(req: Request): Record<string, string | undefined> {

@@ -1,0 +1,75 @@
+import { AGENT_SCOPES, LOCALES } from '@stdreg/contracts';
+import { consentPage, type ConsentPageModel } from './signin-pages';
+import { textsFor } from './signin-texts';
+
+const page = (model: Partial<ConsentPageModel>): string =>
+  consentPage({
+    locale: 'en',
+    action: '/v1/signin/abc/consent',
+    csrf: 'token',
+    appName: 'Research Agent',
+    scopes: [...AGENT_SCOPES, 'offline_access'],
+    email: 'mei@example.com',
+    otherLanguageHref: '/v1/signin/abc?lang=zh-Hans',
+    ...model,
+  });
+
+/** The page as a person reads it: tags out, entities back. */
+function text(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
+describe('the consent page of an agent', () => {
+  const byDocument = { name: 'Research Agent', clientId: 'https://agents.example.com/research.json', publishedBy: 'agents.example.com' };
+
+  it.each(LOCALES)('names the agent and the host of its metadata document, and lists what it may and can never do (%s)', (locale) => {
+    const t = textsFor(locale);
+    const shown = text(page({ locale, agent: byDocument }));
+    expect(shown).toContain(t.agentConsentTitle);
+    expect(shown).toContain(t.agentIs('Research Agent'));
+    expect(shown).toContain('agents.example.com');
+    expect(shown).toContain('https://agents.example.com/research.json');
+    expect(shown).toContain(t.agentPublishedHint('agents.example.com'));
+    for (const scope of AGENT_SCOPES) expect(shown).toContain(t.agentScopes[scope]);
+    expect(shown).toContain(t.scopes['offline_access']);
+    for (const never of t.agentNever) expect(shown).toContain(never);
+    expect(shown).toContain(t.agentNeverWhy);
+  });
+
+  it('says that a self-registered agent names itself, and shows its client id', () => {
+    const shown = text(page({ agent: { name: 'Desk Agent', clientId: 'tB1nzy_VD2qBntJg', publishedBy: null } }));
+    expect(shown).toContain('This agent registered itself here: its name is what it says about itself.');
+    expect(shown).toContain('tB1nzy_VD2qBntJg');
+    expect(shown).not.toContain('Published by');
+  });
+
+  it('calls an agent without a name by the host of its document, or says it has none', () => {
+    expect(text(page({ agent: { ...byDocument, name: null } }))).toContain('agents.example.com is an agent');
+    expect(text(page({ agent: { name: null, clientId: 'abc', publishedBy: null } }))).toContain('An agent without a name is an agent');
+  });
+
+  it('escapes what the agent says about itself', () => {
+    const html = page({ agent: { ...byDocument, name: '<script>alert(1)</script>' } });
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('keeps the never list when nothing new is asked', () => {
+    const shown = text(page({ agent: byDocument, scopes: [] }));
+    expect(shown).toContain('Research Agent asks to go on with the access you gave it before. Nothing new is asked.');
+    expect(shown).toContain('post a settlement');
+  });
+
+  it('leaves a partner app’s page as it was', () => {
+    const shown = text(page({ appName: 'Studio Portal', scopes: ['openid', 'api'] }));
+    expect(shown).toContain('Studio Portal asks to:');
+    expect(shown).not.toContain('It can never');
+  });
+});
