@@ -27,7 +27,8 @@ const withDatabase = APPS.filter(hasDatabase);
 const MAY_STAY_UNSET: Record<AppName, string[]> = {
   'standards-api': ['CONTENT_PACK_DIR'],
   // One identity replica: generated once and kept under DATA_DIR, which is a volume (checked below).
-  identity: ['OIDC_JWKS', 'OIDC_COOKIE_KEYS', 'OIDC_CLIENT_SECRET_KEY'],
+  // Agent registration stays open (OIDC_REGISTRATION's default): no initial access token.
+  identity: ['OIDC_JWKS', 'OIDC_COOKIE_KEYS', 'OIDC_CLIENT_SECRET_KEY', 'OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN'],
   'mcp-gateway': [],
 };
 
@@ -159,6 +160,8 @@ describe('docker-compose.yml', () => {
   it("names the gateway's public MCP URL and identity's issuer to the gateway, and routes its protected-resource metadata", () => {
     const gateway = compose.services['mcp-gateway']!.environment!;
     expect(gateway['OIDC_ISSUER']).toBe(compose.services['identity']!.environment!['OIDC_ISSUER']);
+    // identity issues agents' tokens for exactly the resource the gateway is.
+    expect(compose.services['identity']!.environment!['OIDC_MCP_RESOURCE']).toBe(gateway['MCP_RESOURCE_URL']);
     const resource = new URL(gateway['MCP_RESOURCE_URL']!.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1'));
     expect({ port: resource.port, path: resource.pathname }).toEqual({ port: '8080', path: '/mcp' });
     const conf = read('deploy/edge/nginx.conf');

@@ -22,7 +22,8 @@ const NAMESPACE = 'stdreg';
 const MAY_STAY_UNSET: Record<AppName, string[]> = {
   // The image carries the sample pack, which is what CONTENT_PACK_DIR defaults to.
   'standards-api': ['CONTENT_PACK_DIR'],
-  identity: [],
+  // Agent registration stays open (OIDC_REGISTRATION's default): no initial access token.
+  identity: ['OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN'],
   'mcp-gateway': [],
 };
 /** URL variables that name a service's own public address, not an upstream it calls. */
@@ -263,6 +264,8 @@ describe('deploy/k8s manifests', () => {
   it("names the gateway's public MCP URL and identity's issuer to the gateway, and routes its protected-resource metadata", () => {
     const gateway = find(manifests, 'ConfigMap', 'mcp-gateway-config')!.data!;
     expect(gateway['OIDC_ISSUER']).toBe(find(manifests, 'ConfigMap', 'identity-config')!.data!['OIDC_ISSUER']);
+    // identity issues agents' tokens for exactly the resource the gateway is.
+    expect(find(manifests, 'ConfigMap', 'identity-config')!.data!['OIDC_MCP_RESOURCE']).toBe(gateway['MCP_RESOURCE_URL']);
     const ingress = find(manifests, 'Ingress', 'stdreg-edge')!;
     const platform = ingress.spec.rules.find((rule: { http: { paths: { path: string }[] } }) =>
       rule.http.paths.some((p) => p.path === '/mcp'),
