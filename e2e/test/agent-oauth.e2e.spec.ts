@@ -85,10 +85,11 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
         params: { name: 'resolve_term', arguments: { text: 'revenue share' } },
       }),
     });
-    const challenge = refused.headers.get('www-authenticate');
-    expect({ status: refused.status, challenge }).toEqual({
-      status: 401,
-      challenge: `Bearer resource_metadata="${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp", scope="${AGENT_SCOPES.join(' ')}"`,
+    expect(refused.status).toBe(401);
+    // RFC 6750 §3.1: no error code when no credential was sent; MCP 2025-11-25: the metadata URL and the scopes to ask for.
+    expect(challengeOf(refused.headers.get('www-authenticate'))).toEqual({
+      scheme: 'Bearer',
+      params: { resource_metadata: `${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp`, scope: AGENT_SCOPES.join(' ') },
     });
 
     const resource = await call<Record<string, unknown>>('GET', `${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp`, {
@@ -232,11 +233,21 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
       (tool) => /activat|rule_version|post_settlement|settle|equity|pay|approv/.test(tool.name) && !tool.annotations?.readOnlyHint,
     );
     expect(reachingFormal.map((tool) => tool.name)).toEqual([]);
+    for (const name of ['activate_split_project', 'create_rule_version', 'post_settlement_run']) {
+      await expect(agent.client.callTool({ name, arguments: {} })).rejects.toThrow(/-32602|not found|unknown tool/i);
+    }
     await callTool(agent.client, 'draft_split_project', draftArguments('Drafted after the refusals'));
 
     // The same person, signed in through the partner's app, may activate (the first of the two steps): the refusal was the agent's.
     const humanToken = await partner.signIn(person.email);
     await call('POST', formal[0]![0], { token: humanToken, organizationId: partner.organizationId, body: formal[0]![1], expect: 428 });
+    // What standards-api recorded for the agent's draft: the agent (the actor of the token the gateway exchanged), not the person, nor the agent's own token.
+    const recorded = await call<{ createdBy: string }>('GET', `${api}/split-projects/${draftedProject.id}`, {
+      token: humanToken,
+      organizationId: partner.organizationId,
+      expect: 200,
+    });
+    expect(recorded.body.createdBy).toBe(`agent:${agentProvider.clientMetadataUrl}`);
   }, 120_000);
 
   it('refuses a standards-API token (from a partner app sign-in) at the gateway', async () => {
@@ -257,13 +268,22 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
       }),
     });
     const body = await refused.text();
-    expect({ status: refused.status, challenge: refused.headers.get('www-authenticate') }).toEqual({
-      status: 401,
-      challenge: expect.stringMatching(/^Bearer .*error="invalid_token"/),
+    expect(refused.status).toBe(401);
+    expect(challengeOf(refused.headers.get('www-authenticate'))).toMatchObject({
+      scheme: 'Bearer',
+      params: { error: 'invalid_token', resource_metadata: `${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp` },
     });
     expect(body).not.toContain('"status":"draft"');
   });
 });
+
+/** An RFC 6750 challenge as scheme and parameters (quoted or token values). */
+function challengeOf(header: string | null): { scheme: string; params: Record<string, string> } | null {
+  if (!header) return null;
+  const [scheme = '', ...rest] = header.split(' ');
+  const params = Object.fromEntries([...rest.join(' ').matchAll(/([a-z_]+)=(?:"([^"]*)"|([^\s,]+))/g)].map((m) => [m[1]!, m[2] ?? m[3]!]));
+  return { scheme, params };
+}
 
 function inDays(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString();
