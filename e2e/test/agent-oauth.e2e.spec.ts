@@ -111,24 +111,28 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
     expect(server.body['scopes_supported']).toEqual(expect.arrayContaining([...AGENT_SCOPES, 'offline_access']));
   });
 
-  it('registers by its Client ID Metadata Document, has the person sign in and allow, drafts in their organization and refreshes', async () => {
+  it('registers by its Client ID Metadata Document, has the person sign in and allow once, drafts in their organization and refreshes', async () => {
     const clientId = cimd.url('/agents/drafting-agent.json');
     const options = { clientName: 'Drafting Agent (e2e)', redirectUri: redirect.redirectUri, clientMetadataUrl: clientId };
     agentProvider = new TestOAuthClientProvider(options);
     cimd.publish('/agents/drafting-agent.json', { client_id: clientId, ...agentProvider.clientMetadata, client_uri: cimd.url('/') });
+    // What issue 17 asks that the run can go past: checked after the rest, so one run shows every departure.
+    const departures: string[] = [];
 
     agent = await authorizeAgent(
       { mcpUrl: platform.mcpUrl, provider: agentProvider, organizationId: partner.organizationId },
       browser.context,
       person,
-      (client) => client.callTool({ name: 'resolve_term', arguments: { text: 'revenue share' } }),
+      (client) => callTool(client, 'resolve_term', { text: 'revenue share' }),
       'agent-consent-cimd-en',
     );
 
     // The SDK read the 401's challenge, then the metadata, then identity's: nothing was configured but the URL.
     const [first] = agent.exchanges.filter((exchange) => exchange.status === 401);
-    expect(first).toMatchObject({ method: 'POST', url: platform.mcpUrl, authorized: false });
-    expect(first?.wwwAuthenticate).toContain(`resource_metadata="${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp"`);
+    expect(first).toMatchObject({ method: 'POST', url: platform.mcpUrl, rpcMethod: 'tools/call', authorized: false });
+    expect(challengeOf(first!.wwwAuthenticate)?.params['resource_metadata']).toBe(
+      `${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp`,
+    );
     const urls = agent.exchanges.map((exchange) => exchange.url);
     expect(urls).toContain(`${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp`);
     expect(urls).toContain(`${platform.identityUrl}/.well-known/oauth-authorization-server/oidc`);
@@ -143,39 +147,63 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
       code_challenge_method: 'S256',
       redirect_uri: redirect.redirectUri,
     });
-    expect(authorization.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(AGENT_SCOPES));
-    expect(agent.consentText).toContain('Drafting Agent (e2e)');
-    expect(agent.consentText).toContain(new URL(clientId).host);
+    expect(agent.consents[0]!.text).toContain('Drafting Agent (e2e)');
+    expect(agent.consents[0]!.text).toContain(new URL(clientId).host);
+    expect(agent.consents[0]!.text).toContain('It can never');
+    const firstTokens = agentProvider.savedTokens[0]!;
+    expect(decodeJwt(firstTokens.access_token)).toMatchObject({
+      aud: platform.mcpUrl,
+      client_id: clientId,
+      sub: person.uid,
+      iss: issuer(),
+    });
+    const firstScope = authorization.searchParams.get('scope') ?? '';
+    if (!AGENT_SCOPES.every((scope) => firstScope.split(' ').includes(scope)))
+      departures.push(
+        `the first authorization asked for scope "${firstScope}", not all of ${AGENT_SCOPES.join(' ')} (the challenge's scope)`,
+      );
 
-    const tokens = agentProvider.tokens()!;
-    const claims = decodeJwt(tokens.access_token);
-    expect(claims).toMatchObject({ aud: platform.mcpUrl, client_id: clientId, sub: person.uid, iss: issuer() });
-    expect(String(claims['scope']).split(' ')).toEqual(expect.arrayContaining(AGENT_SCOPES));
-
-    const tools = await agent.client.listTools();
-    expect(tools.tools.map((tool) => tool.name)).toContain('draft_split_project');
-    const draft = await callTool(agent.client, 'draft_split_project', draftArguments('Drafted by an agent for a person'));
+    const draft = await agent.authorized((client) =>
+      callTool(client, 'draft_split_project', draftArguments('Drafted by an agent for a person')),
+    );
     const project = draft['project'] as { id: string; organizationId: string };
     const scenario = draft['scenario'] as { id: string };
     expect(project.organizationId).toBe(partner.organizationId);
     draftedProject = { id: project.id, scenarioId: scenario.id };
-    const read = await agent.client.readResource({ uri: `stdreg://split-projects/${project.id}` });
+    const read = await agent.authorized((client) => client.readResource({ uri: `stdreg://split-projects/${project.id}` }));
     const [content] = read.contents;
     expect(content && 'text' in content ? JSON.parse(content.text) : null).toMatchObject({ id: project.id });
+    // Back to a registry tool with whatever token the host holds now.
+    await agent.authorized((client) => callTool(client, 'resolve_term', { text: 'settlement' }));
+    const listed = (await agent.client.listTools()).tools.map((tool) => tool.name);
+    const held = String(decodeJwt(agentProvider.tokens()!.access_token)['scope']);
+    if (!['draft_split_project', 'resolve_term'].every((name) => listed.includes(name)))
+      departures.push(
+        `tools/list with the token the host holds now (scope "${held}") leaves out ${['draft_split_project', 'resolve_term'].filter((n) => !listed.includes(n)).join(', ')}`,
+      );
+    if (agent.consents.length !== 1)
+      departures.push(
+        `the person was sent to allow ${agent.consents.length} times, for scopes ${agent.consents.map((c) => `"${c.scope}"`).join(', ')}`,
+      );
 
     // The access token runs out: the next call is refused, the SDK refreshes (the refresh token rotates) and the call goes through.
-    if (!tokens.refresh_token)
-      throw new Error(
-        `no refresh token was issued (token response: scope="${tokens.scope}"); the SDK asked for scope "${authorization.searchParams.get('scope')}"`,
+    const tokens = agentProvider.tokens()!;
+    if (!tokens.refresh_token) {
+      departures.push(
+        `no refresh token was issued (the token response's scope: "${tokens.scope}"; the SDK asked for "${firstScope}", without offline_access)`,
       );
-    agentProvider.spoilAccessToken();
-    await callTool(agent.client, 'resolve_term', { text: 'revenue share' });
-    const refreshed = agentProvider.tokens()!;
-    expect(refreshed.access_token).not.toBe(tokens.access_token);
-    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
-    expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: platform.mcpUrl, sub: person.uid });
-    expect(agent.exchanges.filter((exchange) => exchange.url === `${issuer()}/token`).length).toBeGreaterThanOrEqual(2);
-  }, 120_000);
+    } else {
+      agentProvider.spoilAccessToken();
+      const consentsBefore = agent.consents.length;
+      await agent.authorized((client) => callTool(client, 'resolve_term', { text: 'revenue share' }));
+      const refreshed = agentProvider.tokens()!;
+      expect(agent.consents.length).toBe(consentsBefore);
+      expect(refreshed.access_token).not.toBe(tokens.access_token);
+      expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+      expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: platform.mcpUrl, sub: person.uid });
+    }
+    expect(departures).toEqual([]);
+  }, 180_000);
 
   it('registers by Dynamic Client Registration when it publishes no metadata document, and drafts the same way', async () => {
     const dcrRedirect = await startLoopbackRedirect();
@@ -186,7 +214,7 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
         { mcpUrl: platform.mcpUrl, provider, organizationId: partner.organizationId },
         browser.context,
         person,
-        (client) => client.callTool({ name: 'resolve_term', arguments: { text: 'revenue share' } }),
+        (client) => callTool(client, 'draft_split_project', draftArguments('Drafted by a registered agent')),
         'agent-consent-dcr-en',
       );
       const registration = registered.exchanges.find((exchange) => exchange.url === `${issuer()}/reg`);
@@ -195,15 +223,17 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
       expect(information.client_id).not.toMatch(/^https:/);
       expect(information).toMatchObject({ token_endpoint_auth_method: 'none' });
       expect(information).not.toHaveProperty('client_secret');
-      expect(registered.consentText).toContain('Registered Agent (e2e)');
+      expect(registered.consents[0]!.text).toContain('Registered Agent (e2e)');
       expect(decodeJwt(provider.tokens()!.access_token)).toMatchObject({ aud: platform.mcpUrl, client_id: information.client_id });
-      const draft = await callTool(registered.client, 'draft_split_project', draftArguments('Drafted by a registered agent'));
-      expect((draft['project'] as { organizationId: string }).organizationId).toBe(partner.organizationId);
+      const drafts = await registered.authorized((client) =>
+        client.readResource({ uri: `stdreg://organizations/${partner.organizationId}` }),
+      );
+      expect(drafts.contents).toHaveLength(1);
     } finally {
       await registered?.close();
       await dcrRedirect.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it("makes no formal write with the agent's token: standards-api refuses it as a token for another audience, and no tool reaches one", async () => {
     if (!agentProvider || !agent || !draftedProject) throw new Error('needs the agent of the metadata-document test');
@@ -228,15 +258,17 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
     await call('POST', `${api}/split-projects`, { ...asAgent, body: draftArguments('Straight to the API'), expect: [401, 403] });
 
     // Through the gateway: no tool reaches a formal write, and drafting still works.
-    const tools = await agent.client.listTools();
+    const tools = await agent.authorized((client) => client.listTools());
     const reachingFormal = tools.tools.filter(
       (tool) => /activat|rule_version|post_settlement|settle|equity|pay|approv/.test(tool.name) && !tool.annotations?.readOnlyHint,
     );
     expect(reachingFormal.map((tool) => tool.name)).toEqual([]);
     for (const name of ['activate_split_project', 'create_rule_version', 'post_settlement_run']) {
-      await expect(agent.client.callTool({ name, arguments: {} })).rejects.toThrow(/-32602|not found|unknown tool/i);
+      await expect(agent.authorized((client) => client.callTool({ name, arguments: {} }))).rejects.toThrow(
+        /-32602|not found|unknown tool/i,
+      );
     }
-    await callTool(agent.client, 'draft_split_project', draftArguments('Drafted after the refusals'));
+    await agent.authorized((client) => callTool(client, 'draft_split_project', draftArguments('Drafted after the refusals')));
 
     // The same person, signed in through the partner's app, may activate (the first of the two steps): the refusal was the agent's.
     const humanToken = await partner.signIn(person.email);
