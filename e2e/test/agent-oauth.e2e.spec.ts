@@ -210,11 +210,12 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
     const provider = new TestOAuthClientProvider({ clientName: 'Registered Agent (e2e)', redirectUri: dcrRedirect.redirectUri });
     let registered: AuthorizedAgent | undefined;
     try {
+      let draft: Record<string, unknown> | undefined;
       registered = await authorizeAgent(
         { mcpUrl: platform.mcpUrl, provider, organizationId: partner.organizationId },
         browser.context,
         person,
-        (client) => callTool(client, 'draft_split_project', draftArguments('Drafted by a registered agent')),
+        async (client) => (draft = await callTool(client, 'draft_split_project', draftArguments('Drafted by a registered agent'))),
         'agent-consent-dcr-en',
       );
       const registration = registered.exchanges.find((exchange) => exchange.url === `${issuer()}/reg`);
@@ -224,11 +225,13 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
       expect(information).toMatchObject({ token_endpoint_auth_method: 'none' });
       expect(information).not.toHaveProperty('client_secret');
       expect(registered.consents[0]!.text).toContain('Registered Agent (e2e)');
+      expect(registered.consents[0]!.text).toContain('This agent registered itself here');
       expect(decodeJwt(provider.tokens()!.access_token)).toMatchObject({ aud: platform.mcpUrl, client_id: information.client_id });
-      const drafts = await registered.authorized((client) =>
-        client.readResource({ uri: `stdreg://organizations/${partner.organizationId}` }),
-      );
-      expect(drafts.contents).toHaveLength(1);
+      const project = draft!['project'] as { id: string; organizationId: string };
+      expect(project.organizationId).toBe(partner.organizationId);
+      // Reading what it drafted needs projects:read: with the first authorization's scopes, or one more trip.
+      const read = await registered.authorized((client) => client.readResource({ uri: `stdreg://split-projects/${project.id}` }));
+      expect(read.contents).toHaveLength(1);
     } finally {
       await registered?.close();
       await dcrRedirect.close();
