@@ -276,13 +276,13 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
     // The same person, signed in through the partner's app, may activate (the first of the two steps): the refusal was the agent's.
     const humanToken = await partner.signIn(person.email);
     await call('POST', formal[0]![0], { token: humanToken, organizationId: partner.organizationId, body: formal[0]![1], expect: 428 });
-    // What standards-api recorded for the agent's draft: the agent (the actor of the token the gateway exchanged), not the person, nor the agent's own token.
+    // What standards-api recorded for the agent's draft: the agent (the actor of the token the gateway exchanged) and the person it acts for.
     const recorded = await call<{ createdBy: string }>('GET', `${api}/split-projects/${draftedProject.id}`, {
       token: humanToken,
       organizationId: partner.organizationId,
       expect: 200,
     });
-    expect(recorded.body.createdBy).toBe(`agent:${agentProvider.clientMetadataUrl}`);
+    expect(recorded.body.createdBy).toBe(`agent:${agentProvider.clientMetadataUrl} supervised by human:${person.uid}`);
   }, 120_000);
 
   it('refuses a standards-API token (from a partner app sign-in) at the gateway', async () => {
