@@ -16,9 +16,10 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(env: Record<string, string>): Promise<RunningGateway> {
+/** `port`: where to listen (a port chosen beforehand, when the gateway's own URL must be known first); 0 for any. */
+export async function startGateway(env: Record<string, string>, listenOn = 0): Promise<RunningGateway> {
   const app: NestExpressApplication = await createServiceApp(MCP_GATEWAY, loadConfig(McpGatewayConfig, { LOG_LEVEL: 'error', ...env }));
-  await app.listen(0, '127.0.0.1');
+  await app.listen(listenOn, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return { url, mcpUrl: `${url}/mcp`, close: () => app.close() };

@@ -21,7 +21,8 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(): Promise<Platform> {
+/** `identityEnv`: more settings for identity (e.g. OIDC_MCP_RESOURCE, the gateway's URL). */
+export async function startPlatform(identityEnv: Record<string, string> = {}): Promise<Platform> {
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -39,6 +40,7 @@ export async function startPlatform(): Promise<Platform> {
       BOOTSTRAP_PLATFORM_KEY: 'auto',
       DECISION_SERVICE_TOKENS: `platform:${serviceToken}`,
       ...(identityDb.kind === 'server' ? identityDb.env : {}),
+      ...identityEnv,
     });
     cleanups.push(identity.stop);
     const platformKey = (await readFile(path.join(identityData, 'bootstrap-platform-key'), 'utf8')).trim();

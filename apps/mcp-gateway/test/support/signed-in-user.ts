@@ -9,6 +9,12 @@ export interface Partner {
   key: string;
   /** Signs a new user with these roles in the partner's organization in; answers the access token. */
   signedInUser(roles: string[]): Promise<string>;
+  /** A new user with these roles, whom an agent host signs in for the gateway at `mcpResource`, once per scope list. */
+  agentOfUser(
+    roles: string[],
+    mcpResource: string,
+    scopes: string[],
+  ): Promise<{ uid: string; tokens: { clientId: string; accessToken: string }[] }>;
   close(): Promise<void>;
 }
 
@@ -18,6 +24,12 @@ export async function startPartner(platform: Platform): Promise<Partner> {
     organizationId: partner.organizationId,
     key: partner.appKey,
     signedInUser: async (roles) => partner.signIn((await partner.userWithRoles(roles)).email),
+    agentOfUser: async (roles, mcpResource, scopes) => {
+      const user = await partner.userWithRoles(roles);
+      const tokens = [];
+      for (const scope of scopes) tokens.push(await partner.signInAgent(user.email, mcpResource, scope));
+      return { uid: user.uid, tokens };
+    },
     close: () => partner.close(),
   };
 }

@@ -64,3 +64,52 @@ export async function signInWithForms(
   );
   return tokens.access_token;
 }
+
+/**
+ * An agent host's sign-in for a person: registers a public client by RFC 7591 (loopback redirect), logs
+ * in and consents on identity's pages, and answers the access token for `resource` (the gateway's MCP URL)
+ * with `scope`, and the agent's client id.
+ */
+export async function signInAsAgent(
+  identityUrl: string,
+  redirectUri: string,
+  person: { email: string; password: string },
+  resource: string,
+  scope: string,
+): Promise<{ accessToken: string; clientId: string }> {
+  const registered = await fetch(`${identityUrl}/oidc/reg`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Test Agent', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+  });
+  if (registered.status !== 201) throw new Error(`registering the agent answered ${registered.status}: ${await registered.text()}`);
+  const clientId = ((await registered.json()) as { client_id: string }).client_id;
+  const config = await oidc.discovery(new URL(`${identityUrl}/oidc`), clientId, undefined, oidc.None(), {
+    execute: [oidc.allowInsecureRequests],
+  });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope,
+    resource,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  });
+  const browser = new FormBrowser();
+  const login = await browser.follow(url.toString(), redirectUri);
+  const afterLogin = await browser.submit(login, person, '/login');
+  if (!afterLogin.location) throw new Error(`the login page answered ${afterLogin.status}: ${afterLogin.text.slice(0, 300)}`);
+  const consent = await browser.follow(new URL(afterLogin.location, afterLogin.url).toString(), redirectUri);
+  const afterConsent = await browser.submit(consent, { decision: 'allow' }, '/consent');
+  if (!afterConsent.location) throw new Error(`the consent page answered ${afterConsent.status}`);
+  const back = await browser.follow(new URL(afterConsent.location, afterConsent.url).toString(), redirectUri);
+  const tokens = await oidc.authorizationCodeGrant(
+    config,
+    new URL(back.url),
+    { pkceCodeVerifier: verifier, expectedState: state },
+    { resource },
+  );
+  return { accessToken: tokens.access_token, clientId };
+}

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setPasswordThroughLink, signInWithForms } from './oidc-sign-in';
+import { setPasswordThroughLink, signInAsAgent, signInWithForms } from './oidc-sign-in';
 
 const PASSWORD = 'a long and unusual passphrase';
 
@@ -18,6 +18,8 @@ export interface SignedInPartner {
   password: string;
   /** Signs the user in through the login and consent pages (with extra authorization parameters); answers the access token. */
   signIn(email: string, authorizationParameters?: Record<string, string>): Promise<string>;
+  /** An agent host (registered by RFC 7591) signs the user in for the gateway at `mcpResource` with `scope`. */
+  signInAgent(email: string, mcpResource: string, scope: string): Promise<{ accessToken: string; clientId: string }>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startSignedInPartner(identity: { url: string; platformKey:
     },
     password: PASSWORD,
     signIn: (email, authorizationParameters = {}) => signInWithForms(client, email, PASSWORD, authorizationParameters),
+    signInAgent: (email, mcpResource, scope) => signInAsAgent(identity.url, redirectUri, { email, password: PASSWORD }, mcpResource, scope),
     close: () => new Promise<void>((resolve) => callback.close(() => resolve())),
   };
 }
