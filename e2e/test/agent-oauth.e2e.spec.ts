@@ -6,7 +6,7 @@
 import { decodeJwt } from 'jose';
 import { startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
 import { authorizeAgent, type AuthorizedAgent } from '../src/agent-authorization';
-import { startLoopbackRedirect, TestOAuthClientProvider } from '../src/agent-oauth-client';
+import { agentClientMetadata, startLoopbackRedirect, TestOAuthClientProvider } from '../src/agent-oauth-client';
 import { startClientMetadataServer, type ClientMetadataServer } from '../src/client-metadata-server';
 import { call } from '../src/http';
 import { launchBrowser } from '../src/human-sign-in';
@@ -309,6 +309,65 @@ describe('an agent host connects to the gateway with its URL alone (MCP authoriz
       params: { error: 'invalid_token', resource_metadata: `${gatewayOrigin()}/.well-known/oauth-protected-resource/mcp` },
     });
     expect(body).not.toContain('"status":"draft"');
+  });
+});
+
+describe("identity's bounds on Client ID Metadata Documents", () => {
+  /** The first step of an agent's sign-in with `clientId`: a redirect to the sign-in pages, or identity's refusal. */
+  async function authorize(clientId: string): Promise<{ status: number; body: string }> {
+    const url = new URL(`${issuer()}/auth`);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: redirect.redirectUri,
+      scope: AGENT_SCOPES.join(' '),
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: platform.mcpUrl,
+    }).toString();
+    const response = await fetch(url, { redirect: 'manual' });
+    return { status: response.status, body: await response.text() };
+  }
+
+  function publishAgent(path: string, extra: Record<string, unknown> = {}, options?: { delayMs?: number }): string {
+    const clientId = cimd.url(path);
+    const metadata = agentClientMetadata({ clientName: 'Bounded Agent', redirectUri: redirect.redirectUri });
+    cimd.publish(path, { client_id: clientId, ...metadata, ...extra }, options);
+    return clientId;
+  }
+
+  const fetchesOf = (path: string) => cimd.fetched.filter((fetched) => fetched === path).length;
+
+  it('accepts a document within bounds, and keeps it for a while instead of fetching it on every sign-in', async () => {
+    const clientId = publishAgent('/agents/bounded.json');
+    expect((await authorize(clientId)).status).toBe(303);
+    expect((await authorize(clientId)).status).toBe(303);
+    expect(fetchesOf('/agents/bounded.json')).toBe(1);
+  });
+
+  it('refuses a document larger than 5 KiB', async () => {
+    const clientId = publishAgent('/agents/oversized.json', { client_name: 'x'.repeat(6 * 1024) });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('invalid_client');
+    // Refused for what it held, not before it was read.
+    expect(fetchesOf('/agents/oversized.json')).toBeGreaterThan(0);
+  });
+
+  it('refuses a document whose client_id is not the URL it was fetched from', async () => {
+    const clientId = publishAgent('/agents/impostor.json', { client_id: cimd.url('/agents/someone-else.json') });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('invalid_client');
+  });
+
+  it('gives up on a document that does not arrive in time, rather than waiting for it', async () => {
+    // Held back 20 s: an unbounded fetch would get it and answer 303.
+    const clientId = publishAgent('/agents/slow.json', {}, { delayMs: 20_000 });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('invalid_client');
+    expect(fetchesOf('/agents/slow.json')).toBeGreaterThan(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
@@ -90,6 +91,46 @@ describe('the authorization server tells agents how to register', () => {
     expect(metadata['client_id_metadata_document_supported']).toBe(true);
     expect(metadata['code_challenge_methods_supported']).toEqual(['S256']);
     expect(metadata['scopes_supported']).toEqual(expect.arrayContaining(AGENT_SCOPES.split(' ')));
+  });
+});
+
+describe('Client ID Metadata Documents are fetched only from public https addresses', () => {
+  // Without OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES (this scene), a client id naming a loopback address or
+  // plain http is refused before any connection: the listener below would count one.
+  let connections = 0;
+  let listener: Server;
+  beforeAll(async () => {
+    listener = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+  beforeEach(() => {
+    connections = 0;
+  });
+
+  it.each([
+    ['https on a loopback address', 'https://127.0.0.1'],
+    ['https on a name that resolves to a loopback address', 'https://localhost'],
+    ['plain http', 'http://127.0.0.1'],
+  ])('refuses a client id over %s without connecting to it', async (_case, origin) => {
+    const clientId = `${origin}:${(listener.address() as AddressInfo).port}/agents/desk-agent.json`;
+    const authorize = new URL(`${scene.identity.issuer}/auth`);
+    authorize.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: scene.callback.redirectUri,
+      scope: AGENT_SCOPES,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: MCP_RESOURCE,
+    }).toString();
+    const response = await fetch(authorize, { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('invalid_client');
+    expect(connections).toBe(0);
   });
 });
 

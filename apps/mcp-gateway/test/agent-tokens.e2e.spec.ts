@@ -87,6 +87,17 @@ afterAll(async () => {
   await platform?.stop();
 });
 
+/** The parts of a JSON-RPC answer these tests read. */
+interface RpcAnswer {
+  result?: {
+    isError?: boolean;
+    structuredContent?: { project: { id: string; organizationId: string } };
+    contents?: { text: string }[];
+    tools?: { name: string }[];
+  };
+  error?: { code: number; message: string };
+}
+
 let rpcId = 0;
 async function rpc(token: string, method: string, params: Record<string, unknown> = {}) {
   const response = await fetch(gateway.mcpUrl, {
@@ -100,7 +111,7 @@ async function rpc(token: string, method: string, params: Record<string, unknown
     body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
   });
   const text = await response.text();
-  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: JSON.parse(text) as Record<string, any> };
+  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: JSON.parse(text) as RpcAnswer };
 }
 
 const all = () => tokenFor.get(key(AGENT_SCOPES))!;
@@ -117,11 +128,11 @@ describe("an agent's token at the gateway", () => {
     proxy.seen.length = 0;
     const drafted = await rpc(accessToken, 'tools/call', { name: 'draft_split_project', arguments: draftArguments('Agent draft') });
     expect(drafted.status).toBe(200);
-    expect(drafted.body['result'].isError ?? false).toBe(false);
-    const project = drafted.body['result'].structuredContent.project as { id: string; organizationId: string };
+    expect(drafted.body.result?.isError ?? false).toBe(false);
+    const project = drafted.body.result!.structuredContent!.project;
     expect(project.organizationId).toBe(partner.organizationId);
     const read = await rpc(accessToken, 'resources/read', { uri: `stdreg://split-projects/${project.id}` });
-    expect(JSON.parse(read.body['result'].contents[0].text)).toMatchObject({ id: project.id });
+    expect(JSON.parse(read.body.result!.contents![0]!.text)).toMatchObject({ id: project.id });
 
     const credentialed = proxy.seen.filter((seen) => seen.authorization !== undefined);
     expect(credentialed.map((seen) => `${seen.method} ${seen.path.split('?')[0]}`)).toEqual([
@@ -168,12 +179,12 @@ describe("an agent's token at the gateway", () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...withScopes), fc.constantFrom(...toolNames), async (scopes, name) => {
         const { accessToken } = tokenFor.get(key(scopes))!;
-        const listed = (await rpc(accessToken, 'tools/list')).body['result'].tools.map((tool: { name: string }) => tool.name) as string[];
+        const listed = (await rpc(accessToken, 'tools/list')).body.result!.tools!.map((tool) => tool.name);
         const called = await rpc(accessToken, 'tools/call', {
           name,
           arguments: name === 'draft_split_project' ? draftArguments('Property draft') : calls[name],
         });
-        const mayCall = called.status === 200 && called.body['result']?.isError !== true;
+        const mayCall = called.status === 200 && called.body.result?.isError !== true;
         expect({ scopes, name, listed: listed.includes(name) }).toEqual({ scopes, name, listed: mayCall });
       }),
       { numRuns: 40, seed: 17 },

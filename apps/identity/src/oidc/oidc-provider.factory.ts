@@ -7,6 +7,7 @@ import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
+import { fetchFromAnyAddress, fetchFromPublicAddresses } from './outbound-fetch';
 import type { AccessTokenVerifier } from './access-token-verifier';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../secrets/oidc-secrets';
@@ -95,7 +96,7 @@ export function createOidcProvider({ config, secrets, store, clients, accounts, 
       registration: registrationPolicy(config),
     },
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
-    ...(config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? { fetch: fetchWithoutAddressChecks } : {}),
+    fetch: config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? fetchFromAnyAddress : fetchFromPublicAddresses,
     interactions: {
       url: (_ctx, interaction) => `${config.publicOrigin}/${SIGNIN_PATH}/${interaction.uid}`,
     },
@@ -166,16 +167,6 @@ function registrationPolicy(config: IdentityConfig): NonNullable<Configuration['
       }
       return { enabled: true, initialAccessToken: config.OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN };
   }
-}
-
-/**
- * Development and tests (OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES): the provider's fetch without its
- * special-use address check, so a metadata document on a local https server can be read. The size and
- * time bounds stay.
- */
-function fetchWithoutAddressChecks(url: URL | string | Request, options?: RequestInit): Promise<Response> {
-  const { dispatcher: _addressChecks, ...rest } = (options ?? {}) as RequestInit & { dispatcher?: unknown };
-  return fetch(url, rest);
 }
 
 /**
