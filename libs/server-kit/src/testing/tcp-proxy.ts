@@ -15,6 +15,7 @@ export class CuttableProxy {
   private port = 0;
   private dropArmed = false;
   private dropped = 0;
+  private latencyMs = 0;
 
   private constructor(
     private readonly target: Endpoint,
@@ -66,6 +67,14 @@ export class CuttableProxy {
     this.dropArmed = true;
   }
 
+  /**
+   * Every chunk the dependency sends back waits `ms` before it is passed on (0: none), on open
+   * connections too: a slow dependency rather than a missing one.
+   */
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
   /** How many connections `dropNextRequest` dropped. */
   get droppedConnections(): number {
     return this.dropped;
@@ -92,7 +101,20 @@ export class CuttableProxy {
         if (!upstream.write(chunk)) client.pause();
       });
       upstream.on('drain', () => client.resume());
-      upstream.pipe(client);
+      client.on('drain', () => upstream.resume());
+      // Paused while a chunk waits, so chunks keep their order and 'end' comes after the last one.
+      upstream.on('data', (chunk: Buffer) => {
+        const latency = this.latencyMs;
+        if (latency === 0) {
+          if (!client.write(chunk)) upstream.pause();
+          return;
+        }
+        upstream.pause();
+        setTimeout(() => {
+          if (client.write(chunk)) upstream.resume();
+        }, latency);
+      });
+      upstream.on('end', () => client.end());
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
