@@ -97,6 +97,7 @@ async function simulate(
           history,
           appKeys,
           racing: step.operations.length > 1,
+          identitySlow: step.index <= slowUntil,
           touched,
         };
         const operations = new Operations(context);

@@ -26,6 +26,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (isConcurrencyFailure(exception)) {
       return new DomainError(ErrorCode.Conflict, 'A concurrent change conflicted with this request; nothing was written. Retry it.');
     }
+    if (isConnectionLost(exception)) {
+      return new DomainError(
+        ErrorCode.ServiceUnavailable,
+        'The connection to the database was lost while this request ran. Retry it (with the same Idempotency-Key).',
+        undefined,
+        { 'Retry-After': '1' },
+      );
+    }
     if (isDataException(exception)) {
       this.logger.event(
         'warn',
@@ -115,6 +123,21 @@ function sqlStateOf(exception: unknown): unknown {
 function isConcurrencyFailure(exception: unknown): boolean {
   const code = sqlStateOf(exception);
   return typeof code === 'string' && CONCURRENCY_FAILURES.has(code);
+}
+
+// The server ended the session (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now),
+// class 08 (connection exception), or node-postgres found the socket gone or could not open one. The
+// request's transaction cannot commit after that; only a commit cut short leaves its outcome unknown,
+// which is what the Idempotency-Key of a retry is for.
+const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+const SOCKET_GONE = /^(Connection terminated|Client has encountered a connection error)/;
+
+function isConnectionLost(exception: unknown): boolean {
+  const code = sqlStateOf(exception);
+  if (typeof code === 'string' && (SESSION_ENDED.has(code) || (code.length === 5 && code.startsWith('08')))) return true;
+  const driverMessage = (exception as { driverError?: { message?: unknown } } | null)?.driverError?.message;
+  const message = typeof driverMessage === 'string' ? driverMessage : exception instanceof Error ? exception.message : '';
+  return SOCKET_GONE.test(message);
 }
 
 /**
