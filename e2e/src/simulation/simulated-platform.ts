@@ -22,6 +22,8 @@ export interface SimulatedPlatform {
   restartStandardsApi(): Promise<void>;
   /** Ends standards-api's PostgreSQL connections from the server side; answers how many ended. */
   dropStandardsConnections(): Promise<number>;
+  /** The last error lines standards-api logged (for a failure's report). */
+  standardsApiErrors(): Promise<string[]>;
   /** identity's answers to standards-api are held this long per chunk (0: none). */
   slowIdentity(ms: number): void;
   stop(): Promise<void>;
@@ -68,7 +70,8 @@ export async function startSimulatedPlatform(): Promise<SimulatedPlatform> {
       IDENTITY_SERVICE_TOKEN: serviceToken,
       ...standardsDb.env,
     };
-    let standardsApi: BuiltService = await startBuiltService('standards-api', standardsPort, standardsEnv);
+    const logFile = path.join(dataDir, 'standards-api.log');
+    let standardsApi: BuiltService = await startBuiltService('standards-api', standardsPort, standardsEnv, { logFile });
     cleanups.push(() => standardsApi.stop());
 
     return {
@@ -79,9 +82,14 @@ export async function startSimulatedPlatform(): Promise<SimulatedPlatform> {
       identityDatabaseUrl: identityDb.env['DATABASE_URL']!,
       killStandardsApi: () => standardsApi.kill(),
       restartStandardsApi: async () => {
-        standardsApi = await startBuiltService('standards-api', standardsPort, standardsEnv);
+        standardsApi = await startBuiltService('standards-api', standardsPort, standardsEnv, { logFile });
       },
       dropStandardsConnections: () => endConnectionsOfService(standardsDb.env['DATABASE_URL']!),
+      standardsApiErrors: async () =>
+        (await readFile(logFile, 'utf8'))
+          .split('\n')
+          .filter((line) => line.includes('"level":"error"'))
+          .slice(-3),
       slowIdentity: (ms) => identityProxy.setLatency(ms),
       stop,
     };

@@ -24,8 +24,9 @@ export interface SimulationReport {
 }
 
 export class SimulationFailure extends Error {
-  constructor(seed: number, step: number, cause: unknown) {
-    super(`the simulation with SIM_SEED=${seed} broke at step ${step}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  constructor(seed: number, step: number, cause: unknown, serviceErrors: string[]) {
+    const logged = serviceErrors.length ? `\nstandards-api logged:\n${serviceErrors.join('\n')}` : '';
+    super(`the simulation with SIM_SEED=${seed} broke at step ${step}: ${cause instanceof Error ? cause.message : String(cause)}${logged}`);
   }
 }
 
@@ -125,7 +126,7 @@ async function simulate(
       report.resentRequests = caller.resentRequests;
       options.onStep?.(step, report);
     } catch (error) {
-      throw new SimulationFailure(options.seed, step.index, error);
+      throw new SimulationFailure(options.seed, step.index, error, await platform.standardsApiErrors().catch(() => []));
     }
   }
   platform.slowIdentity(0);

@@ -130,7 +130,7 @@ function isConcurrencyFailure(exception: unknown): boolean {
 // request's transaction cannot commit after that; only a commit cut short leaves its outcome unknown,
 // which is what the Idempotency-Key of a retry is for.
 const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
-const SOCKET_GONE = /^(Connection terminated|Client has encountered a connection error)/;
+const SOCKET_GONE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 function isConnectionLost(exception: unknown): boolean {
   const code = sqlStateOf(exception);

@@ -1,7 +1,7 @@
 // A service's BUILT artifact in a child process, for tests across services (a test never imports
 // another app's source).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,14 +35,24 @@ export function builtArtifact(app: string): string {
   return artifact;
 }
 
-/** Starts dist/apps/<app>/main.js (building it first when absent) and waits for /readyz. */
-export async function startBuiltService(app: string, port: number, env: Record<string, string>): Promise<BuiltService> {
+/**
+ * Starts dist/apps/<app>/main.js (building it first when absent) and waits for /readyz. Its log goes
+ * to `logFile` (appended) when given, else only stderr shows.
+ */
+export async function startBuiltService(
+  app: string,
+  port: number,
+  env: Record<string, string>,
+  options: { logFile?: string } = {},
+): Promise<BuiltService> {
   const artifact = builtArtifact(app);
+  const log = options.logFile ? openSync(options.logFile, 'a') : undefined;
   const child: ChildProcess = spawn(process.execPath, [artifact], {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: log === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', log, log],
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'error', ...env },
   });
+  if (log !== undefined) closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) {
