@@ -6,6 +6,7 @@ import { canonicalJson } from '@stdreg/split-engine';
 import { DomainError } from '@stdreg/server-kit';
 import type { AuthorizedRequest } from '../authorization/authorize.decorator';
 import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotencyService } from './idempotency.service';
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 const ABANDONED_AFTER_SECONDS = 60;
@@ -13,11 +14,15 @@ const ABANDONED_AFTER_SECONDS = 60;
 /**
  * `Idempotency-Key` on protected POSTs: the first successful result is kept per subject,
  * organization, route and key; a retry with the same body gets it again without a second write,
- * another body with the same key is a 422, and a retry while the first is still running a 409.
+ * another body with the same key is a 422, and a retry while the first is still running a 409; so is
+ * one after a first request whose write committed but whose answer was never stored.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly records: IdempotencyRepository) {}
+  constructor(
+    private readonly records: IdempotencyRepository,
+    private readonly writes: IdempotencyService,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
@@ -45,6 +50,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
           errors: [{ field: 'Idempotency-Key', message: 'use a new key for a different request' }],
         });
       }
+      if (existing.status === null && existing.performed) {
+        throw DomainError.of(
+          'idempotency.answer_lost',
+          'A request with this Idempotency-Key was done, but its answer was not kept (it was cut short after its write); read what it wrote instead of retrying.',
+        );
+      }
       if (existing.status === null)
         throw DomainError.of('idempotency.in_progress', 'A request with this Idempotency-Key is still in progress.');
       response.status(existing.status);
@@ -52,7 +63,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return existing.body;
     }
     try {
-      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      const body = await this.writes.runClaimed({ scope, key }, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
       await this.records.complete(scope, key, response.statusCode, body);
       return body;
     } catch (error) {

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 export interface IdempotencyRecord {
   requestHash: string;
-  /** Null while the first request is still running. */
+  /** Null while the first request is still running (or when it died before its answer was stored). */
   status: number | null;
+  /** The first request's write committed (its answer may still be missing). */
+  performed: boolean;
   body: unknown;
   createdAt: Date;
 }
@@ -16,9 +18,9 @@ export class IdempotencyRepository {
 
   /** Claims the key for this request; returns null when claimed, or the record already there. */
   async claim(scope: string, key: string, requestHash: string, abandonAfterSeconds: number): Promise<IdempotencyRecord | null> {
-    // A claim left pending by a request that died is taken over after a while.
+    // A claim left pending by a request that died is taken over after a while, unless its write committed.
     await this.dataSource.query(
-      `DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL
+      `DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL
          AND created_at < now() - make_interval(secs => $3)`,
       [scope, key, abandonAfterSeconds],
     );
@@ -29,11 +31,19 @@ export class IdempotencyRepository {
     );
     if (inserted.length > 0) return null;
     const rows: IdempotencyRecord[] = await this.dataSource.query(
-      `SELECT request_hash AS "requestHash", status, body, created_at AS "createdAt" FROM idempotency_record
+      `SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body, created_at AS "createdAt" FROM idempotency_record
         WHERE scope = $1 AND idempotency_key = $2`,
       [scope, key],
     );
     return rows[0] ?? null;
+  }
+
+  /** Inside the write's transaction: the claim's write is done once that transaction commits. */
+  async markPerformed(manager: EntityManager, scope: string, key: string): Promise<void> {
+    await manager.query(
+      'UPDATE idempotency_record SET performed_at = now() WHERE scope = $1 AND idempotency_key = $2 AND performed_at IS NULL',
+      [scope, key],
+    );
   }
 
   async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
@@ -46,9 +56,9 @@ export class IdempotencyRepository {
   }
 
   async release(scope: string, key: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL', [
-      scope,
-      key,
-    ]);
+    await this.dataSource.query(
+      'DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL',
+      [scope, key],
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WriteAuditRepository } from './write-audit.repository';
 import { WriteAudit } from './write-audit.service';
 
 @Global()
-@Module({ providers: [WriteAudit, WriteAuditRepository], exports: [WriteAudit] })
+@Module({ imports: [IdempotencyModule], providers: [WriteAudit, WriteAuditRepository], exports: [WriteAudit] })
 export class WriteAuditModule {}

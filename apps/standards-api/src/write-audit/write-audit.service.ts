@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { currentRequestId, uuidv7 } from '@stdreg/server-kit';
 import type { Authorization } from '../authorization/authorize.decorator';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import { WriteAuditRepository } from './write-audit.repository';
 
 /**
  * The append-only record of every protected write: who (for an agent, also the person accountable for it),
- * what, when; written in the write's own transaction.
+ * what, when; written in the write's own transaction, which also marks a keyed request's claim done.
  */
 @Injectable()
 export class WriteAudit {
-  constructor(private readonly entries: WriteAuditRepository) {}
+  constructor(
+    private readonly entries: WriteAuditRepository,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   async record(
     manager: EntityManager,
@@ -30,5 +34,6 @@ export class WriteAudit {
       detail,
       requestId: currentRequestId() ?? null,
     });
+    await this.idempotency.markPerformed(manager);
   }
 }

@@ -15,6 +15,7 @@ export const STANDARDS_API_ERRORS = {
   'idempotency.key_malformed': ErrorCode.ValidationFailed,
   'idempotency.key_reused': ErrorCode.DomainRuleViolated,
   'idempotency.in_progress': ErrorCode.Conflict,
+  'idempotency.answer_lost': ErrorCode.Conflict,
   'split_projects.not_found': ErrorCode.NotFound,
   'split_projects.template_unknown': ErrorCode.DomainRuleViolated,
   'scenarios.not_found': ErrorCode.NotFound,
