@@ -133,6 +133,10 @@ const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONN
 const SOCKET_GONE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 function isConnectionLost(exception: unknown): boolean {
+  // TypeORM releases a query runner when its connection reports an error; the transaction's next
+  // statement (its COMMIT, say) then fails with this before anything is sent. By name: the filter
+  // serves the gateway too, which has no database and does not load TypeORM.
+  if (exception instanceof Error && exception.name === 'QueryRunnerAlreadyReleasedError') return true;
   const code = sqlStateOf(exception);
   if (typeof code === 'string' && (SESSION_ENDED.has(code) || (code.length === 5 && code.startsWith('08')))) return true;
   const driverMessage = (exception as { driverError?: { message?: unknown } } | null)?.driverError?.message;
