@@ -3,7 +3,7 @@ import { runSimulation } from '../../src/simulation/simulation';
 
 // A fresh seed every run unless SIM_SEED replays one; SIM_STEPS makes the long run (see the README).
 const seed = process.env['SIM_SEED'] ? Number(process.env['SIM_SEED']) : randomInt(2 ** 31);
-const steps = Number(process.env['SIM_STEPS'] ?? 150);
+const steps = Number(process.env['SIM_STEPS'] ?? 100);
 const LONG_RUN_MS = Math.max(240_000, steps * 5_000);
 
 describe('a seeded simulation of the split-project lifecycle against the built services and PostgreSQL', () => {
