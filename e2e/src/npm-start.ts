@@ -14,6 +14,8 @@ const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
 export interface NpmStartPlatform extends PlatformUrls {
   /** Puts a proxy in the place of each embedded database's socket (identity's and standards-api's). */
   interposeOnDatabases(): Promise<CuttableProxy[]>;
+  /** The folders of the embedded databases' unix sockets (identity's and standards-api's), to query them from outside. */
+  databaseSocketDirs(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -65,17 +67,21 @@ export async function startWithNpmStart(env: Record<string, string> = {}): Promi
     throw new Error(`npm start came up with a service not ready:\n${output}`);
   }
 
+  const socketDirs = async () => {
+    const found = (await readdir(tmp)).filter((name) => name.startsWith('stdreg-pg-'));
+    if (found.length !== 2) throw new Error(`expected the two embedded databases' sockets, found ${found.join(', ')}`);
+    return found.map((name) => path.join(tmp, name));
+  };
   return {
     identityUrl: `http://127.0.0.1:${ports.identity}`,
     standardsApiUrl: `http://127.0.0.1:${ports['standards-api']}`,
     mcpUrl: `http://127.0.0.1:${ports['mcp-gateway']}/mcp`,
     platformKey: (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim(),
     interposeOnDatabases: async () => {
-      const socketDirs = (await readdir(tmp)).filter((name) => name.startsWith('stdreg-pg-'));
-      if (socketDirs.length !== 2) throw new Error(`expected the two embedded databases' sockets, found ${socketDirs.join(', ')}`);
-      for (const dir of socketDirs) proxies.push(await CuttableProxy.interpose(path.join(tmp, dir, '.s.PGSQL.5432')));
+      for (const dir of await socketDirs()) proxies.push(await CuttableProxy.interpose(path.join(dir, '.s.PGSQL.5432')));
       return proxies;
     },
+    databaseSocketDirs: socketDirs,
     stop,
   };
 }

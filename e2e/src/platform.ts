@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type pg from 'pg';
 import { createTestDatabase, freePort, startBuiltService, type BuiltService } from '@stdreg/server-kit/testing';
 import { startWithNpmStart } from './npm-start';
 
@@ -18,6 +19,8 @@ export interface Platform {
   mcpUrl: string;
   platformKey: string;
   databases: 'server' | 'embedded';
+  /** Where identity's and standards-api's databases can be reached from outside (a server's databases, or the embedded ones' sockets). */
+  databaseConnections(): Promise<pg.ClientConfig[]>;
   /** Ends the services' PostgreSQL connections from the server side (a `server` database only); how many ended. */
   dropDatabaseConnections(): Promise<number>;
   stop(): Promise<void>;
@@ -27,7 +30,9 @@ export interface Platform {
 export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
   if (!process.env['DATABASE_URL']) {
     const platform = await startWithNpmStart(env);
-    return { ...platform, databases: 'embedded', dropDatabaseConnections: async () => 0 };
+    const databaseConnections = async () =>
+      (await platform.databaseSocketDirs()).map((host) => ({ host, port: 5432, user: 'postgres', database: 'postgres' }));
+    return { ...platform, databases: 'embedded', databaseConnections, dropDatabaseConnections: async () => 0 };
   }
   return startOnDatabaseServer(env);
 }
@@ -93,6 +98,7 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       mcpUrl: mcpResourceUrl,
       platformKey,
       databases: 'server',
+      databaseConnections: async () => [identityDb, standardsDb].map((db) => ({ connectionString: db.env['DATABASE_URL']! })),
       dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),
       stop,
     };
