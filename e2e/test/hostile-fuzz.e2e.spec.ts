@@ -100,27 +100,28 @@ async function expectAllReady(): Promise<void> {
   expect(statuses).toEqual([200, 200, 200]);
 }
 
-function restTarget(origin: string, operations: Operation[]) {
+function restTarget(origin: string, operations: Operation[], valid: string[]) {
   return {
     origin,
-    requests: fc.oneof(...operations.map((operation) => operationRequest(operation, known, credentials))),
+    requests: fc.oneof(...operations.map((operation) => operationRequest(operation, known, credentials, valid))),
     problemsOf: restAnswerProblems,
     refused: (answer: { status: number; failure?: string }) => Boolean(answer.failure) || answer.status >= 400,
   };
 }
 
-const REST_SERVICES: [string, () => string, string][] = [
-  ['standards-api', () => platform.standardsApiUrl, '/api/v2/openapi.json'],
-  ['identity', () => platform.identityUrl, '/v1/openapi.json'],
+// Each service with the credentials it accepts (the fuzzer sends those most often, to get past the guard).
+const REST_SERVICES: [string, () => string, string, string[]][] = [
+  ['standards-api', () => platform.standardsApiUrl, '/api/v2/openapi.json', ['app key', 'person token']],
+  ['identity', () => platform.identityUrl, '/v1/openapi.json', ['app key', 'platform key']],
 ];
 
 describe('every endpoint, fuzzed with hostile input', () => {
   it.each(REST_SERVICES)(
     '%s answers every request to its OpenAPI operations in time with a 2xx or a 4xx problem details, leaks nothing and writes nothing when it refuses',
-    async (service, origin, documentPath) => {
+    async (service, origin, documentPath, valid) => {
       const operations = await fetchOperations(`${origin()}${documentPath}`);
       expect(operations.length).toBeGreaterThanOrEqual(30);
-      outcomes[service] = await fuzz(restTarget(origin(), operations), rows, settings);
+      outcomes[service] = await fuzz(restTarget(origin(), operations, valid), rows, settings);
       await expectAllReady();
     },
     FUZZ_TIMEOUT_MS,
@@ -135,7 +136,7 @@ describe('every endpoint, fuzzed with hostile input', () => {
       outcomes['mcp-gateway'] = await fuzz(
         {
           origin: mcp.origin,
-          requests: mcpRequest(mcp.pathname, surface, known, credentials),
+          requests: mcpRequest(mcp.pathname, surface, known, credentials, ['app key']),
           problemsOf: mcpAnswerProblems,
           refused: mcpRefused,
         },

@@ -43,6 +43,7 @@ export async function fuzz(target: FuzzTarget, rows: RowCounts, settings: FuzzSe
     outcome.sent++;
     const answer = await send(target.origin, hostile, settings.timeoutMs);
     const status = answer.failure ? 'none' : String(answer.status);
+    if (process.env['HOSTILE_LOG']) console.log(hostile.target, hostile.path.slice(0, 80), status, answer.body.slice(0, 200));
     outcome.statuses[status] = (outcome.statuses[status] ?? 0) + 1;
     const problems = target.problemsOf(answer, sentText(hostile));
     const after = await rows.read();

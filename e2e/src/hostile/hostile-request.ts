@@ -65,7 +65,7 @@ const asText = (value: unknown): string => (typeof value === 'string' ? value : 
 
 export function parameterValue(parameter: Parameter, known: KnownValues): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 3, arbitrary: validish(parameter.schema, known, parameter.name).map((value) => percentEncoded(asText(value))) },
+    { weight: 6, arbitrary: validish(parameter.schema, known, parameter.name).map((value) => percentEncoded(asText(value))) },
     // Cut to what fits a request line: past Node's 16 KiB the server answers 431 and drops the connection
     // while the client is still writing, so the client never reads that answer.
     { weight: 3, arbitrary: hostileText().map((text) => percentEncoded(text.slice(0, 2000))) },
@@ -73,9 +73,7 @@ export function parameterValue(parameter: Parameter, known: KnownValues): fc.Arb
   );
 }
 
-const CONTENT_TYPES: (string | string[] | undefined)[] = [
-  'application/json',
-  'application/json',
+const ODD_CONTENT_TYPES: (string | string[] | undefined)[] = [
   'application/json; charset=utf-8',
   undefined,
   '',
@@ -94,14 +92,16 @@ const CONTENT_TYPES: (string | string[] | undefined)[] = [
 
 export function contentTypeHeaders(): fc.Arbitrary<[string, string][]> {
   return fc
-    .constantFrom(...CONTENT_TYPES)
+    .oneof({ weight: 4, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...ODD_CONTENT_TYPES) })
     .map((value) => (value === undefined ? [] : [value].flat().map((v) => ['content-type', v] as [string, string])));
 }
 
-export function credentialHeaders(credentials: Credentials): fc.Arbitrary<[string, string][]> {
+/** Any of the credentials, the `valid` ones (those the service accepts) most often. */
+export function credentialHeaders(credentials: Credentials, valid: string[]): fc.Arbitrary<[string, string][]> {
   const names = Object.keys(credentials);
   return fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...names).map((name) => authorization(credentials[name])) },
+    { weight: 6, arbitrary: fc.constantFrom(...valid).map((name) => authorization(credentials[name])) },
+    { weight: 3, arbitrary: fc.constantFrom(...names).map((name) => authorization(credentials[name])) },
     // The same header twice: a valid credential beside another.
     {
       weight: 1,
@@ -134,7 +134,7 @@ function extraHeaders(): fc.Arbitrary<[string, string][]> {
       fc.constantFrom(...names),
       hostileText().map((text) => headerSafe(text)),
     ),
-    { maxLength: 3 },
+    { maxLength: 2, size: 'xsmall' },
   );
 }
 
@@ -157,7 +157,12 @@ export function body(operation: Operation, known: KnownValues): fc.Arbitrary<str
 }
 
 /** Requests at one operation of an OpenAPI document: its parameters and body valid-ish or hostile, any credential. */
-export function operationRequest(operation: Operation, known: KnownValues, credentials: Credentials): fc.Arbitrary<HostileRequest> {
+export function operationRequest(
+  operation: Operation,
+  known: KnownValues,
+  credentials: Credentials,
+  valid: string[],
+): fc.Arbitrary<HostileRequest> {
   const byPlace = (place: Parameter['in']) => operation.parameters.filter((p) => p.in === place);
   const pathValues = fc.tuple(...byPlace('path').map((p) => parameterValue(p, known)));
   const query = fc.tuple(
@@ -168,11 +173,17 @@ export function operationRequest(operation: Operation, known: KnownValues, crede
       ),
     ),
   );
-  const extraQuery = fc.array(
-    fc
-      .tuple(hostileText(), hostileText())
-      .map(([name, value]) => `${percentEncoded(name.slice(0, 100))}=${percentEncoded(value.slice(0, 2000))}`),
-    { maxLength: 2 },
+  const extraQuery = fc.oneof(
+    { weight: 3, arbitrary: fc.constant([]) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        fc
+          .tuple(hostileText(), hostileText())
+          .map(([name, value]) => `${percentEncoded(name.slice(0, 100))}=${percentEncoded(value.slice(0, 2000))}`),
+        { maxLength: 2 },
+      ),
+    },
   );
   const headerParameters = fc.tuple(
     ...byPlace('header').map((p) =>
@@ -188,7 +199,7 @@ export function operationRequest(operation: Operation, known: KnownValues, crede
       query,
       extraQuery,
       headerParameters,
-      credential: credentialHeaders(credentials),
+      credential: credentialHeaders(credentials, valid),
       contentType: contentTypeHeaders(),
       extra: extraHeaders(),
       body: body(operation, known),

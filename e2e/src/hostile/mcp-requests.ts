@@ -118,7 +118,13 @@ const ACCEPTS = [
 ];
 
 /** Requests at `path` (the gateway's /mcp), as the fuzzer sends them. */
-export function mcpRequest(path: string, surface: McpSurface, known: KnownValues, credentials: Credentials): fc.Arbitrary<HostileRequest> {
+export function mcpRequest(
+  path: string,
+  surface: McpSurface,
+  known: KnownValues,
+  credentials: Credentials,
+  valid: string[],
+): fc.Arbitrary<HostileRequest> {
   const bodyText = fc.oneof(
     { weight: 8, arbitrary: message(surface, known).map((m) => JSON.stringify(m)) },
     { weight: 1, arbitrary: fc.array(message(surface, known), { minLength: 0, maxLength: 3 }).map((batch) => JSON.stringify(batch)) },
@@ -129,9 +135,9 @@ export function mcpRequest(path: string, surface: McpSurface, known: KnownValues
     .record({
       method: fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT') }),
       body: fc.option(bodyText, { nil: undefined, freq: 15 }),
-      accept: fc.constantFrom(...ACCEPTS),
+      accept: fc.oneof({ weight: 4, arbitrary: fc.constant(ACCEPTS[0]!) }, { weight: 1, arbitrary: fc.constantFrom(...ACCEPTS) }),
       contentType: contentTypeHeaders(),
-      credential: credentialHeaders(credentials),
+      credential: credentialHeaders(credentials, valid),
       extra: fc.array(
         fc.tuple(
           fc.constantFrom('mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'origin'),

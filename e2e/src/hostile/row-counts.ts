@@ -3,10 +3,14 @@
 import pg from 'pg';
 
 /**
- * Rows a refusal is meant to write, left out of the count: identity audits refusals (outcome `denied` or
- * `failure`) and every use of a platform or agent key (`key.use`, before the request is even validated).
+ * Rows a refusal is meant to write, left out of the count: identity's audit log records attempts as well
+ * as effects. Refusals (outcome `denied` or `failure`), every use of a platform or agent key (`key.use`)
+ * and every decision on a formal action (`decision:…`) are written before the request is validated, so
+ * only the entries of effects must stay as they were.
  */
-const REFUSALS_RECORDED: Record<string, string> = { audit_entry: `outcome = 'success' AND action <> 'key.use'` };
+const REFUSALS_RECORDED: Record<string, string> = {
+  audit_entry: `outcome = 'success' AND action <> 'key.use' AND action NOT LIKE 'decision:%'`,
+};
 
 export class RowCounts {
   private constructor(private readonly databases: { client: pg.Client; query: string }[]) {}

@@ -13,7 +13,7 @@ const MAX_DEPTH = 6;
 export function validish(schema: Schema, known: KnownValues, field = '', depth = 0): fc.Arbitrary<unknown> {
   const fromKnown = known[field];
   const own = ownValue(schema, known, depth);
-  return fromKnown?.length ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...fromKnown) }, { weight: 1, arbitrary: own }) : own;
+  return fromKnown?.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...fromKnown) }, { weight: 1, arbitrary: own }) : own;
 }
 
 function ownValue(schema: Schema, known: KnownValues, depth: number): fc.Arbitrary<unknown> {
@@ -34,8 +34,10 @@ function ownValue(schema: Schema, known: KnownValues, depth: number): fc.Arbitra
       return stringValue(schema);
     case 'integer':
       return fc.integer({ min: numberOr(schema['minimum'], 0), max: numberOr(schema['maximum'], 1000) });
-    case 'number':
-      return fc.double({ min: numberOr(schema['minimum'], 0), max: numberOr(schema['maximum'], 1e6), noNaN: true });
+    case 'number': {
+      const [min, max] = [numberOr(schema['minimum'], 0), numberOr(schema['maximum'], 1000)];
+      return fc.oneof(fc.integer({ min: Math.ceil(min), max: Math.floor(max) }), fc.double({ min, max, noNaN: true }));
+    }
     case 'boolean':
       return fc.boolean();
     case 'array': {
