@@ -11,8 +11,8 @@ import { RowCounts } from '../src/hostile/row-counts';
 import type { KnownValues } from '../src/hostile/schema-values';
 import { startPlatform, type Platform } from '../src/platform';
 
-// The CI budget: requests per surface. A long run is `HOSTILE_RUNS=20000 npm run test:hostile`.
-const settings = fuzzSettings(150);
+// The CI budget: requests per surface. A long run is `npm run test:hostile:long`.
+const settings = fuzzSettings(300);
 // Limits high enough that the fuzzer reaches the code behind them (a 429 is a fine answer, but a dull one).
 const UNLIMITED = Object.fromEntries(
   [
