@@ -320,7 +320,7 @@ function dechunked(payload: Buffer): Buffer {
 /** A short, printable form of a request for the failure report (a megabyte of text is shown as its start and length). */
 export function printable(hostile: HostileRequest): string {
   const shorten = (text: string) =>
-    text.length > 300 ? `${JSON.stringify(text.slice(0, 300))}… (${text.length} characters)` : JSON.stringify(text);
+    text.length > 2000 ? `${JSON.stringify(text.slice(0, 2000))}… (${text.length} characters)` : JSON.stringify(text);
   const lines = [
     `${hostile.method} ${shorten(hostile.path)}  [${hostile.target}]`,
     ...hostile.headers.map(([name, value]) => `${name}: ${shorten(value)}`),

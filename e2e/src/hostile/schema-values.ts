@@ -91,17 +91,37 @@ export function mutated(schema: Schema, known: KnownValues): fc.Arbitrary<unknow
     .map(([value, pick, mutation, hostile, extraKey]) => mutate(value, pick, mutation, hostile, extraKey));
 }
 
+/**
+ * One change at any depth, every object and array of the value being as likely a place as the root (so a
+ * scenario's content, the biggest part of a body, is where most changes land).
+ */
 function mutate(value: unknown, pick: number, mutation: 'drop' | 'extra' | 'replace', hostile: unknown, extraKey: string): unknown {
   if (!value || typeof value !== 'object') return hostile;
-  const copy: Record<string, unknown> = Array.isArray(value) ? { ...value } : { ...(value as Record<string, unknown>) };
-  const keys = Object.keys(copy);
-  const key = keys[pick % Math.max(keys.length, 1)];
-  if (mutation === 'extra' || key === undefined) return withKey(Array.isArray(value) ? { ...copy } : copy, extraKey.slice(0, 64), hostile);
-  if (mutation === 'drop') {
-    delete copy[key];
+  const copy = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  const containers = containersOf(copy);
+  const target = containers[pick % containers.length]!;
+  const keys = Object.keys(target);
+  const key = keys[(pick >> 8) % Math.max(keys.length, 1)];
+  if (mutation === 'extra' || key === undefined) {
+    if (Array.isArray(target)) target.push(hostile);
+    else withKey(target, extraKey.slice(0, 64), hostile);
+  } else if (mutation === 'drop') {
+    if (Array.isArray(target)) target.splice(Number(key), 1);
+    else delete target[key];
   } else {
-    const inner = copy[key];
-    copy[key] = inner && typeof inner === 'object' && pick % 2 === 0 ? mutate(inner, pick >> 1, mutation, hostile, extraKey) : hostile;
+    target[key] = hostile;
   }
-  return Array.isArray(value) ? Object.values(copy) : copy;
+  return copy;
+}
+
+function containersOf(root: Record<string, unknown>): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  const pending: unknown[] = [root];
+  while (pending.length && found.length < 1000) {
+    const current = pending.pop();
+    if (!current || typeof current !== 'object') continue;
+    found.push(current as Record<string, unknown>);
+    pending.push(...Object.values(current));
+  }
+  return found;
 }
