@@ -138,7 +138,7 @@ function extraHeaders(): fc.Arbitrary<[string, string][]> {
   );
 }
 
-export function body(operation: Operation, known: KnownValues): fc.Arbitrary<string | undefined> {
+export function requestBody(operation: Operation, known: KnownValues): fc.Arbitrary<string | undefined> {
   const json = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((value) => JSON.stringify(value));
   if (!operation.body) {
     return fc.oneof(
@@ -202,7 +202,7 @@ export function operationRequest(
       credential: credentialHeaders(credentials, valid),
       contentType: contentTypeHeaders(),
       extra: extraHeaders(),
-      body: body(operation, known),
+      body: requestBody(operation, known),
     })
     .map(
       ({

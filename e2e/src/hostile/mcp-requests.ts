@@ -147,10 +147,21 @@ export function mcpRequest(
       ),
     })
     .map(({ method, body, accept, contentType, credential, extra }) => ({
-      target: `${method} /mcp`,
+      target: `${method} /mcp ${rpcMethodOf(body)}`.trimEnd(),
       method,
       path,
       headers: [...credential, ...(accept ? [['accept', accept] as [string, string]] : []), ...contentType, ...extra],
       ...(body === undefined ? {} : { body }),
     }));
+}
+
+/** The JSON-RPC method (and tool) a body names, for the report. */
+function rpcMethodOf(body: string | undefined): string {
+  try {
+    const message = JSON.parse(body ?? '') as { method?: unknown; params?: { name?: unknown } };
+    if (typeof message.method !== 'string') return '';
+    return typeof message.params?.name === 'string' ? `${message.method} ${message.params.name}` : message.method;
+  } catch {
+    return '';
+  }
 }
