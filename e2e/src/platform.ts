@@ -43,7 +43,8 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
   const standardsDb = await createTestDatabase('e2e_standards');
   const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
   const urls = Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${ports[s]}`])) as Record<Service, string>;
-  const serviceToken = randomBytes(32).toString('base64url');
+  // A caller may name the services' credential (as with `npm start`), e.g. to call identity's decision endpoint itself.
+  const serviceToken = extra['IDENTITY_SERVICE_TOKEN'] ?? randomBytes(32).toString('base64url');
   const redisUrl = process.env['REDIS_URL'];
   // As npm start and the deploy files wire them: the gateway names identity's issuer to agents, and
   // identity issues agent tokens for the gateway's MCP URL.

@@ -1,5 +1,6 @@
 // Fuzzes every endpoint of the three built services, generated from their own OpenAPI documents and MCP
 // lists (see docs/reliability.md, "Hostile input"). HOSTILE_SEED replays a run; HOSTILE_RUNS sets its length.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { sampleScenario, startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
 import { mcpAnswerProblems, mcpRefused, restAnswerProblems } from '../src/hostile/answer-checks';
@@ -26,6 +27,9 @@ const UNLIMITED = Object.fromEntries(
     'MCP_TOOL_CALLS_PER_MINUTE_PER_IP',
   ].map((name) => [name, '100000']),
 );
+// The credential standards-api and the gateway present to identity, so its decision and token-exchange
+// endpoints are fuzzed past their guard too.
+const SERVICE_TOKEN = randomBytes(32).toString('base64url');
 const FUZZ_TIMEOUT_MS = Math.max(120_000, settings.runs * 2_000);
 
 let platform: Platform;
@@ -36,7 +40,7 @@ let known: KnownValues;
 const outcomes: Record<string, FuzzOutcome> = {};
 
 beforeAll(async () => {
-  platform = await startPlatform(UNLIMITED);
+  platform = await startPlatform({ ...UNLIMITED, IDENTITY_SERVICE_TOKEN: SERVICE_TOKEN });
   partner = await startSignedInPartner({ url: platform.identityUrl, platformKey: platform.platformKey });
   const person = await partner.userWithRoles(['project-owner']);
   const personToken = await partner.signIn(person.email);
@@ -56,6 +60,7 @@ beforeAll(async () => {
     none: undefined,
     'app key': `Bearer ${partner.appKey}`,
     'platform key': `Bearer ${platform.platformKey}`,
+    'service token': `Bearer ${SERVICE_TOKEN}`,
     'person token': `Bearer ${personToken}`,
     'made-up key': 'Bearer sk_live_0000000000000000000000000000000000000000',
     'made-up JWT': 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
@@ -118,7 +123,7 @@ function restTarget(origin: string, operations: Operation[], valid: string[]) {
 // Each service with the credentials it accepts (the fuzzer sends those most often, to get past the guard).
 const REST_SERVICES: [string, () => string, string, string[]][] = [
   ['standards-api', () => platform.standardsApiUrl, '/api/v2/openapi.json', ['app key', 'person token']],
-  ['identity', () => platform.identityUrl, '/v1/openapi.json', ['app key', 'platform key']],
+  ['identity', () => platform.identityUrl, '/v1/openapi.json', ['app key', 'platform key', 'service token']],
 ];
 
 describe('every endpoint, fuzzed with hostile input', () => {
