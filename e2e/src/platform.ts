@@ -7,11 +7,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { createTestDatabase, freePort, startBuiltService, type BuiltService } from '@stdreg/server-kit/testing';
+import { createTestDatabase, freePort, startBuiltService, type BuiltService, type CuttableProxy } from '@stdreg/server-kit/testing';
 import { startWithNpmStart } from './npm-start';
 
-const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
-type Service = (typeof SERVICES)[number];
+export const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
+export type Service = (typeof SERVICES)[number];
 
 export interface Platform {
   identityUrl: string;
@@ -21,8 +21,18 @@ export interface Platform {
   databases: 'server' | 'embedded';
   /** Where identity's and standards-api's databases can be reached from outside (a server's databases, or the embedded ones' sockets). */
   databaseConnections(): Promise<pg.ClientConfig[]>;
-  /** Ends the services' PostgreSQL connections from the server side (a `server` database only); how many ended. */
+  /**
+   * Ends the services' database connections, as a failing network would; how many ended. On a server:
+   * from the server side. Embedded: the first call puts a proxy in the place of each database's socket
+   * (connections made from then on go through it) and each call drops what is open through the proxies.
+   */
   dropDatabaseConnections(): Promise<number>;
+  /**
+   * Restarts one service on its port, data and database, and answers the services that were down:
+   * on a server, identity alone; embedded, the whole of `npm start`, which stops all three when one
+   * exits (as Ctrl-C does).
+   */
+  restart(): Promise<Service[]>;
   stop(): Promise<void>;
 }
 
@@ -32,7 +42,27 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     const platform = await startWithNpmStart(env);
     const databaseConnections = async () =>
       (await platform.databaseSocketDirs()).map((host) => ({ host, port: 5432, user: 'postgres', database: 'postgres' }));
-    return { ...platform, databases: 'embedded', databaseConnections, dropDatabaseConnections: async () => 0 };
+    let proxies: CuttableProxy[] | undefined;
+    return {
+      ...platform,
+      databases: 'embedded',
+      databaseConnections,
+      dropDatabaseConnections: async () => {
+        proxies ??= await platform.interposeOnDatabases();
+        const open = proxies.reduce((sum, proxy) => sum + proxy.openConnections, 0);
+        for (const proxy of proxies) {
+          await proxy.cut();
+          await proxy.restore();
+        }
+        return open;
+      },
+      restart: async () => {
+        await platform.restart();
+        // The databases' sockets are new: proxies in their place again if there were proxies before.
+        if (proxies) proxies = await platform.interposeOnDatabases();
+        return [...SERVICES];
+      },
+    };
   }
   return startOnDatabaseServer(env);
 }
@@ -84,14 +114,14 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       DATA_DIR: path.join(dataDir, 'mcp-gateway'),
     },
   };
-  const running: BuiltService[] = [];
+  const running = new Map<Service, BuiltService>();
   const stop = async () => {
-    await Promise.all(running.map((service) => service.stop()));
+    await Promise.all([...running.values()].map((service) => service.stop()));
     await Promise.all([identityDb.drop(), standardsDb.drop()]);
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const service of SERVICES) running.push(await startBuiltService(service, ports[service], env[service]));
+    for (const service of SERVICES) running.set(service, await startBuiltService(service, ports[service], env[service]));
     const platformKey = (await readFile(path.join(dataDir, 'identity', 'bootstrap-platform-key'), 'utf8')).trim();
     return {
       identityUrl: urls.identity,
@@ -101,6 +131,11 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       databases: 'server',
       databaseConnections: async () => [identityDb, standardsDb].map((db) => ({ connectionString: db.env['DATABASE_URL']! })),
       dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),
+      restart: async () => {
+        await running.get('identity')!.stop();
+        running.set('identity', await startBuiltService('identity', ports.identity, env.identity));
+        return ['identity'];
+      },
       stop,
     };
   } catch (error) {

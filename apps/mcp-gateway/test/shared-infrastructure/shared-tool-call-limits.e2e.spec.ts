@@ -1,7 +1,7 @@
 // Runs only when the test run has Redis (see jest.config.cjs). The limiter refuses or passes a call
 // before anything is asked upstream, so these gateways need no standards-api or identity.
 import { randomUUID } from 'node:crypto';
-import { CuttableProxy } from '@stdreg/server-kit/testing';
+import { CuttableProxy, postMcp } from '@stdreg/server-kit/testing';
 import { startGateway, type RunningGateway } from '../support/gateway';
 
 const NOWHERE = 'http://127.0.0.1:9';
@@ -12,16 +12,7 @@ const PER_IP = 5;
 const CONCURRENT = 200;
 
 function toolCall(gateway: RunningGateway, key: string): Promise<Response> {
-  return fetch(gateway.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
-  });
+  return postMcp(gateway.mcpUrl, key, { id: 1, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
 }
 
 /** `CONCURRENT` tool calls at once, alternating between the two replicas; `keyOf(i)` is the i-th call's key. */
