@@ -1,21 +1,12 @@
 import path from 'node:path';
-import type pg from 'pg';
-import type { DataSource } from 'typeorm';
 import { openDatabase, preparedQuery, type DatabaseHandle } from '../src/database';
 import { createTestDatabase, CuttableProxy, type TestDatabase } from '../src/testing';
+import { waitUntilPoolIsEmpty } from './support/pool';
 
 // A pooled connection that the server (or the network) ended while it sat idle is handed out before
 // this process has heard of its end: the read sent on it is lost with it. The database is fine, so a
 // hot-path read must not fail (identity answered 500 and readiness 503 right after the server ended
 // its idle connections; see docs/reliability.md, issue 18 part 4).
-const pool = (dataSource: DataSource) => (dataSource.driver as unknown as { master: pg.Pool }).master;
-
-async function waitUntilPoolIsEmpty(dataSource: DataSource): Promise<void> {
-  for (let waited = 0; pool(dataSource).totalCount > 0; waited += 20) {
-    if (waited > 10_000) throw new Error('the pool kept its connection past ten seconds of its 100 ms idle timeout');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a read on a connection that was lost while it sat in the pool', () => {
   let testDatabase: TestDatabase;
