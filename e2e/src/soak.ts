@@ -11,6 +11,8 @@ export type SoakStep =
   | { kind: 'idle'; ms: number }
   | { kind: 'drop-database-connections' }
   | { kind: 'restart' }
+  /** Revokes the second App key the traffic used so far: from then on every service must refuse it. */
+  | { kind: 'revoke-second-key' }
   /** RSS after warm-up: of every service, or (after a restart) of the ones restarted. */
   | { kind: 'memory-baseline' };
 
@@ -45,6 +47,7 @@ export function shortPlan(): SoakPlan {
     steps: [
       { kind: 'traffic', ms: 4_000 },
       { kind: 'memory-baseline' },
+      { kind: 'revoke-second-key' },
       { kind: 'drop-database-connections' },
       gap,
       traffic,
@@ -74,6 +77,7 @@ export function longPlan(minutes: number): SoakPlan {
   const steps: SoakStep[] = [
     { kind: 'traffic', ms: 30_000 },
     { kind: 'memory-baseline' },
+    { kind: 'revoke-second-key' },
     { kind: 'drop-database-connections' },
     { kind: 'idle', ms: 15_000 },
     traffic,
@@ -139,6 +143,9 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
           break;
         case 'idle':
           await watch.quietFor(step.ms);
+          break;
+        case 'revoke-second-key':
+          await traffic.revokeSecondKey();
           break;
         case 'drop-database-connections':
           dropped.push(await platform.dropDatabaseConnections());
@@ -271,6 +278,7 @@ class Traffic {
   private readonly unexpected: string[] = [];
   private expiredTokensRefused = 0;
   private round = 0;
+  private secondKeyRevoked = false;
 
   private constructor(
     private readonly platform: Platform,
@@ -279,12 +287,28 @@ class Traffic {
     private readonly tokenTtlMs: number,
     private personToken: AccessToken,
     private agentToken: AccessToken,
+    private readonly secondKey: { id: string; secret: string },
   ) {}
 
   static async begin(platform: Platform, partner: SignedInPartner, tokenTtlSeconds: number): Promise<Traffic> {
     const person = await partner.userWithRoles(['project-owner']);
     const [personToken, agentToken] = [await signIn(partner, person.email), await signInAgent(platform, partner, person.email)];
-    return new Traffic(platform, partner, person, tokenTtlSeconds * 1000, personToken, agentToken);
+    const issued = await send('POST', `${platform.identityUrl}/v1/keys`, {
+      token: platform.platformKey,
+      body: { name: 'second key', class: 'app', organizationId: partner.organizationId },
+    });
+    if (issued.status !== 201) throw new Error(`the second App key was not issued: ${issued.status} ${await issued.text()}`);
+    const { key, secret } = (await issued.json()) as { key: { id: string }; secret: string };
+    return new Traffic(platform, partner, person, tokenTtlSeconds * 1000, personToken, agentToken, { id: key.id, secret });
+  }
+
+  /** Revokes the second key; identity answers once no replica relies on a lease taken before. */
+  async revokeSecondKey(): Promise<void> {
+    const revoked = await send('POST', `${this.platform.identityUrl}/v1/keys/${this.secondKey.id}/revoke`, {
+      token: this.platform.platformKey,
+    });
+    if (revoked.status !== 200) throw new Error(`the second App key was not revoked: ${revoked.status} ${await revoked.text()}`);
+    this.secondKeyRevoked = true;
   }
 
   async runFor(ms: number): Promise<void> {
@@ -313,6 +337,12 @@ class Traffic {
     await this.expect('identity keyed read', status(200), () => send('GET', `${identityUrl}/v1/apps`, { token: app.token }));
     await this.expect('registry read', status(200), () => send('GET', `${api}/standards`, {}));
     await this.expect('keyed read', status(200), () => send('GET', `${api}/split-projects`, app));
+    // The second key: allowed until revoked, refused ever after (no lease or cached allow outlives it):
+    // identity refuses the credential itself (401), standards-api is told `invalid_credential` (403).
+    const second = { token: this.secondKey.secret, organizationId: app.organizationId };
+    const revoked = this.secondKeyRevoked;
+    await this.expect('second key, identity', status(revoked ? 401 : 200), () => send('GET', `${identityUrl}/v1/apps`, second));
+    await this.expect('second key, standards-api', status(revoked ? 403 : 200), () => send('GET', `${api}/split-projects`, second));
     this.personToken = await this.fresh(this.personToken, 'person read', (token) =>
       send('GET', `${api}/split-projects`, { token, organizationId: app.organizationId }),
     );

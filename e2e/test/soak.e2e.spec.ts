@@ -27,7 +27,17 @@ describe(`the platform over time (${minutes > 0 ? `${minutes} minutes` : 'short 
     expect(figures.unexpectedExamples).toEqual([]);
     expect(figures.serverErrors).toBe(0);
     expect(Object.keys(figures.requests).sort()).toEqual(
-      ['agent tool call', 'draft', 'identity keyed read', 'keyed read', 'person read', 'registry read', 'tool call'].sort(),
+      [
+        'agent tool call',
+        'draft',
+        'identity keyed read',
+        'keyed read',
+        'person read',
+        'registry read',
+        'second key, identity',
+        'second key, standards-api',
+        'tool call',
+      ].sort(),
     );
   });
 
