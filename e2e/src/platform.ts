@@ -28,11 +28,12 @@ export interface Platform {
    */
   dropDatabaseConnections(): Promise<number>;
   /**
-   * Restarts one service on its port, data and database, and answers the services that were down:
-   * on a server, identity alone; embedded, the whole of `npm start`, which stops all three when one
-   * exits (as Ctrl-C does).
+   * The services `restart` takes down: on a server, identity alone; embedded, all three, because
+   * `npm start` stops them all when one exits (as Ctrl-C does).
    */
-  restart(): Promise<Service[]>;
+  restarts: Service[];
+  /** Restarts `restarts` on their ports, data and databases; resolves when they are ready again. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,11 +57,11 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
         }
         return open;
       },
+      restarts: [...SERVICES],
       restart: async () => {
         await platform.restart();
         // The databases' sockets are new: proxies in their place again if there were proxies before.
         if (proxies) proxies = await platform.interposeOnDatabases();
-        return [...SERVICES];
       },
     };
   }
@@ -131,10 +132,10 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       databases: 'server',
       databaseConnections: async () => [identityDb, standardsDb].map((db) => ({ connectionString: db.env['DATABASE_URL']! })),
       dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),
+      restarts: ['identity'],
       restart: async () => {
         await running.get('identity')!.stop();
         running.set('identity', await startBuiltService('identity', ports.identity, env.identity));
-        return ['identity'];
       },
       stop,
     };

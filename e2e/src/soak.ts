@@ -153,10 +153,10 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
         case 'restart': {
           // The restarted services' readiness may be anything from their stop until `restart` resolves,
           // which is when they are ready again; traffic resumes only then.
-          const down = platform.databases === 'server' ? (['identity'] as Service[]) : [...SERVICES];
-          watch.exempt(down, true);
-          restarted = await platform.restart();
-          watch.exempt(down, false);
+          watch.exempt(platform.restarts, true);
+          await platform.restart();
+          watch.exempt(platform.restarts, false);
+          restarted = platform.restarts;
           break;
         }
         case 'memory-baseline':
@@ -232,8 +232,10 @@ class ReadinessWatch {
   }
 
   exempt(services: Service[], on: boolean): void {
-    for (const service of services) if (on) this.exempted.add(service);
-    for (const service of services) if (!on) this.exempted.delete(service);
+    for (const service of services) {
+      if (on) this.exempted.add(service);
+      else this.exempted.delete(service);
+    }
   }
 
   private async probe(service: Service): Promise<void> {
