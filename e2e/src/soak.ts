@@ -197,7 +197,7 @@ async function residentMiB(serviceUrl: string): Promise<number> {
  * Every service's /readyz every 200 ms, but in an idle gap, of which it takes one sample at the end: a
  * probe every 200 ms would be traffic itself (a database query on the request pool) and keep the pools
  * from ever sitting idle. A sample of a service that is exempt (being restarted) at its start or end is
- * set aside.
+ * set aside. A probe may take up to 10 s on a busy machine: slowness is not unreadiness.
  */
 class ReadinessWatch {
   private readonly exempted = new Set<Service>();
@@ -240,7 +240,7 @@ class ReadinessWatch {
 
   private async probe(service: Service): Promise<void> {
     const exemptAtStart = this.exempted.has(service);
-    const status = await fetch(`${this.urls[service]}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+    const status = await fetch(`${this.urls[service]}/readyz`, { signal: AbortSignal.timeout(10_000) }).then(
       (response) => String(response.status),
       (error: unknown) => (error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)),
     );
