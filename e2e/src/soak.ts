@@ -104,7 +104,7 @@ export interface SoakFigures {
   serverErrors: number;
   unexpected: number;
   unexpectedExamples: string[];
-  /** Expired access tokens tried once each after their lifetime: every one must be refused with 401. */
+  /** Expired access tokens tried once each after their lifetime: every one must be refused (401 at the gateway, 403 at standards-api). */
   expiredTokensRefused: number;
   readiness: {
     samples: number;
@@ -345,7 +345,7 @@ class Traffic {
     const revoked = this.secondKeyRevoked;
     await this.expect('second key, identity', status(revoked ? 401 : 200), () => send('GET', `${identityUrl}/v1/apps`, second));
     await this.expect('second key, standards-api', status(revoked ? 403 : 200), () => send('GET', `${api}/split-projects`, second));
-    this.personToken = await this.fresh(this.personToken, 'person read', (token) =>
+    this.personToken = await this.fresh(this.personToken, 'person read', 403, (token) =>
       send('GET', `${api}/split-projects`, { token, organizationId: app.organizationId }),
     );
     await this.expect('person read', status(200), () =>
@@ -354,7 +354,7 @@ class Traffic {
     await this.expectTool('tool call', app.token, 'resolve_term', { text: 'revenue share' });
     if (this.round % 4 !== 1) return;
     await this.expect('draft', status(201), () => send('POST', `${api}/split-projects`, { ...app, body: draft('Soak draft') }));
-    this.agentToken = await this.fresh(this.agentToken, 'agent tool call', (token) =>
+    this.agentToken = await this.fresh(this.agentToken, 'agent tool call', 401, (token) =>
       toolCall(this.platform.mcpUrl, token, 'draft_split_project', draft('Agent soak draft')),
     );
     await this.expectTool('agent tool call', this.agentToken.value, 'draft_split_project', draft('Agent soak draft'));
@@ -362,14 +362,20 @@ class Traffic {
 
   /**
    * The token, or a new one when it is near its end. A token past its end is tried once more first:
-   * it must be refused with 401 (a cached allow or exchanged token outliving it would let it through).
+   * it must be refused with `refusal` (a cached allow or exchanged token outliving it would let it
+   * through): the gateway refuses it itself (401), standards-api is told `invalid_credential` (403).
    */
-  private async fresh(token: AccessToken, kind: string, use: (token: string) => Promise<Response>): Promise<AccessToken> {
+  private async fresh(
+    token: AccessToken,
+    kind: 'person read' | 'agent tool call',
+    refusal: number,
+    use: (token: string) => Promise<Response>,
+  ): Promise<AccessToken> {
     const age = Date.now() - token.issuedAt;
     if (age < this.tokenTtlMs - 15_000) return token;
     if (age > this.tokenTtlMs + 2_000) {
       const refused = await use(token.value).catch(() => undefined);
-      if (refused?.status === 401) this.expiredTokensRefused++;
+      if (refused?.status === refusal) this.expiredTokensRefused++;
       else this.record(kind, `expired token answered ${refused?.status ?? 'nothing'}: ${(await refused?.text())?.slice(0, 300)}`);
     }
     return kind === 'person read' ? signIn(this.partner, this.person.email) : signInAgent(this.platform, this.partner, this.person.email);

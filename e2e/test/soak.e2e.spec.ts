@@ -61,7 +61,7 @@ describe(`the platform over time (${minutes > 0 ? `${minutes} minutes` : 'short 
       expect(grown).toEqual([]);
     });
 
-    it("refused the person's and the agent's access tokens past their lifetime with 401", () => {
+    it("refused the person's and the agent's access tokens past their lifetime", () => {
       expect(figures.expiredTokensRefused).toBeGreaterThanOrEqual(2);
     });
   } else {
