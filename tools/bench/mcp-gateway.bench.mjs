@@ -40,6 +40,7 @@ import {
   log,
   makeTempDir,
   request,
+  requestJson as json,
   run,
   startServer,
   waitForStatus,
@@ -75,19 +76,6 @@ async function startBareServer(fixtureFile, tuned) {
   startServer(name, [BARE_MCP_SERVER, fixtureFile, String(port), ...(tuned ? ['--tuned'] : [])], process.env);
   await waitForStatus(name, port, '/readyz', 200);
   return { port, url: `http://127.0.0.1:${port}` };
-}
-
-async function json(port, method, urlPath, headers, body) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const response = await request(port, {
-    method,
-    path: urlPath,
-    body: payload,
-    headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) },
-  });
-  const text = response.body.toString('utf8');
-  if (response.status >= 300) throw new Error(`${method} ${urlPath} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
 }
 
 function toolCall(name, args) {
