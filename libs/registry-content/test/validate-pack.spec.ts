@@ -56,12 +56,19 @@ describe('validatePack', () => {
     files.tasks[2]!.roles = ['no-such-role'];
     files.tasks[4]!.standards = ['RUL-3@9.9'];
     files.terms[0]!.related = ['no-such-term'];
+    const conditioned = files.standards.findIndex((b) => b.clauses[0]!.conditions);
+    files.standards[conditioned]!.clauses[0]!.conditions!.contradictedBy.en = ['@no-such-term approv'];
     const result = validatePack(files);
     expect(!result.ok && result.issues).toEqual(
       expect.arrayContaining([
         { file: 'tasks.json', path: '/2/roles/0', message: 'names unknown role "no-such-role"' },
         { file: 'tasks.json', path: '/4/standards/0', message: 'cites unknown standards block version "RUL-3@9.9"' },
         { file: 'terms.json', path: '/0/related/0', message: 'names unknown term "no-such-term"' },
+        {
+          file: 'standards.json',
+          path: `/${conditioned}/clauses/0/conditions/contradictedBy/en/0`,
+          message: 'names unknown term "@no-such-term"',
+        },
       ]),
     );
   });

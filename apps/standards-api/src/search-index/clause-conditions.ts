@@ -17,9 +17,13 @@ export interface ConditionMatch {
 
 type Cue = RegExp[];
 
-function compileCue(cue: string): Cue {
+/** Every name of a registry term, by termId. */
+export type TermNames = (termId: string) => string[];
+
+function compileCue(cue: string, namesOf: TermNames): Cue {
   return cue
     .split('|')
+    .flatMap((alternative) => (alternative.startsWith('@') ? namesOf(alternative.slice(1)) : [alternative]))
     .filter((alternative) => alternative.length > 0)
     .map((alternative) => {
       const text = foldText(alternative.replace(/_/g, ' ')).replace(/[.*+?^${}()[\]\\]/g, '\\$&');
@@ -35,13 +39,19 @@ interface CompiledPhrase {
   negative: boolean;
 }
 
-function compile(phrases: string[]): CompiledPhrase[] {
+function compile(phrases: string[], namesOf: TermNames): CompiledPhrase[] {
   return phrases.map((phrase) => ({
     phrase,
-    cues: phrase.trim().split(/\s+/).map(compileCue),
+    cues: phrase
+      .trim()
+      .split(/\s+/)
+      .map((cue) => compileCue(cue, namesOf)),
     negative: isNegated(phrase.replace(/[|_]/g, ' ')),
   }));
 }
+
+/** A sentence that limits what is done (an agent only drafts) says nothing positive across its clauses. */
+const RESTRICTED = /(?<![a-z])(only|solely|merely|just)(?![a-z])|只|仅/u;
 
 /** The clauses of a sentence (split at commas, colons and "but"), where a positive phrase must be found whole. */
 function clausesOf(sentence: string): string[] {
@@ -52,9 +62,9 @@ export class CompiledConditions {
   private readonly requires: CompiledPhrase[];
   private readonly contradictedBy: CompiledPhrase[];
 
-  constructor(conditions: ClauseConditions) {
-    this.requires = compile(conditions.requires);
-    this.contradictedBy = compile(conditions.contradictedBy);
+  constructor(conditions: ClauseConditions, namesOf: TermNames) {
+    this.requires = compile(conditions.requires, namesOf);
+    this.contradictedBy = compile(conditions.contradictedBy, namesOf);
   }
 
   get isEmpty(): boolean {
@@ -63,7 +73,8 @@ export class CompiledConditions {
 
   /**
    * Sentences that state the opposite of the clause: a negative phrase anywhere in the sentence, a positive
-   * one (an agent approves) within one clause of it that is not itself negated (never lets an agent approve).
+   * one (an agent approves) within one clause of it that is not itself negated (never lets an agent approve),
+   * or across the sentence when nothing in it is negated or limited (an agent only drafts).
    */
   contradictions(sentences: string[]): ConditionMatch[] {
     const negative = this.contradictedBy.filter((p) => p.negative);
@@ -74,7 +85,8 @@ export class CompiledConditions {
         clausesOf(sentence)
           .filter((clause) => !isNegated(clause))
           .map((clause) => firstMatch(positive, clause))
-          .find((phrase) => phrase !== undefined);
+          .find((phrase) => phrase !== undefined) ??
+        (isNegated(sentence) || RESTRICTED.test(foldText(sentence)) ? undefined : firstMatch(positive, sentence));
       return found ? [{ sentence, phrase: found.phrase }] : [];
     });
   }

@@ -123,6 +123,18 @@ export class RegistrySearchIndex {
       standards: term.standards,
     }));
 
+    const namesOf = (termId: string): string[] => {
+      const term = this.terms.get(termId);
+      if (!term) return [];
+      return [
+        term.term.en,
+        term.term['zh-Hans'],
+        ...term.synonyms.en,
+        ...term.synonyms['zh-Hans'],
+        ...term.designations.en,
+        ...term.designations['zh-Hans'],
+      ];
+    };
     for (const standard of input.standards) {
       const { block } = standard;
       this.standards.set(block.sectionId, standard);
@@ -130,11 +142,11 @@ export class RegistrySearchIndex {
       for (const clause of block.clauses) {
         const id = `${block.sectionId}#${clause.clauseId}`;
         const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
-        this.compiled.set(id, new CompiledConditions(conditions));
+        this.compiled.set(id, new CompiledConditions(conditions, namesOf));
         this.clauseIndex.add({
           id,
           text: both(clause.text),
-          conditions: [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_]/g, ' '),
+          conditions: [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '),
           heading,
         });
       }

@@ -46,14 +46,35 @@ export function isHan(term: string): boolean {
   return HAN.test(term);
 }
 
-/** A light English stem: plural and verb endings dropped, so approves, approved and approving meet. */
+const ENDINGS: [string, string][] = [
+  ['isations', 'is'],
+  ['izations', 'iz'],
+  ['isation', 'is'],
+  ['ization', 'iz'],
+  ['ations', ''],
+  ['ation', ''],
+  ['ments', ''],
+  ['ment', ''],
+  ['ings', ''],
+  ['ing', ''],
+  ['ies', 'y'],
+  ['ied', 'y'],
+  ['es', ''],
+  ['ed', ''],
+  ['s', ''],
+];
+
+/** A light English stem: inflections and -ation, -ment endings dropped, so approves, approved and approving meet. */
 export function stem(word: string): string {
   if (word.length <= 4 || /\d/.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 5) return `${word.slice(0, -3)}y`;
-  for (const suffix of ['ing', 'ed', 'es', 's']) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 4 && !word.endsWith('ss')) return word.slice(0, -suffix.length);
+  let stemmed = word;
+  for (const [ending, replacement] of ENDINGS) {
+    if (word.endsWith(ending) && word.length - ending.length >= 4 && !word.endsWith('ss')) {
+      stemmed = word.slice(0, -ending.length) + replacement;
+      break;
+    }
   }
-  return word;
+  return stemmed.length > 4 && stemmed.endsWith('e') ? stemmed.slice(0, -1) : stemmed;
 }
 
 /** Search terms of a text: stemmed Latin words, Chinese words and the character pairs of each Chinese run. */
