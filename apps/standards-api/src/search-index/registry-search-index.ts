@@ -105,14 +105,7 @@ export class RegistrySearchIndex {
     );
     this.termNames = input.terms.map((term) => ({
       termId: term.termId,
-      names: [
-        term.term.en,
-        term.term['zh-Hans'],
-        ...term.synonyms.en,
-        ...term.synonyms['zh-Hans'],
-        ...term.designations.en,
-        ...term.designations['zh-Hans'],
-      ]
+      names: namesOfTerm(term)
         .map((name) => foldText(name).trim())
         .filter((name) => name.length >= 2)
         .map((name) => {
@@ -125,15 +118,7 @@ export class RegistrySearchIndex {
 
     const namesOf = (termId: string): string[] => {
       const term = this.terms.get(termId);
-      if (!term) return [];
-      return [
-        term.term.en,
-        term.term['zh-Hans'],
-        ...term.synonyms.en,
-        ...term.synonyms['zh-Hans'],
-        ...term.designations.en,
-        ...term.designations['zh-Hans'],
-      ];
+      return term ? namesOfTerm(term) : [];
     };
     for (const standard of input.standards) {
       const { block } = standard;
@@ -284,6 +269,11 @@ export class RegistrySearchIndex {
     const folded = foldText(sentence);
     return this.termNames.filter(({ names }) => names.some((named) => named(folded)));
   }
+}
+
+/** Every name a term answers to: its names, synonyms and designations in both languages. */
+function namesOfTerm(term: IndexedTerm): string[] {
+  return [term.term, term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat());
 }
 
 function relevant(results: SearchResult[]): SearchResult[] {
