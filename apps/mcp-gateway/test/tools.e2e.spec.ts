@@ -137,7 +137,7 @@ describe('registry tools', () => {
     expect(report.notice).toMatch(/Draft for a person to review/);
     const result = await call('draft_alignment_report', { practice });
     expect((result.content[0] as { text: string }).text).toMatch(/^Draft for a person to review/);
-    expect(tools.get('draft_alignment_report')!.description).toMatch(/for a person to review/);
+    expect(tools.get('draft_alignment_report')!.description).toMatch(/^Draft for a person to review/);
   });
 
   it('draft_alignment_report calls a clause addressed only where the practice states what it requires, never for shared words', async () => {

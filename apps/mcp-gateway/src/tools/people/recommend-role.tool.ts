@@ -18,7 +18,7 @@ export const recommendRole = defineTool({
   name: 'recommend_role',
   title: 'Recommend a role',
   description:
-    "Rank registry roles for a described person, need or task, in either language, by full-text search over each role's name, description, responsibilities and the tasks it takes part in; with the words that matched. A ranking to choose from, not an assignment.",
+    'Rank registry roles for a described person, need or task in either language, by search over names, responsibilities and tasks. Not an assignment.',
   input: z
     .object({ description: text(2000).describe('The person or the need, in either language'), limit: z.int().min(1).max(12).default(3) })
     .strict(),

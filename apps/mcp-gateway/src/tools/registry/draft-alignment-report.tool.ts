@@ -30,7 +30,11 @@ const output = z.object({
           clauseId: z.string(),
           citation: z.string(),
           requirement: localized,
-          status: z.enum(CLAUSE_STATUSES),
+          status: z
+            .enum(CLAUSE_STATUSES)
+            .describe(
+              'addressed: the practice states what the clause requires; at_risk: it states the opposite (e.g. no human approval, one person preparing and approving, no named supervisor, automatic payment); not_addressed: neither',
+            ),
           basis: z.string().describe('Why the status: the phrase of the clause the practice matched, or that it matched none'),
           evidence: z.array(evidence),
         }),
@@ -59,7 +63,7 @@ export const draftAlignmentReport = defineTool({
   name: 'draft_alignment_report',
   title: 'Draft an alignment report',
   description:
-    'Draft, for a person to review, which current standards a described practice must meet and where it may fall short. Per clause of each relevant standard: the sentences and registry terms of the practice that bear on it (evidence) and a status claiming only what they support: addressed where the practice states what the clause requires, at_risk where it states the opposite (e.g. no human approval, one person preparing and approving, no named supervisor, automatic payment), not_addressed otherwise. Deterministic full-text search and phrase matching, no language model; never a statement of compliance.',
+    'Draft for a person to review: standards a practice bears on, per clause its evidence and a status (addressed, at_risk, not_addressed). Not a compliance claim.',
   input: z
     .object({
       practice: text(4000).describe('What the organization does, in either language'),

@@ -22,7 +22,7 @@ export const resolveTerm = defineTool({
   name: 'resolve_term',
   title: 'Resolve a term',
   description:
-    "Find the registry's controlled term for a word or phrase in English or Chinese, best first: its name (exact), one of its synonyms or designations (abbreviations, everyday phrases, the synonyms practitioners use), or a near match found by full-text search that tolerates typos and prefixes. A near match is a suggestion to check, not a definition of the word.",
+    'Find controlled terms for a word or phrase in English or Chinese, best first: exact, synonym or designation, or near (search tolerant of typos, prefixes).',
   input: z
     .object({
       text: text(100).describe('A word or phrase in either language'),
