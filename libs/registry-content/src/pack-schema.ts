@@ -31,7 +31,7 @@ const taskIo = object({ name: kebabId, description: localized });
 const namesOfOneLanguage = list(text({ maxLength: 120 }), { max: 40 });
 const designations = exactLocalesOf(namesOfOneLanguage);
 /** Phrases of a clause's conditions (see ClauseConditions): cues of `|`-separated alternatives, at most 12 phrases a language. */
-const conditionPhrases = exactLocalesOf(list(text({ maxLength: 400 }), { max: 12 }));
+const conditionPhrases = exactLocalesOf(list(text({ maxLength: 600 }), { max: 12 }));
 
 export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
   pack: object({
