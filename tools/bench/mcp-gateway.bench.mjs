@@ -189,7 +189,8 @@ async function identityDecisions(identity) {
  * tests' own helper (libs/server-kit/src/testing/signed-in-partner.ts), bundled for Node here.
  */
 async function agentTokenOf(identity, platformKey, mcpResource) {
-  const bundled = path.join(tempDir, 'signed-in-partner.mjs');
+  // Inside the checkout, so the bundle's own imports (openid-client) resolve from its node_modules.
+  const bundled = path.join(ROOT, 'dist/tools/bench/signed-in-partner.mjs');
   await build({
     entryPoints: [path.join(ROOT, 'libs/server-kit/src/testing/signed-in-partner.ts')],
     bundle: true,
