@@ -14,6 +14,10 @@ const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
 export interface NpmStartPlatform extends PlatformUrls {
   /** Puts a proxy in the place of each embedded database's socket (identity's and standards-api's). */
   interposeOnDatabases(): Promise<CuttableProxy[]>;
+  /** The folders of the embedded databases' unix sockets (identity's and standards-api's), to query them from outside. */
+  databaseSocketDirs(): Promise<string[]>;
+  /** Stops `npm start` (all three services, as Ctrl-C does) and starts it again on the same ports and DATA_DIR. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -25,57 +29,89 @@ export async function startWithNpmStart(env: Record<string, string> = {}): Promi
   const tmp = path.join(root, 'tmp');
   await mkdir(tmp);
   const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'tools/start.mjs'), '--no-build'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      TMPDIR: tmp,
-      LOG_LEVEL: 'error',
-      DATA_DIR: dataDir,
-      IDENTITY_PORT: String(ports.identity),
-      STANDARDS_API_PORT: String(ports['standards-api']),
-      MCP_GATEWAY_PORT: String(ports['mcp-gateway']),
-      ...env,
-    },
-  });
-  let output = '';
-  const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const childEnv = {
+    PATH: process.env['PATH'] ?? '',
+    TMPDIR: tmp,
+    LOG_LEVEL: 'error',
+    DATA_DIR: dataDir,
+    IDENTITY_PORT: String(ports.identity),
+    STANDARDS_API_PORT: String(ports['standards-api']),
+    MCP_GATEWAY_PORT: String(ports['mcp-gateway']),
+    ...env,
+  };
   const proxies: CuttableProxy[] = [];
+  let running = await launch(childEnv);
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
+    await running.stop();
     await Promise.all(proxies.map((proxy) => proxy.close()));
     await rm(root, { recursive: true, force: true });
   };
-
-  const deadline = Date.now() + 150_000;
-  while (!/Platform (ready|started)/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`npm start did not come up:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  if (!output.includes('Platform ready')) {
+  const ready = await running.ready;
+  if (!ready.ok) {
     await stop();
-    throw new Error(`npm start came up with a service not ready:\n${output}`);
+    throw new Error(ready.problem);
   }
 
+  const socketDirs = async () => {
+    const found = (await readdir(tmp)).filter((name) => name.startsWith('stdreg-pg-'));
+    if (found.length !== 2) throw new Error(`expected the two embedded databases' sockets, found ${found.join(', ')}`);
+    return found.map((name) => path.join(tmp, name));
+  };
   return {
     identityUrl: `http://127.0.0.1:${ports.identity}`,
     standardsApiUrl: `http://127.0.0.1:${ports['standards-api']}`,
     mcpUrl: `http://127.0.0.1:${ports['mcp-gateway']}/mcp`,
     platformKey: (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim(),
     interposeOnDatabases: async () => {
-      const socketDirs = (await readdir(tmp)).filter((name) => name.startsWith('stdreg-pg-'));
-      if (socketDirs.length !== 2) throw new Error(`expected the two embedded databases' sockets, found ${socketDirs.join(', ')}`);
-      for (const dir of socketDirs) proxies.push(await CuttableProxy.interpose(path.join(tmp, dir, '.s.PGSQL.5432')));
-      return proxies;
+      for (const dir of await socketDirs()) proxies.push(await CuttableProxy.interpose(path.join(dir, '.s.PGSQL.5432')));
+      return proxies.slice(-2);
     },
+    restart: async () => {
+      await running.stop();
+      running = await launch(childEnv);
+      const again = await running.ready;
+      if (!again.ok) throw new Error(again.problem);
+    },
+    databaseSocketDirs: socketDirs,
     stop,
   };
+}
+
+interface Launched {
+  ready: Promise<{ ok: true } | { ok: false; problem: string }>;
+  stop(): Promise<void>;
+}
+
+/** One run of tools/start.mjs; `ready` settles on its "Platform ready" line, or on its failing to come up. */
+async function launch(env: Record<string, string>): Promise<Launched> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'tools/start.mjs'), '--no-build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const ready = (async () => {
+    const deadline = Date.now() + 150_000;
+    while (!/Platform (ready|started)/.test(output)) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop();
+        return { ok: false as const, problem: `npm start did not come up:\n${output}` };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!output.includes('Platform ready')) {
+      await stop();
+      return { ok: false as const, problem: `npm start came up with a service not ready:\n${output}` };
+    }
+    return { ok: true as const };
+  })();
+  return { ready, stop };
 }

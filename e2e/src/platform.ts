@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, freePort, startBuiltService, type BuiltService } from '@stdreg/server-kit/testing';
+import type pg from 'pg';
+import { createTestDatabase, freePort, startBuiltService, type BuiltService, type CuttableProxy } from '@stdreg/server-kit/testing';
 import { startWithNpmStart } from './npm-start';
 
-const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
-type Service = (typeof SERVICES)[number];
+export const SERVICES = ['identity', 'standards-api', 'mcp-gateway'] as const;
+export type Service = (typeof SERVICES)[number];
 
 export interface Platform {
   identityUrl: string;
@@ -18,8 +19,21 @@ export interface Platform {
   mcpUrl: string;
   platformKey: string;
   databases: 'server' | 'embedded';
-  /** Ends the services' PostgreSQL connections from the server side (a `server` database only); how many ended. */
+  /** Where identity's and standards-api's databases can be reached from outside (a server's databases, or the embedded ones' sockets). */
+  databaseConnections(): Promise<pg.ClientConfig[]>;
+  /**
+   * Ends the services' database connections, as a failing network would; how many ended. On a server:
+   * from the server side. Embedded: the first call puts a proxy in the place of each database's socket
+   * (connections made from then on go through it) and each call drops what is open through the proxies.
+   */
   dropDatabaseConnections(): Promise<number>;
+  /**
+   * The services `restart` takes down: on a server, identity alone; embedded, all three, because
+   * `npm start` stops them all when one exits (as Ctrl-C does).
+   */
+  restarts: Service[];
+  /** Restarts `restarts` on their ports, data and databases; resolves when they are ready again. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -27,7 +41,29 @@ export interface Platform {
 export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
   if (!process.env['DATABASE_URL']) {
     const platform = await startWithNpmStart(env);
-    return { ...platform, databases: 'embedded', dropDatabaseConnections: async () => 0 };
+    const databaseConnections = async () =>
+      (await platform.databaseSocketDirs()).map((host) => ({ host, port: 5432, user: 'postgres', database: 'postgres' }));
+    let proxies: CuttableProxy[] | undefined;
+    return {
+      ...platform,
+      databases: 'embedded',
+      databaseConnections,
+      dropDatabaseConnections: async () => {
+        proxies ??= await platform.interposeOnDatabases();
+        const open = proxies.reduce((sum, proxy) => sum + proxy.openConnections, 0);
+        for (const proxy of proxies) {
+          await proxy.cut();
+          await proxy.restore();
+        }
+        return open;
+      },
+      restarts: [...SERVICES],
+      restart: async () => {
+        await platform.restart();
+        // The databases' sockets are new: proxies in their place again if there were proxies before.
+        if (proxies) proxies = await platform.interposeOnDatabases();
+      },
+    };
   }
   return startOnDatabaseServer(env);
 }
@@ -38,7 +74,8 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
   const standardsDb = await createTestDatabase('e2e_standards');
   const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
   const urls = Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${ports[s]}`])) as Record<Service, string>;
-  const serviceToken = randomBytes(32).toString('base64url');
+  // A caller may name the services' credential (as with `npm start`), e.g. to call identity's decision endpoint itself.
+  const serviceToken = extra['IDENTITY_SERVICE_TOKEN'] ?? randomBytes(32).toString('base64url');
   const redisUrl = process.env['REDIS_URL'];
   // As npm start and the deploy files wire them: the gateway names identity's issuer to agents, and
   // identity issues agent tokens for the gateway's MCP URL.
@@ -78,14 +115,14 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       DATA_DIR: path.join(dataDir, 'mcp-gateway'),
     },
   };
-  const running: BuiltService[] = [];
+  const running = new Map<Service, BuiltService>();
   const stop = async () => {
-    await Promise.all(running.map((service) => service.stop()));
+    await Promise.all([...running.values()].map((service) => service.stop()));
     await Promise.all([identityDb.drop(), standardsDb.drop()]);
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const service of SERVICES) running.push(await startBuiltService(service, ports[service], env[service]));
+    for (const service of SERVICES) running.set(service, await startBuiltService(service, ports[service], env[service]));
     const platformKey = (await readFile(path.join(dataDir, 'identity', 'bootstrap-platform-key'), 'utf8')).trim();
     return {
       identityUrl: urls.identity,
@@ -93,7 +130,13 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       mcpUrl: mcpResourceUrl,
       platformKey,
       databases: 'server',
+      databaseConnections: async () => [identityDb, standardsDb].map((db) => ({ connectionString: db.env['DATABASE_URL']! })),
       dropDatabaseConnections: async () => (await identityDb.dropConnections()) + (await standardsDb.dropConnections()),
+      restarts: ['identity'],
+      restart: async () => {
+        await running.get('identity')!.stop();
+        running.set('identity', await startBuiltService('identity', ports.identity, env.identity));
+      },
       stop,
     };
   } catch (error) {

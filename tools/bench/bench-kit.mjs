@@ -154,6 +154,20 @@ export function request(port, { method = 'GET', path: urlPath, headers = {}, bod
   });
 }
 
+/** A JSON request (body serialized when given); resolves with the parsed answer, fails on a status of 300 or more. */
+export async function requestJson(port, method, urlPath, headers, body) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const response = await request(port, {
+    method,
+    path: urlPath,
+    body: payload,
+    headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) },
+  });
+  const text = response.body.toString('utf8');
+  if (response.status >= 300) throw new Error(`${method} ${urlPath} answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
 export function get(port, urlPath, headers = {}) {
   return request(port, { path: urlPath, headers });
 }

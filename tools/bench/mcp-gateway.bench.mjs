@@ -12,7 +12,9 @@
 //    identity for the hop to standards-api) beside the same call with an API key (goal: at least 0.9).
 // Lanes of a comparison: 3 s warm-up each, then 5 s slices in the order A B C C B A, averaged, so a
 // drift of the machine during the comparison weighs on every lane alike.
-// Single lanes (3 s warm-up discarded, 10 s measured):
+// Single lanes (3 s warm-up discarded, 10 s measured; BENCH_MCP_SINGLES_ONLY=1 runs only these):
+//  - the free-text tools draft_alignment_report (also with REGISTRY_CACHE_SECONDS=0), resolve_term and
+//    recommend_role, each one registry search per call, cached per release (issue 19);
 //  - registry, buckets in Redis: the registry call on a gateway whose tool-call buckets are in Redis
 //    (REDIS_URL, as with several replicas);
 //  - registry, cache 0: the same tool with REGISTRY_CACHE_SECONDS=0 and AUTHZ_READ_CACHE_MS=0, so every
@@ -40,6 +42,7 @@ import {
   log,
   makeTempDir,
   request,
+  requestJson as json,
   run,
   startServer,
   waitForStatus,
@@ -77,19 +80,6 @@ async function startBareServer(fixtureFile, tuned) {
   return { port, url: `http://127.0.0.1:${port}` };
 }
 
-async function json(port, method, urlPath, headers, body) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const response = await request(port, {
-    method,
-    path: urlPath,
-    body: payload,
-    headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) },
-  });
-  const text = response.body.toString('utf8');
-  if (response.status >= 300) throw new Error(`${method} ${urlPath} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
 function toolCall(name, args) {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 }
@@ -98,6 +88,18 @@ function toolCall(name, args) {
 const CALLS = {
   pure: { tool: 'calculate_draft_settlement', body: toolCall('calculate_draft_settlement', { content: sampleScenario() }) },
   registry: { tool: 'validate_standard_reference', body: toolCall('validate_standard_reference', { reference: 'RUL-3@1.0#2' }) },
+  alignment: {
+    tool: 'draft_alignment_report',
+    body: toolCall('draft_alignment_report', {
+      practice:
+        'Our AI agent releases payments to partners automatically every Friday; nobody signs off on the payment instructions. The same analyst prepares the monthly settlement run and approves it.',
+    }),
+  },
+  term: { tool: 'resolve_term', body: toolCall('resolve_term', { text: 'settlement' }) },
+  role: {
+    tool: 'recommend_role',
+    body: toolCall('recommend_role', { description: 'Someone to sign off the monthly payout run before it is posted' }),
+  },
   draft: {
     tool: 'draft_split_project',
     body: toolCall('draft_split_project', {
@@ -160,7 +162,18 @@ const COMPARISONS = [
 ];
 
 /** Lanes measured alone (warm-up, then one stretch). */
-const SINGLE_LANES = [lane('gatewayRedis', 'registry'), lane('gatewayRegistryUncached', 'registry')];
+const SINGLE_LANES = [
+  lane('gatewayRedis', 'registry'),
+  lane('gatewayRegistryUncached', 'registry'),
+  // The free-text tools (issue 19): one registry search per call, cached per release like any read.
+  lane('gateway', 'alignment'),
+  lane('gatewayRegistryUncached', 'alignment'),
+  lane('gateway', 'term'),
+  lane('gateway', 'role'),
+];
+
+/** BENCH_MCP_SINGLES_ONLY=1 measures the single lanes alone (the comparisons take most of the run). */
+const SINGLES_ONLY = process.env.BENCH_MCP_SINGLES_ONLY === '1';
 
 /** Every decision identity has answered so far (`authorization_decisions_total{side="decided"}`). */
 async function identityDecisions(identity) {
@@ -176,7 +189,8 @@ async function identityDecisions(identity) {
  * tests' own helper (libs/server-kit/src/testing/signed-in-partner.ts), bundled for Node here.
  */
 async function agentTokenOf(identity, platformKey, mcpResource) {
-  const bundled = path.join(tempDir, 'signed-in-partner.mjs');
+  // Inside the checkout, so the bundle's own imports (openid-client) resolve from its node_modules.
+  const bundled = path.join(ROOT, 'dist/tools/bench/signed-in-partner.mjs');
   await build({
     entryPoints: [path.join(ROOT, 'libs/server-kit/src/testing/signed-in-partner.ts')],
     bundle: true,
@@ -247,7 +261,7 @@ async function main() {
     class: 'app',
     organizationId: organization.id,
   });
-  const credentials = { apiKey: key.secret, agentToken: await agentTokenOf(identity, platformKey, mcpResource) };
+  const credentials = { apiKey: key.secret, agentToken: SINGLES_ONLY ? null : await agentTokenOf(identity, platformKey, mcpResource) };
   const headersOf = (credential) => ({
     Authorization: `Bearer ${credentials[credential]}`,
     'Content-Type': 'application/json',
@@ -333,7 +347,7 @@ async function main() {
   };
 
   const comparisons = [];
-  for (const comparison of COMPARISONS) {
+  for (const comparison of SINGLES_ONLY ? [] : COMPARISONS) {
     for (const measured of comparison.lanes) await warmUp(measured);
     const stretches = comparison.lanes.map(() => []);
     const order = [...comparison.lanes.keys(), ...[...comparison.lanes.keys()].reverse()];
@@ -375,11 +389,11 @@ async function main() {
         }),
       ),
       '',
-      '| tools/call validate_standard_reference | calls/s | p50 ms | p99 ms | identity decisions per call |',
-      '| --- | ---: | ---: | ---: | ---: |',
+      '| tools/call | lane | calls/s | p50 ms | p99 ms | identity decisions per call |',
+      '| --- | --- | ---: | ---: | ---: | ---: |',
       ...singles.map(
         (measured) =>
-          `| ${measured.label} | ${Math.round(measured.callsPerSecond)} | ${round(measured.p50Ms)} | ${round(measured.p99Ms)} | ${asks(measured)} |`,
+          `| ${CALLS[measured.call].tool} | ${measured.label} | ${Math.round(measured.callsPerSecond)} | ${round(measured.p50Ms)} | ${round(measured.p99Ms)} | ${asks(measured)} |`,
       ),
       '',
       `${LOAD.connections} connections. Compared lanes: ${LOAD.warmupSeconds} s warm-up each, then ${LOAD.sliceSeconds} s slices in the order A B C … C B A (p50/p99: mean of the slices); single lanes: ${LOAD.warmupSeconds} s warm-up, ${LOAD.durationSeconds} s measured.`,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import { AGENT_SCOPES } from '@stdreg/contracts';
-import { freePort } from '@stdreg/server-kit/testing';
+import { freePort, postMcp } from '@stdreg/server-kit/testing';
 import { sampleScenario, validToolCalls } from './support/examples';
 import { startGateway, type RunningGateway } from './support/gateway';
 import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './support/platform';
@@ -100,16 +100,7 @@ interface RpcAnswer {
 
 let rpcId = 0;
 async function rpc(token: string, method: string, params: Record<string, unknown> = {}) {
-  const response = await fetch(gateway.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-  });
+  const response = await postMcp(gateway.mcpUrl, token, { id: ++rpcId, method, params });
   const text = await response.text();
   return { status: response.status, challenge: response.headers.get('www-authenticate'), body: JSON.parse(text) as RpcAnswer };
 }

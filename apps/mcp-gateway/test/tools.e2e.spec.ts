@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { decisionsAnswered, recordDecisions, type DecisionRecorder } from './support/decision-recorder';
 import { brokenScenario, evenSplitScenario, sampleScenario, validToolCalls } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
+import { countRequests } from './support/request-counter';
 import { PLATFORM_START_TIMEOUT_MS, startPlatform, type Platform } from './support/platform';
 
 let platform: Platform;
@@ -102,14 +103,87 @@ describe('registry tools', () => {
     expect(await refused('compare_standard_versions', { sectionId: 'RUL-3', from: 'one', to: '2.0' })).toMatch(/from/);
   });
 
-  it('draft_alignment_report maps a practice to standards with covered clauses and gaps', async () => {
-    const report = await ok('draft_alignment_report', {
-      practice: 'Our AI agents prepare drafts of split rules in basis points; a supervisor approves them.',
-    });
-    const standards = report['standards'] as { citation: string; coveredClauses: string[]; gaps: unknown[] }[];
-    expect(standards.map((s) => s.citation)).toEqual(expect.arrayContaining(['AGT-1@2.0', 'RUL-3@2.0']));
-    for (const standard of standards) expect(standard.coveredClauses.length).toBeGreaterThan(0);
+  it('resolve_term finds terms by a misspelling, an everyday phrase and a Chinese synonym, best first', async () => {
+    for (const [text, termId] of [
+      ['disbursment', 'payout'],
+      ['maker-checker', 'separation-of-duties'],
+      ['红冲', 'reversal'],
+      ['统一社会信用代码', 'legal-entity-identifier'],
+    ] as const) {
+      const { matches } = (await ok('resolve_term', { text })) as { matches: { termId: string }[] };
+      expect({ text, first: matches[0]?.termId }).toEqual({ text, first: termId });
+    }
+  });
+
+  type Report = {
+    draft: boolean;
+    notice: string;
+    standards: { citation: string; clauses: { clauseId: string; status: string; basis: string; evidence: { sentence: string }[] }[] }[];
+  };
+  const statusOf = (report: Report, citation: string, clauseId: string) =>
+    report.standards.find((s) => s.citation.startsWith(citation))?.clauses.find((c) => c.clauseId === clauseId);
+
+  it('draft_alignment_report says at_risk where the practice states the opposite of a clause, with the sentence as evidence', async () => {
+    const practice = 'Our AI agent releases payments to partners automatically every Friday. Nobody signs off on the payment instructions.';
+    const report = (await ok('draft_alignment_report', { practice })) as Report;
+    expect(report.standards[0]!.citation).toMatch(/^(FIN-2|AGT-1)@/);
+    const fin2 = statusOf(report, 'FIN-2@', '2')!;
+    expect(fin2.status).toBe('at_risk');
+    expect(fin2.evidence.map((e) => e.sentence)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Nobody signs off|releases payments/)]),
+    );
+    expect(statusOf(report, 'AGT-1@', '2')!.status).toBe('at_risk');
+    expect(report.draft).toBe(true);
+    expect(report.notice).toMatch(/Draft for a person to review/);
+    const result = await call('draft_alignment_report', { practice });
+    expect((result.content[0] as { text: string }).text).toMatch(/^Draft for a person to review/);
+    expect(tools.get('draft_alignment_report')!.description).toMatch(/^Draft for a person to review/);
+  });
+
+  it('draft_alignment_report calls a clause addressed only where the practice states what it requires, never for shared words', async () => {
+    const meets = (await ok('draft_alignment_report', {
+      practice: '每笔付款指令在放行前都由财务主管审批。A different person approves each settlement run than the one who prepared it.',
+    })) as Report;
+    expect(statusOf(meets, 'FIN-2@', '2')!.status).toBe('addressed');
+    expect(statusOf(meets, 'GOV-2@', '2')!.status).toBe('addressed');
+    const sharesWords = (await ok('draft_alignment_report', {
+      practice: 'We talk about payment instructions and approvals in our weekly meeting.',
+    })) as Report;
+    expect(sharesWords.standards.flatMap((s) => s.clauses).filter((c) => c.status === 'addressed')).toEqual([]);
+    const violates = (await ok('draft_alignment_report', {
+      practice: 'To keep things fast, the same analyst prepares the settlement run and approves it.',
+    })) as Report;
+    expect(statusOf(violates, 'GOV-2@', '2')!.status).toBe('at_risk');
     expect(await refused('draft_alignment_report', { practice: 'x', maxStandards: 50 })).toMatch(/maxStandards/);
+  });
+
+  it('each free-text tool asks standards-api at most once per call (its manifest apart)', async () => {
+    const counter = await countRequests(platform.standardsApiUrl);
+    const counted = await startGateway({
+      STANDARDS_API_URL: counter.url,
+      IDENTITY_URL: platform.identityUrl,
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    });
+    const counting = await connectClient(counted.mcpUrl, { authorization: `Bearer ${agent.secret}` });
+    try {
+      for (const [name, args] of [
+        ['draft_alignment_report', { practice: 'Our agent has no named supervisor. 结算批次由同一人编制并审批。' }],
+        ['resolve_term', { text: 'four eyes' }],
+        ['recommend_role', { description: 'Someone to approve payment instructions' }],
+      ] as const) {
+        counter.requests.length = 0;
+        const result = await call(name, args, counting);
+        expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false });
+        expect({ name, requests: counter.requests.filter((r) => !r.includes('/manifest')) }).toEqual({
+          name,
+          requests: [expect.stringMatching(/^POST \/api\/v2\/search$/)],
+        });
+      }
+    } finally {
+      await counting.close();
+      await counted.close();
+      await counter.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { STANDARDS_API_MIGRATIONS } from './migrations';
 import { REGISTRY_ENTITIES } from './registry-storage/registry.entity';
 import { RegistryModule } from './registry/registry.module';
 import { RegistryService } from './registry/registry.service';
+import { SearchModule } from './search/search.module';
 import { AuthorizationModule } from './authorization/authorization.module';
 import { SplitProjectsModule } from './split-projects/split-projects.module';
 import { RuleVersionsModule } from './rule-versions/rule-versions.module';
@@ -31,6 +32,7 @@ export class AppModule {
           migrations: STANDARDS_API_MIGRATIONS,
         }),
         RegistryModule,
+        SearchModule,
         AuthorizationModule,
         WriteAuditModule,
         SplitProjectsModule,

@@ -88,7 +88,7 @@ describe('content import', () => {
     expect(await databaseState()).toBe(before);
   });
 
-  it('imports a changed pack as a new release, and the API serves it with a new digest and ETag', async () => {
+  it('imports a changed pack as a new release, and the API serves it, its search index rebuilt, with a new digest and ETag', async () => {
     const { body: oldManifest, headers: oldHeaders } = await request(api.server).get('/api/v2/manifest').expect(200);
     const changed = await copyOfSamplePack('changed');
     await editJson(changed, 'pack.json', (meta) => {
@@ -96,11 +96,18 @@ describe('content import', () => {
     });
     await editJson(changed, 'terms.json', (terms) => {
       terms[0].definition.en += ' (revised)';
+      terms[0].designations.en.push('quuxbasis');
     });
     const outcome = await api.app.get(ContentImportService).importPack(changed);
     expect(outcome).toMatchObject({ status: 'imported', packVersion: '2026.12.0' });
+    const { body: notYet } = await request(api.server).get('/api/v2/terms?q=quuxbasis').expect(200);
+    expect(notYet.items).toEqual([]);
 
     await api.app.get(RegistryService).refreshIfChanged();
+    const { body: searched } = await request(api.server).get('/api/v2/terms?q=quuxbasis').expect(200);
+    expect(searched.items.map((t: { termId: string }) => t.termId)).toEqual([
+      JSON.parse(await readFile(path.join(changed, 'terms.json'), 'utf8'))[0].termId,
+    ]);
     const { body: newManifest, headers: newHeaders } = await request(api.server).get('/api/v2/manifest').expect(200);
     expect(newManifest.digest).not.toBe(oldManifest.digest);
     expect(newManifest.digest).toBe(outcome.status === 'imported' ? outcome.digest : '');

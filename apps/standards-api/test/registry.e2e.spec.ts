@@ -127,6 +127,68 @@ describe('terms search', () => {
     const none = await get('/terms?q=zzzzqqqq').expect(200);
     expect(none.body).toEqual({ items: [], nextCursor: null });
   });
+
+  it('ranks by relevance, tolerates a misspelling, answers to designations and pages in rank order', async () => {
+    const misspelt = await get(`/terms?q=${encodeURIComponent('disbursment')}`).expect(200);
+    expect(misspelt.body.items[0].termId).toBe('payout');
+    const everyday = await get(`/terms?q=${encodeURIComponent('four eyes')}`).expect(200);
+    expect(everyday.body.items[0].termId).toBe('separation-of-duties');
+    const chinese = await get(`/terms?q=${encodeURIComponent('受益人')}`).expect(200);
+    expect(chinese.body.items[0].termId).toBe('participant');
+    expect(chinese.body.items[0].designations['zh-Hans']).toContain('受益人');
+
+    const all = await get('/terms?q=settlement&limit=100').expect(200);
+    const first = await get('/terms?q=settlement&limit=2').expect(200);
+    const second = await get(`/terms?q=settlement&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`).expect(200);
+    const ids = (items: { termId: string }[]) => items.map((t) => t.termId);
+    expect([...ids(first.body.items), ...ids(second.body.items)]).toEqual(ids(all.body.items).slice(0, 4));
+    await get(`/terms?q=payout&cursor=${encodeURIComponent(first.body.nextCursor)}`).expect(400);
+  });
+
+  it('shows a term with its designations in both languages', async () => {
+    const { body } = await get('/terms?q=basis%20point&limit=1').expect(200);
+    const term = pack.terms.find((t) => t.termId === body.items[0].termId)!;
+    expect(body.items[0].designations).toEqual(term.designations);
+  });
+});
+
+describe('search', () => {
+  const search = (body: unknown) =>
+    request(api.server)
+      .post('/api/v2/search')
+      .send(body as object);
+
+  it('answers one question with the best terms, roles or standards, each standard clause by clause with evidence', async () => {
+    const terms = await search({ q: 'cap table', in: 'terms' }).expect(200);
+    expect(terms.body).toMatchObject({ q: 'cap table', in: 'terms', digest: expect.stringMatching(/^sha256:/) });
+    expect(terms.body.hits[0]).toMatchObject({ id: 'equity-ledger', match: 'synonym', term: { termId: 'equity-ledger' } });
+
+    const roles = await search({ q: '审批每月结算批次的人', in: 'roles', limit: 3 }).expect(200);
+    expect(roles.body.hits[0]).toMatchObject({ id: 'settlement-approver', role: { role: 'settlement-approver' } });
+    expect(roles.body.hits.length).toBeLessThanOrEqual(3);
+
+    const practice = 'Our AI agent releases payments automatically every Friday. Nobody signs off on the payment instructions.';
+    const standards = await search({ q: practice, in: 'standards', limit: 3 }).expect(200);
+    const fin2 = standards.body.hits.find((hit: { id: string }) => hit.id === 'FIN-2');
+    expect(fin2.standard).toMatchObject({ sectionId: 'FIN-2', citation: expect.stringMatching(/^FIN-2@/) });
+    const clause2 = fin2.standard.clauses.find((c: { clauseId: string }) => c.clauseId === '2');
+    expect(clause2.contradicted.length).toBeGreaterThan(0);
+    expect(clause2.evidence[0]).toEqual({ sentence: expect.any(String), words: expect.any(Array), terms: expect.any(Array) });
+  });
+
+  it('refuses a malformed question with a 400 naming the field', async () => {
+    for (const [body, field] of [
+      [{ in: 'terms' }, 'q'],
+      [{ q: '   ', in: 'terms' }, 'q'],
+      [{ q: 'x'.repeat(4001), in: 'standards' }, 'q'],
+      [{ q: 'cap', in: 'policies' }, 'in'],
+      [{ q: 'cap', in: 'terms', limit: 0 }, 'limit'],
+      [{ q: 'cap', in: 'terms', colour: 'red' }, 'colour'],
+    ] as const) {
+      const { body: problem } = await search(body).expect(400);
+      expect(JSON.stringify(problem)).toContain(field);
+    }
+  });
 });
 
 describe('tasks, roles, policies, brand and split templates', () => {
@@ -254,6 +316,9 @@ describe('OpenAPI', () => {
     ]) {
       expect(body.paths[`/api/v2${path}`]?.get).toBeDefined();
     }
+    expect(body.paths['/api/v2/search']?.post?.requestBody).toBeDefined();
+    expect(body.components.schemas.SearchResultDto.properties.hits).toBeDefined();
+    expect(body.components.schemas.TermDto.properties.designations).toBeDefined();
     expect(JSON.stringify(body)).not.toContain('"nullable"');
     expect(body.components.schemas.StandardBlockDto.properties.source).toBeDefined();
   });

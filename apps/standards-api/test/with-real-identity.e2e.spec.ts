@@ -33,7 +33,7 @@ const project = {
 beforeAll(async () => {
   identity = await startRealIdentity();
   api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: identity.serviceToken });
-});
+}, 120_000);
 afterAll(async () => {
   await api?.close();
   await identity?.stop();

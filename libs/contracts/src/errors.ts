@@ -11,6 +11,7 @@ export enum ErrorCode {
   Conflict = 'conflict',
   PreconditionFailed = 'precondition_failed',
   PayloadTooLarge = 'payload_too_large',
+  HeadersTooLarge = 'headers_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
   DomainRuleViolated = 'domain_rule_violated',
   ConfirmationRequired = 'confirmation_required',

@@ -38,6 +38,21 @@ export function checkCrossReferences(pack: ContentPack): PackIssue[] {
     });
   });
 
+  pack.standards.forEach((block, i) => {
+    block.clauses.forEach((clause, j) => {
+      for (const [kind, phrases] of Object.entries(clause.conditions ?? {})) {
+        for (const [locale, list] of Object.entries(phrases as Record<string, string[]>)) {
+          list.forEach((phrase, k) => {
+            for (const [, id] of phrase.matchAll(/@([a-z0-9-]+)/g)) {
+              if (!termIds.has(id!))
+                issue('standards', `/${i}/clauses/${j}/conditions/${kind}/${locale}/${k}`, `names unknown term "@${id}"`);
+            }
+          });
+        }
+      }
+    });
+  });
+
   pack.tasks.forEach((task, i) => {
     task.roles.forEach((role, j) => {
       if (!roles.has(role)) issue('tasks', `/${i}/roles/${j}`, `names unknown role "${role}"`);

@@ -7,6 +7,7 @@ import {
   list,
   localized,
   localizedList,
+  exactLocalesOf,
   object,
   oneOf,
   optional,
@@ -27,6 +28,10 @@ const blockReference = text({ pattern: /^[A-Z]{2,5}-[0-9]{1,3}@[0-9]+\.[0-9]+$/,
 const tag = text({ pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/, patternHint: 'lowercase kebab-case', maxLength: 40 });
 const shortText = text({ maxLength: 200 });
 const taskIo = object({ name: kebabId, description: localized });
+const namesOfOneLanguage = list(text({ maxLength: 120 }), { max: 40 });
+const designations = exactLocalesOf(namesOfOneLanguage);
+/** Phrases of a clause's conditions (see ClauseConditions): cues of `|`-separated alternatives, at most 12 phrases a language. */
+const conditionPhrases = exactLocalesOf(list(text({ maxLength: 600 }), { max: 12 }));
 
 export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
   pack: object({
@@ -53,7 +58,11 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       title: localized,
       summary: localized,
       clauses: list(
-        object({ clauseId: text({ pattern: /^[0-9]+(\.[0-9]+)?$/, patternHint: 'a clause id like 2 or 2.1' }), text: localized }),
+        object({
+          clauseId: text({ pattern: /^[0-9]+(\.[0-9]+)?$/, patternHint: 'a clause id like 2 or 2.1' }),
+          text: localized,
+          conditions: optional(object({ requires: conditionPhrases, contradictedBy: conditionPhrases })),
+        }),
         { min: 2, max: 50 },
       ),
       tags: list(tag, { min: 1, max: 8 }),
@@ -67,6 +76,7 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       term: localized,
       definition: localized,
       synonyms: localizedList,
+      designations: optional(designations),
       related: optional(list(kebabId, { max: 20 })),
       standards: optional(list(sectionId, { max: 20 })),
     }),

@@ -21,9 +21,20 @@ export interface StandardBlockVersion {
   supersedes?: string;
   title: Localized;
   summary: Localized;
-  clauses: { clauseId: string; text: Localized }[];
+  clauses: { clauseId: string; text: Localized; conditions?: ClauseConditions }[];
   tags: string[];
   source: { publisher: string; edition: string; uri: string; sha256: string };
+}
+
+/**
+ * What a practice says when it meets a clause (`requires`) and when it states the opposite (`contradictedBy`),
+ * as phrases in both languages: cues separated by spaces, all found in one sentence; alternatives of a cue
+ * separated by `|`, `_` a space inside one; a Latin alternative matches at the start of a word (of three
+ * letters or fewer: as a whole word), a Chinese one anywhere.
+ */
+export interface ClauseConditions {
+  requires: LocalizedList;
+  contradictedBy: LocalizedList;
 }
 
 export interface Term {
@@ -31,6 +42,8 @@ export interface Term {
   term: Localized;
   definition: Localized;
   synonyms: LocalizedList;
+  /** More names of the term in each language: abbreviations, everyday phrases, the synonyms practitioners use. */
+  designations?: LocalizedList;
   related?: string[];
   standards?: string[];
 }

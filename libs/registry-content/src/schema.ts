@@ -77,12 +77,13 @@ export const kebabId = text({ pattern: /^[a-z0-9]+(-[a-z0-9]+)*$/, patternHint: 
 export const version = text({ pattern: /^[0-9]+\.[0-9]+$/, patternHint: 'major.minor, e.g. 1.0', maxLength: 16 });
 
 /** An object with exactly the two locales, each a non-empty string. */
-export const localized: Rule = exactLocales(text());
+export const localized: Rule = exactLocalesOf(text());
 
 /** An object with exactly the two locales, each an array of non-empty strings. */
-export const localizedList: Rule = exactLocales(list(text(), { min: 0, max: 50 }));
+export const localizedList: Rule = exactLocalesOf(list(text(), { min: 0, max: 50 }));
 
-function exactLocales(rule: Rule): Rule {
+/** An object with exactly the two locales, each checked by `rule`. */
+export function exactLocalesOf(rule: Rule): Rule {
   return (value, path, report) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return report(path, `must be a localized object with "en" and "zh-Hans", found ${describe(value)}`);

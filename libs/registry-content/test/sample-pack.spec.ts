@@ -21,6 +21,27 @@ describe('the sample content pack', () => {
     expect(pack.splitTemplates.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('gives every term more names in both languages, none of them its own name', async () => {
+    const pack = await loadSample();
+    for (const term of pack.terms) {
+      for (const locale of ['en', 'zh-Hans'] as const) {
+        const names = term.designations?.[locale] ?? [];
+        expect({ termId: term.termId, locale, enough: names.length >= 3 }).toEqual({ termId: term.termId, locale, enough: true });
+        expect(names).not.toContain(term.term[locale]);
+        expect(new Set(names).size).toBe(names.length);
+      }
+    }
+  });
+
+  it("says, for most clauses of the current standards, in both languages, what states the clause's opposite", async () => {
+    const pack = await loadSample();
+    const clauses = pack.standards.filter((b) => b.status === 'current').flatMap((b) => b.clauses);
+    const withContradictions = clauses.filter(
+      (c) => c.conditions && c.conditions.contradictedBy.en.length > 0 && c.conditions.contradictedBy['zh-Hans'].length > 0,
+    );
+    expect(withContradictions.length / clauses.length).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('has a stable digest: the same content twice, and the same content reordered, give one digest', async () => {
     const pack = await loadSample();
     const again = await loadSample();

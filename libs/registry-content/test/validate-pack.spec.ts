@@ -33,17 +33,42 @@ describe('validatePack', () => {
     ]);
   });
 
+  it('checks designations and clause conditions like any localized list', async () => {
+    const files = await sampleFiles();
+    (files.terms[0]!.designations as unknown as Record<string, unknown>)['zh-Hans'] = '基点';
+    delete (files.terms[1]!.designations as Partial<Record<string, string[]>>)['en'];
+    const clause = files.standards.find((b) => b.clauses.some((c) => c.conditions))!.clauses.find((c) => c.conditions)!;
+    clause.conditions!.contradictedBy.en = [''];
+    (clause.conditions as unknown as Record<string, unknown>)['hint'] = 'x';
+    const result = validatePack(files);
+    expect(!result.ok && result.issues.map((i) => `${i.file} ${i.path} ${i.message}`)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^terms\.json \/0\/designations\/zh-Hans must be an array/),
+        'terms.json /1/designations/en is missing: every localized field needs both en and zh-Hans',
+        expect.stringMatching(/^standards\.json \/\d+\/clauses\/\d+\/conditions\/contradictedBy\/en\/0 must not be empty/),
+        expect.stringMatching(/^standards\.json \/\d+\/clauses\/\d+\/conditions\/hint is not an accepted field/),
+      ]),
+    );
+  });
+
   it('checks references across files', async () => {
     const files = await sampleFiles();
     files.tasks[2]!.roles = ['no-such-role'];
     files.tasks[4]!.standards = ['RUL-3@9.9'];
     files.terms[0]!.related = ['no-such-term'];
+    const conditioned = files.standards.findIndex((b) => b.clauses[0]!.conditions);
+    files.standards[conditioned]!.clauses[0]!.conditions!.contradictedBy.en = ['@no-such-term approv'];
     const result = validatePack(files);
     expect(!result.ok && result.issues).toEqual(
       expect.arrayContaining([
         { file: 'tasks.json', path: '/2/roles/0', message: 'names unknown role "no-such-role"' },
         { file: 'tasks.json', path: '/4/standards/0', message: 'cites unknown standards block version "RUL-3@9.9"' },
         { file: 'terms.json', path: '/0/related/0', message: 'names unknown term "no-such-term"' },
+        {
+          file: 'standards.json',
+          path: `/${conditioned}/clauses/0/conditions/contradictedBy/en/0`,
+          message: 'names unknown term "@no-such-term"',
+        },
       ]),
     );
   });

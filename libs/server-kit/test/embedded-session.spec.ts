@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { databaseReadinessCheck, openDatabase, preparedQuery, type DatabaseHandle } from '../src/database';
+import { pool, waitUntilPoolIsEmpty } from './support/pool';
 
 // The embedded server runs every connection in PGlite's one session. Whatever one connection leaves
 // there must not meet the next, however the first one ended.
-const pool = (dataSource: DataSource) => (dataSource.driver as unknown as { master: pg.Pool }).master;
 
 async function leaveSessionState(client: pg.ClientBase): Promise<void> {
   await client.query({ name: 'leaky_statement', text: 'SELECT 1 AS one' });
@@ -17,13 +17,6 @@ async function expectCleanSession(dataSource: DataSource): Promise<void> {
   await expect(dataSource.query('SHOW application_name')).resolves.toEqual([{ application_name: '' }]);
   await expect(dataSource.query("SELECT to_regclass('pg_temp.left_behind') AS relation")).resolves.toEqual([{ relation: null }]);
   await expect(dataSource.query('SELECT count(*)::int AS rows FROM survivor')).resolves.toEqual([{ rows: 1 }]);
-}
-
-async function waitUntilPoolIsEmpty(dataSource: DataSource): Promise<void> {
-  for (let waited = 0; pool(dataSource).totalCount > 0; waited += 20) {
-    if (waited > 10_000) throw new Error('the pool kept its connection past ten seconds of its 100 ms idle timeout');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('the embedded database between connections', () => {

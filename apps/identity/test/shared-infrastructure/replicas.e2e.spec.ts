@@ -4,24 +4,48 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { createServiceApp, loadConfig } from '@stdreg/server-kit';
+import { CuttableProxy } from '@stdreg/server-kit/testing';
 import { IdentityConfig } from '../../src/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
 import { SERVICE_TOKEN, startIdentity, type RunningIdentity } from '../support/identity-app';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-// A lease long enough that a decision relying on a stale one could not be missed.
-const LIMITS = { RATE_LIMIT_APP_BURST: '6', RATE_LIMIT_APP_PER_MINUTE: '60', KEY_LEASE_MS: '3000' };
+// A lease long enough that a decision relying on a stale one could not be missed. The App bucket keeps its
+// default burst and refills one token a minute, the write bucket holds 4 and refills one in 15 s: 200
+// concurrent requests are answered long before a refill could admit one more than the burst.
+const APP_BURST = 120;
+const WRITES = 4;
+const CONCURRENT = 200;
+const LIMITS = {
+  RATE_LIMIT_APP_BURST: String(APP_BURST),
+  RATE_LIMIT_APP_PER_MINUTE: '1',
+  RATE_LIMIT_APP_WRITES_PER_MINUTE: String(WRITES),
+  KEY_LEASE_MS: '3000',
+};
+const count = (statuses: number[], wanted: number) => statuses.filter((status) => status === wanted).length;
+
+async function eventuallyReady(server: Server): Promise<void> {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    if ((await request(server).get('/readyz')).status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await request(server).get('/readyz').expect(200);
+}
 
 describe('two identity replicas sharing PostgreSQL and Redis', () => {
+  let redis: CuttableProxy;
   let identity: RunningIdentity;
   let replica: NestExpressApplication;
+  let servers: Server[];
 
   beforeAll(async () => {
-    identity = await startIdentity(LIMITS);
+    redis = await CuttableProxy.start(process.env['REDIS_URL']!);
+    const redisUrl = redis.through(process.env['REDIS_URL']!);
+    identity = await startIdentity({ ...LIMITS, REDIS_URL: redisUrl });
     const config = loadConfig(IdentityConfig, {
       LOG_LEVEL: 'error',
       BOOTSTRAP_PLATFORM_KEY: 'off',
-      REDIS_URL: process.env['REDIS_URL']!,
+      REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: identity.redisPrefix,
       DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`,
       ...identity.database.env,
@@ -29,23 +53,53 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
     });
     replica = await createServiceApp(IDENTITY, config);
     await replica.init();
+    servers = [identity.server, replica.getHttpServer() as Server];
   });
   afterAll(async () => {
     await replica.close();
     await identity.close();
+    await redis.close();
   });
 
-  it('shares one bucket between two instances: exactly the burst gets through in total', async () => {
+  /** `CONCURRENT` requests at once, alternating between the two instances. */
+  const concurrently = (send: (server: Server) => request.Test) =>
+    Promise.all(Array.from({ length: CONCURRENT }, (_, i) => send(servers[i % 2]!).then((response) => response.status)));
+  const registerApp = (server: Server, secret: string) =>
+    request(server)
+      .post('/v1/apps')
+      .set(bearer(secret))
+      .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/callback'] });
+  const appsRegisteredBy = async (keyId: string) =>
+    (await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [keyId]))[0].n as number;
+
+  it('shares one bucket between two instances: of 200 concurrent requests with one App key, exactly the burst gets through', async () => {
     const partner = await identity.newAppKey();
-    const servers = [identity.server, replica.getHttpServer() as Server];
-    const responses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        request(servers[i % 2]!)
-          .get('/v1/apps')
-          .set(bearer(partner.secret)),
-      ),
-    );
-    expect(responses.filter((r) => r.status === 200)).toHaveLength(6);
+    const statuses = await concurrently((server) => request(server).get('/v1/apps').set(bearer(partner.secret)));
+    expect(count(statuses, 200)).toBe(APP_BURST);
+    expect(count(statuses, 429)).toBe(CONCURRENT - APP_BURST);
+  });
+
+  it('shares the write bucket between two instances: of 200 concurrent writes with one App key, exactly its burst is written', async () => {
+    const partner = await identity.newAppKey({ maxApps: 50 });
+    const statuses = await concurrently((server) => registerApp(server, partner.secret));
+    expect(count(statuses, 201)).toBe(WRITES);
+    expect(count(statuses, 429)).toBe(CONCURRENT - WRITES);
+    expect(await appsRegisteredBy(partner.key.id)).toBe(WRITES);
+  });
+
+  it('refuses every limited call at both instances with 503 while Redis is away, lets none through, and recovers', async () => {
+    const partner = await identity.newAppKey({ maxApps: 50 });
+    await redis.cut();
+    const reads = await concurrently((server) => request(server).get('/v1/apps').set(bearer(partner.secret)));
+    const writes = await concurrently((server) => registerApp(server, partner.secret));
+    const platformReads = await concurrently((server) => request(server).get('/v1/keys').set(bearer(identity.platformKey)));
+    expect([count(reads, 503), count(writes, 503), count(platformReads, 503)]).toEqual([CONCURRENT, CONCURRENT, CONCURRENT]);
+    expect(await appsRegisteredBy(partner.key.id)).toBe(0);
+    for (const server of servers) await request(server).get('/readyz').expect(503);
+
+    await redis.restore();
+    for (const server of servers) await eventuallyReady(server);
+    for (const server of servers) await registerApp(server, partner.secret).expect(201);
   });
 
   it('sees a revocation made through the other instance at once', async () => {

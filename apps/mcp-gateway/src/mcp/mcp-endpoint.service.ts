@@ -12,7 +12,7 @@ import { McpServerFactory } from './mcp-server.factory';
 import { JsonRpcErrorCode, jsonRpcError } from './protocol';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
 import { requestOperations } from './request-operations';
-import { requestShapeError } from './request-shape';
+import { requestShapeAnswer } from './request-shape';
 
 function countToolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
@@ -70,8 +70,8 @@ export class McpEndpoint {
         );
       }
     }
-    const shapeError = requestShapeError(request.body);
-    if (shapeError) return send(response, 200, shapeError);
+    const shapeAnswer = requestShapeAnswer(request.body);
+    if (shapeAnswer) return send(response, 200, shapeAnswer);
     const operations = requestOperations(request.body);
     if (!caller.credential && operations.needsCredential) {
       // Every agent scope: a client asks for exactly what the first challenge names, and one consent should serve the session.

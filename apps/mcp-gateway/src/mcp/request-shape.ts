@@ -13,8 +13,33 @@ export interface ShapeError {
   error: { code: number; message: string };
 }
 
+/**
+ * The answer to a body with a request whose params do not have its method's shape, or null when every
+ * request has its shape. In a batch, one malformed request refuses the batch so that none of it is done:
+ * the malformed requests get their errors and every other request (not the notifications) is answered as
+ * not processed.
+ */
+export function requestShapeAnswer(body: unknown): ShapeError | ShapeError[] | null {
+  if (!Array.isArray(body)) return requestShapeError(body);
+  const errors = body.map(requestShapeError);
+  if (errors.every((error) => error === null)) return null;
+  return body.flatMap((message, index) => errors[index] ?? notProcessed(message));
+}
+
+function notProcessed(message: unknown): ShapeError[] {
+  const id = (message as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return [];
+  return [
+    {
+      jsonrpc: '2.0',
+      id,
+      error: { code: JsonRpcErrorCode.InvalidRequest, message: 'Not processed: another request of this batch has invalid params.' },
+    },
+  ];
+}
+
 /** The JSON-RPC error for a request whose params do not have its method's shape; null when they do (or it is no request). */
-export function requestShapeError(message: unknown): ShapeError | null {
+function requestShapeError(message: unknown): ShapeError | null {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
   const { method, id } = message as { method?: unknown; id?: unknown };
   if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return null;

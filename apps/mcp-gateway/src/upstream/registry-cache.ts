@@ -1,5 +1,16 @@
 // Registry reads from standards-api, cached per content release: the manifest digest names the release.
-import type { ManifestDto, Page, PolicyDto, RoleDto, SplitTemplateDto, StandardSummaryDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
+import type {
+  ManifestDto,
+  Page,
+  PolicyDto,
+  RoleDto,
+  SearchRequestDto,
+  SearchResultDto,
+  SplitTemplateDto,
+  StandardSummaryDto,
+  TaskSpecDto,
+  TermDto,
+} from '@stdreg/contracts';
 import { MAX_PAGE_LIMIT } from '@stdreg/contracts';
 import type { StandardsApiClient } from './standards-api.client';
 import type { UpstreamResult } from './upstream-result';
@@ -14,11 +25,14 @@ export interface RegistryCollections {
 }
 
 const MAX_ENTRIES = 2000;
+/** Search answers are larger (a practice and the clauses of five standards): fewer of them are kept. */
+const MAX_SEARCH_ENTRIES = 256;
 
 export class RegistryCache {
   private digest: string | null = null;
   private manifestRead: { at: number; result: Promise<UpstreamResult<ManifestDto>> } | null = null;
   private readonly reads = new Map<string, Promise<UpstreamResult<unknown>>>();
+  private readonly searches = new Map<string, Promise<UpstreamResult<unknown>>>();
 
   constructor(
     private readonly api: StandardsApiClient,
@@ -39,6 +53,7 @@ export class RegistryCache {
       if (answered.body.digest !== this.digest) {
         this.digest = answered.body.digest;
         this.reads.clear();
+        this.searches.clear();
       }
     }
     return this.manifestRead.result;
@@ -46,18 +61,35 @@ export class RegistryCache {
 
   /** One registry document (GET path?query), cached for the current release when found or absent. */
   async read<T>(path: string, query: Record<string, string | undefined> = {}): Promise<UpstreamResult<T>> {
+    const key = `${path}?${new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString()}`;
+    return this.cachedFor(this.reads, MAX_ENTRIES, key, () => this.api.get<T>(path, query));
+  }
+
+  /** The answer cached under `key` for the current release, asked once; a failure other than 404 is not kept. */
+  private async cachedFor<T>(
+    store: Map<string, Promise<UpstreamResult<unknown>>>,
+    maxEntries: number,
+    key: string,
+    ask: () => Promise<UpstreamResult<T>>,
+  ): Promise<UpstreamResult<T>> {
     const manifest = await this.manifest();
     if (!manifest.ok) return manifest;
-    const key = `${path}?${new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString()}`;
-    let cached = this.reads.get(key) as Promise<UpstreamResult<T>> | undefined;
+    let cached = store.get(key) as Promise<UpstreamResult<T>> | undefined;
     if (!cached) {
-      cached = this.api.get<T>(path, query);
-      if (this.reads.size >= MAX_ENTRIES) this.reads.clear();
-      this.reads.set(key, cached);
+      cached = ask();
+      if (store.size >= maxEntries) store.clear();
+      store.set(key, cached);
       const result = await cached;
-      if (!result.ok && result.status !== 404) this.reads.delete(key);
+      if (!result.ok && result.status !== 404) store.delete(key);
     }
     return cached;
+  }
+
+  /** One full-text search of the registry (POST /search), cached for the current release like a read. */
+  async search(request: SearchRequestDto): Promise<UpstreamResult<SearchResultDto>> {
+    return this.cachedFor(this.searches, MAX_SEARCH_ENTRIES, JSON.stringify([request.in, request.limit, request.q]), () =>
+      this.api.search(request),
+    );
   }
 
   /** Every item of a registry list, all pages. */

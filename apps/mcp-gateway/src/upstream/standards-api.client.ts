@@ -1,5 +1,11 @@
 // Typed HTTP client of standards-api (/api/v2). Reads anything; writes only the drafts the gateway may create.
-import { ORGANIZATION_HEADER, type AgentScope, type ForwardedCredentialDto } from '@stdreg/contracts';
+import {
+  ORGANIZATION_HEADER,
+  type AgentScope,
+  type ForwardedCredentialDto,
+  type SearchRequestDto,
+  type SearchResultDto,
+} from '@stdreg/contracts';
 import type { TokenExchangeClient } from './token-exchange.client';
 import { requestJson, type UpstreamResult } from './upstream-result';
 
@@ -36,6 +42,17 @@ export class StandardsApiClient {
       method: 'GET',
       url: this.url(path, query),
       headers: headers.headers,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  /** The registry's full-text search: anonymous and read-only, a POST only because the text can be long. */
+  async search(request: SearchRequestDto): Promise<UpstreamResult<SearchResultDto>> {
+    return requestJson<SearchResultDto>('standards-api', {
+      method: 'POST',
+      url: this.url('/search', {}),
+      headers: {},
+      body: request,
       timeoutMs: this.timeoutMs,
     });
   }

@@ -1,24 +1,28 @@
 // Runs only when the test run has Redis (see jest.config.cjs). The limiter refuses or passes a call
 // before anything is asked upstream, so these gateways need no standards-api or identity.
 import { randomUUID } from 'node:crypto';
-import { CuttableProxy } from '@stdreg/server-kit/testing';
+import { CuttableProxy, postMcp } from '@stdreg/server-kit/testing';
 import { startGateway, type RunningGateway } from '../support/gateway';
 
 const NOWHERE = 'http://127.0.0.1:9';
+// A bucket's capacity is its per-minute count, so a small one refills one token in 12 to 15 s: 200
+// concurrent calls are answered long before a refill could admit one more than the burst.
 const PER_KEY = 4;
+const PER_IP = 5;
+const CONCURRENT = 200;
 
 function toolCall(gateway: RunningGateway, key: string): Promise<Response> {
-  return fetch(gateway.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
-  });
+  return postMcp(gateway.mcpUrl, key, { id: 1, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
 }
+
+/** `CONCURRENT` tool calls at once, alternating between the two replicas; `keyOf(i)` is the i-th call's key. */
+function concurrentCalls(replicas: RunningGateway[], keyOf: (call: number) => string): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: CONCURRENT }, (_, call) => toolCall(replicas[call % replicas.length]!, keyOf(call)).then((r) => r.status)),
+  );
+}
+
+const count = (statuses: number[], wanted: number) => statuses.filter((status) => status === wanted).length;
 
 async function redisReadiness(gateway: RunningGateway): Promise<string> {
   const body = (await (await fetch(`${gateway.url}/readyz`)).json()) as { checks: Record<string, string> };
@@ -34,24 +38,31 @@ async function eventually(probe: () => Promise<string>, wanted: string): Promise
   return value;
 }
 
+const key = () => `stdreg_app_${randomUUID()}`;
+
+/** Two gateway replicas on one Redis (through `redis`), with these tool-call limits. */
+async function startReplicas(redis: CuttableProxy, perKey: number, perIp: number): Promise<[RunningGateway, RunningGateway]> {
+  const env = {
+    STANDARDS_API_URL: NOWHERE,
+    IDENTITY_URL: NOWHERE,
+    REDIS_URL: redis.through(process.env['REDIS_URL']!),
+    REDIS_KEY_PREFIX: `stdreg-test:${randomUUID()}:`,
+    MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: String(perKey),
+    MCP_TOOL_CALLS_PER_MINUTE_PER_IP: String(perIp),
+  };
+  const replicas: [RunningGateway, RunningGateway] = [await startGateway(env), await startGateway(env)];
+  // As behind a load balancer: a replica gets calls once it is ready, which includes its Redis connection.
+  for (const replica of replicas) expect(await eventually(() => redisReadiness(replica), 'up')).toBe('up');
+  return replicas;
+}
+
 describe('tool-call limits shared by gateway replicas through Redis', () => {
   let redis: CuttableProxy;
   let replicas: [RunningGateway, RunningGateway];
-  const key = () => `stdreg_app_${randomUUID()}`;
 
   beforeAll(async () => {
     redis = await CuttableProxy.start(process.env['REDIS_URL']!);
-    const env = {
-      STANDARDS_API_URL: NOWHERE,
-      IDENTITY_URL: NOWHERE,
-      REDIS_URL: redis.through(process.env['REDIS_URL']!),
-      REDIS_KEY_PREFIX: `stdreg-test:${randomUUID()}:`,
-      MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: String(PER_KEY),
-      MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '100000',
-    };
-    replicas = [await startGateway(env), await startGateway(env)];
-    // As behind a load balancer: a replica gets calls once it is ready, which includes its Redis connection.
-    for (const replica of replicas) expect(await eventually(() => redisReadiness(replica), 'up')).toBe('up');
+    replicas = await startReplicas(redis, PER_KEY, 100_000);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.close()));
@@ -66,25 +77,56 @@ describe('tool-call limits shared by gateway replicas through Redis', () => {
     expect((await toolCall(replicas[1], key())).status).toBe(200);
   });
 
-  it('allows exactly the burst when many calls reach both replicas at once', async () => {
+  it('allows exactly the key bucket of 200 calls with one key reaching both replicas at once', async () => {
     const agent = key();
-    const statuses = await Promise.all(Array.from({ length: 24 }, (_, call) => toolCall(replicas[call % 2]!, agent).then((r) => r.status)));
-    expect(statuses.filter((status) => status === 200)).toHaveLength(PER_KEY);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(24 - PER_KEY);
+    const statuses = await concurrentCalls(replicas, () => agent);
+    expect(count(statuses, 200)).toBe(PER_KEY);
+    expect(count(statuses, 429)).toBe(CONCURRENT - PER_KEY);
   });
 
-  it('refuses tool calls with 503 while Redis is away, is not ready then, and recovers when Redis returns', async () => {
+  it('refuses every one of 200 calls at both replicas with 503 while Redis is away, lets none through, and recovers', async () => {
     const agent = key();
     expect(await redisReadiness(replicas[0])).toBe('up');
     await redis.cut();
-    expect(await eventually(() => redisReadiness(replicas[0]), 'down')).toBe('down');
+    const statuses = await concurrentCalls(replicas, () => agent);
+    expect(count(statuses, 503)).toBe(CONCURRENT);
+    for (const replica of replicas) expect(await eventually(() => redisReadiness(replica), 'down')).toBe('down');
     const refused = await toolCall(replicas[0], agent);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ error: { code: -32000, message: expect.stringContaining('unavailable') } });
 
     await redis.restore();
-    expect(await eventually(() => redisReadiness(replicas[0]), 'up')).toBe('up');
+    for (const replica of replicas) expect(await eventually(() => redisReadiness(replica), 'up')).toBe('up');
     expect((await toolCall(replicas[0], agent)).status).toBe(200);
+    expect((await toolCall(replicas[1], agent)).status).toBe(200);
+  });
+});
+
+describe('the per-address tool-call bucket shared by gateway replicas', () => {
+  let redis: CuttableProxy;
+  let replicas: [RunningGateway, RunningGateway];
+
+  beforeAll(async () => {
+    redis = await CuttableProxy.start(process.env['REDIS_URL']!);
+    replicas = await startReplicas(redis, 100_000, PER_IP);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await redis.close();
+  });
+
+  it('allows exactly the address bucket of 200 calls with 200 keys from one address reaching both replicas at once', async () => {
+    const statuses = await concurrentCalls(replicas, () => key());
+    expect(count(statuses, 200)).toBe(PER_IP);
+    expect(count(statuses, 429)).toBe(CONCURRENT - PER_IP);
+  });
+
+  it('refuses every call with 503 while Redis is away, whatever its key', async () => {
+    await redis.cut();
+    const statuses = await concurrentCalls(replicas, () => key());
+    expect(count(statuses, 503)).toBe(CONCURRENT);
+    await redis.restore();
+    for (const replica of replicas) expect(await eventually(() => redisReadiness(replica), 'up')).toBe('up');
   });
 });

@@ -11,6 +11,8 @@ import type {
 } from '@stdreg/contracts';
 import { compareVersions, type ContentPack } from '@stdreg/registry-content';
 import type { StoredRegistry } from '../registry-storage/registry.repository';
+import type { ClauseConditions } from '../search-index/clause-conditions';
+import { RegistrySearchIndex } from '../search-index/registry-search-index';
 
 export const API_VERSION = '2.0.0';
 const CAPABILITIES = [
@@ -29,11 +31,6 @@ const CAPABILITIES = [
   'cursor-pagination',
 ];
 
-/** Case-, width- and diacritic-insensitive form used for term search. */
-export function searchForm(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 /** The registry content of one release, shaped as the API serves it, built once per release. */
 export class RegistrySnapshot {
   readonly sequence: string;
@@ -47,7 +44,8 @@ export class RegistrySnapshot {
   readonly splitTemplates: SplitTemplateDto[];
   private readonly blockVersions = new Map<string, StandardBlockDto>();
   private readonly currentBlockVersion = new Map<string, string>();
-  private readonly termSearchForms: string[];
+  /** The release's full-text index: terms, clauses of the current standards, roles. */
+  readonly search: RegistrySearchIndex;
   private readonly taskByCode: Map<string, TaskSpecDto>;
   private readonly roleByName: Map<string, RoleDto>;
   private readonly policyVersions = new Map<string, PolicyDto[]>();
@@ -62,16 +60,10 @@ export class RegistrySnapshot {
       term: t.term,
       definition: t.definition,
       synonyms: { en: t.synonyms.en, 'zh-Hans': t.synonyms['zh-Hans'] },
+      designations: { en: t.designations?.en ?? [], 'zh-Hans': t.designations?.['zh-Hans'] ?? [] },
       related: t.related ?? [],
       standards: t.standards ?? [],
     }));
-    this.termSearchForms = this.terms.map((t) =>
-      searchForm(
-        [t.termId, t.term.en, t.term['zh-Hans'], ...t.synonyms.en, ...t.synonyms['zh-Hans'], t.definition.en, t.definition['zh-Hans']].join(
-          '\n',
-        ),
-      ),
-    );
     this.tasks = [...pack.tasks].sort(byKey((t) => t.taskCode)).map((t) => ({
       taskCode: t.taskCode,
       title: t.title,
@@ -124,6 +116,25 @@ export class RegistrySnapshot {
         versions: templateVersions,
       }));
     this.templateByVersion = new Map(this.splitTemplates.map((t) => [t.version, t]));
+    this.search = new RegistrySearchIndex({
+      terms: this.terms,
+      standards: this.standards.map((summary) => {
+        const block = this.standardBlock(summary.sectionId)!;
+        const source = pack.standards.find((b) => b.sectionId === block.sectionId && b.version === block.version)!;
+        const conditions = new Map<string, ClauseConditions>();
+        for (const clause of source.clauses) {
+          if (!clause.conditions) continue;
+          const { requires, contradictedBy } = clause.conditions;
+          conditions.set(clause.clauseId, {
+            requires: [...requires.en, ...requires['zh-Hans']],
+            contradictedBy: [...contradictedBy.en, ...contradictedBy['zh-Hans']],
+          });
+        }
+        return { block, conditions };
+      }),
+      roles: this.roles,
+      tasks: this.tasks,
+    });
     this.manifest = {
       apiVersion: API_VERSION,
       title: pack.pack.title,
@@ -159,11 +170,6 @@ export class RegistrySnapshot {
 
   hasSection(sectionId: string): boolean {
     return this.currentBlockVersion.has(sectionId);
-  }
-
-  searchTerms(query: string): TermDto[] {
-    const needle = searchForm(query.trim());
-    return this.terms.filter((_, index) => this.termSearchForms[index]!.includes(needle));
   }
 
   task(taskCode: string): TaskSpecDto | undefined {

@@ -55,6 +55,11 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     return this.snapshot?.splitTemplate(version) !== undefined;
   }
 
+  /** The current release as a whole (its search index among it), or null before any content. */
+  currentSnapshot(): RegistrySnapshot | null {
+    return this.snapshot;
+  }
+
   get isLoaded(): boolean {
     return this.snapshot !== null;
   }
@@ -104,14 +109,27 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   }
 
   terms(query: TermSearchQueryDto, locale: Locale | null): Representation {
-    const list = query.q === undefined ? 'terms' : `terms?q=${query.q}`;
+    if (query.q === undefined) {
+      return this.page(
+        'terms',
+        query,
+        locale,
+        (s) => s.terms,
+        (t) => t.termId,
+      );
+    }
+    // Ranked by relevance: a page's cursor is the rank of its last term, for this query only.
+    const q = query.q;
+    const ranked = (s: RegistrySnapshot) =>
+      s.search.searchTerms(q, s.terms.length).map((hit, rank) => ({ rank: rankKey(rank), term: hit.term }));
     return this.page(
-      list,
+      `terms?q=${q}`,
       query,
       locale,
-      (s) => (query.q === undefined ? s.terms : s.searchTerms(query.q)),
-      (t) => t.termId,
-      'terms',
+      ranked,
+      (r) => r.rank,
+      `terms?q=${q}`,
+      (r) => r.term,
     );
   }
 
@@ -213,13 +231,14 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     items: (snapshot: RegistrySnapshot) => readonly T[],
     keyOf: (item: T) => string,
     cursorList = list,
+    view: (item: T) => object = (item) => item,
   ): Representation {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
       `${list}|${limit}|${query.cursor}|${locale}`,
       (s) => {
         const page = paginate(cursorList, items(s), keyOf, { limit, cursor: query.cursor });
-        return { items: page.items.map((item) => withTextView(item, locale)), nextCursor: page.nextCursor };
+        return { items: page.items.map((item) => withTextView(view(item), locale)), nextCursor: page.nextCursor };
       },
       locale,
     );
@@ -228,6 +247,11 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
 
 function throwNotFound(what: string): never {
   throw registryNotFound(what);
+}
+
+/** A rank as a key that sorts as the rank does. */
+function rankKey(rank: number): string {
+  return String(rank).padStart(6, '0');
 }
 
 function utcDate(date: Date): string {

@@ -6,6 +6,12 @@ export class TermDto {
   @ApiProperty({ type: () => LocalizedTextDto }) term!: LocalizedTextDto;
   @ApiProperty({ type: () => LocalizedTextDto }) definition!: LocalizedTextDto;
   @ApiProperty({ type: () => LocalizedListDto }) synonyms!: LocalizedListDto;
+  @ApiProperty({
+    type: () => LocalizedListDto,
+    description:
+      'More names the term answers to in each language (abbreviations, everyday phrases, the synonyms practitioners use); searched like synonyms',
+  })
+  designations!: LocalizedListDto;
   @ApiProperty({ type: [String] }) related!: string[];
   @ApiProperty({ type: [String], description: 'sectionIds of related standards' }) standards!: string[];
 }

@@ -3,3 +3,4 @@ export * from './registry-query.dto';
 export * from './standards.dto';
 export * from './catalogue.dto';
 export * from './manifest.dto';
+export * from './search.dto';

@@ -37,7 +37,8 @@ export class ListQueryDto extends IntersectionType(LanguageQueryDto, PageQueryDt
 
 export class TermSearchQueryDto extends ListQueryDto {
   @ApiPropertyOptional({
-    description: 'Search in both languages (term, synonyms, definition); case- and diacritic-insensitive.',
+    description:
+      'Search in both languages (names, synonyms, designations, definitions), ranked by relevance (BM25), tolerant of typos and prefixes; case-, width- and diacritic-insensitive. Pages follow the ranking.',
     maxLength: 100,
   })
   @IsOptional()

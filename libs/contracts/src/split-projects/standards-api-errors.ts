@@ -5,6 +5,7 @@ export const STANDARDS_API_ERRORS = {
   'registry.not_found': ErrorCode.NotFound,
   'registry.empty': ErrorCode.ServiceUnavailable,
   'registry.version_and_at': ErrorCode.ValidationFailed,
+  'search.no_content': ErrorCode.ServiceUnavailable,
   'authorization.credential_missing': ErrorCode.Unauthenticated,
   'authorization.credential_too_long': ErrorCode.Unauthenticated,
   'authorization.organization_missing': ErrorCode.ValidationFailed,

@@ -53,6 +53,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 413;
     case ErrorCode.UnsupportedMediaType:
       return 415;
+    case ErrorCode.HeadersTooLarge:
+      return 431;
     case ErrorCode.DomainRuleViolated:
       return 422;
     case ErrorCode.ConfirmationRequired:
@@ -81,6 +83,7 @@ const TITLES: Record<ErrorCode, string> = {
   [ErrorCode.Conflict]: 'Conflict',
   [ErrorCode.PreconditionFailed]: 'Precondition failed',
   [ErrorCode.PayloadTooLarge]: 'Payload too large',
+  [ErrorCode.HeadersTooLarge]: 'Request header fields too large',
   [ErrorCode.UnsupportedMediaType]: 'Unsupported media type',
   [ErrorCode.DomainRuleViolated]: 'Domain rule violated',
   [ErrorCode.ConfirmationRequired]: 'Confirmation required',

@@ -12,6 +12,7 @@ type Endpoint = { host: string; port: number } | { path: string };
 export class CuttableProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private readonly clients = new Set<Socket>();
   private port = 0;
   private dropArmed = false;
   private dropped = 0;
@@ -56,6 +57,7 @@ export class CuttableProxy {
     this.server = undefined;
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+    this.clients.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
@@ -75,6 +77,11 @@ export class CuttableProxy {
     this.latencyMs = ms;
   }
 
+  /** How many client connections are open through the proxy now. */
+  get openConnections(): number {
+    return this.clients.size;
+  }
+
   /** How many connections `dropNextRequest` dropped. */
   get droppedConnections(): number {
     return this.dropped;
@@ -84,6 +91,8 @@ export class CuttableProxy {
   async restore(): Promise<void> {
     const server = createServer((client) => {
       const upstream = new Socket();
+      this.clients.add(client);
+      client.on('close', () => this.clients.delete(client));
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));

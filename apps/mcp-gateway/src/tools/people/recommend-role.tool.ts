@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { registryIndex } from '../registry/registry-index';
-import { keywords, sharedKeywords } from '../text-match';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 
@@ -19,7 +17,8 @@ const output = z.object({
 export const recommendRole = defineTool({
   name: 'recommend_role',
   title: 'Recommend a role',
-  description: 'Rank registry roles for a described person or need, with the responsibilities that matched.',
+  description:
+    'Rank registry roles for a described person, need or task in either language, by search over names, responsibilities and tasks. Not an assignment.',
   input: z
     .object({ description: text(2000).describe('The person or the need, in either language'), limit: z.int().min(1).max(12).default(3) })
     .strict(),
@@ -28,27 +27,26 @@ export const recommendRole = defineTool({
   scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ description, limit }, { registry }) {
-    const loaded = await registryIndex(registry);
-    if (!loaded.ok) return failure(loaded.message);
-    const wanted = keywords(description);
-    const ranked = [...loaded.index.roles.values()].map((role) => {
-      const nameWords = sharedKeywords(wanted, keywords(`${role.role.replace(/-/g, ' ')} ${role.name.en} ${role.name['zh-Hans']}`));
-      const reasons = nameWords.length > 0 ? [`name matches: ${nameWords.join(', ')}`] : [];
-      let score = nameWords.length * 3;
-      const descriptionWords = sharedKeywords(wanted, keywords(`${role.description.en} ${role.description['zh-Hans']}`));
-      if (descriptionWords.length > 0) reasons.push(`description matches: ${descriptionWords.join(', ')}`);
-      score += descriptionWords.length * 2;
-      role.responsibilities.en.forEach((responsibility, i) => {
-        const shared = sharedKeywords(wanted, keywords(`${responsibility} ${role.responsibilities['zh-Hans'][i] ?? ''}`));
-        if (shared.length > 0) reasons.push(`responsibility: ${responsibility}`);
-        score += shared.length;
-      });
-      return { role: role.role, kind: role.kind, name: role.name, score, reasons };
-    });
-    const roles = ranked
-      .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score || a.role.localeCompare(b.role))
-      .slice(0, limit);
+    const found = await registry.search({ q: description, in: 'roles', limit });
+    if (!found.ok) return failure(found.message);
+    const roles = found.body.hits.flatMap((hit) =>
+      hit.role
+        ? [
+            {
+              role: hit.role.role,
+              kind: hit.role.kind,
+              name: hit.role.name,
+              score: hit.score,
+              reasons: [
+                `matched: ${hit.matchedWords.join(', ')}`,
+                ...hit.role.responsibilities.en.filter((responsibility) =>
+                  hit.matchedWords.some((word) => responsibility.toLowerCase().includes(word)),
+                ),
+              ],
+            },
+          ]
+        : [],
+    );
     return { ok: true, output: { roles } };
   },
   render: (o) =>

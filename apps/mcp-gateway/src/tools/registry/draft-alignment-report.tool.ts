@@ -1,27 +1,69 @@
-import type { StandardBlockDto } from '@stdreg/contracts';
+import type { ClauseFindingDto } from '@stdreg/contracts';
 import { z } from 'zod';
-import { keywords, sharedKeywords } from '../text-match';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 
+const CLAUSE_STATUSES = ['addressed', 'at_risk', 'not_addressed'] as const;
+type ClauseStatus = (typeof CLAUSE_STATUSES)[number];
+
+const DRAFT_NOTICE =
+  'Draft for a person to review: statuses come from matching the practice as written against the standards, not from an audit. addressed: the practice states what the clause requires; at_risk: it states the opposite; not_addressed: it says neither. Check every clause and its evidence before relying on it.';
+
+const evidence = z.object({
+  sentence: z.string().describe('A sentence of the practice that bears on the clause'),
+  words: z.array(z.string()).describe('Search words it shares with the clause'),
+  terms: z.array(z.string()).describe('Registry terms (termIds) it names'),
+});
+
 const output = z.object({
   practice: z.string(),
+  draft: z.literal(true),
+  notice: z.string(),
   standards: z.array(
     z.object({
       citation: z.string(),
       title: localized,
       score: z.number(),
-      matchedKeywords: z.array(z.string()),
-      coveredClauses: z.array(z.string()),
-      gaps: z.array(z.object({ clauseId: z.string(), requirement: localized })),
+      terms: z.array(z.string()).describe('Registry terms the practice names that this standard governs'),
+      clauses: z.array(
+        z.object({
+          clauseId: z.string(),
+          citation: z.string(),
+          requirement: localized,
+          status: z
+            .enum(CLAUSE_STATUSES)
+            .describe(
+              'addressed: the practice states what the clause requires; at_risk: it states the opposite (e.g. no human approval, one person preparing and approving, no named supervisor, automatic payment); not_addressed: neither',
+            ),
+          basis: z.string().describe('Why the status: the phrase of the clause the practice matched, or that it matched none'),
+          evidence: z.array(evidence),
+        }),
+      ),
     }),
   ),
+  counts: z.object({ addressed: z.int(), at_risk: z.int(), not_addressed: z.int() }),
 });
+
+/** Only what the sentences support: a contradiction outweighs a statement, and no evidence is no claim. */
+function statusOf(clause: ClauseFindingDto): { status: ClauseStatus; basis: string } {
+  const contradiction = clause.contradicted[0];
+  if (contradiction) return { status: 'at_risk', basis: `the practice states the opposite ("${contradiction.phrase}")` };
+  const statement = clause.stated[0];
+  if (statement) return { status: 'addressed', basis: `the practice states what the clause requires ("${statement.phrase}")` };
+  return {
+    status: 'not_addressed',
+    basis:
+      clause.evidence.length > 0
+        ? 'the practice touches the clause but states neither what it requires nor the opposite'
+        : 'nothing in the practice bears on it',
+  };
+}
 
 export const draftAlignmentReport = defineTool({
   name: 'draft_alignment_report',
   title: 'Draft an alignment report',
-  description: 'Map a described practice to the current standards it must meet; clauses it does not address are gaps.',
+  description:
+    'Draft for a person to review: standards a practice bears on, per clause its evidence and a status (addressed, at_risk, not_addressed). Not a compliance claim.',
   input: z
     .object({
       practice: text(4000).describe('What the organization does, in either language'),
@@ -33,48 +75,39 @@ export const draftAlignmentReport = defineTool({
   scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ practice, maxStandards }, { registry }) {
-    const summaries = await registry.all('standards');
-    if (!summaries.ok) return failure(summaries.message);
-    const blocks: StandardBlockDto[] = [];
-    for (const summary of summaries.body) {
-      const block = await registry.read<StandardBlockDto>(`/standards/${summary.sectionId}`);
-      if (!block.ok) return failure(block.message);
-      blocks.push(block.body);
-    }
-    const wanted = keywords(practice);
-    const scored = blocks.map((block) => {
-      const headline = keywords(
-        `${block.title.en} ${block.title['zh-Hans']} ${block.summary.en} ${block.summary['zh-Hans']} ${block.tags.join(' ')}`,
-      );
-      const clauses = block.clauses.map((clause) => ({
-        clause,
-        shared: sharedKeywords(wanted, keywords(`${clause.text.en} ${clause.text['zh-Hans']}`)),
-      }));
-      const matched = [...new Set([...sharedKeywords(wanted, headline), ...clauses.flatMap((c) => c.shared)])].sort();
-      const score =
-        Math.round((sharedKeywords(wanted, headline).length * 2 + clauses.reduce((sum, c) => sum + c.shared.length, 0)) * 100) / 100;
-      return {
-        citation: block.citation,
-        title: block.title,
-        score,
-        matchedKeywords: matched,
-        coveredClauses: clauses.filter((c) => c.shared.length > 0).map((c) => c.clause.clauseId),
-        gaps: clauses.filter((c) => c.shared.length === 0).map((c) => ({ clauseId: c.clause.clauseId, requirement: c.clause.text })),
-      };
+    const found = await registry.search({ q: practice, in: 'standards', limit: maxStandards });
+    if (!found.ok) return failure(found.message);
+    const counts = { addressed: 0, at_risk: 0, not_addressed: 0 };
+    const standards = found.body.hits.flatMap(({ standard, score }) => {
+      if (!standard) return [];
+      const clauses = standard.clauses.map((clause) => {
+        const { status, basis } = statusOf(clause);
+        counts[status] += 1;
+        return {
+          clauseId: clause.clauseId,
+          citation: `${standard.citation}#${clause.clauseId}`,
+          requirement: clause.text,
+          status,
+          basis,
+          evidence: clause.evidence,
+        };
+      });
+      return [{ citation: standard.citation, title: standard.title, score, terms: standard.terms, clauses }];
     });
-    const standards = scored
-      .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score || a.citation.localeCompare(b.citation))
-      .slice(0, maxStandards);
-    return { ok: true, output: { practice, standards } };
+    return { ok: true, output: { practice, draft: true as const, notice: DRAFT_NOTICE, standards, counts } };
   },
-  render: (o) =>
-    o.standards.length === 0
-      ? 'No standard matches the practice as described; describe it with the registry terms (resolve_term helps).'
-      : o.standards
-          .map(
-            (s) =>
-              `${s.citation} ${s.title.en}: covers §${s.coveredClauses.join(', §') || '-'}; gaps §${s.gaps.map((g) => g.clauseId).join(', §') || '-'}`,
-          )
-          .join('\n'),
+  render: (o) => {
+    if (o.standards.length === 0) {
+      return `${DRAFT_NOTICE}\nNo standard matches the practice as described; describe it with the registry terms (resolve_term helps).`;
+    }
+    const lines = o.standards.map((s) => {
+      const of = (status: ClauseStatus) =>
+        s.clauses
+          .filter((c) => c.status === status)
+          .map((c) => `§${c.clauseId}`)
+          .join(', ') || '-';
+      return `${s.citation} ${s.title.en}: at risk ${of('at_risk')}; addressed ${of('addressed')}; not addressed ${of('not_addressed')}`;
+    });
+    return [DRAFT_NOTICE, ...lines].join('\n');
+  },
 });

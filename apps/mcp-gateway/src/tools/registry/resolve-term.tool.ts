@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { normalize } from '../text-match';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 
@@ -11,6 +10,7 @@ const output = z.object({
     z.object({
       termId: z.string(),
       match: z.enum(MATCH_KINDS),
+      score: z.number(),
       term: localized,
       definition: localized,
       standards: z.array(z.string()),
@@ -21,7 +21,8 @@ const output = z.object({
 export const resolveTerm = defineTool({
   name: 'resolve_term',
   title: 'Resolve a term',
-  description: 'Find controlled terms by text in English or Chinese: exact, synonym or near matches.',
+  description:
+    'Find controlled terms for a word or phrase in English or Chinese, best first: exact, synonym or designation, or near (search tolerant of typos, prefixes).',
   input: z
     .object({
       text: text(100).describe('A word or phrase in either language'),
@@ -33,23 +34,23 @@ export const resolveTerm = defineTool({
   scope: 'registry:read',
   uses: ({ registry }) => ({ registry }),
   async run({ text: query, limit }, { registry }) {
-    const terms = await registry.all('terms');
-    if (!terms.ok) return failure(terms.message);
-    const wanted = normalize(query);
-    const ranked = terms.body.flatMap((term) => {
-      const names = [term.term.en, term.term['zh-Hans']].map(normalize);
-      const synonyms = [...term.synonyms.en, ...term.synonyms['zh-Hans']].map(normalize);
-      const kind: (typeof MATCH_KINDS)[number] | null = names.includes(wanted)
-        ? 'exact'
-        : synonyms.includes(wanted) || normalize(term.termId) === wanted
-          ? 'synonym'
-          : [...names, ...synonyms].some((name) => name.includes(wanted) || (name.length > 1 && wanted.includes(name)))
-            ? 'near'
-            : null;
-      return kind ? [{ termId: term.termId, match: kind, term: term.term, definition: term.definition, standards: term.standards }] : [];
-    });
-    ranked.sort((a, b) => MATCH_KINDS.indexOf(a.match) - MATCH_KINDS.indexOf(b.match) || a.termId.localeCompare(b.termId));
-    return { ok: true, output: { query, matches: ranked.slice(0, limit) } };
+    const found = await registry.search({ q: query, in: 'terms', limit });
+    if (!found.ok) return failure(found.message);
+    const matches = found.body.hits.flatMap((hit) =>
+      hit.term
+        ? [
+            {
+              termId: hit.term.termId,
+              match: hit.match ?? 'near',
+              score: hit.score,
+              term: hit.term.term,
+              definition: hit.term.definition,
+              standards: hit.term.standards,
+            },
+          ]
+        : [],
+    );
+    return { ok: true, output: { query, matches } };
   },
   render: ({ query, matches }) =>
     matches.length === 0

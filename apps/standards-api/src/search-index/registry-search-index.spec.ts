@@ -1,0 +1,81 @@
+import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
+import { RegistrySnapshot } from '../registry/registry-snapshot';
+import type { RegistrySearchIndex } from './registry-search-index';
+
+let index: RegistrySearchIndex;
+
+beforeAll(async () => {
+  const loaded = await loadPack(samplePackDirectory());
+  if (!loaded.ok) throw new Error('the sample pack does not load');
+  const release = {
+    sequence: '1',
+    digest: 'sha256:0',
+    packVersion: '2026.1.0',
+    formatVersion: 1,
+    publisher: 'test',
+    importedAt: new Date(),
+  };
+  index = new RegistrySnapshot({ release, pack: loaded.pack } as ConstructorParameters<typeof RegistrySnapshot>[0]).search;
+});
+
+const topTerm = (text: string) => index.searchTerms(text, 5)[0]?.term.termId;
+
+/** What the index says of one clause of a practice: contradicted, stated or neither. */
+function finding(practice: string, clause: string) {
+  const [sectionId, clauseId] = clause.split('#');
+  const found = index
+    .searchStandards(practice, 10)
+    .find((hit) => hit.block.sectionId === sectionId)
+    ?.clauses.find((c) => c.clauseId === clauseId);
+  return found ? (found.contradicted.length > 0 ? 'contradicted' : found.stated.length > 0 ? 'stated' : 'neither') : 'not found';
+}
+
+describe('the registry search index', () => {
+  it('finds a term by a misspelling, a prefix, a designation and a Chinese synonym', () => {
+    expect(topTerm('disbursment')).toBe('payout');
+    expect(topTerm('exchange rat')).toBe('exchange-rate');
+    expect(topTerm('four eyes')).toBe('separation-of-duties');
+    expect(topTerm('红冲')).toBe('reversal');
+    expect(topTerm('basis points')).toBe('basis-point');
+  });
+
+  it('puts the term a text names outright before terms found by search, and says how it matched', () => {
+    const [first] = index.searchTerms('基点', 5);
+    expect(first).toMatchObject({ match: 'exact', term: { termId: 'basis-point' } });
+    expect(index.searchTerms('bps', 5)[0]).toMatchObject({ match: 'synonym', term: { termId: 'basis-point' } });
+  });
+
+  it('finds nothing rather than noise for text no term fits', () => {
+    expect(index.searchTerms('zzqx', 5)).toEqual([]);
+  });
+
+  it('ranks the standards a practice must meet, with the sentences that bear on each clause', () => {
+    const practice = 'The same analyst prepares the monthly settlement run and approves it.';
+    const [first] = index.searchStandards(practice, 5);
+    expect(first!.block.sectionId).toBe('GOV-2');
+    const clause = first!.clauses.find((c) => c.clauseId === '2')!;
+    expect(clause.contradicted).toEqual([{ sentence: practice, phrase: expect.any(String) }]);
+    expect(clause.evidence.map((e) => e.sentence)).toContain(practice);
+  });
+
+  it('finds where a practice states the opposite of a clause, in English and in Chinese', () => {
+    expect(finding('Our AI agent releases payments automatically; nobody signs off on them.', 'FIN-2#2')).toBe('contradicted');
+    expect(finding('我们的AI助手每周自动向合作方付款，没有人审批付款指令。', 'FIN-2#2')).toBe('contradicted');
+    expect(finding('Our agents have no named supervisor; whoever is on shift looks at them.', 'AGT-1#3')).toBe('contradicted');
+    expect(finding('结算批次由同一名财务人员编制并审批。', 'GOV-2#2')).toBe('contradicted');
+  });
+
+  it('takes a practice that meets a clause as stating it, and a negated or contradicting sentence never', () => {
+    expect(finding('Every payment instruction is approved by our finance controller before release.', 'FIN-2#2')).toBe('stated');
+    expect(finding('We never let the AI agent approve anything.', 'AGT-1#2')).not.toBe('contradicted');
+    expect(finding('Payments are not approved by the finance controller.', 'FIN-2#2')).not.toBe('stated');
+    expect(finding('每笔付款指令在放行前都由财务主管审批，智能体只负责起草。', 'GOV-1#3')).not.toBe('contradicted');
+  });
+
+  it('recommends the role whose responsibilities and tasks a described need matches', () => {
+    expect(index.searchRoles('Someone to sign off the monthly payout run before it is posted', 3)[0]!.role.role).toBe(
+      'settlement-approver',
+    );
+    expect(index.searchRoles('监督AI智能体并审核它起草的内容', 3)[0]!.role.role).toBe('agent-supervisor');
+  });
+});

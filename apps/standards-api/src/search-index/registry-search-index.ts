@@ -1,0 +1,290 @@
+// The one full-text index of a registry release (MiniSearch: BM25 ranking, field weights, prefix and typo
+// tolerance), built with the release's snapshot: terms by their names, designations and definitions,
+// clauses of the current standards with their block's headings and condition phrases, roles with the tasks
+// they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
+import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
+import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
+import { CompiledConditions, type ClauseConditions, type ConditionMatch } from './clause-conditions';
+import { foldText, isHan, searchTerms, sentencesOf } from './search-text';
+
+/** A term as the index reads it: its synonyms and its designations are all names it answers to. */
+export type IndexedTerm = TermDto;
+
+/** A clause of a current standards block and the conditions the pack gives it (both languages together). */
+export interface IndexedStandard {
+  block: StandardBlockDto;
+  conditions: Map<string, ClauseConditions>;
+}
+
+export interface TermHit {
+  term: IndexedTerm;
+  score: number;
+  /** exact: the text is the term's name; synonym: one of its synonyms or designations; near: found by search. */
+  match: 'exact' | 'synonym' | 'near';
+  matchedWords: string[];
+}
+
+export interface RoleHit {
+  role: RoleDto;
+  score: number;
+  matchedWords: string[];
+}
+
+/** A sentence of the practice that bears on a clause: the words it shares with it, the registry terms it names. */
+export interface Evidence {
+  sentence: string;
+  words: string[];
+  terms: string[];
+}
+
+export interface ClauseFinding {
+  clauseId: string;
+  text: Localized;
+  score: number;
+  evidence: Evidence[];
+  /** Sentences stating what the clause requires (never a negated one). */
+  stated: ConditionMatch[];
+  /** Sentences stating the opposite of what the clause requires. */
+  contradicted: ConditionMatch[];
+}
+
+export interface StandardHit {
+  block: StandardBlockDto;
+  score: number;
+  clauses: ClauseFinding[];
+  /** Registry terms the practice names that this block governs. */
+  terms: string[];
+}
+
+const SHORT_QUERY_TERMS = 6;
+const WARM_UP_PRACTICE =
+  'Our AI agent releases payments automatically every Friday; nobody signs off on them, and the same analyst prepares and approves the settlement run. 我们的AI助手每周自动付款，没有人审批，结算批次由同一人编制并审批。';
+/** A hit scoring below this share of the best one is noise, not an answer. */
+const RELATIVE_FLOOR = 0.12;
+/** A clause is evidence-worthy for a sentence when it scores at least this share of the sentence's best clause. */
+const EVIDENCE_SHARE = 0.45;
+
+function searchOptions(query: string, boost: Record<string, number>): SearchOptions {
+  const short = searchTerms(query).filter((term) => !isHan(term)).length <= SHORT_QUERY_TERMS;
+  return {
+    boost,
+    prefix: (term) => !isHan(term) && term.length >= 3,
+    fuzzy: (term) => short && !isHan(term) && term.length >= 5 && (term.length >= 9 ? 2 : 1),
+    weights: { fuzzy: 0.5, prefix: 0.4 },
+  };
+}
+
+function index(fields: string[]): MiniSearch {
+  return new MiniSearch({ fields, tokenize: searchTerms, processTerm: (term) => term });
+}
+
+const both = (text: Localized): string => `${text.en}\n${text['zh-Hans']}`;
+const bothLists = (list: Localized<string[]>): string => [...list.en, ...list['zh-Hans']].join('\n');
+
+export class RegistrySearchIndex {
+  private readonly termIndex = index(['name', 'designations', 'termWords', 'definition']);
+  private readonly clauseIndex = index(['text', 'conditions', 'heading']);
+  private readonly roleIndex = index(['name', 'description', 'responsibilities', 'tasks']);
+  private readonly terms = new Map<string, IndexedTerm>();
+  private readonly roles = new Map<string, RoleDto>();
+  private readonly standards = new Map<string, IndexedStandard>();
+  private readonly compiled = new Map<string, CompiledConditions>();
+  /** Every name of each term, for finding the terms a sentence names. */
+  private readonly termNames: { termId: string; names: ((folded: string) => boolean)[]; standards: string[] }[];
+
+  constructor(input: { terms: IndexedTerm[]; standards: IndexedStandard[]; roles: RoleDto[]; tasks: TaskSpecDto[] }) {
+    for (const term of input.terms) this.terms.set(term.termId, term);
+    this.termIndex.addAll(
+      input.terms.map((term) => ({
+        id: term.termId,
+        name: both(term.term),
+        designations: `${bothLists(term.synonyms)}\n${bothLists(term.designations)}`,
+        termWords: term.termId.replace(/-/g, ' '),
+        definition: both(term.definition),
+      })),
+    );
+    this.termNames = input.terms.map((term) => ({
+      termId: term.termId,
+      names: namesOfTerm(term)
+        .map((name) => foldText(name).trim())
+        .filter((name) => name.length >= 2)
+        .map((name) => {
+          if (isHan(name)) return (folded: string) => folded.includes(name);
+          const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(name)}(?![\\p{L}\\p{N}])`, 'u');
+          return (folded: string) => pattern.test(folded);
+        }),
+      standards: term.standards,
+    }));
+
+    const namesOf = (termId: string): string[] => {
+      const term = this.terms.get(termId);
+      return term ? namesOfTerm(term) : [];
+    };
+    for (const standard of input.standards) {
+      const { block } = standard;
+      this.standards.set(block.sectionId, standard);
+      const heading = `${both(block.title)}\n${both(block.summary)}\n${block.tags.join(' ')}`;
+      for (const clause of block.clauses) {
+        const id = `${block.sectionId}#${clause.clauseId}`;
+        const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
+        this.compiled.set(id, new CompiledConditions(conditions, namesOf));
+        this.clauseIndex.add({
+          id,
+          text: both(clause.text),
+          conditions: [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '),
+          heading,
+        });
+      }
+    }
+
+    const tasksOf = new Map<string, string[]>();
+    for (const task of input.tasks) {
+      for (const role of task.roles) tasksOf.set(role, [...(tasksOf.get(role) ?? []), both(task.title), both(task.description)]);
+    }
+    for (const role of input.roles) this.roles.set(role.role, role);
+    this.roleIndex.addAll(
+      input.roles.map((role) => ({
+        id: role.role,
+        name: `${both(role.name)}\n${role.role.replace(/-/g, ' ')}`,
+        description: both(role.description),
+        responsibilities: bothLists(role.responsibilities),
+        tasks: (tasksOf.get(role.role) ?? []).join('\n'),
+      })),
+    );
+    // V8 compiles each condition pattern on its first use: once here, when the release loads, not on a request.
+    this.searchStandards(WARM_UP_PRACTICE, 1);
+  }
+
+  /** Terms by relevance to a word or phrase in either language: names first, then designations, definitions last. */
+  searchTerms(query: string, limit: number): TermHit[] {
+    const folded = foldText(query).trim();
+    const results = relevant(
+      this.termIndex.search(query, searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 })),
+    );
+    const hits = results.map((result): TermHit => {
+      const term = this.terms.get(String(result.id))!;
+      const names = [term.term.en, term.term['zh-Hans']].map((name) => foldText(name));
+      const others = [...term.synonyms.en, ...term.synonyms['zh-Hans'], ...term.designations.en, ...term.designations['zh-Hans']].map(
+        (name) => foldText(name),
+      );
+      const match = names.includes(folded) ? 'exact' : others.includes(folded) || term.termId === folded ? 'synonym' : 'near';
+      return { term, score: round(result.score), match, matchedWords: result.queryTerms };
+    });
+    // The term the text names outright comes before any found by search.
+    const named = (hit: TermHit) => (hit.match === 'near' ? 1 : 0);
+    return hits.sort((a, b) => named(a) - named(b) || b.score - a.score).slice(0, limit);
+  }
+
+  /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
+  searchRoles(query: string, limit: number): RoleHit[] {
+    const results = relevant(
+      this.roleIndex.search(query, searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 })),
+    );
+    return results.slice(0, limit).map((result) => ({
+      role: this.roles.get(String(result.id))!,
+      score: round(result.score),
+      matchedWords: result.queryTerms,
+    }));
+  }
+
+  /**
+   * Current standards by relevance to a described practice, each clause with the sentences that bear on it
+   * and the sentences that state, or contradict, what it requires.
+   */
+  searchStandards(practice: string, limit: number): StandardHit[] {
+    const sentences = sentencesOf(practice);
+    const options = searchOptions(practice, { text: 2, conditions: 1.5, heading: 1 });
+    const wholeScores = new Map(
+      this.clauseIndex.search(this.withTermNames(practice), options).map((result) => [String(result.id), result.score]),
+    );
+    const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
+    const evidence = new Map<string, Evidence[]>();
+    sentences.forEach((sentence, i) => {
+      const results = this.clauseIndex.search(
+        this.withTermNames(sentence),
+        searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
+      );
+      const best = results[0]?.score ?? 0;
+      for (const result of results.filter((r) => r.score >= best * EVIDENCE_SHARE)) {
+        const id = String(result.id);
+        evidence.set(id, [...(evidence.get(id) ?? []), { sentence, words: result.queryTerms, terms: namedTerms[i]!.map((t) => t.termId) }]);
+      }
+    });
+    const practiceTerms = namedTerms.flat();
+    const best = Math.max(0, ...wholeScores.values());
+
+    const contradictions = new Map([...this.compiled].map(([id, conditions]) => [id, conditions.contradictions(sentences)]));
+    // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
+    const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
+    const affirmative = sentences.filter((sentence) => !contradicting.has(sentence));
+
+    const hits: StandardHit[] = [];
+    for (const { block } of this.standards.values()) {
+      const clauses = block.clauses.map((clause): ClauseFinding => {
+        const id = `${block.sectionId}#${clause.clauseId}`;
+        const contradicted = contradictions.get(id)!;
+        const stated = this.compiled.get(id)!.statements(affirmative);
+        const bearing = [...(evidence.get(id) ?? [])];
+        for (const match of [...contradicted, ...stated]) {
+          if (!bearing.some((e) => e.sentence === match.sentence)) {
+            const i = sentences.indexOf(match.sentence);
+            bearing.push({ sentence: match.sentence, words: [], terms: (namedTerms[i] ?? []).map((t) => t.termId) });
+          }
+        }
+        return {
+          clauseId: clause.clauseId,
+          text: clause.text,
+          score: round(wholeScores.get(id) ?? 0),
+          evidence: bearing,
+          stated,
+          contradicted,
+        };
+      });
+      const scores = clauses.map((c) => c.score).sort((a, b) => b - a);
+      const relevance = best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
+      const terms = [...new Set(practiceTerms.filter((t) => t.standards.includes(block.sectionId)).map((t) => t.termId))].sort();
+      const signals =
+        Math.min(2, clauses.filter((c) => c.contradicted.length > 0).length) * 1.2 +
+        Math.min(2, clauses.filter((c) => c.stated.length > 0).length) * 0.5 +
+        Math.min(3, terms.length) * 0.1;
+      const score = round(relevance + signals);
+      if (score > 0) hits.push({ block, score, clauses, terms });
+    }
+    hits.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
+    const top = hits[0]?.score ?? 0;
+    return hits.filter((hit) => hit.score >= top * RELATIVE_FLOOR).slice(0, limit);
+  }
+
+  /**
+   * The text with the registry names of the terms it calls by another name (a designation, a synonym), so
+   * everyday words find the clauses and roles written in the registry's words.
+   */
+  private withTermNames(text: string): string {
+    const named = this.termsNamedIn(text).map((t) => this.terms.get(t.termId)!);
+    return named.length === 0 ? text : `${text}\n${named.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n')}`;
+  }
+
+  /** The registry terms a sentence names, by any of their names (whole words in Latin script). */
+  private termsNamedIn(sentence: string): { termId: string; standards: string[] }[] {
+    const folded = foldText(sentence);
+    return this.termNames.filter(({ names }) => names.some((named) => named(folded)));
+  }
+}
+
+/** Every name a term answers to: its names, synonyms and designations in both languages. */
+function namesOfTerm(term: IndexedTerm): string[] {
+  return [term.term, term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat());
+}
+
+function relevant(results: SearchResult[]): SearchResult[] {
+  const best = results[0]?.score ?? 0;
+  return results.filter((result) => result.score >= best * RELATIVE_FLOOR);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
+}

@@ -1,0 +1,118 @@
+// How registry text and queries become search terms, in both languages: Latin words folded and lightly
+// stemmed; Chinese split into words by Intl.Segmenter and, beside them, into overlapping character pairs,
+// so a word the segmenter does not know still matches by its pairs.
+
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been being by for from has have had in is it its of on or that the their them this these those to was were ' +
+    'we our ours us i my me you your he she they who whom which what when where will would shall should can could do does did ' +
+    'into than then there so such also just any each every all some'
+  ).split(' '),
+);
+const CHINESE_STOP_WORDS = new Set([
+  '的',
+  '了',
+  '和',
+  '与',
+  '及',
+  '是',
+  '在',
+  '我们',
+  '我',
+  '你',
+  '他',
+  '她',
+  '它',
+  '们',
+  '把',
+  '被',
+  '就',
+  '都',
+  '也',
+  '并',
+  '而',
+  '或',
+]);
+
+const HAN = /\p{Script=Han}/u;
+const SEGMENTER = new Intl.Segmenter('zh-Hans', { granularity: 'word' });
+
+/** Case-, width- and diacritic-insensitive form of a text. */
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+export function isHan(term: string): boolean {
+  return HAN.test(term);
+}
+
+const ENDINGS: [string, string][] = [
+  ['isations', 'is'],
+  ['izations', 'iz'],
+  ['isation', 'is'],
+  ['ization', 'iz'],
+  ['ations', ''],
+  ['ation', ''],
+  ['ments', ''],
+  ['ment', ''],
+  ['ings', ''],
+  ['ing', ''],
+  ['ies', 'y'],
+  ['ied', 'y'],
+  ['es', ''],
+  ['ed', ''],
+  ['s', ''],
+];
+
+/** A light English stem: inflections and -ation, -ment endings dropped, so approves, approved and approving meet. */
+export function stem(word: string): string {
+  if (word.length <= 4 || /\d/.test(word)) return word;
+  let stemmed = word;
+  for (const [ending, replacement] of ENDINGS) {
+    if (word.endsWith(ending) && word.length - ending.length >= 4 && !word.endsWith('ss')) {
+      stemmed = word.slice(0, -ending.length) + replacement;
+      break;
+    }
+  }
+  return stemmed.length > 4 && stemmed.endsWith('e') ? stemmed.slice(0, -1) : stemmed;
+}
+
+/** Search terms of a text: stemmed Latin words, Chinese words and the character pairs of each Chinese run. */
+export function searchTerms(text: string): string[] {
+  const folded = foldText(text);
+  const terms: string[] = [];
+  for (const word of folded.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (isHan(word)) continue;
+    if (word.length < 2 || STOP_WORDS.has(word)) continue;
+    terms.push(stem(word));
+  }
+  // A hyphenated compound is also one word (four-eyes: "foureyes"); in a short text (a name, a look-up)
+  // so is a spaced pair (top line: "topline").
+  for (const compound of folded.match(folded.length <= 40 ? /[a-z0-9]+(?:[-\s][a-z0-9]+)+/g : /[a-z0-9]+(?:-[a-z0-9]+)+/g) ?? []) {
+    const joined = compound.replace(/[-\s]/g, '');
+    if (joined.length >= 5) terms.push(stem(joined));
+  }
+  for (const run of folded.match(/\p{Script=Han}+/gu) ?? []) {
+    for (const segment of SEGMENTER.segment(run)) {
+      if (segment.isWordLike && !CHINESE_STOP_WORDS.has(segment.segment)) terms.push(segment.segment);
+    }
+    for (let i = 0; i + 1 < run.length; i++) terms.push(run.slice(i, i + 2));
+  }
+  return terms;
+}
+
+/** The sentences of a text (., !, ?, ;, newlines and their Chinese forms end one), trimmed, none empty. */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;。！？；])\s*|\n+/u)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+}
+
+const NEGATION =
+  /(?<![a-z])(no|not|never|without|nobody|none|nothing|neither|nor|cannot|n't|skip\w*|bypass\w*)(?![a-z])|没有|没|无需|无须|无人|从不|从未|不需|不用|不经|未经|未|不[^同得]|^不/u;
+
+/** Whether a sentence says something is not done (then it cannot state that a requirement is met). */
+export function isNegated(sentence: string): boolean {
+  return NEGATION.test(foldText(sentence));
+}

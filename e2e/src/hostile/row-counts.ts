@@ -1,0 +1,58 @@
+// The rows of every table of every service database, read from outside the services (a PostgreSQL server's
+// databases, or the embedded databases through their unix sockets).
+import pg from 'pg';
+
+/**
+ * Rows a refusal is meant to write, left out of the count: identity's audit log records attempts as well
+ * as effects. Refusals (outcome `denied` or `failure`), every use of a platform or agent key (`key.use`)
+ * and every decision on a formal action (`decision:…`) are written before the request is validated, so
+ * only the entries of effects must stay as they were.
+ */
+const REFUSALS_RECORDED: Record<string, string> = {
+  audit_entry: `outcome = 'success' AND action <> 'key.use' AND action NOT LIKE 'decision:%'`,
+};
+
+export class RowCounts {
+  private constructor(private readonly databases: { client: pg.Client; query: string }[]) {}
+
+  static async open(connections: pg.ClientConfig[]): Promise<RowCounts> {
+    const databases = [];
+    for (const [index, connection] of connections.entries()) {
+      const client = new pg.Client(connection);
+      await client.connect();
+      const tables = await client.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      );
+      // Both embedded databases are named `postgres`: the position tells them apart.
+      const database = `${(await client.query<{ name: string }>('SELECT current_database() AS name')).rows[0]!.name}#${index}`;
+      const query = tables.rows
+        .map(({ table_name }) => {
+          const counted = REFUSALS_RECORDED[table_name];
+          return `SELECT '${database}.${table_name}' AS t, count(*)::int AS n FROM "${table_name}"${counted ? ` WHERE ${counted}` : ''}`;
+        })
+        .join(' UNION ALL ');
+      databases.push({ client, query });
+    }
+    return new RowCounts(databases);
+  }
+
+  /** `database.table` → rows, for every table. */
+  async read(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const { client, query } of this.databases) {
+      for (const { t, n } of (await client.query<{ t: string; n: number }>(query)).rows) counts[t] = n;
+    }
+    return counts;
+  }
+
+  /** The tables whose count differs, as `table: before → after`. */
+  static changed(before: Record<string, number>, after: Record<string, number>): string[] {
+    return Object.keys({ ...before, ...after })
+      .filter((table) => before[table] !== after[table])
+      .map((table) => `${table}: ${before[table]} → ${after[table]}`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.databases.map(({ client }) => client.end()));
+  }
+}

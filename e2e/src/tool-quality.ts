@@ -1,0 +1,235 @@
+// The free-text tools measured on the labelled cases of tools/eval/cases: recall@k, MRR, empty answers and
+// forbidden coverage claims per tool and language, the Markdown of docs/tool-quality.md and its floors.
+// Plain TypeScript that Node runs as is (types stripped), so `npm run eval:tools` and a jest spec share it.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type Language = 'en' | 'zh-Hans';
+
+interface AlignmentCase {
+  id: string;
+  lang: Language;
+  practice: string;
+  relevant: string[];
+  violates: string[];
+}
+interface TermCase {
+  id: string;
+  lang: Language;
+  text: string;
+  expected: string[];
+}
+interface RoleCase {
+  id: string;
+  lang: Language;
+  description: string;
+  expected: string;
+}
+
+export interface EvalCases {
+  alignment: AlignmentCase[];
+  terms: TermCase[];
+  roles: RoleCase[];
+}
+
+/** Calls one tool through the gateway; its structured content, or null when the call failed. */
+export type CallTool = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
+
+/** One figure of one tool in one language (or `all`). */
+export interface Figure {
+  tool: string;
+  lang: Language | 'all';
+  metric: string;
+  value: number;
+}
+
+export interface EvalRun {
+  figures: Figure[];
+  /** Case ids that missed (nothing expected in the top 5, or a forbidden claim), for reading, not for tuning. */
+  misses: string[];
+}
+
+const CASES_DIR = path.join(import.meta.dirname, '../../tools/eval/cases');
+
+export function loadCases(directory = CASES_DIR): EvalCases {
+  const read = <T>(file: string): T[] => (JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as { cases: T[] }).cases;
+  return { alignment: read('alignment.json'), terms: read('terms.json'), roles: read('roles.json') };
+}
+
+/** 1-based rank of the first of `expected` in `ranked`, or null. */
+function firstRank(ranked: string[], expected: string[]): number | null {
+  const index = ranked.findIndex((id) => expected.includes(id));
+  return index < 0 ? null : index + 1;
+}
+
+const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length);
+
+/** What the report says of each clause, read from either output shape (before: coveredClauses; after: clauses with a status). */
+function clauseClaims(standard: Record<string, unknown>): Map<string, string> {
+  const sectionId = String(standard['citation']).split('@')[0];
+  const claims = new Map<string, string>();
+  if (Array.isArray(standard['clauses'])) {
+    for (const clause of standard['clauses'] as { clauseId: string; status: string }[])
+      claims.set(`${sectionId}#${clause.clauseId}`, clause.status);
+  }
+  if (Array.isArray(standard['coveredClauses'])) {
+    for (const clauseId of standard['coveredClauses'] as string[]) claims.set(`${sectionId}#${clauseId}`, 'covered');
+  }
+  return claims;
+}
+
+const CLAIMS_OF_COVERAGE = new Set(['covered', 'addressed']);
+
+export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun> {
+  const figures: Figure[] = [];
+  const misses: string[] = [];
+  const languages: Language[] = ['en', 'zh-Hans'];
+
+  const alignment = [];
+  for (const c of cases.alignment) {
+    const output = await call('draft_alignment_report', { practice: c.practice, maxStandards: 5 });
+    const standards = (output?.['standards'] as Record<string, unknown>[] | undefined) ?? [];
+    const ranked = standards.map((s) => String(s['citation']).split('@')[0]!);
+    const claims = new Map<string, string>();
+    for (const standard of standards) for (const [clause, status] of clauseClaims(standard)) claims.set(clause, status);
+    const recallAt = (k: number) => c.relevant.filter((id) => ranked.slice(0, k).includes(id)).length / c.relevant.length;
+    const rank = firstRank(ranked, c.relevant);
+    const forbidden = c.violates.filter((clause) => CLAIMS_OF_COVERAGE.has(claims.get(clause) ?? '')).length;
+    const atRisk = c.violates.filter((clause) => claims.get(clause) === 'at_risk').length;
+    if (recallAt(5) < 1 || forbidden > 0) misses.push(c.id);
+    alignment.push({
+      lang: c.lang,
+      r1: recallAt(1),
+      r3: recallAt(3),
+      r5: recallAt(5),
+      rr: rank ? 1 / rank : 0,
+      forbidden,
+      atRisk,
+      violated: c.violates.length,
+    });
+  }
+  const terms = [];
+  for (const c of cases.terms) {
+    const output = await call('resolve_term', { text: c.text, limit: 5 });
+    const ranked = ((output?.['matches'] as { termId: string }[] | undefined) ?? []).map((m) => m.termId);
+    const rank = firstRank(ranked, c.expected);
+    if (!rank) misses.push(c.id);
+    terms.push({ lang: c.lang, rank, empty: ranked.length === 0 });
+  }
+  const roles = [];
+  for (const c of cases.roles) {
+    const output = await call('recommend_role', { description: c.description, limit: 5 });
+    const ranked = ((output?.['roles'] as { role: string }[] | undefined) ?? []).map((r) => r.role);
+    const rank = firstRank(ranked, [c.expected]);
+    if (rank !== 1) misses.push(c.id);
+    roles.push({ lang: c.lang, rank });
+  }
+
+  for (const lang of [...languages, 'all'] as const) {
+    const pick = <T extends { lang: Language }>(rows: T[]) => rows.filter((row) => lang === 'all' || row.lang === lang);
+    const a = pick(alignment);
+    const violated = a.reduce((sum, row) => sum + row.violated, 0);
+    figures.push(
+      { tool: 'draft_alignment_report', lang, metric: 'cases', value: a.length },
+      { tool: 'draft_alignment_report', lang, metric: 'recall@1', value: mean(a.map((row) => row.r1)) },
+      { tool: 'draft_alignment_report', lang, metric: 'recall@3', value: mean(a.map((row) => row.r3)) },
+      { tool: 'draft_alignment_report', lang, metric: 'recall@5', value: mean(a.map((row) => row.r5)) },
+      { tool: 'draft_alignment_report', lang, metric: 'MRR', value: mean(a.map((row) => row.rr)) },
+      { tool: 'draft_alignment_report', lang, metric: 'violated clauses', value: violated },
+      { tool: 'draft_alignment_report', lang, metric: 'forbidden coverage claims', value: a.reduce((sum, row) => sum + row.forbidden, 0) },
+      {
+        tool: 'draft_alignment_report',
+        lang,
+        metric: 'violated clauses at_risk',
+        value: violated === 0 ? 0 : a.reduce((sum, row) => sum + row.atRisk, 0) / violated,
+      },
+    );
+    for (const [tool, rows] of [
+      ['resolve_term', pick(terms)],
+      ['recommend_role', pick(roles)],
+    ] as const) {
+      const hitAt = (k: number) => mean(rows.map((row) => (row.rank !== null && row.rank <= k ? 1 : 0)));
+      figures.push(
+        { tool, lang, metric: 'cases', value: rows.length },
+        { tool, lang, metric: 'recall@1', value: hitAt(1) },
+        { tool, lang, metric: 'recall@3', value: hitAt(3) },
+        { tool, lang, metric: 'recall@5', value: hitAt(5) },
+        { tool, lang, metric: 'MRR', value: mean(rows.map((row) => (row.rank ? 1 / row.rank : 0))) },
+      );
+      if (tool === 'resolve_term') {
+        figures.push({ tool, lang, metric: 'empty answers', value: (rows as typeof terms).filter((row) => row.empty).length });
+      }
+    }
+  }
+  return { figures, misses };
+}
+
+const COUNTS = new Set(['cases', 'violated clauses', 'forbidden coverage claims', 'empty answers']);
+
+function formatValue(metric: string, value: number): string {
+  return COUNTS.has(metric) ? String(value) : value.toFixed(2);
+}
+
+/** One table: a row per tool and metric, a column per language. */
+export function figuresTable(figures: Figure[]): string {
+  const rows = new Map<string, Map<string, number>>();
+  for (const f of figures) {
+    const key = `${f.tool}|${f.metric}`;
+    if (!rows.has(key)) rows.set(key, new Map());
+    rows.get(key)!.set(f.lang, f.value);
+  }
+  const lines = ['| tool | metric | en | zh-Hans | all |', '|---|---|---:|---:|---:|'];
+  for (const [key, values] of rows) {
+    const [tool, metric] = key.split('|') as [string, string];
+    lines.push(
+      `| ${tool} | ${metric} | ${['en', 'zh-Hans', 'all'].map((lang) => formatValue(metric, values.get(lang) ?? 0)).join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** A floor of docs/tool-quality.md: `| tool | language | metric | min or max | value |` rows between the floor markers. */
+export interface Floor {
+  tool: string;
+  lang: Language | 'all';
+  metric: string;
+  bound: 'min' | 'max';
+  value: number;
+}
+
+export function parseFloors(markdown: string): Floor[] {
+  const section = markdown.split('<!-- floors:start -->')[1]?.split('<!-- floors:end -->')[0] ?? '';
+  return section
+    .split('\n')
+    .map((line) => line.split('|').map((cell) => cell.trim()))
+    .filter((cells) => cells.length === 7 && (cells[4] === 'min' || cells[4] === 'max'))
+    .map((cells) => ({
+      tool: cells[1]!,
+      lang: cells[2] as Floor['lang'],
+      metric: cells[3]!,
+      bound: cells[4] as Floor['bound'],
+      value: Number(cells[5]),
+    }));
+}
+
+/** Every floor the figures break, said as a sentence; none when all hold. */
+export function brokenFloors(figures: Figure[], floors: Floor[]): string[] {
+  return floors.flatMap((floor) => {
+    const figure = figures.find((f) => f.tool === floor.tool && f.lang === floor.lang && f.metric === floor.metric);
+    if (!figure) return [`${floor.tool} ${floor.lang} ${floor.metric}: not measured`];
+    const broken = floor.bound === 'min' ? figure.value < floor.value - 1e-9 : figure.value > floor.value + 1e-9;
+    return broken
+      ? [`${floor.tool} ${floor.lang} ${floor.metric}: ${formatValue(floor.metric, figure.value)} (${floor.bound} ${floor.value})`]
+      : [];
+  });
+}
+
+/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function replaceSection(markdown: string, name: string, content: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const [before, rest] = markdown.split(start);
+  const after = rest?.split(end)[1];
+  if (before === undefined || after === undefined) throw new Error(`docs/tool-quality.md has no ${name} section`);
+  return `${before}${start}\n${content}\n${end}${after}`;
+}

@@ -1,0 +1,161 @@
+// Fuzzes every endpoint of the three built services, generated from their own OpenAPI documents and MCP
+// lists (see docs/reliability.md, "Hostile input"). HOSTILE_SEED replays a run; HOSTILE_RUNS sets its length.
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { sampleScenario, startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
+import { mcpAnswerProblems, mcpRefused, restAnswerProblems } from '../src/hostile/answer-checks';
+import { fuzz, fuzzSettings, type FuzzOutcome } from '../src/hostile/fuzz-run';
+import { operationRequest, type Credentials } from '../src/hostile/hostile-request';
+import { fetchMcpSurface, mcpRequest } from '../src/hostile/mcp-requests';
+import { fetchOperations, type Operation } from '../src/hostile/openapi-operations';
+import { RowCounts } from '../src/hostile/row-counts';
+import type { KnownValues } from '../src/hostile/schema-values';
+import { startPlatform, type Platform } from '../src/platform';
+
+// The CI budget: requests per surface. A long run is `npm run test:hostile:long`.
+const settings = fuzzSettings(300);
+// Limits high enough that the fuzzer reaches the code behind them (a 429 is a fine answer, but a dull one).
+const UNLIMITED = Object.fromEntries(
+  [
+    'RATE_LIMIT_APP_PER_MINUTE',
+    'RATE_LIMIT_APP_BURST',
+    'RATE_LIMIT_APP_WRITES_PER_MINUTE',
+    'RATE_LIMIT_PLATFORM_PER_MINUTE',
+    'RATE_LIMIT_PLATFORM_BURST',
+    'RATE_LIMIT_WAITLIST_PER_HOUR',
+    'MCP_TOOL_CALLS_PER_MINUTE_PER_KEY',
+    'MCP_TOOL_CALLS_PER_MINUTE_PER_IP',
+  ].map((name) => [name, '100000']),
+);
+// The credential standards-api and the gateway present to identity, so its decision and token-exchange
+// endpoints are fuzzed past their guard too.
+const SERVICE_TOKEN = randomBytes(32).toString('base64url');
+const FUZZ_TIMEOUT_MS = Math.max(120_000, settings.runs * 2_000);
+
+let platform: Platform;
+let partner: SignedInPartner;
+let rows: RowCounts;
+let credentials: Credentials;
+let known: KnownValues;
+const outcomes: Record<string, FuzzOutcome> = {};
+
+beforeAll(async () => {
+  platform = await startPlatform({ ...UNLIMITED, IDENTITY_SERVICE_TOKEN: SERVICE_TOKEN });
+  partner = await startSignedInPartner({ url: platform.identityUrl, platformKey: platform.platformKey });
+  const person = await partner.userWithRoles(['project-owner']);
+  const personToken = await partner.signIn(person.email);
+  const created = await fetch(`${platform.standardsApiUrl}/api/v2/split-projects`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${personToken}`, 'x-organization-id': partner.organizationId, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Fuzzed',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
+    }),
+  });
+  if (created.status !== 201) throw new Error(`creating the fixture project answered ${created.status}: ${await created.text()}`);
+  const { project, scenario } = (await created.json()) as { project: { id: string }; scenario: { id: string } };
+  credentials = {
+    none: undefined,
+    'app key': `Bearer ${partner.appKey}`,
+    'platform key': `Bearer ${platform.platformKey}`,
+    'service token': `Bearer ${SERVICE_TOKEN}`,
+    'person token': `Bearer ${personToken}`,
+    'made-up key': 'Bearer sk_live_0000000000000000000000000000000000000000',
+    'made-up JWT': 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+    basic: 'Basic YWRtaW46YWRtaW4=',
+    'bare scheme': 'Bearer',
+  };
+  // Real values the fuzzer may put where a schema field of that name goes. Not the ids of the keys, the
+  // app or the person whose credentials it uses: a valid DELETE of those would end the run's credentials.
+  known = {
+    id: [project.id, scenario.id, partner.organizationId],
+    organizationId: [partner.organizationId],
+    'X-Organization-Id': [partner.organizationId],
+    scenarioId: [scenario.id],
+    fromScenarioId: [scenario.id],
+    content: [sampleScenario()],
+    currency: ['EUR'],
+    templateVersion: ['2.0'],
+    version: ['2.0', '1'],
+    sectionId: ['AGT-1'],
+    taskCode: ['TSK-001'],
+    role: ['agent-supervisor', 'project-owner'],
+    policyId: ['acceptable-use'],
+    lang: ['en', 'zh-Hans'],
+  };
+  rows = await RowCounts.open(await platform.databaseConnections());
+}, 300_000);
+
+afterAll(async () => {
+  for (const [surface, outcome] of Object.entries(outcomes)) {
+    console.log(
+      `hostile fuzzing, ${surface}: ${outcome.sent} requests (seed ${settings.seed}), answers ${JSON.stringify(outcome.statuses)}`,
+    );
+  }
+  await rows?.close();
+  await partner?.close();
+  await platform?.stop();
+}, 60_000);
+
+async function expectAllReady(): Promise<void> {
+  const origins = [platform.identityUrl, platform.standardsApiUrl, new URL(platform.mcpUrl).origin];
+  const statuses = await Promise.all(origins.map((origin) => fetch(`${origin}/readyz`).then((r) => r.status)));
+  expect(statuses).toEqual([200, 200, 200]);
+}
+
+function restTarget(origin: string, operations: Operation[], valid: string[]) {
+  return {
+    origin,
+    // Operations that take a body have more to get wrong: they are fuzzed twice as often.
+    requests: fc.oneof(
+      ...operations.map((operation) => ({
+        weight: operation.body ? 2 : 1,
+        arbitrary: operationRequest(operation, known, credentials, valid),
+      })),
+    ),
+    problemsOf: restAnswerProblems,
+    refused: (answer: { status: number; failure?: string }) => Boolean(answer.failure) || answer.status >= 400,
+  };
+}
+
+// Each service with the credentials it accepts (the fuzzer sends those most often, to get past the guard).
+const REST_SERVICES: [string, () => string, string, string[]][] = [
+  ['standards-api', () => platform.standardsApiUrl, '/api/v2/openapi.json', ['app key', 'person token']],
+  ['identity', () => platform.identityUrl, '/v1/openapi.json', ['app key', 'platform key', 'service token']],
+];
+
+describe('every endpoint, fuzzed with hostile input', () => {
+  it.each(REST_SERVICES)(
+    '%s answers every request to its OpenAPI operations in time with a 2xx or a 4xx problem details, leaks nothing and writes nothing when it refuses',
+    async (service, origin, documentPath, valid) => {
+      const operations = await fetchOperations(`${origin()}${documentPath}`);
+      expect(operations.length).toBeGreaterThanOrEqual(30);
+      outcomes[service] = await fuzz(restTarget(origin(), operations, valid), rows, settings);
+      await expectAllReady();
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'the gateway answers every MCP request in time with a JSON-RPC answer or a 4xx in the MCP error shape, leaks nothing and writes nothing when it refuses',
+    async () => {
+      const surface = await fetchMcpSurface(platform.mcpUrl, `Bearer ${partner.appKey}`);
+      expect(surface.tools.length).toBeGreaterThanOrEqual(10);
+      const mcp = new URL(platform.mcpUrl);
+      outcomes['mcp-gateway'] = await fuzz(
+        {
+          origin: mcp.origin,
+          requests: mcpRequest(mcp.pathname, surface, known, credentials, ['app key']),
+          problemsOf: mcpAnswerProblems,
+          refused: mcpRefused,
+        },
+        rows,
+        settings,
+      );
+      await expectAllReady();
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+});

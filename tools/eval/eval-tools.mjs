@@ -1,0 +1,131 @@
+// `npm run eval:tools`: the free-text tools (draft_alignment_report, resolve_term, recommend_role) measured
+// on the labelled cases of tools/eval/cases through the built gateway (identity, standards-api and the
+// gateway as built, embedded PGlite databases in a temporary folder, the gateway's standards-api traffic
+// counted by a pass-through). Prints the figures, writes them to docs/tool-quality.md (the `after`
+// section; `--record=before` writes the `before` one), and exits non-zero when a figure is below a floor
+// recorded there.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { ROOT, freePort, log, makeTempDir, requestJson as json, run, startServer, waitForStatus } from '../bench/bench-kit.mjs';
+import { brokenFloors, figuresTable, loadCases, parseFloors, replaceSection, runEval } from '../../e2e/src/tool-quality.ts';
+
+const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
+const DOC = path.join(ROOT, 'docs/tool-quality.md');
+const record = process.argv.find((arg) => arg.startsWith('--record='))?.slice('--record='.length) ?? 'after';
+const serviceToken = randomBytes(32).toString('base64url');
+const tempDir = makeTempDir('stdreg-eval-tools-');
+
+async function startService(app, portVariable, extra) {
+  const port = await freePort();
+  const dataDir = path.join(tempDir, app);
+  mkdirSync(dataDir);
+  const env = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, [portVariable]: String(port), ...extra };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'REDIS_KEY_PREFIX']) delete env[name];
+  log(`starting ${app} on port ${port}`);
+  startServer(app, [MAIN(app)], env);
+  await waitForStatus(app, port, '/readyz', 200);
+  return { port, url: `http://127.0.0.1:${port}`, dataDir };
+}
+
+/** A pass-through to standards-api that counts what the gateway asks it, by tool call (manifest reads apart). */
+async function countingPassThrough(target) {
+  const counts = { current: 0 };
+  const server = http.createServer((incoming, outgoing) => {
+    if (!incoming.url.startsWith('/api/v2/manifest')) counts.current += 1;
+    const forwarded = http.request(
+      { host: '127.0.0.1', port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.writeHead(502).end());
+    incoming.pipe(forwarded);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, counts, close: () => server.close() };
+}
+
+async function main() {
+  for (const app of ['identity', 'standards-api', 'mcp-gateway'])
+    if (!existsSync(MAIN(app))) throw new Error(`build ${app} first (NX_DAEMON=false npm run build)`);
+  const identity = await startService('identity', 'IDENTITY_PORT', {
+    BOOTSTRAP_PLATFORM_KEY: 'auto',
+    DECISION_SERVICE_TOKENS: `eval:${serviceToken}`,
+  });
+  const platformKey = readFileSync(path.join(identity.dataDir, 'bootstrap-platform-key'), 'utf8').trim();
+  const standardsApi = await startService('standards-api', 'STANDARDS_API_PORT', {
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: serviceToken,
+  });
+  const counted = await countingPassThrough(standardsApi);
+  const gateway = await startService('mcp-gateway', 'MCP_GATEWAY_PORT', {
+    IDENTITY_URL: identity.url,
+    STANDARDS_API_URL: counted.url,
+    IDENTITY_SERVICE_TOKEN: serviceToken,
+    MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '1000000',
+    MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '1000000',
+  });
+  const asPlatform = { Authorization: `Bearer ${platformKey}` };
+  const organization = await json(identity.port, 'POST', '/v1/organizations', asPlatform, { name: 'Eval Org' });
+  const key = await json(identity.port, 'POST', '/v1/keys', asPlatform, {
+    name: 'eval agent',
+    class: 'app',
+    organizationId: organization.id,
+  });
+  const headers = {
+    Authorization: `Bearer ${key.secret}`,
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': '2025-11-25',
+  };
+
+  const requestsPerCall = {};
+  let id = 0;
+  const callTool = async (name, args) => {
+    counted.counts.current = 0;
+    const answer = await json(gateway.port, 'POST', '/mcp', headers, {
+      jsonrpc: '2.0',
+      id: ++id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    (requestsPerCall[name] ??= []).push(counted.counts.current);
+    if (!answer.result || answer.result.isError) {
+      log(`${name} ${JSON.stringify(args).slice(0, 80)}: ${JSON.stringify(answer.error ?? answer.result?.content).slice(0, 200)}`);
+      return null;
+    }
+    return answer.result.structuredContent;
+  };
+
+  const { figures, misses } = await runEval(loadCases(), callTool);
+  counted.close();
+  const requestLines = Object.entries(requestsPerCall).map(
+    ([tool, counts]) => `| ${tool} | ${Math.max(...counts)} | ${(counts.reduce((sum, n) => sum + n, 0) / counts.length).toFixed(2)} |`,
+  );
+  const report = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${loadCases().alignment.length} practices, ${loadCases().terms.length} term look-ups and ${loadCases().roles.length} role descriptions (tools/eval/cases), through the built gateway.`,
+    '',
+    figuresTable(figures),
+    '',
+    'standards-api requests per tool call (manifest reads apart; the gateway caches reads per content release, so a repeated call may ask nothing):',
+    '',
+    '| tool | most in one call | mean |',
+    '|---|---:|---:|',
+    ...requestLines,
+    '',
+    `Cases missed (nothing expected in the top 5, a forbidden coverage claim, or a role not first): ${misses.length === 0 ? 'none' : misses.join(', ')}.`,
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+  const doc = readFileSync(DOC, 'utf8');
+  writeFileSync(DOC, replaceSection(doc, record, report));
+  log(`wrote the ${record} figures to docs/tool-quality.md`);
+  if (record === 'after') {
+    const broken = brokenFloors(figures, parseFloors(doc));
+    if (broken.length > 0) throw new Error(`below the floors of docs/tool-quality.md:\n${broken.join('\n')}`);
+    log('every floor of docs/tool-quality.md holds');
+  }
+}
+
+run(main);
