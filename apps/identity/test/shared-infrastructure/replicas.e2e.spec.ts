@@ -3,10 +3,7 @@
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
-import { createServiceApp, loadConfig } from '@stdreg/server-kit';
-import { IdentityConfig } from '../../src/config/identity.config';
-import { IDENTITY } from '../../src/identity.service';
-import { SERVICE_TOKEN, startIdentity, type RunningIdentity } from '../support/identity-app';
+import { SERVICE_TOKEN, startIdentity, startReplica, type RunningIdentity } from '../support/identity-app';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 // A lease long enough that a decision relying on a stale one could not be missed.
@@ -18,17 +15,7 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
 
   beforeAll(async () => {
     identity = await startIdentity(LIMITS);
-    const config = loadConfig(IdentityConfig, {
-      LOG_LEVEL: 'error',
-      BOOTSTRAP_PLATFORM_KEY: 'off',
-      REDIS_URL: process.env['REDIS_URL']!,
-      REDIS_KEY_PREFIX: identity.redisPrefix,
-      DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`,
-      ...identity.database.env,
-      ...LIMITS,
-    });
-    replica = await createServiceApp(IDENTITY, config);
-    await replica.init();
+    replica = await startReplica(identity, LIMITS);
   });
   afterAll(async () => {
     await replica.close();

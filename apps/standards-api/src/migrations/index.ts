@@ -5,6 +5,7 @@ import { SettlementLedgers1763970000000 } from './1763970000000-settlement-ledge
 import { Idempotency1763980000000 } from './1763980000000-idempotency';
 import { SettlementPosting1764000000000 } from './1764000000000-settlement-posting';
 import { WriteAuditSupervisor1764100000000 } from './1764100000000-write-audit-supervisor';
+import { EventOutbox1764200000000 } from './1764200000000-event-outbox';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const STANDARDS_API_MIGRATIONS = [
   Idempotency1763980000000,
   SettlementPosting1764000000000,
   WriteAuditSupervisor1764100000000,
+  EventOutbox1764200000000,
 ];

@@ -8,3 +8,4 @@ export * from './chromium';
 export * from './sample-scenario';
 export * from './fake-identity';
 export * from './signed-in-partner';
+export * from './webhook-receiver';
