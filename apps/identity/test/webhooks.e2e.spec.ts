@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
+import { DELIVERY_EVENT_TYPES, IDENTITY_EVENT_TYPES } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../src/config/identity.config';
 import { PartnerEventsService } from '../src/events/events.service';
@@ -467,5 +468,19 @@ describe('where webhooks may go', () => {
     expect(asked).toBe(2);
     expect(connections).toBe(0);
     await transport.close();
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("lists identity's events under webhooks, and every event delivered in these tests matches its schema there", async () => {
+    const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
+    expect(Object.keys(body.webhooks).sort()).toEqual([...IDENTITY_EVENT_TYPES, ...DELIVERY_EVENT_TYPES].sort());
+    expect(body.webhooks['key.revoked'].post.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(receiver.received.length).toBeGreaterThan(20);
+    expect(receiver.notMatching(body)).toEqual([]);
   });
 });

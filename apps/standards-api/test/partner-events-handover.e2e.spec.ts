@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
 import { CuttableProxy, WebhookReceiver } from '@stdreg/server-kit/testing';
 import { EventRelay } from '../src/events/event-relay';
 import { sampleScenario } from './support/sample-scenario';
@@ -109,6 +110,9 @@ describe("standards-api's events reach a partner through identity", () => {
     expect(events.map((event) => event.data['revision'])).toEqual([undefined, 2, 3, 4, undefined]);
     expect(events.every((event) => event.organizationId === partner.organizationId)).toBe(true);
     expect(receiver.unverified).toEqual([]);
+    const { body: document } = await request(api.server).get('/api/v2/openapi.json').expect(200);
+    expect(Object.keys(document.webhooks).sort()).toEqual([...STANDARDS_EVENT_TYPES].sort());
+    expect(receiver.notMatching(document)).toEqual([]);
   });
 
   it('hands a batch over again when the answer was lost, and identity keeps each event once', async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { activatedProject, credentialHeaders, startProtectedApi, type ProtectedApi } from './support/protected-api';
 
@@ -86,6 +88,13 @@ describe("standards-api's outbox", () => {
     expect(rows[3]!.data).toEqual({ projectId, scenarioId: branch.body.id, fromScenarioId: scenarioId, fromRevision: 1 });
     expect(rows[4]!.data).toMatchObject({ projectId, version: 2, scenarioRevision: 2, effectiveFrom });
     expect(rows[5]!.data).toMatchObject({ projectId, settlementRunId: first.id, periodId: '2026-01', currency: 'EUR', ruleVersion: 1 });
+    const { body: document } = await request(server()).get('/api/v2/openapi.json').expect(200);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+    for (const row of rows) {
+      const schema = document.webhooks[row.type].post.requestBody.content['application/json'].schema.properties.data;
+      expect([row.type, ajv.validate(schema, row.data) ? 'matches' : ajv.errorsText()]).toEqual([row.type, 'matches']);
+    }
     expect(rows[6]!.data).toMatchObject({
       settlementRunId: correction.id,
       correctsRunId: first.id,

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { EventHandoverRequestDto, EventHandoverResultDto } from '@stdreg/contracts';
-import { ServiceTokenGuard, type RequestWithService } from '../decisions/service-token.guard';
+import { ServiceTokenGuard } from '../decisions/service-token.guard';
 import { PartnerEventsService } from '../events/events.service';
 
 /** Where standards-api hands over its outbox's events: a service route, not part of the partner API. */
@@ -13,7 +13,7 @@ export class EventHandoverController {
 
   @Post('handover')
   @HttpCode(200)
-  handover(@Body() body: EventHandoverRequestDto, @Req() request: RequestWithService): Promise<EventHandoverResultDto> {
-    return this.events.handover(body.events, request.serviceName!);
+  handover(@Body() body: EventHandoverRequestDto): Promise<EventHandoverResultDto> {
+    return this.events.handover(body.events);
   }
 }

@@ -10,7 +10,6 @@ import {
 } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
 import type { Actor } from '../audit/audit.service';
-import { handoverFromUnknownService } from './events.errors';
 import { EventsRepository, type OutboxRecord } from './events.repository';
 
 /** The actor of an event, from the actor the audit log records: keys by their public prefix, people by uid. */
@@ -49,11 +48,11 @@ export class PartnerEventsService {
   }
 
   /**
-   * Events standards-api wrote to its own outbox, handed over in its order, in one transaction. An event
+   * Events standards-api wrote to its own outbox, handed over in its order, in one transaction (by a
+   * platform service: the route takes a service credential, and standards-api's event types only). An event
    * already here is not written again, so a batch sent twice (the answer lost, a second replica) changes nothing.
    */
-  async handover(events: HandedOverEventDto[], service: string): Promise<EventHandoverResultDto> {
-    if (service !== 'standards-api') throw handoverFromUnknownService(service);
+  async handover(events: HandedOverEventDto[]): Promise<EventHandoverResultDto> {
     const accepted = await this.dataSource.transaction((manager) =>
       this.events.insert(
         manager,

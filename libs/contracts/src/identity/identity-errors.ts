@@ -50,7 +50,6 @@ export const IDENTITY_ERRORS = {
   'token_exchange.subject_token_invalid': ErrorCode.DomainRuleViolated,
   'token_exchange.target_invalid': ErrorCode.DomainRuleViolated,
   'token_exchange.scope_wider': ErrorCode.DomainRuleViolated,
-  'events.handover_not_allowed': ErrorCode.Forbidden,
   'webhooks.endpoint_not_found': ErrorCode.NotFound,
   'webhooks.url_refused': ErrorCode.ValidationFailed,
   'webhooks.organization_required': ErrorCode.ValidationFailed,

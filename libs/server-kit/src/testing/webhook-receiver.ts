@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {
@@ -83,6 +85,27 @@ export class WebhookReceiver {
 
   at(path: string): ReceivedWebhook[] {
     return this.received.filter((entry) => entry.path === path);
+  }
+
+  /**
+   * The received events that do not match their type's request body in an OpenAPI document's `webhooks`
+   * (or whose type it does not list), with the validator's complaint.
+   */
+  notMatching(document: { webhooks?: Record<string, unknown> }): { type: string; problem: string }[] {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+    const problems: { type: string; problem: string }[] = [];
+    for (const { event, body } of this.received) {
+      const operation = document.webhooks?.[event.type] as
+        { post: { requestBody: { content: { 'application/json': { schema: object } } } } } | undefined;
+      if (!operation) {
+        problems.push({ type: event.type, problem: 'not in the document' });
+        continue;
+      }
+      const validate = ajv.compile(operation.post.requestBody.content['application/json'].schema);
+      if (!validate(JSON.parse(body))) problems.push({ type: event.type, problem: ajv.errorsText(validate.errors) });
+    }
+    return problems;
   }
 
   close(): Promise<void> {
