@@ -31,6 +31,7 @@ export class WebhookReceiver {
   private readonly secrets = new Map<string, string>();
   private readonly answers = new Map<string, { status: number; body?: string; headers?: Record<string, string> }>();
   private readonly delays = new Map<string, number>();
+  private readonly held = new Map<string, (() => void)[]>();
   private server!: Server;
 
   async start(): Promise<this> {
@@ -58,7 +59,10 @@ export class WebhookReceiver {
           event,
         });
         const answer = this.answers.get(path) ?? { status: 204 };
-        setTimeout(() => response.writeHead(answer.status, answer.headers).end(answer.body), this.delays.get(path) ?? 0);
+        const send = () => setTimeout(() => response.writeHead(answer.status, answer.headers).end(answer.body), this.delays.get(path) ?? 0);
+        const waiting = this.held.get(path);
+        if (waiting) waiting.push(send);
+        else send();
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -81,6 +85,18 @@ export class WebhookReceiver {
   /** Answers this path's requests only after `ms` (a slow receiver). */
   delay(path: string, ms: number): void {
     this.delays.set(path, ms);
+  }
+
+  /** Holds this path's answers (the requests stay on the wire) until `release`. */
+  hold(path: string): void {
+    this.held.set(path, []);
+  }
+
+  /** Answers what was held, and from now on answers at once. */
+  release(path: string): void {
+    const waiting = this.held.get(path) ?? [];
+    this.held.delete(path);
+    for (const send of waiting) send();
   }
 
   at(path: string): ReceivedWebhook[] {
