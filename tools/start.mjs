@@ -28,6 +28,8 @@ env.MCP_RESOURCE_URL ??= `http://127.0.0.1:${ports['mcp-gateway']}/mcp`;
 // identity issues agents' tokens for exactly that resource.
 env.OIDC_MCP_RESOURCE ??= env.MCP_RESOURCE_URL;
 env.PASSWORD_SETUP_LINKS_IN_LOG ??= 'true';
+// Partners' webhooks may reach receivers on this machine (development; https to public addresses otherwise).
+env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
 
 const build = process.argv.includes('--no-build')
   ? { status: 0 }

@@ -99,6 +99,7 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       BOOTSTRAP_PLATFORM_KEY: 'auto',
       DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
       OIDC_MCP_RESOURCE: mcpResourceUrl,
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       ...identityDb.env,
       ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `e2e:${randomBytes(6).toString('hex')}:` } : {}),
     },

@@ -3,6 +3,7 @@
 import { agentDrafts, agentReadsSettlement, agentRefusedActivation, connectAgent } from './agent-work';
 import { auditSince, expectedAuditTrail, missingFromTrail } from './audit-trail';
 import { launchBrowser, setPasswordAndSignIn, startCallback } from './human-sign-in';
+import { eventsReceived, subscribeToEvents } from './partner-events';
 import { grantApprovingRole, onboardPartner } from './partner-onboarding';
 import { postSettlement } from './settlement-work';
 import { activateAndSchedule, draftProject } from './split-project-work';
@@ -19,8 +20,10 @@ export async function runWalkthrough(platform: PlatformUrls, print?: (line: stri
   const callback = await startCallback();
   const browser = await launchBrowser();
   const story = new Story(platform, callback.redirectUri, print);
+  let receiver: Awaited<ReturnType<typeof subscribeToEvents>> | undefined;
   try {
     const partner = await onboardPartner(story, run);
+    receiver = await subscribeToEvents(story, partner);
     const person = partner.users[7]!;
     const humanToken = await setPasswordAndSignIn(story, partner, person.email, browser.context);
     await grantApprovingRole(story, partner, person.uid);
@@ -36,11 +39,13 @@ export async function runWalkthrough(platform: PlatformUrls, print?: (line: stri
     } finally {
       await agent.close();
     }
+    await eventsReceived(story, receiver, print);
 
     const missingAudit = missingFromTrail(await auditSince(story, since), expectedAuditTrail(story, partner, person.uid));
     story.step('audit log read', { actor: 'platform operator', missing: missingAudit.length });
     return { story, missingAudit };
   } finally {
+    await receiver?.close();
     await browser.close();
     await callback.close();
   }

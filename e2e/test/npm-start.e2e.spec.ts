@@ -18,7 +18,14 @@ let platform: NpmStartPlatform;
 let appKey: IssuedKeyDto;
 
 beforeAll(async () => {
-  platform = await startWithNpmStart({ DATABASE_POOL_IDLE_TIMEOUT_MS: String(POOL_IDLE_TIMEOUT_MS) });
+  platform = await startWithNpmStart({
+    DATABASE_POOL_IDLE_TIMEOUT_MS: String(POOL_IDLE_TIMEOUT_MS),
+    // The event relay and the webhook dispatcher look for work every 250 ms by default, which keeps a
+    // pooled connection from ever idling out; here they look rarely (they are still woken by their own
+    // process's events), so the connections this test is about do idle out.
+    EVENT_RELAY_INTERVAL_MS: '60000',
+    WEBHOOK_POLL_INTERVAL_MS: '60000',
+  });
   const asked = await call<WaitlistRequestDto>('POST', `${platform.identityUrl}/v1/waitlist`, {
     body: { organizationName: 'Idle Studio', contactName: 'Ana Idle', contactEmail: 'ana@idle.example', useCase: 'idling' },
     expect: 201,

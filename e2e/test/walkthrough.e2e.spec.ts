@@ -35,6 +35,7 @@ const STORY = [
   'waitlist approved, app key issued',
   'app registered',
   '50 users synced',
+  'webhook endpoint registered',
   'password set through the single-use link',
   'signed in through OIDC in Chromium',
   'project-owner role granted',
@@ -49,5 +50,6 @@ const STORY = [
   'future rule version created',
   'settlement posted after the two-step confirmation',
   'agent read the posted settlement and had it explained',
+  'partner events received, every signature verified',
   'audit log read',
 ];

@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -235,4 +236,24 @@ export function assertOnlyStatus(result, status, label) {
     const stats = JSON.stringify({ statusCodeStats: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts });
     throw new Error(`${label}: expected only ${status} responses, got ${stats}`);
   }
+}
+
+/**
+ * The tests' helper for a partner whose people sign in through identity's OpenID Provider
+ * (libs/server-kit/src/testing/signed-in-partner.ts), bundled for Node next to node_modules (so its
+ * packages resolve) and imported.
+ */
+export async function importSignedInPartner() {
+  const { build } = await import('esbuild');
+  const bundled = path.join(ROOT, 'tmp/bench/signed-in-partner.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'libs/server-kit/src/testing/signed-in-partner.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: bundled,
+    logLevel: 'error',
+  });
+  return import(pathToFileURL(bundled).href);
 }

@@ -27,8 +27,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 // The valid scenario content the tests use (plain data; Node strips the types). Imported from its own
 // file: the `@stdreg/server-kit/testing` alias the tests import it through is not known to Node.
 import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
@@ -46,6 +44,7 @@ import {
   run,
   startServer,
   waitForStatus,
+  importSignedInPartner,
 } from './bench-kit.mjs';
 
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
@@ -189,18 +188,7 @@ async function identityDecisions(identity) {
  * tests' own helper (libs/server-kit/src/testing/signed-in-partner.ts), bundled for Node here.
  */
 async function agentTokenOf(identity, platformKey, mcpResource) {
-  // Inside the checkout, so the bundle's own imports (openid-client) resolve from its node_modules.
-  const bundled = path.join(ROOT, 'dist/tools/bench/signed-in-partner.mjs');
-  await build({
-    entryPoints: [path.join(ROOT, 'libs/server-kit/src/testing/signed-in-partner.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile: bundled,
-    logLevel: 'error',
-  });
-  const { startSignedInPartner } = await import(pathToFileURL(bundled).href);
+  const { startSignedInPartner } = await importSignedInPartner();
   const partner = await startSignedInPartner({ url: identity.url, platformKey });
   try {
     const person = await partner.userWithRoles(['project-owner']);

@@ -22,6 +22,8 @@ import { SyncModule } from './sync/sync.module';
 import { UnifiedUsersModule } from './unified-users/unified-users.module';
 import { UsersModule } from './users/users.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { EventHandoverModule } from './event-handover/event-handover.module';
 
 @Module({})
 export class AppModule {
@@ -63,6 +65,8 @@ export class AppModule {
         OidcModule,
         PasswordsModule,
         SigninModule,
+        WebhooksModule,
+        EventHandoverModule,
       ],
     };
   }

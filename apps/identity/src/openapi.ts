@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { IDENTITY_ERRORS } from '@stdreg/contracts';
+import { DELIVERY_EVENT_TYPES, eventWebhooks, IDENTITY_ERRORS, IDENTITY_EVENT_TYPES } from '@stdreg/contracts';
 import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
 
 /** Serves `/v1/openapi.json` and the reference page at `/v1/docs`. */
@@ -22,7 +22,10 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
         '(claims `sub`, `uid`, `roles`, `auth_time`, `amr`); scope `offline_access` (with `prompt=consent`) gives a rotating refresh token. ' +
         'A formal write needs a sign-in younger than `FORMAL_WRITE_MAX_AGE_SECONDS`: sign in again with `max_age` or `prompt=login`. ' +
         'The login, consent and set-password pages (`/v1/signin/…`, `/v1/password-setup/…`) are HTML for people and not described here; ' +
-        '`POST /v1/users/{id}/password-setup` issues the single-use link that sets a password.',
+        '`POST /v1/users/{id}/password-setup` issues the single-use link that sets a password.\n\n' +
+        '**Events (webhooks).** A partner registers an endpoint once (`POST /v1/webhook-endpoints`) for the events of both services; ' +
+        'identity delivers them as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least once, in order per resource. ' +
+        'identity’s events are this document’s `webhooks`; standards-api’s are in its own document.',
     )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key' }, 'api-key')
@@ -35,6 +38,8 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
   listDomainErrorCodes(document, IDENTITY_ERRORS);
+  // identity's own events, and what it says about deliveries; standards-api's document lists its events.
+  document.webhooks = eventWebhooks([...IDENTITY_EVENT_TYPES, ...DELIVERY_EVENT_TYPES]) as OpenAPIObject['webhooks'];
   SwaggerModule.setup('v1/docs', app, document, {
     jsonDocumentUrl: 'v1/openapi.json',
     raw: ['json'],

@@ -99,6 +99,8 @@ beforeAll(async () => {
     DATA_DIR: standardsData,
     IDENTITY_URL: identity.url,
     IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    // The fake identity answers decisions only; nothing here is about partner events.
+    EVENT_RELAY: 'off',
     ...(standardsDb.kind === 'server' ? standardsDb.env : {}),
   });
   upstream = await countRequests(standardsApi.url);

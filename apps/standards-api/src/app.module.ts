@@ -15,6 +15,7 @@ import { ComparisonsModule } from './comparisons/comparisons.module';
 import { SettlementsModule } from './settlements/settlements.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { WriteAuditModule } from './write-audit/write-audit.module';
+import { EventsModule } from './events/events.module';
 
 @Module({})
 export class AppModule {
@@ -35,6 +36,7 @@ export class AppModule {
         SearchModule,
         AuthorizationModule,
         WriteAuditModule,
+        EventsModule,
         SplitProjectsModule,
         RuleVersionsModule,
         ComparisonsModule,

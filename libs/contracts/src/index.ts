@@ -6,3 +6,4 @@ export * from './identity';
 export * from './split-projects';
 export * from './validation';
 export * from './domain-errors';
+export * from './events';

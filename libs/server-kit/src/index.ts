@@ -17,3 +17,4 @@ export * from './http/cursor';
 export * from './observability';
 export * from './http/graceful-shutdown';
 export * from './logging/request-log';
+export * from './background/polling-loop';

@@ -130,6 +130,36 @@ export class IdentityConfig extends CommonServiceConfig {
   @IsIn(['true', 'false'])
   OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES: 'true' | 'false' = 'false';
 
+  /** `on`: this replica delivers partner events (any number of replicas share the work); `off`: it only records them. */
+  @IsIn(['on', 'off'])
+  WEBHOOK_DISPATCHER: 'on' | 'off' = 'on';
+
+  /** How often an idle dispatcher looks for due deliveries. */
+  @toInt() @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS = 250;
+
+  /** A delivery succeeds on a 2xx within this time. */
+  @toInt() @IsInt() @Min(100) @Max(10000) WEBHOOK_TIMEOUT_MS = 10000;
+
+  /**
+   * How long a claimed delivery is a dispatcher's alone: longer than the timeout, so a live dispatcher
+   * never sees its delivery sent by another at the same time; after a crash, another takes it up then.
+   */
+  @toInt() @IsInt() @Min(200) @Max(600000) WEBHOOK_LEASE_MS = 60000;
+
+  /**
+   * Development and tests only: http:// and loopback targets (a receiver on this machine). Without it,
+   * endpoints are https and reach public addresses only.
+   */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_LOOPBACK: 'true' | 'false' = 'false';
+
+  /** Private networks (RFC 1918, unique-local) as webhook targets, for a deployment whose partners are inside. Never link-local or metadata. */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' | 'false' = 'false';
+
+  /** How long a rotated signing secret keeps signing beside the new one, unless the rotation says otherwise. */
+  @toInt() @IsInt() @Min(0) @Max(604800) WEBHOOK_SECRET_OVERLAP_SECONDS = 86400;
+
   /**
    * A formal write needs a person who signed in at most this many seconds ago (the token's `auth_time`);
    * an older sign-in is denied `authentication_too_old`, and the person signs in again (RFC 9470 step-up).

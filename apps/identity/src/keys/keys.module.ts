@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { EventsModule } from '../events/events.module';
 import { IdentityConfig } from '../config/identity.config';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
@@ -14,7 +15,7 @@ import { KeysService } from './keys.service';
  * controller's module, from KeysService, AuditService and RateLimiter.
  */
 @Module({
-  imports: [AuditModule, RateLimitModule],
+  imports: [AuditModule, EventsModule, RateLimitModule],
   controllers: [KeysController],
   providers: [
     KeysRepository,

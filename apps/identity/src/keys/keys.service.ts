@@ -5,6 +5,7 @@ import { keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
+import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { KeyLeases, type LeasedCredential } from './key-leases';
 import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';
 import {
@@ -41,6 +42,7 @@ export class KeysService {
     private readonly leases: KeyLeases,
     private readonly audit: AuditService,
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
+    private readonly events: PartnerEventsService,
   ) {}
 
   /**
@@ -230,7 +232,17 @@ export class KeysService {
       if (!(await this.keys.lock(manager, id))) throw keyNotFound(id);
       await this.keys.revoke(manager, id);
       await this.audit.record(actor, { action: 'keys.revoke', target: id }, manager);
-      return toApiKeyDto((await this.keys.find(id, manager))!);
+      const key = (await this.keys.find(id, manager))!;
+      if (key.organizationId) {
+        await this.events.record(manager, {
+          type: 'key.revoked',
+          organizationId: key.organizationId,
+          resource: `key:${key.id}`,
+          actor: eventActorOf(actor),
+          data: { keyId: key.id, keyPrefix: key.prefix },
+        });
+      }
+      return toApiKeyDto(key);
     });
     await this.leases.outlast(id);
     return revoked;

@@ -5,6 +5,7 @@ import { EmailVouchingScope1763900000300 } from './1763900000300-email-vouching-
 import { RevokedAccessToken1763900000400 } from './1763900000400-revoked-access-token';
 import { PasswordSetupApp1763900000500 } from './1763900000500-password-setup-app';
 import { AgentKeySupervisor1763900000700 } from './1763900000700-agent-key-supervisor';
+import { PartnerEvents1763900000800 } from './1763900000800-partner-events';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const IDENTITY_MIGRATIONS = [
   RevokedAccessToken1763900000400,
   PasswordSetupApp1763900000500,
   AgentKeySupervisor1763900000700,
+  PartnerEvents1763900000800,
 ];

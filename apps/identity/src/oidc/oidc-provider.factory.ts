@@ -7,7 +7,7 @@ import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
-import { fetchFromAnyAddress, fetchFromPublicAddresses } from './outbound-fetch';
+import { fetchFromAnyAddress, fetchFromPublicAddresses } from '../outbound/outbound-fetch';
 import type { AccessTokenVerifier } from './access-token-verifier';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../secrets/oidc-secrets';

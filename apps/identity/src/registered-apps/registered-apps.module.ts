@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { EventsModule } from '../events/events.module';
 import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OidcSecretsModule } from '../secrets/oidc-secrets.module';
@@ -8,7 +9,7 @@ import { RegisteredAppsRepository } from './registered-apps.repository';
 import { RegisteredAppsService } from './registered-apps.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule, OidcSecretsModule],
+  imports: [AuditModule, EventsModule, KeysModule, RateLimitModule, OidcSecretsModule],
   controllers: [RegisteredAppsController],
   providers: [RegisteredAppsRepository, RegisteredAppsService],
   exports: [RegisteredAppsService],

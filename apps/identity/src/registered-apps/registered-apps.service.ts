@@ -10,6 +10,7 @@ import {
 } from '@stdreg/contracts';
 import { keysetPage } from '@stdreg/server-kit';
 import { AuditService } from '../audit/audit.service';
+import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { KeysService } from '../keys/keys.service';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
@@ -31,6 +32,7 @@ export class RegisteredAppsService {
     private readonly keys: KeysService,
     private readonly audit: AuditService,
     private readonly sealer: ClientSecretSealer,
+    private readonly events: PartnerEventsService,
   ) {}
 
   /**
@@ -61,6 +63,15 @@ export class RegisteredAppsService {
       });
       await this.keys.bindRegistries(manager, caller.keyId, [row.registryId]);
       await this.audit.record(actorOf(caller), { action: 'apps.register', target: row.registryId, detail: { name: row.name } }, manager);
+      if (row.organizationId) {
+        await this.events.record(manager, {
+          type: 'app.registered',
+          organizationId: row.organizationId,
+          resource: `registry:${row.registryId}`,
+          actor: eventActorOf(actorOf(caller)),
+          data: { registryId: row.registryId, name: row.name, type: row.type, clientId: row.clientId, redirectUris: row.redirectUris },
+        });
+      }
       return { app: toRegisteredAppDto(row), clientSecret };
     });
   }
@@ -86,10 +97,19 @@ export class RegisteredAppsService {
   }
 
   async delete(registryId: string, caller: KeyCaller): Promise<void> {
-    await this.requireUsable(registryId, caller);
+    const app = await this.requireUsable(registryId, caller);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.apps.softDelete(manager, registryId))) throw appNotFound(registryId);
       await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId }, manager);
+      if (app.organizationId) {
+        await this.events.record(manager, {
+          type: 'app.deleted',
+          organizationId: app.organizationId,
+          resource: `registry:${registryId}`,
+          actor: eventActorOf(actorOf(caller)),
+          data: { registryId },
+        });
+      }
     });
   }
 

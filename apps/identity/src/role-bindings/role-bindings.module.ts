@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { EventsModule } from '../events/events.module';
 import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
@@ -8,7 +9,7 @@ import { RoleBindingsRepository } from './role-bindings.repository';
 import { RoleBindingsService } from './role-bindings.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule, UnifiedUsersModule],
+  imports: [AuditModule, EventsModule, KeysModule, RateLimitModule, UnifiedUsersModule],
   controllers: [RoleBindingsController],
   providers: [RoleBindingsRepository, RoleBindingsService],
 })

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type GrantRoleRequestDto, type RoleBindingDto } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
+import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { toRoleBindingDto, UnifiedUsersService } from '../unified-users/unified-users.service';
 import { organizationUnknown, roleAlreadyHeld, roleBindingNotFound } from './role-bindings.errors';
 import { RoleBindingsRepository } from './role-bindings.repository';
@@ -15,6 +16,7 @@ export class RoleBindingsService {
     private readonly bindings: RoleBindingsRepository,
     private readonly users: UnifiedUsersService,
     private readonly audit: AuditService,
+    private readonly events: PartnerEventsService,
   ) {}
 
   async grant(request: GrantRoleRequestDto, actor: Actor): Promise<RoleBindingDto> {
@@ -26,6 +28,7 @@ export class RoleBindingsService {
       }
       const row = await this.bindings.insert(manager, { id: uuidv7(), uid: user.uid, role: request.role, organizationId });
       if (!row) throw roleAlreadyHeld(user.uid, request.role, organizationId);
+      await this.recordEvent(manager, 'role.granted', row, actor);
       await this.audit.record(
         actor,
         {
@@ -43,6 +46,7 @@ export class RoleBindingsService {
     await this.dataSource.transaction(async (manager) => {
       const row = await this.bindings.delete(manager, id);
       if (!row) throw roleBindingNotFound(id);
+      await this.recordEvent(manager, 'role.revoked', row, actor);
       await this.audit.record(
         actor,
         {
@@ -52,6 +56,23 @@ export class RoleBindingsService {
         },
         manager,
       );
+    });
+  }
+
+  /** An organization hears of its own roles; a global role concerns no organization, and no partner is told of it. */
+  private async recordEvent(
+    manager: EntityManager,
+    type: 'role.granted' | 'role.revoked',
+    row: { id: string; uid: string; role: string; organizationId: string | null },
+    actor: Actor,
+  ): Promise<void> {
+    if (row.organizationId === null) return;
+    await this.events.record(manager, {
+      type,
+      organizationId: row.organizationId,
+      resource: `user:${row.uid}`,
+      actor: eventActorOf(actor),
+      data: { roleBindingId: row.id, uid: row.uid, role: row.role },
     });
   }
 

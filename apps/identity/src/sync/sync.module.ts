@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { EventsModule } from '../events/events.module';
 import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
@@ -8,7 +9,7 @@ import { SyncController } from './sync.controller';
 import { SyncService } from './sync.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule, RegisteredAppsModule, UsersModule],
+  imports: [AuditModule, EventsModule, KeysModule, RateLimitModule, RegisteredAppsModule, UsersModule],
   controllers: [SyncController],
   providers: [SyncService],
 })

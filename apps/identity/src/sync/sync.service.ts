@@ -13,6 +13,7 @@ import {
 import { flattenValidationErrors } from '@stdreg/server-kit';
 import { type Actor, AuditService } from '../audit/audit.service';
 import { actorOf, type KeyCaller } from '../callers/caller';
+import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { type MirrorChange, UsersService } from '../users/users.service';
 
@@ -29,10 +30,11 @@ export class SyncService {
     private readonly users: UsersService,
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
+    private readonly events: PartnerEventsService,
   ) {}
 
   async apply(request: SyncRequestDto, caller: KeyCaller): Promise<SyncResultDto> {
-    await this.apps.requireUsable(request.registryId, caller);
+    const app = await this.apps.requireUsable(request.registryId, caller);
     const checked = await checkRecords(request.records);
     const rejectedCount = checked.filter((entry) => 'rejected' in entry).length;
     const actor = actorOf(caller);
@@ -49,7 +51,17 @@ export class SyncService {
         (await this.users.applyBatch(manager, request.registryId, changes, actor)).map((result) => [result.index, result]),
       );
       const results = checked.map((entry) => ('rejected' in entry ? entry.rejected : applied.get(entry.index)!));
-      return this.finish(actor, request, results, true, manager);
+      const result = await this.finish(actor, request, results, true, manager);
+      if (app.organizationId) {
+        await this.events.record(manager, {
+          type: 'users.synced',
+          organizationId: app.organizationId,
+          resource: `registry:${request.registryId}`,
+          actor: eventActorOf(actor),
+          data: { registryId: request.registryId, applied: true, records: results.length, ...result.counts },
+        });
+      }
+      return result;
     });
   }
 

@@ -49,6 +49,16 @@ export class MergesRepository {
    * each registry holding mirror records of `uid` (or the records `mirrorIds`), in registry order:
    * merges then queue behind those writes instead of deadlocking with them over the records.
    */
+  /** The organizations whose apps hold a mirror record of any of these people. */
+  async organizationsMirroring(manager: EntityManager, uids: string[]): Promise<string[]> {
+    const rows: { organizationId: string }[] = await manager.query(
+      `SELECT DISTINCT r.organization_id AS "organizationId" FROM user_mirror m JOIN registered_app r ON r.registry_id = m.registry_id
+       WHERE m.uid = ANY($1::uuid[]) AND r.organization_id IS NOT NULL ORDER BY 1`,
+      [uids],
+    );
+    return rows.map((row) => row.organizationId);
+  }
+
   async lockMirrorRegistries(manager: EntityManager, of: { uid: string } | { mirrorIds: string[] }): Promise<void> {
     const [condition, parameter] = 'uid' in of ? ['uid = $1', of.uid] : ['id = ANY($1::uuid[])', of.mirrorIds];
     await manager.query(

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type MergeDto } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
+import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { MergesRepository, type LockedUser, type UserMerge } from './merges.repository';
 import {
   alreadyMerged,
@@ -27,7 +28,26 @@ export class MergesService {
     private readonly dataSource: DataSource,
     private readonly merges: MergesRepository,
     private readonly audit: AuditService,
+    private readonly events: PartnerEventsService,
   ) {}
+
+  /** Each organization that holds a mirror record of either person hears of it; no other does. */
+  private async recordEvents(
+    manager: EntityManager,
+    type: 'user.merged' | 'user.unmerged',
+    merge: { id: string; survivorUid: string; mergedUid: string },
+    actor: Actor,
+  ): Promise<void> {
+    for (const organizationId of await this.merges.organizationsMirroring(manager, [merge.survivorUid, merge.mergedUid])) {
+      await this.events.record(manager, {
+        type,
+        organizationId,
+        resource: `user:${merge.survivorUid}`,
+        actor: eventActorOf(actor),
+        data: { mergeId: merge.id, survivorUid: merge.survivorUid, mergedUid: merge.mergedUid },
+      });
+    }
+  }
 
   async merge(survivor: string, merged: string, actor: Actor): Promise<MergeDto> {
     const [survivorUid, mergedUid] = [survivor.toLowerCase(), merged.toLowerCase()];
@@ -46,6 +66,7 @@ export class MergesService {
       }
       const moved = await this.merges.moveAll(manager, mergedUid, survivorUid);
       const row = await this.merges.insertMerge(manager, { id: uuidv7(), survivorUid, mergedUid, moved });
+      await this.recordEvents(manager, 'user.merged', row, actor);
       await this.audit.record(
         actor,
         {
@@ -75,6 +96,7 @@ export class MergesService {
       }
       const movedBack = await this.merges.moveBack(manager, merge);
       const row = await this.merges.markUnmerged(manager, merge.id);
+      await this.recordEvents(manager, 'user.unmerged', row, actor);
       await this.audit.record(
         actor,
         {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { EventsModule } from '../events/events.module';
 import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { MergesRepository } from './merges.repository';
@@ -9,7 +10,7 @@ import { UnifiedUsersRepository } from './unified-users.repository';
 import { UnifiedUsersService } from './unified-users.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule],
+  imports: [AuditModule, EventsModule, KeysModule, RateLimitModule],
   controllers: [UnifiedUsersController],
   providers: [UnifiedUsersRepository, UnifiedUsersService, MergesRepository, MergesService],
   exports: [UnifiedUsersService],

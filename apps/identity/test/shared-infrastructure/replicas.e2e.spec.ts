@@ -3,11 +3,8 @@
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
-import { createServiceApp, loadConfig } from '@stdreg/server-kit';
 import { CuttableProxy } from '@stdreg/server-kit/testing';
-import { IdentityConfig } from '../../src/config/identity.config';
-import { IDENTITY } from '../../src/identity.service';
-import { SERVICE_TOKEN, startIdentity, type RunningIdentity } from '../support/identity-app';
+import { SERVICE_TOKEN, startIdentity, startReplica, type RunningIdentity } from '../support/identity-app';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 // A lease long enough that a decision relying on a stale one could not be missed. The App bucket keeps its
@@ -42,17 +39,7 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
     redis = await CuttableProxy.start(process.env['REDIS_URL']!);
     const redisUrl = redis.through(process.env['REDIS_URL']!);
     identity = await startIdentity({ ...LIMITS, REDIS_URL: redisUrl });
-    const config = loadConfig(IdentityConfig, {
-      LOG_LEVEL: 'error',
-      BOOTSTRAP_PLATFORM_KEY: 'off',
-      REDIS_URL: redisUrl,
-      REDIS_KEY_PREFIX: identity.redisPrefix,
-      DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`,
-      ...identity.database.env,
-      ...LIMITS,
-    });
-    replica = await createServiceApp(IDENTITY, config);
-    await replica.init();
+    replica = await startReplica(identity, { ...LIMITS, REDIS_URL: redisUrl });
     servers = [identity.server, replica.getHttpServer() as Server];
   });
   afterAll(async () => {

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { KeyClass, type IssuedKeyDto } from '@stdreg/contracts';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServiceApp, loadConfig } from '@stdreg/server-kit';
 import { startTestService, type RunningTestService } from '@stdreg/server-kit/testing';
+import { IdentityConfig } from '../../src/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
 import { KeysService } from '../../src/keys/keys.service';
 
@@ -74,4 +77,20 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<R
       return { key: secret, registryId: body.app.registryId as string };
     },
   };
+}
+
+/** Another identity instance on `identity`'s database and Redis prefix, as a second replica would be. */
+export async function startReplica(identity: RunningIdentity, env: Record<string, string> = {}): Promise<NestExpressApplication> {
+  const config = loadConfig(IdentityConfig, {
+    LOG_LEVEL: 'error',
+    BOOTSTRAP_PLATFORM_KEY: 'off',
+    REDIS_URL: process.env['REDIS_URL']!,
+    REDIS_KEY_PREFIX: identity.redisPrefix,
+    DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN}`,
+    ...identity.database.env,
+    ...env,
+  });
+  const replica = await createServiceApp(IDENTITY, config);
+  await replica.init();
+  return replica;
 }

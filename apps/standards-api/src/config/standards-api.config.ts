@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { samplePackDirectory } from '@stdreg/registry-content';
 
@@ -29,6 +29,23 @@ export class StandardsApiConfig extends AuthorizedServiceConfig {
   @Min(1)
   @Max(3600)
   CONTENT_REFRESH_SECONDS = 10;
+
+  /** `on`: this replica hands the outbox's events to identity (replicas may all do so; identity keeps each event once). */
+  @IsIn(['on', 'off'])
+  EVENT_RELAY: 'on' | 'off' = 'on';
+
+  /** How often an idle relay looks for new events. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(60000)
+  EVENT_RELAY_INTERVAL_MS = 250;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  EVENT_RELAY_TIMEOUT_MS = 5000;
 
   get contentPackDirectory(): string {
     return this.CONTENT_PACK_DIR ?? samplePackDirectory();

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { STANDARDS_API_ERRORS } from '@stdreg/contracts';
+import { eventWebhooks, STANDARDS_API_ERRORS, STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
 import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
 import { API_VERSION } from '../registry/registry-snapshot';
 
@@ -18,6 +18,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
   listDomainErrorCodes(document, STANDARDS_API_ERRORS);
+  // Delivered by identity to the endpoints partners register there (`POST {identity}/v1/webhook-endpoints`).
+  document.webhooks = eventWebhooks(STANDARDS_EVENT_TYPES) as OpenAPIObject['webhooks'];
   return document;
 }
 

@@ -1,3 +1,4 @@
+import { EventsModule } from '../events/events.module';
 import { Module } from '@nestjs/common';
 import { ConfirmationsModule } from '../confirmations/confirmations.module';
 import { SplitProjectsModule } from '../split-projects/split-projects.module';
@@ -6,7 +7,7 @@ import { RuleVersionsRepository } from './rule-versions.repository';
 import { RuleVersionsService } from './rule-versions.service';
 
 @Module({
-  imports: [SplitProjectsModule, ConfirmationsModule],
+  imports: [SplitProjectsModule, ConfirmationsModule, EventsModule],
   controllers: [RuleVersionsController],
   providers: [RuleVersionsRepository, RuleVersionsService],
 })

@@ -11,6 +11,7 @@ import { actorOf, type Authorization } from '../authorization/authorize.decorato
 import { humanRequired } from '../authorization/human-required';
 import { ConfirmationsService, refused, written } from '../confirmations/confirmations.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
+import { PartnerEventsService } from '../events/events.service';
 import {
   SplitProjectsService,
   type OperatingScenario,
@@ -47,6 +48,7 @@ export class RuleVersionsService {
     private readonly projects: SplitProjectsService,
     private readonly confirmations: ConfirmationsService,
     private readonly audit: WriteAudit,
+    private readonly events: PartnerEventsService,
   ) {}
 
   /**
@@ -193,6 +195,18 @@ export class RuleVersionsService {
       revision: source.revision,
       rulesDigest: source.rulesDigest,
       effectiveFrom: effectiveFrom.toISOString(),
+    });
+    await this.events.record(manager, auth, {
+      type: version === 1 ? 'rule_version.activated' : 'rule_version.created',
+      resource: `split-project:${projectId}`,
+      data: {
+        projectId,
+        version,
+        scenarioId: source.scenarioId,
+        scenarioRevision: source.revision,
+        effectiveFrom: effectiveFrom.toISOString(),
+        rulesDigest: source.rulesDigest,
+      },
     });
     return created;
   }

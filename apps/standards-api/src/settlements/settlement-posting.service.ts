@@ -18,6 +18,7 @@ import { humanRequired } from '../authorization/human-required';
 import { ConfirmationsService, refused, written } from '../confirmations/confirmations.service';
 import { SplitProjectsService, type SplitProject } from '../split-projects/split-projects.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
+import { PartnerEventsService } from '../events/events.service';
 import {
   correctedRunNotFound,
   correctionOfAnotherPeriod,
@@ -78,6 +79,7 @@ export class SettlementPostingService {
     private readonly projects: SplitProjectsService,
     private readonly confirmations: ConfirmationsService,
     private readonly audit: WriteAudit,
+    private readonly events: PartnerEventsService,
   ) {}
 
   /** Without a token: 428 with the challenge. With it: the run, its ledger entries and the audit record, in one transaction. */
@@ -141,6 +143,19 @@ export class SettlementPostingService {
       ruleVersion: run.ruleVersion,
       digest: run.digest,
       correctsRunId: run.reversesRunId,
+    });
+    await this.events.record(manager, auth, {
+      type: run.reversesRunId ? 'settlement_run.corrected' : 'settlement_run.posted',
+      resource: `split-project:${project.id}`,
+      data: {
+        projectId: project.id,
+        settlementRunId: run.id,
+        periodId: run.periodId,
+        currency: run.currency,
+        distributableAmount: run.distributable,
+        ruleVersion: run.ruleVersion,
+        ...(run.reversesRunId ? { correctsRunId: run.reversesRunId } : {}),
+      },
     });
     return (await this.settlements.findRun(auth.organizationId, run.id, manager))!;
   }

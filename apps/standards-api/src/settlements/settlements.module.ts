@@ -1,3 +1,4 @@
+import { EventsModule } from '../events/events.module';
 import { Module } from '@nestjs/common';
 import { ConfirmationsModule } from '../confirmations/confirmations.module';
 import { SplitProjectsModule } from '../split-projects/split-projects.module';
@@ -7,7 +8,7 @@ import { SettlementsRepository } from './settlements.repository';
 import { SettlementsService } from './settlements.service';
 
 @Module({
-  imports: [SplitProjectsModule, ConfirmationsModule],
+  imports: [SplitProjectsModule, ConfirmationsModule, EventsModule],
   controllers: [SettlementsController],
   providers: [SettlementsRepository, SettlementsService, SettlementPostingService],
 })

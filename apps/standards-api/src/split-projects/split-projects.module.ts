@@ -1,3 +1,4 @@
+import { EventsModule } from '../events/events.module';
 import { Module } from '@nestjs/common';
 import { RegistryModule } from '../registry/registry.module';
 import { OperatingScenariosController } from './operating-scenarios.controller';
@@ -6,7 +7,7 @@ import { SplitProjectsRepository } from './split-projects.repository';
 import { SplitProjectsService } from './split-projects.service';
 
 @Module({
-  imports: [RegistryModule],
+  imports: [RegistryModule, EventsModule],
   controllers: [SplitProjectsController, OperatingScenariosController],
   providers: [SplitProjectsRepository, SplitProjectsService],
   exports: [SplitProjectsService],

@@ -12,6 +12,7 @@ import { applyMergePatch, rulesDigest, validateScenario, type ScenarioContent } 
 import { actorOf, type Authorization } from '../authorization/authorize.decorator';
 import { RegistryService } from '../registry/registry.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
+import { PartnerEventsService } from '../events/events.service';
 import { invalidScenario, projectNotFound, revisionNotFound, scenarioNotFound, staleScenario } from './split-projects.errors';
 import {
   SplitProjectsRepository,
@@ -31,6 +32,7 @@ export class SplitProjectsService {
     private readonly projects: SplitProjectsRepository,
     private readonly registry: RegistryService,
     private readonly audit: WriteAudit,
+    private readonly events: PartnerEventsService,
   ) {}
 
   /** The project and its first scenario (revision 1) in one transaction: both or neither. */
@@ -61,6 +63,11 @@ export class SplitProjectsService {
       });
       await this.projects.insertRevision(manager, revisionOf(scenarioId, 1, scenario, auth));
       await this.audit.record(manager, auth, 'split-project.create', projectId, { scenarioId });
+      await this.events.record(manager, auth, {
+        type: 'split_project.created',
+        resource: `split-project:${projectId}`,
+        data: { projectId, name: request.name.trim(), currency: request.currency, templateVersion: request.templateVersion, scenarioId },
+      });
       const project = (await this.projects.findProject(auth.organizationId, projectId, manager))!;
       return { project: toProjectDto(project), scenario: await this.scenarioDto(auth.organizationId, scenarioId, undefined, manager) };
     });
@@ -112,6 +119,11 @@ export class SplitProjectsService {
       });
       await this.projects.insertRevision(manager, revisionOf(id, 1, source.content, auth));
       await this.audit.record(manager, auth, 'operating-scenario.branch', id, { projectId, from: origin.id, revision });
+      await this.events.record(manager, auth, {
+        type: 'scenario.branched',
+        resource: `split-project:${projectId}`,
+        data: { projectId, scenarioId: id, fromScenarioId: origin.id, fromRevision: revision },
+      });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
     });
   }
@@ -152,6 +164,11 @@ export class SplitProjectsService {
       const revision = scenario.currentRevision + 1;
       await this.projects.insertRevision(manager, revisionOf(id, revision, next, auth));
       await this.audit.record(manager, auth, 'operating-scenario.revise', id, { revision });
+      await this.events.record(manager, auth, {
+        type: 'scenario.revised',
+        resource: `split-project:${scenario.projectId}`,
+        data: { projectId: scenario.projectId, scenarioId: id, revision },
+      });
       return this.scenarioDto(auth.organizationId, id, undefined, manager);
     });
   }

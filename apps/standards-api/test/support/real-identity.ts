@@ -56,7 +56,8 @@ export async function startRealIdentity(
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  for (let attempt = 0; attempt < 120; attempt++) {
+  // A deadline rather than a count of tries: on a busy machine a first start (migrations, key generation) takes long.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     if (child.exitCode !== null) break;
     const ready = await fetch(`${url}/readyz`).then(
       (r) => r.ok,

@@ -50,6 +50,13 @@ export const IDENTITY_ERRORS = {
   'token_exchange.subject_token_invalid': ErrorCode.DomainRuleViolated,
   'token_exchange.target_invalid': ErrorCode.DomainRuleViolated,
   'token_exchange.scope_wider': ErrorCode.DomainRuleViolated,
+  'webhooks.endpoint_not_found': ErrorCode.NotFound,
+  'webhooks.url_refused': ErrorCode.ValidationFailed,
+  'webhooks.organization_required': ErrorCode.ValidationFailed,
+  'webhooks.organization_unknown': ErrorCode.DomainRuleViolated,
+  'webhooks.organization_not_own': ErrorCode.Forbidden,
+  'webhooks.delivery_not_found': ErrorCode.NotFound,
+  'webhooks.endpoint_not_enabled': ErrorCode.Conflict,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
 } as const satisfies Record<string, ErrorCode>;

@@ -9,3 +9,4 @@ export * from './sample-scenario';
 export * from './fake-identity';
 export * from './signed-in-partner';
 export * from './mcp-post';
+export * from './webhook-receiver';

@@ -1,4 +1,4 @@
-import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { lookup as systemLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
@@ -10,6 +10,11 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
 }
 
+/** A loopback address (127.0.0.0/8, ::1, and IPv4 loopback mapped into IPv6). */
+export function isLoopbackAddress(address: string): boolean {
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+}
+
 export class SpecialUseAddressError extends Error {
   constructor(host: string) {
     super(`${host} is not a public address`);
@@ -18,19 +23,40 @@ export class SpecialUseAddressError extends Error {
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** Resolves as the socket would, and refuses a name if any address it resolves to is not public. */
-function publicLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || !addresses.every((entry) => isPublicAddress(entry.address)))
-      return callback(new SpecialUseAddressError(hostname), []);
-    if (options.all) return callback(null, addresses);
-    const [first] = addresses;
-    callback(null, first!.address, first!.family);
-  });
+/** How a name is resolved: node's `dns.lookup` with `all: true`, or a stand-in in tests. */
+export type Resolver = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/** Which addresses a connection may reach. */
+export type AddressPolicy = (address: string) => boolean;
+
+/**
+ * A socket lookup that resolves as the socket would, and refuses a name if any address it resolves to
+ * is outside the policy: the address checked is the address connected to.
+ */
+export function checkingLookup(allowed: AddressPolicy, resolve: Resolver = systemLookup as unknown as Resolver) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      if (addresses.length === 0 || !addresses.every((entry) => allowed(entry.address)))
+        return callback(new SpecialUseAddressError(hostname), []);
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses;
+      callback(null, first!.address, first!.family);
+    });
+  };
 }
 
-const publicAddressesOnly = new Agent({ connect: { lookup: publicLookup } });
+/** A host named by a literal address never reaches the lookup: it is checked here, before connecting. */
+export function refuseLiteralOutside(allowed: AddressPolicy, url: string): void {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !allowed(host)) throw new SpecialUseAddressError(host);
+}
+
+const publicAddressesOnly = new Agent({ connect: { lookup: checkingLookup(isPublicAddress) } });
 
 /**
  * Everything identity fetches on a client's word (a Client ID Metadata Document, a jwks_uri, a sector
@@ -42,8 +68,7 @@ const publicAddressesOnly = new Agent({ connect: { lookup: publicLookup } });
  */
 export const fetchFromPublicAddresses: ProviderFetch = async (url, options) => {
   const target = url instanceof Request ? url.url : url;
-  const host = new URL(target).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !isPublicAddress(host)) throw new SpecialUseAddressError(host);
+  refuseLiteralOutside(isPublicAddress, target.toString());
   const { dispatcher: _providerCheck, ...rest } = options as RequestInit & { dispatcher?: unknown };
   return (await undiciFetch(target, { ...(rest as UndiciRequestInit), dispatcher: publicAddressesOnly })) as unknown as Response;
 };

@@ -1,0 +1,19 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { EventHandoverRequestDto, EventHandoverResultDto } from '@stdreg/contracts';
+import { ServiceTokenGuard } from '../decisions/service-token.guard';
+import { PartnerEventsService } from '../events/events.service';
+
+/** Where standards-api hands over its outbox's events: a service route, not part of the partner API. */
+@ApiExcludeController()
+@UseGuards(ServiceTokenGuard)
+@Controller('events')
+export class EventHandoverController {
+  constructor(private readonly events: PartnerEventsService) {}
+
+  @Post('handover')
+  @HttpCode(200)
+  handover(@Body() body: EventHandoverRequestDto): Promise<EventHandoverResultDto> {
+    return this.events.handover(body.events);
+  }
+}

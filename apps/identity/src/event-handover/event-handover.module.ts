@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
+import { EventHandoverController } from './event-handover.controller';
+
+/** The service route where standards-api hands over its events: above the outbox and the service credential check. */
+@Module({
+  imports: [EventsModule],
+  controllers: [EventHandoverController],
+})
+export class EventHandoverModule {}

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { EventActor, PartnerEventType } from '@stdreg/contracts';
+
+/** An event in identity's outbox: its own, or one standards-api handed over. */
+export interface OutboxRecord {
+  seq: string;
+  id: string;
+  type: PartnerEventType;
+  organizationId: string;
+  resource: string;
+  actor: EventActor;
+  version: number;
+  data: Record<string, unknown>;
+  occurredAt: Date;
+}
+
+export type NewOutboxRecord = Omit<OutboxRecord, 'seq'>;
+
+const OUTBOX_COLUMNS = `seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
+  occurred_at AS "occurredAt"`;
+
+/** Every query of the event outbox. */
+@Injectable()
+export class EventsRepository {
+  /** Written with the change: the caller's transaction. Another service's event already here is skipped (its id is its key). */
+  async insert(manager: EntityManager, events: NewOutboxRecord[]): Promise<number> {
+    let inserted = 0;
+    for (const event of events) {
+      const rows: unknown[] = await manager.query(
+        `INSERT INTO event_outbox (id, type, organization_id, resource, actor, version, data, occurred_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [
+          event.id,
+          event.type,
+          event.organizationId,
+          event.resource,
+          JSON.stringify(event.actor),
+          event.version,
+          JSON.stringify(event.data),
+          event.occurredAt,
+        ],
+      );
+      inserted += rows.length;
+    }
+    return inserted;
+  }
+
+  /**
+   * The oldest events not yet fanned out to endpoints, locked for this transaction; rows another
+   * dispatcher holds are skipped rather than waited for.
+   */
+  lockUnfanned(manager: EntityManager, limit: number): Promise<OutboxRecord[]> {
+    return manager.query(
+      `SELECT ${OUTBOX_COLUMNS} FROM event_outbox WHERE fanned_out_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+  }
+
+  async markFannedOut(manager: EntityManager, seqs: string[], at: Date): Promise<void> {
+    await manager.query('UPDATE event_outbox SET fanned_out_at = $2 WHERE seq = ANY($1::bigint[])', [seqs, at]);
+  }
+
+  async find(manager: EntityManager, id: string): Promise<OutboxRecord | null> {
+    const rows: OutboxRecord[] = await manager.query(`SELECT ${OUTBOX_COLUMNS} FROM event_outbox WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+}

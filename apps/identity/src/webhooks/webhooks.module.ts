@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { IdentityConfig } from '../config/identity.config';
+import { EventsModule } from '../events/events.module';
+import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { OidcSecretsModule } from '../secrets/oidc-secrets.module';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookTransport } from './webhook-transport';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+/** Partners' endpoints and the dispatcher that delivers the outbox to them. */
+@Module({
+  imports: [AuditModule, KeysModule, RateLimitModule, OidcSecretsModule, EventsModule],
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksRepository,
+    WebhooksService,
+    WebhookDispatcher,
+    {
+      provide: WebhookTransport,
+      useFactory: (config: IdentityConfig) =>
+        new WebhookTransport({
+          allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK === 'true',
+          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        }),
+      inject: [IdentityConfig],
+    },
+  ],
+  exports: [WebhooksService],
+})
+export class WebhooksModule {}

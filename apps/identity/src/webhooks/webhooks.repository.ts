@@ -1,0 +1,277 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { EventActor, PartnerEvent, PartnerEventType, WebhookDeliveryStatus } from '@stdreg/contracts';
+
+export interface WebhookEndpoint {
+  id: string;
+  organizationId: string;
+  url: string;
+  eventTypes: PartnerEventType[];
+  description: string | null;
+  enabled: boolean;
+  disabledForFailures: boolean;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface EndpointSecrets {
+  secretSealed: Buffer;
+  previousSecretSealed: Buffer | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: PartnerEventType;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+}
+
+/** A delivery a dispatcher holds: what to send, where, signed with which secrets. */
+export interface ClaimedDelivery extends EndpointSecrets {
+  id: string;
+  leaseToken: string;
+  attempts: number;
+  endpointId: string;
+  organizationId: string;
+  url: string;
+  event: {
+    id: string;
+    type: PartnerEventType;
+    organizationId: string;
+    actor: EventActor;
+    version: number;
+    data: PartnerEvent['data'];
+    occurredAt: Date;
+  };
+}
+
+export interface AttemptOutcome {
+  status: number | null;
+  body: string | null;
+  error: string | null;
+}
+
+const ENDPOINT_COLUMNS = `id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
+  disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt"`;
+
+const DELIVERY_COLUMNS = `id, endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", status, attempts,
+  response_status AS "responseStatus", response_body AS "responseBody", error, last_attempt_at AS "lastAttemptAt",
+  next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`;
+
+/** Every query of endpoints and deliveries. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async organizationExists(manager: EntityManager, organizationId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
+    return rows.length > 0;
+  }
+
+  async insertEndpoint(
+    manager: EntityManager,
+    endpoint: Omit<WebhookEndpoint, 'createdAt' | 'disabledForFailures' | 'previousSecretExpiresAt'> & {
+      secretSealed: Buffer;
+      keyId: string;
+    },
+  ): Promise<WebhookEndpoint> {
+    const rows: WebhookEndpoint[] = await manager.query(
+      `INSERT INTO webhook_endpoint (id, organization_id, url, event_types, description, enabled, secret_sealed, created_by_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT_COLUMNS}`,
+      [
+        endpoint.id,
+        endpoint.organizationId,
+        endpoint.url,
+        endpoint.eventTypes,
+        endpoint.description,
+        endpoint.enabled,
+        endpoint.secretSealed,
+        endpoint.keyId,
+      ],
+    );
+    return rows[0]!;
+  }
+
+  /** One endpoint, visible to an organization (null: to every organization, an operator). */
+  async findEndpoint(
+    id: string,
+    organizationId: string | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<WebhookEndpoint | null> {
+    const rows: WebhookEndpoint[] = await manager.query(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE`,
+      [id, organizationId],
+    );
+    return rows[0] ?? null;
+  }
+
+  listEndpoints(organizationId: string | null, afterId: string | undefined, limit: number): Promise<WebhookEndpoint[]> {
+    return this.dataSource.query(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint
+       WHERE ($1::uuid IS NULL OR organization_id = $1) AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+      [organizationId, afterId ?? null, limit],
+    );
+  }
+
+  async updateEndpoint(
+    manager: EntityManager,
+    id: string,
+    change: { url?: string; eventTypes?: PartnerEventType[]; description?: string; enabled?: boolean },
+  ): Promise<WebhookEndpoint> {
+    const rows: [WebhookEndpoint[], number] = await manager.query(
+      `UPDATE webhook_endpoint SET url = coalesce($2, url), event_types = coalesce($3, event_types), description = coalesce($4, description),
+         enabled = coalesce($5, enabled), disabled_for_failures = CASE WHEN $5::boolean IS NULL THEN disabled_for_failures ELSE false END,
+         updated_at = now()
+       WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, change.url ?? null, change.eventTypes ?? null, change.description ?? null, change.enabled ?? null],
+    );
+    return rows[0][0]!;
+  }
+
+  async rotateSecret(manager: EntityManager, id: string, secretSealed: Buffer, previousExpiresAt: Date): Promise<WebhookEndpoint> {
+    const rows: [WebhookEndpoint[], number] = await manager.query(
+      `UPDATE webhook_endpoint SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $3, secret_sealed = $2, updated_at = now()
+       WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, secretSealed, previousExpiresAt],
+    );
+    return rows[0][0]!;
+  }
+
+  /** Stops an endpoint whose deliveries kept failing; false when it was stopped already. */
+  async disableForFailures(manager: EntityManager, id: string): Promise<WebhookEndpoint | null> {
+    const rows: [WebhookEndpoint[], number] = await manager.query(
+      `UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, updated_at = now()
+       WHERE id = $1 AND enabled RETURNING ${ENDPOINT_COLUMNS}`,
+      [id],
+    );
+    return rows[0][0] ?? null;
+  }
+
+  /** Only one dispatcher fans out at a time, so deliveries of one resource are created in the order of its events. */
+  async tryLockFanOut(manager: EntityManager): Promise<boolean> {
+    const rows: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
+      'webhook-fan-out',
+    ]);
+    return rows[0]!.locked;
+  }
+
+  /** The enabled endpoints each event goes to: of its organization and subscribed to its type (a test event: its one endpoint). */
+  subscribers(manager: EntityManager, seqs: string[]): Promise<{ seq: string; endpointId: string }[]> {
+    return manager.query(
+      `SELECT o.seq::text AS seq, e.id AS "endpointId" FROM event_outbox o
+       JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled
+         AND (o.type = ANY(e.event_types) OR (o.type = 'webhook.test' AND o.resource = 'endpoint:' || e.id::text))
+       WHERE o.seq = ANY($1::bigint[]) ORDER BY o.seq, e.id`,
+      [seqs],
+    );
+  }
+
+  async insertDeliveries(
+    manager: EntityManager,
+    deliveries: { id: string; endpointId: string; eventId: string; eventSeq: string; eventType: string; resource: string }[],
+    due: Date,
+  ): Promise<void> {
+    if (deliveries.length === 0) return;
+    await manager.query(
+      `INSERT INTO webhook_delivery (id, endpoint_id, event_id, event_seq, event_type, resource, next_attempt_at, created_at)
+       SELECT d.id, d.endpoint_id, d.event_id, d.event_seq, d.event_type, d.resource, $2, $2
+       FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_seq bigint, event_type text, resource text)
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+      [
+        JSON.stringify(
+          deliveries.map((d) => ({
+            id: d.id,
+            endpoint_id: d.endpointId,
+            event_id: d.eventId,
+            event_seq: d.eventSeq,
+            event_type: d.eventType,
+            resource: d.resource,
+          })),
+        ),
+        due,
+      ],
+    );
+  }
+
+  /**
+   * Claims due deliveries for one dispatcher until `leasedUntil`: each the oldest pending one of its
+   * endpoint and resource (order per resource), skipping rows another dispatcher is claiming. The
+   * claim commits before anything is sent; a crash leaves the lease to run out.
+   */
+  async claimDue(now: Date, limit: number, leaseToken: string, leasedUntil: Date): Promise<ClaimedDelivery[]> {
+    return this.dataSource.transaction(async (manager) => {
+      // For UPDATE, TypeORM's query() answers [rows, affectedCount].
+      const [claimed]: [{ id: string }[], number] = await manager.query(
+        `WITH due AS (
+           SELECT d.id FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id AND e.enabled
+           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.leased_until IS NULL OR d.leased_until <= $1)
+             AND NOT EXISTS (
+               SELECT 1 FROM webhook_delivery p
+               WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
+           ORDER BY d.next_attempt_at, d.event_seq LIMIT $2
+           FOR UPDATE OF d SKIP LOCKED)
+         UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, attempts = w.attempts + 1, last_attempt_at = $1
+         FROM due WHERE w.id = due.id RETURNING w.id`,
+        [now, limit, leaseToken, leasedUntil],
+      );
+      if (claimed.length === 0) return [];
+      return manager.query(
+        `SELECT d.id, d.lease_token AS "leaseToken", d.attempts, d.endpoint_id AS "endpointId", e.organization_id AS "organizationId", e.url,
+           e.secret_sealed AS "secretSealed", e.previous_secret_sealed AS "previousSecretSealed",
+           e.previous_secret_expires_at AS "previousSecretExpiresAt",
+           jsonb_build_object('id', o.id, 'type', o.type, 'organizationId', o.organization_id, 'actor', o.actor, 'version', o.version,
+             'data', o.data, 'occurredAt', o.occurred_at) AS event
+         FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id JOIN event_outbox o ON o.id = d.event_id
+         WHERE d.id = ANY($1::uuid[]) ORDER BY d.event_seq`,
+        [claimed.map((row) => row.id)],
+      );
+    });
+  }
+
+  /** Records an attempt's outcome, if the lease is still this dispatcher's; `next` null: the delivery is over (delivered or failed). */
+  async recordAttempt(
+    manager: EntityManager,
+    claim: { id: string; leaseToken: string },
+    outcome: AttemptOutcome & { status: number | null },
+    result: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null; at: Date },
+  ): Promise<boolean> {
+    const rows: [unknown[], number] = await manager.query(
+      `UPDATE webhook_delivery SET status = $3, next_attempt_at = $4, response_status = $5, response_body = $6, error = $7,
+         lease_token = NULL, leased_until = NULL, delivered_at = CASE WHEN $3 = 'delivered' THEN $8::timestamptz ELSE delivered_at END
+       WHERE id = $1 AND lease_token = $2 RETURNING id`,
+      [claim.id, claim.leaseToken, result.status, result.nextAttemptAt, outcome.status, outcome.body, outcome.error, result.at],
+    );
+    return rows[0].length > 0;
+  }
+
+  listDeliveries(
+    endpointId: string,
+    status: WebhookDeliveryStatus | undefined,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<WebhookDelivery[]> {
+    return this.dataSource.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_delivery
+       WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`,
+      [endpointId, status ?? null, afterId ?? null, limit],
+    );
+  }
+
+  /** Sends a delivery again, under its own webhook-id: pending and due now, its attempts counted on. */
+  async replay(manager: EntityManager, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery | null> {
+    const rows: [WebhookDelivery[], number] = await manager.query(
+      `UPDATE webhook_delivery SET status = 'pending', next_attempt_at = $3 WHERE id = $2 AND endpoint_id = $1 RETURNING ${DELIVERY_COLUMNS}`,
+      [endpointId, deliveryId, now],
+    );
+    return rows[0][0] ?? null;
+  }
+}

@@ -1,0 +1,486 @@
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { Webhook } from 'standardwebhooks';
+import { DELIVERY_EVENT_TYPES, IDENTITY_EVENT_TYPES } from '@stdreg/contracts';
+import { JsonLogger } from '@stdreg/server-kit';
+import { IdentityConfig } from '../src/config/identity.config';
+import { PartnerEventsService } from '../src/events/events.service';
+import { ClientSecretSealer } from '../src/secrets/client-secret-sealer';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
+import { RETRY_DELAYS_SECONDS } from '../src/webhooks/retry-schedule';
+import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
+import { KEPT_RESPONSE_CHARS, WebhookTransport } from '../src/webhooks/webhook-transport';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+import { WebhookReceiver } from '@stdreg/server-kit/testing';
+
+let identity: RunningIdentity;
+let receiver: WebhookReceiver;
+let dispatcher: WebhookDispatcher;
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const platform = () => bearer(identity.platformKey);
+const noJitter = () => 0.5;
+let pathCount = 0;
+
+beforeAll(async () => {
+  receiver = await new WebhookReceiver().start();
+  identity = await startIdentity({ WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_LOOPBACK: 'true', RATE_LIMIT_APP_WRITES_PER_MINUTE: '10000' });
+  dispatcher = identity.app.get(WebhookDispatcher);
+});
+afterAll(async () => {
+  await identity.close();
+  await receiver.close();
+});
+
+/** A partner (app key of a fresh organization) with an endpoint on the receiver for these event types. */
+type AppKey = Awaited<ReturnType<RunningIdentity['newAppKey']>>;
+
+async function partnerWithEndpoint(eventTypes: string[], options: { key?: AppKey } = {}) {
+  const key = options.key ?? (await identity.newAppKey({ maxApps: 10 }));
+  const path = `/hook-${++pathCount}`;
+  const created = await request(identity.server)
+    .post('/v1/webhook-endpoints')
+    .set(bearer(key.secret))
+    .send({ url: receiver.url(path), eventTypes, description: 'payouts' })
+    .expect(201);
+  receiver.expect(path, created.body.secret);
+  return { key, path, endpoint: created.body.endpoint, secret: created.body.secret as string };
+}
+
+const registerApp = (key: string, name = 'Portal') =>
+  request(identity.server)
+    .post('/v1/apps')
+    .set(bearer(key))
+    .send({ name, type: 'Traditional', redirectUris: ['https://portal.example/cb'] });
+
+const countRows = async (table: string) => (await identity.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
+
+describe('webhook endpoints', () => {
+  it('shows the signing secret once, and delivers an event signed so that standardwebhooks verifies it', async () => {
+    const partner = await partnerWithEndpoint(['app.registered', 'app.deleted']);
+    expect(partner.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(partner.endpoint).toMatchObject({
+      organizationId: partner.key.organizationId,
+      enabled: true,
+      status: 'enabled',
+      description: 'payouts',
+    });
+    const read = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${partner.endpoint.id}`)
+      .set(bearer(partner.key.secret))
+      .expect(200);
+    expect(JSON.stringify(read.body)).not.toContain(partner.secret.slice(6));
+    const app = await registerApp(partner.key.secret).expect(201);
+    await request(identity.server).delete(`/v1/apps/${app.body.app.registryId}`).set(bearer(partner.key.secret)).expect(204);
+
+    await dispatcher.drain();
+
+    const got = receiver.at(partner.path);
+    expect(got.map((entry) => entry.event.type)).toEqual(['app.registered', 'app.deleted']);
+    expect(got[0]!.event).toMatchObject({
+      type: 'app.registered',
+      organizationId: partner.key.organizationId,
+      actor: { kind: 'key', id: partner.key.key.prefix },
+      version: 1,
+      data: { registryId: app.body.app.registryId, name: 'Portal', type: 'Traditional', clientId: app.body.app.clientId },
+    });
+    expect(got[0]!.body).not.toContain(app.body.clientSecret);
+    expect(got[0]!.body).not.toContain(partner.key.secret);
+    expect(receiver.unverified).toEqual([]);
+  });
+
+  it("lets an operator's platform key see every organization's endpoints, and an app key only its own", async () => {
+    const first = await partnerWithEndpoint(['key.revoked']);
+    const second = await partnerWithEndpoint(['key.revoked']);
+    const all = await request(identity.server).get('/v1/webhook-endpoints?limit=100').set(platform()).expect(200);
+    const ids = all.body.items.map((item: { id: string }) => item.id);
+    expect(ids).toEqual(expect.arrayContaining([first.endpoint.id, second.endpoint.id]));
+    const own = await request(identity.server).get('/v1/webhook-endpoints').set(bearer(first.key.secret)).expect(200);
+    expect(own.body.items.map((item: { id: string }) => item.id)).toEqual([first.endpoint.id]);
+    await request(identity.server).get(`/v1/webhook-endpoints/${second.endpoint.id}`).set(bearer(first.key.secret)).expect(404);
+  });
+
+  it('signs with both secrets during a rotation overlap, each verifying on its own', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const rotated = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.endpoint.id}/rotate-secret`)
+      .set(bearer(partner.key.secret))
+      .send({ overlapSeconds: 3600 })
+      .expect(200);
+    expect(rotated.body.secret).not.toBe(partner.secret);
+    expect(Date.parse(rotated.body.endpoint.previousSecretExpiresAt)).toBeGreaterThan(Date.now());
+    await registerApp(partner.key.secret).expect(201);
+    await dispatcher.drain();
+    const [delivered] = receiver.at(partner.path);
+    expect(delivered!.signature.split(' ')).toHaveLength(2);
+    const headers = { 'webhook-id': delivered!.webhookId, 'webhook-timestamp': '', 'webhook-signature': delivered!.signature };
+    const timestamp = Math.floor(Date.now() / 1000);
+    for (const secret of [partner.secret, rotated.body.secret]) {
+      // The timestamp the receiver saw is within a second or two of now; verify against the signature the endpoint got.
+      const verifies = [timestamp - 2, timestamp - 1, timestamp, timestamp + 1].some((at) => {
+        try {
+          new Webhook(secret).verify(delivered!.body, { ...headers, 'webhook-timestamp': String(at) });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      expect(verifies).toBe(true);
+    }
+  });
+
+  it.each([
+    [{ url: 'http://partner.example/hook' }, 'url', 'must use https'],
+    [{ url: 'https://10.0.0.7/hook' }, 'url', 'is not an address webhooks may reach'],
+    [{ url: 'https://169.254.169.254/latest/meta-data' }, 'url', 'is not an address webhooks may reach'],
+    [{ url: 'https://[fe80::1]/hook' }, 'url', 'is not an address webhooks may reach'],
+    [{ url: 'not a url' }, 'url', 'must be an absolute URL'],
+    [{ eventTypes: ['settlement_run.paid'] }, 'eventTypes', 'each event type must be one of'],
+    [{ eventTypes: [] }, 'eventTypes', 'at least one'],
+    [{ surprise: true }, 'surprise', ''],
+  ])('refuses %j with a 400 naming the field, and creates nothing', async (change, field, message) => {
+    const key = await identity.newAppKey();
+    const before = await countRows('webhook_endpoint');
+    const response = await request(identity.server)
+      .post('/v1/webhook-endpoints')
+      .set(bearer(key.secret))
+      .send({ url: 'https://partner.example/hook', eventTypes: ['app.registered'], ...change })
+      .expect(400);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.body.errors[0].field).toBe(field);
+    expect(response.body.errors[0].message).toContain(message);
+    expect(await countRows('webhook_endpoint')).toBe(before);
+  });
+
+  it('refuses an app key registering for another organization (403), and a platform key naming none (400)', async () => {
+    const key = await identity.newAppKey();
+    const other = await identity.newAppKey();
+    const body = { url: 'https://partner.example/hook', eventTypes: ['app.registered'] };
+    const refused = await request(identity.server)
+      .post('/v1/webhook-endpoints')
+      .set(bearer(key.secret))
+      .send({ ...body, organizationId: other.organizationId })
+      .expect(403);
+    expect(refused.body.domainCode).toBe('webhooks.organization_not_own');
+    const missing = await request(identity.server).post('/v1/webhook-endpoints').set(platform()).send(body).expect(400);
+    expect(missing.body.domainCode).toBe('webhooks.organization_required');
+  });
+});
+
+describe('the outbox', () => {
+  it('sends nothing for a rolled-back change', async () => {
+    const partner = await partnerWithEndpoint(['app.deleted']);
+    const events = identity.app.get(PartnerEventsService);
+    await expect(
+      identity.dataSource.transaction(async (manager) => {
+        await events.record(manager, {
+          type: 'app.deleted',
+          organizationId: partner.key.organizationId,
+          resource: 'registry:reg_rolledback0000000000',
+          actor: { kind: 'system', id: 'test' },
+          data: { registryId: 'reg_rolledback0000000000' },
+        });
+        throw new Error('the change fails after its event was written');
+      }),
+    ).rejects.toThrow('the change fails');
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toEqual([]);
+  });
+
+  it('sends nothing for a refused write: an app over its limit, an app key revoking a key or granting a role', async () => {
+    const key = await identity.newAppKey({ maxApps: 1 });
+    const partner = await partnerWithEndpoint(['app.registered', 'key.revoked', 'role.granted'], { key });
+    await registerApp(key.secret).expect(201);
+    await dispatcher.drain();
+    const before = receiver.at(partner.path).length;
+    await registerApp(key.secret).expect(409);
+    await request(identity.server).post(`/v1/keys/${key.key.id}/revoke`).set(bearer(key.secret)).expect(403);
+    await request(identity.server)
+      .post('/v1/role-bindings')
+      .set(bearer(key.secret))
+      .send({ uid: '0196a0c4-0000-7000-8000-000000000000', role: 'investor', organizationId: key.organizationId })
+      .expect(403);
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toHaveLength(before);
+  });
+
+  it("writes identity's events with their changes: sync summary, roles, key revocation, merge and unmerge", async () => {
+    const partner = await partnerWithEndpoint([
+      'users.synced',
+      'role.granted',
+      'role.revoked',
+      'key.revoked',
+      'user.merged',
+      'user.unmerged',
+    ]);
+    const registry = await identity.newRegistry(partner.key.secret);
+    const synced = await request(identity.server)
+      .post('/v1/sync')
+      .set(bearer(partner.key.secret))
+      .send({
+        registryId: registry.registryId,
+        records: [
+          { externalId: 'a', email: 'ada@partner.example', emailVerified: false, displayName: 'Ada', locale: 'en' },
+          { externalId: 'b', email: 'bo@partner.example', emailVerified: false, displayName: 'Bo', locale: 'en' },
+        ],
+      })
+      .expect(200);
+    const [ada, bo] = synced.body.results.map((result: { uid: string }) => result.uid) as [string, string];
+    const granted = await request(identity.server)
+      .post('/v1/role-bindings')
+      .set(platform())
+      .send({ uid: ada, role: 'investor', organizationId: partner.key.organizationId })
+      .expect(201);
+    await request(identity.server).delete(`/v1/role-bindings/${granted.body.id}`).set(platform()).expect(204);
+    const merge = await request(identity.server)
+      .post('/v1/unified-users/merge')
+      .set(platform())
+      .send({ survivorUid: ada, mergedUid: bo })
+      .expect(201);
+    await request(identity.server).post(`/v1/merges/${merge.body.id}/unmerge`).set(platform()).expect(200);
+    const extra = await request(identity.server)
+      .post('/v1/keys')
+      .set(platform())
+      .send({ name: 'second', class: 'app', organizationId: partner.key.organizationId })
+      .expect(201);
+    await request(identity.server).post(`/v1/keys/${extra.body.key.id}/revoke`).set(platform()).expect(200);
+
+    await dispatcher.drain();
+
+    const received = receiver.at(partner.path).map((entry) => entry.event);
+    const byType = (type: string) => received.filter((event) => event.type === type);
+    const got = ['users.synced', 'role.granted', 'role.revoked', 'user.merged', 'user.unmerged', 'key.revoked'].map(
+      (type) => byType(type)[0]!,
+    );
+    expect(received).toHaveLength(6);
+    // One person's events (resource user:<uid>) arrive in the order they happened; other resources' may interleave.
+    expect(received.map((event) => event.type).filter((type) => type.startsWith('role.') || type.startsWith('user.'))).toEqual([
+      'role.granted',
+      'role.revoked',
+      'user.merged',
+      'user.unmerged',
+    ]);
+    expect(got[0]!.data).toEqual({
+      registryId: registry.registryId,
+      applied: true,
+      records: 2,
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      rejected: 0,
+    });
+    expect(got[1]!.data).toEqual({ roleBindingId: granted.body.id, uid: ada, role: 'investor' });
+    expect(got[3]!.data).toEqual({ mergeId: merge.body.id, survivorUid: ada, mergedUid: bo });
+    expect(got[5]!.data).toEqual({ keyId: extra.body.key.id, keyPrefix: extra.body.key.prefix });
+    expect(got.every((event) => event.organizationId === partner.key.organizationId)).toBe(true);
+    const bodies = receiver
+      .at(partner.path)
+      .map((entry) => entry.body)
+      .join('\n');
+    expect(bodies).not.toContain('partner.example');
+    expect(bodies).not.toContain(extra.body.secret);
+  });
+});
+
+describe('delivery', () => {
+  it('retries a failing endpoint on its schedule, with the same webhook-id, then disables it and tells the organization', async () => {
+    const watcher = await partnerWithEndpoint(['endpoint.disabled']);
+    const failing = await partnerWithEndpoint(['app.registered'], { key: watcher.key });
+    receiver.answer(failing.path, 503, 'down for maintenance');
+    await registerApp(watcher.key.secret).expect(201);
+    let now = new Date(Date.now() + 1000);
+    await dispatcher.drain(now, noJitter);
+    expect(receiver.at(failing.path)).toHaveLength(1);
+    for (const [index, delay] of RETRY_DELAYS_SECONDS.entries()) {
+      await dispatcher.drain(new Date(now.getTime() + delay * 1000 - 1000), noJitter);
+      expect(receiver.at(failing.path)).toHaveLength(index + 1);
+      now = new Date(now.getTime() + delay * 1000);
+      await dispatcher.drain(now, noJitter);
+      expect(receiver.at(failing.path)).toHaveLength(index + 2);
+    }
+    const attempts = receiver.at(failing.path);
+    expect(new Set(attempts.map((entry) => entry.webhookId)).size).toBe(1);
+    const endpoint = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${failing.endpoint.id}`)
+      .set(bearer(watcher.key.secret))
+      .expect(200);
+    expect(endpoint.body).toMatchObject({ enabled: false, status: 'failing_disabled' });
+    const deliveries = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${failing.endpoint.id}/deliveries`)
+      .set(bearer(watcher.key.secret))
+      .expect(200);
+    expect(deliveries.body.items).toEqual([
+      expect.objectContaining({
+        id: attempts[0]!.webhookId,
+        status: 'failed',
+        attempts: RETRY_DELAYS_SECONDS.length + 1,
+        responseStatus: 503,
+        responseBody: 'down for maintenance',
+        nextAttemptAt: null,
+      }),
+    ]);
+    const told = receiver.at(watcher.path).map((entry) => entry.event);
+    expect(told).toEqual([
+      expect.objectContaining({ type: 'endpoint.disabled', data: expect.objectContaining({ endpointId: failing.endpoint.id }) }),
+    ]);
+    const totalHours = RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0) / 3600;
+    expect(totalHours).toBeGreaterThan(60);
+    expect(totalHours).toBeLessThan(84);
+  });
+
+  it('replays a delivery with its webhook-id, sends a test event, and lists both', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    await registerApp(partner.key.secret).expect(201);
+    await dispatcher.drain();
+    const [first] = receiver.at(partner.path);
+    await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries/${first!.webhookId}/replay`)
+      .set(bearer(partner.key.secret))
+      .expect(202);
+    await request(identity.server).post(`/v1/webhook-endpoints/${partner.endpoint.id}/test`).set(bearer(partner.key.secret)).expect(202);
+    await dispatcher.drain();
+    const got = receiver.at(partner.path);
+    expect(got.map((entry) => [entry.webhookId === first!.webhookId, entry.event.type])).toEqual([
+      [true, 'app.registered'],
+      [true, 'app.registered'],
+      [false, 'webhook.test'],
+    ]);
+    const listed = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries?status=delivered`)
+      .set(bearer(partner.key.secret))
+      .expect(200);
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({ id: first!.webhookId, eventType: 'app.registered', status: 'delivered', attempts: 2, responseStatus: 204 }),
+      expect.objectContaining({ eventType: 'webhook.test', status: 'delivered', attempts: 1, responseStatus: 204 }),
+    ]);
+    await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries/0196a0c4-0000-7000-8000-000000000000/replay`)
+      .set(bearer(partner.key.secret))
+      .expect(404);
+  });
+
+  it('follows no redirect, and keeps only the start of a long answer', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 307, 'x'.repeat(5000), { location: receiver.url('/elsewhere') });
+    await registerApp(partner.key.secret).expect(201);
+    await dispatcher.drain();
+    const deliveries = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries`)
+      .set(bearer(partner.key.secret))
+      .expect(200);
+    expect(deliveries.body.items[0]).toMatchObject({ status: 'pending', responseStatus: 307, attempts: 1 });
+    expect(deliveries.body.items[0].responseBody).toHaveLength(KEPT_RESPONSE_CHARS);
+    expect(receiver.at('/elsewhere')).toEqual([]);
+    expect(receiver.unverified.filter((entry) => entry.path === '/elsewhere')).toEqual([]);
+  });
+
+  it('keeps the order of one resource, and two dispatchers working at once send no event twice', async () => {
+    const partner = await partnerWithEndpoint(['users.synced']);
+    const registries = [await identity.newRegistry(partner.key.secret), await identity.newRegistry(partner.key.secret)];
+    for (let round = 0; round < 10; round++) {
+      for (const registry of registries) {
+        await request(identity.server)
+          .post('/v1/sync')
+          .set(bearer(partner.key.secret))
+          .send({
+            registryId: registry.registryId,
+            records: [{ externalId: `u${round}`, email: `u${round}@p.example`, emailVerified: false, displayName: 'U', locale: 'en' }],
+          })
+          .expect(200);
+      }
+    }
+    const second = new WebhookDispatcher(
+      identity.dataSource,
+      identity.app.get(WebhooksRepository),
+      identity.app.get(PartnerEventsService),
+      identity.app.get(WebhookTransport),
+      identity.app.get(ClientSecretSealer),
+      identity.app.get(IdentityConfig),
+      identity.app.get(JsonLogger),
+    );
+    await Promise.all([dispatcher.drain(), second.drain(), dispatcher.drain()]);
+    const got = receiver.at(partner.path);
+    const ids = got.map((entry) => entry.webhookId);
+    const duplicates = ids.length - new Set(ids).size;
+    console.info(`two dispatchers: ${ids.length} requests for ${new Set(ids).size} deliveries, ${duplicates} duplicates`);
+    expect(new Set(ids).size).toBe(20);
+    expect(duplicates).toBe(0);
+    for (const registry of registries) {
+      const created = got
+        .filter((entry) => entry.event.data['registryId'] === registry.registryId)
+        .map((entry) => entry.event.data['created']);
+      expect(created).toHaveLength(10);
+    }
+    const seqOrder = got.map((entry) => entry.event.id);
+    for (const registry of registries) {
+      const ofRegistry = got.filter((entry) => entry.event.data['registryId'] === registry.registryId).map((entry) => entry.event.id);
+      expect(ofRegistry).toEqual([...ofRegistry].sort());
+    }
+    expect(seqOrder).toHaveLength(20);
+  });
+});
+
+describe('where webhooks may go', () => {
+  let listener: Server;
+  let connections = 0;
+  let port = 0;
+  beforeAll(async () => {
+    listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    port = (listener.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+
+  it('refuses loopback and private targets outside the test allowance, before any connection', async () => {
+    const transport = new WebhookTransport({ allowLoopback: false, allowPrivate: false, timeoutMs: 2000 });
+    for (const url of [
+      `https://127.0.0.1:${port}/hook`,
+      `http://127.0.0.1:${port}/hook`,
+      `https://localhost:${port}/hook`,
+      `https://[::1]:${port}/hook`,
+    ]) {
+      expect(await transport.refusal(url)).not.toBeNull();
+      const sent = await transport.send(url, '{}', {});
+      expect(sent).toMatchObject({ ok: false, status: null });
+    }
+    expect(await transport.refusal('https://10.1.2.3/hook')).toContain('is not an address');
+    expect(connections).toBe(0);
+    await transport.close();
+  });
+
+  it('refuses a name whose DNS answer changes to loopback between the check and the connection', async () => {
+    let asked = 0;
+    const transport = new WebhookTransport({
+      allowLoopback: false,
+      allowPrivate: false,
+      timeoutMs: 2000,
+      resolve: (_host, _options, callback) => callback(null, [{ address: ++asked === 1 ? '93.184.215.14' : '127.0.0.1', family: 4 }]),
+    });
+    const url = `https://rebinding.example:${port}/hook`;
+    expect(await transport.refusal(url)).toBeNull();
+    const sent = await transport.send(url, '{}', {});
+    expect(sent.ok).toBe(false);
+    expect(sent.error).toContain('is not a public address');
+    expect(asked).toBe(2);
+    expect(connections).toBe(0);
+    await transport.close();
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("lists identity's events under webhooks, and every event delivered in these tests matches its schema there", async () => {
+    const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
+    expect(Object.keys(body.webhooks).sort()).toEqual([...IDENTITY_EVENT_TYPES, ...DELIVERY_EVENT_TYPES].sort());
+    expect(body.webhooks['key.revoked'].post.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(receiver.received.length).toBeGreaterThan(20);
+    expect(receiver.notMatching(body)).toEqual([]);
+  });
+});

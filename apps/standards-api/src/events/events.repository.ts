@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { HandedOverEventDto } from '@stdreg/contracts';
+
+/** An event in standards-api's outbox, in the shape it is handed over in. */
+export type OutboxRecord = HandedOverEventDto;
+
+/** Every query of the event outbox. */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(manager: EntityManager, event: OutboxRecord): Promise<void> {
+    await manager.query(
+      `INSERT INTO event_outbox (id, type, organization_id, resource, actor, version, data, occurred_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8)`,
+      [
+        event.id,
+        event.type,
+        event.organizationId,
+        event.resource,
+        JSON.stringify(event.actor),
+        event.version,
+        JSON.stringify(event.data),
+        event.occurredAt,
+      ],
+    );
+  }
+
+  /** The oldest events identity does not have yet, in the order they were written. */
+  waiting(limit: number): Promise<(OutboxRecord & { seq: string })[]> {
+    return this.dataSource.query(
+      `SELECT seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
+         to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"
+       FROM event_outbox WHERE handed_over_at IS NULL ORDER BY seq LIMIT $1`,
+      [limit],
+    );
+  }
+
+  async markHandedOver(seqs: string[]): Promise<void> {
+    await this.dataSource.query('UPDATE event_outbox SET handed_over_at = now() WHERE seq = ANY($1::bigint[])', [seqs]);
+  }
+
+  async countWaiting(): Promise<number> {
+    const rows: { n: number }[] = await this.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL');
+    return rows[0]!.n;
+  }
+}

@@ -1,0 +1,172 @@
+import request from 'supertest';
+import { STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
+import { CuttableProxy, WebhookReceiver } from '@stdreg/server-kit/testing';
+import { EventRelay } from '../src/events/event-relay';
+import { sampleScenario } from './support/sample-scenario';
+import { startRealIdentity, type RealIdentity } from './support/real-identity';
+import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
+
+// standards-api's events cross to identity, which delivers them: through its outbox, handed over
+// only when identity has them, so nothing is lost when identity is away or its answer is.
+
+let identity: RealIdentity;
+let proxy: CuttableProxy;
+let api: RunningStandardsApi;
+let receiver: WebhookReceiver;
+
+async function identityCall(key: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${identity.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** A partner organization, its app key, and an endpoint on the receiver for every standards-api event. */
+async function partnerWithEndpoint(path: string) {
+  const organization = await identityCall(identity.platformKey, 'POST', '/v1/organizations', { name: 'Partner' });
+  const issued = await identityCall(identity.platformKey, 'POST', '/v1/keys', {
+    name: 'partner',
+    class: 'app',
+    organizationId: organization['id'],
+  });
+  const key = issued['secret'] as string;
+  const created = await identityCall(key, 'POST', '/v1/webhook-endpoints', {
+    url: receiver.url(path),
+    eventTypes: ['split_project.created', 'scenario.revised', 'scenario.branched'],
+  });
+  receiver.expect(path, created['secret'] as string);
+  return { organizationId: organization['id'] as string, key };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 50) {
+    if (waited > 30_000) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const relay = () => api.app.get(EventRelay);
+const waiting = async () =>
+  (await api.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL'))[0].n as number;
+
+beforeAll(async () => {
+  receiver = await new WebhookReceiver().start();
+  identity = await startRealIdentity({ env: { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' } });
+  proxy = await CuttableProxy.start(identity.url);
+  api = await startStandardsApi({
+    IDENTITY_URL: proxy.through(identity.url).replace(/\/$/, ''),
+    IDENTITY_SERVICE_TOKEN: identity.serviceToken,
+  });
+}, 180_000);
+afterAll(async () => {
+  await api?.close();
+  await proxy?.cut();
+  await identity?.stop();
+  await receiver?.close();
+});
+
+describe("standards-api's events reach a partner through identity", () => {
+  it('delivers them signed, in the order of the project, and keeps them while identity is away', async () => {
+    const partner = await partnerWithEndpoint('/standards');
+    const as = { Authorization: `Bearer ${partner.key}`, 'X-Organization-Id': partner.organizationId };
+    const created = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as)
+      .send({ name: 'Crossing', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
+      .expect(201);
+    const scenarioId = created.body.scenario.id as string;
+    for (const periodId of ['2026-03', '2026-04', '2026-05']) {
+      await request(api.server)
+        .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+        .set(as)
+        .send({ periods: [{ periodId, revenue: '5000.00', costs: '100.00' }] })
+        .expect(200);
+    }
+    await request(api.server)
+      .post(`/api/v2/split-projects/${created.body.project.id}/scenarios`)
+      .set(as)
+      .send({ name: 'Branch', fromScenarioId: scenarioId })
+      .expect(201);
+
+    await proxy.cut();
+    await expect(relay().relayOnce()).rejects.toThrow();
+    expect(await waiting()).toBe(5);
+    await proxy.restore();
+    expect(await relay().drain()).toBe(5);
+    expect(await waiting()).toBe(0);
+
+    await until(() => receiver.at('/standards').length >= 5, 'five deliveries');
+    const events = receiver.at('/standards').map((entry) => entry.event);
+    expect(events.map((event) => event.type)).toEqual([
+      'split_project.created',
+      'scenario.revised',
+      'scenario.revised',
+      'scenario.revised',
+      'scenario.branched',
+    ]);
+    expect(events.map((event) => event.data['revision'])).toEqual([undefined, 2, 3, 4, undefined]);
+    expect(events.every((event) => event.organizationId === partner.organizationId)).toBe(true);
+    expect(receiver.unverified).toEqual([]);
+    const { body: document } = await request(api.server).get('/api/v2/openapi.json').expect(200);
+    expect(Object.keys(document.webhooks).sort()).toEqual([...STANDARDS_EVENT_TYPES].sort());
+    expect(receiver.notMatching(document)).toEqual([]);
+  });
+
+  it('hands a batch over again when the answer was lost, and identity keeps each event once', async () => {
+    const partner = await partnerWithEndpoint('/again');
+    const as = { Authorization: `Bearer ${partner.key}`, 'X-Organization-Id': partner.organizationId };
+    await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as)
+      .send({ name: 'Twice', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
+      .expect(201);
+    expect(await relay().drain()).toBe(1);
+    // As if the answer never came: the event is still waiting in standards-api's outbox, and goes again.
+    await api.dataSource.query('UPDATE event_outbox SET handed_over_at = NULL');
+    expect(await relay().drain()).toBeGreaterThan(1);
+    await until(() => receiver.at('/again').length >= 1, 'the delivery');
+    const owner = await identityCall(partner.key, 'GET', '/v1/webhook-endpoints');
+    const endpointId = (owner['items'] as { id: string }[])[0]!.id;
+    const deliveries = await identityCall(partner.key, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`);
+    expect(deliveries['items']).toHaveLength(1);
+    expect(receiver.at('/again')).toHaveLength(1);
+  });
+
+  it('refuses a handover without the service credential, and from a partner key', async () => {
+    const partner = await partnerWithEndpoint('/forged');
+    const forged = {
+      events: [
+        {
+          id: '0196a0c4-0000-7000-8000-000000000001',
+          type: 'split_project.created',
+          organizationId: partner.organizationId,
+          resource: 'split-project:x',
+          actor: { kind: 'system', id: 'forger' },
+          version: 1,
+          data: {},
+          occurredAt: new Date().toISOString(),
+        },
+      ],
+    };
+    for (const authorization of ['', `Bearer ${partner.key}`, 'Bearer not-a-service-token-at-all-0000000000']) {
+      const response = await fetch(`${identity.url}/v1/events/handover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify(forged),
+      });
+      expect(response.status).toBe(401);
+    }
+    const invalid = await fetch(`${identity.url}/v1/events/handover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${identity.serviceToken}` },
+      body: JSON.stringify({ events: [{ ...forged.events[0], type: 'app.registered' }] }),
+    });
+    expect(invalid.status).toBe(400);
+    const endpoints = await identityCall(partner.key, 'GET', '/v1/webhook-endpoints');
+    const endpointId = (endpoints['items'] as { id: string }[])[0]!.id;
+    expect((await identityCall(partner.key, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`))['items']).toEqual([]);
+  });
+});
