@@ -239,7 +239,8 @@ export class Operations {
 
   private async reviseScenario(person: Person, projectId: string, d: number[], stale: boolean): Promise<Operation> {
     const scenario = pick(await scenariosOf(this.context.query, projectId), d[2]!)!;
-    const staleRevision = scenario.revision > 1 ? scenario.revision - 1 : scenario.revision + 1;
+    // Behind the revision read, never ahead of it: a racing actor could make a later revision current.
+    const staleRevision = scenario.revision - 1;
     const ifMatch = `"${scenario.id}.${stale ? staleRevision : scenario.revision}"`;
     const before = await counts(this.context.query);
     const answer = await this.send(
