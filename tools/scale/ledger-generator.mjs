@@ -5,7 +5,7 @@
 // position in microseconds, (posted_at, id) growing; distributable = gross - costs = the sum of the
 // allocations; the running balance is not written here but by the database's own trigger, as for a
 // posting. Every value derives from the seed, the ledger and the run number, so a seed gives the same
-// rows on every machine. What differs from a posting: ids are md5-derived uuids rather than uuidv7,
+// rows on every machine. What differs from a posting: the ids' random bits come from md5 of the seed,
 // and the digests are sha256 of the generated facts rather than of split-engine's settlement.
 
 /** The runs of one statement pair; 10 000 runs of 10 participants are 100 000 entries. */
@@ -14,8 +14,13 @@ const RUNS_PER_CHUNK = 10_000;
 // Amount of participant p in run r: 0.01 to 1000.00, from md5(seed:ledger:r:p).
 const MINOR = `(('x' || substr(md5($1 || ':' || $4 || ':' || r || ':' || p), 1, 8))::bit(32)::bigint % 100000 + 1)`;
 const AMOUNT = (minor) => `div((${minor})::numeric, 100)::text || '.' || lpad(mod((${minor})::numeric, 100)::text, 2, '0')`;
-const RUN_ID = `md5($1 || ':run:' || $4 || ':' || r)::uuid`;
 const POSTED_AT = `($5::timestamptz + (r - 1) * interval '1 hour')`;
+// A uuidv7 as the service makes them (milliseconds of the posting time, version 7, RFC variant), its
+// random bits from md5(key): valid where the API parses uuids, and in time order like the real ones.
+const UUID7 = (key) =>
+  `(lpad(to_hex(floor(extract(epoch FROM ${POSTED_AT}) * 1000)::bigint), 12, '0') || '7' || substr(md5(${key}), 1, 3)
+     || substr('89ab', ('x' || substr(md5(${key}), 4, 1))::bit(4)::int % 4 + 1, 1) || substr(md5(${key}), 5, 15))::uuid`;
+const RUN_ID = UUID7(`$1 || ':run:' || $4 || ':' || r`);
 
 /**
  * Appends `runs` settlement runs of project `projectId` to the ledger of `legalEntityId`, each with
@@ -47,7 +52,7 @@ export async function generateLedger(client, { seed, organizationId, projectId, 
     );
     await client.query(
       `INSERT INTO equity_ledger_entry (id, organization_id, legal_entity_id, settlement_run_id, participant_id, currency, amount, kind, posted_at)
-       SELECT md5($1 || ':entry:' || $4 || ':' || r || ':' || p)::uuid, $2, $4, ${RUN_ID}, 'p' || lpad(p::text, 2, '0'), 'EUR',
+       SELECT ${UUID7(`$1 || ':entry:' || $4 || ':' || r || ':' || p`)}, $2, $4, ${RUN_ID}, 'p' || lpad(p::text, 2, '0'), 'EUR',
               ${AMOUNT(MINOR)}, 'allocation', ${POSTED_AT} + (p - 1) * interval '1 microsecond'
          FROM generate_series($7::int, $8::int) AS r CROSS JOIN generate_series(1, $6::int) AS p
         WHERE $3::uuid IS NOT NULL -- the runs' parameters, for one list; the project is theirs

@@ -1,5 +1,5 @@
 // The hot queries of apps/standards-api/src/settlements/settlements.repository.ts (and of the running
-// balance trigger of migration 1764300000000), with the parameters a ledger page binds, for the
+// balance trigger of migration 1764321000000), with the parameters a ledger page binds, for the
 // EXPLAIN that scale.bench.mjs writes beside the repository. Their text follows the repository's: a
 // change there is made here too, and the regenerated plans show the difference in review.
 
@@ -26,6 +26,39 @@ const balancesBefore = (bound) => `WITH RECURSIVE currencies (currency) AS (
        WHERE b.organization_id = $1 AND b.legal_entity_id = $2 AND b.currency = c.currency AND ${bound}
        ORDER BY b.posted_at DESC, b.id DESC LIMIT 1) latest
    WHERE c.currency IS NOT NULL ORDER BY c.currency`;
+
+const RUN = `SELECT r.id, r.organization_id AS "organizationId", r.project_id AS "projectId", r.period_id AS "periodId",
+  r.rule_version AS "ruleVersion", r.gross, r.costs, r.distributable, r.currency, r.allocations, r.digest,
+  r.reverses_run_id AS "reversesRunId", r.posted_by AS "postedBy", r.posted_at AS "postedAt", r.period_end AS "periodEnd",
+  r.rules_digest AS "rulesDigest", r.tiers,
+  (SELECT c.id FROM settlement_run c WHERE c.reverses_run_id = r.id) AS "correctedByRunId"
+  FROM settlement_run r`;
+
+/** The settlement-run queries of the same repository, at a project with the full ledger's runs. */
+export function runQueries({ organizationId, projectId, afterRunId, runId, periodId, limit }) {
+  return [
+    {
+      name: 'findRun',
+      why: 'GET /settlement-runs/{id}, and every correction.',
+      sql: `${RUN} WHERE r.id = $1 AND r.organization_id = $2`,
+      params: [runId, organizationId],
+    },
+    {
+      name: 'listRuns, after a cursor (the last page)',
+      why: "A page of a project's runs in posting order.",
+      sql: `${RUN} WHERE r.organization_id = $1 AND r.project_id = $2
+  AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3))
+  ORDER BY r.posted_at, r.id LIMIT $4`,
+      params: [organizationId, projectId, afterRunId, limit],
+    },
+    {
+      name: 'standingRun',
+      why: "Every posting: the period's standing run (its first, or the last correction).",
+      sql: `${RUN} WHERE r.project_id = $1 AND r.period_id = $2 AND NOT EXISTS (SELECT 1 FROM settlement_run c WHERE c.reverses_run_id = r.id)`,
+      params: [projectId, periodId],
+    },
+  ];
+}
 
 /** Each query with its name, why it is hot, its SQL and its parameters. */
 export function ledgerQueries({ organizationId, legalEntityId, cursor, from, limit }) {

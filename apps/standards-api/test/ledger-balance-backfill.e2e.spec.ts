@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { FakeIdentity } from '@stdreg/server-kit/testing';
-import { LedgerRunningBalance1764300000000 } from '../src/migrations/1764300000000-ledger-running-balance';
+import { LedgerRunningBalance1764321000000 } from '../src/migrations/1764321000000-ledger-running-balance';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
@@ -37,7 +37,7 @@ describe('the running-balance migration', () => {
          '2026-01-31T23:59:59Z', 'sha256:rules', '[]')`,
       [runId, ORG, projectId],
     );
-    const migration = new LedgerRunningBalance1764300000000();
+    const migration = new LedgerRunningBalance1764321000000();
     const runner = api.dataSource.createQueryRunner();
     try {
       // The schema before the migration: entries without balances, written in any order.

@@ -6,7 +6,7 @@ import { Idempotency1763980000000 } from './1763980000000-idempotency';
 import { SettlementPosting1764000000000 } from './1764000000000-settlement-posting';
 import { WriteAuditSupervisor1764100000000 } from './1764100000000-write-audit-supervisor';
 import { IdempotencyPerformed1764200000000 } from './1764200000000-idempotency-performed';
-import { LedgerRunningBalance1764300000000 } from './1764300000000-ledger-running-balance';
+import { LedgerRunningBalance1764321000000 } from './1764321000000-ledger-running-balance';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -18,5 +18,5 @@ export const STANDARDS_API_MIGRATIONS = [
   SettlementPosting1764000000000,
   WriteAuditSupervisor1764100000000,
   IdempotencyPerformed1764200000000,
-  LedgerRunningBalance1764300000000,
+  LedgerRunningBalance1764321000000,
 ];
