@@ -38,8 +38,26 @@ import {
 } from './bench-kit.mjs';
 
 const SIZES = {
-  small: { sampleEntries: 1_000, fullEntries: 20_000, warmup: 5, samples: 30 },
-  full: { sampleEntries: 1_000, fullEntries: 1_000_000, warmup: 50, samples: 500 },
+  small: {
+    sampleEntries: 1_000,
+    fullEntries: 20_000,
+    sampleProjects: 60,
+    fullProjects: 300,
+    sampleRevisions: 5,
+    fullRevisions: 50,
+    warmup: 5,
+    samples: 30,
+  },
+  full: {
+    sampleEntries: 1_000,
+    fullEntries: 1_000_000,
+    sampleProjects: 100,
+    fullProjects: 10_000,
+    sampleRevisions: 10,
+    fullRevisions: 1_000,
+    warmup: 50,
+    samples: 500,
+  },
 };
 const PARTICIPANTS = 10;
 const PAGE = 50;
@@ -48,6 +66,9 @@ const START = '2015-01-01T00:00:00Z';
 // The organization is fixed too, so the generated rows are the same on every run.
 const ORGANIZATION = '00000000-0000-4000-8000-000000000021';
 const GOAL = 1.5;
+// The split projects area: one organization per size, its projects created through the API.
+const PROJECT_ORGANIZATIONS = { sample: '00000000-0000-4000-8000-000000000211', full: '00000000-0000-4000-8000-000000000212' };
+const CREATE_CONCURRENCY = 4;
 
 const UNPROTECTED_ENTRY = path.join(import.meta.dirname, 'unprotected-standards-api.ts');
 const UNPROTECTED_OUT_DIR = path.join(ROOT, 'dist/bench/unprotected-standards-api');
@@ -75,11 +96,12 @@ run(async () => {
   await client.connect();
   try {
     const ledgers = await seedLedgers(port, client);
-    const rows = await measureLedgers(port, ledgers);
+    const projects = await seedProjects(port, client);
+    const rows = [...(await measure(port, ledgers, READS)), ...(await measure(port, projects, PROJECT_READS))];
     const before = await unindexedOpeningBalance(client, ledgers.full);
     await checkLedger(port, client, ledgers.full);
     if (options.explain) await explainLedger(client, ledgers.full);
-    report(rows, ledgers, before);
+    report(rows, ledgers, projects, before);
   } finally {
     await client.end();
   }
@@ -170,6 +192,91 @@ async function seedLedgers(port, client) {
   return ledgers;
 }
 
+/**
+ * The split projects area: per size, an organization with its projects (created through the API, as
+ * a person would, CREATE_CONCURRENCY at a time) and, in its first project's scenario, a history of
+ * revisions (each a JSON Merge Patch of the periods through PATCH /operating-scenarios/{id}).
+ */
+async function seedProjects(port, client) {
+  const subjects = {};
+  for (const [name, count, revisions] of [
+    ['sample', size.sampleProjects, size.sampleRevisions],
+    ['full', size.fullProjects, size.fullRevisions],
+  ]) {
+    const organizationId = PROJECT_ORGANIZATIONS[name];
+    const headers = { Authorization: `Bearer ${APP_KEY}`, 'X-Organization-Id': organizationId };
+    const started = performance.now();
+    let next = 0;
+    let first = null;
+    const create = async () => {
+      while (next < count) {
+        const index = next++;
+        const body = {
+          name: `Scale ${name} ${index}`,
+          currency: 'EUR',
+          templateVersion: '2.0',
+          scenario: { name: 'Baseline', content: sampleScenario() },
+        };
+        const created = await requestJson(port, 'POST', '/api/v2/split-projects', headers, body);
+        if (index === 0) first = created;
+      }
+    };
+    await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, create));
+    const createSeconds = (performance.now() - started) / 1000;
+    const scenarioId = first.scenario.id;
+    const revised = performance.now();
+    for (let i = 1; i < revisions; i++) {
+      const patch = { periods: [{ periodId: '2026-01', revenue: `${10_000 + i}.00`, costs: '0.00' }] };
+      await requestJson(port, 'PATCH', `/api/v2/operating-scenarios/${scenarioId}`, headers, patch);
+    }
+    const reviseSeconds = (performance.now() - revised) / 1000;
+    log(`${name}: ${count} projects in ${createSeconds.toFixed(1)} s, ${revisions} revisions in ${reviseSeconds.toFixed(1)} s`);
+    const ids = (
+      await client.query(`SELECT id FROM split_project WHERE organization_id = $1 ORDER BY id DESC LIMIT $2`, [organizationId, PAGE + 1])
+    ).rows;
+    subjects[name] = {
+      headers,
+      projects: count,
+      revisions,
+      createSeconds,
+      reviseSeconds,
+      scenarioId,
+      lastProjectId: ids[0].id,
+      lastProjectsPageCursor: cursorOf('split-projects', ids[PAGE].id),
+    };
+  }
+  return subjects;
+}
+
+const PROJECT_READS = [
+  {
+    area: 'split projects',
+    read: `first page of the organization's projects (${PAGE})`,
+    path: () => `/api/v2/split-projects?limit=${PAGE}`,
+  },
+  {
+    area: 'split projects',
+    read: `last page of the organization's projects (${PAGE})`,
+    path: (subject) => `/api/v2/split-projects?limit=${PAGE}&cursor=${subject.lastProjectsPageCursor}`,
+  },
+  { area: 'split projects', read: 'one project', path: (subject) => `/api/v2/split-projects/${subject.lastProjectId}` },
+  {
+    area: 'split projects',
+    read: 'a scenario at its current revision',
+    path: (subject) => `/api/v2/operating-scenarios/${subject.scenarioId}`,
+  },
+  {
+    area: 'split projects',
+    read: 'a scenario at revision 1',
+    path: (subject) => `/api/v2/operating-scenarios/${subject.scenarioId}?revision=1`,
+  },
+  {
+    area: 'split projects',
+    read: "a scenario's revision history (unpaged)",
+    path: (subject) => `/api/v2/operating-scenarios/${subject.scenarioId}/revisions`,
+  },
+];
+
 /** As the services encode it (libs/server-kit encodeCursor): the list's name and the last key. */
 function cursorOf(list, key) {
   return Buffer.from(JSON.stringify([list, key]), 'utf8').toString('base64url');
@@ -198,9 +305,9 @@ const READS = [
   { area: 'settlement runs', read: 'one run (the latest)', path: (ledger) => `/api/v2/settlement-runs/${ledger.lastRunId}` },
 ];
 
-async function timedGet(port, urlPath) {
+async function timedGet(port, urlPath, headers) {
   const started = process.hrtime.bigint();
-  const response = await request(port, { path: urlPath, headers: HEADERS });
+  const response = await request(port, { path: urlPath, headers });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (response.status !== 200)
     throw new Error(`GET ${urlPath} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
@@ -208,13 +315,13 @@ async function timedGet(port, urlPath) {
 }
 
 /** Each read, sample and full alternating request by request, so both meet the same machine. */
-async function measureLedgers(port, ledgers) {
+async function measure(port, subjects, reads) {
   const rows = [];
-  for (const read of READS) {
+  for (const read of reads) {
     const latencies = { sample: [], full: [] };
     for (let i = 0; i < size.warmup + size.samples; i++) {
       for (const name of ['sample', 'full']) {
-        const ms = await timedGet(port, read.path(ledgers[name]));
+        const ms = await timedGet(port, read.path(subjects[name]), subjects[name].headers ?? HEADERS);
         if (i >= size.warmup) latencies[name].push(ms);
       }
     }
@@ -318,9 +425,10 @@ async function explainLedger(client, ledger) {
   log(`wrote ${path.relative(ROOT, EXPLAIN_FILE)}`);
 }
 
-function report(rows, ledgers, before) {
+function report(rows, ledgers, projects, before) {
   const fmt = (ms) => ms.toFixed(2);
   const lines = [
+    `--size ${options.size}: split projects ${projects.sample.projects} vs ${projects.full.projects.toLocaleString('en')} per organization (created in ${projects.full.createSeconds.toFixed(0)} s), ${projects.sample.revisions} vs ${projects.full.revisions.toLocaleString('en')} revisions of one scenario (${projects.full.reviseSeconds.toFixed(0)} s).`,
     `--size ${options.size}: sample ledger ${ledgers.sample.entries.toLocaleString('en')} entries (${ledgers.sample.runs.toLocaleString('en')} runs), full ledger ${ledgers.full.entries.toLocaleString('en')} entries (${ledgers.full.runs.toLocaleString('en')} runs, generated in ${ledgers.full.seconds.toFixed(0)} s); ${size.samples} requests each, alternating.`,
     '',
     '| area | read | sample p50 ms | sample p99 ms | full p50 ms | full p99 ms | full/sample p99 | goal |',
@@ -336,6 +444,6 @@ function report(rows, ledgers, before) {
   mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
   writeFileSync(
     path.join(import.meta.dirname, `results/scale-${options.size}.json`),
-    `${JSON.stringify({ size: options.size, ledgers, rows, beforeOpeningBalanceP50Ms: before }, null, 2)}\n`,
+    `${JSON.stringify({ size: options.size, ledgers, projects, rows, beforeOpeningBalanceP50Ms: before }, null, 2)}\n`,
   );
 }
