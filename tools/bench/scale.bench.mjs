@@ -241,6 +241,7 @@ async function seedProjects(port, client) {
       createSeconds,
       reviseSeconds,
       scenarioId,
+      firstProjectId: first.project.id,
       lastProjectId: ids[0].id,
       lastProjectsPageCursor: cursorOf('split-projects', ids[PAGE].id),
     };
@@ -264,6 +265,11 @@ const PROJECT_READS = [
     area: 'split projects',
     read: 'a scenario at its current revision',
     path: (subject) => `/api/v2/operating-scenarios/${subject.scenarioId}`,
+  },
+  {
+    area: 'split projects',
+    read: "a project's scenarios (its one scenario, with the revisions)",
+    path: (subject) => `/api/v2/split-projects/${subject.firstProjectId}/scenarios`,
   },
   {
     area: 'split projects',
