@@ -162,8 +162,9 @@ beforeAll(async () => {
       postedAt: '2026-02-01T00:00:00Z',
     },
   ];
-  // Inserted out of order: the ledger's order is posting time, then id.
-  for (const entry of [...fixture.aliceA].reverse().concat(others)) await insertEntry(entry);
+  // Inserted in posting order, as postings append them (the database refuses an entry before its
+  // ledger's latest one, since each stores its running balance); the tie is ordered by id.
+  for (const entry of [...fixture.aliceA, ...others]) await insertEntry(entry);
 });
 afterAll(async () => {
   await api.close();
@@ -334,6 +335,50 @@ describe('equity ledgers', () => {
     expect(empty.body).toEqual({ legalEntityId: ALICE, entries: [], balances: [], nextCursor: null });
     const bob = await get('/equity-ledgers/LEI-BOB-0003').expect(200);
     expect(summary(bob.body.entries)).toEqual(['700 JPY → 700']);
+  });
+
+  it('shows on a deep page of a long ledger the exact sums of every entry up to each of its entries', async () => {
+    const org = randomUUID();
+    const projectId = await createProject(org);
+    const runId = randomUUID();
+    await insertRun({ id: runId, org, projectId, periodId: '2026-01' });
+    // 300 entries in two currencies, amounts of both signs, one per second: the ledger the pages walk.
+    await api.dataSource.query(
+      `INSERT INTO equity_ledger_entry (id, organization_id, legal_entity_id, settlement_run_id, participant_id, currency, amount, posted_at)
+       SELECT gen_random_uuid(), $1, $2, $3, 'alice', CASE WHEN i % 3 = 0 THEN 'JPY' ELSE 'EUR' END,
+              CASE WHEN i % 3 = 0 THEN ((i * 7919) % 2001 - 1000)::text ELSE to_char(((i * 104729) % 200001 - 100000) / 100.0, 'FM9999990.00') END,
+              '2026-01-01T00:00:00Z'::timestamptz + i * interval '1 second'
+         FROM generate_series(1, 300) AS i ORDER BY i`,
+      [org, ALICE, runId],
+    );
+    let page = await get(`/equity-ledgers/${ALICE}`, org).query({ limit: 50 }).expect(200);
+    while (page.body.nextCursor !== null) {
+      page = await get(`/equity-ledgers/${ALICE}`, org).query({ limit: 50, cursor: page.body.nextCursor }).expect(200);
+    }
+    expect(page.body.entries).toHaveLength(50);
+    for (const entry of page.body.entries as { id: string; currency: string; balance: string }[]) {
+      const [{ total }] = await api.dataSource.query(
+        `SELECT sum(amount::numeric)::text AS total FROM equity_ledger_entry
+          WHERE organization_id = $1 AND legal_entity_id = $2 AND currency = $3
+            AND (posted_at, id) <= (SELECT posted_at, id FROM equity_ledger_entry WHERE id = $4)`,
+        [org, ALICE, entry.currency, entry.id],
+      );
+      expect(entry.balance).toBe(total);
+    }
+    const totals: { currency: string; total: string }[] = await api.dataSource.query(
+      `SELECT currency, sum(amount::numeric)::text AS total FROM equity_ledger_entry
+        WHERE organization_id = $1 AND legal_entity_id = $2 GROUP BY currency ORDER BY currency`,
+      [org, ALICE],
+    );
+    expect(page.body.balances).toEqual(totals.map(({ currency, total }) => ({ currency, balance: total })));
+  });
+
+  it('refuses an entry posted before the latest entry of its ledger, whose stored balances it would make wrong', async () => {
+    const [latest] = [...fixture.aliceA].sort((a, b) => Date.parse(b.postedAt) - Date.parse(a.postedAt));
+    await expect(insertEntry({ ...latest!, id: randomUUID(), postedAt: '2026-01-01T00:00:00Z' })).rejects.toThrow(
+      /appended in posting order/,
+    );
+    expect(summary((await get(`/equity-ledgers/${ALICE}`).expect(200)).body.entries)).toEqual(FULL_LEDGER);
   });
 
   it('refuses timestamps without a time zone, an empty range, and cursors of another ledger with 400', async () => {

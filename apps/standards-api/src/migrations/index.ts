@@ -7,6 +7,7 @@ import { SettlementPosting1764000000000 } from './1764000000000-settlement-posti
 import { WriteAuditSupervisor1764100000000 } from './1764100000000-write-audit-supervisor';
 import { IdempotencyPerformed1764200000000 } from './1764200000000-idempotency-performed';
 import { EventOutbox1764300000000 } from './1764300000000-event-outbox';
+import { LedgerRunningBalance1764321000000 } from './1764321000000-ledger-running-balance';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const STANDARDS_API_MIGRATIONS = [
   WriteAuditSupervisor1764100000000,
   IdempotencyPerformed1764200000000,
   EventOutbox1764300000000,
+  LedgerRunningBalance1764321000000,
 ];

@@ -68,7 +68,6 @@ export interface LedgerWindow {
 // Entries are ordered by (posted_at, id); a cursor names an entry, whose position is read in SQL so
 // that timestamps keep their full microsecond precision.
 const AFTER_CURSOR = `(e.posted_at, e.id) > (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3)`;
-const UP_TO_CURSOR = `(e.posted_at, e.id) <= (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3)`;
 
 const RUN = `SELECT r.id, r.organization_id AS "organizationId", r.project_id AS "projectId", r.period_id AS "periodId",
   r.rule_version AS "ruleVersion", r.gross, r.costs, r.distributable, r.currency, r.allocations, r.digest,
@@ -138,7 +137,8 @@ export class SettlementsRepository {
   /**
    * Appends the run and its entries at one posting time: now, or just after the organization's latest
    * posting if the clock says otherwise, so (posted_at, id) only grows. Entry i is posted at that time
-   * plus i microseconds, keeping the order of `entries` in the ledgers. Call under lockLedgers.
+   * plus i microseconds, keeping the order of `entries` in the ledgers. The database stores each
+   * entry's running balance as it is inserted (migration LedgerRunningBalance). Call under lockLedgers.
    */
   async insertRun(manager: EntityManager, run: NewSettlementRun, entries: NewLedgerEntry[]): Promise<void> {
     const rows: { at: string }[] = await manager.query(
@@ -220,16 +220,31 @@ export class SettlementsRepository {
   }
 
   /**
-   * Each currency's exact sum (PostgreSQL numeric, a decimal string) of every entry before the window
-   * starts, whatever `from` hides: a running balance is the ledger's balance, not the window's.
+   * Each currency's running balance just before the window starts, whatever `from` hides: a running
+   * balance is the ledger's balance, not the window's. Read from the stored balance of each currency's
+   * latest entry before the start (one index lookup per currency), never by adding up the entries.
    */
   async balancesBefore(manager: EntityManager, window: LedgerWindow): Promise<{ currency: string; total: string }[]> {
+    // At the beginning of the ledger, nothing comes before.
+    if (window.afterEntryId === undefined && window.from === undefined) return [];
+    const bound =
+      window.afterEntryId !== undefined
+        ? `(b.posted_at, b.id) <= (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3::uuid)`
+        : 'b.posted_at < $3::timestamptz';
     return manager.query(
-      `SELECT e.currency, sum(e.amount::numeric)::text AS total FROM equity_ledger_entry e
-        WHERE e.organization_id = $1 AND e.legal_entity_id = $2
-          AND CASE WHEN $3::uuid IS NOT NULL THEN ${UP_TO_CURSOR} ELSE e.posted_at < $4::timestamptz END
-        GROUP BY e.currency ORDER BY e.currency`,
-      [window.organizationId, window.legalEntityId, window.afterEntryId ?? null, window.from ?? null],
+      `WITH RECURSIVE currencies (currency) AS (
+         (SELECT e.currency FROM equity_ledger_entry e WHERE e.organization_id = $1 AND e.legal_entity_id = $2 ORDER BY e.currency LIMIT 1)
+         UNION ALL
+         SELECT (SELECT e.currency FROM equity_ledger_entry e
+                  WHERE e.organization_id = $1 AND e.legal_entity_id = $2 AND e.currency > c.currency ORDER BY e.currency LIMIT 1)
+           FROM currencies c WHERE c.currency IS NOT NULL
+       )
+       SELECT c.currency, latest.balance AS total FROM currencies c
+         CROSS JOIN LATERAL (SELECT b.balance FROM equity_ledger_entry b
+            WHERE b.organization_id = $1 AND b.legal_entity_id = $2 AND b.currency = c.currency AND ${bound}
+            ORDER BY b.posted_at DESC, b.id DESC LIMIT 1) latest
+        WHERE c.currency IS NOT NULL ORDER BY c.currency`,
+      [window.organizationId, window.legalEntityId, window.afterEntryId ?? window.from],
     );
   }
 }

@@ -142,11 +142,15 @@ export class SplitProjectsRepository {
     return rows[0] ?? null;
   }
 
-  /** The current revision of each scenario, in one query. */
+  /**
+   * The current revision of each scenario, in one query: one backward primary-key probe per scenario,
+   * so the cost follows the page, not the length of the scenarios' histories (issue 21).
+   */
   async findCurrentRevisions(scenarioIds: string[]): Promise<ScenarioRevision[]> {
     if (scenarioIds.length === 0) return [];
     return this.dataSource.query(
-      `SELECT DISTINCT ON (scenario_id) ${REVISION} FROM scenario_revision WHERE scenario_id = ANY($1::uuid[]) ORDER BY scenario_id, revision DESC`,
+      `SELECT current.* FROM unnest($1::uuid[]) AS s (id)
+         CROSS JOIN LATERAL (SELECT ${REVISION} FROM scenario_revision WHERE scenario_id = s.id ORDER BY revision DESC LIMIT 1) current`,
       [scenarioIds],
     );
   }
