@@ -12,7 +12,8 @@
 //    identity for the hop to standards-api) beside the same call with an API key (goal: at least 0.9).
 // Lanes of a comparison: 3 s warm-up each, then 5 s slices in the order A B C C B A, averaged, so a
 // drift of the machine during the comparison weighs on every lane alike.
-// Single lanes (3 s warm-up discarded, 10 s measured; BENCH_MCP_SINGLES_ONLY=1 runs only these):
+// Single lanes (3 s warm-up discarded, 10 s measured; BENCH_MCP_SINGLES_ONLY=1 runs only these;
+// BENCH_MCP_ONLY=<words of a comparison's label> runs only the comparisons so named):
 //  - the free-text tools draft_alignment_report (also with REGISTRY_CACHE_SECONDS=0), resolve_term and
 //    recommend_role, each one registry search per call, cached per release (issue 19);
 //  - registry, buckets in Redis: the registry call on a gateway whose tool-call buckets are in Redis
@@ -173,6 +174,10 @@ const SINGLE_LANES = [
 
 /** BENCH_MCP_SINGLES_ONLY=1 measures the single lanes alone (the comparisons take most of the run). */
 const SINGLES_ONLY = process.env.BENCH_MCP_SINGLES_ONLY === '1';
+/** BENCH_MCP_ONLY=<words>: only the comparisons whose label contains these words, and no single lane. */
+const ONLY = process.env.BENCH_MCP_ONLY;
+const chosenComparisons = SINGLES_ONLY ? [] : COMPARISONS.filter((comparison) => !ONLY || comparison.label.includes(ONLY));
+const chosenSingles = ONLY ? [] : SINGLE_LANES;
 
 /** Every decision identity has answered so far (`authorization_decisions_total{side="decided"}`). */
 async function identityDecisions(identity) {
@@ -335,7 +340,7 @@ async function main() {
   };
 
   const comparisons = [];
-  for (const comparison of SINGLES_ONLY ? [] : COMPARISONS) {
+  for (const comparison of chosenComparisons) {
     for (const measured of comparison.lanes) await warmUp(measured);
     const stretches = comparison.lanes.map(() => []);
     const order = [...comparison.lanes.keys(), ...[...comparison.lanes.keys()].reverse()];
@@ -351,7 +356,7 @@ async function main() {
     });
   }
   const singles = [];
-  for (const measured of SINGLE_LANES) {
+  for (const measured of chosenSingles) {
     await warmUp(measured);
     log(`${measured.target} ${measured.call}: measuring`);
     singles.push(summary(measured, [await measure(measured, LOAD.durationSeconds)]));
