@@ -22,8 +22,12 @@ let callback: Awaited<ReturnType<typeof startCallbackServer>>;
 let app: PartnerApp;
 let flow: SigninFlow;
 
+// A subject lease far longer than the steps between a write and the next decision: a write that ended a
+// token without outlasting the leases would still be allowed here (the tests revoke, end and merge).
+const SUBJECT_LEASE = { TOKEN_SUBJECT_LEASE_MS: '1500' };
+
 beforeAll(async () => {
-  identity = await startSigninIdentity();
+  identity = await startSigninIdentity(SUBJECT_LEASE);
   callback = await startCallbackServer();
   app = await registerPartnerApp(identity, [callback.redirectUri]);
   flow = signinFlow(identity, callback.redirectUri);
@@ -519,7 +523,12 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     });
 
     const other = await registerPartnerApp(identity, [callback.redirectUri]);
+    const otherUser = await createUserWithPassword(identity, other);
+    await grantRole(otherUser.uid, 'scenario-modeller', other.organizationId);
     const otherConfig = await relyingParty(other);
+    const otherAuthorization = await authorizationUrl(otherConfig);
+    const otherTokens = await tokensFor(otherConfig, otherAuthorization, await signIn(otherAuthorization, otherUser.email));
+    expect((await decide(otherTokens.access_token, 'split-project:read', other.organizationId)).body.decision).toBe('allow');
     await request(identity.server)
       .post(`/v1/keys/${await keyIdOf(other.appKey)}/revoke`)
       .set(platform())
@@ -527,6 +536,10 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     const afterRevoke = await fetch((await authorizationUrl(otherConfig)).url, { redirect: 'manual' });
     expect(afterRevoke.status).toBe(400);
     expect(await afterRevoke.text()).toContain('invalid_client');
+    expect((await decide(otherTokens.access_token, 'split-project:read', other.organizationId)).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
   });
 
   it('gives a merged user’s tokens the survivor’s uid and roles', async () => {

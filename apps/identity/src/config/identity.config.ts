@@ -48,6 +48,17 @@ export class IdentityConfig extends CommonServiceConfig {
   @Max(5000)
   KEY_LEASE_MS = 250;
 
+  /**
+   * How long the decision endpoint may rely on what it read of a user access token's subject (its
+   * client, grant, revocation, merges and role bindings; 0: never). A write that ends any of those
+   * answers this much later, when no replica relies on the old state any more.
+   */
+  @toInt()
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  TOKEN_SUBJECT_LEASE_MS = 250;
+
   /** `auto`: on start, if there is no platform key, create one and write it to DATA_DIR/bootstrap-platform-key. */
   @IsIn(['auto', 'off'])
   BOOTSTRAP_PLATFORM_KEY: 'auto' | 'off' = 'auto';

@@ -5,6 +5,7 @@ import { IdentityConfig } from '../config/identity.config';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
 import { KeyLeases } from './key-leases';
+import { LeasesModule } from '../leases/leases.module';
 import { KeysController } from './keys.controller';
 import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
@@ -15,7 +16,7 @@ import { KeysService } from './keys.service';
  * controller's module, from KeysService, AuditService and RateLimiter.
  */
 @Module({
-  imports: [AuditModule, EventsModule, RateLimitModule],
+  imports: [AuditModule, EventsModule, LeasesModule, RateLimitModule],
   controllers: [KeysController],
   providers: [
     KeysRepository,

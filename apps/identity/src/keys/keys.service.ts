@@ -7,6 +7,7 @@ import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { KeyLeases, type LeasedCredential } from './key-leases';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 import { generateKeySecret, parseKey, secretMatches, type ParsedKey } from './key-secret';
 import {
   agentKeyNotApp,
@@ -43,6 +44,7 @@ export class KeysService {
     private readonly audit: AuditService,
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
     private readonly events: PartnerEventsService,
+    private readonly subjectLeases: TokenSubjectLeases,
   ) {}
 
   /**
@@ -223,7 +225,7 @@ export class KeysService {
       return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
     });
     // A rotation can end a secret at once (an earlier one still in its grace period, or a grace of 0).
-    await this.leases.outlast(id);
+    await this.leases.outlastKey(id);
     return issued;
   }
 
@@ -244,7 +246,8 @@ export class KeysService {
       }
       return toApiKeyDto(key);
     });
-    await this.leases.outlast(id);
+    // A revoked key also ends the sign-ins of the apps it registered (their clients go with it).
+    await Promise.all([this.leases.outlastKey(id), this.subjectLeases.outlast()]);
     return revoked;
   }
 

@@ -8,6 +8,8 @@ export interface AccessTokenSubject {
   uid: string;
   clientActive: boolean;
   grantActive: boolean;
+  /** When the grant expires by itself, epoch ms; null when it does not. */
+  grantExpiresAtMs: number | null;
   /** False once the token itself was revoked (by its jti). */
   tokenActive: boolean;
   roles: EffectiveRole[];
@@ -34,6 +36,8 @@ export class AccessTokenSubjectRepository {
                OR $2 LIKE 'https://%') AS "clientActive",
               EXISTS (SELECT 1 FROM oidc_model g
                        WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS "grantActive",
+              (SELECT (extract(epoch FROM g.expires_at) * 1000)::float8 FROM oidc_model g
+                WHERE g.model = 'Grant' AND g.id = $3) AS "grantExpiresAtMs",
               NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS "tokenActive",
               coalesce((SELECT json_agg(json_build_object('role', r.role, 'organizationId', r.organization_id) ORDER BY r.id)
                           FROM role_binding r WHERE r.uid = u.uid), '[]'::json) AS roles

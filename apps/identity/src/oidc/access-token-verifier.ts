@@ -4,6 +4,7 @@ import { canonicalResourceUrl } from '@stdreg/contracts';
 import { IdentityConfig } from '../config/identity.config';
 import type { DecisionSubject } from '../subjects/decision-subject';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
+import { TokenSubjectLeases, type LeasedTokenSubject } from '../leases/token-subject-leases';
 import { isUuid } from '@stdreg/server-kit';
 import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 
@@ -38,6 +39,7 @@ export class AccessTokenVerifier {
     @Inject(OIDC_SECRETS) secrets: OidcSecrets,
     private readonly config: IdentityConfig,
     private readonly subjects: AccessTokenSubjectRepository,
+    private readonly leases: TokenSubjectLeases,
   ) {
     this.keys = createLocalJWKSet({ keys: secrets.publicKeys as JWK[] });
   }
@@ -49,8 +51,8 @@ export class AccessTokenVerifier {
     const claims = await this.verify(token, expected);
     if (!claims) return 'invalid_credential';
     const agentClientId = expected === this.config.mcpResource ? claims.clientId : claims.actor;
-    const subject = await this.subjects.find(claims.sub, agentClientId ?? claims.clientId, claims.gid, claims.jti);
-    if (!subject?.clientActive || !subject.grantActive || !subject.tokenActive) return 'invalid_credential';
+    const subject = await this.leasedSubject(claims.sub, agentClientId ?? claims.clientId, claims.gid, claims.jti);
+    if (!subject) return 'invalid_credential';
     if (agentClientId !== undefined) {
       return {
         kind: 'agent',
@@ -69,6 +71,34 @@ export class AccessTokenVerifier {
     };
   }
 
+  /**
+   * The subject of a token whose client, grant and jti are in force, from this replica's lease while one
+   * is live (TokenSubjectLeases: whatever ends it still counts at once); null when any is not.
+   */
+  private async leasedSubject(uid: string, clientId: string, grantId: string, jti: string): Promise<LeasedTokenSubject | null> {
+    const key = `${uid} ${clientId} ${grantId} ${jti}`;
+    const leased = this.leases.find(key);
+    if (leased) {
+      if (this.leases.claimRenewal(key))
+        void this.readSubject(key, uid, clientId, grantId, jti).catch(() => this.leases.renewalFailed(key));
+      return leased;
+    }
+    return this.readSubject(key, uid, clientId, grantId, jti);
+  }
+
+  /** Reads the subject and holds it on a lease that starts before the read; a subject no longer in force ends the lease. */
+  private async readSubject(key: string, uid: string, clientId: string, grantId: string, jti: string): Promise<LeasedTokenSubject | null> {
+    const startedAt = this.leases.start();
+    const read = await this.subjects.find(uid, clientId, grantId, jti);
+    if (!read?.clientActive || !read.grantActive || !read.tokenActive) {
+      this.leases.drop(key);
+      return null;
+    }
+    const subject = { uid: read.uid, roles: read.roles };
+    this.leases.hold(key, subject, startedAt, read.grantExpiresAtMs ?? undefined);
+    return subject;
+  }
+
   /** A token for the tool gateway, verified as the decision endpoint would (for the token exchange). */
   async verifyForGateway(token: string): Promise<VerifiedAccessToken | null> {
     return this.verify(token, this.config.mcpResource);
@@ -84,6 +114,7 @@ export class AccessTokenVerifier {
     if (!claims) return 'unknown';
     if (claims.clientId !== clientId) return 'other_client';
     await this.subjects.revoke(claims.jti, claims.clientId, new Date(claims.exp * 1000));
+    await this.leases.outlast();
     return 'revoked';
   }
 

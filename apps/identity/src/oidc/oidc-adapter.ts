@@ -1,18 +1,23 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import { unstorableText } from '@stdreg/server-kit';
 import type { OidcStoreRepository } from './oidc-store.repository';
+import type { TokenSubjectLeases } from '../leases/token-subject-leases';
 
 /** Where the provider's `Client` model comes from: the registered apps, never a static list. */
 export interface ClientSource {
   find(clientId: string): Promise<AdapterPayload | undefined>;
 }
 
+/** Models whose removal ends access tokens the decision endpoint may hold a lease on (TokenSubjectLeases). */
+const SUBJECT_MODELS = new Set(['Grant', 'Client']);
+
 /**
  * The provider's storage: every model in PostgreSQL (so restarts and replicas keep sessions, codes
  * and tokens). Partner apps are clients read from the registered apps on every use; agent clients that
- * registered themselves (RFC 7591) are stored like any other model.
+ * registered themselves (RFC 7591) are stored like any other model. Removing a grant or a client
+ * answers only once no replica's decision relies on it any more.
  */
-export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource): AdapterConstructor {
+export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource, subjectLeases: TokenSubjectLeases): AdapterConstructor {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -43,8 +48,9 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       return store.consume(this.model, id);
     }
 
-    destroy(id: string): Promise<void> {
-      return store.destroy(this.model, id);
+    async destroy(id: string): Promise<void> {
+      await store.destroy(this.model, id);
+      if (SUBJECT_MODELS.has(this.model)) await subjectLeases.outlast();
     }
 
     revokeByGrantId(grantId: string): Promise<void> {

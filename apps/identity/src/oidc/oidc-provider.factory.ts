@@ -7,6 +7,7 @@ import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
+import type { TokenSubjectLeases } from '../leases/token-subject-leases';
 import { fetchFromAnyAddress, fetchFromPublicAddresses } from '../outbound/outbound-fetch';
 import type { AccessTokenVerifier } from './access-token-verifier';
 import type { OidcAccounts } from './oidc-accounts';
@@ -26,6 +27,7 @@ export interface ProviderDependencies {
   accounts: OidcAccounts;
   /** Revokes the JWT access tokens the provider will not (see revokeJwtAccessTokens). */
   accessTokens: Pick<AccessTokenVerifier, 'revoke'>;
+  subjectLeases: TokenSubjectLeases;
 }
 
 /**
@@ -37,9 +39,17 @@ export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post',
 const DAY = 24 * 60 * 60;
 
 /** The OpenID Provider: authorization code + PKCE (S256, every client), refresh tokens that rotate, JWT access tokens for the standards API. */
-export function createOidcProvider({ config, secrets, store, clients, accounts, accessTokens }: ProviderDependencies): Provider {
+export function createOidcProvider({
+  config,
+  secrets,
+  store,
+  clients,
+  accounts,
+  accessTokens,
+  subjectLeases,
+}: ProviderDependencies): Provider {
   const configuration: Configuration = {
-    adapter: postgresAdapter(store, clients),
+    adapter: postgresAdapter(store, clients, subjectLeases),
     findAccount: (_ctx, sub) => accounts.find(sub),
     clients: [],
     responseTypes: ['code'],

@@ -1,6 +1,8 @@
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
+import { LeasesModule } from '../leases/leases.module';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { AccessTokenSigner } from './access-token-signer';
@@ -19,7 +21,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** The OpenID Provider, the access-token verification the decision endpoint uses, and the signing the token exchange uses. */
 @Module({
-  imports: [OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule],
+  imports: [OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, LeasesModule],
   providers: [
     OidcStoreRepository,
     OidcAccounts,
@@ -36,16 +38,26 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
         clients: OidcClients,
         accounts: OidcAccounts,
         accessTokens: AccessTokenVerifier,
+        subjectLeases: TokenSubjectLeases,
         logger: JsonLogger,
       ) => {
-        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens });
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectLeases });
         // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
         provider.on('server_error', (_ctx: unknown, error: Error) =>
           logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'),
         );
         return provider;
       },
-      inject: [IdentityConfig, OIDC_SECRETS, OidcStoreRepository, OidcClients, OidcAccounts, AccessTokenVerifier, JsonLogger],
+      inject: [
+        IdentityConfig,
+        OIDC_SECRETS,
+        OidcStoreRepository,
+        OidcClients,
+        OidcAccounts,
+        AccessTokenVerifier,
+        TokenSubjectLeases,
+        JsonLogger,
+      ],
     },
   ],
   exports: [OIDC_PROVIDER, AccessTokenVerifier, AccessTokenSigner],

@@ -13,6 +13,7 @@ import { AuditService } from '../audit/audit.service';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { KeysService } from '../keys/keys.service';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import { appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
 import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
@@ -33,6 +34,7 @@ export class RegisteredAppsService {
     private readonly audit: AuditService,
     private readonly sealer: ClientSecretSealer,
     private readonly events: PartnerEventsService,
+    private readonly subjectLeases: TokenSubjectLeases,
   ) {}
 
   /**
@@ -111,6 +113,8 @@ export class RegisteredAppsService {
         });
       }
     });
+    // The app's client ends with it, and so do its users' sign-ins.
+    await this.subjectLeases.outlast();
   }
 
   /** The app, if it exists and the key may use it; otherwise 404, so registry ids don't leak. */

@@ -7,6 +7,7 @@ import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { toRoleBindingDto, UnifiedUsersService } from '../unified-users/unified-users.service';
 import { organizationUnknown, roleAlreadyHeld, roleBindingNotFound } from './role-bindings.errors';
 import { RoleBindingsRepository } from './role-bindings.repository';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 
 /** Roles of unified users, global or scoped to an organization, granted and revoked by platform operators. */
 @Injectable()
@@ -17,11 +18,13 @@ export class RoleBindingsService {
     private readonly users: UnifiedUsersService,
     private readonly audit: AuditService,
     private readonly events: PartnerEventsService,
+    private readonly subjectLeases: TokenSubjectLeases,
   ) {}
 
+  /** A role given or taken counts for signed-in people at once when this answers (TokenSubjectLeases). */
   async grant(request: GrantRoleRequestDto, actor: Actor): Promise<RoleBindingDto> {
     const organizationId = request.organizationId ?? null;
-    return this.dataSource.transaction(async (manager) => {
+    const granted = await this.dataSource.transaction(async (manager) => {
       const user = await this.users.lockResolved(manager, request.uid);
       if (organizationId !== null && !(await this.bindings.organizationExists(manager, organizationId))) {
         throw organizationUnknown(organizationId);
@@ -40,6 +43,8 @@ export class RoleBindingsService {
       );
       return toRoleBindingDto(row);
     });
+    await this.subjectLeases.outlast();
+    return granted;
   }
 
   async revoke(id: string, actor: Actor): Promise<void> {
@@ -57,6 +62,7 @@ export class RoleBindingsService {
         manager,
       );
     });
+    await this.subjectLeases.outlast();
   }
 
   /** An organization hears of its own roles; a global role concerns no organization, and no partner is told of it. */

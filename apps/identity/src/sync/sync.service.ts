@@ -16,6 +16,7 @@ import { actorOf, type KeyCaller } from '../callers/caller';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { type MirrorChange, UsersService } from '../users/users.service';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 
 type CheckedRecord = { index: number; record: SyncRecordDto } | { index: number; rejected: SyncRecordResultDto };
 
@@ -31,6 +32,7 @@ export class SyncService {
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
     private readonly events: PartnerEventsService,
+    private readonly subjectLeases: TokenSubjectLeases,
   ) {}
 
   async apply(request: SyncRequestDto, caller: KeyCaller): Promise<SyncResultDto> {
@@ -46,7 +48,7 @@ export class SyncService {
       return this.finish(actor, request, results, false, this.dataSource.manager);
     }
     const changes = checked.flatMap((entry) => ('record' in entry ? [mirrorChange(entry.index, entry.record)] : []));
-    return this.dataSource.transaction(async (manager) => {
+    const synced = await this.dataSource.transaction(async (manager) => {
       const applied = new Map(
         (await this.users.applyBatch(manager, request.registryId, changes, actor)).map((result) => [result.index, result]),
       );
@@ -63,6 +65,9 @@ export class SyncService {
       }
       return result;
     });
+    // A deleted record can take its unified user with it, and with it any signed-in session of that person.
+    if (synced.counts.deleted > 0) await this.subjectLeases.outlast();
+    return synced;
   }
 
   private async finish(

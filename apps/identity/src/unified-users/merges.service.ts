@@ -4,6 +4,7 @@ import { type MergeDto } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 import { MergesRepository, type LockedUser, type UserMerge } from './merges.repository';
 import {
   alreadyMerged,
@@ -20,7 +21,8 @@ import {
 /**
  * Merging makes one unified user an alias of another and moves everything it had; unmerging undoes
  * exactly one recorded merge. Aliases of the merged user are re-pointed to the survivor (and pointed
- * back on unmerge), so a merged uid is always one step from a live user.
+ * back on unmerge), so a merged uid is always one step from a live user. Either answers only once
+ * every replica's decisions see it (TokenSubjectLeases).
  */
 @Injectable()
 export class MergesService {
@@ -29,6 +31,7 @@ export class MergesService {
     private readonly merges: MergesRepository,
     private readonly audit: AuditService,
     private readonly events: PartnerEventsService,
+    private readonly subjectLeases: TokenSubjectLeases,
   ) {}
 
   /** Each organization that holds a mirror record of either person hears of it; no other does. */
@@ -54,7 +57,7 @@ export class MergesService {
     if (survivorUid === mergedUid) {
       throw mergeIntoItself();
     }
-    return this.dataSource.transaction(async (manager) => {
+    const done = await this.dataSource.transaction(async (manager) => {
       await this.merges.lockMirrorRegistries(manager, { uid: mergedUid });
       // In uid order, so that concurrent merges cannot deadlock; a merged user is refused at once, before
       // the next lock, because the merge that re-points it may be holding that next lock.
@@ -78,10 +81,12 @@ export class MergesService {
       );
       return toMergeDto(row);
     });
+    await this.subjectLeases.outlast();
+    return done;
   }
 
   async unmerge(mergeId: string, actor: Actor): Promise<MergeDto> {
-    return this.dataSource.transaction(async (manager) => {
+    const undone = await this.dataSource.transaction(async (manager) => {
       const merge = await this.merges.lockMerge(manager, mergeId);
       if (!merge) throw mergeNotFound(mergeId);
       if (merge.unmergedAt) throw mergeAlreadyUndone(mergeId, merge.unmergedAt);
@@ -117,6 +122,8 @@ export class MergesService {
       );
       return toMergeDto(row);
     });
+    await this.subjectLeases.outlast();
+    return undone;
   }
 
   /**

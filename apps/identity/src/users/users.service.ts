@@ -14,6 +14,7 @@ import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { appNotFound } from '../registered-apps/registered-apps.errors';
 import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { externalIdTaken, nothingToChange, userNotFound } from './users.errors';
+import { TokenSubjectLeases } from '../leases/token-subject-leases';
 import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
 
 /** Where a mirror write came from, kept in its audit entry. */
@@ -40,6 +41,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
+    private readonly subjectLeases: TokenSubjectLeases,
   ) {}
 
   async list(query: UserListQueryDto, caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
@@ -79,11 +81,13 @@ export class UsersService {
     });
   }
 
+  /** Answers once no replica's decision relies on the unified user it may have taken with it (TokenSubjectLeases). */
   async delete(id: string, caller: KeyCaller): Promise<void> {
     const visible = await this.requireVisible(id, caller);
     await this.dataSource.transaction(async (manager) => {
       await this.deleteRecord(manager, await this.lockedRecord(manager, visible), actorOf(caller), 'api');
     });
+    await this.subjectLeases.outlast();
   }
 
   /**

@@ -5,6 +5,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { CuttableProxy } from '@stdreg/server-kit/testing';
 import { SERVICE_TOKEN, startIdentity, startReplica, type RunningIdentity } from '../support/identity-app';
+import { createUserWithPassword } from '../support/signin-fixture';
+import { startSigninScene, type SigninScene } from '../support/signin-scene';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 // A lease long enough that a decision relying on a stale one could not be missed. The App bucket keeps its
@@ -130,6 +132,74 @@ describe('two identity replicas sharing PostgreSQL and Redis', () => {
         .expect(200);
       expect(await decide(replica.getHttpServer(), partner.secret, partner.organizationId)).toBe('deny');
       expect(await decide(replica.getHttpServer(), rotated.body.secret, partner.organizationId)).toBe('allow');
+    });
+  });
+
+  describe('the decision endpoint, which relies on short leases on access-token subjects', () => {
+    const SUBJECT_LEASE = { TOKEN_SUBJECT_LEASE_MS: '3000' };
+    let scene: SigninScene;
+    let tokenReplica: NestExpressApplication;
+
+    beforeAll(async () => {
+      scene = await startSigninScene(SUBJECT_LEASE);
+      tokenReplica = await startReplica(scene.identity, { ...scene.identity.signinEnv, ...SUBJECT_LEASE });
+    });
+    afterAll(async () => {
+      await tokenReplica?.close();
+      await scene?.close();
+    });
+
+    const decideToken = (server: Server, token: string) =>
+      request(server)
+        .post('/v1/decisions')
+        .set(bearer(SERVICE_TOKEN))
+        .send({
+          credential: { kind: 'access_token', value: token },
+          action: 'split-project:activate',
+          resource: { organizationId: scene.app.organizationId },
+        })
+        .expect(200)
+        .then((response) => response.body.decision as string);
+
+    /** A person of the scene's partner, signed in through its app, holding a role that allows activation. */
+    async function signedInApprover(): Promise<{ token: string; bindingId: string }> {
+      const user = await createUserWithPassword(scene.identity, scene.app);
+      const binding = await request(scene.identity.server)
+        .post('/v1/role-bindings')
+        .set(bearer(scene.identity.platformKey))
+        .send({ uid: user.uid, role: 'settlement-approver', organizationId: scene.app.organizationId })
+        .expect(201);
+      const config = await scene.flow.relyingParty(scene.app);
+      const authorization = await scene.flow.authorizationUrl(config);
+      const tokens = await scene.flow.tokens(config, authorization, await scene.flow.signIn(authorization, user.email));
+      return { token: tokens.access_token, bindingId: binding.body.id as string };
+    }
+
+    it("answers from its lease without reading the subject again: a role taken behind the API's back waits for the lease", async () => {
+      const { token, bindingId } = await signedInApprover();
+      expect(await decideToken(tokenReplica.getHttpServer(), token)).toBe('allow');
+      await scene.identity.dataSource.query('DELETE FROM role_binding WHERE id = $1', [bindingId]);
+      expect(await decideToken(tokenReplica.getHttpServer(), token)).toBe('allow');
+      expect(await decideToken(scene.identity.server, token)).toBe('deny');
+    });
+
+    it('denies a token on every instance as soon as taking its role through the other instance has answered', async () => {
+      const { token, bindingId } = await signedInApprover();
+      expect(await decideToken(tokenReplica.getHttpServer(), token)).toBe('allow');
+      await request(scene.identity.server).delete(`/v1/role-bindings/${bindingId}`).set(bearer(scene.identity.platformKey)).expect(204);
+      expect(await decideToken(tokenReplica.getHttpServer(), token)).toBe('deny');
+    });
+
+    it('denies a token on every instance as soon as its revocation through the other instance has answered', async () => {
+      const { token } = await signedInApprover();
+      expect(await decideToken(tokenReplica.getHttpServer(), token)).toBe('allow');
+      await request(scene.identity.server)
+        .post('/oidc/token/revocation')
+        .auth(scene.app.clientId, scene.app.clientSecret)
+        .type('form')
+        .send({ token, token_type_hint: 'access_token' })
+        .expect(200);
+      expect(await decideToken(tokenReplica.getHttpServer(), token)).toBe('deny');
     });
   });
 });

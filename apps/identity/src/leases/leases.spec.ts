@@ -1,7 +1,8 @@
 import { KeyClass } from '@stdreg/contracts';
-import { KeyLeases, MAX_LEASES, type LeaseClock, type LeasedCredential } from './key-leases';
+import { KeyLeases, type LeasedCredential } from '../keys/key-leases';
+import { Leases, MAX_LEASES, type LeaseClock } from './leases';
 
-/** A clock that moves only when told to; sleeping advances it. */
+/** A clock that moves only when told to; sleeping advances it (after the caller's synchronous part). */
 class ManualClock implements LeaseClock {
   monotonic = 1_000;
   wall = 1_700_000_000_000;
@@ -13,6 +14,7 @@ class ManualClock implements LeaseClock {
     this.wall += wallMs;
   }
   sleep = async (ms: number) => {
+    await Promise.resolve();
     this.slept.push(ms);
     this.advance(ms);
   };
@@ -32,7 +34,7 @@ const credential = (keyId: string): LeasedCredential => ({
   secretExpiresAtMs: null,
 });
 
-describe('KeyLeases', () => {
+describe('Leases', () => {
   let clock: ManualClock;
   let leases: KeyLeases;
   beforeEach(() => {
@@ -62,10 +64,35 @@ describe('KeyLeases', () => {
     leases.hold('p2', credential('k1'), leases.start());
     leases.hold('p3', credential('k2'), leases.start());
     const before = clock.monotonic;
-    await leases.outlast('k1');
+    const waiting = leases.outlastKey('k1');
+    expect(leases.find('p1')).toBeNull();
+    expect(leases.find('p2')).toBeNull();
+    expect(leases.find('p3')).not.toBeNull();
+    await waiting;
     expect(clock.slept).toEqual([250]);
     expect(clock.monotonic - before).toBe(250);
+  });
+
+  it('outlasts any write: drops every lease here when not told which it touches', async () => {
+    const subjects = new Leases<string>(250, clock);
+    subjects.hold('a', 'one', subjects.start());
+    subjects.hold('b', 'two', subjects.start());
+    const waiting = subjects.outlast();
+    expect(subjects.find('a')).toBeNull();
+    expect(subjects.find('b')).toBeNull();
+    await waiting;
+    expect(clock.slept).toEqual([250]);
+  });
+
+  it('ends a lease when what it holds expires by itself, before the lease would', () => {
+    const startedAt = leases.start();
+    leases.hold('p1', credential('k1'), startedAt, clock.wall + 100);
+    clock.advance(99);
+    expect(leases.find('p1')).not.toBeNull();
+    clock.advance(1);
     expect(leases.find('p1')).toBeNull();
+    leases.hold('p2', credential('k1'), leases.start(), clock.wall + 10_000);
+    clock.advance(250);
     expect(leases.find('p2')).toBeNull();
   });
 
@@ -100,7 +127,7 @@ describe('KeyLeases', () => {
     const off = new KeyLeases(0, clock);
     off.hold('p1', credential('k1'), off.start());
     expect(off.find('p1')).toBeNull();
-    await off.outlast('k1');
+    await off.outlastKey('k1');
     expect(clock.slept).toEqual([]);
   });
 
