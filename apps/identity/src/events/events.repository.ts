@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventActor, PartnerEventType } from '@stdreg/contracts';
+import { insertOutboxEvent } from '@stdreg/server-kit/database';
 
 /** An event in identity's outbox: its own, or one standards-api handed over. */
 export interface OutboxRecord {
@@ -26,23 +27,7 @@ export class EventsRepository {
   /** Written with the change: the caller's transaction. Another service's event already here is skipped (its id is its key). */
   async insert(manager: EntityManager, events: NewOutboxRecord[]): Promise<number> {
     let inserted = 0;
-    for (const event of events) {
-      const rows: unknown[] = await manager.query(
-        `INSERT INTO event_outbox (id, type, organization_id, resource, actor, version, data, occurred_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [
-          event.id,
-          event.type,
-          event.organizationId,
-          event.resource,
-          JSON.stringify(event.actor),
-          event.version,
-          JSON.stringify(event.data),
-          event.occurredAt,
-        ],
-      );
-      inserted += rows.length;
-    }
+    for (const event of events) if (await insertOutboxEvent(manager, event)) inserted++;
     return inserted;
   }
 

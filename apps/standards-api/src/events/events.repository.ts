@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { HandedOverEventDto } from '@stdreg/contracts';
+import { insertOutboxEvent } from '@stdreg/server-kit/database';
 
 /** An event in standards-api's outbox, in the shape it is handed over in. */
 export type OutboxRecord = HandedOverEventDto;
@@ -11,20 +12,7 @@ export class EventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(manager: EntityManager, event: OutboxRecord): Promise<void> {
-    await manager.query(
-      `INSERT INTO event_outbox (id, type, organization_id, resource, actor, version, data, occurred_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8)`,
-      [
-        event.id,
-        event.type,
-        event.organizationId,
-        event.resource,
-        JSON.stringify(event.actor),
-        event.version,
-        JSON.stringify(event.data),
-        event.occurredAt,
-      ],
-    );
+    await insertOutboxEvent(manager, event);
   }
 
   /** The oldest events identity does not have yet, in the order they were written. */

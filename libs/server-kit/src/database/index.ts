@@ -3,3 +3,4 @@ export * from './database.module';
 export * from './migration-policy';
 export * from './migration-command';
 export * from './prepared-query';
+export * from './event-outbox';
