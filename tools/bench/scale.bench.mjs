@@ -278,8 +278,14 @@ const PROJECT_READS = [
   },
   {
     area: 'split projects',
-    read: "a scenario's revision history (unpaged)",
-    path: (subject) => `/api/v2/operating-scenarios/${subject.scenarioId}/revisions`,
+    read: `first page of a scenario's revision history (${size.sampleRevisions - 1})`,
+    path: (subject) => `/api/v2/operating-scenarios/${subject.scenarioId}/revisions?limit=${size.sampleRevisions - 1}`,
+  },
+  {
+    area: 'split projects',
+    read: `last page of a scenario's revision history (${size.sampleRevisions - 1})`,
+    path: (subject) =>
+      `/api/v2/operating-scenarios/${subject.scenarioId}/revisions?limit=${size.sampleRevisions - 1}&cursor=${cursorOf('revisions', String(subject.revisions - size.sampleRevisions + 1))}`,
   },
 ];
 

@@ -173,6 +173,37 @@ describe('operating scenarios are append-only', () => {
     expect(history.body.items.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
   });
 
+  it('pages the revision history oldest first, and refuses a cursor it did not hand out', async () => {
+    const { scenario } = await createProject();
+    for (const periodId of ['2026-05', '2026-06', '2026-07', '2026-08']) {
+      await request(api.server)
+        .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+        .set(as(ORG_A))
+        .send({ periods: [{ periodId, revenue: '10.00', costs: '0' }] })
+        .expect(200);
+    }
+    const history = (query: string) =>
+      request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}/revisions${query}`).set(as(ORG_A));
+    const revisionsOf = (body: { items: { revision: number }[] }) => body.items.map((r) => r.revision);
+    const first = (await history('?limit=2').expect(200)).body;
+    expect(revisionsOf(first)).toEqual([1, 2]);
+    const second = (await history(`?limit=2&cursor=${first.nextCursor}`).expect(200)).body;
+    expect(revisionsOf(second)).toEqual([3, 4]);
+    const last = (await history(`?limit=2&cursor=${second.nextCursor}`).expect(200)).body;
+    expect(last).toMatchObject({ items: [{ revision: 5, createdBy: expect.any(String) }], nextCursor: null });
+    expect(revisionsOf((await history('').expect(200)).body)).toEqual([1, 2, 3, 4, 5]);
+
+    const foreign = Buffer.from(JSON.stringify(['scenarios', '1'])).toString('base64url');
+    const forged = Buffer.from(JSON.stringify(['revisions', '1 OR 1=1'])).toString('base64url');
+    for (const cursor of [foreign, forged, 'not-a-cursor!']) {
+      expect((await history(`?cursor=${encodeURIComponent(cursor)}`).expect(400)).body.errors).toEqual([
+        expect.objectContaining({ field: 'cursor' }),
+      ]);
+    }
+    await history('?limit=0').expect(400);
+    await history('?limit=101').expect(400);
+  });
+
   it('refuses a stale If-Match with 412 and stores nothing', async () => {
     const { scenario } = await createProject();
     await request(api.server)

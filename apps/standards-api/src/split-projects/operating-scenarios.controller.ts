@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, Param, ParseUUIDPipe, Patch, Query, Res
 import { ParseStoredIntegerPipe } from '@stdreg/server-kit';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperatingScenarioDto, ProblemDetailsDto } from '@stdreg/contracts';
+import { OperatingScenarioDto, PageQueryDto, ProblemDetailsDto } from '@stdreg/contracts';
 import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
 import { scenarioEtag, SplitProjectsService } from './split-projects.service';
 
@@ -27,9 +27,9 @@ export class OperatingScenariosController {
 
   @Get(':id/revisions')
   @Authorize('split-project:read')
-  @ApiOperation({ summary: 'The revision history, oldest first' })
-  revisions(@Param('id', ParseUUIDPipe) id: string, @Authorized() auth: Authorization) {
-    return this.projects.listRevisions(id, auth);
+  @ApiOperation({ summary: 'The revision history, oldest first, a page at a time (`limit`, `cursor` from `nextCursor`)' })
+  revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Authorization) {
+    return this.projects.listRevisions(id, auth, query);
   }
 
   @Patch(':id')

@@ -155,9 +155,11 @@ export class SplitProjectsRepository {
     );
   }
 
-  async listRevisions(scenarioId: string): Promise<ScenarioRevisionSummary[]> {
-    return this.dataSource.query(`SELECT ${REVISION_SUMMARY} FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision`, [
-      scenarioId,
-    ]);
+  /** Up to `limit` revisions after `afterRevision`, oldest first: a forward probe of the primary key. */
+  async listRevisions(scenarioId: string, afterRevision: number, limit: number): Promise<ScenarioRevisionSummary[]> {
+    return this.dataSource.query(
+      `SELECT ${REVISION_SUMMARY} FROM scenario_revision WHERE scenario_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`,
+      [scenarioId, afterRevision, limit],
+    );
   }
 }

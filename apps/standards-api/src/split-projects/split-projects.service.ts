@@ -24,6 +24,9 @@ import {
 
 export type { OperatingScenario, ScenarioRevision, SplitProject } from './split-projects.repository';
 
+/** A revision number as a cursor's key: what a forged cursor cannot smuggle into a query. */
+const REVISION_KEY = /^[1-9][0-9]{0,8}$/;
+
 /** Split projects and their append-only operating scenarios: drafts, never authoritative. */
 @Injectable()
 export class SplitProjectsService {
@@ -132,17 +135,20 @@ export class SplitProjectsService {
     return this.scenarioDto(auth.organizationId, id, revision);
   }
 
-  async listRevisions(id: string, auth: Authorization) {
+  /** The revision history, oldest first, a page at a time (the cursor names the last revision served). */
+  async listRevisions(id: string, auth: Authorization, query: { limit?: number; cursor?: string }) {
     if (!(await this.projects.findScenario(auth.organizationId, id))) throw scenarioNotFound(id);
-    const revisions = await this.projects.listRevisions(id);
-    return {
-      items: revisions.map((r) => ({
-        revision: r.revision,
-        rulesDigest: r.rulesDigest,
-        createdBy: r.createdBy,
-        createdAt: r.createdAt.toISOString(),
-      })),
-    };
+    return keysetPage(
+      'revisions',
+      query,
+      async (afterRevision, limit) =>
+        (await this.projects.listRevisions(id, afterRevision === undefined ? 0 : Number(afterRevision), limit)).map((r) => ({
+          ...r,
+          id: String(r.revision),
+        })),
+      (r) => ({ revision: r.revision, rulesDigest: r.rulesDigest, createdBy: r.createdBy, createdAt: r.createdAt.toISOString() }),
+      REVISION_KEY,
+    );
   }
 
   /**
