@@ -136,6 +136,29 @@ describe('organization scoping', () => {
     expect(listed.body.items.map((p: { id: string }) => p.id)).not.toContain(project.id);
   });
 
+  it("pages an organization's projects in id order, never showing another's made in between", async () => {
+    const [own, other] = [randomUUID(), randomUUID()];
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      made.push((await createProject(own)).project.id);
+      await createProject(other);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (
+        await request(api.server)
+          .get(`/api/v2/split-projects?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+          .set(as(own))
+          .expect(200)
+      ).body as { items: { id: string; organizationId: string }[]; nextCursor: string | null };
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((project) => project.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...made].sort());
+  });
+
   it('refuses a credential acting in another organization than its own with 403, before any database work', async () => {
     const response = await request(api.server)
       .get('/api/v2/split-projects')

@@ -66,9 +66,17 @@ export class SplitProjectsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * A page of the organization's projects in id order. Written as a row comparison on (organization_id,
+   * id) so that it is always a range of split_project_organization: with `id > $2` alone the planner read
+   * an organization that owns most projects along the primary key, skipping every other organization's
+   * projects that come before in id order (issue 21).
+   */
   async listProjects(organizationId: string, afterId: string | undefined, limit: number): Promise<SplitProject[]> {
     return this.dataSource.query(
-      `SELECT ${PROJECT} FROM split_project WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+      `SELECT ${PROJECT} FROM split_project
+        WHERE organization_id = $1 AND (organization_id, id) > ($1, coalesce($2::uuid, '00000000-0000-0000-0000-000000000000'))
+        ORDER BY organization_id, id LIMIT $3`,
       [organizationId, afterId ?? null, limit],
     );
   }
