@@ -1,0 +1,55 @@
+// The SQL of SplitProjectsRepository, as plain text: the repository runs it, and the scale bench
+// (tools/scale/split-project-queries.mjs, plain JavaScript run by Node, which cannot load the decorated
+// repository) explains the same text at full size into split-projects.repository.explain.md.
+
+// Each query names its columns and their domain names; a repository hands out records, never rows.
+const PROJECT = `id, organization_id AS "organizationId", name, currency, template_version AS "templateVersion", created_by AS "createdBy",
+  created_at AS "createdAt"`;
+const SCENARIO = `s.id, s.project_id AS "projectId", s.name,
+  CASE WHEN s.branched_from_scenario_id IS NULL THEN NULL
+       ELSE json_build_object('scenarioId', s.branched_from_scenario_id, 'revision', s.branched_from_revision) END AS "branchedFrom",
+  s.created_at AS "createdAt",
+  (SELECT max(r.revision) FROM scenario_revision r WHERE r.scenario_id = s.id) AS "currentRevision"`;
+const REVISION_SUMMARY = `scenario_id AS "scenarioId", revision, rules_digest AS "rulesDigest", created_by AS "createdBy", created_at AS "createdAt"`;
+const REVISION = `${REVISION_SUMMARY}, content`;
+
+export const INSERT_PROJECT = `INSERT INTO split_project (id, organization_id, name, currency, template_version, created_by) VALUES ($1, $2, $3, $4, $5, $6)`;
+
+/** $1 project, $2 organization. */
+export const FIND_PROJECT = `SELECT ${PROJECT} FROM split_project WHERE id = $1 AND organization_id = $2`;
+
+/**
+ * $1 organization, $2 the cursor's project or null, $3 limit. A row comparison on (organization_id, id),
+ * so that it is always a range of split_project_organization: with `id > $2` alone the planner read an
+ * organization that owns most projects along the primary key, skipping every other organization's
+ * projects that come before in id order (issue 21).
+ */
+export const LIST_PROJECTS = `SELECT ${PROJECT} FROM split_project
+  WHERE organization_id = $1 AND (organization_id, id) > ($1, coalesce($2::uuid, '00000000-0000-0000-0000-000000000000'))
+  ORDER BY organization_id, id LIMIT $3`;
+
+export const INSERT_SCENARIO = `INSERT INTO operating_scenario (id, project_id, name, branched_from_scenario_id, branched_from_revision, created_by)
+  VALUES ($1, $2, $3, $4, $5, $6)`;
+
+export const INSERT_REVISION = `INSERT INTO scenario_revision (scenario_id, revision, content, rules_digest, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING ${REVISION}`;
+
+/** $1 scenario, $2 organization. */
+export const FIND_SCENARIO = `SELECT ${SCENARIO} FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
+  WHERE s.id = $1 AND p.organization_id = $2`;
+
+/** $1 scenario, $2 organization. */
+export const LOCK_SCENARIO = `SELECT s.id FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
+  WHERE s.id = $1 AND p.organization_id = $2 FOR UPDATE OF s`;
+
+/** $1 project, $2 the cursor's scenario or null, $3 limit. */
+export const LIST_SCENARIOS = `SELECT ${SCENARIO} FROM operating_scenario s WHERE s.project_id = $1 AND ($2::uuid IS NULL OR s.id > $2) ORDER BY s.id LIMIT $3`;
+
+/** $1 scenario, $2 revision. */
+export const FIND_REVISION = `SELECT ${REVISION} FROM scenario_revision WHERE scenario_id = $1 AND revision = $2`;
+
+/** $1 scenario ids: one backward primary-key probe per scenario, so the cost follows the page, not the histories. */
+export const FIND_CURRENT_REVISIONS = `SELECT current.* FROM unnest($1::uuid[]) AS s (id)
+  CROSS JOIN LATERAL (SELECT ${REVISION} FROM scenario_revision WHERE scenario_id = s.id ORDER BY revision DESC LIMIT 1) current`;
+
+/** $1 scenario, $2 the last revision served (0 for the first page), $3 limit: a forward probe of the primary key. */
+export const LIST_REVISIONS = `SELECT ${REVISION_SUMMARY} FROM scenario_revision WHERE scenario_id = $1 AND revision > $2 ORDER BY revision LIMIT $3`;
