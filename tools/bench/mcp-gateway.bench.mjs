@@ -7,7 +7,9 @@
 //    authorization, no rate limit), and against the same bare server tuned as the gateway is (one shared
 //    JSON-schema validator, a finished answer not closed), for
 //    calculate_draft_settlement (pure), validate_standard_reference (registry read) and draft_split_project
-//    (drafting: a real POST /api/v2/split-projects, which asks identity again, against a replayed answer).
+//    (drafting: a real POST /api/v2/split-projects, which asks identity again, against a replayed answer,
+//    and against a bare server that drafts for real too, its draft POSTed to standards-api as it came:
+//    the drafting tool's baseline, since no server that replays can be matched by one that writes).
 //  - tools/call with an agent OAuth token (a person signed in by an agent host; the draft exchanged at
 //    identity for the hop to standards-api) beside the same call with an API key (goal: at least 0.9).
 // Lanes of a comparison: 3 s warm-up each, then 5 s slices in the order A B C C B A, averaged, so a
@@ -71,11 +73,12 @@ async function startService(app, portVariable, extra, chosenPort) {
   return { port, url: `http://127.0.0.1:${port}`, dataDir };
 }
 
-async function startBareServer(fixtureFile, tuned) {
+async function startBareServer(fixtureFile, tuned, draftsAt) {
   const port = await freePort();
-  const name = tuned ? 'bare MCP SDK server (tuned)' : 'bare MCP SDK server';
+  const name = `bare MCP SDK server${tuned ? ' (tuned)' : ''}${draftsAt ? ' (drafting)' : ''}`;
   log(`starting ${name} on port ${port}`);
-  startServer(name, [BARE_MCP_SERVER, fixtureFile, String(port), ...(tuned ? ['--tuned'] : [])], process.env);
+  const modes = [...(tuned ? ['--tuned'] : []), ...(draftsAt ? [`--drafts-at=${draftsAt}`] : [])];
+  startServer(name, [BARE_MCP_SERVER, fixtureFile, String(port), ...modes], process.env);
   await waitForStatus(name, port, '/readyz', 200);
   return { port, url: `http://127.0.0.1:${port}` };
 }
@@ -117,6 +120,7 @@ const TARGET_LABELS = {
   gatewayWithoutReadCache: 'gateway, AUTHZ_READ_CACHE_MS=0 (identity asked every call)',
   bare: 'bare MCP SDK server (the SDK example as documented)',
   bareTuned: 'bare MCP SDK server, tuned (shared validator, finished answer not closed)',
+  bareDrafting: 'bare MCP SDK server drafting for real (its draft POSTed to standards-api as it came)',
   gatewayRedis: 'gateway, tool-call buckets in Redis',
   gatewayRegistryUncached: 'gateway, REGISTRY_CACHE_SECONDS=0 (manifest read from standards-api every call)',
 };
@@ -155,9 +159,9 @@ const COMPARISONS = [
     ],
   },
   {
-    label: 'draft_split_project (drafting: POST to standards-api every call; the bare servers replay an answer)',
+    label: 'draft_split_project (drafting: POST to standards-api every call; beside a bare server that drafts too, and the replaying ones)',
     goal: 0.8,
-    lanes: [lane('gateway', 'draft'), lane('bare', 'draft'), lane('bareTuned', 'draft')],
+    lanes: [lane('gateway', 'draft'), lane('bareDrafting', 'draft'), lane('bare', 'draft'), lane('bareTuned', 'draft')],
   },
 ];
 
@@ -280,15 +284,16 @@ async function main() {
   const answers = Object.fromEntries(
     Object.entries(CALLS).map(([name, call]) => [call.tool, JSON.parse(captured[name].toString('utf8')).result]),
   );
-  writeFileSync(fixtureFile, JSON.stringify({ tools: listed.result.tools, answers }));
+  writeFileSync(fixtureFile, JSON.stringify({ tools: listed.result.tools, answers, organizationId: organization.id }));
   targets.bare = await startBareServer(fixtureFile, false);
   targets.bareTuned = await startBareServer(fixtureFile, true);
+  targets.bareDrafting = await startBareServer(fixtureFile, false, standardsApi.url);
 
   /** Fails unless the lane's call succeeds; a bare server must answer the captured bytes exactly. */
   async function check({ target, call, credential }) {
     const answer = await post(targets[target], CALLS[call].body, credential);
     const text = answer.body.toString('utf8');
-    if (target.startsWith('bare')) {
+    if (target === 'bare' || target === 'bareTuned') {
       if (answer.status !== 200 || !answer.body.equals(captured[call]))
         throw new Error(`${target} ${call}: the answer is not the gateway's, byte for byte: ${text.slice(0, 300)}`);
       return;
