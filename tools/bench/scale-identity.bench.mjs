@@ -497,7 +497,7 @@ function report(rows, sync, organizations, before) {
         `| ${row.area} | ${row.read} | ${fmt(row.sample.p50)} | ${fmt(row.sample.p99)} | ${fmt(row.full.p50)} | ${fmt(row.full.p99)} | ${row.ratioP99.toFixed(2)} | ${row.ratioP99 <= GOAL ? 'met' : 'not met'} (≤ ${GOAL}) |`,
     ),
     '',
-    `For the record, at full size, p50 of 5: the verified-email look-up of a created record ${fmt(before.withIndexes.verifiedUnifiedUserMs)} ms with migration 1763900000900's index, ${fmt(before.withoutIndexes.verifiedUnifiedUserMs)} ms without; the delete of a deleted record's unreferenced unified user ${fmt(before.withIndexes.unreferencedDeleteMs)} ms with, ${fmt(before.withoutIndexes.unreferencedDeleteMs)} ms without.`,
+    `For the record, at this size, p50 of 5: the verified-email look-up of a created record ${fmt(before.withIndexes.verifiedUnifiedUserMs)} ms with migration 1763900000900's index, ${fmt(before.withoutIndexes.verifiedUnifiedUserMs)} ms without; the delete of a deleted record's unreferenced unified user ${fmt(before.withIndexes.unreferencedDeleteMs)} ms with, ${fmt(before.withoutIndexes.unreferencedDeleteMs)} ms without.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });

@@ -43,7 +43,7 @@ export function mirrorRecord(n, domain) {
 const ROWS = `SELECT n, ${uuidv7Sql(`${BASE_MS} + n`, `$1 || ':uid:' || $2 || ':' || n`)} AS uid,
     ${uuidv7Sql(`${BASE_MS} + n`, `$1 || ':mirror:' || $2 || ':' || n`)} AS id,
     'user-' || n || '@' || $4 AS email, n % 10 <> 0 AS verified, 'User ' || n AS name,
-    CASE WHEN n % 3 = 0 THEN 'zh-Hans' ELSE 'en' END AS locale, to_timestamp((${BASE_MS} + n) / 1000.0) AS at
+    CASE WHEN n % 3 = 0 THEN 'zh-Hans' ELSE 'en' END AS locale, $3::text AS scope, to_timestamp((${BASE_MS} + n) / 1000.0) AS at
   FROM generate_series($5::bigint, $6::bigint - 1) n`;
 
 /**
@@ -62,7 +62,7 @@ export async function generateMirrorUsers(client, { seed, registryId, domain, fr
     await client.query('BEGIN');
     await client.query(
       `INSERT INTO unified_user (uid, email, email_verified, display_name, email_scope, created_at)
-       SELECT uid, email, verified, name, $3, at FROM (${ROWS}) g`,
+       SELECT uid, email, verified, name, scope, at FROM (${ROWS}) g`,
       params,
     );
     await client.query(
