@@ -56,7 +56,7 @@ import {
 } from './bench-kit.mjs';
 
 const SIZES = {
-  small: { fullUsers: 20_000, syncedBatches: 2, fullKeys: 2_000, fullBindings: 2_000, warmup: 5, samples: 30 },
+  small: { fullUsers: 20_000, syncedBatches: 1, fullKeys: 2_000, fullBindings: 2_000, warmup: 5, samples: 30 },
   full: { fullUsers: 1_000_000, syncedBatches: 10, fullKeys: 100_000, fullBindings: 100_000, warmup: 50, samples: 500 },
 };
 const SAMPLE = { users: 1_000, keys: 100, bindings: 100 };
