@@ -185,6 +185,26 @@ export function startServer(name, args, env) {
   return child;
 }
 
+/**
+ * The environment of a built identity for a bench: on `port`, its data (and the bootstrap platform key,
+ * BOOTSTRAP_PLATFORM_KEY=auto) in `dataDir`, on `databaseUrl`, answering decisions for the service
+ * `bench` with `serviceToken`; no Redis, the issuer its own URL. `extra` is added last.
+ */
+export function identityBenchEnv({ port, dataDir, databaseUrl, serviceToken, extra = {} }) {
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    IDENTITY_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    BOOTSTRAP_PLATFORM_KEY: 'auto',
+    DECISION_SERVICE_TOKENS: `bench:${serviceToken}`,
+  };
+  for (const name of ['REDIS_URL', 'REDIS_KEY_PREFIX', 'OIDC_ISSUER']) delete env[name];
+  return { ...env, ...extra };
+}
+
 export async function waitForStatus(name, port, urlPath, status) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {

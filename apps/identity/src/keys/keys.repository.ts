@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { KeyClass } from '@stdreg/contracts';
 import { preparedQuery } from '@stdreg/server-kit/database';
+import { AGENT_SUPERVISOR, KEY_CREDENTIAL } from './keys.repository.sql';
 
 /** An API key as listed: its current secret's prefix, never a secret. */
 export interface ApiKey {
@@ -33,9 +34,6 @@ export interface KeyCredential {
   agentSupervisorUid: string | null;
 }
 
-/** The supervisor an agent's key names, followed through a merge to the survivor (a merge is one hop: see MergesRepository). */
-const AGENT_SUPERVISOR = `(SELECT coalesce(u.merged_into, u.uid) FROM unified_user u WHERE u.uid = k.agent_supervisor_uid) AS "agentSupervisorUid"`;
-
 const KEY_COLUMNS = `
   k.id, k.name, k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
   k.created_at AS "createdAt", k.rotated_at AS "rotatedAt", k.revoked_at AS "revokedAt",
@@ -51,17 +49,7 @@ export class KeysRepository {
 
   /** On every keyed request and every decision: a prepared statement, planned once per connection. */
   async findCredential(prefix: string): Promise<KeyCredential | null> {
-    const rows = await preparedQuery<KeyCredential>(
-      this.dataSource,
-      'identity_key_credential',
-      `SELECT k.id AS "keyId", k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
-              k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash", s.expires_at AS "expiresAt",
-              ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS "registryIds",
-              ${AGENT_SUPERVISOR}
-         FROM api_key_secret s JOIN api_key k ON k.id = s.key_id
-        WHERE s.prefix = $1`,
-      [prefix],
-    );
+    const rows = await preparedQuery<KeyCredential>(this.dataSource, 'identity_key_credential', KEY_CREDENTIAL, [prefix]);
     return rows[0] ?? null;
   }
 

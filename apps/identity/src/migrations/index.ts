@@ -6,6 +6,7 @@ import { RevokedAccessToken1763900000400 } from './1763900000400-revoked-access-
 import { PasswordSetupApp1763900000500 } from './1763900000500-password-setup-app';
 import { AgentKeySupervisor1763900000700 } from './1763900000700-agent-key-supervisor';
 import { PartnerEvents1763900000800 } from './1763900000800-partner-events';
+import { UnifiedUserLookupsAtScale1763900000900 } from './1763900000900-unified-user-lookups-at-scale';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const IDENTITY_MIGRATIONS = [
   PasswordSetupApp1763900000500,
   AgentKeySupervisor1763900000700,
   PartnerEvents1763900000800,
+  UnifiedUserLookupsAtScale1763900000900,
 ];

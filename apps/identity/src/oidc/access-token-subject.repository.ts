@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '@stdreg/server-kit/database';
+import { ACCESS_TOKEN_SUBJECT } from './access-token-subject.repository.sql';
 import type { EffectiveRole } from '../unified-users/unified-users.service';
 
 export interface AccessTokenSubject {
@@ -26,25 +27,12 @@ export class AccessTokenSubjectRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(uid: string, clientId: string, grantId: string, jti: string): Promise<AccessTokenSubject | null> {
-    const rows = await preparedQuery<AccessTokenSubject>(
-      this.dataSource,
-      'identity-access-token-subject',
-      `SELECT u.uid,
-              (EXISTS (SELECT 1 FROM registered_app a JOIN api_key k ON k.id = a.registered_by_key
-                        WHERE a.client_id = $2 AND a.deleted_at IS NULL AND k.revoked_at IS NULL)
-               OR EXISTS (SELECT 1 FROM oidc_model c WHERE c.model = 'Client' AND c.id = $2)
-               OR $2 LIKE 'https://%') AS "clientActive",
-              EXISTS (SELECT 1 FROM oidc_model g
-                       WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS "grantActive",
-              (SELECT (extract(epoch FROM g.expires_at) * 1000)::float8 FROM oidc_model g
-                WHERE g.model = 'Grant' AND g.id = $3) AS "grantExpiresAtMs",
-              NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS "tokenActive",
-              coalesce((SELECT json_agg(json_build_object('role', r.role, 'organizationId', r.organization_id) ORDER BY r.id)
-                          FROM role_binding r WHERE r.uid = u.uid), '[]'::json) AS roles
-         FROM unified_user u
-        WHERE u.uid = (SELECT coalesce(merged_into, uid) FROM unified_user WHERE uid = $1)`,
-      [uid, clientId, grantId, jti],
-    );
+    const rows = await preparedQuery<AccessTokenSubject>(this.dataSource, 'identity-access-token-subject', ACCESS_TOKEN_SUBJECT, [
+      uid,
+      clientId,
+      grantId,
+      jti,
+    ]);
     return rows[0] ?? null;
   }
 

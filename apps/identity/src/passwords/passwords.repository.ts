@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { APP_EMAIL_SCOPE } from '../users/users.repository';
+import { APP_EMAIL_SCOPE } from '../users/users.repository.sql';
 
 /** The users with a mirror record or an app link in a registry of the `scope` CTE's scopes. */
 const USERS_OF_SCOPE = `SELECT m.uid FROM user_mirror m JOIN registered_app r ON r.registry_id = m.registry_id WHERE ${APP_EMAIL_SCOPE} IN (SELECT value FROM scope)

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import {
+  APP_EMAIL_SCOPE,
+  MIRROR_COLUMNS,
+  MIRROR_RECORDS_BY_EXTERNAL_IDS,
+  MIRROR_RECORDS_PAGE,
+  UNREFERENCED_UNIFIED_USER_DELETE,
+  VERIFIED_UNIFIED_USER,
+} from './users.repository.sql';
 
 /** One mirror record: a partner app's user, linked to one unified user (`uid`). */
 export interface MirrorRecord {
@@ -21,15 +29,6 @@ export interface MirrorFields {
   displayName: string;
   locale: string;
 }
-
-/**
- * The organization that vouches for the emails of a registered app's (alias `r`) records, or the
- * registry itself for an app that belongs to no organization.
- */
-export const APP_EMAIL_SCOPE = "coalesce(r.organization_id::text, 'registry:' || r.registry_id)";
-
-const MIRROR_COLUMNS = `id, registry_id AS "registryId", external_id AS "externalId", email, email_verified AS "emailVerified",
-  display_name AS "displayName", locale, uid, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Every query of user mirror records and the unified users they link to. */
 @Injectable()
@@ -61,20 +60,12 @@ export class UsersRepository {
   }
 
   async findByExternalIds(manager: EntityManager, registryId: string, externalIds: string[]): Promise<MirrorRecord[]> {
-    return manager.query(`SELECT ${MIRROR_COLUMNS} FROM user_mirror WHERE registry_id = $1 AND external_id = ANY($2::text[]) FOR UPDATE`, [
-      registryId,
-      externalIds,
-    ]);
+    return manager.query(MIRROR_RECORDS_BY_EXTERNAL_IDS, [registryId, externalIds]);
   }
 
   /** A registry's records in id order, optionally only those with `email` (case-insensitive). */
   async list(registryId: string, email: string | undefined, afterId: string | undefined, limit: number): Promise<MirrorRecord[]> {
-    return this.dataSource.query(
-      `SELECT ${MIRROR_COLUMNS} FROM user_mirror
-        WHERE registry_id = $1 AND ($2::text IS NULL OR lower(email) = lower($2)) AND ($3::uuid IS NULL OR id > $3)
-        ORDER BY id LIMIT $4`,
-      [registryId, email ?? null, afterId ?? null, limit],
-    );
+    return this.dataSource.query(MIRROR_RECORDS_PAGE, [registryId, email ?? null, afterId ?? null, limit]);
   }
 
   async insert(
@@ -118,12 +109,7 @@ export class UsersRepository {
    * orphan) before this transaction's link to it commits.
    */
   async findVerifiedUnifiedUser(manager: EntityManager, email: string, scope: string): Promise<string | null> {
-    const rows: { uid: string }[] = await manager.query(
-      `SELECT live.uid FROM unified_user u JOIN unified_user live ON live.uid = coalesce(u.merged_into, u.uid)
-        WHERE u.email_scope = $2 AND lower(u.email) = lower($1) AND u.email_verified AND live.merged_into IS NULL
-        ORDER BY u.merged_into IS NULL DESC, u.uid LIMIT 1 FOR SHARE OF live`,
-      [email, scope],
-    );
+    const rows: { uid: string }[] = await manager.query(VERIFIED_UNIFIED_USER, [email, scope]);
     return rows[0]?.uid ?? null;
   }
 
@@ -151,16 +137,7 @@ export class UsersRepository {
    */
   async deleteUnifiedUserIfUnreferenced(manager: EntityManager, uid: string): Promise<boolean> {
     await manager.query('SELECT uid FROM unified_user WHERE uid = $1 FOR UPDATE', [uid]);
-    const [, deleted]: [unknown[], number] = await manager.query(
-      `DELETE FROM unified_user u WHERE u.uid = $1
-         AND NOT EXISTS (SELECT 1 FROM user_mirror m WHERE m.uid = u.uid)
-         AND NOT EXISTS (SELECT 1 FROM app_link l WHERE l.uid = u.uid)
-         AND NOT EXISTS (SELECT 1 FROM role_binding r WHERE r.uid = u.uid)
-         AND NOT EXISTS (SELECT 1 FROM api_key k WHERE k.agent_supervisor_uid = u.uid)
-         AND NOT EXISTS (SELECT 1 FROM unified_user a WHERE a.merged_into = u.uid)
-         AND NOT EXISTS (SELECT 1 FROM user_merge g WHERE g.survivor_uid = u.uid OR g.merged_uid = u.uid)`,
-      [uid],
-    );
+    const [, deleted]: [unknown[], number] = await manager.query(UNREFERENCED_UNIFIED_USER_DELETE, [uid]);
     return deleted > 0;
   }
 }
