@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+// mulberry32, the seeded generator of the lifecycle simulation's schedules: the same numbers on every machine.
+import { generator as random } from '../../e2e/src/simulation/schedule.ts';
 
 export const MAX_TASKS = 1_000;
 const SECTION_PREFIXES = ['SCA', 'SCB', 'SCC', 'SCD', 'SCE', 'SCF', 'SCG', 'SCH', 'SCI', 'SCJ'];
@@ -109,18 +111,6 @@ function pairs(list, english = (en) => en) {
     const [en, zh] = pair.split(' ');
     return { en: english(en), zh, slug: en.replace(/_/g, '-') };
   });
-}
-
-/** mulberry32: a small seeded PRNG, the same numbers on every machine. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const acceptance = (subject, requirement) => localized(`The ${subject.en} is ${requirement.en}.`, `${subject.zh}已${requirement.zh}。`);
