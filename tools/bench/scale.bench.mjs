@@ -93,10 +93,14 @@ const { values: options } = parseArgs({
     explain: { type: 'boolean', default: false },
     // `--only registry`: that area alone (the sample server still starts), for work on it.
     only: { type: 'string' },
+    // `--samples 50`: fewer requests per read (and a tenth of them as warm-up), for a quick look.
+    samples: { type: 'string' },
   },
 });
 const size = SIZES[options.size];
 if (!size) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', ')}, not ${options.size}`);
+if (options.only !== undefined && options.only !== 'registry') throw new Error(`--only takes registry, not ${options.only}`);
+if (options.samples) Object.assign(size, { samples: Number(options.samples), warmup: Math.ceil(Number(options.samples) / 10) });
 const tempDir = makeTempDir('scale-bench-');
 
 run(async () => {
@@ -137,10 +141,11 @@ async function seedRegistryArea(port) {
     serverEnv: (databaseUrl) => standardsApiEnv(databaseUrl, 'standards-api-import', 0),
     startServer: (databaseUrl) => startStandardsApi(databaseUrl, 'standards-api-registry'),
   });
+  // Before any read: the release as loaded, no representation built yet.
+  const memoryAtStart = { sample: memoryOf(mainServerPid), full: memoryOf(seeded.server.pid) };
+  log(`registry: RSS after loading ${memoryAtStart.sample.rssMb.toFixed(0)} MB (sample), ${memoryAtStart.full.rssMb.toFixed(0)} MB (full)`);
   const sample = { ...(await describeRegistry(port, cursorOf, PAGE)), pid: mainServerPid };
   const full = { ...(await describeRegistry(seeded.server.port, cursorOf, PAGE)), pid: seeded.server.pid };
-  const memoryAtStart = { sample: memoryOf(sample.pid), full: memoryOf(full.pid) };
-  log(`registry: RSS after loading ${memoryAtStart.sample.rssMb.toFixed(0)} MB (sample), ${memoryAtStart.full.rssMb.toFixed(0)} MB (full)`);
   return { ...seeded, subjects: { sample, full }, memoryAtStart };
 }
 
@@ -499,11 +504,12 @@ async function explainLedger(client, ledger) {
 
 function report(rows, ledgers, projects, before, registry) {
   const fmt = (ms) => ms.toFixed(2);
+  const peak = (command) => (command.peakMb === null ? 'not measured' : `${command.peakMb.toFixed(0)} MB`);
   const mb = (memory) => `${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)})`;
   const { generated } = registry;
   const registryLines = [
     `--size ${options.size}: registry pack of ${generated.standards.toLocaleString('en')} blocks (${generated.standardVersions.toLocaleString('en')} versions), ${generated.terms.toLocaleString('en')} terms, ${generated.tasks.toLocaleString('en')} tasks, ${generated.policies.toLocaleString('en')} policies, generated in ${registry.generateSeconds.toFixed(1)} s.`,
-    `Validation (\`import-content --check\`) ${registry.check.seconds.toFixed(1)} s, peak RSS ${registry.check.peakMb.toFixed(0)} MB; import of the sample pack ${registry.sampleImport.seconds.toFixed(1)} s; import of the generated pack ${registry.fullImport.seconds.toFixed(1)} s, peak RSS ${registry.fullImport.peakMb.toFixed(0)} MB.`,
+    `Validation (\`import-content --check\`) ${registry.check.seconds.toFixed(1)} s, peak RSS ${peak(registry.check)}; import of the sample pack ${registry.sampleImport.seconds.toFixed(1)} s; import of the generated pack ${registry.fullImport.seconds.toFixed(1)} s, peak RSS ${peak(registry.fullImport)}.`,
     `standards-api RSS after loading the release: sample ${mb(registry.memoryAtStart.sample)}, full ${mb(registry.memoryAtStart.full)}; after the reads: sample ${mb(registry.memoryAfterReads.sample)}, full ${mb(registry.memoryAfterReads.full)}.`,
   ];
   const lines = [
