@@ -75,6 +75,7 @@ const START = '2015-01-01T00:00:00Z';
 // The organization is fixed too, so the generated rows are the same on every run.
 const ORGANIZATION = '00000000-0000-4000-8000-000000000021';
 const GOAL = 1.5;
+const LOAD_TIMEOUT_MS = 15 * 60_000;
 // The split projects area: one organization per size, its projects created through the API.
 const PROJECT_ORGANIZATIONS = { sample: '00000000-0000-4000-8000-000000000211', full: '00000000-0000-4000-8000-000000000212' };
 const CREATE_CONCURRENCY = 4;
@@ -156,7 +157,8 @@ async function startStandardsApi(databaseUrl, name) {
   const child = startServer(name, [UNPROTECTED_MAIN], standardsApiEnv(databaseUrl, name, port));
   mainServerPid ??= child.pid;
   log(`starting ${name} (no identity hop) on port ${port}`);
-  await waitForStatus(name, port, '/readyz', 200);
+  // A release of 100 000 terms takes minutes to load (its search index): see docs/performance.md.
+  await waitForStatus(name, port, '/readyz', 200, LOAD_TIMEOUT_MS);
   return { port, pid: child.pid };
 }
 
