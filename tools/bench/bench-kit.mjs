@@ -205,14 +205,14 @@ export function identityBenchEnv({ port, dataDir, databaseUrl, serviceToken, ext
   return { ...env, ...extra };
 }
 
-export async function waitForStatus(name, port, urlPath, status) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+export async function waitForStatus(name, port, urlPath, status, timeoutMs = READY_TIMEOUT_MS) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const response = await get(port, urlPath).catch(() => null);
     if (response?.status === status) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`${name} did not answer ${status} on ${urlPath} within ${READY_TIMEOUT_MS / 1000} s`);
+  throw new Error(`${name} did not answer ${status} on ${urlPath} within ${timeoutMs / 1000} s`);
 }
 
 /** Runs a Node script on the load CPU (or another) and returns its stdout parsed as JSON. */

@@ -125,4 +125,66 @@ describe('content import', () => {
     await expect(api.dataSource.query(`UPDATE content_release SET publisher = 'someone else'`)).rejects.toThrow(/append-only/);
     await expect(api.dataSource.query('DELETE FROM content_release')).rejects.toThrow(/append-only/);
   });
+
+  it('imports a pack of more records than one statement could bind parameters for, each row as the pack gives it', async () => {
+    // 33 000 terms of two columns are 66 000 parameters: more than PostgreSQL's 65 535 for one statement.
+    const large = await copyOfSamplePack('large');
+    await editJson(large, 'pack.json', (meta) => {
+      meta.packVersion = '2026.12.1';
+    });
+    await editJson(large, 'terms.json', (terms) => {
+      for (let n = 0; n < 33_000; n++) {
+        terms.push({
+          termId: `bulk-term-${n}`,
+          term: { en: `Bulk term ${n}`, 'zh-Hans': `批量术语${n}` },
+          definition: { en: `Generated term number ${n}.`, 'zh-Hans': `第${n}个生成的术语。` },
+          synonyms: { en: [], 'zh-Hans': [] },
+        });
+      }
+    });
+    const outcome = await api.app.get(ContentImportService).importPack(large);
+    expect(outcome).toMatchObject({ status: 'imported', packVersion: '2026.12.1' });
+
+    const pack = (file: string) => readFile(path.join(large, file), 'utf8').then(JSON.parse);
+    const terms = await pack('terms.json');
+    const [{ count }] = await api.dataSource.query('SELECT count(*)::int AS count FROM term');
+    expect(count).toBe(terms.length);
+    const [stored] = await api.dataSource.query(`SELECT doc FROM term WHERE term_id = 'bulk-term-32999'`);
+    expect(stored.doc).toEqual(terms.at(-1));
+    const blocks = await api.dataSource.query(
+      `SELECT section_id AS "sectionId", version, status, effective_from::text AS "effectiveFrom", doc FROM standard_block_version ORDER BY section_id, version`,
+    );
+    const byKey = (a: { sectionId: string; version: string }, b: { sectionId: string; version: string }) =>
+      `${a.sectionId}@${a.version}`.localeCompare(`${b.sectionId}@${b.version}`);
+    expect(blocks.sort(byKey)).toEqual(
+      (await pack('standards.json'))
+        .map((doc: { sectionId: string; version: string; status: string; effectiveFrom: string }) => ({
+          sectionId: doc.sectionId,
+          version: doc.version,
+          status: doc.status,
+          effectiveFrom: doc.effectiveFrom,
+          doc,
+        }))
+        .sort(byKey),
+    );
+    const policyVersions = await api.dataSource.query(
+      `SELECT policy_id AS "policyId", version, effective_from::text AS "effectiveFrom", effective_to::text AS "effectiveTo", doc
+         FROM policy_version ORDER BY policy_id, version`,
+    );
+    const byPolicyKey = (a: { policyId: string; version: string }, b: { policyId: string; version: string }) =>
+      `${a.policyId}@${a.version}`.localeCompare(`${b.policyId}@${b.version}`);
+    expect(policyVersions.sort(byPolicyKey)).toEqual(
+      (await pack('policies.json'))
+        .flatMap((policy: { policyId: string; versions: { version: string; effectiveFrom: string; effectiveTo?: string }[] }) =>
+          policy.versions.map((doc) => ({
+            policyId: policy.policyId,
+            version: doc.version,
+            effectiveFrom: doc.effectiveFrom,
+            effectiveTo: doc.effectiveTo ?? null,
+            doc,
+          })),
+        )
+        .sort(byPolicyKey),
+    );
+  });
 });

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { PACK_FILES, type ContentPack, type PackIssue } from './pack-types';
 import { validatePack, type PackValidation } from './validate-pack';
 
-const MAX_FILE_BYTES = 8 * 1024 * 1024;
+// A guard against a wrong file, not a size policy: a pack a thousand times the sample's (issue 21: 100 000
+// terms are about 45 MB of terms.json) must load.
+const MAX_FILE_BYTES = 128 * 1024 * 1024;
 
 /** Reads and validates a pack folder; unreadable or unparsable files are issues like any other. */
 export async function loadPack(directory: string): Promise<PackValidation> {

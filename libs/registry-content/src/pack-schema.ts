@@ -22,6 +22,8 @@ import type { ContentPack } from './pack-types';
 
 export const SECTION_ID = /^[A-Z]{2,5}-[0-9]{1,3}$/;
 export const TASK_CODE = /^TSK-[0-9]{3}$/;
+/** The records of one file: a list's default bound (10 000) is for lists inside a record; a glossary may hold 100 000 terms. */
+const RECORDS = { min: 1, max: 1_000_000 };
 const sectionId = text({ pattern: SECTION_ID, patternHint: 'a section id like RUL-3', maxLength: 16 });
 const taskCode = text({ pattern: TASK_CODE, patternHint: 'a task code like TSK-012', maxLength: 16 });
 const blockReference = text({ pattern: /^[A-Z]{2,5}-[0-9]{1,3}@[0-9]+\.[0-9]+$/, patternHint: '{sectionId}@{version}, e.g. RUL-3@2.0' });
@@ -68,7 +70,7 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       tags: list(tag, { min: 1, max: 8 }),
       source: object({ publisher: shortText, edition: shortText, uri: httpsUri, sha256: sha256Hex }),
     }),
-    { min: 1 },
+    RECORDS,
   ),
   terms: list(
     object({
@@ -80,7 +82,7 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       related: optional(list(kebabId, { max: 20 })),
       standards: optional(list(sectionId, { max: 20 })),
     }),
-    { min: 1 },
+    RECORDS,
   ),
   roles: list(
     object({
@@ -91,7 +93,7 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       responsibilities: localizedList,
       canApprove: boolean,
     }),
-    { min: 1 },
+    RECORDS,
   ),
   tasks: list(
     object({
@@ -105,7 +107,7 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       acceptanceCriteria: list(localized, { min: 1, max: 20 }),
       standards: list(blockReference, { min: 1, max: 20 }),
     }),
-    { min: 1 },
+    RECORDS,
   ),
   policies: list(
     object({
@@ -123,7 +125,7 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
         { min: 1, max: 50 },
       ),
     }),
-    { min: 1 },
+    RECORDS,
   ),
   brand: object({
     snapshotId: kebabId,
@@ -153,6 +155,6 @@ export const PACK_SCHEMA: Record<keyof ContentPack, Rule> = {
       ),
       standards: list(blockReference, { max: 20 }),
     }),
-    { min: 1 },
+    RECORDS,
   ),
 };

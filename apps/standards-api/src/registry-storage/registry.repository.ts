@@ -105,33 +105,32 @@ export class RegistryRepository {
     });
   }
 
+  /** Each content table's rows from its records, passed as one JSON array: one statement and one parameter however large the pack. */
   private async insertContent(manager: EntityManager, pack: ContentPack): Promise<void> {
-    await manager.getRepository(StandardBlockVersionEntity).insert(
-      pack.standards.map((doc) => ({
-        sectionId: doc.sectionId,
-        version: doc.version,
-        status: doc.status,
-        effectiveFrom: doc.effectiveFrom,
-        doc,
-      })),
+    await manager.query(
+      `INSERT INTO standard_block_version (section_id, version, status, effective_from, doc)
+       SELECT d->>'sectionId', d->>'version', d->>'status', (d->>'effectiveFrom')::date, d FROM jsonb_array_elements($1::jsonb) d`,
+      [JSON.stringify(pack.standards)],
     );
-    await manager.getRepository(TermEntity).insert(pack.terms.map((doc) => ({ termId: doc.termId, doc })));
-    await manager.getRepository(TaskSpecEntity).insert(pack.tasks.map((doc) => ({ taskCode: doc.taskCode, doc })));
-    await manager.getRepository(RoleEntity).insert(pack.roles.map((doc) => ({ role: doc.role, doc })));
-    await manager.getRepository(PolicyVersionEntity).insert(
-      pack.policies.flatMap((policy) =>
-        policy.versions.map((doc) => ({
-          policyId: policy.policyId,
-          version: doc.version,
-          effectiveFrom: doc.effectiveFrom,
-          effectiveTo: doc.effectiveTo ?? null,
-          doc,
-        })),
-      ),
+    await manager.query(`INSERT INTO term (term_id, doc) SELECT d->>'termId', d FROM jsonb_array_elements($1::jsonb) d`, [
+      JSON.stringify(pack.terms),
+    ]);
+    await manager.query(`INSERT INTO task_spec (task_code, doc) SELECT d->>'taskCode', d FROM jsonb_array_elements($1::jsonb) d`, [
+      JSON.stringify(pack.tasks),
+    ]);
+    await manager.query(`INSERT INTO registry_role (role, doc) SELECT d->>'role', d FROM jsonb_array_elements($1::jsonb) d`, [
+      JSON.stringify(pack.roles),
+    ]);
+    await manager.query(
+      `INSERT INTO policy_version (policy_id, version, effective_from, effective_to, doc)
+       SELECT p->>'policyId', v->>'version', (v->>'effectiveFrom')::date, (v->>'effectiveTo')::date, v
+         FROM jsonb_array_elements($1::jsonb) p CROSS JOIN LATERAL jsonb_array_elements(p->'versions') v`,
+      [JSON.stringify(pack.policies)],
     );
     await manager.getRepository(BrandSnapshotEntity).insert({ snapshotId: pack.brand.snapshotId, doc: pack.brand });
-    await manager
-      .getRepository(SplitTemplateEntity)
-      .insert(pack.splitTemplates.map((doc) => ({ version: doc.version, status: doc.status, doc })));
+    await manager.query(
+      `INSERT INTO split_template (version, status, doc) SELECT d->>'version', d->>'status', d FROM jsonb_array_elements($1::jsonb) d`,
+      [JSON.stringify(pack.splitTemplates)],
+    );
   }
 }

@@ -54,7 +54,9 @@ export class RegistrySnapshot {
   constructor({ release, pack }: StoredRegistry) {
     this.sequence = release.sequence;
     this.digest = release.digest;
-    this.standards = this.buildStandards(pack);
+    // Each section's current version as the pack gives it (with its clauses' conditions), for the search index.
+    const currentSources = new Map<string, ContentPack['standards'][number]>();
+    this.standards = this.buildStandards(pack, currentSources);
     this.terms = [...pack.terms].sort(byKey((t) => t.termId)).map((t) => ({
       termId: t.termId,
       term: t.term,
@@ -120,7 +122,7 @@ export class RegistrySnapshot {
       terms: this.terms,
       standards: this.standards.map((summary) => {
         const block = this.standardBlock(summary.sectionId)!;
-        const source = pack.standards.find((b) => b.sectionId === block.sectionId && b.version === block.version)!;
+        const source = currentSources.get(block.sectionId)!;
         const conditions = new Map<string, ClauseConditions>();
         for (const clause of source.clauses) {
           if (!clause.conditions) continue;
@@ -198,9 +200,13 @@ export class RegistrySnapshot {
     return this.templateByVersion.get(version);
   }
 
-  private buildStandards(pack: ContentPack): StandardSummaryDto[] {
+  private buildStandards(pack: ContentPack, currentSources: Map<string, ContentPack['standards'][number]>): StandardSummaryDto[] {
     const bySection = new Map<string, ContentPack['standards']>();
-    for (const block of pack.standards) bySection.set(block.sectionId, [...(bySection.get(block.sectionId) ?? []), block]);
+    for (const block of pack.standards) {
+      const versions = bySection.get(block.sectionId);
+      if (versions) versions.push(block);
+      else bySection.set(block.sectionId, [block]);
+    }
     const summaries: StandardSummaryDto[] = [];
     for (const [sectionId, blocks] of [...bySection].sort(byKey(([id]) => id))) {
       blocks.sort((a, b) => compareVersions(a.version, b.version));
@@ -224,6 +230,7 @@ export class RegistrySnapshot {
       });
       const current = blocks.find((b) => b.status === 'current') ?? blocks[blocks.length - 1]!;
       this.currentBlockVersion.set(sectionId, current.version);
+      currentSources.set(sectionId, current);
       summaries.push({
         sectionId,
         version: current.version,

@@ -6,6 +6,7 @@ import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { CompiledConditions, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { foldText, isHan, searchTerms, sentencesOf } from './search-text';
+import { TermNameIndex } from './term-names';
 
 /** A term as the index reads it: its synonyms and its designations are all names it answers to. */
 export type IndexedTerm = TermDto;
@@ -89,8 +90,8 @@ export class RegistrySearchIndex {
   private readonly roles = new Map<string, RoleDto>();
   private readonly standards = new Map<string, IndexedStandard>();
   private readonly compiled = new Map<string, CompiledConditions>();
-  /** Every name of each term, for finding the terms a sentence names. */
-  private readonly termNames: { termId: string; names: ((folded: string) => boolean)[]; standards: string[] }[];
+  /** Every name of each term, for finding the terms a text names or is the name of. */
+  private readonly termNames: TermNameIndex;
 
   constructor(input: { terms: IndexedTerm[]; standards: IndexedStandard[]; roles: RoleDto[]; tasks: TaskSpecDto[] }) {
     for (const term of input.terms) this.terms.set(term.termId, term);
@@ -103,18 +104,13 @@ export class RegistrySearchIndex {
         definition: both(term.definition),
       })),
     );
-    this.termNames = input.terms.map((term) => ({
-      termId: term.termId,
-      names: namesOfTerm(term)
-        .map((name) => foldText(name).trim())
-        .filter((name) => name.length >= 2)
-        .map((name) => {
-          if (isHan(name)) return (folded: string) => folded.includes(name);
-          const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(name)}(?![\\p{L}\\p{N}])`, 'u');
-          return (folded: string) => pattern.test(folded);
-        }),
-      standards: term.standards,
-    }));
+    this.termNames = new TermNameIndex(
+      input.terms.map((term) => ({
+        termId: term.termId,
+        names: [term.term.en, term.term['zh-Hans']],
+        otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
+      })),
+    );
 
     const namesOf = (termId: string): string[] => {
       const term = this.terms.get(termId);
@@ -161,13 +157,12 @@ export class RegistrySearchIndex {
     const results = relevant(
       this.termIndex.search(query, searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 })),
     );
+    // The terms the query is a name of, looked up once rather than by folding every hit's names.
+    const called = this.termNames.calledBy(query);
     const hits = results.map((result): TermHit => {
       const term = this.terms.get(String(result.id))!;
-      const names = [term.term.en, term.term['zh-Hans']].map((name) => foldText(name));
-      const others = [...term.synonyms.en, ...term.synonyms['zh-Hans'], ...term.designations.en, ...term.designations['zh-Hans']].map(
-        (name) => foldText(name),
-      );
-      const match = names.includes(folded) ? 'exact' : others.includes(folded) || term.termId === folded ? 'synonym' : 'near';
+      const name = called.get(term.termId);
+      const match = name === 'own' ? 'exact' : name === 'other' || term.termId === folded ? 'synonym' : 'near';
       return { term, score: round(result.score), match, matchedWords: result.queryTerms };
     });
     // The term the text names outright comes before any found by search.
@@ -213,17 +208,29 @@ export class RegistrySearchIndex {
     const practiceTerms = namedTerms.flat();
     const best = Math.max(0, ...wholeScores.values());
 
-    const contradictions = new Map([...this.compiled].map(([id, conditions]) => [id, conditions.contradictions(sentences)]));
+    // Clauses the pack gives no conditions can neither be contradicted nor stated: only the others are tried.
+    const conditional = [...this.compiled].filter(([, conditions]) => !conditions.isEmpty);
+    const contradictions = new Map(conditional.map(([id, conditions]) => [id, conditions.contradictions(sentences)]));
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
     const affirmative = sentences.filter((sentence) => !contradicting.has(sentence));
+    const statements = new Map(conditional.map(([id, conditions]) => [id, conditions.statements(affirmative)]));
 
+    // Only a block with something found (a scored clause, a condition met or contradicted, a term it governs) can score above zero.
+    const sectionOf = (clauseId: string) => clauseId.slice(0, clauseId.indexOf('#'));
+    const candidates = new Set([
+      ...[...wholeScores.keys(), ...evidence.keys()].map(sectionOf),
+      ...[...contradictions, ...statements].filter(([, found]) => found.length > 0).map(([id]) => sectionOf(id)),
+      ...practiceTerms.flatMap((term) => term.standards),
+    ]);
     const hits: StandardHit[] = [];
-    for (const { block } of this.standards.values()) {
+    for (const sectionId of candidates) {
+      const block = this.standards.get(sectionId)?.block;
+      if (!block) continue;
       const clauses = block.clauses.map((clause): ClauseFinding => {
         const id = `${block.sectionId}#${clause.clauseId}`;
-        const contradicted = contradictions.get(id)!;
-        const stated = this.compiled.get(id)!.statements(affirmative);
+        const contradicted = contradictions.get(id) ?? [];
+        const stated = statements.get(id) ?? [];
         const bearing = [...(evidence.get(id) ?? [])];
         for (const match of [...contradicted, ...stated]) {
           if (!bearing.some((e) => e.sentence === match.sentence)) {
@@ -260,14 +267,13 @@ export class RegistrySearchIndex {
    * everyday words find the clauses and roles written in the registry's words.
    */
   private withTermNames(text: string): string {
-    const named = this.termsNamedIn(text).map((t) => this.terms.get(t.termId)!);
+    const named = this.termsNamedIn(text);
     return named.length === 0 ? text : `${text}\n${named.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n')}`;
   }
 
   /** The registry terms a sentence names, by any of their names (whole words in Latin script). */
-  private termsNamedIn(sentence: string): { termId: string; standards: string[] }[] {
-    const folded = foldText(sentence);
-    return this.termNames.filter(({ names }) => names.some((named) => named(folded)));
+  private termsNamedIn(sentence: string): IndexedTerm[] {
+    return this.termNames.namedIn(sentence).map((termId) => this.terms.get(termId)!);
   }
 }
 
@@ -279,10 +285,6 @@ function namesOfTerm(term: IndexedTerm): string[] {
 function relevant(results: SearchResult[]): SearchResult[] {
   const best = results[0]?.score ?? 0;
   return results.filter((result) => result.score >= best * RELATIVE_FLOOR);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function round(score: number): number {
