@@ -205,6 +205,13 @@ export function identityBenchEnv({ port, dataDir, databaseUrl, serviceToken, ext
   return { ...env, ...extra };
 }
 
+/** p50 and p99 of a list of latencies (nearest rank), with how many there were. */
+export function latencyStats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99), n: sorted.length };
+}
+
 export async function waitForStatus(name, port, urlPath, status, timeoutMs = READY_TIMEOUT_MS) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

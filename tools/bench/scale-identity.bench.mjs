@@ -53,6 +53,7 @@ import {
   startServer,
   stopChild,
   waitForStatus,
+  latencyStats,
 } from './bench-kit.mjs';
 
 const SIZES = {
@@ -154,7 +155,7 @@ async function syncStretch(identity, organization, from, batches) {
   const latencies = [];
   for (let batch = 0; batch < batches; batch++) latencies.push(await syncBatch(identity, organization, from + batch * BATCH));
   const seconds = latencies.reduce((sum, ms) => sum + ms, 0) / 1000;
-  return { from, records: batches * BATCH, recordsPerSecond: (batches * BATCH) / seconds, batch: stats(latencies) };
+  return { from, records: batches * BATCH, recordsPerSecond: (batches * BATCH) / seconds, batch: latencyStats(latencies) };
 }
 
 /** Sample: every user through the API. Full: a first and a last stretch through the API, the rest generated between them. */
@@ -328,19 +329,13 @@ async function measure(identity, organizations, reads, leases) {
         if (i >= size.warmup) latencies[name].push(ms);
       }
     }
-    const sample = stats(latencies.sample);
-    const full = stats(latencies.full);
+    const sample = latencyStats(latencies.sample);
+    const full = latencyStats(latencies.full);
     const label = read.area === 'decisions' ? `${read.read}, ${leases}` : read.read;
     rows.push({ area: read.area, read: label, sample, full, ratioP99: full.p99 / sample.p99 });
     log(`${read.area}, ${label}: p99 ${sample.p99.toFixed(2)} / ${full.p99.toFixed(2)} ms`);
   }
   return rows;
-}
-
-function stats(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { p50: at(0.5), p99: at(0.99), n: sorted.length };
 }
 
 /** p50 of 5 runs of a statement, each inside a savepoint rolled back (so a delete finds its row every time). */
@@ -353,7 +348,7 @@ async function timeStatement(client, sql, params) {
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
     await client.query('ROLLBACK TO SAVEPOINT timed');
   }
-  return stats(times).p50;
+  return latencyStats(times).p50;
 }
 
 const ORPHAN_UID = '00000000-0000-7000-8000-000000000021';

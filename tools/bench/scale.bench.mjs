@@ -43,6 +43,7 @@ import {
   run,
   startServer,
   waitForStatus,
+  latencyStats,
 } from './bench-kit.mjs';
 
 const SIZES = {
@@ -413,8 +414,8 @@ async function measure(port, subjects, reads) {
         if (i >= warmup) latencies[name].push(ms);
       }
     }
-    const sample = stats(latencies.sample);
-    const full = stats(latencies.full);
+    const sample = latencyStats(latencies.sample);
+    const full = latencyStats(latencies.full);
     rows.push({ area: read.area, read: read.read, sample, full, ratioP99: full.p99 / sample.p99 });
   }
   return rows;
@@ -424,12 +425,6 @@ async function measure(port, subjects, reads) {
 function registryResult({ generated, generateSeconds, check, sampleImport, fullImport, memoryAtStart, memoryAfterReads, subjects }) {
   const counts = { sample: subjects.sample.counts, full: subjects.full.counts };
   return { generated, generateSeconds, check, sampleImport, fullImport, memoryAtStart, memoryAfterReads, counts };
-}
-
-function stats(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { p50: at(0.5), p99: at(0.99), n: sorted.length };
 }
 
 /** For the record: what the last page's opening balance cost before issue 21 (a sum of every earlier entry), p50 of 5. */
@@ -452,7 +447,7 @@ async function unindexedOpeningBalance(client, ledger) {
     );
     times.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  return stats(times).p50;
+  return latencyStats(times).p50;
 }
 
 /** The last page's balances are the sums of every entry, each entry's balance the sum up to it: the bench's rows are right. */
