@@ -4,6 +4,7 @@ import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema }
 import path from 'node:path';
 import type pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { ThrowawayImages } from './throwaway-images';
 import { preparedQuery } from './prepared-query';
 import type { ReadinessCheck } from '../health/health.module';
 
@@ -23,6 +24,8 @@ export interface DatabaseModuleOptions {
    * when a migration is pending (the migration Job runs them; see `runMigrationCommand`).
    */
   migrate?: boolean;
+  /** Where a throwaway (`memory://`) database's start images are kept (see ThrowawayImages). */
+  imagesFolder?: string;
 }
 
 /** Taken by every service process that migrates, so replicas starting together migrate one at a time. */
@@ -50,6 +53,11 @@ export class DatabaseHandle {
     return this.embedded !== undefined;
   }
 
+  /** A throwaway embedded database that began as its service's stored schema image (see ThrowawayImages). */
+  get startedFromSchemaImage(): boolean {
+    return this.embedded?.fromSchemaImage ?? false;
+  }
+
   async close(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.embedded?.stop();
@@ -73,11 +81,14 @@ async function resetSession(client: pg.ClientBase): Promise<void> {
 
 /** Opens the service's database and brings its schema up to date with its migrations. */
 export async function openDatabase(options: DatabaseModuleOptions): Promise<DatabaseHandle> {
+  const throwaway = options.dataDir === 'memory://';
+  const schemaImage = throwaway && options.migrate !== false ? schemaImageOf(options) : undefined;
   const embedded = options.databaseUrl
     ? undefined
-    : await EmbeddedPostgres.start(
-        options.dataDir === 'memory://' ? 'memory://' : path.resolve(options.dataDir, options.service, 'pgdata'),
-      );
+    : await EmbeddedPostgres.start(throwaway ? 'memory://' : path.resolve(options.dataDir, options.service, 'pgdata'), {
+        schemaImage,
+        imagesFolder: options.imagesFolder,
+      });
   const idleTimeoutMillis = options.poolIdleTimeoutMs ?? DEFAULT_POOL_IDLE_TIMEOUT_MS;
   const connection: Partial<DataSourceOptions> = embedded
     ? { ...embedded.connection, extra: { max: 1, idleTimeoutMillis, onConnect: resetSession } }
@@ -97,12 +108,21 @@ export async function openDatabase(options: DatabaseModuleOptions): Promise<Data
       if (await dataSource.showMigrations()) throw new PendingMigrationsError(options.service);
     } else {
       await migrate(dataSource, embedded !== undefined);
+      if (embedded && schemaImage && !embedded.fromSchemaImage) await embedded.keepImage(schemaImage);
     }
   } catch (error) {
     await new DatabaseHandle(dataSource, embedded).close();
     throw error;
   }
   return new DatabaseHandle(dataSource, embedded);
+}
+
+function schemaImageOf(options: DatabaseModuleOptions): string {
+  const migrations = Array.isArray(options.migrations) ? options.migrations : Object.values(options.migrations);
+  return ThrowawayImages.schemaImageName(
+    options.service,
+    migrations.map((migration) => String(migration)),
+  );
 }
 
 async function migrate(dataSource: DataSource, embedded: boolean): Promise<void> {
