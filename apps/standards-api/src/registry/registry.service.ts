@@ -17,7 +17,7 @@ import { RegistrySnapshot } from './registry-snapshot';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';
 
-const REPRESENTATION_CACHE_LIMIT = 4096;
+const REPRESENTATION_CACHE_LIMITS = { entries: 4096, bytes: 64 * 1024 * 1024 };
 
 /**
  * Serves the registry from a snapshot of the current release. Every response is serialized once
@@ -26,7 +26,7 @@ const REPRESENTATION_CACHE_LIMIT = 4096;
 @Injectable()
 export class RegistryService implements OnModuleInit, OnModuleDestroy {
   private snapshot: RegistrySnapshot | null = null;
-  private cache = new RepresentationCache(REPRESENTATION_CACHE_LIMIT);
+  private cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
   private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -77,7 +77,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   private async refresh(): Promise<void> {
     const stored = await this.repository.loadCurrent();
     this.snapshot = stored ? new RegistrySnapshot(stored) : null;
-    this.cache = new RepresentationCache(REPRESENTATION_CACHE_LIMIT);
+    this.cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
   }
 
   manifest(locale: Locale | null): Representation {

@@ -15,26 +15,44 @@ export function represent(value: unknown, contentLanguage: Locale | null): Repre
   return { body, etag, contentLanguage };
 }
 
-/** Representations of one content version, keyed by route and variant; bounded, dropped whole on a new version. */
+export interface RepresentationCacheLimits {
+  entries: number;
+  /** The bodies' bytes together; one larger than this is served but not kept. */
+  bytes: number;
+}
+
+/**
+ * Representations of one content version, keyed by route and variant; bounded by count and by bytes (a
+ * page of a large release's terms is tens of kilobytes), the least recently used going first; dropped
+ * whole on a new version.
+ */
 export class RepresentationCache {
   private readonly entries = new Map<string, Representation>();
+  private bytes = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(private readonly limits: RepresentationCacheLimits) {}
 
   get(key: string, build: () => Representation): Representation {
     const cached = this.entries.get(key);
-    if (cached) return cached;
-    const created = build();
-    if (this.entries.size >= this.limit) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    if (cached) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached;
     }
+    const created = build();
+    if (created.body.length > this.limits.bytes) return created;
     this.entries.set(key, created);
+    this.bytes += created.body.length;
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.entries.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
+      this.entries.delete(oldestKey);
+      this.bytes -= oldest.body.length;
+    }
     return created;
   }
 
-  get size(): number {
-    return this.entries.size;
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
   }
 }
 
