@@ -7,6 +7,7 @@ import { PasswordSetupApp1763900000500 } from './1763900000500-password-setup-ap
 import { AgentKeySupervisor1763900000700 } from './1763900000700-agent-key-supervisor';
 import { PartnerEvents1763900000800 } from './1763900000800-partner-events';
 import { UnifiedUserLookupsAtScale1763900000900 } from './1763900000900-unified-user-lookups-at-scale';
+import { UserMergeLookups1763900001000 } from './1763900001000-user-merge-lookups';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const IDENTITY_MIGRATIONS = [
   AgentKeySupervisor1763900000700,
   PartnerEvents1763900000800,
   UnifiedUserLookupsAtScale1763900000900,
+  UserMergeLookups1763900001000,
 ];
