@@ -526,7 +526,6 @@ async function explainLedger(client, ledger, project) {
       limit: PAGE + 1,
     }),
     ...postingQueries({
-      organizationId: PROJECT_ORGANIZATIONS.full,
       projectId: project.firstProjectId,
       periodId: 'bench-1',
       at: new Date(),
