@@ -169,6 +169,21 @@ export async function requestJson(port, method, urlPath, headers, body) {
   return JSON.parse(text);
 }
 
+/**
+ * One JSON request timed from before it is sent to the end of the answer; fails unless it answers
+ * `status`. Resolves with the milliseconds and the answer.
+ */
+export async function timedRequest(port, method, urlPath, headers, body, status = 200) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const allHeaders = payload ? { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : headers;
+  const started = process.hrtime.bigint();
+  const response = await request(port, { method, path: urlPath, headers: allHeaders, body: payload });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (response.status !== status)
+    throw new Error(`${method} ${urlPath} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
+  return { ms, response };
+}
+
 export function get(port, urlPath, headers = {}) {
   return request(port, { path: urlPath, headers });
 }

@@ -11,10 +11,14 @@
 //    second standards-api on the same CPU; each server's RSS; pages, items, versions, dates, term
 //    search and POST /search (the free-text tools' question), the sample and the full server alternating
 //    (tools/bench/scale-registry.mjs).
+//  - split projects: organizations of 100 and 10 000 projects created through the API, a scenario of
+//    10 and 1 000 revisions; its project with 10 and 100 rule versions and 10 and 1 000 settlement
+//    runs: list pages and reads, rule versions, a comparison, then the writes (a new revision, a new
+//    rule version, a posting), checked after (tools/bench/scale-split-writes.mjs).
 // `--size small` shrinks the full ledger to 20 000 entries and the samples, for a CI smoke run: it
 // proves the bench runs and the pages are right, it asserts no timing. `--size full` (the default) is
 // the size of the figures in docs/performance.md; with `--explain` it also rewrites the EXPLAIN of the
-// ledger's hot queries beside their repository (settlements.repository.explain.md).
+// hot queries beside their repositories (settlements, split-projects, rule-versions .repository.explain.md).
 // The server is standards-api without the identity hop (tools/bench/unprotected-standards-api.ts,
 // bundled into dist/bench/unprotected-standards-api/, as protected-read.bench.mjs does), pinned to
 // CPU 0; the requests come one at a time from this process. Database: a throwaway one on this
@@ -28,9 +32,11 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { bundle } from '../build/bundle.mjs';
 import { generateLedger } from '../scale/ledger-generator.mjs';
-import { ledgerQueries, runQueries } from '../scale/ledger-queries.mjs';
+import { ledgerQueries, postingQueries, runQueries } from '../scale/ledger-queries.mjs';
+import { ruleVersionQueries } from '../scale/rule-version-queries.mjs';
 import { splitProjectQueries } from '../scale/split-project-queries.mjs';
 import { describeRegistry, memoryOf, registryReads, seedRegistry } from './scale-registry.mjs';
+import { checkRuleVersionReads, checkWrites, measureWrites, ruleVersionReads, seedRuleVersionsAndRuns } from './scale-split-writes.mjs';
 import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
 import {
   ROOT,
@@ -44,6 +50,7 @@ import {
   startServer,
   waitForStatus,
   latencyStats,
+  timedRequest,
 } from './bench-kit.mjs';
 
 const SIZES = {
@@ -54,8 +61,13 @@ const SIZES = {
     fullProjects: 300,
     sampleRevisions: 5,
     fullRevisions: 50,
+    sampleRuleVersions: 5,
+    fullRuleVersions: 20,
+    sampleRuns: 10,
+    fullRuns: 100,
     warmup: 5,
     samples: 30,
+    writes: { warmup: 2, samples: 10 },
     registry: { standards: 500, versions: 3, terms: 10_000, tasks: 100, policies: 100 },
   },
   full: {
@@ -65,8 +77,14 @@ const SIZES = {
     fullProjects: 10_000,
     sampleRevisions: 10,
     fullRevisions: 1_000,
+    sampleRuleVersions: 10,
+    fullRuleVersions: 100,
+    sampleRuns: 10,
+    fullRuns: 1_000,
     warmup: 50,
     samples: 500,
+    // Each write adds to what the next is measured against: fewer of them (see scale-split-writes.mjs).
+    writes: { warmup: 10, samples: 100 },
     registry: { standards: 5_000, versions: 3, terms: 100_000, tasks: 1_000, policies: 1_000 },
   },
 };
@@ -87,6 +105,7 @@ const UNPROTECTED_OUT_DIR = path.join(ROOT, 'dist/bench/unprotected-standards-ap
 const UNPROTECTED_MAIN = path.join(UNPROTECTED_OUT_DIR, 'main.js');
 const EXPLAIN_FILE = path.join(ROOT, 'apps/standards-api/src/settlements/settlements.repository.explain.md');
 const PROJECTS_EXPLAIN_FILE = path.join(ROOT, 'apps/standards-api/src/split-projects/split-projects.repository.explain.md');
+const RULE_VERSIONS_EXPLAIN_FILE = path.join(ROOT, 'apps/standards-api/src/rule-versions/rule-versions.repository.explain.md');
 // A well-formed app key: the unprotected server lets every request through, the guard still wants one.
 const APP_KEY = `stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`;
 const HEADERS = { Authorization: `Bearer ${APP_KEY}`, 'X-Organization-Id': ORGANIZATION };
@@ -95,7 +114,8 @@ const { values: options } = parseArgs({
   options: {
     size: { type: 'string', default: 'full' },
     explain: { type: 'boolean', default: false },
-    // `--only registry`: that area alone (the sample server still starts), for work on it.
+    // `--only registry`: that area alone (the sample server still starts), for work on it. `--only
+    // split-projects`: the ledgers and split projects, without the registry's generated pack.
     only: { type: 'string' },
     // `--samples 50`: fewer requests per read (and a tenth of them as warm-up), for a quick look.
     samples: { type: 'string' },
@@ -103,7 +123,8 @@ const { values: options } = parseArgs({
 });
 const size = SIZES[options.size];
 if (!size) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', ')}, not ${options.size}`);
-if (options.only !== undefined && options.only !== 'registry') throw new Error(`--only takes registry, not ${options.only}`);
+if (options.only !== undefined && !['registry', 'split-projects'].includes(options.only))
+  throw new Error(`--only takes registry or split-projects, not ${options.only}`);
 if (options.samples) Object.assign(size, { samples: Number(options.samples), warmup: Math.ceil(Number(options.samples) / 10) });
 const tempDir = makeTempDir('scale-bench-');
 
@@ -117,25 +138,42 @@ run(async () => {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const registry = await seedRegistryArea(port);
-    const registryRows = await measure(port, registry.subjects, registryReads(PAGE));
-    registry.memoryAfterReads = { sample: memoryOf(registry.subjects.sample.pid), full: memoryOf(registry.subjects.full.pid) };
+    const registry = options.only === 'split-projects' ? null : await seedRegistryArea(port);
+    const registryRows = registry === null ? [] : await measure(port, registry.subjects, registryReads(PAGE));
+    if (registry !== null)
+      registry.memoryAfterReads = { sample: memoryOf(registry.subjects.sample.pid), full: memoryOf(registry.subjects.full.pid) };
     if (options.only === 'registry') {
       report(registryRows, null, null, null, registry);
       return;
     }
     const ledgers = await seedLedgers(port, client);
     const projects = await seedProjects(port, client);
+    await seedRuleVersionsAndRuns(port, client, projects, {
+      ruleVersions: { sample: size.sampleRuleVersions, full: size.fullRuleVersions },
+      runs: { sample: size.sampleRuns, full: size.fullRuns },
+      seed: SEED,
+      start: START,
+    });
     // The planner's statistics as autovacuum would keep them by now: right after the bulk writes they
     // still describe the empty tables, and the plans measured would be ones no running service has.
     await client.query('ANALYZE');
-    const rows = [...(await measure(port, ledgers, READS)), ...(await measure(port, projects, PROJECT_READS)), ...registryRows];
+    const ruleReads = ruleVersionReads(size.sampleRuleVersions - 1, cursorOf);
+    const rows = [
+      ...(await measure(port, ledgers, READS)),
+      ...(await measure(port, projects, [...PROJECT_READS, ...ruleReads])),
+      ...registryRows,
+    ];
+    await checkRuleVersionReads(port, projects, size.sampleRuleVersions - 1, cursorOf);
+    // Before the writes, so that the plans are of the sizes the issue names.
+    if (options.explain) {
+      await explainLedger(client, ledgers.full, projects.full);
+      await explainProjects(client, projects.full);
+      await explainRuleVersions(client, projects.full);
+    }
+    rows.push(...(await measureWrites(port, projects, size.writes)));
+    await checkWrites(port, client, projects);
     const before = await unindexedOpeningBalance(client, ledgers.full);
     await checkLedger(port, client, ledgers.full);
-    if (options.explain) {
-      await explainLedger(client, ledgers.full);
-      await explainProjects(client, projects.full);
-    }
     report(rows, ledgers, projects, before, registry);
   } finally {
     await client.end();
@@ -378,17 +416,6 @@ const READS = [
   { area: 'settlement runs', read: 'one run (the latest)', path: (ledger) => `/api/v2/settlement-runs/${ledger.lastRunId}` },
 ];
 
-async function timedRequest(port, method, urlPath, headers, body) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const allHeaders = payload ? { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : headers;
-  const started = process.hrtime.bigint();
-  const response = await request(port, { method, path: urlPath, headers: allHeaders, body: payload });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (response.status !== 200)
-    throw new Error(`${method} ${urlPath} answered ${response.status}: ${response.body.toString('utf8').slice(0, 300)}`);
-  return ms;
-}
-
 /**
  * Each read, sample and full alternating request by request, so both meet the same machine; a subject
  * with its own `port` is another server. A `cold` read takes no warm-up and as many requests as the
@@ -404,7 +431,7 @@ async function measure(port, subjects, reads) {
       for (const name of ['sample', 'full']) {
         const subject = subjects[name];
         const body = read.body?.(subject);
-        const ms = await timedRequest(
+        const { ms } = await timedRequest(
           subject.port ?? port,
           read.method ?? 'GET',
           read.path(subject, i, count),
@@ -470,8 +497,11 @@ async function checkLedger(port, client, ledger) {
   log(`${ledger.legalEntityId}: ${count} entries, the last page's balance ${balance} is the sum of every entry`);
 }
 
-/** The hot ledger queries as settlements.repository.ts sends them, at full size, with their plans. */
-async function explainLedger(client, ledger) {
+/**
+ * The hot ledger queries as settlements.repository.ts sends them, at full size, with their plans; and a
+ * posting's on the split projects area's project (`project`: its rule versions and runs).
+ */
+async function explainLedger(client, ledger, project) {
   const [{ id: cursor }] = (
     await client.query(
       `SELECT id FROM equity_ledger_entry WHERE organization_id = $1 AND legal_entity_id = $2 ORDER BY posted_at DESC, id DESC OFFSET $3 LIMIT 1`,
@@ -495,12 +525,19 @@ async function explainLedger(client, ledger) {
       periodId: run.period_id,
       limit: PAGE + 1,
     }),
+    ...postingQueries({
+      projectId: project.firstProjectId,
+      periodId: 'bench-1',
+      at: new Date(),
+      ruleVersions: project.ruleVersions,
+      runs: project.runs,
+    }),
   ];
   await writeExplain(
     client,
     EXPLAIN_FILE,
     'settlements.repository.ts',
-    `one legal entity of ${ledger.entries.toLocaleString('en')} entries and its project of ${ledger.runs.toLocaleString('en')} settlement runs in the organization (plus a sample ledger of ${size.sampleEntries})`,
+    `one legal entity of ${ledger.entries.toLocaleString('en')} entries and its project of ${ledger.runs.toLocaleString('en')} settlement runs in the organization (plus a sample ledger of ${size.sampleEntries}); for a posting, a project of another organization with ${project.ruleVersions} rule versions and ${project.runs.toLocaleString('en')} runs`,
     'the ledger',
     queries,
   );
@@ -522,6 +559,23 @@ async function explainProjects(client, subject) {
     'split-projects.repository.ts',
     `an organization of ${subject.projects.toLocaleString('en')} projects (beside one of ${size.sampleProjects}), its first project's scenario with ${subject.revisions.toLocaleString('en')} revisions`,
     'the organization or the history',
+    queries,
+  );
+}
+
+async function explainRuleVersions(client, subject) {
+  const queries = ruleVersionQueries({
+    organizationId: PROJECT_ORGANIZATIONS.full,
+    projectId: subject.firstProjectId,
+    ruleVersions: subject.ruleVersions,
+    limit: size.sampleRuleVersions,
+  });
+  await writeExplain(
+    client,
+    RULE_VERSIONS_EXPLAIN_FILE,
+    'rule-versions.repository.ts',
+    `a project of ${subject.ruleVersions} rule versions (beside one of ${size.sampleRuleVersions}), in an organization of ${subject.projects.toLocaleString('en')} projects`,
+    "the project's rule versions",
     queries,
   );
 }
@@ -549,18 +603,22 @@ function report(rows, ledgers, projects, before, registry) {
   const fmt = (ms) => ms.toFixed(2);
   const peak = (command) => (command.peakMb === null ? 'not measured' : `${command.peakMb.toFixed(0)} MB`);
   const mb = (memory) => `${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)})`;
-  const { generated } = registry;
-  const registryLines = [
-    `--size ${options.size}: registry pack of ${generated.standards.toLocaleString('en')} blocks (${generated.standardVersions.toLocaleString('en')} versions), ${generated.terms.toLocaleString('en')} terms, ${generated.tasks.toLocaleString('en')} tasks, ${generated.policies.toLocaleString('en')} policies, generated in ${registry.generateSeconds.toFixed(1)} s.`,
-    `Validation (\`import-content --check\`) ${registry.check.seconds.toFixed(1)} s, peak RSS ${peak(registry.check)}; import of the sample pack ${registry.sampleImport.seconds.toFixed(1)} s; import of the generated pack ${registry.fullImport.seconds.toFixed(1)} s, peak RSS ${peak(registry.fullImport)}.`,
-    `standards-api RSS after loading the release: sample ${mb(registry.memoryAtStart.sample)}, full ${mb(registry.memoryAtStart.full)}; after the reads: sample ${mb(registry.memoryAfterReads.sample)}, full ${mb(registry.memoryAfterReads.full)}.`,
-  ];
+  const generated = registry?.generated;
+  const registryLines =
+    registry === null
+      ? []
+      : [
+          `--size ${options.size}: registry pack of ${generated.standards.toLocaleString('en')} blocks (${generated.standardVersions.toLocaleString('en')} versions), ${generated.terms.toLocaleString('en')} terms, ${generated.tasks.toLocaleString('en')} tasks, ${generated.policies.toLocaleString('en')} policies, generated in ${registry.generateSeconds.toFixed(1)} s.`,
+          `Validation (\`import-content --check\`) ${registry.check.seconds.toFixed(1)} s, peak RSS ${peak(registry.check)}; import of the sample pack ${registry.sampleImport.seconds.toFixed(1)} s; import of the generated pack ${registry.fullImport.seconds.toFixed(1)} s, peak RSS ${peak(registry.fullImport)}.`,
+          `standards-api RSS after loading the release: sample ${mb(registry.memoryAtStart.sample)}, full ${mb(registry.memoryAtStart.full)}; after the reads: sample ${mb(registry.memoryAfterReads.sample)}, full ${mb(registry.memoryAfterReads.full)}.`,
+        ];
   const lines = [
     ...registryLines,
     ...(projects === null
       ? []
       : [
-          `--size ${options.size}: split projects ${projects.sample.projects} vs ${projects.full.projects.toLocaleString('en')} per organization (created in ${projects.full.createSeconds.toFixed(0)} s), ${projects.sample.revisions} vs ${projects.full.revisions.toLocaleString('en')} revisions of one scenario (${projects.full.reviseSeconds.toFixed(0)} s).`,
+          `--size ${options.size}: split projects ${projects.sample.projects} vs ${projects.full.projects.toLocaleString('en')} per organization (created in ${projects.full.createSeconds.toFixed(0)} s), ${projects.sample.seeded.revisions} vs ${projects.full.seeded.revisions.toLocaleString('en')} revisions of one scenario (${projects.full.reviseSeconds.toFixed(0)} s).`,
+          `--size ${options.size}: that scenario's project has ${projects.sample.seeded.ruleVersions} vs ${projects.full.seeded.ruleVersions} rule versions (${projects.full.versionSeconds.toFixed(0)} s) and ${projects.sample.seeded.runs} vs ${projects.full.seeded.runs.toLocaleString('en')} settlement runs; after ${size.writes.warmup} + ${size.writes.samples} of each write: ${projects.sample.revisions} vs ${projects.full.revisions.toLocaleString('en')} revisions, ${projects.sample.ruleVersions} vs ${projects.full.ruleVersions} rule versions, ${projects.sample.seeded.runs + projects.sample.postings} vs ${(projects.full.seeded.runs + projects.full.postings).toLocaleString('en')} runs.`,
           `--size ${options.size}: sample ledger ${ledgers.sample.entries.toLocaleString('en')} entries (${ledgers.sample.runs.toLocaleString('en')} runs), full ledger ${ledgers.full.entries.toLocaleString('en')} entries (${ledgers.full.runs.toLocaleString('en')} runs, generated in ${ledgers.full.seconds.toFixed(0)} s); ${size.samples} requests each, alternating.`,
         ]),
     '',
@@ -581,6 +639,6 @@ function report(rows, ledgers, projects, before, registry) {
   mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
   writeFileSync(
     path.join(import.meta.dirname, `results/scale-${options.size}${options.only ? `-${options.only}` : ''}.json`),
-    `${JSON.stringify({ size: options.size, ledgers, projects, rows, beforeOpeningBalanceP50Ms: before, registry: registryResult(registry) }, null, 2)}\n`,
+    `${JSON.stringify({ size: options.size, ledgers, projects, rows, beforeOpeningBalanceP50Ms: before, registry: registry && registryResult(registry) }, null, 2)}\n`,
   );
 }

@@ -3,22 +3,25 @@
 // createServiceApp with the STANDARDS_API definition: same config, logger, root module, HTTP kit,
 // global prefix, OpenAPI, port and host), except that the AuthorizationClient provider is replaced
 // by an object that allows every question at once without asking identity. The guard, the
-// Authorize metadata and everything after them run unchanged.
+// Authorize metadata and everything after them run unchanged. An API key acts as an app key; any other
+// bearer credential (an access token's place) acts as a signed-in person, so that the formal writes a
+// person alone may make (activation, rule versions, postings) can be measured too (scale.bench.mjs).
 // Never part of an app artifact: protected-read.bench.mjs bundles it (tools/build/bundle.mjs) into
 // dist/bench/unprotected-standards-api/, to be run from the repository so node_modules resolve.
 import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import { AuthorizationClient, type AuthorizationAnswer } from '@stdreg/authz-client';
+import { AuthorizationClient, type AuthorizationAnswer, type AuthorizationQuestion } from '@stdreg/authz-client';
 import { applyServiceKit, ConfigValidationError, JsonLogger, loadConfig, serviceAppOptions } from '@stdreg/server-kit';
 import type { StandardsApiConfig } from '../../apps/standards-api/src/config/standards-api.config';
 import { STANDARDS_API } from '../../apps/standards-api/src/standards-api.service';
 
-const ALLOW: AuthorizationAnswer = { decision: 'allow', reason: 'bench', subject: { kind: 'app_key', id: 'bench' } };
+const ALLOW_KEY: AuthorizationAnswer = { decision: 'allow', reason: 'bench', subject: { kind: 'app_key', id: 'bench' } };
+const ALLOW_PERSON: AuthorizationAnswer = { decision: 'allow', reason: 'bench', subject: { kind: 'human', id: 'bench' } };
 
 /** Stands in for AuthorizationClient: every question is allowed at once; nothing to close. */
 const allowEverything: Pick<AuthorizationClient, 'ask' | 'close'> = {
-  ask: () => Promise.resolve(ALLOW),
+  ask: (question: AuthorizationQuestion) => Promise.resolve(question.credential.kind === 'api_key' ? ALLOW_KEY : ALLOW_PERSON),
   close: () => Promise.resolve(),
 };
 

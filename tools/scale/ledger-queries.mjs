@@ -9,6 +9,7 @@ import {
   LEDGER_ENTRIES,
   LIST_RUNS,
   POSTING_TIME,
+  RULE_VERSION_IN_FORCE,
   STANDING_RUN,
   balancesBefore,
 } from '../../apps/standards-api/src/settlements/settlements.sql.ts';
@@ -31,6 +32,24 @@ export function runQueries({ organizationId, projectId, afterRunId, runId, perio
     {
       name: 'standingRun',
       why: "Every posting: the period's standing run (its first, or the last correction).",
+      sql: STANDING_RUN,
+      params: [projectId, periodId],
+    },
+  ];
+}
+
+/** A posting's own reads on a project with rule versions (all but the first in the future) and runs, for a period not settled yet. */
+export function postingQueries({ projectId, periodId, at, ruleVersions, runs }) {
+  return [
+    {
+      name: `ruleVersionInForce (a project of ${ruleVersions} rule versions)`,
+      why: "Every posting, its challenge and its confirmed write: the latest rule version in force at the period's end, here the first (the others start in the future).",
+      sql: RULE_VERSION_IN_FORCE,
+      params: [projectId, at],
+    },
+    {
+      name: `standingRun (a project of ${runs.toLocaleString('en')} runs, a period not settled yet)`,
+      why: "Every posting, its challenge and its confirmed write: the period's standing run, none for a new period.",
       sql: STANDING_RUN,
       params: [projectId, periodId],
     },

@@ -9,6 +9,7 @@ import {
   LIST_PROJECTS,
   LIST_REVISIONS,
   LIST_SCENARIOS,
+  LOCK_SCENARIO,
 } from '../../apps/standards-api/src/split-projects/split-projects.sql.ts';
 
 /** Each query with its name, why it is hot, its SQL and its parameters, at the full organization. */
@@ -48,6 +49,12 @@ export function splitProjectQueries({ organizationId, afterProjectId, projectId,
       name: 'findScenario',
       why: 'GET /operating-scenarios/{id}, and every revision (with the current revision number).',
       sql: FIND_SCENARIO,
+      params: [scenarioId, organizationId],
+    },
+    {
+      name: 'lockScenario',
+      why: "Every new revision (PATCH /operating-scenarios/{id}): the scenario's row, so revisions are numbered one after another; then findScenario for its current revision.",
+      sql: LOCK_SCENARIO,
       params: [scenarioId, organizationId],
     },
     {

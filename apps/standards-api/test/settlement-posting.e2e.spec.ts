@@ -348,7 +348,7 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
     expect(await count('settlement_run WHERE reverses_run_id = $1', [winner.id])).toBe(1);
   });
 
-  it('applies the rule version in force at the period end', async () => {
+  it('applies the rule version in force at the period end, not a later one that starts in the future', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     const tiers = (sampleScenario()['tiers'] as Record<string, unknown>[]).map((tier) =>
       tier['kind'] === 'percentage'
@@ -373,6 +373,8 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
        SELECT $1, 2, scenario_id, revision, rules_digest, content, $3::timestamptz + interval '1 millisecond', 'human:test' FROM scenario_revision WHERE scenario_id = $2 AND revision = 2`,
       [projectId, scenarioId, v1.effective_from],
     );
+    const future = { scenarioId, revision: 1, effectiveFrom: '2999-01-01T00:00:00Z' };
+    await request(server()).post(`/api/v2/split-projects/${projectId}/rule-versions`).set(approver()).send(future).expect(201);
     const actuals = { periodId: '2026-08', revenue: '1500.00', costs: '0' };
     const underV1 = await challenge(projectId, { ...actuals, periodEnd: v1.effective_from.toISOString() });
     expect(underV1.challenge.ruleVersion).toBe(1);

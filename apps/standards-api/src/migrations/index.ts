@@ -8,6 +8,7 @@ import { WriteAuditSupervisor1764100000000 } from './1764100000000-write-audit-s
 import { IdempotencyPerformed1764200000000 } from './1764200000000-idempotency-performed';
 import { EventOutbox1764300000000 } from './1764300000000-event-outbox';
 import { LedgerRunningBalance1764321000000 } from './1764321000000-ledger-running-balance';
+import { RuleVersionInForce1764340000000 } from './1764340000000-rule-version-in-force';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const STANDARDS_API_MIGRATIONS = [
   IdempotencyPerformed1764200000000,
   EventOutbox1764300000000,
   LedgerRunningBalance1764321000000,
+  RuleVersionInForce1764340000000,
 ];

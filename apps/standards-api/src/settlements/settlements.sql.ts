@@ -28,10 +28,14 @@ export const LIST_RUNS = `${RUN} WHERE r.organization_id = $1 AND r.project_id =
   AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3))
   ORDER BY r.posted_at, r.id LIMIT $4`;
 
-/** $1 project, $2 at. */
+/**
+ * $1 project, $2 at: the latest version that started by then. Versions start in version order (a new
+ * one only after the latest, RuleVersionsService.create), so the latest start is the latest version:
+ * one backward probe of rule_version_effective, however many versions start later (issue 21).
+ */
 export const RULE_VERSION_IN_FORCE = `SELECT version, rules_digest AS "rulesDigest", rules FROM rule_version
   WHERE project_id = $1 AND effective_from <= $2
-  ORDER BY version DESC LIMIT 1`;
+  ORDER BY effective_from DESC, version DESC LIMIT 1`;
 
 /** $1 project, $2 period. */
 export const STANDING_RUN = `${RUN} WHERE r.project_id = $1 AND r.period_id = $2 AND NOT EXISTS (SELECT 1 FROM settlement_run c WHERE c.reverses_run_id = r.id)`;
