@@ -111,6 +111,8 @@ export async function describeRegistry(port, cursorOf, page) {
     namesEn: terms.map((t) => t.term.en),
     namesZh: terms.map((t) => t.term['zh-Hans']),
     termIds: terms.map((t) => t.termId),
+    taskCodes: tasks.map((t) => t.taskCode),
+    policyIds: policies.map((p) => p.policyId),
     lastSectionId: standards.at(-1).sectionId,
     lastTaskCode: tasks.at(-1).taskCode,
     lastPolicyId: policies.at(-1).policyId,

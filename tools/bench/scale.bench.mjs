@@ -10,7 +10,10 @@
 //    tasks, 1 000 policies), validated and imported with the operator's command (timed) and served by a
 //    second standards-api on the same CPU; each server's RSS; pages, items, versions, dates, term
 //    search and POST /search (the free-text tools' question), the sample and the full server alternating
-//    (tools/bench/scale-registry.mjs).
+//    (tools/bench/scale-registry.mjs); then a built mcp-gateway in front of each server (an identity for
+//    the API key of tools/call): resources/list (first and last page), completion/complete, the
+//    glossary and resolve_term, every list page checked, the two gateways alternating
+//    (tools/bench/scale-registry-gateway.mjs).
 //  - split projects: organizations of 100 and 10 000 projects created through the API, a scenario of
 //    10 and 1 000 revisions; its project with 10 and 100 rule versions and 10 and 1 000 settlement
 //    runs: list pages and reads, rule versions, a comparison, then the writes (a new revision, a new
@@ -24,7 +27,7 @@
 // CPU 0; the requests come one at a time from this process. Database: a throwaway one on this
 // machine's PostgreSQL (PG_ADMIN_URL overrides), dropped at the end.
 // Run from the repository root: `npm run bench:scale -- --size small|full [--explain]` (builds
-// standards-api first). Prints a Markdown table; raw results go to tools/bench/results/scale-<size>.json.
+// standards-api, identity and mcp-gateway first). Prints a Markdown table; raw results go to tools/bench/results/scale-<size>.json.
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,6 +40,7 @@ import { ruleVersionQueries } from '../scale/rule-version-queries.mjs';
 import { splitProjectQueries } from '../scale/split-project-queries.mjs';
 import { describeRegistry, memoryOf, registryReads, seedRegistry } from './scale-registry.mjs';
 import { checkRuleVersionReads, checkWrites, measureWrites, ruleVersionReads, seedRuleVersionsAndRuns } from './scale-split-writes.mjs';
+import { describeGateway, gatewayReads, startRegistryGateways } from './scale-registry-gateway.mjs';
 import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
 import {
   ROOT,
@@ -140,8 +144,10 @@ run(async () => {
   try {
     const registry = options.only === 'split-projects' ? null : await seedRegistryArea(port);
     const registryRows = registry === null ? [] : await measure(port, registry.subjects, registryReads(PAGE));
-    if (registry !== null)
+    if (registry !== null) {
       registry.memoryAfterReads = { sample: memoryOf(registry.subjects.sample.pid), full: memoryOf(registry.subjects.full.pid) };
+      registryRows.push(...(await measureGateways(registry)));
+    }
     if (options.only === 'registry') {
       report(registryRows, null, null, null, registry);
       return;
@@ -195,6 +201,28 @@ async function seedRegistryArea(port) {
   const sample = { ...(await describeRegistry(port, cursorOf, PAGE)), pid: mainServerPid };
   const full = { ...(await describeRegistry(seeded.server.port, cursorOf, PAGE)), pid: seeded.server.pid };
   return { ...seeded, subjects: { sample, full }, memoryAtStart };
+}
+
+/**
+ * The registry area's gateway part: a gateway in front of each standards-api, every page of
+ * resources/list, the completions and the glossary checked, then the MCP requests measured; each
+ * gateway's RSS after them.
+ */
+async function measureGateways(registry) {
+  const { gateways, headers } = await startRegistryGateways({ subjects: registry.subjects, tempDir });
+  const subjects = {};
+  for (const name of ['sample', 'full'])
+    subjects[name] = {
+      ...(await describeGateway({ port: gateways[name].port, headers }, registry.subjects[name])),
+      pid: gateways[name].pid,
+    };
+  log(
+    `gateway: resources/list holds ${subjects.sample.resources} resources (sample), ${subjects.full.resources} (full), each once and in order`,
+  );
+  const rows = await measure(null, subjects, gatewayReads());
+  registry.gatewayMemory = { sample: memoryOf(subjects.sample.pid), full: memoryOf(subjects.full.pid) };
+  registry.gatewayResources = { sample: subjects.sample.resources, full: subjects.full.resources };
+  return rows;
 }
 
 let mainServerPid;
@@ -431,13 +459,14 @@ async function measure(port, subjects, reads) {
       for (const name of ['sample', 'full']) {
         const subject = subjects[name];
         const body = read.body?.(subject);
-        const { ms } = await timedRequest(
+        const { ms, response } = await timedRequest(
           subject.port ?? port,
           read.method ?? 'GET',
           read.path(subject, i, count),
           subject.headers ?? HEADERS,
           body,
         );
+        read.check?.(response.body);
         if (i >= warmup) latencies[name].push(ms);
       }
     }
@@ -449,9 +478,22 @@ async function measure(port, subjects, reads) {
 }
 
 /** The registry area's figures, without the ids and names its reads used. */
-function registryResult({ generated, generateSeconds, check, sampleImport, fullImport, memoryAtStart, memoryAfterReads, subjects }) {
+function registryResult(registry) {
+  const { generated, generateSeconds, check, sampleImport, fullImport, memoryAtStart, memoryAfterReads, subjects } = registry;
+  const { gatewayMemory, gatewayResources } = registry;
   const counts = { sample: subjects.sample.counts, full: subjects.full.counts };
-  return { generated, generateSeconds, check, sampleImport, fullImport, memoryAtStart, memoryAfterReads, counts };
+  return {
+    generated,
+    generateSeconds,
+    check,
+    sampleImport,
+    fullImport,
+    memoryAtStart,
+    memoryAfterReads,
+    counts,
+    gatewayMemory,
+    gatewayResources,
+  };
 }
 
 /** For the record: what the last page's opening balance cost before issue 21 (a sum of every earlier entry), p50 of 5. */
@@ -611,6 +653,7 @@ function report(rows, ledgers, projects, before, registry) {
           `--size ${options.size}: registry pack of ${generated.standards.toLocaleString('en')} blocks (${generated.standardVersions.toLocaleString('en')} versions), ${generated.terms.toLocaleString('en')} terms, ${generated.tasks.toLocaleString('en')} tasks, ${generated.policies.toLocaleString('en')} policies, generated in ${registry.generateSeconds.toFixed(1)} s.`,
           `Validation (\`import-content --check\`) ${registry.check.seconds.toFixed(1)} s, peak RSS ${peak(registry.check)}; import of the sample pack ${registry.sampleImport.seconds.toFixed(1)} s; import of the generated pack ${registry.fullImport.seconds.toFixed(1)} s, peak RSS ${peak(registry.fullImport)}.`,
           `standards-api RSS after loading the release: sample ${mb(registry.memoryAtStart.sample)}, full ${mb(registry.memoryAtStart.full)}; after the reads: sample ${mb(registry.memoryAfterReads.sample)}, full ${mb(registry.memoryAfterReads.full)}.`,
+          `mcp-gateway: resources/list of ${registry.gatewayResources.sample.toLocaleString('en')} resources (sample) and ${registry.gatewayResources.full.toLocaleString('en')} (full), every page checked; RSS after its reads: sample ${mb(registry.gatewayMemory.sample)}, full ${mb(registry.gatewayMemory.full)}.`,
         ];
   const lines = [
     ...registryLines,

@@ -73,7 +73,7 @@ export class McpServerFactory {
         if (read.reason === 'denied') throw new McpError(ACCESS_DENIED, read.message, { uri });
         throw new McpError(ErrorCode.InternalError, read.message, { uri });
       }
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.value) }] };
+      return { contents: [{ uri, mimeType: 'application/json', text: read.json }] };
     });
     server.setRequestHandler(CompleteRequestSchema, async (request) => {
       const { ref, argument } = request.params;

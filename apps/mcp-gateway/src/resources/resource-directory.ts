@@ -2,7 +2,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { RegistryCache } from '../upstream/registry-cache';
-import { RESOURCE_TEMPLATES, uriOf, uriTemplateOf, type ListedResource, type ResourceTemplateDefinition } from './resource-catalogue';
+import type { UpstreamResult } from '../upstream/upstream-result';
+import { RESOURCE_TEMPLATES, uriOf, uriTemplateOf } from './resource-catalogue';
 
 export const RESOURCE_PAGE_SIZE = 50;
 const MAX_COMPLETIONS = 100;
@@ -27,42 +28,95 @@ export class ResourceDirectory {
   /**
    * Every public registry resource: the singletons first (a client that reads one page must not miss
    * one), then each template's resources in template order; the cursor is the offset of the next page.
+   * A page is a slice of the release's list, built once per release (see `index`).
    */
   async list(cursor: string | undefined): Promise<ResourcePage> {
     const offset = cursor === undefined ? 0 : decodeOffset(cursor);
     if (offset === null) return { ok: false, message: 'Invalid cursor: pass nextCursor from a previous page.' };
-    const publicTemplates = RESOURCE_TEMPLATES.filter((template) => template.action === null);
-    const all: Resource[] = publicTemplates
-      .filter((template) => template.variable === null)
-      .map((template) => ({
-        uri: uriTemplateOf(template),
-        name: template.name,
-        title: template.title,
-        description: template.description,
-        mimeType: JSON_MIME,
-      }));
-    for (const template of publicTemplates.filter((candidate) => candidate.variable !== null)) {
-      const values = await this.values(template);
-      if (values === null) return { ok: false, message: 'The registry (standards-api) is unavailable; retry later.' };
-      for (const { id, label } of values)
-        all.push({ uri: uriOf(template, id), name: `${template.name}:${id}`, title: label, mimeType: JSON_MIME });
-    }
+    const index = await this.index();
+    if (!index.ok) return { ok: false, message: 'The registry (standards-api) is unavailable; retry later.' };
+    const all = index.body.resources;
     const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
     const next = offset + RESOURCE_PAGE_SIZE;
     return { ok: true, resources: page, ...(next < all.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}) };
   }
 
-  /** Values of a template's variable starting with `prefix` (case-insensitive); empty for organization templates. */
+  /**
+   * Values of a template's variable starting with `prefix` (case-insensitive), in case-insensitive order,
+   * at most MAX_COMPLETIONS (the MCP cap) with the count of all; empty for organization templates.
+   */
   async complete(uriTemplate: string, argument: string, prefix: string): Promise<{ values: string[]; total: number; hasMore: boolean }> {
     const template = RESOURCE_TEMPLATES.find((candidate) => uriTemplateOf(candidate) === uriTemplate && candidate.variable === argument);
-    const values = template ? ((await this.values(template)) ?? []).map((value) => value.id) : [];
-    const matching = values.filter((value) => value.toLowerCase().startsWith(prefix.toLowerCase()));
-    return { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS };
+    if (!template?.listedFrom) return { values: [], total: 0, hasMore: false };
+    const index = await this.index();
+    const completions = index.ok ? index.body.completions.get(template.kind) : undefined;
+    if (!completions) return { values: [], total: 0, hasMore: false };
+    const folded = prefix.toLowerCase();
+    // The folded values that start with `folded` are one run of the sorted list: its two ends by binary search.
+    const from = firstIndex(completions.folded, (value) => value >= folded);
+    const to = firstIndex(completions.folded, (value) => value.slice(0, folded.length) > folded);
+    const total = Math.max(0, to - from);
+    return { values: completions.values.slice(from, from + Math.min(total, MAX_COMPLETIONS)), total, hasMore: total > MAX_COMPLETIONS };
   }
 
-  private async values(template: ResourceTemplateDefinition): Promise<ListedResource[] | null> {
-    return template.listedFrom ? template.listedFrom(this.registry) : [];
+  /** The release's resource list and completion lists, built from the registry's lists once per release. */
+  private index(): Promise<UpstreamResult<DirectoryIndex>> {
+    return this.registry.perRelease('resource-directory', async () => {
+      const publicTemplates = RESOURCE_TEMPLATES.filter((template) => template.action === null);
+      const resources: Resource[] = publicTemplates
+        .filter((template) => template.variable === null)
+        .map((template) => ({
+          uri: uriTemplateOf(template),
+          name: template.name,
+          title: template.title,
+          description: template.description,
+          mimeType: JSON_MIME,
+        }));
+      const completions = new Map<string, CompletionList>();
+      for (const template of publicTemplates) {
+        if (!template.listedFrom) continue;
+        const values = await template.listedFrom(this.registry);
+        if (values === null) return { ok: false, status: 503, message: 'The registry (standards-api) is unavailable; retry later.' };
+        for (const { id, label } of values)
+          resources.push({ uri: uriOf(template, id), name: `${template.name}:${id}`, title: label, mimeType: JSON_MIME });
+        completions.set(template.kind, completionList(values.map((value) => value.id)));
+      }
+      return { ok: true, status: 200, body: { resources, completions } };
+    });
   }
+}
+
+interface DirectoryIndex {
+  resources: Resource[];
+  /** By template kind. */
+  completions: Map<string, CompletionList>;
+}
+
+/** A template's values sorted by their lower-cased form (then as given), and that form beside each. */
+interface CompletionList {
+  folded: string[];
+  values: string[];
+}
+
+function completionList(values: string[]): CompletionList {
+  const sorted = values
+    .map((value) => ({ value, folded: value.toLowerCase() }))
+    .sort((a, b) => compare(a.folded, b.folded) || compare(a.value, b.value));
+  return { folded: sorted.map((entry) => entry.folded), values: sorted.map((entry) => entry.value) };
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The first index whose value satisfies `reached` (false for a prefix of the list, true after), or the length. */
+function firstIndex(sorted: string[], reached: (value: string) => boolean): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (reached(sorted[middle]!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 function decodeOffset(cursor: string): number | null {

@@ -11,7 +11,8 @@ import { StandardsApiClient } from '../upstream/standards-api.client';
 import type { UpstreamResult } from '../upstream/upstream-result';
 import { uriOf, type ParsedUri } from './resource-catalogue';
 
-export type ResourceRead = { ok: true; value: unknown } | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
+/** `json`: the resource's contents, serialized. */
+export type ResourceRead = { ok: true; json: string } | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
 
 const REGISTRY_PATHS: Record<string, (value: string) => string> = {
   standards: (id) => `/standards/${encodeURIComponent(id)}`,
@@ -73,8 +74,13 @@ export class ResourceReader {
       case 'manifest':
         return outcome(await this.registry.manifest());
       case 'glossary': {
-        const terms = await this.registry.all('terms');
-        return terms.ok ? { ok: true, value: { terms: terms.body } } : outcome(terms);
+        // Every term (SPEC.md has the glossary as one resource): serialized once per release, and the terms
+        // themselves not kept, so a read costs a copy of the text rather than a walk of every page of terms.
+        const glossary = await this.registry.perRelease('glossary', async () => {
+          const terms = await this.registry.walk('terms');
+          return terms.ok ? { ...terms, body: JSON.stringify({ terms: terms.body }) } : terms;
+        });
+        return glossary.ok ? { ok: true, json: glossary.body } : outcome(glossary);
       }
       case 'brand':
         return outcome(await this.registry.read('/brand/current'));
@@ -85,7 +91,7 @@ export class ResourceReader {
 }
 
 function outcome(result: UpstreamResult<unknown>): ResourceRead {
-  if (result.ok) return { ok: true, value: result.body };
+  if (result.ok) return { ok: true, json: JSON.stringify(result.body) };
   // A malformed id is as absent as an unknown one (standards-api answers 400 for a non-uuid path id).
   if (result.status === 404 || result.status === 400) return { ok: false, reason: 'not_found', message: 'Resource not found' };
   if (result.status === 401 || result.status === 403) return { ok: false, reason: 'denied', message: result.message };

@@ -33,6 +33,8 @@ export class RegistryCache {
   private manifestRead: { at: number; result: Promise<UpstreamResult<ManifestDto>> } | null = null;
   private readonly reads = new Map<string, Promise<UpstreamResult<unknown>>>();
   private readonly searches = new Map<string, Promise<UpstreamResult<unknown>>>();
+  /** Values built from whole lists of the current release (every item, an index): few keys, each built once. */
+  private readonly derived = new Map<string, Promise<UpstreamResult<unknown>>>();
 
   constructor(
     private readonly api: StandardsApiClient,
@@ -54,6 +56,7 @@ export class RegistryCache {
         this.digest = answered.body.digest;
         this.reads.clear();
         this.searches.clear();
+        this.derived.clear();
       }
     }
     return this.manifestRead.result;
@@ -92,12 +95,37 @@ export class RegistryCache {
     );
   }
 
-  /** Every item of a registry list, all pages. */
+  /**
+   * A value built from the current release (`build` reads what it needs), built once and kept until the
+   * digest changes; a failure is not kept. Concurrent callers share one build.
+   */
+  async perRelease<T>(key: string, build: () => Promise<UpstreamResult<T>>): Promise<UpstreamResult<T>> {
+    const manifest = await this.manifest();
+    if (!manifest.ok) return manifest;
+    let built = this.derived.get(key) as Promise<UpstreamResult<T>> | undefined;
+    if (!built) {
+      built = build();
+      this.derived.set(key, built);
+      const result = await built;
+      if (!result.ok && this.derived.get(key) === built) this.derived.delete(key);
+    }
+    return built;
+  }
+
+  /** Every item of a registry list, all pages, read once per release. */
   async all<K extends keyof RegistryCollections>(collection: K): Promise<UpstreamResult<RegistryCollections[K][]>> {
+    return this.perRelease(`all:${collection}`, () => this.walk(collection));
+  }
+
+  /**
+   * Every item of a registry list, all pages, read from standards-api now and kept by nobody: the pages
+   * bypass the read cache, which 1 000 pages of terms would otherwise fill and empty.
+   */
+  async walk<K extends keyof RegistryCollections>(collection: K): Promise<UpstreamResult<RegistryCollections[K][]>> {
     const items: RegistryCollections[K][] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.read<Page<RegistryCollections[K]>>(`/${collection}`, { limit: String(MAX_PAGE_LIMIT), cursor });
+      const page = await this.api.get<Page<RegistryCollections[K]>>(`/${collection}`, { limit: String(MAX_PAGE_LIMIT), cursor });
       if (!page.ok) return page;
       items.push(...page.body.items);
       cursor = page.body.nextCursor ?? undefined;

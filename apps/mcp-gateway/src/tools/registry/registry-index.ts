@@ -1,6 +1,7 @@
 // Registry lists read once per release and indexed the way several tools need them.
 import type { PolicyDto, RoleDto, StandardSummaryDto, TaskSpecDto } from '@stdreg/contracts';
 import type { RegistryCache } from '../../upstream/registry-cache';
+import type { UpstreamResult } from '../../upstream/upstream-result';
 
 export interface RegistryIndex {
   tasks: Map<string, TaskSpecDto>;
@@ -9,18 +10,27 @@ export interface RegistryIndex {
   policies: PolicyDto[];
 }
 
+/** The index of the current release, built once per release (callers share it: it is never changed). */
 export async function registryIndex(registry: RegistryCache): Promise<{ ok: true; index: RegistryIndex } | { ok: false; message: string }> {
+  const built = await registry.perRelease('registry-index', () => buildIndex(registry));
+  return built.ok ? { ok: true, index: built.body } : { ok: false, message: built.message };
+}
+
+async function buildIndex(registry: RegistryCache): Promise<UpstreamResult<RegistryIndex>> {
   const [tasks, roles, standards, policies] = await Promise.all([
     registry.all('tasks'),
     registry.all('roles'),
     registry.all('standards'),
     registry.all('policies'),
   ]);
-  for (const result of [tasks, roles, standards, policies]) if (!result.ok) return { ok: false, message: result.message };
-  if (!tasks.ok || !roles.ok || !standards.ok || !policies.ok) return { ok: false, message: 'registry unavailable' };
+  if (!tasks.ok) return tasks;
+  if (!roles.ok) return roles;
+  if (!standards.ok) return standards;
+  if (!policies.ok) return policies;
   return {
     ok: true,
-    index: {
+    status: 200,
+    body: {
       tasks: new Map(tasks.body.map((task) => [task.taskCode, task])),
       roles: new Map(roles.body.map((role) => [role.role, role])),
       standards: new Map(standards.body.map((standard) => [standard.sectionId, standard])),

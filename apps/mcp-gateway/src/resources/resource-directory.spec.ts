@@ -1,0 +1,228 @@
+import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonLogger } from '@stdreg/server-kit';
+import type { GatewayAuthorization } from '../authorization/gateway-authorization';
+import type { IdentityClient } from '../upstream/identity.client';
+import { RegistryCache } from '../upstream/registry-cache';
+import type { StandardsApiClient } from '../upstream/standards-api.client';
+import type { UpstreamResult } from '../upstream/upstream-result';
+import { parseResourceUri } from './resource-catalogue';
+import { RESOURCE_PAGE_SIZE, ResourceDirectory } from './resource-directory';
+import { ResourceReader } from './resource-reader';
+
+const localized = (text: string) => ({ en: text, 'zh-Hans': text });
+
+/** One release of a registry: its digest and the ids of each list. */
+interface Release {
+  digest: string;
+  sectionIds: string[];
+  taskCodes: string[];
+  roles: string[];
+  policyIds: string[];
+  versions: string[];
+  termIds: string[];
+}
+
+/**
+ * standards-api as the gateway sees it: the manifest and every list in pages of at most `limit`, the
+ * cursor the last key of the page before; counts the list pages asked. `available: false` answers 503.
+ */
+class FakeRegistry {
+  listPages = 0;
+  available = true;
+
+  constructor(public release: Release) {}
+
+  get<T>(path: string, query: Record<string, string | undefined> = {}): Promise<UpstreamResult<T>> {
+    if (!this.available) return Promise.resolve({ ok: false, status: 503, message: 'standards-api is unavailable' });
+    if (path === '/manifest') return Promise.resolve({ ok: true, status: 200, body: { digest: this.release.digest } as T });
+    const lists: Record<string, Array<{ key: string; item: unknown }>> = {
+      '/standards': this.release.sectionIds.map((id) => ({ key: id, item: { sectionId: id, title: localized(`Block ${id}`) } })),
+      '/tasks': this.release.taskCodes.map((code) => ({ key: code, item: { taskCode: code, title: localized(`Task ${code}`) } })),
+      '/roles': this.release.roles.map((role) => ({ key: role, item: { role, name: localized(role) } })),
+      '/policies': this.release.policyIds.map((id) => ({ key: id, item: { policyId: id, citation: `${id}@1.0`, title: localized(id) } })),
+      '/split-templates': this.release.versions.map((version) => ({ key: version, item: { version, name: localized('Template') } })),
+      '/terms': this.release.termIds.map((id) => ({ key: id, item: { termId: id, term: localized(id) } })),
+    };
+    const list = lists[path];
+    if (!list) return Promise.resolve({ ok: false, status: 404, message: 'not found' });
+    this.listPages++;
+    const limit = Number(query['limit']);
+    const from = query['cursor'] === undefined ? 0 : list.findIndex((entry) => entry.key === query['cursor']) + 1;
+    const page = list.slice(from, from + limit);
+    const nextCursor = from + limit < list.length ? page.at(-1)!.key : null;
+    return Promise.resolve({ ok: true, status: 200, body: { items: page.map((entry) => entry.item), nextCursor } as T });
+  }
+}
+
+const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
+
+const RELEASE: Release = {
+  digest: 'sha256:one',
+  // 230 blocks: three pages of standards-api's list, five of the gateway's.
+  sectionIds: ids('RUL', 230),
+  taskCodes: ids('TSK', 7),
+  roles: ['investor', 'settlement-approver'],
+  policyIds: ['acceptable-use', 'agent-use', 'privacy'],
+  versions: ['1.0', '2.0'],
+  termIds: ids('TERM', 250),
+};
+
+function directoryOf(fake: FakeRegistry, refreshMs = 60_000): { directory: ResourceDirectory; registry: RegistryCache } {
+  const registry = new RegistryCache(fake as unknown as StandardsApiClient, refreshMs);
+  return { directory: new ResourceDirectory(registry), registry };
+}
+
+async function listAll(directory: ResourceDirectory): Promise<{ uris: string[]; pageSizes: number[] }> {
+  const uris: string[] = [];
+  const pageSizes: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await directory.list(cursor);
+    if (!page.ok) throw new Error(page.message);
+    uris.push(...page.resources.map((resource: Resource) => resource.uri));
+    pageSizes.push(page.resources.length);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { uris, pageSizes };
+}
+
+const expectedUris = (release: Release) => [
+  'stdreg://manifest/current',
+  'stdreg://glossary/current',
+  'stdreg://brand/current',
+  ...release.sectionIds.map((id) => `stdreg://standards/${id}`),
+  ...release.taskCodes.map((code) => `stdreg://taskspec/${code}`),
+  ...release.roles.map((role) => `stdreg://roles/${role}`),
+  ...release.policyIds.map((id) => `stdreg://policy/${id}`),
+  ...release.versions.map((version) => `stdreg://split-templates/${version}`),
+];
+
+describe('resources/list', () => {
+  it('pages through every registry resource once: the singletons, then each template in the registry list order', async () => {
+    const { directory } = directoryOf(new FakeRegistry(RELEASE));
+    const { uris, pageSizes } = await listAll(directory);
+    expect(uris).toEqual(expectedUris(RELEASE));
+    const total = expectedUris(RELEASE).length;
+    expect(pageSizes).toEqual([
+      ...Array.from({ length: Math.floor(total / RESOURCE_PAGE_SIZE) }, () => RESOURCE_PAGE_SIZE),
+      total % RESOURCE_PAGE_SIZE,
+    ]);
+  });
+
+  it('reads the registry lists once per release, not on every page', async () => {
+    const fake = new FakeRegistry(RELEASE);
+    const { directory } = directoryOf(fake);
+    await listAll(directory);
+    const pagesAfterOneWalk = fake.listPages;
+    // standards 3 pages, the other four lists one each.
+    expect(pagesAfterOneWalk).toBe(7);
+    await listAll(directory);
+    await directory.complete('stdreg://standards/{sectionId}', 'sectionId', 'rul-01');
+    expect(fake.listPages).toBe(pagesAfterOneWalk);
+  });
+
+  it('answers the new release once its digest changes, and the cached one until then', async () => {
+    const fake = new FakeRegistry(RELEASE);
+    const { directory } = directoryOf(fake, 0);
+    await listAll(directory);
+    const grown = { ...RELEASE, sectionIds: [...RELEASE.sectionIds, 'RUL-9999'] };
+    fake.release = grown;
+    expect((await listAll(directory)).uris).toEqual(expectedUris(RELEASE));
+    fake.release = { ...grown, digest: 'sha256:two' };
+    expect((await listAll(directory)).uris).toEqual(expectedUris(grown));
+    expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', 'RUL-99')).toEqual({
+      values: ['RUL-9999'],
+      total: 1,
+      hasMore: false,
+    });
+  });
+
+  it('refuses a cursor it did not give', async () => {
+    const { directory } = directoryOf(new FakeRegistry(RELEASE));
+    expect(await directory.list(Buffer.from('not a number').toString('base64url'))).toEqual({
+      ok: false,
+      message: expect.stringContaining('Invalid cursor'),
+    });
+  });
+
+  it('answers unavailable while standards-api is away, and keeps no failure: the next list reads again', async () => {
+    const fake = new FakeRegistry(RELEASE);
+    const { directory } = directoryOf(fake, 0);
+    fake.available = false;
+    expect(await directory.list(undefined)).toEqual({ ok: false, message: expect.stringContaining('unavailable') });
+    expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', '')).toEqual({ values: [], total: 0, hasMore: false });
+    fake.available = true;
+    expect((await listAll(directory)).uris).toEqual(expectedUris(RELEASE));
+  });
+});
+
+describe('completion of a template variable', () => {
+  // Mixed case and ids that are prefixes of others, in the registry's (code unit) order.
+  const sectionIds = [...ids('ABC', 150), 'Abd-1', 'XY-1', 'XY-10', 'XY-100', 'xy-2', 'ZED'].sort();
+  const complete = async (prefix: string) =>
+    (
+      await directoryOf(new FakeRegistry({ ...RELEASE, sectionIds })).directory.complete(
+        'stdreg://standards/{sectionId}',
+        'sectionId',
+        prefix,
+      )
+    ).values;
+
+  it('answers every value starting with the prefix, whatever its case, in case-insensitive order', async () => {
+    expect(await complete('xy-1')).toEqual(['XY-1', 'XY-10', 'XY-100']);
+    expect(await complete('XY')).toEqual(['XY-1', 'XY-10', 'XY-100', 'xy-2']);
+    expect(await complete('abd')).toEqual(['Abd-1']);
+    expect(await complete('zed')).toEqual(['ZED']);
+    expect(await complete('zeds')).toEqual([]);
+    expect(await complete('0')).toEqual([]);
+  });
+
+  it('answers at most 100 values, the first in order, with the count of all', async () => {
+    const { directory } = directoryOf(new FakeRegistry({ ...RELEASE, sectionIds }));
+    const completion = await directory.complete('stdreg://standards/{sectionId}', 'sectionId', 'ab');
+    expect(completion).toEqual({ values: [...ids('ABC', 100)], total: 151, hasMore: true });
+    expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', '')).toMatchObject({
+      total: sectionIds.length,
+      hasMore: true,
+    });
+  });
+
+  it('agrees with a filter of every value for each prefix of each value', async () => {
+    const { directory } = directoryOf(new FakeRegistry({ ...RELEASE, sectionIds }));
+    const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const folded = [...sectionIds].sort((a, b) => byCodeUnits(a.toLowerCase(), b.toLowerCase()) || byCodeUnits(a, b));
+    for (const prefix of new Set(sectionIds.flatMap((id) => [...id].map((_, end) => id.slice(0, end + 1).toLowerCase())))) {
+      const matching = folded.filter((id) => id.toLowerCase().startsWith(prefix));
+      expect({ prefix, completion: await directory.complete('stdreg://standards/{sectionId}', 'sectionId', prefix) }).toEqual({
+        prefix,
+        completion: { values: matching.slice(0, 100), total: matching.length, hasMore: matching.length > 100 },
+      });
+    }
+  });
+});
+
+describe('the glossary resource', () => {
+  const readerOf = (registry: RegistryCache) =>
+    new ResourceReader(
+      registry,
+      null as unknown as StandardsApiClient,
+      null as unknown as IdentityClient,
+      null as unknown as GatewayAuthorization,
+      null as unknown as JsonLogger,
+    );
+  const glossary = parseResourceUri('stdreg://glossary/current')!;
+  const termIdsOf = (read: Awaited<ReturnType<ResourceReader['read']>>) =>
+    read.ok ? (JSON.parse(read.json) as { terms: Array<{ termId: string }> }).terms.map((term) => term.termId) : read;
+
+  it('holds every term in list order, read from standards-api once per release', async () => {
+    const fake = new FakeRegistry(RELEASE);
+    const reader = readerOf(new RegistryCache(fake as unknown as StandardsApiClient, 0));
+    expect(termIdsOf(await reader.read(glossary, { credential: null } as never))).toEqual(RELEASE.termIds);
+    const pages = fake.listPages;
+    expect(pages).toBe(3);
+    await reader.read(glossary, { credential: null } as never);
+    expect(fake.listPages).toBe(pages);
+    fake.release = { ...RELEASE, digest: 'sha256:two', termIds: ids('TERM', 3) };
+    expect(termIdsOf(await reader.read(glossary, { credential: null } as never))).toEqual(ids('TERM', 3));
+  });
+});
