@@ -103,7 +103,12 @@ describe('the compact text index', () => {
     const indexes = bothIndexes(
       terms.map((term) => [
         `${term.term.en}\n${term.term['zh-Hans']}`,
-        [...term.synonyms.en, ...term.synonyms['zh-Hans'], ...term.designations.en, ...term.designations['zh-Hans']].join('\n'),
+        [
+          ...term.synonyms.en,
+          ...term.synonyms['zh-Hans'],
+          ...(term.designations?.en ?? []),
+          ...(term.designations?.['zh-Hans'] ?? []),
+        ].join('\n'),
         `${term.definition.en}\n${term.definition['zh-Hans']}`,
       ]),
     );

@@ -147,6 +147,11 @@ export class CompactTextIndex {
     const lengths = new IntColumn();
     const averages = new Float64Array(this.fieldCount);
     const frequencyOfToken = new Map<number, number>();
+    // The tree's look-up scans a node's children (thousands of Chinese characters at its root): while
+    // building, a hash map answers whether a token is known, and the tree is only written to. Counted here
+    // too, as SearchableMap's size walks the whole tree after every change.
+    const numberOfToken = new Map<string, number>();
+    let tokenCount = 0;
     for (const document of documents) {
       const documentNumber = this.ids.length;
       this.ids.push(document.id);
@@ -156,8 +161,11 @@ export class CompactTextIndex {
         // and its prefix and typo look-ups list the same tokens in the same order.
         for (const token of tokenize(document.fields[field] ?? '')) {
           if (!token) continue;
-          let tokenNumber = this.vocabulary.get(token);
-          if (tokenNumber === undefined) this.vocabulary.set(token, (tokenNumber = this.vocabulary.size));
+          let tokenNumber = numberOfToken.get(token);
+          if (tokenNumber === undefined) {
+            numberOfToken.set(token, (tokenNumber = tokenCount++));
+            this.vocabulary.set(token, tokenNumber);
+          }
           frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
         }
         const length = frequencyOfToken.size;
@@ -175,7 +183,7 @@ export class CompactTextIndex {
 
     // A counting sort by token and field; stable, so each list stays in document order as MiniSearch's Maps are.
     const postingCount = keys.length;
-    this.offsets = new Int32Array(this.vocabulary.size * this.fieldCount + 1);
+    this.offsets = new Int32Array(tokenCount * this.fieldCount + 1);
     for (let i = 0; i < postingCount; i++) this.offsets[keys.values[i]! + 1]!++;
     for (let key = 1; key < this.offsets.length; key++) this.offsets[key]! += this.offsets[key - 1]!;
     const next = this.offsets.slice(0, -1);
