@@ -3,7 +3,7 @@
 // clauses of the current standards with their block's headings and condition phrases, roles with the tasks
 // they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
-import { CompiledConditions, type ClauseConditions, type ConditionMatch } from './clause-conditions';
+import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { CompactTextIndex, type TextDocument, type TextSearchOptions } from './compact-text-index';
 import { foldText, isHan, searchTerms, sentencesOf } from './search-text';
 import { TermNameIndex } from './term-names';
@@ -96,6 +96,8 @@ export class RegistrySearchIndex {
   private readonly roles = new Map<string, RoleDto>();
   private readonly standards = new Map<string, IndexedStandard>();
   private readonly compiled = new Map<string, CompiledConditions>();
+  /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
+  private readonly conditionsByCue: ConditionsByCue;
   /** Every name of each term, for finding the terms a text names or is the name of. */
   private readonly termNames: TermNameIndex;
 
@@ -141,6 +143,7 @@ export class RegistrySearchIndex {
       }
     }
     this.clauseIndex = index(['text', 'conditions', 'heading'], clauses);
+    this.conditionsByCue = new ConditionsByCue([...this.compiled].filter(([, conditions]) => !conditions.isEmpty));
 
     const tasksOf = new Map<string, string[]>();
     for (const task of input.tasks) {
@@ -236,13 +239,22 @@ export class RegistrySearchIndex {
     const practiceTerms = namedTerms.flat();
     const best = Math.max(0, ...wholeScores.values());
 
-    // Clauses the pack gives no conditions can neither be contradicted nor stated: only the others are tried.
-    const conditional = [...this.compiled].filter(([, conditions]) => !conditions.isEmpty);
-    const contradictions = new Map(conditional.map(([id, conditions]) => [id, conditions.contradictions(sentences)]));
+    // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
+    const sentencesOfClause = new Map<string, string[]>();
+    for (const sentence of sentences) {
+      for (const id of this.conditionsByCue.clausesFor(sentence)) {
+        const bearing = sentencesOfClause.get(id);
+        if (bearing) bearing.push(sentence);
+        else sentencesOfClause.set(id, [sentence]);
+      }
+    }
+    const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
+    const contradictions = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing)]));
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
-    const affirmative = sentences.filter((sentence) => !contradicting.has(sentence));
-    const statements = new Map(conditional.map(([id, conditions]) => [id, conditions.statements(affirmative)]));
+    const statements = new Map(
+      tried.map(({ id, conditions, bearing }) => [id, conditions.statements(bearing.filter((sentence) => !contradicting.has(sentence)))]),
+    );
 
     // Only a block with something found (a scored clause, a condition met or contradicted, a term it governs) can score above zero.
     const sectionOf = (clauseId: string) => clauseId.slice(0, clauseId.indexOf('#'));
