@@ -50,14 +50,6 @@ export class TextRanking {
   queryTermsAt(rank: number): string[] {
     return this.matchedTerms(this.ranked[rank]!);
   }
-
-  /** How many of the best hits score at least this share of the first one. */
-  countAtLeast(share: number): number {
-    const floor = (this.rankedScores[0] ?? 0) * share;
-    let count = 0;
-    while (count < this.rankedScores.length && this.rankedScores[count]! >= floor) count++;
-    return count;
-  }
 }
 
 /** Growable column of 32-bit integers, for the postings while the index is built. */
@@ -89,11 +81,14 @@ class SearchScratch {
   readonly inTerm: Uint8Array;
   readonly isMatched: Uint8Array;
   readonly matchedTermCount: Uint16Array;
-  /** A document's matched terms as a chain of nodes (a term and the next node), in the order matched. */
+  /**
+   * A document's matched terms as a chain of nodes (a term and the next node), in the order matched. Node 0
+   * is no node, so the arrays by document start as allocated (zeros), never written through.
+   */
   private readonly firstNode: Int32Array;
   private readonly lastNode: Int32Array;
-  private readonly nodeTerm: number[] = [];
-  private readonly nodeNext: number[] = [];
+  private readonly nodeTerm: number[] = [0];
+  private readonly nodeNext: number[] = [0];
 
   constructor(documentCount: number) {
     this.termScores = new Float64Array(documentCount);
@@ -101,16 +96,16 @@ class SearchScratch {
     this.inTerm = new Uint8Array(documentCount);
     this.isMatched = new Uint8Array(documentCount);
     this.matchedTermCount = new Uint16Array(documentCount);
-    this.firstNode = new Int32Array(documentCount).fill(-1);
-    this.lastNode = new Int32Array(documentCount).fill(-1);
+    this.firstNode = new Int32Array(documentCount);
+    this.lastNode = new Int32Array(documentCount);
   }
 
   addMatchedTerm(document: number, term: number): void {
-    for (let node = this.firstNode[document]!; node >= 0; node = this.nodeNext[node]!) if (this.nodeTerm[node] === term) return;
+    for (let node = this.firstNode[document]!; node > 0; node = this.nodeNext[node]!) if (this.nodeTerm[node] === term) return;
     const node = this.nodeTerm.push(term) - 1;
-    this.nodeNext.push(-1);
+    this.nodeNext.push(0);
     const last = this.lastNode[document]!;
-    if (last < 0) this.firstNode[document] = node;
+    if (last === 0) this.firstNode[document] = node;
     else this.nodeNext[last] = node;
     this.lastNode[document] = node;
     this.matchedTermCount[document]!++;
@@ -118,7 +113,7 @@ class SearchScratch {
 
   matchedTerms(document: number): number[] {
     const terms: number[] = [];
-    for (let node = this.firstNode[document]!; node >= 0; node = this.nodeNext[node]!) terms.push(this.nodeTerm[node]!);
+    for (let node = this.firstNode[document]!; node > 0; node = this.nodeNext[node]!) terms.push(this.nodeTerm[node]!);
     return terms;
   }
 }
@@ -205,8 +200,11 @@ export class CompactTextIndex {
     return this.ids[documentNumber]!;
   }
 
-  /** The documents matching any term of the query (OR), scored and ordered as MiniSearch's search. */
-  search(query: string, options: TextSearchOptions): TextRanking {
+  /**
+   * The documents matching any term of the query (OR), scored and ordered as MiniSearch's search; with
+   * `atLeast`, only those scoring at least that share of the best (only they are ordered).
+   */
+  search(query: string, options: TextSearchOptions, atLeast = 0): TextRanking {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
     const { weights } = options;
@@ -262,7 +260,12 @@ export class CompactTextIndex {
       const document = matched[position]!;
       finalScores[position] = scratch.totalScores[document]! * (scratch.matchedTermCount[document] || 1);
     }
-    const order = Int32Array.from(matched.keys()).sort((a, b) => finalScores[b]! - finalScores[a]! || a - b);
+    let best = 0;
+    for (const score of finalScores) if (score > best) best = score;
+    const floor = best * atLeast;
+    const order = Int32Array.from(matched.keys())
+      .filter((position) => finalScores[position]! >= floor)
+      .sort((a, b) => finalScores[b]! - finalScores[a]! || a - b);
     const ranked = new Int32Array(order.length);
     const rankedScores = new Float64Array(order.length);
     order.forEach((position, rank) => {

@@ -178,8 +178,12 @@ export class RegistrySearchIndex {
    */
   rankTerms(query: string): RankedTerms {
     const folded = foldText(query).trim();
-    const ranking = this.termIndex.search(query, searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 }));
-    const count = ranking.countAtLeast(RELATIVE_FLOOR);
+    const ranking = this.termIndex.search(
+      query,
+      searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 }),
+      RELATIVE_FLOOR,
+    );
+    const count = ranking.size;
     // The terms the query is a name of, looked up once rather than by folding every hit's names.
     const called = this.termNames.calledBy(query);
     // The term the text names outright comes before any found by search; each group stays in score order.
@@ -204,8 +208,12 @@ export class RegistrySearchIndex {
 
   /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
   searchRoles(query: string, limit: number): RoleHit[] {
-    const ranking = this.roleIndex.search(query, searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 }));
-    return Array.from({ length: Math.min(limit, ranking.countAtLeast(RELATIVE_FLOOR)) }, (_, rank) => ({
+    const ranking = this.roleIndex.search(
+      query,
+      searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 }),
+      RELATIVE_FLOOR,
+    );
+    return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
       role: this.roles.get(ranking.idAt(rank))!,
       score: round(ranking.scoreAt(rank)),
       matchedWords: ranking.queryTermsAt(rank),
@@ -227,8 +235,9 @@ export class RegistrySearchIndex {
       const ranking = this.clauseIndex.search(
         this.withTermNames(sentence),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
+        EVIDENCE_SHARE,
       );
-      for (let rank = 0; rank < ranking.countAtLeast(EVIDENCE_SHARE); rank++) {
+      for (let rank = 0; rank < ranking.size; rank++) {
         const id = ranking.idAt(rank);
         evidence.set(id, [
           ...(evidence.get(id) ?? []),
