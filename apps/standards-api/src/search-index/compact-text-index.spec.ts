@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
 import { CompactTextIndex, type TextSearchOptions } from './compact-text-index';
-import { searchTerms } from './search-text';
+import { searchTerms, searchTermsOfAll } from './search-text';
 
 // Words that share prefixes and lie one or two edits apart, so prefix and typo matches overlap and collide.
 const LATIN_WORDS = [
@@ -66,6 +66,7 @@ function bothIndexes(documents: readonly (readonly string[])[]) {
     FIELDS,
     searchTerms,
     documents.map((fields, i) => ({ id: `d${i}`, fields })),
+    searchTermsOfAll,
   );
   return { miniSearch, compact };
 }

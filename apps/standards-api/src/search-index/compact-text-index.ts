@@ -24,6 +24,7 @@ const K = 1.2;
 const B = 0.7;
 const D = 0.5;
 const MAX_FUZZY = 6;
+const DOCUMENTS_PER_BATCH = 500;
 
 /** The documents a query matches, best first (ties in the order MiniSearch gives them: the order first matched). */
 export class TextRanking {
@@ -134,6 +135,8 @@ export class CompactTextIndex {
     private readonly fields: readonly string[],
     private readonly tokenize: (text: string) => string[],
     documents: Iterable<TextDocument>,
+    /** The tokens of many texts at once, as tokenize gives them one by one (cheaper over a whole release). */
+    tokenizeAll: (texts: string[]) => string[][] = (texts) => texts.map(tokenize),
   ) {
     this.fieldCount = fields.length;
     const keys = new IntColumn();
@@ -147,14 +150,14 @@ export class CompactTextIndex {
     // too, as SearchableMap's size walks the whole tree after every change.
     const numberOfToken = new Map<string, number>();
     let tokenCount = 0;
-    for (const document of documents) {
+    for (const { document, tokensOfFields } of this.tokenized(documents, tokenizeAll)) {
       const documentNumber = this.ids.length;
       this.ids.push(document.id);
       for (let field = 0; field < this.fieldCount; field++) {
         frequencyOfToken.clear();
         // Tokens are numbered in the order MiniSearch first meets them, so the vocabulary tree is built alike
         // and its prefix and typo look-ups list the same tokens in the same order.
-        for (const token of tokenize(document.fields[field] ?? '')) {
+        for (const token of tokensOfFields[field]!) {
           if (!token) continue;
           let tokenNumber = numberOfToken.get(token);
           if (tokenNumber === undefined) {
@@ -190,6 +193,23 @@ export class CompactTextIndex {
       sortedFrequencies[at] = frequencies.values[i]!;
     }
     this.postingFrequencies = compactCounts(sortedFrequencies);
+  }
+
+  /** The documents with the tokens of each of their fields, tokenized a batch at a time. */
+  private *tokenized(documents: Iterable<TextDocument>, tokenizeAll: (texts: string[]) => string[][]) {
+    let batch: TextDocument[] = [];
+    const tokenizeBatch = () => {
+      const tokens = tokenizeAll(batch.flatMap((document) => this.fields.map((_, field) => document.fields[field] ?? '')));
+      return batch.map((document, i) => ({ document, tokensOfFields: tokens.slice(i * this.fieldCount, (i + 1) * this.fieldCount) }));
+    };
+    for (const document of documents) {
+      batch.push(document);
+      if (batch.length === DOCUMENTS_PER_BATCH) {
+        yield* tokenizeBatch();
+        batch = [];
+      }
+    }
+    yield* tokenizeBatch();
   }
 
   get documentCount(): number {

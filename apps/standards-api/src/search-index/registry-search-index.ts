@@ -5,7 +5,7 @@
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { CompactTextIndex, type TextDocument, type TextSearchOptions } from './compact-text-index';
-import { foldText, isHan, searchTerms, sentencesOf } from './search-text';
+import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex } from './term-names';
 
 /** A term as the index reads it: its synonyms and its designations are all names it answers to. */
@@ -82,7 +82,7 @@ function searchOptions(query: string, boost: Record<string, number>): TextSearch
 }
 
 function index(fields: string[], documents: Iterable<TextDocument>): CompactTextIndex {
-  return new CompactTextIndex(fields, searchTerms, documents);
+  return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
 }
 
 const both = (text: Localized): string => `${text.en}\n${text['zh-Hans']}`;
