@@ -212,10 +212,6 @@ export class CompactTextIndex {
     yield* tokenizeBatch();
   }
 
-  get documentCount(): number {
-    return this.ids.length;
-  }
-
   idOf(documentNumber: number): string {
     return this.ids[documentNumber]!;
   }
