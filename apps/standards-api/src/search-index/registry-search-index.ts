@@ -162,7 +162,8 @@ export class RegistrySearchIndex {
         ],
       })),
     );
-    // V8 compiles each condition pattern on its first use: once here, when the release loads, not on a request.
+    // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
+    // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
   }
 
