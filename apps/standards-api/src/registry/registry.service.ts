@@ -4,13 +4,14 @@ import {
   type ListQueryDto,
   type Locale,
   type PolicyReadQueryDto,
+  type TermDto,
   type TermSearchQueryDto,
   type VersionedReadQueryDto,
 } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
-import { paginate } from './cursor';
+import { paginate, type ItemsByPosition } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistrySnapshot } from './registry-snapshot';
@@ -120,8 +121,10 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     }
     // Ranked by relevance: a page's cursor is the rank of its last term, for this query only.
     const q = query.q;
-    const ranked = (s: RegistrySnapshot) =>
-      s.search.searchTerms(q, s.terms.length).map((hit, rank) => ({ rank: rankKey(rank), term: hit.term }));
+    const ranked = (s: RegistrySnapshot): ItemsByPosition<{ rank: string; term: TermDto }> => {
+      const terms = s.search.rankTerms(q);
+      return { length: terms.size, at: (rank) => ({ rank: rankKey(rank), term: terms.hitAt(rank).term }) };
+    };
     return this.page(
       `terms?q=${q}`,
       query,
@@ -228,7 +231,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     list: string,
     query: ListQueryDto,
     locale: Locale | null,
-    items: (snapshot: RegistrySnapshot) => readonly T[],
+    items: (snapshot: RegistrySnapshot) => ItemsByPosition<T>,
     keyOf: (item: T) => string,
     cursorList = list,
     view: (item: T) => object = (item) => item,

@@ -15,7 +15,17 @@ export interface ConditionMatch {
   phrase: string;
 }
 
-type Cue = RegExp[];
+/**
+ * One way a cue is met, and the key a text must contain for it to be: the first word of a Latin alternative
+ * begins a word of the text; a Chinese one's first two characters (or its one) are in the text anywhere.
+ */
+interface Alternative {
+  pattern: RegExp;
+  key: string;
+  han: boolean;
+}
+
+type Cue = Alternative[];
 
 /** Every name of a registry term, by termId. */
 export type TermNames = (termId: string) => string[];
@@ -26,9 +36,14 @@ function compileCue(cue: string, namesOf: TermNames): Cue {
     .flatMap((alternative) => (alternative.startsWith('@') ? namesOf(alternative.slice(1)) : [alternative]))
     .filter((alternative) => alternative.length > 0)
     .map((alternative) => {
-      const text = foldText(alternative.replace(/_/g, ' ')).replace(/[.*+?^${}()[\]\\]/g, '\\$&');
-      if (isHan(alternative)) return new RegExp(text, 'u');
-      return new RegExp(`(?<![\\p{L}\\p{N}-])${text}${text.length <= 3 ? 's?(?![\\p{L}\\p{N}])' : ''}`, 'u');
+      const folded = foldText(alternative.replace(/_/g, ' '));
+      const text = folded.replace(/[.*+?^${}()[\]\\]/g, '\\$&');
+      if (isHan(alternative)) return { pattern: new RegExp(text, 'u'), key: folded.slice(0, 2), han: true };
+      return {
+        pattern: new RegExp(`(?<![\\p{L}\\p{N}-])${text}${text.length <= 3 ? 's?(?![\\p{L}\\p{N}])' : ''}`, 'u'),
+        key: LEADING_WORD.exec(folded)?.[0] ?? '',
+        han: false,
+      };
     });
 }
 
@@ -58,6 +73,9 @@ function clausesOf(sentence: string): string[] {
   return sentence.split(/[,，、:：]|\bbut\b|但是|但/u).filter((clause) => clause.trim().length > 0);
 }
 
+const LEADING_WORD = /^[\p{L}\p{N}]+/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+
 export class CompiledConditions {
   private readonly requires: CompiledPhrase[];
   private readonly contradictedBy: CompiledPhrase[];
@@ -69,6 +87,11 @@ export class CompiledConditions {
 
   get isEmpty(): boolean {
     return this.requires.length === 0 && this.contradictedBy.length === 0;
+  }
+
+  /** The cues of each phrase: one of each must be found in a sentence for the phrase to be. */
+  get phraseCues(): Cue[][] {
+    return [...this.requires, ...this.contradictedBy].map((phrase) => phrase.cues);
   }
 
   /**
@@ -102,7 +125,64 @@ export class CompiledConditions {
 
 function firstMatch(phrases: CompiledPhrase[], text: string): CompiledPhrase | undefined {
   const folded = foldText(text);
-  return phrases.find((p) => p.cues.every((cue) => cue.some((alternative) => alternative.test(folded))));
+  return phrases.find((p) => p.cues.every((cue) => cue.some((alternative) => alternative.pattern.test(folded))));
+}
+
+/**
+ * The conditioned clauses filed by a cue of each of their phrases (the rarest), so that a sentence is tried
+ * only against the clauses whose cue it contains: a phrase none of whose cues a sentence contains cannot be
+ * found in it, nor in any part of it.
+ */
+export class ConditionsByCue {
+  private readonly byWordStart = new Map<string, Set<string>>();
+  private readonly byCharacters = new Map<string, Set<string>>();
+  /** Clauses with a phrase that has no cue to file it under (an alternative without a letter): always tried. */
+  private readonly unfiled = new Set<string>();
+
+  constructor(conditions: Iterable<[string, CompiledConditions]>) {
+    const clauses = [...conditions];
+    const frequency = new Map<string, number>();
+    const keyOf = (alternative: Alternative) => `${alternative.han ? 'han' : 'word'}:${alternative.key}`;
+    for (const [, compiled] of clauses) {
+      for (const cue of compiled.phraseCues.flat()) {
+        for (const key of new Set(cue.map(keyOf))) frequency.set(key, (frequency.get(key) ?? 0) + 1);
+      }
+    }
+    const cost = (cue: Cue) =>
+      cue.some((alternative) => alternative.key === '') ? Infinity : cue.reduce((sum, a) => sum + frequency.get(keyOf(a))!, 0);
+    for (const [clauseId, compiled] of clauses) {
+      for (const cues of compiled.phraseCues) {
+        const rarest = cues.reduce<Cue | undefined>((best, cue) => (best === undefined || cost(cue) < cost(best) ? cue : best), undefined);
+        if (rarest === undefined || cost(rarest) === Infinity) {
+          this.unfiled.add(clauseId);
+          continue;
+        }
+        for (const alternative of rarest) {
+          const map = alternative.han ? this.byCharacters : this.byWordStart;
+          const filed = map.get(alternative.key);
+          if (filed) filed.add(clauseId);
+          else map.set(alternative.key, new Set([clauseId]));
+        }
+      }
+    }
+  }
+
+  /** The clauses whose conditions may be found in a sentence, or in one of its clauses. */
+  clausesFor(sentence: string): Set<string> {
+    const found = new Set(this.unfiled);
+    const add = (clauseIds: Set<string> | undefined) => clauseIds?.forEach((clauseId) => found.add(clauseId));
+    // The sentence's parts are folded apart, as they are tried, in case folding a part differs from a slice of the whole.
+    for (const folded of new Set([sentence, ...clausesOf(sentence)].map(foldText))) {
+      for (const word of folded.match(WORD) ?? []) {
+        for (let length = 1; length <= word.length; length++) add(this.byWordStart.get(word.slice(0, length)));
+      }
+      for (let i = 0; i < folded.length; i++) {
+        add(this.byCharacters.get(folded[i]!));
+        add(this.byCharacters.get(folded.slice(i, i + 2)));
+      }
+    }
+    return found;
+  }
 }
 
 function matches(phrases: CompiledPhrase[], sentences: string[]): ConditionMatch[] {

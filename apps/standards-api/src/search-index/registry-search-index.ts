@@ -1,11 +1,11 @@
-// The one full-text index of a registry release (MiniSearch: BM25 ranking, field weights, prefix and typo
-// tolerance), built with the release's snapshot: terms by their names, designations and definitions,
+// The one full-text index of a registry release (MiniSearch's ranking in a compact form: BM25+, field weights,
+// prefix and typo tolerance), built with the release's snapshot: terms by their names, designations and definitions,
 // clauses of the current standards with their block's headings and condition phrases, roles with the tasks
 // they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
-import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
-import { CompiledConditions, type ClauseConditions, type ConditionMatch } from './clause-conditions';
-import { foldText, isHan, searchTerms, sentencesOf } from './search-text';
+import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
+import { CompactTextIndex, type TextDocument, type TextSearchOptions } from './compact-text-index';
+import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex } from './term-names';
 
 /** A term as the index reads it: its synonyms and its designations are all names it answers to. */
@@ -23,6 +23,12 @@ export interface TermHit {
   /** exact: the text is the term's name; synonym: one of its synonyms or designations; near: found by search. */
   match: 'exact' | 'synonym' | 'near';
   matchedWords: string[];
+}
+
+/** A ranking of terms whose hits are made one at a time, by position. */
+export interface RankedTerms {
+  size: number;
+  hitAt(position: number): TermHit;
 }
 
 export interface RoleHit {
@@ -65,7 +71,7 @@ const RELATIVE_FLOOR = 0.12;
 /** A clause is evidence-worthy for a sentence when it scores at least this share of the sentence's best clause. */
 const EVIDENCE_SHARE = 0.45;
 
-function searchOptions(query: string, boost: Record<string, number>): SearchOptions {
+function searchOptions(query: string, boost: Record<string, number>): TextSearchOptions {
   const short = searchTerms(query).filter((term) => !isHan(term)).length <= SHORT_QUERY_TERMS;
   return {
     boost,
@@ -75,33 +81,38 @@ function searchOptions(query: string, boost: Record<string, number>): SearchOpti
   };
 }
 
-function index(fields: string[]): MiniSearch {
-  return new MiniSearch({ fields, tokenize: searchTerms, processTerm: (term) => term });
+function index(fields: string[], documents: Iterable<TextDocument>): CompactTextIndex {
+  return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
 }
 
 const both = (text: Localized): string => `${text.en}\n${text['zh-Hans']}`;
 const bothLists = (list: Localized<string[]>): string => [...list.en, ...list['zh-Hans']].join('\n');
 
 export class RegistrySearchIndex {
-  private readonly termIndex = index(['name', 'designations', 'termWords', 'definition']);
-  private readonly clauseIndex = index(['text', 'conditions', 'heading']);
-  private readonly roleIndex = index(['name', 'description', 'responsibilities', 'tasks']);
+  private readonly termIndex: CompactTextIndex;
+  private readonly clauseIndex: CompactTextIndex;
+  private readonly roleIndex: CompactTextIndex;
   private readonly terms = new Map<string, IndexedTerm>();
   private readonly roles = new Map<string, RoleDto>();
   private readonly standards = new Map<string, IndexedStandard>();
   private readonly compiled = new Map<string, CompiledConditions>();
+  /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
+  private readonly conditionsByCue: ConditionsByCue;
   /** Every name of each term, for finding the terms a text names or is the name of. */
   private readonly termNames: TermNameIndex;
 
   constructor(input: { terms: IndexedTerm[]; standards: IndexedStandard[]; roles: RoleDto[]; tasks: TaskSpecDto[] }) {
     for (const term of input.terms) this.terms.set(term.termId, term);
-    this.termIndex.addAll(
+    this.termIndex = index(
+      ['name', 'designations', 'termWords', 'definition'],
       input.terms.map((term) => ({
         id: term.termId,
-        name: both(term.term),
-        designations: `${bothLists(term.synonyms)}\n${bothLists(term.designations)}`,
-        termWords: term.termId.replace(/-/g, ' '),
-        definition: both(term.definition),
+        fields: [
+          both(term.term),
+          `${bothLists(term.synonyms)}\n${bothLists(term.designations)}`,
+          term.termId.replace(/-/g, ' '),
+          both(term.definition),
+        ],
       })),
     );
     this.termNames = new TermNameIndex(
@@ -116,6 +127,7 @@ export class RegistrySearchIndex {
       const term = this.terms.get(termId);
       return term ? namesOfTerm(term) : [];
     };
+    const clauses: TextDocument[] = [];
     for (const standard of input.standards) {
       const { block } = standard;
       this.standards.set(block.sectionId, standard);
@@ -124,61 +136,88 @@ export class RegistrySearchIndex {
         const id = `${block.sectionId}#${clause.clauseId}`;
         const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
         this.compiled.set(id, new CompiledConditions(conditions, namesOf));
-        this.clauseIndex.add({
+        clauses.push({
           id,
-          text: both(clause.text),
-          conditions: [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '),
-          heading,
+          fields: [both(clause.text), [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '), heading],
         });
       }
     }
+    this.clauseIndex = index(['text', 'conditions', 'heading'], clauses);
+    this.conditionsByCue = new ConditionsByCue([...this.compiled].filter(([, conditions]) => !conditions.isEmpty));
 
     const tasksOf = new Map<string, string[]>();
     for (const task of input.tasks) {
       for (const role of task.roles) tasksOf.set(role, [...(tasksOf.get(role) ?? []), both(task.title), both(task.description)]);
     }
     for (const role of input.roles) this.roles.set(role.role, role);
-    this.roleIndex.addAll(
+    this.roleIndex = index(
+      ['name', 'description', 'responsibilities', 'tasks'],
       input.roles.map((role) => ({
         id: role.role,
-        name: `${both(role.name)}\n${role.role.replace(/-/g, ' ')}`,
-        description: both(role.description),
-        responsibilities: bothLists(role.responsibilities),
-        tasks: (tasksOf.get(role.role) ?? []).join('\n'),
+        fields: [
+          `${both(role.name)}\n${role.role.replace(/-/g, ' ')}`,
+          both(role.description),
+          bothLists(role.responsibilities),
+          (tasksOf.get(role.role) ?? []).join('\n'),
+        ],
       })),
     );
-    // V8 compiles each condition pattern on its first use: once here, when the release loads, not on a request.
+    // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
+    // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
   }
 
   /** Terms by relevance to a word or phrase in either language: names first, then designations, definitions last. */
   searchTerms(query: string, limit: number): TermHit[] {
+    const ranked = this.rankTerms(query);
+    return Array.from({ length: Math.min(limit, ranked.size) }, (_, rank) => ranked.hitAt(rank));
+  }
+
+  /**
+   * The terms of searchTerms in the same order, each hit made only when asked for: a common word ranks
+   * thousands of terms, and a page shows a few.
+   */
+  rankTerms(query: string): RankedTerms {
     const folded = foldText(query).trim();
-    const results = relevant(
-      this.termIndex.search(query, searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 })),
+    const ranking = this.termIndex.search(
+      query,
+      searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 }),
+      RELATIVE_FLOOR,
     );
+    const count = ranking.size;
     // The terms the query is a name of, looked up once rather than by folding every hit's names.
     const called = this.termNames.calledBy(query);
-    const hits = results.map((result): TermHit => {
-      const term = this.terms.get(String(result.id))!;
-      const name = called.get(term.termId);
-      const match = name === 'own' ? 'exact' : name === 'other' || term.termId === folded ? 'synonym' : 'near';
-      return { term, score: round(result.score), match, matchedWords: result.queryTerms };
-    });
-    // The term the text names outright comes before any found by search.
-    const named = (hit: TermHit) => (hit.match === 'near' ? 1 : 0);
-    return hits.sort((a, b) => named(a) - named(b) || b.score - a.score).slice(0, limit);
+    // The term the text names outright comes before any found by search; each group stays in score order.
+    const named: number[] = [];
+    const near: number[] = [];
+    for (let rank = 0; rank < count; rank++) {
+      const termId = ranking.idAt(rank);
+      (called.has(termId) || termId === folded ? named : near).push(rank);
+    }
+    const order = [...named, ...near];
+    return {
+      size: count,
+      hitAt: (position) => {
+        const rank = order[position]!;
+        const term = this.terms.get(ranking.idAt(rank))!;
+        const name = called.get(term.termId);
+        const match = name === 'own' ? 'exact' : name === 'other' || term.termId === folded ? 'synonym' : 'near';
+        return { term, score: round(ranking.scoreAt(rank)), match, matchedWords: ranking.queryTermsAt(rank) };
+      },
+    };
   }
 
   /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
   searchRoles(query: string, limit: number): RoleHit[] {
-    const results = relevant(
-      this.roleIndex.search(query, searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 })),
+    const ranking = this.roleIndex.search(
+      query,
+      searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 }),
+      RELATIVE_FLOOR,
     );
-    return results.slice(0, limit).map((result) => ({
-      role: this.roles.get(String(result.id))!,
-      score: round(result.score),
-      matchedWords: result.queryTerms,
+    return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
+      role: this.roles.get(ranking.idAt(rank))!,
+      score: round(ranking.scoreAt(rank)),
+      matchedWords: ranking.queryTermsAt(rank),
     }));
   }
 
@@ -189,32 +228,43 @@ export class RegistrySearchIndex {
   searchStandards(practice: string, limit: number): StandardHit[] {
     const sentences = sentencesOf(practice);
     const options = searchOptions(practice, { text: 2, conditions: 1.5, heading: 1 });
-    const wholeScores = new Map(
-      this.clauseIndex.search(this.withTermNames(practice), options).map((result) => [String(result.id), result.score]),
-    );
+    const whole = this.clauseIndex.search(this.withTermNames(practice), options);
+    const wholeScores = new Map(Array.from({ length: whole.size }, (_, rank) => [whole.idAt(rank), whole.scoreAt(rank)]));
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
     sentences.forEach((sentence, i) => {
-      const results = this.clauseIndex.search(
+      const ranking = this.clauseIndex.search(
         this.withTermNames(sentence),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
+        EVIDENCE_SHARE,
       );
-      const best = results[0]?.score ?? 0;
-      for (const result of results.filter((r) => r.score >= best * EVIDENCE_SHARE)) {
-        const id = String(result.id);
-        evidence.set(id, [...(evidence.get(id) ?? []), { sentence, words: result.queryTerms, terms: namedTerms[i]!.map((t) => t.termId) }]);
+      for (let rank = 0; rank < ranking.size; rank++) {
+        const id = ranking.idAt(rank);
+        evidence.set(id, [
+          ...(evidence.get(id) ?? []),
+          { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
+        ]);
       }
     });
     const practiceTerms = namedTerms.flat();
     const best = Math.max(0, ...wholeScores.values());
 
-    // Clauses the pack gives no conditions can neither be contradicted nor stated: only the others are tried.
-    const conditional = [...this.compiled].filter(([, conditions]) => !conditions.isEmpty);
-    const contradictions = new Map(conditional.map(([id, conditions]) => [id, conditions.contradictions(sentences)]));
+    // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
+    const sentencesOfClause = new Map<string, string[]>();
+    for (const sentence of sentences) {
+      for (const id of this.conditionsByCue.clausesFor(sentence)) {
+        const bearing = sentencesOfClause.get(id);
+        if (bearing) bearing.push(sentence);
+        else sentencesOfClause.set(id, [sentence]);
+      }
+    }
+    const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
+    const contradictions = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing)]));
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
-    const affirmative = sentences.filter((sentence) => !contradicting.has(sentence));
-    const statements = new Map(conditional.map(([id, conditions]) => [id, conditions.statements(affirmative)]));
+    const statements = new Map(
+      tried.map(({ id, conditions, bearing }) => [id, conditions.statements(bearing.filter((sentence) => !contradicting.has(sentence)))]),
+    );
 
     // Only a block with something found (a scored clause, a condition met or contradicted, a term it governs) can score above zero.
     const sectionOf = (clauseId: string) => clauseId.slice(0, clauseId.indexOf('#'));
@@ -280,11 +330,6 @@ export class RegistrySearchIndex {
 /** Every name a term answers to: its names, synonyms and designations in both languages. */
 function namesOfTerm(term: IndexedTerm): string[] {
   return [term.term, term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat());
-}
-
-function relevant(results: SearchResult[]): SearchResult[] {
-  const best = results[0]?.score ?? 0;
-  return results.filter((result) => result.score >= best * RELATIVE_FLOOR);
 }
 
 function round(score: number): number {

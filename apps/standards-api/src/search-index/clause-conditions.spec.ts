@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
+import { CompiledConditions, ConditionsByCue, type ClauseConditions } from './clause-conditions';
+
+let pack: ContentPack;
+let conditioned: [string, ClauseConditions][];
+
+beforeAll(async () => {
+  const loaded = await loadPack(samplePackDirectory());
+  if (!loaded.ok) throw new Error('the sample pack does not load');
+  pack = loaded.pack;
+  conditioned = pack.standards.flatMap((block) =>
+    block.clauses.flatMap((clause): [string, ClauseConditions][] =>
+      clause.conditions
+        ? [
+            [
+              `${block.sectionId}@${block.version}#${clause.clauseId}`,
+              {
+                requires: [...clause.conditions.requires.en, ...clause.conditions.requires['zh-Hans']],
+                contradictedBy: [...clause.conditions.contradictedBy.en, ...clause.conditions.contradictedBy['zh-Hans']],
+              },
+            ],
+          ]
+        : [],
+    ),
+  );
+  // Phrases shaped as the generated pack's (tools/scale/registry-pack-generator.mjs): a subject and a cue.
+  conditioned.push(
+    ['generated#1', { requires: ['payout approv', '付款 审批'], contradictedBy: ['nobody|without|never approv', '没有|未经|无人 审批'] }],
+    [
+      'generated#2',
+      { requires: ['ledger reconcil', '账簿 核对'], contradictedBy: ['nobody|without|never reconcil', '没有|未经|无人 核对'] },
+    ],
+  );
+});
+
+/** Words a practice is written in: the alternatives of the pack's cues (some inflected), negations, limits, fillers. */
+function practiceWords(): string[] {
+  const alternatives = conditioned.flatMap(([, conditions]) =>
+    [...conditions.requires, ...conditions.contradictedBy].flatMap((phrase) => phrase.split(/[\s|]+/).map((a) => a.replace(/_/g, ' '))),
+  );
+  const names = pack.terms.slice(0, 20).flatMap((term) => [term.term.en, term.term['zh-Hans']]);
+  return [
+    ...alternatives.filter((alternative) => !alternative.startsWith('@')),
+    ...alternatives.map((alternative) => `${alternative}es`),
+    ...alternatives.map((alternative) => `pre-${alternative}`),
+    ...names,
+    ...['no', 'not', 'nobody', 'never', 'without', 'only', 'Approves', 'Sign-Off', 'AI', 'agent', 'the', 'every', 'Friday'],
+    ...['没有', '未经', '无人', '不', '只', '我们的', '每周', '自动', '助手'],
+    ...[',', ' but ', '，', '：', '; '],
+  ];
+}
+
+describe('the conditions filed by cue', () => {
+  it('tries a sentence on every clause whose conditions it states or contradicts, and finds the same', () => {
+    const compiled = conditioned.map(([id, conditions]): [string, CompiledConditions] => [id, new CompiledConditions(conditions, namesOf)]);
+    const byCue = new ConditionsByCue(compiled);
+    const word = fc.constantFrom(...practiceWords());
+    // A phrase's cues, one alternative of each, between other words: a sentence that states or contradicts it, or nearly.
+    const phrases = conditioned.flatMap(([, conditions]) => [...conditions.requires, ...conditions.contradictedBy]);
+    const phraseWords = fc.tuple(fc.constantFrom(...phrases), fc.nat()).map(([phrase, pick]) =>
+      phrase
+        .trim()
+        .split(/\s+/)
+        .map((cue) => {
+          const alternatives = cue.split('|').filter((alternative) => !alternative.startsWith('@'));
+          return (alternatives[pick % Math.max(1, alternatives.length)] ?? 'AI agent').replace(/_/g, ' ');
+        }),
+    );
+    const sentence = fc
+      .tuple(
+        fc.array(word, { maxLength: 3 }),
+        fc.oneof(phraseWords, fc.array(word, { minLength: 1, maxLength: 6 })),
+        fc.array(word, { maxLength: 3 }),
+      )
+      .chain(([before, middle, after]) => fc.constantFrom(' ', '').map((space) => [...before, ...middle, ...after].join(space)));
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(sentence, { minLength: 1, maxLength: 4 }), (sentences) => {
+        const candidates = sentences.map((s) => byCue.clausesFor(s));
+        for (const [id, conditions] of compiled) {
+          const bearing = sentences.filter((_, i) => candidates[i]!.has(id));
+          expect(conditions.contradictions(bearing)).toEqual(conditions.contradictions(sentences));
+          expect(conditions.statements(bearing)).toEqual(conditions.statements(sentences));
+          found += conditions.contradictions(sentences).length + conditions.statements(sentences).length;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The sentences generated state or contradict clauses often: the equalities above are not of empty lists.
+    expect(found).toBeGreaterThan(200);
+  });
+
+  it('tries a sentence on the clauses of its cues only', () => {
+    const compiled = conditioned.map(([id, conditions]): [string, CompiledConditions] => [id, new CompiledConditions(conditions, namesOf)]);
+    const byCue = new ConditionsByCue(compiled);
+    expect(byCue.clausesFor('The equity ledger is reconciled once a year.')).toContain('generated#2');
+    expect(byCue.clausesFor('The equity ledger is reconciled once a year.')).not.toContain('generated#1');
+    expect(byCue.clausesFor('Lunch is at noon.').size).toBeLessThan(compiled.length / 4);
+  });
+});
+
+function namesOf(termId: string): string[] {
+  const term = pack.terms.find((t) => t.termId === termId);
+  return term
+    ? [term.term, term.synonyms, term.designations ?? { en: [], 'zh-Hans': [] }].flatMap((names) => [names.en, names['zh-Hans']].flat())
+    : [];
+}

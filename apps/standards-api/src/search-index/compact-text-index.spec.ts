@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import MiniSearch from 'minisearch';
+import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
+import { CompactTextIndex, type TextSearchOptions } from './compact-text-index';
+import { searchTerms, searchTermsOfAll } from './search-text';
+
+// Words that share prefixes and lie one or two edits apart, so prefix and typo matches overlap and collide.
+const LATIN_WORDS = [
+  'pay',
+  'payout',
+  'payouts',
+  'payment',
+  'payments',
+  'payee',
+  'payer',
+  'approve',
+  'approval',
+  'approved',
+  'aprove',
+  'settle',
+  'settlement',
+  'setlement',
+  'settled',
+  'ledger',
+  'ledgers',
+  'leger',
+  'exchange',
+  'exchanged',
+  'rate',
+  'rates',
+  'four-eyes',
+  'duties',
+  'duty',
+  '2024',
+  '42',
+];
+const HAN = ['付', '款', '审', '批', '结', '算', '汇', '率', '红', '冲', '账', '本'];
+const FIELDS = ['name', 'designations', 'definition'];
+
+const word = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...LATIN_WORDS) },
+  { weight: 1, arbitrary: fc.array(fc.constantFrom(...HAN), { minLength: 1, maxLength: 5 }).map((chars) => chars.join('')) },
+);
+const text = (maxWords: number) => fc.array(word, { maxLength: maxWords }).map((words) => words.join(' '));
+const corpus = fc.array(fc.tuple(text(8), text(6), text(20)), { minLength: 1, maxLength: 25 });
+const searchOptions: fc.Arbitrary<TextSearchOptions> = fc
+  .record({
+    boost: fc.record({ name: fc.constantFrom(4, 1, 0), designations: fc.constantFrom(3, 0.5), definition: fc.constantFrom(0.6, 2) }),
+    prefixFrom: fc.constantFrom(0, 3, 5, 99),
+    fuzzyFrom: fc.constantFrom(3, 5, 99),
+    fuzziness: fc.constantFrom<boolean | number>(true, false, 1, 2, 0.2, 0.35),
+    weights: fc.record({ fuzzy: fc.constantFrom(0.45, 0.5), prefix: fc.constantFrom(0.375, 0.4) }),
+  })
+  .map(({ boost, prefixFrom, fuzzyFrom, fuzziness, weights }) => ({
+    boost,
+    prefix: (term: string) => term.length >= prefixFrom,
+    fuzzy: (term: string) => term.length >= fuzzyFrom && fuzziness,
+    weights,
+  }));
+
+/** MiniSearch, the oracle, and the compact index over the same documents. */
+function bothIndexes(documents: readonly (readonly string[])[]) {
+  const miniSearch = new MiniSearch({ fields: FIELDS, tokenize: searchTerms, processTerm: (term) => term });
+  miniSearch.addAll(documents.map(([name, designations, definition], i) => ({ id: `d${i}`, name, designations, definition })));
+  const compact = new CompactTextIndex(
+    FIELDS,
+    searchTerms,
+    documents.map((fields, i) => ({ id: `d${i}`, fields })),
+    searchTermsOfAll,
+  );
+  return { miniSearch, compact };
+}
+
+function expectSameAnswer(
+  { miniSearch, compact }: ReturnType<typeof bothIndexes>,
+  query: string,
+  options: TextSearchOptions,
+  atLeast: number,
+) {
+  const all = miniSearch.search(query, options);
+  const expected = all.filter((result) => result.score >= (all[0]?.score ?? 0) * atLeast);
+  const ranking = compact.search(query, options, atLeast);
+  const actual = Array.from({ length: ranking.size }, (_, rank) => ({
+    id: ranking.idAt(rank),
+    score: ranking.scoreAt(rank),
+    queryTerms: ranking.queryTermsAt(rank),
+  }));
+  expect(actual.map((hit) => hit.id)).toEqual(expected.map((result) => result.id));
+  expect(actual.map((hit) => hit.queryTerms)).toEqual(expected.map((result) => result.queryTerms));
+  actual.forEach((hit, rank) => {
+    const score = expected[rank]!.score;
+    expect(Math.abs(hit.score - score)).toBeLessThanOrEqual(1e-9 * Math.abs(score));
+  });
+}
+
+/** The share of the best score a hit must reach (0: every hit). */
+const share = fc.constantFrom(0, 0, 0.12, 0.45, 1);
+
+describe('the compact text index', () => {
+  it('ranks, scores and credits query terms as MiniSearch does', () => {
+    fc.assert(
+      fc.property(corpus, text(5), searchOptions, share, (documents, query, options, atLeast) => {
+        expectSameAnswer(bothIndexes(documents), query, options, atLeast);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("answers as MiniSearch does over the sample pack's terms, for their words cut short and misspelt", async () => {
+    const loaded = await loadPack(samplePackDirectory());
+    if (!loaded.ok) throw new Error('the sample pack does not load');
+    const { terms } = loaded.pack;
+    const indexes = bothIndexes(
+      terms.map((term) => [
+        `${term.term.en}\n${term.term['zh-Hans']}`,
+        [
+          ...term.synonyms.en,
+          ...term.synonyms['zh-Hans'],
+          ...(term.designations?.en ?? []),
+          ...(term.designations?.['zh-Hans'] ?? []),
+        ].join('\n'),
+        `${term.definition.en}\n${term.definition['zh-Hans']}`,
+      ]),
+    );
+    const words = [...new Set(terms.flatMap((term) => `${term.term.en} ${term.term['zh-Hans']} ${term.definition.en}`.split(/\s+/)))];
+    const misspelt = fc
+      .tuple(fc.constantFrom(...words), fc.nat(), fc.constantFrom('cut', 'drop', 'swap', 'as is'))
+      .map(([word, at, change]) => {
+        const i = at % word.length;
+        if (change === 'cut') return word.slice(0, Math.max(3, i));
+        if (change === 'drop') return word.slice(0, i) + word.slice(i + 1);
+        if (change === 'swap') return word.slice(0, i) + 'e' + word.slice(i + 1);
+        return word;
+      });
+    const query = fc.array(misspelt, { minLength: 1, maxLength: 4 }).map((queryWords) => queryWords.join(' '));
+    fc.assert(
+      fc.property(query, searchOptions, share, (text, options, atLeast) => expectSameAnswer(indexes, text, options, atLeast)),
+      { numRuns: 100 },
+    );
+  });
+
+  it('finds nothing for a query with no search terms, or in an empty index', () => {
+    const options: TextSearchOptions = { boost: {}, prefix: () => true, fuzzy: () => 1, weights: { fuzzy: 0.5, prefix: 0.4 } };
+    const compact = new CompactTextIndex(FIELDS, searchTerms, [{ id: 'a', fields: ['payout', '付款', 'the payment'] }]);
+    expect(compact.search('the of and', options).size).toBe(0);
+    expect(new CompactTextIndex(FIELDS, searchTerms, []).search('payout', options).size).toBe(0);
+    expect(compact.search('payot', options).idAt(0)).toBe('a');
+  });
+});

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
+import { searchTerms, searchTermsOfAll } from './search-text';
+
+describe('search terms of many texts at once', () => {
+  it("are each text's own search terms, for every text of the sample pack", async () => {
+    const loaded = await loadPack(samplePackDirectory());
+    if (!loaded.ok) throw new Error('the sample pack does not load');
+    const { terms, standards, roles } = loaded.pack;
+    const texts = [
+      ...terms.flatMap((term) => [term.term, term.definition].flatMap((text) => [text.en, text['zh-Hans']])),
+      ...terms.flatMap((term) => [...term.synonyms.en, ...term.synonyms['zh-Hans']]),
+      ...standards.flatMap((block) => block.clauses.flatMap((clause) => [clause.text.en, clause.text['zh-Hans']])),
+      ...roles.flatMap((role) => [role.description.en, role.description['zh-Hans']]),
+    ];
+    expect(texts.filter((text) => /\p{Script=Han}/u.test(text)).length).toBeGreaterThan(100);
+    expect(searchTermsOfAll(texts)).toEqual(texts.map(searchTerms));
+  });
+
+  it("are each text's own search terms, for generated texts of Chinese runs, Latin words and punctuation", () => {
+    const piece = fc.constantFrom(
+      ...['结算', '批次', '审批', '付款', '的', '我们', '没有', '人', '自动', '助手', '股权', '账簿', '核对', '一次', '每年'],
+      ...['AI', 'agent', 'four-eyes', 'top line', '2024', 'Ｆｕｌｌ', 'café'],
+      ...[' ', '\n', '，', '。', ', ', '; ', '、', '“', '”', '-', ''],
+    );
+    const text = fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 40 }), (texts) => {
+        expect(searchTermsOfAll(texts)).toEqual(texts.map(searchTerms));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
