@@ -32,7 +32,11 @@ export async function createTestDatabase(prefix: string): Promise<TestDatabase> 
     kind: 'server',
     dropConnections: () =>
       withAdmin(serverUrl, (client) =>
-        client.query<{ ended: boolean }>('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1', [name]),
+        // With a timeout the call returns once each backend has exited (PostgreSQL 14+), not when it was
+        // signalled: a request sent right after the drop meets no connection that is still dying.
+        client.query<{ ended: boolean }>('SELECT pg_terminate_backend(pid, 10000) AS ended FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]),
       ).then((result) => result.rows.filter((row) => row.ended).length),
     drop: () => withAdmin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
