@@ -12,6 +12,8 @@
 //    the drafting tool's baseline, since no server that replays can be matched by one that writes).
 //  - tools/call with an agent OAuth token (a person signed in by an agent host; the draft exchanged at
 //    identity for the hop to standards-api) beside the same call with an API key (goal: at least 0.9).
+// A lane that drafts for real fails unless standards-api created a project for every call it counted (a
+// refused draft is a tool result with isError, an HTTP 200 all the same).
 // Lanes of a comparison: 3 s warm-up each, then 5 s slices in the order A B C C B A, averaged, so a
 // drift of the machine during the comparison weighs on every lane alike.
 // Single lanes (3 s warm-up discarded, 10 s measured; BENCH_MCP_SINGLES_ONLY=1 runs only these;
@@ -193,6 +195,22 @@ async function identityDecisions(identity) {
 }
 
 /**
+ * standards-api's answers to POST /api/v2/split-projects so far, as { created, refused } (201 and any
+ * other status). A tools/call that standards-api refused still answers HTTP 200 (a tool result with
+ * isError), so a drafting lane's 200s alone do not say that anything was drafted.
+ */
+async function draftAnswers(standardsApi) {
+  const text = (await request(standardsApi.port, { path: '/metrics' })).body.toString('utf8');
+  const answers = { created: 0, refused: 0 };
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('http_requests_total{') || !line.includes('method="POST"') || !line.includes('route="/api/v2/split-projects"'))
+      continue;
+    answers[line.includes('status="201"') ? 'created' : 'refused'] += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return answers;
+}
+
+/**
  * A person of a partner's organization (drafting role) whom an agent host signs in for the gateway: the
  * tests' own helper (libs/server-kit/src/testing/signed-in-partner.ts), bundled for Node here.
  */
@@ -317,16 +335,38 @@ async function main() {
   /** One measured stretch of a lane, with the decisions identity answered meanwhile (any asker). */
   async function measure(measured, seconds) {
     const decisionsBefore = await identityDecisions(identity);
+    const draftsBefore = await draftAnswers(standardsApi);
     const result = await load(measured, seconds);
     const decisions = (await identityDecisions(identity)) - decisionsBefore;
     assertOnlyStatus(result, 200, `${measured.target} ${measured.call}`);
+    if (draftsForReal(measured)) assertDrafted(measured, result.requests.total, draftsBefore, await draftAnswers(standardsApi));
     return { requests: result.requests.total, seconds, p50Ms: result.latency.p50, p99Ms: result.latency.p99, decisions };
+  }
+
+  /** A lane whose every call POSTs a draft to standards-api (the replaying bare servers post nothing). */
+  const draftsForReal = ({ target, call }) => call === 'draft' && target !== 'bare' && target !== 'bareTuned';
+
+  /**
+   * Fails unless standards-api created a project for every call answered and refused none. A call still
+   * in flight when the load stopped may be created after it, never the other way round, so created may
+   * exceed the calls counted.
+   */
+  function assertDrafted(measured, calls, before, after) {
+    const created = after.created - before.created;
+    const refused = after.refused - before.refused;
+    if (refused > 0 || created < calls)
+      throw new Error(
+        `${measured.target} ${measured.call}: ${calls} calls answered 200 but standards-api created ${created} projects and refused ${refused}`,
+      );
   }
 
   async function warmUp(measured) {
     await check(measured);
     log(`${measured.target} ${measured.call}: warm-up`);
-    assertOnlyStatus(await load(measured, LOAD.warmupSeconds), 200, `${measured.target} ${measured.call} warm-up`);
+    const draftsBefore = await draftAnswers(standardsApi);
+    const result = await load(measured, LOAD.warmupSeconds);
+    assertOnlyStatus(result, 200, `${measured.target} ${measured.call} warm-up`);
+    if (draftsForReal(measured)) assertDrafted(measured, result.requests.total, draftsBefore, await draftAnswers(standardsApi));
   }
 
   const summary = (measured, stretches) => {
