@@ -48,8 +48,14 @@ export class ThrowawayImages {
     const dump = await db.dumpDataDir('none');
     // Written aside and renamed, so a start running beside this one reads a whole image or none.
     const partial = `${file}.${process.pid}.partial`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
-    await rename(partial, file);
+    try {
+      await writeFile(partial, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
+      await rename(partial, file);
+    } catch (error) {
+      // A full disk leaves no half-written image behind to fill it further.
+      await rm(partial, { force: true });
+      throw error;
+    }
     if (imageName !== CLUSTER_IMAGE) await this.removeUnused(imageName);
   }
 
