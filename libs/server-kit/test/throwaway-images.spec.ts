@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
@@ -73,6 +73,22 @@ describe('throwaway embedded databases from stored images', () => {
     expect(edited.startedFromSchemaImage).toBe(false);
     await expect(noteColumns(edited)).resolves.toEqual(['id', 'body', 'title']);
     expect((await images()).filter((name) => name.includes('-notes-'))).toHaveLength(2);
+  });
+
+  it('drops what nobody used for a day when it stores an image, and keeps what is in use', async () => {
+    const folder = path.join(temporary, 'images');
+    await mkdir(folder, { mode: 0o700 });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    for (const name of ['0.1.0-other-0123456789abcdef.tar', 'x.tar.4242.partial', 'recent-0123456789abcdef.tar']) {
+      await writeFile(path.join(folder, name), 'left behind');
+      if (name !== 'recent-0123456789abcdef.tar') await utimes(path.join(folder, name), twoDaysAgo, twoDaysAgo);
+    }
+    await open(CreateNotes1700000000000);
+    expect((await images()).sort()).toEqual([
+      expect.stringMatching(/-cluster\.tar$/),
+      expect.stringMatching(/-notes-[0-9a-f]{16}\.tar$/),
+      'recent-0123456789abcdef.tar',
+    ]);
   });
 
   it('neither reads nor writes images in a folder others can write to', async () => {

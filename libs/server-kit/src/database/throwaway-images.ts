@@ -41,7 +41,7 @@ export class ThrowawayImages {
     return { db, fromSchemaImage: false };
   }
 
-  /** Keeps the database's present state as the named image, and drops the service's images left unused. */
+  /** Keeps the database's present state as the named image, and drops whatever in the folder was left unused. */
   async store(db: PGlite, imageName: string): Promise<void> {
     const file = this.fileOf(imageName);
     if (!file) return;
@@ -56,7 +56,7 @@ export class ThrowawayImages {
       await rm(partial, { force: true });
       throw error;
     }
-    if (imageName !== CLUSTER_IMAGE) await this.removeUnused(imageName);
+    await this.removeUnused(file);
   }
 
   private async load(imageName: string): Promise<PGlite | undefined> {
@@ -69,17 +69,17 @@ export class ThrowawayImages {
   }
 
   /**
-   * A service's images whose migrations have changed are left behind; one not used for a day goes. (The
-   * same migrations compiled by two tools, the tests' and the build's, hash differently: both stay.)
+   * Images whose migrations changed (or of a service or PGlite version no longer run) are left behind, and
+   * so is a partial image of a start that was killed while writing one: whatever nobody used for a day
+   * goes. (The same migrations compiled by two tools, the tests' and the build's, hash differently: both
+   * stay, as both are used.)
    */
-  private async removeUnused(imageName: string): Promise<void> {
-    const service = imageName.slice(0, imageName.lastIndexOf('-'));
-    const prefix = `${pgliteVersion()}-${service}-`;
+  private async removeUnused(kept: string): Promise<void> {
     for (const name of await readdir(this.folder!)) {
-      if (!name.startsWith(prefix) || !/^[0-9a-f]{16}\.tar$/.test(name.slice(prefix.length))) continue;
       const file = path.join(this.folder!, name);
+      if (file === kept) continue;
       const found = await stat(file).catch(() => undefined);
-      if (found && Date.now() - found.mtimeMs > UNUSED_FOR_MS) await rm(file, { force: true });
+      if (found?.isFile() && Date.now() - found.mtimeMs > UNUSED_FOR_MS) await rm(file, { force: true });
     }
   }
 
