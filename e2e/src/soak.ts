@@ -345,12 +345,13 @@ class Traffic {
     await this.expect('registry read', status(200), () => send('GET', `${api}/standards`, {}));
     await this.expect('keyed read', status(200), () => send('GET', `${api}/split-projects`, app));
     // The second key: allowed until revoked, refused ever after (no lease or cached allow outlives it):
-    // identity refuses the credential itself (401), standards-api is told `invalid_credential` (403).
+    // identity refuses the credential itself (401), and so does standards-api when identity tells it
+    // `invalid_credential` (401).
     const second = { token: this.secondKey.secret, organizationId: app.organizationId };
     const revoked = this.secondKeyRevoked;
     await this.expect('second key, identity', status(revoked ? 401 : 200), () => send('GET', `${identityUrl}/v1/apps`, second));
-    await this.expect('second key, standards-api', status(revoked ? 403 : 200), () => send('GET', `${api}/split-projects`, second));
-    this.personToken = await this.fresh(this.personToken, 'person read', 403, (token) =>
+    await this.expect('second key, standards-api', status(revoked ? 401 : 200), () => send('GET', `${api}/split-projects`, second));
+    this.personToken = await this.fresh(this.personToken, 'person read', 401, (token) =>
       send('GET', `${api}/split-projects`, { token, organizationId: app.organizationId }),
     );
     await this.expect('person read', status(200), () =>
@@ -368,7 +369,8 @@ class Traffic {
   /**
    * The token, or a new one when it is near its end. A token past its end is tried once more first:
    * it must be refused with `refusal` (a cached allow or exchanged token outliving it would let it
-   * through): the gateway refuses it itself (401), standards-api is told `invalid_credential` (403).
+   * through): the gateway refuses it itself (401), and standards-api when identity tells it
+   * `invalid_credential` (401).
    */
   private async fresh(
     token: AccessToken,

@@ -53,7 +53,7 @@ describe('a signed-in user at the standards API', () => {
     expect(activated.body).toMatchObject({ version: 1, createdBy: `human:${owner.uid}` });
   });
 
-  it('refuses activation to a signed-in user without an approving role, and a forged token, writing nothing', async () => {
+  it('refuses activation to a signed-in user without an approving role (403), and a forged token (401), writing nothing', async () => {
     const modeller = await userWithRoles(['scenario-modeller']);
     const as = { Authorization: `Bearer ${await signIn(modeller.email)}`, 'X-Organization-Id': partner.organizationId };
     const created = await request(api.server).post('/api/v2/split-projects').set(as).send(project).expect(201);
@@ -70,7 +70,7 @@ describe('a signed-in user at the standards API', () => {
       .post(`/api/v2/split-projects/${created.body.project.id}/activate`)
       .set({ ...as, Authorization: forged })
       .send({ scenarioId: created.body.scenario.id })
-      .expect(403);
+      .expect(401);
     expect(await count()).toBe(before);
   });
 });

@@ -61,14 +61,16 @@ describe('split projects authorized by the real identity service', () => {
       .expect(404);
   });
 
-  it('refuses an unknown or revoked key with 403 and writes nothing', async () => {
+  it('refuses an unknown or revoked key with 401 (an invalid credential, DESIGN.md) and writes nothing', async () => {
     const acme = await partner();
     const before = (await api.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n;
-    await request(api.server)
+    const refused = await request(api.server)
       .post('/api/v2/split-projects')
       .set({ Authorization: `Bearer stdreg_app_aaaaaaaaaa_${'A'.repeat(43)}`, 'X-Organization-Id': acme.organizationId })
       .send(project)
-      .expect(403);
+      .expect(401);
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="standards-api", error="invalid_token"');
+    expect(refused.body.code).toBe('unauthenticated');
     expect((await api.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n).toBe(before);
   });
 

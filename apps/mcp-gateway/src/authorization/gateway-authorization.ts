@@ -1,7 +1,7 @@
 // Every keyed decision of the gateway, asked of identity and failing closed.
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthorizationClient } from '@stdreg/authz-client';
-import type { Action, AgentScope, DecisionSubjectDto, ForwardedCredentialDto } from '@stdreg/contracts';
+import { INVALID_CREDENTIAL, type Action, type AgentScope, type DecisionSubjectDto, type ForwardedCredentialDto } from '@stdreg/contracts';
 import type { McpCaller } from '../caller/caller';
 
 export type OrganizationReadAction = Extract<
@@ -98,7 +98,7 @@ export class GatewayAuthorization {
     });
     if (answer.decision === 'allow') return { kind: 'admitted', subject: answer.subject };
     if (answer.unavailable) return { kind: 'refused', message: UNAVAILABLE };
-    if (answer.reason === 'invalid_credential') return { kind: 'invalid_token' };
+    if (answer.reason === INVALID_CREDENTIAL) return { kind: 'invalid_token' };
     if (answer.reason === 'insufficient_scope') return { kind: 'insufficient_scope', held: answer.subject?.scopes ?? [] };
     return { kind: 'refused', message: `Not allowed (tool:call): ${answer.reason}.` };
   }

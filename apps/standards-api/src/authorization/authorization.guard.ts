@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthorizationClient, forwardedCredential } from '@stdreg/authz-client';
-import { AUTHENTICATION_TOO_OLD, MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
+import { AUTHENTICATION_TOO_OLD, INVALID_CREDENTIAL, MAX_CREDENTIAL_LENGTH, MAX_RESOURCE_ID_LENGTH, type Action } from '@stdreg/contracts';
 import { DomainError, isUuid } from '@stdreg/server-kit';
 import { REQUIRED_ACTION, type AuthorizedRequest } from './authorize.decorator';
 import { recentSignInRequired } from './step-up';
@@ -66,6 +66,15 @@ export class AuthorizationGuard implements CanActivate {
         throw DomainError.of('authorization.unavailable', 'Authorization could not be established; nothing was done. Retry later.');
       }
       if (answer.reason === AUTHENTICATION_TOO_OLD) throw recentSignInRequired(answer.maxAge);
+      if (answer.reason === INVALID_CREDENTIAL) {
+        throw DomainError.of(
+          'authorization.credential_invalid',
+          'The credential is not valid (invalid_credential): unknown, expired, revoked or for another audience.',
+          {
+            headers: { 'WWW-Authenticate': 'Bearer realm="standards-api", error="invalid_token"' },
+          },
+        );
+      }
       throw DomainError.of('authorization.denied', `Not allowed: ${answer.reason}.`);
     }
     request.authorization = { subject: answer.subject, organizationId: organizationId.toLowerCase() };

@@ -33,7 +33,8 @@ export function Authorize(action: Action): MethodDecorator {
     ApiHeader({ name: ORGANIZATION_HEADER, required: true, description: 'The organization the request acts in (uuid)' }),
     ApiUnauthorizedResponse({
       description:
-        'No credential; or, for a formal write, a sign-in older than identity allows: `WWW-Authenticate: Bearer ' +
+        'No credential, or one identity does not know (unknown, expired, revoked, for another audience: ' +
+        '`WWW-Authenticate: Bearer error="invalid_token"`); or, for a formal write, a sign-in older than identity allows: `WWW-Authenticate: Bearer ' +
         'error="insufficient_user_authentication", max_age=<seconds>` (RFC 9470), and the person signs in again',
       type: ProblemDetailsDto,
     }),

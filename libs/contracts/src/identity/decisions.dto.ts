@@ -28,6 +28,8 @@ export type DenialReason = (typeof DENIAL_REASONS)[number];
  * must sign in again (RFC 9470 step-up: `max_age`, or `prompt=login`).
  */
 export const AUTHENTICATION_TOO_OLD = 'authentication_too_old' satisfies DenialReason;
+/** The credential is unknown, expired or revoked: a 401 (DESIGN.md), not a 403, so a client signs in or refreshes. */
+export const INVALID_CREDENTIAL = 'invalid_credential' satisfies DenialReason;
 /** No formal write tolerates a sign-in older than a day; a longer `maxAge` in an answer is not believed. */
 export const MAX_FORMAL_WRITE_MAX_AGE_SECONDS = 86400;
 

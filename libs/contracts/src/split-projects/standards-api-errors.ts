@@ -8,6 +8,7 @@ export const STANDARDS_API_ERRORS = {
   'search.no_content': ErrorCode.ServiceUnavailable,
   'authorization.credential_missing': ErrorCode.Unauthenticated,
   'authorization.credential_too_long': ErrorCode.Unauthenticated,
+  'authorization.credential_invalid': ErrorCode.Unauthenticated,
   'authorization.organization_missing': ErrorCode.ValidationFailed,
   'authorization.unavailable': ErrorCode.AuthorizationUnavailable,
   'authorization.denied': ErrorCode.Forbidden,
