@@ -1,4 +1,6 @@
-import { isPublicAddress } from './outbound-fetch';
+import type { LookupAddress } from 'node:dns';
+import { addressPolicy, PUBLIC_ONLY } from './address-policy';
+import { checkingLookup, fetchFromPublicAddresses, isPublicAddress, SpecialUseAddressError } from './outbound-fetch';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -17,12 +19,51 @@ describe('isPublicAddress', () => {
     'fc00::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    '::a9fe:a9fe',
+    '::a00:7',
+    '::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2852039166',
+    '0x7f.1',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (address) => {
+  it.each(['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('accepts %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
+  });
+});
+
+// A client's metadata document or jwks_uri (OIDC) is fetched under the same decision, public addresses only.
+describe("fetches on a client's word", () => {
+  it.each(['https://[::a9fe:a9fe]/jwks', 'https://[::a00:7]/jwks', 'https://[::7f00:1]/jwks', 'https://2852039166/jwks'])(
+    'refuse %s before any connection',
+    async (url) => {
+      await expect(fetchFromPublicAddresses(url)).rejects.toBeInstanceOf(SpecialUseAddressError);
+    },
+  );
+
+  it('refuse a name if any address it resolves to carries a special-use IPv4 address', async () => {
+    const resolvingTo =
+      (addresses: LookupAddress[]) =>
+      (_host: string, _options: unknown, callback: (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => void) =>
+        callback(null, addresses);
+    const lookup = (address: string) =>
+      new Promise<Error | null>((resolve) =>
+        checkingLookup(
+          addressPolicy(PUBLIC_ONLY),
+          resolvingTo([
+            { address: '8.8.8.8', family: 4 },
+            { address, family: 6 },
+          ]),
+        )('client.example', { all: true }, (error) => resolve(error)),
+      );
+    expect((await lookup('::a00:7'))?.message).toBe(
+      'client.example is not a public address (::a00:7: IPv4-compatible ::/96 (deprecated, RFC 4291 §2.5.5.1), carrying IPv4 10.0.0.7, private-use 10.0.0.0/8 (RFC 1918))',
+    );
+    expect(await lookup('64:ff9b::a9fe:a9fe')).toBeInstanceOf(SpecialUseAddressError);
+    expect(await lookup('2606:4700:4700::1111')).toBeNull();
   });
 });

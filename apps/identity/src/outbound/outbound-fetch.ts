@@ -1,23 +1,28 @@
 import { lookup as systemLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { addressPolicy, judgeAddress, parseAddress, PUBLIC_ONLY, type AddressJudgement } from './address-policy';
 
 type ProviderFetch = (url: URL | string | Request, options?: RequestInit) => Promise<Response>;
 
-/** An address on the public internet: not loopback, private, link-local, unique-local, shared, reserved or otherwise special-use. */
+/** An address on the public internet, in any spelling, including an IPv6 form carrying a public IPv4 address (address-policy.ts). */
 export function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+  return judgeAddress(address, PUBLIC_ONLY).reachable;
 }
 
-/** A loopback address (127.0.0.0/8, ::1, and IPv4 loopback mapped into IPv6). */
+/** A loopback address: 127.0.0.0/8, ::1, and IPv4 loopback mapped into IPv6 (the socket connects to it over IPv4). */
 export function isLoopbackAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+  return judgeAddress(address, PUBLIC_ONLY).category === 'loopback';
 }
 
 export class SpecialUseAddressError extends Error {
-  constructor(host: string) {
-    super(`${host} is not a public address`);
+  /** The refused address and why, when one was (a name may also resolve to nothing). */
+  constructor(
+    host: string,
+    readonly address?: string,
+    readonly why?: string,
+  ) {
+    super(`${host} is not a public address${address === undefined ? '' : address === host ? ` (${why})` : ` (${address}: ${why})`}`);
   }
 }
 
@@ -30,8 +35,8 @@ export type Resolver = (
   callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
 ) => void;
 
-/** Which addresses a connection may reach. */
-export type AddressPolicy = (address: string) => boolean;
+/** Which addresses a connection may reach, and why not (address-policy.ts). */
+export type AddressPolicy = (address: string) => AddressJudgement;
 
 /**
  * A socket lookup that resolves as the socket would, and refuses a name if any address it resolves to
@@ -41,8 +46,11 @@ export function checkingLookup(allowed: AddressPolicy, resolve: Resolver = syste
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      if (addresses.length === 0 || !addresses.every((entry) => allowed(entry.address)))
-        return callback(new SpecialUseAddressError(hostname), []);
+      if (addresses.length === 0) return callback(new SpecialUseAddressError(hostname), []);
+      for (const { address } of addresses) {
+        const judged = allowed(address);
+        if (!judged.reachable) return callback(new SpecialUseAddressError(hostname, address, judged.why), []);
+      }
       if (options.all) return callback(null, addresses);
       const [first] = addresses;
       callback(null, first!.address, first!.family);
@@ -53,10 +61,13 @@ export function checkingLookup(allowed: AddressPolicy, resolve: Resolver = syste
 /** A host named by a literal address never reaches the lookup: it is checked here, before connecting. */
 export function refuseLiteralOutside(allowed: AddressPolicy, url: string): void {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !allowed(host)) throw new SpecialUseAddressError(host);
+  if (isIP(host) === 0 && parseAddress(host) === null) return;
+  const judged = allowed(host);
+  if (!judged.reachable) throw new SpecialUseAddressError(host, host, judged.why);
 }
 
-const publicAddressesOnly = new Agent({ connect: { lookup: checkingLookup(isPublicAddress) } });
+const publicOnly = addressPolicy(PUBLIC_ONLY);
+const publicAddressesOnly = new Agent({ connect: { lookup: checkingLookup(publicOnly) } });
 
 /**
  * Everything identity fetches on a client's word (a Client ID Metadata Document, a jwks_uri, a sector
@@ -68,7 +79,7 @@ const publicAddressesOnly = new Agent({ connect: { lookup: checkingLookup(isPubl
  */
 export const fetchFromPublicAddresses: ProviderFetch = async (url, options) => {
   const target = url instanceof Request ? url.url : url;
-  refuseLiteralOutside(isPublicAddress, target.toString());
+  refuseLiteralOutside(publicOnly, target.toString());
   const { dispatcher: _providerCheck, ...rest } = options as RequestInit & { dispatcher?: unknown };
   return (await undiciFetch(target, { ...(rest as UndiciRequestInit), dispatcher: publicAddressesOnly })) as unknown as Response;
 };

@@ -1,8 +1,14 @@
-import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { checkingLookup, refuseLiteralOutside, type AddressPolicy, type Resolver } from '../outbound/outbound-fetch';
+import { addressPolicy, parseAddress } from '../outbound/address-policy';
+import {
+  checkingLookup,
+  isLoopbackAddress,
+  refuseLiteralOutside,
+  SpecialUseAddressError,
+  type AddressPolicy,
+  type Resolver,
+} from '../outbound/outbound-fetch';
 
 /** Bounds of one delivery: what is sent, what is read of the answer, and what of it is kept. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
@@ -28,16 +34,9 @@ export interface SendResult {
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.']);
 
-/** The addresses a webhook may reach: public ones, and loopback or private ones only where configured. */
+/** The addresses a webhook may reach: public ones, and loopback or private ones only where configured (address-policy.ts). */
 export function webhookAddressPolicy(policy: Pick<TargetPolicy, 'allowLoopback' | 'allowPrivate'>): AddressPolicy {
-  return (address) => {
-    if (!ipaddr.isValid(address)) return false;
-    const range = ipaddr.process(address).range();
-    if (range === 'unicast') return true;
-    if (range === 'loopback') return policy.allowLoopback;
-    if (range === 'private' || range === 'uniqueLocal') return policy.allowPrivate;
-    return false;
-  };
+  return addressPolicy({ allowLoopback: policy.allowLoopback, allowPrivate: policy.allowPrivate });
 }
 
 /** The signature header: one `v1,` signature per secret that signs (two during a rotation's overlap). */
@@ -68,14 +67,13 @@ export class WebhookTransport {
     const syntactic = this.syntacticRefusal(url);
     if (syntactic) return syntactic;
     const host = new URL(url).hostname;
-    if (isIP(host.replace(/^\[|\]$/g, ''))) return null;
-    const addresses = await new Promise<string[]>((resolve) =>
-      checkingLookup(() => true, this.policy.resolve)(host, { all: true }, (error, found) =>
-        resolve(error || !Array.isArray(found) ? [] : found.map((entry) => entry.address)),
+    if (parseAddress(host)) return null;
+    const refused = await new Promise<SpecialUseAddressError | null>((resolve) =>
+      checkingLookup(this.allowed, this.policy.resolve)(host, { all: true }, (error) =>
+        resolve(error instanceof SpecialUseAddressError && error.address !== undefined ? error : null),
       ),
     );
-    const refused = addresses.find((address) => !this.allowed(address));
-    return refused ? `${host} resolves to ${refused}, which webhooks may not reach` : null;
+    return refused ? `${host} resolves to ${refused.address}, which webhooks may not reach: ${refused.why}` : null;
   }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
@@ -113,15 +111,15 @@ export class WebhookTransport {
     if (parsed.username || parsed.password) return 'must not carry credentials';
     if (parsed.hash) return 'must not contain a fragment';
     const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const loopbackHost = LOOPBACK_NAMES.has(host) || (isIP(host) !== 0 && ipaddr.process(host).range() === 'loopback');
+    const loopbackHost = LOOPBACK_NAMES.has(host) || isLoopbackAddress(host);
     if (parsed.protocol === 'http:') {
       if (!(this.policy.allowLoopback && loopbackHost)) return 'must use https (http is allowed only to loopback, by configuration)';
     } else if (parsed.protocol !== 'https:') return 'must use https';
     if (LOOPBACK_NAMES.has(host) && !this.policy.allowLoopback) return `${host} is not an address webhooks may reach`;
     try {
       refuseLiteralOutside(this.allowed, url);
-    } catch {
-      return `${host} is not an address webhooks may reach`;
+    } catch (error) {
+      return `${host} is not an address webhooks may reach: ${(error as SpecialUseAddressError).why}`;
     }
     return null;
   }
