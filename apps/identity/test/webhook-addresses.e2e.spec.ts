@@ -105,12 +105,12 @@ describe('connecting', () => {
         },
       });
       const url = `https://partner.example:${listener.port}/hook`;
-      expect(await transport.refusal(url)).toContain(`resolves to ${refused}, which webhooks may not reach`);
       const sent = await transport.send(url, '{}', {});
+      expect(listener.count()).toBe(before);
       expect(sent).toMatchObject({ ok: false, status: null });
       expect(sent.error).toContain(`partner.example is not a public address (${refused}:`);
+      expect(await transport.refusal(url)).toContain(`resolves to ${refused}, which webhooks may not reach`);
       expect(asked).toBe(2);
-      expect(listener.count()).toBe(before);
       await transport.close();
     },
   );
@@ -120,11 +120,11 @@ describe('connecting', () => {
     const transport = new WebhookTransport({ allowLoopback: false, allowPrivate: false, timeoutMs: 2000 });
     for (const host of ['[::a9fe:a9fe]', '[::a00:7]', '[::7f00:1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '0x7f.1', '2130706433']) {
       const url = `https://${host}:${listener.port}/hook`;
-      expect(await transport.refusal(url)).toContain('is not an address webhooks may reach');
       const sent = await transport.send(url, '{}', {});
+      expect([url, listener.count()]).toEqual([url, before]);
       expect([url, sent.error]).toEqual([url, expect.stringContaining('is not an address webhooks may reach')]);
+      expect(await transport.refusal(url)).toContain('is not an address webhooks may reach');
     }
-    expect(listener.count()).toBe(before);
     await transport.close();
   });
 });
