@@ -25,6 +25,7 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
         '`POST /v1/users/{id}/password-setup` issues the single-use link that sets a password.\n\n' +
         '**Events (webhooks).** A partner registers an endpoint once (`POST /v1/webhook-endpoints`) for the events of both services; ' +
         'identity delivers them as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least once, in order per resource. ' +
+        'An endpoint reaches public addresses only, however an address is spelled (see the `url` field: IPv6 forms that carry an IPv4 address are judged by that address). ' +
         'identity’s events are this document’s `webhooks`; standards-api’s are in its own document.',
     )
     .setVersion('1.0.0')

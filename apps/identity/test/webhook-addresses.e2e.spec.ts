@@ -128,3 +128,21 @@ describe('connecting', () => {
     await transport.close();
   });
 });
+
+describe('the OpenAPI document', () => {
+  it("says which addresses an endpoint's url may reach, on registration and on a change", async () => {
+    const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
+    for (const schema of ['CreateWebhookEndpointRequestDto', 'UpdateWebhookEndpointRequestDto']) {
+      const description = body.components.schemas[schema].properties.url.description as string;
+      for (const said of [
+        '169.254.169.254',
+        'IPv4-compatible `::a.b.c.d`',
+        'NAT64 `64:ff9b::/96`',
+        'Teredo',
+        '`0xa9fea9fe`',
+        'special-purpose registries',
+      ])
+        expect([schema, description]).toEqual([schema, expect.stringContaining(said)]);
+    }
+  });
+});

@@ -21,8 +21,20 @@ import { PARTNER_EVENT_TYPES, type PartnerEventType } from './event-types';
 
 const SUBSCRIBABLE = PARTNER_EVENT_TYPES.filter((type) => type !== 'webhook.test');
 
+// What identity checks of an endpoint URL (apps/identity/src/outbound/address-policy.ts, docs/decisions.md issue 27).
+const WEBHOOK_URL_DESCRIPTION =
+  'An https URL (http only to loopback, where the deployment allows loopback) without credentials or fragment, reaching public addresses only. ' +
+  'Checked at registration and on a change of `url` (a 400 `webhooks.url_refused` names the address and its range), and again on every connection, ' +
+  'against every address the name resolves to: one refused address refuses the name. Loopback and private networks (RFC 1918, unique-local fc00::/7) only ' +
+  'where the deployment allows them. Never: link-local (169.254.0.0/16, fe80::/10) and cloud metadata (169.254.169.254, fd00:ec2::254), 0.0.0.0/8, ' +
+  '100.64.0.0/10, 192.0.0.0/24, 198.18.0.0/15, documentation ranges, multicast, 240.0.0.0/4, broadcast, every other block of the IANA IPv4 and IPv6 ' +
+  'special-purpose registries, and IPv6 outside 2000::/3. An address is judged by the IPv4 address it carries, however spelled: numeric IPv4 ' +
+  '(`2852039166`, `0xa9fea9fe`, `0251.0376.0251.0376`, `169.254.43518`) and IPv4-mapped `::ffff:a.b.c.d` as that IPv4 address; NAT64 `64:ff9b::/96`, ' +
+  '6to4 `2002::/16`, Teredo `2001::/32` (server and client) and ISATAP only when every IPv4 address carried is public; IPv4-compatible `::a.b.c.d`, ' +
+  'SIIT `::ffff:0:a.b.c.d` and NAT64 local-use `64:ff9b:1::/48` never.';
+
 export class CreateWebhookEndpointRequestDto {
-  @ApiProperty({ example: 'https://partner.example/webhooks/stdreg', maxLength: 2000 })
+  @ApiProperty({ example: 'https://partner.example/webhooks/stdreg', maxLength: 2000, description: WEBHOOK_URL_DESCRIPTION })
   @IsString()
   @Length(1, 2000)
   url!: string;
