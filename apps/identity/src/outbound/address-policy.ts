@@ -201,8 +201,9 @@ type Judge6 =
   | { by: 'never'; carried: (value: bigint) => Array<[role: string, ipv4: number]> };
 
 interface Range6 {
-  base: bigint;
-  length: number;
+  /** The address shifted right by `shift` equals `prefix` inside the range. */
+  prefix: bigint;
+  shift: bigint;
   name: string;
   judge: Judge6;
 }
@@ -211,7 +212,8 @@ const bits = (value: bigint, from: number, to: number): number => Number((value 
 const low32 = (value: bigint): Array<[string, number]> => [['IPv4', bits(value, 96, 128)]];
 const range6 = (cidr: string, name: string, judge: Judge6): Range6 => {
   const [base, length] = cidr.split('/');
-  return { base: parseIPv6(base!)!, length: Number(length), name, judge };
+  const shift = BigInt(128 - Number(length));
+  return { prefix: parseIPv6(base!)! >> shift, shift, name, judge };
 };
 const special = { by: 'range', category: 'special' } as const;
 
@@ -260,8 +262,7 @@ const IPV6_RANGES: Range6[] = [
 ];
 const GLOBAL_UNICAST = range6('2000::/3', 'global unicast 2000::/3', special);
 
-const within = (value: bigint, { base, length }: { base: bigint; length: number }): boolean =>
-  value >> BigInt(128 - length) === base >> BigInt(128 - length);
+const within = (value: bigint, { prefix, shift }: Range6): boolean => value >> shift === prefix;
 
 function classify6(value: bigint): Classified {
   const range = IPV6_RANGES.find((candidate) => within(value, candidate));
