@@ -1,7 +1,7 @@
 // The hot queries of apps/standards-api/src/settlements/settlements.repository.ts (and of the running
 // balance trigger of migration 1764321000000), with the parameters a ledger page binds, for the
 // EXPLAIN that scale.bench.mjs writes beside the repository. The repository's SQL is imported from
-// settlements.sql.ts (plain text, no decorators, so Node loads it here as it is), never copied.
+// settlements.repository.sql.ts (plain text, no decorators, so Node loads it here as it is), never copied.
 import {
   BALANCE_BOUNDS,
   FIND_RUN,
@@ -12,7 +12,7 @@ import {
   RULE_VERSION_IN_FORCE,
   STANDING_RUN,
   balancesBefore,
-} from '../../apps/standards-api/src/settlements/settlements.sql.ts';
+} from '../../apps/standards-api/src/settlements/settlements.repository.sql.ts';
 
 /** The settlement-run queries of the same repository, at a project with the full ledger's runs. */
 export function runQueries({ organizationId, projectId, afterRunId, runId, periodId, limit }) {

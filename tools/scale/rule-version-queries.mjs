@@ -1,8 +1,13 @@
 // The hot queries of apps/standards-api/src/rule-versions/rule-versions.repository.ts, with the
 // parameters a page and a new version bind, for the EXPLAIN that scale.bench.mjs writes beside the
-// repository. The SQL is imported from rule-versions.sql.ts (plain text, no decorators, so Node loads
+// repository. The SQL is imported from rule-versions.repository.sql.ts (plain text, no decorators, so Node loads
 // it as it is).
-import { FIND_VERSION, LATEST_VERSION, LIST_VERSIONS, LOCK_PROJECT } from '../../apps/standards-api/src/rule-versions/rule-versions.sql.ts';
+import {
+  FIND_VERSION,
+  LATEST_VERSION,
+  LIST_VERSIONS,
+  LOCK_PROJECT,
+} from '../../apps/standards-api/src/rule-versions/rule-versions.repository.sql.ts';
 
 /** Each query with its name, why it is hot, its SQL and its parameters, at the full project. */
 export function ruleVersionQueries({ organizationId, projectId, ruleVersions, limit }) {

@@ -1,6 +1,6 @@
 // The hot queries of apps/standards-api/src/split-projects/split-projects.repository.ts, with the
 // parameters a page binds, for the EXPLAIN that scale.bench.mjs writes beside the repository. The SQL
-// is imported from split-projects.sql.ts (plain text, no decorators, so Node loads it as it is).
+// is imported from split-projects.repository.sql.ts (plain text, no decorators, so Node loads it as it is).
 import {
   FIND_CURRENT_REVISIONS,
   FIND_PROJECT,
@@ -10,7 +10,7 @@ import {
   LIST_REVISIONS,
   LIST_SCENARIOS,
   LOCK_SCENARIO,
-} from '../../apps/standards-api/src/split-projects/split-projects.sql.ts';
+} from '../../apps/standards-api/src/split-projects/split-projects.repository.sql.ts';
 
 /** Each query with its name, why it is hot, its SQL and its parameters, at the full organization. */
 export function splitProjectQueries({ organizationId, afterProjectId, projectId, scenarioId, revisions, limit, revisionsLimit }) {

@@ -8,13 +8,11 @@ import { REGISTRY_ENTITIES } from './registry-storage/registry.entity';
 import { RegistryModule } from './registry/registry.module';
 import { RegistryService } from './registry/registry.service';
 import { SearchModule } from './search/search.module';
-import { AuthorizationModule } from './authorization/authorization.module';
 import { SplitProjectsModule } from './split-projects/split-projects.module';
 import { RuleVersionsModule } from './rule-versions/rule-versions.module';
 import { ComparisonsModule } from './comparisons/comparisons.module';
 import { SettlementsModule } from './settlements/settlements.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
-import { WriteAuditModule } from './write-audit/write-audit.module';
 import { EventsModule } from './events/events.module';
 
 @Module({})
@@ -34,8 +32,6 @@ export class AppModule {
         }),
         RegistryModule,
         SearchModule,
-        AuthorizationModule,
-        WriteAuditModule,
         EventsModule,
         SplitProjectsModule,
         RuleVersionsModule,

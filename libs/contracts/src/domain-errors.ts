@@ -1,6 +1,6 @@
 import { ErrorCode } from './errors';
 import { IDENTITY_ERRORS } from './identity/identity-errors';
-import { STANDARDS_API_ERRORS } from './split-projects/standards-api-errors';
+import { STANDARDS_API_ERRORS } from './standards-api-errors';
 
 /**
  * Every domain error code of the platform with its category: the one table a code is declared in, so

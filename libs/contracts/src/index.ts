@@ -5,5 +5,7 @@ export * from './registry';
 export * from './identity';
 export * from './split-projects';
 export * from './validation';
+export * from './standards-api-errors';
 export * from './domain-errors';
+export * from './tool-refusals';
 export * from './events';

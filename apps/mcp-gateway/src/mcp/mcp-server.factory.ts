@@ -17,7 +17,7 @@ import { parseResourceUri } from '../resources/resource-catalogue';
 import { ResourceDirectory } from '../resources/resource-directory';
 import { ResourceReader } from '../resources/resource-reader';
 import { ToolRunner } from '../tools/tool-runner';
-import type { McpCaller } from '../caller/caller';
+import type { McpCaller } from '../callers/caller';
 import { JsonRpcErrorCode, PROTOCOL_VERSION } from './protocol';
 
 const SERVER_INFO = { name: 'stdreg-mcp-gateway', title: 'Standards registry tool gateway', version: '1.0.0' };

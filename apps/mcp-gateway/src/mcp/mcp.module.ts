@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthorizationModule } from '../authorization/authorization.module';
+import { CallersModule } from '../callers/callers.module';
 import { ProtectedResourceModule } from '../protected-resource/protected-resource.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ResourcesModule } from '../resources/resources.module';
@@ -9,7 +9,7 @@ import { McpEndpoint } from './mcp-endpoint.service';
 import { McpServerFactory } from './mcp-server.factory';
 
 @Module({
-  imports: [AuthorizationModule, ProtectedResourceModule, RateLimitModule, ResourcesModule, ToolsModule],
+  imports: [CallersModule, ProtectedResourceModule, RateLimitModule, ResourcesModule, ToolsModule],
   controllers: [McpController],
   providers: [McpEndpoint, McpServerFactory],
 })

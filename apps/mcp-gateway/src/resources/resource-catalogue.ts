@@ -1,5 +1,5 @@
 // The twelve resource templates of SPEC.md part B under stdreg://, and where each one is read from.
-import type { OrganizationReadAction } from '../authorization/gateway-authorization';
+import type { OrganizationReadAction } from '../callers/gateway-authorization';
 import type { RegistryCache, RegistryCollections } from '../upstream/registry-cache';
 
 export const RESOURCE_SCHEME = 'stdreg';

@@ -1,6 +1,6 @@
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonLogger } from '@stdreg/server-kit';
-import type { GatewayAuthorization } from '../authorization/gateway-authorization';
+import type { GatewayAuthorization } from '../callers/gateway-authorization';
 import type { IdentityClient } from '../upstream/identity.client';
 import { RegistryCache } from '../upstream/registry-cache';
 import type { StandardsApiClient } from '../upstream/standards-api.client';

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AuthorizationModule } from '../authorization/authorization.module';
+import { CallersModule } from '../callers/callers.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { ResourceDirectory } from './resource-directory';
 import { ResourceReader } from './resource-reader';
 
 @Module({
-  imports: [AuthorizationModule, UpstreamModule],
+  imports: [CallersModule, UpstreamModule],
   providers: [ResourceDirectory, ResourceReader],
   exports: [ResourceDirectory, ResourceReader],
 })

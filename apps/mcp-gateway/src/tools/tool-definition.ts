@@ -1,8 +1,8 @@
 // What a tool is: schemas (zod, published as JSON Schema 2020-12), annotations, the collaborators it uses, a handler and a text rendering.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentScope } from '@stdreg/contracts';
+import type { AgentScope, ToolRefusalCode } from '@stdreg/contracts';
 import type { z } from 'zod';
-import type { AuthorizedCaller } from '../authorization/gateway-authorization';
+import type { AuthorizedCaller } from '../callers/gateway-authorization';
 import type { RegistryCache } from '../upstream/registry-cache';
 import type { StandardsApiClient } from '../upstream/standards-api.client';
 
@@ -15,7 +15,7 @@ export interface ToolCollaborators {
 }
 
 /** A tool's own failure: said to the agent as a result with isError, never as a protocol error. */
-export type ToolOutcome<O> = { ok: true; output: O } | { ok: false; message: string };
+export type ToolOutcome<O> = { ok: true; output: O } | { ok: false; message: string; code: ToolRefusalCode };
 
 /** A tool as its file writes it: the handler's input, output and collaborators are typed by the schemas and by `uses`. */
 export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType<Record<string, unknown>>, D extends Partial<ToolCollaborators>> {
@@ -36,7 +36,7 @@ export interface ToolDefinition<I extends z.ZodType, O extends z.ZodType<Record<
 /** What one call of a tool came to. */
 export type ToolInvocation =
   | { kind: 'invalid_arguments'; error: z.ZodError }
-  | { kind: 'failed'; message: string }
+  | { kind: 'failed'; message: string; code: ToolRefusalCode }
   | { kind: 'done'; output: Record<string, unknown>; text: string };
 
 /** A tool as the catalogue and the runner hold it: its own types stay inside, so tools of different types share one list. */
@@ -68,7 +68,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType<Record<strin
       const parsed = input.safeParse(args);
       if (!parsed.success) return { kind: 'invalid_arguments', error: parsed.error };
       const outcome = await tool.run(parsed.data, tool.uses(collaborators));
-      if (!outcome.ok) return { kind: 'failed', message: outcome.message };
+      if (!outcome.ok) return { kind: 'failed', message: outcome.message, code: outcome.code };
       return { kind: 'done', output: outcome.output, text: tool.render(outcome.output) };
     },
   };

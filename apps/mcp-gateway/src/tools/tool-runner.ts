@@ -1,11 +1,12 @@
 // tools/list and tools/call: identity asked for every call (fail closed; a read-only tool's allow may be reused briefly), arguments validated, results shaped.
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_REFUSAL_META, type ToolRefusal, type ToolRefusalCode } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
 import { z } from 'zod';
 import { recordAgentAction } from '../agent-actions/agent-action';
-import { GatewayAuthorization, type AuthorizedCaller } from '../authorization/gateway-authorization';
-import type { McpCaller } from '../caller/caller';
+import { GatewayAuthorization, type AuthorizedCaller } from '../callers/gateway-authorization';
+import type { McpCaller } from '../callers/caller';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
 import { portableSchema } from './schema-portability';
@@ -33,8 +34,10 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-function refusal(message: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: message }] };
+/** A refused call: the words for the agent, and the code for its program in `_meta` (TOOL_REFUSAL_META). */
+function refusal(message: string, code: ToolRefusalCode): CallToolResult {
+  const meta: ToolRefusal = { code };
+  return { isError: true, content: [{ type: 'text', text: message }], _meta: { [TOOL_REFUSAL_META]: meta } };
 }
 
 @Injectable()
@@ -60,7 +63,7 @@ export class ToolRunner {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools.`);
     const allowed = await this.authorization.toolCall(caller, { scope: tool.scope, readOnly: tool.annotations.readOnlyHint === true });
-    if (!allowed.ok) return refusal(`Refused: ${allowed.message}`);
+    if (!allowed.ok) return refusal(`Refused: ${allowed.message}`, allowed.code);
     const { outcome, result } = await this.invoke(tool, args, allowed.caller);
     const { organization, subject } = allowed.caller;
     recordAgentAction(this.logger, subject, {
@@ -80,9 +83,12 @@ export class ToolRunner {
       const invocation = await tool.invoke(args ?? {}, { caller, registry: this.registry, standardsApi: this.standardsApi });
       switch (invocation.kind) {
         case 'invalid_arguments':
-          return { outcome: invocation.kind, result: refusal(`Invalid arguments for ${tool.name}: ${describeIssues(invocation.error)}.`) };
+          return {
+            outcome: invocation.kind,
+            result: refusal(`Invalid arguments for ${tool.name}: ${describeIssues(invocation.error)}.`, 'invalid_arguments'),
+          };
         case 'failed':
-          return { outcome: invocation.kind, result: refusal(invocation.message) };
+          return { outcome: invocation.kind, result: refusal(invocation.message, invocation.code) };
         case 'done':
           return {
             outcome: invocation.kind,
@@ -98,7 +104,7 @@ export class ToolRunner {
       );
       return {
         outcome: 'error',
-        result: refusal(`${tool.name} failed unexpectedly; nothing was changed. Retry, or report it if it persists.`),
+        result: refusal(`${tool.name} failed unexpectedly; nothing was changed. Retry, or report it if it persists.`, 'tool_failed'),
       };
     }
   }

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AuthorizationModule } from '../authorization/authorization.module';
+import { CallersModule } from '../callers/callers.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { ToolRunner } from './tool-runner';
 
 @Module({
-  imports: [AuthorizationModule, UpstreamModule],
+  imports: [CallersModule, UpstreamModule],
   providers: [ToolRunner],
   exports: [ToolRunner],
 })

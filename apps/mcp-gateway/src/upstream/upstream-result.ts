@@ -1,9 +1,10 @@
 // The outcome of one read or draft against standards-api or identity, with the upstream's own words on failure.
-import type { ProblemDetails } from '@stdreg/contracts';
+import { DOMAIN_ERRORS, type DomainErrorCode, type ProblemDetails } from '@stdreg/contracts';
 import { outgoingTraceHeaders } from '@stdreg/server-kit';
 
-/** `domainCode`: the upstream's own code for the failure (`authorization.denied`), when its problem body names one. */
-export type UpstreamResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; message: string; domainCode?: string };
+/** `domainCode`: the upstream's own code for the failure (`authorization.denied`), when its problem body names one the contracts know. */
+export type UpstreamResult<T> =
+  { ok: true; status: number; body: T } | { ok: false; status: number; message: string; domainCode?: DomainErrorCode };
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -44,7 +45,7 @@ export async function requestJson<T>(name: string, request: UpstreamRequest): Pr
     ok: false,
     status: response.status,
     message: problemMessage(name, response.status, body),
-    ...(typeof domainCode === 'string' ? { domainCode } : {}),
+    ...(typeof domainCode === 'string' && Object.hasOwn(DOMAIN_ERRORS, domainCode) ? { domainCode: domainCode as DomainErrorCode } : {}),
   };
 }
 

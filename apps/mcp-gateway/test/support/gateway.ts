@@ -26,6 +26,19 @@ export async function startGateway(env: Record<string, string>, listenOn = 0): P
 }
 
 /** A 2020-12 validator: the client checks every structuredContent against the tool's output schema with it. */
+/** The gateway in front of a started platform's standards-api and identity. */
+export function startGatewayOn(
+  platform: { standardsApiUrl: string; identityUrl: string; serviceToken: string },
+  env: Record<string, string> = {},
+): Promise<RunningGateway> {
+  return startGateway({
+    STANDARDS_API_URL: platform.standardsApiUrl,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    ...env,
+  });
+}
+
 export function draft2020Validator(): AjvJsonSchemaValidator {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (instance: Ajv2020) => void)(ajv);

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ScenarioComparisonDto, ScenarioComparisonRequestDto } from '@stdreg/contracts';
-import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
+import { Authorize, Authorized } from '../callers/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { ComparisonsService } from './comparisons.service';
 
 @ApiTags('split projects')
@@ -11,7 +12,7 @@ export class ComparisonsController {
 
   @Post(':id/scenario-comparisons')
   @HttpCode(200)
-  @Authorize('split-project:read')
+  @Authorize('split-project:read', { project: 'id' })
   @ApiOperation({
     summary:
       'Side-by-side projected allocations of 2 to 4 scenarios of the project and their differences against the first; stores nothing',
@@ -20,7 +21,7 @@ export class ComparisonsController {
   compare(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: ScenarioComparisonRequestDto,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<ScenarioComparisonDto> {
     return this.comparisons.compare(id, body, auth);
   }

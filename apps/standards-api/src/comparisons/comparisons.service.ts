@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { type ComparedAmountDto, type ScenarioComparisonDto, type ScenarioComparisonRequestDto } from '@stdreg/contracts';
-import { DomainError } from '@stdreg/server-kit';
 import { compareScenarios, type ComparedAmount, type ScenarioContent, SplitEngineError, validateScenario } from '@stdreg/split-engine';
-import type { Authorization } from '../authorization/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
+import { notComparable, scenarioNotInProject } from './comparisons.errors';
 
 interface ComparedRevision {
   scenarioId: string;
@@ -18,7 +18,7 @@ interface ComparedRevision {
 export class ComparisonsService {
   constructor(private readonly projects: SplitProjectsService) {}
 
-  async compare(projectId: string, request: ScenarioComparisonRequestDto, auth: Authorization): Promise<ScenarioComparisonDto> {
+  async compare(projectId: string, request: ScenarioComparisonRequestDto, auth: Caller): Promise<ScenarioComparisonDto> {
     await this.projects.requireProject(projectId, auth);
     const compared: ComparedRevision[] = [];
     for (const ref of request.scenarios) compared.push(await this.revisionOf(projectId, ref.scenarioId, ref.revision, auth));
@@ -50,18 +50,10 @@ export class ComparisonsService {
     };
   }
 
-  private async revisionOf(
-    projectId: string,
-    scenarioId: string,
-    revision: number | undefined,
-    auth: Authorization,
-  ): Promise<ComparedRevision> {
+  private async revisionOf(projectId: string, scenarioId: string, revision: number | undefined, auth: Caller): Promise<ComparedRevision> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
     if (found.scenario.projectId !== projectId) {
-      throw DomainError.of(
-        'comparisons.scenario_not_in_project',
-        `Operating scenario ${scenarioId} is not a scenario of split project ${projectId} in this organization.`,
-      );
+      throw scenarioNotInProject(scenarioId, projectId);
     }
     const validation = validateScenario(found.revision.content);
     // Every stored revision was validated on the way in; failing here means the stored data is damaged.
@@ -79,8 +71,7 @@ export class ComparisonsService {
     try {
       return compareScenarios(compared.map(({ label, content }) => ({ label, scenario: content })));
     } catch (error) {
-      if (error instanceof SplitEngineError)
-        throw DomainError.of('comparisons.not_comparable', `The scenarios cannot be compared: ${error.message}.`);
+      if (error instanceof SplitEngineError) throw notComparable(error.message);
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DomainError } from '@stdreg/server-kit';
-import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { actorOf, type Caller } from '../callers/caller';
 import { CHALLENGE_LIFETIME_MS, confirmationTokenSha256, newConfirmationToken } from './confirmation-token';
 import { confirmationRequired, tokenExpired, tokenForOtherRequest, tokenNotYours, tokenUsed } from './confirmations.errors';
 import { ConfirmationsRepository } from './confirmations.repository';
@@ -10,7 +10,7 @@ import { ConfirmationsRepository } from './confirmations.repository';
 export interface ConfirmationScope {
   action: string;
   projectId: string;
-  auth: Authorization;
+  auth: Caller;
 }
 
 /** A write's result, or a refusal that still lets the transaction commit what it decided (a spent token). */

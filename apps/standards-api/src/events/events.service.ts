@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { EVENT_PAYLOAD_VERSION, type EventActor, type OutboxEvent, type StandardsEventType } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
-import type { Authorization } from '../authorization/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { EventsRepository } from './events.repository';
 
 /** The actor of an event: a person by uid, a key by its public prefix, an agent with the person accountable for it. */
-export function eventActorOf(auth: Authorization): EventActor {
+export function eventActorOf(auth: Caller): EventActor {
   const { kind, id, keyPrefix, supervisorId } = auth.subject;
   switch (kind) {
     case 'human':
@@ -30,7 +30,7 @@ export class PartnerEventsService {
 
   async record<T extends StandardsEventType>(
     manager: EntityManager,
-    auth: Authorization,
+    auth: Caller,
     event: Omit<OutboxEvent<T>, 'actor' | 'organizationId'>,
   ): Promise<void> {
     await this.events.insert(manager, {

@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { canonicalJson } from '@stdreg/split-engine';
-import { DomainError } from '@stdreg/server-kit';
-import type { AuthorizedRequest } from '../authorization/authorize.decorator';
+import type { Request } from 'express';
+import type { CallerRequest } from '../callers/caller';
+import { answerLost, inProgress, keyMalformed, keyReused } from './idempotency.errors';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 
@@ -25,15 +26,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<AuthorizedRequest>();
+    const request = context.switchToHttp().getRequest<Request & CallerRequest>();
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined || !request.authorization) return next.handle();
+    if (request.method !== 'POST' || key === undefined || !request.caller) return next.handle();
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
-      throw DomainError.of('idempotency.key_malformed', 'The Idempotency-Key header is malformed.', {
-        errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1-200 printable characters without spaces' }],
-      });
+      throw keyMalformed();
     }
-    const { subject, organizationId } = request.authorization;
+    const { subject, organizationId } = request.caller;
     const scope = `${subject.kind}:${subject.id}|${organizationId}|${request.originalUrl.split('?')[0]}`;
     const requestHash = createHash('sha256')
       .update(canonicalJson(request.body ?? null))
@@ -46,18 +45,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const existing = await this.records.claim(scope, key, requestHash, ABANDONED_AFTER_SECONDS);
     if (existing) {
       if (existing.requestHash !== requestHash) {
-        throw DomainError.of('idempotency.key_reused', 'This Idempotency-Key was used with another request body.', {
-          errors: [{ field: 'Idempotency-Key', message: 'use a new key for a different request' }],
-        });
+        throw keyReused();
       }
       if (existing.status === null && existing.performed) {
-        throw DomainError.of(
-          'idempotency.answer_lost',
-          'A request with this Idempotency-Key was done, but its answer was not kept (it was cut short after its write); read what it wrote instead of retrying.',
-        );
+        throw answerLost();
       }
-      if (existing.status === null)
-        throw DomainError.of('idempotency.in_progress', 'A request with this Idempotency-Key is still in progress.');
+      if (existing.status === null) throw inProgress();
       response.status(existing.status);
       response.setHeader('Idempotent-Replayed', 'true');
       return existing.body;

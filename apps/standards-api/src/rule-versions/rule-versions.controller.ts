@@ -18,7 +18,8 @@ import {
   ProblemDetailsDto,
   RuleVersionDto,
 } from '@stdreg/contracts';
-import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
+import { Authorize, Authorized } from '../callers/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { ApiPage } from '../api-decorators/api-decorators';
 import { RuleVersionsService } from './rule-versions.service';
 
@@ -29,7 +30,7 @@ export class RuleVersionsController {
   constructor(private readonly versions: RuleVersionsService) {}
 
   @Post(':id/activate')
-  @Authorize('split-project:activate')
+  @Authorize('split-project:activate', { project: 'id' })
   @ApiOperation({
     summary: 'Activate: create Rule Version 1, in two steps',
     description:
@@ -49,13 +50,13 @@ export class RuleVersionsController {
   activate(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: ActivateSplitProjectRequestDto,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<RuleVersionDto> {
     return this.versions.activate(id, body, auth);
   }
 
   @Post(':id/rule-versions')
-  @Authorize('rule-version:create')
+  @Authorize('rule-version:create', { project: 'id' })
   @ApiOperation({
     summary: "Create rule version n+1 from a scenario revision, effective strictly in the future and after the latest version's start",
   })
@@ -68,30 +69,30 @@ export class RuleVersionsController {
   create(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: CreateRuleVersionRequestDto,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<RuleVersionDto> {
     return this.versions.create(id, body, auth);
   }
 
   @Get(':id/rule-versions')
-  @Authorize('split-project:read')
+  @Authorize('split-project:read', { project: 'id' })
   @ApiOperation({ summary: "The project's rule versions, oldest first" })
   @ApiPage(RuleVersionDto)
   list(
     @Param('id', ParseUUIDPipe) id: string,
     @Query() query: PageQueryDto,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
     return this.versions.list(id, auth, query);
   }
 
   @Get(':id/rule-versions/:version')
-  @Authorize('split-project:read')
+  @Authorize('split-project:read', { project: 'id' })
   @ApiOkResponse({ type: RuleVersionDto })
   get(
     @Param('id', ParseUUIDPipe) id: string,
     @Param('version', new ParseStoredIntegerPipe()) version: number,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<RuleVersionDto> {
     return this.versions.get(id, version, auth);
   }

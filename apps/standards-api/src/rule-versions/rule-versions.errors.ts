@@ -40,3 +40,13 @@ export const contentChanged = () =>
     'rule_versions.scenario_changed',
     'The scenario has changed since the challenge; the token is spent. Review the new content and ask for a new challenge.',
   );
+
+export const effectiveFromInvalid = () =>
+  DomainError.of('rule_versions.effective_from_invalid', 'effectiveFrom is not a valid time.', {
+    errors: [{ field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' }],
+  });
+
+export const invalidCursor = () =>
+  DomainError.of('rule_versions.cursor_invalid', 'The cursor is not valid for this list.', {
+    errors: [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }],
+  });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ScenarioContent } from '@stdreg/split-engine';
-import { FIND_VERSION, INSERT_VERSION, LATEST_VERSION, LIST_VERSIONS, LOCK_PROJECT } from './rule-versions.sql';
+import { FIND_VERSION, INSERT_VERSION, LATEST_VERSION, LIST_VERSIONS, LOCK_PROJECT } from './rule-versions.repository.sql';
 
 export interface RuleVersion {
   projectId: string;

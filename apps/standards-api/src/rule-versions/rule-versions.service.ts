@@ -6,9 +6,9 @@ import {
   type CreateRuleVersionRequestDto,
   type RuleVersionDto,
 } from '@stdreg/contracts';
-import { decodeCursor, DomainError, encodeCursor } from '@stdreg/server-kit';
-import { actorOf, type Authorization } from '../authorization/authorize.decorator';
-import { humanRequired } from '../authorization/human-required';
+import { decodeCursor, encodeCursor } from '@stdreg/server-kit';
+import { actorOf, type Caller } from '../callers/caller';
+import { humanRequired } from '../callers/callers.errors';
 import { ConfirmationsService, refused, written } from '../confirmations/confirmations.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import { PartnerEventsService } from '../events/events.service';
@@ -28,6 +28,8 @@ import {
   notCurrentRevision,
   ruleVersionNotFound,
   scenarioOfAnotherProject,
+  effectiveFromInvalid,
+  invalidCursor,
 } from './rule-versions.errors';
 import { RuleVersionsRepository, type RuleVersion } from './rule-versions.repository';
 
@@ -55,7 +57,7 @@ export class RuleVersionsService {
    * Without a token: answers 428 with a challenge and a single-use token bound to the caller and
    * that exact content. With the token: creates Rule Version 1, once per project.
    */
-  async activate(projectId: string, request: ActivateSplitProjectRequestDto, auth: Authorization): Promise<RuleVersionDto> {
+  async activate(projectId: string, request: ActivateSplitProjectRequestDto, auth: Caller): Promise<RuleVersionDto> {
     if (auth.subject.kind !== 'human') throw humanRequired('activate a split project');
     const project = await this.projects.requireProject(projectId, auth);
     const created = await this.confirmations.confirmedWrite<ActivationBinding, void, RuleVersion>({
@@ -83,7 +85,7 @@ export class RuleVersionsService {
   }
 
   /** Version n+1, effective strictly in the future and after version n; numbered under the project's row lock. */
-  async create(projectId: string, request: CreateRuleVersionRequestDto, auth: Authorization): Promise<RuleVersionDto> {
+  async create(projectId: string, request: CreateRuleVersionRequestDto, auth: Caller): Promise<RuleVersionDto> {
     if (auth.subject.kind !== 'human') throw humanRequired('create a rule version');
     await this.projects.requireProject(projectId, auth);
     const effectiveFrom = instant(request.effectiveFrom);
@@ -102,7 +104,7 @@ export class RuleVersionsService {
 
   async list(
     projectId: string,
-    auth: Authorization,
+    auth: Caller,
     query: { limit?: number; cursor?: string },
   ): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
     await this.projects.requireProject(projectId, auth);
@@ -117,7 +119,7 @@ export class RuleVersionsService {
     };
   }
 
-  async get(projectId: string, version: number, auth: Authorization): Promise<RuleVersionDto> {
+  async get(projectId: string, version: number, auth: Caller): Promise<RuleVersionDto> {
     await this.projects.requireProject(projectId, auth);
     const found = await this.versions.find(projectId, version);
     if (!found) throw ruleVersionNotFound(projectId, version);
@@ -128,7 +130,7 @@ export class RuleVersionsService {
   private async challenge(
     project: SplitProject,
     request: ActivateSplitProjectRequestDto,
-    auth: Authorization,
+    auth: Caller,
   ): Promise<{ shown: Omit<ActivationChallengeDto, 'expiresAt'>; binding: ActivationBinding }> {
     if (await this.versions.latest(project.id)) throw alreadyActivated(project.id);
     const { scenario, revision } = await this.scenarioOfProject(project.id, request.scenarioId, request.revision, auth);
@@ -163,7 +165,7 @@ export class RuleVersionsService {
     projectId: string,
     scenarioId: string,
     revision: number | undefined,
-    auth: Authorization,
+    auth: Caller,
   ): Promise<{ scenario: OperatingScenario; revision: ScenarioRevision }> {
     const found = await this.projects.scenarioAt(auth.organizationId, scenarioId, revision);
     if (found.scenario.projectId !== projectId) throw scenarioOfAnotherProject(scenarioId, projectId);
@@ -172,7 +174,7 @@ export class RuleVersionsService {
 
   private async insertVersion(
     manager: EntityManager,
-    auth: Authorization,
+    auth: Caller,
     projectId: string,
     version: number,
     source: ScenarioRevision,
@@ -216,9 +218,7 @@ export class RuleVersionsService {
 function instant(value: string): Date {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) {
-    throw DomainError.of('rule_versions.effective_from_invalid', 'effectiveFrom is not a valid time.', {
-      errors: [{ field: 'effectiveFrom', message: 'effectiveFrom must be an RFC 3339 date-time' }],
-    });
+    throw effectiveFromInvalid();
   }
   return date;
 }
@@ -226,9 +226,7 @@ function instant(value: string): Date {
 function versionOfCursor(cursor: string): number {
   const key = decodeCursor('rule-versions', cursor);
   if (!/^[1-9][0-9]{0,8}$/.test(key)) {
-    throw DomainError.of('rule_versions.cursor_invalid', 'The cursor is not valid for this list.', {
-      errors: [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }],
-    });
+    throw invalidCursor();
   }
   return Number(key);
 }

@@ -13,8 +13,8 @@ import {
   type Participant,
   type PeriodSettlement,
 } from '@stdreg/split-engine';
-import { actorOf, type Authorization } from '../authorization/authorize.decorator';
-import { humanRequired } from '../authorization/human-required';
+import { actorOf, type Caller } from '../callers/caller';
+import { humanRequired } from '../callers/callers.errors';
 import { ConfirmationsService, refused, written } from '../confirmations/confirmations.service';
 import { SplitProjectsService, type SplitProject } from '../split-projects/split-projects.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
@@ -83,7 +83,7 @@ export class SettlementPostingService {
   ) {}
 
   /** Without a token: 428 with the challenge. With it: the run, its ledger entries and the audit record, in one transaction. */
-  async post(projectId: string, request: PostSettlementRunRequestDto, auth: Authorization): Promise<SettlementRunDto> {
+  async post(projectId: string, request: PostSettlementRunRequestDto, auth: Caller): Promise<SettlementRunDto> {
     if (auth.subject.kind !== 'human') throw humanRequired('post a settlement run');
     const project = await this.projects.requireProject(projectId, auth);
     const run = await this.confirmations.confirmedWrite<PostingBinding, Posting, SettlementRun>({
@@ -109,7 +109,7 @@ export class SettlementPostingService {
   }
 
   /** The run, its ledger entries and the audit record; the caller holds the ledger lock. */
-  private async write(manager: EntityManager, project: SplitProject, posting: Posting, auth: Authorization): Promise<SettlementRun> {
+  private async write(manager: EntityManager, project: SplitProject, posting: Posting, auth: Caller): Promise<SettlementRun> {
     const formatted = formatSettlement(posting.settlement);
     const run: NewSettlementRun = {
       id: uuidv7(),
@@ -169,7 +169,7 @@ export class SettlementPostingService {
     manager: EntityManager,
     project: SplitProject,
     request: PostSettlementRunRequestDto,
-    auth: Authorization,
+    auth: Caller,
   ): Promise<Posting> {
     const periodEnd = new Date(request.periodEnd);
     if (Number.isNaN(periodEnd.getTime())) throw invalidPeriodEnd();
@@ -235,7 +235,7 @@ export class SettlementPostingService {
     manager: EntityManager,
     projectId: string,
     request: PostSettlementRunRequestDto,
-    auth: Authorization,
+    auth: Caller,
   ): Promise<SettlementRun | null> {
     const standing = await this.settlements.standingRun(manager, projectId, request.periodId);
     if (request.correctsRunId === undefined) {

@@ -18,7 +18,8 @@ import {
   SettlementConfirmationRequiredProblemDto,
   SettlementRunDto,
 } from '@stdreg/contracts';
-import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
+import { Authorize, Authorized } from '../callers/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { ApiPage } from '../api-decorators/api-decorators';
 import { SettlementPostingService } from './settlement-posting.service';
 import { SettlementsService } from './settlements.service';
@@ -33,7 +34,7 @@ export class SettlementsController {
   ) {}
 
   @Post('split-projects/:id/settlement-runs')
-  @Authorize('settlement-run:post')
+  @Authorize('settlement-run:post', { project: 'id' })
   @ApiOperation({
     summary: "Post a settlement run: one period's actuals under the rule version in force at the period's end, in two steps",
     description:
@@ -61,7 +62,7 @@ export class SettlementsController {
   postRun(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: PostSettlementRunRequestDto,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<SettlementRunDto> {
     return this.posting.post(id, body, auth);
   }
@@ -70,15 +71,15 @@ export class SettlementsController {
   @Authorize('settlement-run:read')
   @ApiOperation({ summary: 'A posted settlement run' })
   @ApiOkResponse({ type: SettlementRunDto })
-  run(@Param('id', ParseUUIDPipe) id: string, @Authorized() auth: Authorization): Promise<SettlementRunDto> {
+  run(@Param('id', ParseUUIDPipe) id: string, @Authorized() auth: Caller): Promise<SettlementRunDto> {
     return this.settlements.getRun(id, auth);
   }
 
   @Get('split-projects/:id/settlement-runs')
-  @Authorize('settlement-run:read')
+  @Authorize('settlement-run:read', { project: 'id' })
   @ApiOperation({ summary: "The project's settlement runs in posting order" })
   @ApiPage(SettlementRunDto)
-  runs(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Authorization) {
+  runs(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Caller) {
     return this.settlements.listRuns(id, query, auth);
   }
 
@@ -92,7 +93,7 @@ export class SettlementsController {
   ledger(
     @Param('legalEntityId') legalEntityId: string,
     @Query() query: EquityLedgerQueryDto,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
   ): Promise<EquityLedgerPageDto> {
     return this.settlements.ledger(legalEntityId, query, auth);
   }

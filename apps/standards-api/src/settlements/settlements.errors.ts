@@ -54,3 +54,18 @@ export const settlementChanged = () =>
     'settlements.changed',
     'What would be posted has changed since the challenge; the token is spent. Review the new challenge.',
   );
+
+export const invalidCursor = () =>
+  DomainError.of('settlements.cursor_invalid', 'The cursor is not valid for this list.', {
+    errors: [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }],
+  });
+
+export const legalEntityIdTooLong = (maxLength: number) =>
+  DomainError.of('ledgers.legal_entity_id_too_long', 'The legal entity id is too long.', {
+    errors: [{ field: 'legalEntityId', message: `legalEntityId must be at most ${maxLength} characters` }],
+  });
+
+export const timeRangeEmpty = () =>
+  DomainError.of('ledgers.time_range_empty', 'The time range is empty.', {
+    errors: [{ field: 'to', message: 'to must not be before from' }],
+  });

@@ -15,9 +15,9 @@ import {
   RULE_VERSION_IN_FORCE,
   STANDING_RUN,
   balancesBefore,
-} from './settlements.sql';
+} from './settlements.repository.sql';
 
-export { LEDGER_LOCK } from './settlements.sql';
+export { LEDGER_LOCK } from './settlements.repository.sql';
 
 /** A participant's share of a run, as appended to its legal entity's ledger. */
 export type RunAllocation = { participantId: string; legalEntityId: string; amount: string };

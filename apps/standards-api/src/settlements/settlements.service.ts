@@ -8,19 +8,14 @@ import {
   type PageQueryDto,
   type SettlementRunDto,
 } from '@stdreg/contracts';
-import { decodeCursor, DomainError, encodeCursor, keysetPage, isUuid } from '@stdreg/server-kit';
+import { decodeCursor, encodeCursor, keysetPage, isUuid } from '@stdreg/server-kit';
 import { formatAmount, parseAmount } from '@stdreg/split-engine';
-import type { Authorization } from '../authorization/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
-import { runNotFound } from './settlements.errors';
+import { invalidCursor, legalEntityIdTooLong, runNotFound, timeRangeEmpty } from './settlements.errors';
 import { type LedgerEntry, type LedgerWindow, SettlementsRepository, type SettlementRun } from './settlements.repository';
 
 const MAX_LEGAL_ENTITY_ID_LENGTH = 200;
-
-const invalidCursor = () =>
-  DomainError.of('settlements.cursor_invalid', 'The cursor is not valid for this list.', {
-    errors: [{ field: 'cursor', message: 'cursor must be a nextCursor value from this list' }],
-  });
 
 /** Reads of posted settlement runs and of equity ledgers with running balances; posting is in SettlementPostingService. */
 @Injectable()
@@ -31,18 +26,14 @@ export class SettlementsService {
     private readonly projects: SplitProjectsService,
   ) {}
 
-  async getRun(id: string, auth: Authorization): Promise<SettlementRunDto> {
+  async getRun(id: string, auth: Caller): Promise<SettlementRunDto> {
     const run = await this.settlements.findRun(auth.organizationId, id);
     if (!run) throw runNotFound(id);
     return toRunDto(run);
   }
 
   /** In posting order, which is commit order (see SettlementsRepository.insertRun). */
-  async listRuns(
-    projectId: string,
-    query: PageQueryDto,
-    auth: Authorization,
-  ): Promise<{ items: SettlementRunDto[]; nextCursor: string | null }> {
+  async listRuns(projectId: string, query: PageQueryDto, auth: Caller): Promise<{ items: SettlementRunDto[]; nextCursor: string | null }> {
     await this.projects.requireProject(projectId, auth);
     return keysetPage(
       `settlement-runs:${projectId}`,
@@ -57,16 +48,12 @@ export class SettlementsService {
    * organization has an empty ledger (not a 404): entries appear when settlements are posted, and
    * telling "no such entity" from "nothing posted yet" would need a registry of entities we do not own.
    */
-  async ledger(legalEntityId: string, query: EquityLedgerQueryDto, auth: Authorization): Promise<EquityLedgerPageDto> {
+  async ledger(legalEntityId: string, query: EquityLedgerQueryDto, auth: Caller): Promise<EquityLedgerPageDto> {
     if (legalEntityId.length > MAX_LEGAL_ENTITY_ID_LENGTH) {
-      throw DomainError.of('ledgers.legal_entity_id_too_long', 'The legal entity id is too long.', {
-        errors: [{ field: 'legalEntityId', message: `legalEntityId must be at most ${MAX_LEGAL_ENTITY_ID_LENGTH} characters` }],
-      });
+      throw legalEntityIdTooLong(MAX_LEGAL_ENTITY_ID_LENGTH);
     }
     if (query.from !== undefined && query.to !== undefined && Date.parse(query.from) > Date.parse(query.to)) {
-      throw DomainError.of('ledgers.time_range_empty', 'The time range is empty.', {
-        errors: [{ field: 'to', message: 'to must not be before from' }],
-      });
+      throw timeRangeEmpty();
     }
     const list = `equity-ledger:${legalEntityId}`;
     const window: LedgerWindow = {

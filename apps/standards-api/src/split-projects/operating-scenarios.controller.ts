@@ -3,7 +3,8 @@ import { ParseStoredIntegerPipe } from '@stdreg/server-kit';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { OperatingScenarioDto, PageQueryDto, ProblemDetailsDto } from '@stdreg/contracts';
-import { Authorize, Authorized, type Authorization } from '../authorization/authorize.decorator';
+import { Authorize, Authorized } from '../callers/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { scenarioEtag, SplitProjectsService } from './split-projects.service';
 
 @ApiTags('split projects')
@@ -19,7 +20,7 @@ export class OperatingScenariosController {
   async get(
     @Param('id', ParseUUIDPipe) id: string,
     @Query('revision', new ParseStoredIntegerPipe({ optional: true })) revision: number | undefined,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OperatingScenarioDto> {
     return withEtag(response, await this.projects.getScenario(id, revision, auth));
@@ -28,7 +29,7 @@ export class OperatingScenariosController {
   @Get(':id/revisions')
   @Authorize('split-project:read')
   @ApiOperation({ summary: 'The revision history, oldest first, a page at a time (`limit`, `cursor` from `nextCursor`)' })
-  revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Authorization) {
+  revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Caller) {
     return this.projects.listRevisions(id, auth, query);
   }
 
@@ -43,7 +44,7 @@ export class OperatingScenariosController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() patch: unknown,
     @Headers('if-match') ifMatch: string | undefined,
-    @Authorized() auth: Authorization,
+    @Authorized() auth: Caller,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OperatingScenarioDto> {
     return withEtag(response, await this.projects.revise(id, patch, ifMatch, auth));

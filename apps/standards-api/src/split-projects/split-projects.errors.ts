@@ -17,3 +17,15 @@ export function invalidScenario(errors: ScenarioError[], field: string): DomainE
 
 export const staleScenario = (etag: string) =>
   DomainError.of('scenarios.changed', `The scenario has changed: its ETag is now ${etag}. Read it again and reapply your change.`);
+
+export const templateUnknown = (templateVersion: string) =>
+  DomainError.of('split_projects.template_unknown', `The registry has no split template ${templateVersion}.`, {
+    errors: [{ field: 'templateVersion', message: 'templateVersion must name a split template of the registry' }],
+  });
+
+export const patchNotObject = () => DomainError.of('scenarios.patch_not_object', 'The body must be a JSON Merge Patch object.');
+
+export const currencyMismatch = (scenarioCurrency: string, projectCurrency: string, field: string) =>
+  DomainError.of('scenarios.currency_mismatch', `The scenario is in ${scenarioCurrency}; the project is in ${projectCurrency}.`, {
+    errors: [{ field: `${field}/currency`, message: `currency must be the project's currency, ${projectCurrency}` }],
+  });

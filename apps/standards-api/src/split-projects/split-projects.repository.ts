@@ -13,7 +13,7 @@ import {
   LIST_REVISIONS,
   LIST_SCENARIOS,
   LOCK_SCENARIO,
-} from './split-projects.sql';
+} from './split-projects.repository.sql';
 
 export interface SplitProject {
   id: string;

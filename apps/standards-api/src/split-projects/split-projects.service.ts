@@ -7,13 +7,22 @@ import {
   type OperatingScenarioDto,
   type SplitProjectDto,
 } from '@stdreg/contracts';
-import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import { keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { applyMergePatch, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
-import { actorOf, type Authorization } from '../authorization/authorize.decorator';
+import { actorOf, type Caller } from '../callers/caller';
 import { RegistryService } from '../registry/registry.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import { PartnerEventsService } from '../events/events.service';
-import { invalidScenario, projectNotFound, revisionNotFound, scenarioNotFound, staleScenario } from './split-projects.errors';
+import {
+  currencyMismatch,
+  invalidScenario,
+  patchNotObject,
+  projectNotFound,
+  revisionNotFound,
+  scenarioNotFound,
+  staleScenario,
+  templateUnknown,
+} from './split-projects.errors';
 import {
   SplitProjectsRepository,
   type NewScenarioRevision,
@@ -39,11 +48,9 @@ export class SplitProjectsService {
   ) {}
 
   /** The project and its first scenario (revision 1) in one transaction: both or neither. */
-  async create(request: CreateSplitProjectRequestDto, auth: Authorization): Promise<CreatedSplitProjectDto> {
+  async create(request: CreateSplitProjectRequestDto, auth: Caller): Promise<CreatedSplitProjectDto> {
     if (!this.registry.hasSplitTemplate(request.templateVersion)) {
-      throw DomainError.of('split_projects.template_unknown', `The registry has no split template ${request.templateVersion}.`, {
-        errors: [{ field: 'templateVersion', message: 'templateVersion must name a split template of the registry' }],
-      });
+      throw templateUnknown(request.templateVersion);
     }
     const scenario = this.validContent(request.scenario.content, 'scenario.content', request.currency);
     const projectId = uuidv7();
@@ -76,11 +83,11 @@ export class SplitProjectsService {
     });
   }
 
-  async get(id: string, auth: Authorization): Promise<SplitProjectDto> {
+  async get(id: string, auth: Caller): Promise<SplitProjectDto> {
     return toProjectDto(await this.requireProject(id, auth));
   }
 
-  list(auth: Authorization, query: { limit?: number; cursor?: string }): Promise<{ items: SplitProjectDto[]; nextCursor: string | null }> {
+  list(auth: Caller, query: { limit?: number; cursor?: string }): Promise<{ items: SplitProjectDto[]; nextCursor: string | null }> {
     return keysetPage(
       'split-projects',
       query,
@@ -89,7 +96,7 @@ export class SplitProjectsService {
     );
   }
 
-  async listScenarios(projectId: string, auth: Authorization, query: { limit?: number; cursor?: string }) {
+  async listScenarios(projectId: string, auth: Caller, query: { limit?: number; cursor?: string }) {
     await this.requireProject(projectId, auth);
     const page = await keysetPage(
       'scenarios',
@@ -104,7 +111,7 @@ export class SplitProjectsService {
   }
 
   /** A new scenario that starts from a scenario of the same project at a given (or its current) revision. */
-  async branch(projectId: string, request: BranchScenarioRequestDto, auth: Authorization): Promise<OperatingScenarioDto> {
+  async branch(projectId: string, request: BranchScenarioRequestDto, auth: Caller): Promise<OperatingScenarioDto> {
     await this.requireProject(projectId, auth);
     const origin = await this.projects.findScenario(auth.organizationId, request.fromScenarioId);
     if (!origin || origin.projectId !== projectId) throw scenarioNotFound(request.fromScenarioId);
@@ -131,12 +138,12 @@ export class SplitProjectsService {
     });
   }
 
-  async getScenario(id: string, revision: number | undefined, auth: Authorization): Promise<OperatingScenarioDto> {
+  async getScenario(id: string, revision: number | undefined, auth: Caller): Promise<OperatingScenarioDto> {
     return this.scenarioDto(auth.organizationId, id, revision);
   }
 
   /** The revision history, oldest first, a page at a time (the cursor names the last revision served). */
-  async listRevisions(id: string, auth: Authorization, query: { limit?: number; cursor?: string }) {
+  async listRevisions(id: string, auth: Caller, query: { limit?: number; cursor?: string }) {
     if (!(await this.projects.findScenario(auth.organizationId, id))) throw scenarioNotFound(id);
     return keysetPage(
       'revisions',
@@ -155,9 +162,9 @@ export class SplitProjectsService {
    * Applies a JSON Merge Patch to the current revision's content and stores the valid result as the
    * next revision, under the scenario's row lock; a stale If-Match is refused and nothing is stored.
    */
-  async revise(id: string, patch: unknown, ifMatch: string | undefined, auth: Authorization): Promise<OperatingScenarioDto> {
+  async revise(id: string, patch: unknown, ifMatch: string | undefined, auth: Caller): Promise<OperatingScenarioDto> {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-      throw DomainError.of('scenarios.patch_not_object', 'The body must be a JSON Merge Patch object.');
+      throw patchNotObject();
     }
     return this.dataSource.transaction(async (manager) => {
       const scenario = await this.projects.lockScenario(manager, auth.organizationId, id);
@@ -179,7 +186,7 @@ export class SplitProjectsService {
     });
   }
 
-  async requireProject(id: string, auth: Authorization): Promise<SplitProject> {
+  async requireProject(id: string, auth: Caller): Promise<SplitProject> {
     const project = await this.projects.findProject(auth.organizationId, id);
     if (!project) throw projectNotFound(id);
     return project;
@@ -209,11 +216,7 @@ export class SplitProjectsService {
     const validation = validateScenario(content);
     if (!validation.ok) throw invalidScenario(validation.errors, field);
     if (validation.scenario.currency !== currency) {
-      throw DomainError.of(
-        'scenarios.currency_mismatch',
-        `The scenario is in ${validation.scenario.currency}; the project is in ${currency}.`,
-        { errors: [{ field: `${field}/currency`, message: `currency must be the project's currency, ${currency}` }] },
-      );
+      throw currencyMismatch(validation.scenario.currency, currency, field);
     }
     return validation.scenario;
   }
@@ -227,7 +230,7 @@ function ifMatchAccepts(header: string, etag: string): boolean {
   return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim() === etag);
 }
 
-function revisionOf(scenarioId: string, revision: number, content: ScenarioContent, auth: Authorization): NewScenarioRevision {
+function revisionOf(scenarioId: string, revision: number, content: ScenarioContent, auth: Caller): NewScenarioRevision {
   return { scenarioId, revision, content, rulesDigest: rulesDigest(content), createdBy: actorOf(auth) };
 }
 

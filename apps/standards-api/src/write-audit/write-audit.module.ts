@@ -1,8 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WriteAuditRepository } from './write-audit.repository';
 import { WriteAudit } from './write-audit.service';
 
-@Global()
 @Module({ imports: [IdempotencyModule], providers: [WriteAudit, WriteAuditRepository], exports: [WriteAudit] })
 export class WriteAuditModule {}

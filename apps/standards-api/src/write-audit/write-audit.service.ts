@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { currentRequestId, uuidv7 } from '@stdreg/server-kit';
-import type { Authorization } from '../authorization/authorize.decorator';
+import type { Caller } from '../callers/caller';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { WriteAuditRepository } from './write-audit.repository';
 
@@ -16,13 +16,7 @@ export class WriteAudit {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  async record(
-    manager: EntityManager,
-    auth: Authorization,
-    action: string,
-    target: string,
-    detail: Record<string, unknown>,
-  ): Promise<void> {
+  async record(manager: EntityManager, auth: Caller, action: string, target: string, detail: Record<string, unknown>): Promise<void> {
     await this.entries.append(manager, {
       id: uuidv7(),
       organizationId: auth.organizationId,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { PageQueryDto } from '../registry/registry-query.dto';
+import { PageQueryDto } from '../pagination';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,

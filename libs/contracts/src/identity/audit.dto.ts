@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { PageQueryDto } from '../pagination';
 import { IsRealIsoDate } from '../validation';
 
 export const AUDIT_OUTCOMES = ['success', 'denied', 'failure'] as const;
@@ -9,14 +9,12 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export const ACTOR_KINDS = ['app_key', 'platform_key', 'human', 'agent', 'service', 'anonymous', 'system'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
-export class AuditQueryDto {
+export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
   @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
   @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
   @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsRealIsoDate() from?: string;
   @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsRealIsoDate() to?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100) limit?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) cursor?: string;
 }
 
 export class AuditEntryDto {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEnum, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { KeyClass } from './key-class';
+import { PageQueryDto } from '../pagination';
 
 export const REGISTRY_ID_PATTERN = /^reg_[0-9a-z]{20}$/;
 const NAME_PATTERN = /\S/;
@@ -67,25 +68,11 @@ export class RotateKeyRequestDto {
   gracePeriodSeconds?: number;
 }
 
-export class KeyListQueryDto {
+export class KeyListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: KeyClass })
   @IsOptional()
   @IsIn(Object.values(KeyClass))
   class?: KeyClass;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  cursor?: string;
 }
 
 export class ApiKeyDto {

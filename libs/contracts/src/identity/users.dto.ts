@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -7,16 +6,14 @@ import {
   IsBoolean,
   IsEmail,
   IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   Length,
   Matches,
-  Max,
-  Min,
 } from 'class-validator';
 import { REGISTRY_ID_PATTERN } from './keys.dto';
+import { PageQueryDto } from '../pagination';
 
 export const USER_LOCALES = ['en', 'zh-Hans'] as const;
 export const MAX_SYNC_RECORDS = 1000;
@@ -62,26 +59,12 @@ export class UpdateUserRequestDto {
   @ApiPropertyOptional({ enum: USER_LOCALES }) @IsOptional() @IsIn(USER_LOCALES) locale?: string;
 }
 
-export class UserListQueryDto {
+export class UserListQueryDto extends PageQueryDto {
   @ApiProperty({ description: 'A registry the key is bound to' })
   @Matches(REGISTRY_ID_PATTERN, { message: 'registryId must look like reg_…' })
   registryId!: string;
 
   @ApiPropertyOptional({ format: 'email', description: 'Exact match, case-insensitive' }) @IsOptional() @IsEmail() email?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  cursor?: string;
 }
 
 export class UserDto {

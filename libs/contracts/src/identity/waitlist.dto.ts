@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { IssuedKeyDto } from './keys.dto';
+import { PageQueryDto } from '../pagination';
 
 export const WAITLIST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
@@ -31,25 +31,11 @@ export class CreateWaitlistRequestDto {
   useCase!: string;
 }
 
-export class WaitlistListQueryDto {
+export class WaitlistListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: WAITLIST_STATUSES, default: 'pending' })
   @IsOptional()
   @IsIn(WAITLIST_STATUSES)
   status?: WaitlistStatus;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  cursor?: string;
 }
 
 export class ApproveWaitlistRequestDto {

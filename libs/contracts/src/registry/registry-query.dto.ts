@@ -1,8 +1,7 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { Type } from 'class-transformer';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LOCALES, type Locale } from '../locale';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../pagination';
+import { PageQueryDto } from '../pagination';
 
 export const VERSION_PATTERN = /^[0-9]+\.[0-9]+$/;
 
@@ -14,23 +13,6 @@ export class LanguageQueryDto {
   @IsOptional()
   @IsIn(LOCALES)
   lang?: Locale;
-}
-
-/** `?limit=` and `?cursor=` of every cursor-paginated list. */
-export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from a previous page (`nextCursor`).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
 }
 
 export class ListQueryDto extends IntersectionType(LanguageQueryDto, PageQueryDto) {}

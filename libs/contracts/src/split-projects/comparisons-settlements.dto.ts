@@ -15,7 +15,7 @@ import {
 import { ProblemDetailsDto } from '../errors';
 import { IsRealDateTime, IsStoredInteger } from '../validation';
 import { LocalizedTextDto } from '../registry/localized.dto';
-import { PageQueryDto } from '../registry/registry-query.dto';
+import { PageQueryDto } from '../pagination';
 
 // Scenario comparison: a read that computes, never a settlement fact.
 

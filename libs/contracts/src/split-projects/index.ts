@@ -1,4 +1,3 @@
 export * from './split-projects.dto';
 export * from './rule-versions.dto';
 export * from './comparisons-settlements.dto';
-export * from './standards-api-errors';

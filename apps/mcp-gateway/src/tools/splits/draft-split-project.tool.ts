@@ -1,7 +1,7 @@
 import type { CreatedSplitProjectDto, SplitTemplateDto } from '@stdreg/contracts';
 import { z } from 'zod';
 import { defineTool } from '../tool-definition';
-import { failure } from '../shared-schemas';
+import { failure, standardsApiRefusal } from '../shared-schemas';
 import { readScenario, scenarioContent } from './scenario-input';
 
 const output = z.object({
@@ -50,7 +50,7 @@ export const draftSplitProject = defineTool({
       return failure(
         template.status === 404 ? `No split template ${input.templateVersion}; read stdreg://split-templates/{version}.` : template.message,
       );
-    if (!caller.organization.ok) return failure(`Refused: ${caller.organization.message}`);
+    if (!caller.organization.ok) return failure(`Refused: ${caller.organization.message}`, caller.organization.code);
     // standards-api asks identity for split-project:draft itself before it writes; asking here too would ask the same question twice.
     const { idempotencyKey, ...draft } = input;
     const created = await standardsApi.postDraft<CreatedSplitProjectDto>('/split-projects', draft, {
@@ -58,12 +58,7 @@ export const draftSplitProject = defineTool({
       organizationId: caller.organization.organizationId,
       ...(idempotencyKey ? { idempotencyKey } : {}),
     });
-    if (!created.ok)
-      return failure(
-        created.domainCode?.startsWith('authorization.')
-          ? `Refused: ${created.message}`
-          : `standards-api refused the draft: ${created.message}`,
-      );
+    if (!created.ok) return standardsApiRefusal(created, 'the draft');
     const { project, scenario } = created.body;
     return {
       ok: true,

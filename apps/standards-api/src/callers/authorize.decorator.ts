@@ -7,28 +7,21 @@ import {
   ApiServiceUnavailableResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { ORGANIZATION_HEADER, ProblemDetailsDto, type Action, type DecisionSubjectDto } from '@stdreg/contracts';
-import { AuthorizationGuard } from './authorization.guard';
-
-export const REQUIRED_ACTION = Symbol('REQUIRED_ACTION');
-
-/** What identity allowed: who is acting, and for which organization. */
-export interface Authorization {
-  subject: DecisionSubjectDto;
-  organizationId: string;
-}
-
-export type AuthorizedRequest = Request & { authorization?: Authorization };
+import { ORGANIZATION_HEADER, ProblemDetailsDto, type Action } from '@stdreg/contracts';
+import type { Caller, CallerRequest } from './caller';
+import { CALLER_REQUIREMENT, CallerGuard, type CallerRequirement } from './caller.guard';
 
 /**
  * The route is protected: identity must allow `action` for the caller's credential in the
  * organization named by X-Organization-Id before the handler (and so the database) is reached.
+ * `project` names the route parameter holding the split project the request is about, so identity
+ * decides about that project (`@Authorize('split-project:read', { project: 'id' })`).
  */
-export function Authorize(action: Action): MethodDecorator {
+export function Authorize(action: Action, options: { project?: string } = {}): MethodDecorator {
+  const requirement: CallerRequirement = { action, ...(options.project === undefined ? {} : { projectParam: options.project }) };
   return applyDecorators(
-    SetMetadata(REQUIRED_ACTION, action),
-    UseGuards(AuthorizationGuard),
+    SetMetadata(CALLER_REQUIREMENT, requirement),
+    UseGuards(CallerGuard),
     ApiBearerAuth('credential'),
     ApiHeader({ name: ORGANIZATION_HEADER, required: true, description: 'The organization the request acts in (uuid)' }),
     ApiUnauthorizedResponse({
@@ -47,14 +40,9 @@ export function Authorize(action: Action): MethodDecorator {
   );
 }
 
-export const Authorized = createParamDecorator((_: unknown, context: ExecutionContext): Authorization => {
-  const authorization = context.switchToHttp().getRequest<AuthorizedRequest>().authorization;
-  if (!authorization) throw new Error('Authorized used on a route without @Authorize');
-  return authorization;
+/** The caller of an @Authorize route, as identity's allow described them. */
+export const Authorized = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
+  const caller = context.switchToHttp().getRequest<CallerRequest>().caller;
+  if (!caller) throw new Error('Authorized used on a route without @Authorize');
+  return caller;
 });
-
-/** `<kind>:<id>`, as `createdBy` and `postedBy` show it; an agent's is followed by its supervisor (AGT-1). */
-export function actorOf(authorization: Authorization): string {
-  const { kind, id, supervisorId } = authorization.subject;
-  return kind === 'agent' ? `agent:${id} supervised by human:${supervisorId}` : `${kind}:${id}`;
-}

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../errors';
+import { ErrorCode } from './errors';
 
 /** standards-api's domain error codes, feature by feature, each with its category (see DOMAIN_ERRORS). */
 export const STANDARDS_API_ERRORS = {
@@ -60,3 +60,17 @@ export const STANDARDS_API_ERRORS = {
 } as const satisfies Record<string, ErrorCode>;
 
 export type StandardsApiErrorCode = keyof typeof STANDARDS_API_ERRORS;
+
+/** standards-api's refusals of the caller itself (credential, organization, permission), not of what it asked. */
+export type StandardsApiCallerErrorCode = Extract<StandardsApiErrorCode, `authorization.${string}`>;
+
+export function isStandardsApiErrorCode(code: string): code is StandardsApiErrorCode {
+  return Object.hasOwn(STANDARDS_API_ERRORS, code);
+}
+
+const CALLER_FEATURE = 'authorization.';
+
+/** The test of the type above, beside it: the one place a code's feature is read from its text. */
+export function isStandardsApiCallerError(code: StandardsApiErrorCode): code is StandardsApiCallerErrorCode {
+  return code.startsWith(CALLER_FEATURE);
+}

@@ -7,4 +7,4 @@ import { GatewayAuthorization } from './gateway-authorization';
   providers: [...authorizationClientProviders(McpGatewayConfig), GatewayAuthorization],
   exports: [GatewayAuthorization],
 })
-export class AuthorizationModule {}
+export class CallersModule {}

@@ -1,18 +1,32 @@
 // Every keyed decision of the gateway, asked of identity and failing closed.
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthorizationClient } from '@stdreg/authz-client';
-import { INVALID_CREDENTIAL, type Action, type AgentScope, type DecisionSubjectDto, type ForwardedCredentialDto } from '@stdreg/contracts';
-import type { McpCaller } from '../caller/caller';
+import {
+  INVALID_CREDENTIAL,
+  type Action,
+  type AgentScope,
+  type DecisionSubjectDto,
+  type ForwardedCredentialDto,
+  type GatewayRefusalCode,
+} from '@stdreg/contracts';
+import type { McpCaller } from '../callers/caller';
 
 export type OrganizationReadAction = Extract<
   Action,
   'organization:read' | 'split-project:read' | 'settlement-run:read' | 'equity-ledger:read'
 >;
 
-export type Authorized = { ok: true; subject: DecisionSubjectDto; organizationId: string | null } | { ok: false; message: string };
+/** Why a caller was refused, in words and as a code (tools/call results carry both). */
+export interface CallerRefusal {
+  ok: false;
+  code: GatewayRefusalCode;
+  message: string;
+}
+
+export type Authorized = { ok: true; subject: DecisionSubjectDto; organizationId: string | null } | CallerRefusal;
 
 /** The organization a call acts in: the one X-Organization-Id names, else the key's own; or why there is none. */
-export type ActingOrganization = { ok: true; organizationId: string } | { ok: false; message: string };
+export type ActingOrganization = { ok: true; organizationId: string } | CallerRefusal;
 
 /** A caller identity allowed tool:call for, as that one answer described them. */
 export interface AuthorizedCaller {
@@ -21,7 +35,7 @@ export interface AuthorizedCaller {
   subject: DecisionSubjectDto;
 }
 
-export type ToolCallAuthorization = { ok: true; caller: AuthorizedCaller } | { ok: false; message: string };
+export type ToolCallAuthorization = { ok: true; caller: AuthorizedCaller } | CallerRefusal;
 
 /** What identity said of an agent's token before its request ran: admitted, or why not. */
 export type Admission =
@@ -30,16 +44,28 @@ export type Admission =
   | { kind: 'insufficient_scope'; held: readonly string[] }
   | { kind: 'refused'; message: string };
 
-const CREDENTIAL_REQUIRED = 'A credential is required: send Authorization: Bearer <API key or agent token>.';
 const UNAVAILABLE = 'Authorization could not be established (identity unavailable); nothing was done. Retry later.';
-const HEADER_NOT_AN_ORGANIZATION = 'X-Organization-Id must be an organization id (uuid).';
-const NO_ORGANIZATION_OF_ITS_OWN =
-  'Name the organization with the X-Organization-Id header: this credential has no organization of its own.';
+const CREDENTIAL_REQUIRED: CallerRefusal = {
+  ok: false,
+  code: 'credential_required',
+  message: 'A credential is required: send Authorization: Bearer <API key or agent token>.',
+};
+const AUTHORIZATION_UNAVAILABLE: CallerRefusal = { ok: false, code: 'authorization_unavailable', message: UNAVAILABLE };
+const HEADER_NOT_AN_ORGANIZATION: CallerRefusal = {
+  ok: false,
+  code: 'organization_header_invalid',
+  message: 'X-Organization-Id must be an organization id (uuid).',
+};
+const NO_ORGANIZATION_OF_ITS_OWN: CallerRefusal = {
+  ok: false,
+  code: 'organization_required',
+  message: 'Name the organization with the X-Organization-Id header: this credential has no organization of its own.',
+};
 
 function actingOrganization(caller: McpCaller, subject: DecisionSubjectDto): ActingOrganization {
-  if (caller.organizationHeaderInvalid) return { ok: false, message: HEADER_NOT_AN_ORGANIZATION };
+  if (caller.organizationHeaderInvalid) return HEADER_NOT_AN_ORGANIZATION;
   const organizationId = caller.organizationId ?? subject.organizationId ?? null;
-  return organizationId ? { ok: true, organizationId } : { ok: false, message: NO_ORGANIZATION_OF_ITS_OWN };
+  return organizationId ? { ok: true, organizationId } : NO_ORGANIZATION_OF_ITS_OWN;
 }
 
 @Injectable()
@@ -53,7 +79,7 @@ export class GatewayAuthorization {
    */
   async toolCall(caller: McpCaller, tool: { scope?: AgentScope; readOnly: boolean } = { readOnly: false }): Promise<ToolCallAuthorization> {
     const { credential } = caller;
-    if (!credential) return { ok: false, message: CREDENTIAL_REQUIRED };
+    if (!credential) return CREDENTIAL_REQUIRED;
     if (caller.admitted) {
       return { ok: true, caller: { credential, organization: actingOrganization(caller, caller.admitted), subject: caller.admitted } };
     }
@@ -69,7 +95,7 @@ export class GatewayAuthorization {
    * the key's own, learned from identity's answer to tool:call.
    */
   async inOrganization(caller: McpCaller, action: OrganizationReadAction, organizationId?: string): Promise<Authorized> {
-    if (caller.organizationHeaderInvalid) return { ok: false, message: HEADER_NOT_AN_ORGANIZATION };
+    if (caller.organizationHeaderInvalid) return HEADER_NOT_AN_ORGANIZATION;
     let organization = organizationId ?? caller.organizationId;
     if (!organization) {
       const who = await this.toolCall(caller);
@@ -77,7 +103,7 @@ export class GatewayAuthorization {
       if (!who.caller.organization.ok) return who.caller.organization;
       organization = who.caller.organization.organizationId;
     }
-    if (!caller.credential) return { ok: false, message: CREDENTIAL_REQUIRED };
+    if (!caller.credential) return CREDENTIAL_REQUIRED;
     return this.ask(caller.credential, action, organization);
   }
 
@@ -117,7 +143,7 @@ export class GatewayAuthorization {
       ...(options.readOnly ? { readOnly: true } : {}),
     });
     if (answer.decision === 'allow') return { ok: true, subject: answer.subject, organizationId };
-    if (answer.unavailable) return { ok: false, message: UNAVAILABLE };
-    return { ok: false, message: `Not allowed (${action}): ${answer.reason}.` };
+    if (answer.unavailable) return AUTHORIZATION_UNAVAILABLE;
+    return { ok: false, code: 'not_allowed', message: `Not allowed (${action}): ${answer.reason}.` };
   }
 }
