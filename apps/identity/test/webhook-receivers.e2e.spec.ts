@@ -205,6 +205,43 @@ describe("a receiver's own signals", () => {
   });
 });
 
+describe('sharing the dispatcher', () => {
+  const leased = async (endpointId: string) =>
+    (
+      await identity.dataSource.query(
+        'SELECT count(*)::int AS n FROM webhook_delivery WHERE endpoint_id = $1 AND lease_token IS NOT NULL',
+        [endpointId],
+      )
+    )[0].n as number;
+
+  it('sends to an endpoint whose last attempt failed one request at a time, and to a healthy one several at once', async () => {
+    const failing = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(failing.path, 500);
+    for (let index = 0; index < 3; index++) await registerApp(failing.key.secret);
+    const start = new Date(Date.now() + 1000);
+    await dispatcher.drain(start, noJitter);
+    expect(receiver.at(failing.path)).toHaveLength(3);
+
+    receiver.hold(failing.path);
+    receiver.answer(failing.path, 204);
+    const later = new Date(start.getTime() + seconds(60));
+    await dispatcher.dispatchOnce(later, noJitter);
+    await dispatcher.dispatchOnce(later, noJitter);
+    expect(await leased(failing.id)).toBe(1);
+    receiver.release(failing.path);
+    await dispatcher.drain(later, noJitter);
+    expect((await deliveries(failing.id, failing.key.secret, 'delivered')).length).toBe(3);
+
+    const healthy = await partnerWithEndpoint(['app.registered']);
+    receiver.hold(healthy.path);
+    for (let index = 0; index < 3; index++) await registerApp(healthy.key.secret);
+    await dispatcher.dispatchOnce(later, noJitter);
+    expect(await leased(healthy.id)).toBe(3);
+    receiver.release(healthy.path);
+    await dispatcher.drain(later, noJitter);
+  });
+});
+
 describe('removing an endpoint', () => {
   it("stops deliveries, drops the pending ones, hides it from the organization, and keeps its history for the platform's audit", async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
@@ -273,9 +310,13 @@ describe('recovering after an outage', () => {
     const first = await registerApp(key);
     await request(identity.server).delete(`/v1/apps/${first.body.app.registryId}`).set(bearer(key)).expect(204);
     const second = await registerApp(key);
+    // A failing endpoint gets one request at a time: each 410 fails one delivery and disables the endpoint again.
+    await dispatcher.drain();
+    await enable();
     await dispatcher.drain();
     const failed = await deliveries(partner.id, key, 'failed');
-    expect(failed.map((delivery) => delivery.eventType)).toEqual(['app.registered', 'app.registered', 'app.registered']);
+    // The one from before `since`, then the first app's two events (the head of its resource each time).
+    expect(failed.map((delivery) => delivery.eventType).sort()).toEqual(['app.deleted', 'app.registered', 'app.registered']);
     const sent = receiver.at(partner.path).length;
 
     receiver.answer(partner.path, 204);
@@ -303,10 +344,10 @@ describe('recovering after an outage', () => {
     expect(again.filter((entry) => registryOf(entry) === second.body.app.registryId).map((entry) => entry.event.type)).toEqual([
       'app.registered',
     ]);
-    const failedIds = new Set(failed.map((delivery) => delivery.id));
-    const resent = again.filter((entry) => entry.event.type === 'app.registered').map((entry) => entry.webhookId);
-    expect(resent.every((id) => failedIds.has(id) && id !== before!.id)).toBe(true);
-    expect(resent).toHaveLength(2);
+    const recoveredIds = failed.map((delivery) => delivery.id).filter((id) => id !== before!.id);
+    const againIds = again.map((entry) => entry.webhookId);
+    expect(againIds).toEqual(expect.arrayContaining(recoveredIds));
+    expect(againIds).not.toContain(before!.id);
     expect(await deliveries(partner.id, key, 'failed')).toEqual([expect.objectContaining({ id: before!.id })]);
     expect(receiver.unverified).toEqual([]);
   });

@@ -3,15 +3,17 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Partner webhooks heard and removable (issue 27): an endpoint is removed by marking it deleted (its
  * history stays for the platform for the audit period, then is purged), a removed endpoint's pending
- * deliveries become `dropped`, an endpoint says why the platform stopped it, and the claim finds each
- * endpoint's due deliveries and its attempts in flight by index.
+ * deliveries become `dropped`, an endpoint says why the platform stopped it and whether its last attempt
+ * failed (a failing endpoint gets one attempt at a time), and the claim finds each endpoint's due
+ * deliveries and its attempts in flight by index.
  */
 export class WebhookDeliveryIsolationAndRemoval1763900001100 implements MigrationInterface {
   name = 'WebhookDeliveryIsolationAndRemoval1763900001100';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const statements = [
-      `ALTER TABLE webhook_endpoint ADD COLUMN deleted_at timestamptz, ADD COLUMN disabled_reason text`,
+      `ALTER TABLE webhook_endpoint ADD COLUMN deleted_at timestamptz, ADD COLUMN disabled_reason text,
+        ADD COLUMN last_attempt_failed boolean NOT NULL DEFAULT false`,
       `UPDATE webhook_endpoint SET disabled_reason = 'deliveries kept failing' WHERE disabled_for_failures`,
       `CREATE INDEX webhook_endpoint_deleted ON webhook_endpoint (deleted_at) WHERE deleted_at IS NOT NULL`,
       `ALTER TABLE webhook_delivery DROP CONSTRAINT webhook_delivery_status_check`,
@@ -30,7 +32,7 @@ export class WebhookDeliveryIsolationAndRemoval1763900001100 implements Migratio
       `ALTER TABLE webhook_delivery DROP CONSTRAINT webhook_delivery_status_check`,
       `ALTER TABLE webhook_delivery ADD CONSTRAINT webhook_delivery_status_check CHECK (status IN ('pending', 'delivered', 'failed'))`,
       `DROP INDEX webhook_endpoint_deleted`,
-      `ALTER TABLE webhook_endpoint DROP COLUMN disabled_reason, DROP COLUMN deleted_at`,
+      `ALTER TABLE webhook_endpoint DROP COLUMN last_attempt_failed, DROP COLUMN disabled_reason, DROP COLUMN deleted_at`,
     ];
     for (const statement of statements) await queryRunner.query(statement);
   }

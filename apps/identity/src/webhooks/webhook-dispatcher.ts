@@ -31,8 +31,8 @@ export function secretContext(endpointId: string): string {
  * sends due deliveries. Any number of replicas run one; they share the work through row locks taken
  * with SKIP LOCKED and leases, so no delivery is sent by two at the same time. A round does not wait
  * for its attempts: each runs on its own (up to WEBHOOK_MAX_IN_FLIGHT per replica, WEBHOOK_ENDPOINT_CONCURRENCY
- * per endpoint), and a finished one frees its place for the next claim, so a receiver that hangs holds
- * only its own endpoint's places. Time is a parameter (`dispatchOnce(now)`, the clock running on from
+ * per endpoint, one while the endpoint's last attempt failed), and a finished one frees its place for the
+ * next claim, so a receiver that hangs holds only its own endpoint's few places. Time is a parameter (`dispatchOnce(now)`, the clock running on from
  * it during the round), so retries can be driven by a clock the tests control.
  */
 @Injectable()
@@ -176,6 +176,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       });
       if (!next && recorded) await this.disable(manager, delivery, 'deliveries kept failing');
     });
+    // Outside the transaction above: it locks the delivery, then maybe the endpoint; a removal locks them the other way round.
+    await this.webhooks.markLastAttempt(delivery.endpointId, !result.ok);
   }
 
   private send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {

@@ -163,6 +163,14 @@ export class WebhooksRepository {
     return rows[0][0] ?? null;
   }
 
+  /** Remembers whether an endpoint's latest attempt failed (written only when that changes). */
+  async markLastAttempt(endpointId: string, failed: boolean): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE webhook_endpoint SET last_attempt_failed = $2 WHERE id = $1 AND last_attempt_failed IS DISTINCT FROM $2',
+      [endpointId, failed],
+    );
+  }
+
   /** Only one dispatcher fans out at a time, so deliveries of one resource are created in the order of its events. */
   async tryLockFanOut(manager: EntityManager): Promise<boolean> {
     const rows: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
@@ -211,7 +219,8 @@ export class WebhooksRepository {
 
   /**
    * Claims due deliveries for one dispatcher until `leasedUntil`, at most `perEndpoint` in flight per
-   * endpoint (counting every dispatcher's unexpired leases) and taken in turns across endpoints (each
+   * endpoint (counting every dispatcher's unexpired leases; one while its last attempt failed, so a
+   * receiver that hangs or fails is probed one request at a time) and taken in turns across endpoints (each
    * endpoint's first due delivery before any endpoint's second), so a slow receiver holds only its own
    * share. Each is the oldest pending one of its endpoint and resource (order per resource). Claims are
    * taken one at a time across replicas (an advisory lock) so the bound is exact. The claim commits
@@ -238,7 +247,7 @@ export class WebhooksRepository {
                  SELECT 1 FROM webhook_delivery p
                  WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
              ORDER BY d.next_attempt_at, d.event_seq
-             LIMIT greatest($5::int - coalesce(f.n, 0), 0)) c
+             LIMIT greatest(CASE WHEN e.last_attempt_failed THEN 1 ELSE $5::int END - coalesce(f.n, 0), 0)) c
            WHERE e.enabled AND e.deleted_at IS NULL),
          due AS (
            SELECT d.id FROM webhook_delivery d JOIN candidate c ON c.id = d.id
