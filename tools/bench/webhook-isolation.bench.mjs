@@ -1,9 +1,10 @@
 // Webhook isolation benchmark (issue 27), on this machine's PostgreSQL (PG_ADMIN_URL overrides): one
 // identity with its dispatcher delivers role grants of two organizations. Organization H's endpoint
 // answers at once; organization S's endpoint, in the middle phase only, hangs on every request (never
-// answers; the dispatcher gives up after WEBHOOK_TIMEOUT_MS). Three phases in one run, each with the same
-// writes to both organizations (S's events are recorded in every phase, delivered nowhere without its
-// endpoint): without the hanging endpoint, with it, and without it again (removed, its requests ended).
+// answers; the dispatcher gives up after WEBHOOK_TIMEOUT_MS). After an unmeasured warm-up, three phases
+// in one run, each with the same writes to both organizations (S's events are recorded in every phase,
+// delivered nowhere without its endpoint): without the hanging endpoint, with it, and without it again
+// (removed, its requests ended).
 // The figure: H's commit-to-delivery p50/p99 with the hanging receiver beside without it (goal p99 ≤ 1.5×).
 // Run from the repository root: `npm run bench:webhook-isolation` (builds first). Prints a Markdown
 // summary; raw results go to tools/bench/results/webhook-isolation.json.
@@ -18,6 +19,7 @@ const RESULTS_FILE = path.join(import.meta.dirname, 'results/webhook-isolation.j
 const GRANTS_PER_PHASE = 200;
 const CALLERS_PER_ORGANIZATION = 4;
 const TIMEOUT_MS = 10_000;
+const WARM_UP_GRANTS = 50;
 const tempDir = kit.makeTempDir('stdreg-bench-webhook-isolation-');
 const suffix = randomBytes(4).toString('hex');
 
@@ -105,7 +107,7 @@ async function main() {
       201,
     );
     const uids = [];
-    for (let batch = 0; batch < 3; batch++) {
+    for (let batch = 0; batch < 4; batch++) {
       const synced = await call(
         `${base}/sync`,
         'POST',
@@ -165,6 +167,9 @@ async function main() {
     return stats;
   }
 
+  // Unmeasured: the process's first deliveries (JIT, pools) would otherwise weigh on the first phase only.
+  await Promise.all([grant(healthy, healthy.uids.slice(-WARM_UP_GRANTS)), grant(slow, slow.uids.slice(-WARM_UP_GRANTS))]);
+  await until(() => receiver.arrivals.length >= WARM_UP_GRANTS, 'the warm-up events');
   const without = await phase(0, 'without a hanging receiver');
   const hangingEndpoint = await subscribe(slow, '/hangs');
   const withHanging = await phase(1, 'with a receiver hanging on every request');

@@ -400,3 +400,17 @@ describe('recovering after an outage', () => {
       .expect(404);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes removal, recovery, the new statuses and what a receiver may answer', async () => {
+    const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
+    expect(body.paths['/v1/webhook-endpoints/{endpointId}'].delete).toBeDefined();
+    expect(body.paths['/v1/webhook-endpoints/{endpointId}/recover'].post.requestBody).toBeDefined();
+    const schemas = body.components.schemas;
+    expect(schemas.RecoverWebhookDeliveriesRequestDto.required).toEqual(['since']);
+    expect(schemas.WebhookDeliveryDto.properties.status.enum).toContain('dropped');
+    expect(schemas.WebhookEndpointDto.properties.status.enum).toContain('deleted');
+    expect(Object.keys(body.webhooks['role.granted'].post.responses).sort()).toEqual(['2XX', '410', '429', '503']);
+    expect(JSON.stringify(body)).toContain('webhooks.recover_since_invalid');
+  });
+});

@@ -30,10 +30,11 @@ export function secretContext(endpointId: string): string {
  * Delivers the outbox: fans each event out to the endpoints subscribed to it (one delivery each), then
  * sends due deliveries. Any number of replicas run one; they share the work through row locks taken
  * with SKIP LOCKED and leases, so no delivery is sent by two at the same time. A round does not wait
- * for its attempts: each runs on its own (up to WEBHOOK_MAX_IN_FLIGHT per replica, WEBHOOK_ENDPOINT_CONCURRENCY
- * per endpoint, one while the endpoint's last attempt failed), and a finished one frees its place for the
- * next claim, so a receiver that hangs holds only its own endpoint's few places. Time is a parameter (`dispatchOnce(now)`, the clock running on from
- * it during the round), so retries can be driven by a clock the tests control.
+ * for its attempts: each runs on its own (up to WEBHOOK_MAX_IN_FLIGHT per replica,
+ * WEBHOOK_ENDPOINT_CONCURRENCY per endpoint, one while the endpoint's last attempt failed), and a
+ * finished one frees its place for the next claim, so a receiver that hangs holds only its own
+ * endpoint's few places. Time is a parameter (`dispatchOnce(now)`, the clock running on from it during
+ * the round), so retries can be driven by a clock the tests control.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
