@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PartnerEvent } from '@stdreg/contracts';
+import type { PartnerEvent, WebhookDeliveryStatus } from '@stdreg/contracts';
 import { JsonLogger, PollingLoop, uuidv7 } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { PartnerEventsService } from '../events/events.service';
@@ -154,30 +154,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private async attempt(delivery: ClaimedDelivery, now: Date, clock: () => Date, random: () => number): Promise<void> {
     const result = await this.send(delivery, now);
     const endedAt = clock();
+    const outcome = outcomeOf(result, delivery.attempts, endedAt, random);
     await this.dataSource.transaction(async (manager) => {
-      if (result.ok) {
-        await this.webhooks.recordAttempt(manager, delivery, result, { status: 'delivered', nextAttemptAt: null, at: endedAt });
-        return;
-      }
-      if (result.status === 410) {
-        const recorded = await this.webhooks.recordAttempt(manager, delivery, result, {
-          status: 'failed',
-          nextAttemptAt: null,
-          at: endedAt,
-        });
-        if (recorded) await this.disable(manager, delivery, 'the endpoint answered 410 Gone');
-        return;
-      }
-      const asked = result.status !== null && RETRY_AFTER_STATUSES.has(result.status) ? result.retryAfterSeconds : null;
-      const next = nextAttemptAt(delivery.attempts, endedAt, random, asked);
+      // Endpoint before delivery, the order a removal locks them in, when this outcome stops the endpoint.
+      if (outcome.disable) await this.webhooks.lockEndpoint(manager, delivery.endpointId);
       const recorded = await this.webhooks.recordAttempt(manager, delivery, result, {
-        status: next ? 'pending' : 'failed',
-        nextAttemptAt: next,
+        status: outcome.status,
+        nextAttemptAt: outcome.next,
         at: endedAt,
       });
-      if (!next && recorded) await this.disable(manager, delivery, 'deliveries kept failing');
+      if (recorded && outcome.disable) await this.disable(manager, delivery, outcome.disable);
     });
-    // Outside the transaction above: it locks the delivery, then maybe the endpoint; a removal locks them the other way round.
+    // Outside the transaction above, for the same lock order.
     await this.webhooks.markLastAttempt(delivery.endpointId, !result.ok);
   }
 
@@ -226,4 +214,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       data: { endpointId: endpoint.id, url: endpoint.url, reason, lastDeliveryId: delivery.id },
     });
   }
+}
+
+/** What an attempt's answer means: delivered, tried again when, or over (and whether the endpoint stops, why). */
+function outcomeOf(
+  result: SendResult,
+  attempts: number,
+  endedAt: Date,
+  random: () => number,
+): { status: WebhookDeliveryStatus; next: Date | null; disable: string | null } {
+  if (result.ok) return { status: 'delivered', next: null, disable: null };
+  if (result.status === 410) return { status: 'failed', next: null, disable: 'the endpoint answered 410 Gone' };
+  const asked = result.status !== null && RETRY_AFTER_STATUSES.has(result.status) ? result.retryAfterSeconds : null;
+  const next = nextAttemptAt(attempts, endedAt, random, asked);
+  return next ? { status: 'pending', next, disable: null } : { status: 'failed', next: null, disable: 'deliveries kept failing' };
 }

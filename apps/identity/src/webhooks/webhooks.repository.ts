@@ -163,6 +163,10 @@ export class WebhooksRepository {
     return rows[0][0] ?? null;
   }
 
+  async lockEndpoint(manager: EntityManager, id: string): Promise<void> {
+    await manager.query('SELECT 1 FROM webhook_endpoint WHERE id = $1 FOR UPDATE', [id]);
+  }
+
   /** Remembers whether an endpoint's latest attempt failed (written only when that changes). */
   async markLastAttempt(endpointId: string, failed: boolean): Promise<void> {
     await this.dataSource.query(
