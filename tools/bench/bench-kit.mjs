@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const AUTOCANNON = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
@@ -298,4 +299,28 @@ export async function importSignedInPartner() {
     logLevel: 'error',
   });
   return import(pathToFileURL(bundled).href);
+}
+
+/**
+ * A partner's receiving server's request handler: reads the body, verifies it with `standardwebhooks` and
+ * the secret of its path, and hands the verified event to `onEvent` (which answers); what does not verify
+ * is refused (400) and reported to `onUnverified`.
+ */
+export function webhookHandler(secrets, onEvent, onUnverified) {
+  return (req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = Date.now();
+      let event;
+      try {
+        event = new Webhook(secrets.get(req.url)).verify(Buffer.concat(chunks).toString('utf8'), req.headers);
+      } catch {
+        onUnverified();
+        res.writeHead(400).end();
+        return;
+      }
+      onEvent({ req, res, event, at });
+    });
+  };
 }

@@ -15,7 +15,6 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
 import {
   createBenchDatabase,
@@ -27,6 +26,7 @@ import {
   startServer,
   waitForStatus,
   importSignedInPartner,
+  webhookHandler,
 } from './bench-kit.mjs';
 
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
@@ -76,14 +76,10 @@ async function startReceiver() {
   const secrets = new Map();
   const arrivals = [];
   let unverified = 0;
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      const at = Date.now();
-      const body = Buffer.concat(chunks).toString('utf8');
-      try {
-        const event = new Webhook(secrets.get(req.url)).verify(body, req.headers);
+  const server = createServer(
+    webhookHandler(
+      secrets,
+      ({ req, res, event, at }) => {
         arrivals.push({
           at,
           webhookId: req.headers['webhook-id'],
@@ -92,12 +88,10 @@ async function startReceiver() {
           committedAt: Date.parse(event.timestamp),
         });
         res.writeHead(204).end();
-      } catch {
-        unverified++;
-        res.writeHead(400).end();
-      }
-    });
-  });
+      },
+      () => unverified++,
+    ),
+  );
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: (p) => `http://127.0.0.1:${server.address().port}${p}`, secrets, arrivals, unverified: () => unverified, server };
 }

@@ -26,6 +26,8 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
         '**Events (webhooks).** A partner registers an endpoint once (`POST /v1/webhook-endpoints`) for the events of both services; ' +
         'identity delivers them as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), at least once, in order per resource. ' +
         'An endpoint reaches public addresses only, however an address is spelled (see the `url` field: IPv6 forms that carry an IPv4 address are judged by that address). ' +
+        'Retries wait from the end of a failed attempt; a `410` disables the endpoint, a `429`/`503` `Retry-After` is honoured up to an hour; ' +
+        '`POST …/recover` resends the failed deliveries since a time after an outage, `DELETE` removes an endpoint. ' +
         'identity’s events are this document’s `webhooks`; standards-api’s are in its own document.',
     )
     .setVersion('1.0.0')

@@ -295,7 +295,8 @@ describe('delivery', () => {
     for (const [index, delay] of RETRY_DELAYS_SECONDS.entries()) {
       await dispatcher.drain(new Date(now.getTime() + delay * 1000 - 1000), noJitter);
       expect(receiver.at(failing.path)).toHaveLength(index + 1);
-      now = new Date(now.getTime() + delay * 1000);
+      // The delay counts from the end of the failed attempt, a moment after `now`.
+      now = new Date(now.getTime() + delay * 1000 + 3000);
       await dispatcher.drain(now, noJitter);
       expect(receiver.at(failing.path)).toHaveLength(index + 2);
     }

@@ -157,6 +157,15 @@ export class IdentityConfig extends CommonServiceConfig {
    */
   @toInt() @IsInt() @Min(200) @Max(600000) WEBHOOK_LEASE_MS = 60000;
 
+  /** How many attempts one replica's dispatcher has on the wire at once, across endpoints. */
+  @toInt() @IsInt() @Min(1) @Max(1000) WEBHOOK_MAX_IN_FLIGHT = 32;
+
+  /**
+   * How many attempts one endpoint has on the wire at once, across replicas: a receiver that hangs holds
+   * this many places and no more, and no receiver gets more concurrent requests than this.
+   */
+  @toInt() @IsInt() @Min(1) @Max(100) WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
   /**
    * Development and tests only: http:// and loopback targets (a receiver on this machine). Without it,
    * endpoints are https and reach public addresses only.

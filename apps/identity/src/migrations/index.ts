@@ -8,6 +8,7 @@ import { AgentKeySupervisor1763900000700 } from './1763900000700-agent-key-super
 import { PartnerEvents1763900000800 } from './1763900000800-partner-events';
 import { UnifiedUserLookupsAtScale1763900000900 } from './1763900000900-unified-user-lookups-at-scale';
 import { UserMergeLookups1763900001000 } from './1763900001000-user-merge-lookups';
+import { WebhookDeliveryIsolationAndRemoval1763900001100 } from './1763900001100-webhook-delivery-isolation-and-removal';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const IDENTITY_MIGRATIONS = [
   PartnerEvents1763900000800,
   UnifiedUserLookupsAtScale1763900000900,
   UserMergeLookups1763900001000,
+  WebhookDeliveryIsolationAndRemoval1763900001100,
 ];

@@ -30,6 +30,8 @@ export interface SendResult {
   status: number | null;
   body: string | null;
   error: string | null;
+  /** The receiver's `Retry-After`, in seconds from now, when it sent one that parses. */
+  retryAfterSeconds: number | null;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.']);
@@ -78,9 +80,9 @@ export class WebhookTransport {
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const refused = this.syntacticRefusal(url);
-    if (refused) return { ok: false, status: null, body: null, error: refused };
+    if (refused) return { ok: false, status: null, body: null, error: refused, retryAfterSeconds: null };
     if (Buffer.byteLength(body) > MAX_REQUEST_BYTES)
-      return { ok: false, status: null, body: null, error: 'the event is larger than a webhook may be' };
+      return { ok: false, status: null, body: null, error: 'the event is larger than a webhook may be', retryAfterSeconds: null };
     const signal = AbortSignal.timeout(this.policy.timeoutMs);
     try {
       const response = await request(url, { method: 'POST', body, headers, dispatcher: this.agent, signal });
@@ -91,9 +93,10 @@ export class WebhookTransport {
         status: response.statusCode,
         body: text.slice(0, KEPT_RESPONSE_CHARS),
         error: ok ? null : `answered ${response.statusCode}`,
+        retryAfterSeconds: retryAfter(response.headers['retry-after']),
       };
     } catch (error) {
-      return { ok: false, status: null, body: null, error: describe(error) };
+      return { ok: false, status: null, body: null, error: describe(error), retryAfterSeconds: null };
     }
   }
 
@@ -125,6 +128,16 @@ export class WebhookTransport {
   }
 }
 
+/** A `Retry-After` header (delay-seconds or an HTTP-date, RFC 9110) as seconds from now; null when absent or unreadable. */
+export function retryAfter(header: string | string[] | undefined, now: number = Date.now()): number | null {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (!/^[A-Za-z]{3}, /.test(value)) return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
 async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -140,9 +153,11 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): P
 }
 
 function describe(error: unknown): string {
+  // By name first: an abort's DOMException may come from another realm than this module's Error.
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return 'no answer within the time limit';
   if (!(error instanceof Error)) return 'the request failed';
   const cause = (error as Error & { cause?: unknown }).cause;
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'no answer within the time limit';
   if (cause instanceof Error) return cause.message;
   return error.message;
 }

@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateWebhookEndpointRequestDto,
   PageQueryDto,
+  RecoverWebhookDeliveriesRequestDto,
+  RecoverWebhookDeliveriesResponseDto,
   RotateWebhookSecretRequestDto,
   UpdateWebhookEndpointRequestDto,
   WebhookDeliveryDto,
@@ -50,6 +52,17 @@ export class WebhooksController {
     return this.webhooks.update(endpointId, body, caller);
   }
 
+  @Delete(':endpointId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary:
+      'Remove the endpoint: nothing more is sent to it, its pending deliveries are dropped; platform keys can still read it and its deliveries for 90 days',
+  })
+  @ApiNoContentResponse({ description: 'Removed' })
+  remove(@Param('endpointId', ParseUUIDPipe) endpointId: string, @Caller() caller: KeyCaller): Promise<void> {
+    return this.webhooks.remove(endpointId, caller);
+  }
+
   @Post(':endpointId/rotate-secret')
   @HttpCode(200)
   @ApiOperation({ summary: 'A new signing secret (shown once); the previous one signs beside it for overlapSeconds' })
@@ -90,5 +103,20 @@ export class WebhooksController {
     @Caller() caller: KeyCaller,
   ): Promise<WebhookDeliveryDto> {
     return this.webhooks.replay(endpointId, deliveryId, caller);
+  }
+
+  @Post(':endpointId/recover')
+  @HttpCode(202)
+  @ApiOperation({
+    summary:
+      'After an outage: send again every failed delivery created since `since` (at most 30 days ago), oldest first, under its original webhook-id; pending ones since then are due at once',
+  })
+  @ApiAcceptedResponse({ type: RecoverWebhookDeliveriesResponseDto })
+  recover(
+    @Param('endpointId', ParseUUIDPipe) endpointId: string,
+    @Body() body: RecoverWebhookDeliveriesRequestDto,
+    @Caller() caller: KeyCaller,
+  ): Promise<RecoverWebhookDeliveriesResponseDto> {
+    return this.webhooks.recover(endpointId, body.since, caller);
   }
 }

@@ -39,3 +39,9 @@ export function endpointOrganizationNotOwn(organizationId: string): DomainError 
     },
   );
 }
+
+export function recoverSinceInvalid(reason: string): DomainError {
+  return DomainError.of('webhooks.recover_since_invalid', `since ${reason}.`, {
+    errors: [{ field: 'since', message: `since ${reason}` }],
+  });
+}

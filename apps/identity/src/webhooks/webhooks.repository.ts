@@ -10,8 +10,10 @@ export interface WebhookEndpoint {
   description: string | null;
   enabled: boolean;
   disabledForFailures: boolean;
+  disabledReason: string | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
+  deletedAt: Date | null;
 }
 
 export interface EndpointSecrets {
@@ -61,7 +63,8 @@ export interface AttemptOutcome {
 }
 
 const ENDPOINT_COLUMNS = `id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-  disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt"`;
+  disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+  created_at AS "createdAt", deleted_at AS "deletedAt"`;
 
 const DELIVERY_COLUMNS = `id, endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", status, attempts,
   response_status AS "responseStatus", response_body AS "responseBody", error, last_attempt_at AS "lastAttemptAt",
@@ -79,7 +82,7 @@ export class WebhooksRepository {
 
   async insertEndpoint(
     manager: EntityManager,
-    endpoint: Omit<WebhookEndpoint, 'createdAt' | 'disabledForFailures' | 'previousSecretExpiresAt'> & {
+    endpoint: Omit<WebhookEndpoint, 'createdAt' | 'disabledForFailures' | 'disabledReason' | 'previousSecretExpiresAt' | 'deletedAt'> & {
       secretSealed: Buffer;
       keyId: string;
     },
@@ -101,23 +104,26 @@ export class WebhooksRepository {
     return rows[0]!;
   }
 
-  /** One endpoint, visible to an organization (null: to every organization, an operator). */
+  /** One endpoint, visible to an organization (null: to every organization, an operator); a removed one only when asked. */
   async findEndpoint(
     id: string,
     organizationId: string | null,
     manager: EntityManager = this.dataSource.manager,
+    includeDeleted = false,
   ): Promise<WebhookEndpoint | null> {
     const rows: WebhookEndpoint[] = await manager.query(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE`,
-      [id, organizationId],
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint
+       WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) AND (deleted_at IS NULL OR $3) FOR UPDATE`,
+      [id, organizationId, includeDeleted],
     );
     return rows[0] ?? null;
   }
 
+  /** An organization's endpoints (removed ones not); every endpoint, removed ones too, for an operator (null). */
   listEndpoints(organizationId: string | null, afterId: string | undefined, limit: number): Promise<WebhookEndpoint[]> {
     return this.dataSource.query(
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoint
-       WHERE ($1::uuid IS NULL OR organization_id = $1) AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+       WHERE ($1::uuid IS NULL OR (organization_id = $1 AND deleted_at IS NULL)) AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`,
       [organizationId, afterId ?? null, limit],
     );
   }
@@ -130,6 +136,7 @@ export class WebhooksRepository {
     const rows: [WebhookEndpoint[], number] = await manager.query(
       `UPDATE webhook_endpoint SET url = coalesce($2, url), event_types = coalesce($3, event_types), description = coalesce($4, description),
          enabled = coalesce($5, enabled), disabled_for_failures = CASE WHEN $5::boolean IS NULL THEN disabled_for_failures ELSE false END,
+         disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason END,
          updated_at = now()
        WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
       [id, change.url ?? null, change.eventTypes ?? null, change.description ?? null, change.enabled ?? null],
@@ -146,14 +153,26 @@ export class WebhooksRepository {
     return rows[0][0]!;
   }
 
-  /** Stops an endpoint whose deliveries kept failing; false when it was stopped already. */
-  async disableForFailures(manager: EntityManager, id: string): Promise<WebhookEndpoint | null> {
+  /** Stops an endpoint because of its answers; null when it was stopped already. */
+  async disableForFailures(manager: EntityManager, id: string, reason: string): Promise<WebhookEndpoint | null> {
     const rows: [WebhookEndpoint[], number] = await manager.query(
-      `UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, updated_at = now()
+      `UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, disabled_reason = $2, updated_at = now()
        WHERE id = $1 AND enabled RETURNING ${ENDPOINT_COLUMNS}`,
-      [id],
+      [id, reason],
     );
     return rows[0][0] ?? null;
+  }
+
+  async lockEndpoint(manager: EntityManager, id: string): Promise<void> {
+    await manager.query('SELECT 1 FROM webhook_endpoint WHERE id = $1 FOR UPDATE', [id]);
+  }
+
+  /** Remembers whether an endpoint's latest attempt failed (written only when that changes). */
+  async markLastAttempt(endpointId: string, failed: boolean): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE webhook_endpoint SET last_attempt_failed = $2 WHERE id = $1 AND last_attempt_failed IS DISTINCT FROM $2',
+      [endpointId, failed],
+    );
   }
 
   /** Only one dispatcher fans out at a time, so deliveries of one resource are created in the order of its events. */
@@ -168,7 +187,7 @@ export class WebhooksRepository {
   subscribers(manager: EntityManager, seqs: string[]): Promise<{ seq: string; endpointId: string }[]> {
     return manager.query(
       `SELECT o.seq::text AS seq, e.id AS "endpointId" FROM event_outbox o
-       JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled
+       JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled AND e.deleted_at IS NULL
          AND (o.type = ANY(e.event_types) OR (o.type = 'webhook.test' AND o.resource = 'endpoint:' || e.id::text))
        WHERE o.seq = ANY($1::bigint[]) ORDER BY o.seq, e.id`,
       [seqs],
@@ -203,25 +222,45 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims due deliveries for one dispatcher until `leasedUntil`: each the oldest pending one of its
-   * endpoint and resource (order per resource), skipping rows another dispatcher is claiming. The
-   * claim commits before anything is sent; a crash leaves the lease to run out.
+   * Claims due deliveries for one dispatcher until `leasedUntil`, at most `perEndpoint` in flight per
+   * endpoint (counting every dispatcher's unexpired leases; one while its last attempt failed, so a
+   * receiver that hangs or fails is probed one request at a time) and taken in turns across endpoints (each
+   * endpoint's first due delivery before any endpoint's second), so a slow receiver holds only its own
+   * share. Each is the oldest pending one of its endpoint and resource (order per resource). Claims are
+   * taken one at a time across replicas (an advisory lock) so the bound is exact. The claim commits
+   * before anything is sent; until the lease ends the delivery is due then (if this dispatcher dies,
+   * another takes it up at that time), so `next_attempt_at` is never before `last_attempt_at`.
    */
-  async claimDue(now: Date, limit: number, leaseToken: string, leasedUntil: Date): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, limit: number, perEndpoint: number, leaseToken: string, leasedUntil: Date): Promise<ClaimedDelivery[]> {
     return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['webhook-claim']);
       // For UPDATE, TypeORM's query() answers [rows, affectedCount].
       const [claimed]: [{ id: string }[], number] = await manager.query(
-        `WITH due AS (
-           SELECT d.id FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id AND e.enabled
-           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.leased_until IS NULL OR d.leased_until <= $1)
-             AND NOT EXISTS (
-               SELECT 1 FROM webhook_delivery p
-               WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
-           ORDER BY d.next_attempt_at, d.event_seq LIMIT $2
+        `WITH in_flight AS (
+           SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
+           WHERE lease_token IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id),
+         candidate AS (
+           SELECT c.id, c.turn, c.next_attempt_at, c.event_seq
+           FROM webhook_endpoint e LEFT JOIN in_flight f ON f.endpoint_id = e.id
+           CROSS JOIN LATERAL (
+             SELECT d.id, d.next_attempt_at, d.event_seq, row_number() OVER (ORDER BY d.next_attempt_at, d.event_seq) AS turn
+             FROM webhook_delivery d
+             WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+               AND (d.leased_until IS NULL OR d.leased_until <= $1)
+               AND NOT EXISTS (
+                 SELECT 1 FROM webhook_delivery p
+                 WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
+             ORDER BY d.next_attempt_at, d.event_seq
+             LIMIT greatest(CASE WHEN e.last_attempt_failed THEN 1 ELSE $5::int END - coalesce(f.n, 0), 0)) c
+           WHERE e.enabled AND e.deleted_at IS NULL),
+         due AS (
+           SELECT d.id FROM webhook_delivery d JOIN candidate c ON c.id = d.id
+           WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
+           ORDER BY c.turn, c.next_attempt_at, c.event_seq LIMIT $2
            FOR UPDATE OF d SKIP LOCKED)
-         UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, attempts = w.attempts + 1, last_attempt_at = $1
+         UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, next_attempt_at = $4, attempts = w.attempts + 1, last_attempt_at = $1
          FROM due WHERE w.id = due.id RETURNING w.id`,
-        [now, limit, leaseToken, leasedUntil],
+        [now, limit, leaseToken, leasedUntil, perEndpoint],
       );
       if (claimed.length === 0) return [];
       return manager.query(
@@ -264,6 +303,49 @@ export class WebhooksRepository {
        WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`,
       [endpointId, status ?? null, afterId ?? null, limit],
     );
+  }
+
+  /**
+   * Removes an endpoint: marked deleted and stopped, its pending deliveries dropped (an attempt on the
+   * wire records nothing: its lease is gone). Its history stays until `purgeDeleted`. The number dropped.
+   */
+  async softDelete(manager: EntityManager, id: string, now: Date): Promise<number> {
+    await manager.query(`UPDATE webhook_endpoint SET deleted_at = $2, enabled = false, updated_at = now() WHERE id = $1`, [id, now]);
+    const [, dropped]: [unknown[], number] = await manager.query(
+      `UPDATE webhook_delivery SET status = 'dropped', next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
+       WHERE endpoint_id = $1 AND status = 'pending'`,
+      [id],
+    );
+    return dropped;
+  }
+
+  /** Forgets endpoints removed before `before`, with their deliveries; how many endpoints. */
+  purgeDeleted(before: Date): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`DELETE FROM webhook_delivery WHERE endpoint_id IN (SELECT id FROM webhook_endpoint WHERE deleted_at < $1)`, [
+        before,
+      ]);
+      const [, purged]: [unknown[], number] = await manager.query(`DELETE FROM webhook_endpoint WHERE deleted_at < $1`, [before]);
+      return purged;
+    });
+  }
+
+  /**
+   * Queues again, due at `now` and under their own ids, the endpoint's failed deliveries created since
+   * `since` (the claim then takes them oldest first), and brings forward the pending ones waiting for a retry.
+   */
+  async recover(manager: EntityManager, endpointId: string, since: Date, now: Date): Promise<{ queued: number; broughtForward: number }> {
+    const [, queued]: [unknown[], number] = await manager.query(
+      `UPDATE webhook_delivery SET status = 'pending', next_attempt_at = $3
+       WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2`,
+      [endpointId, since, now],
+    );
+    const [, broughtForward]: [unknown[], number] = await manager.query(
+      `UPDATE webhook_delivery SET next_attempt_at = $3
+       WHERE endpoint_id = $1 AND status = 'pending' AND created_at >= $2 AND next_attempt_at > $3 AND lease_token IS NULL`,
+      [endpointId, since, now],
+    );
+    return { queued, broughtForward };
   }
 
   /** Sends a delivery again, under its own webhook-id: pending and due now, its attempts counted on. */

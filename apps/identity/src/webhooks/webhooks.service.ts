@@ -7,7 +7,9 @@ import {
   type UpdateWebhookEndpointRequestDto,
   type WebhookDeliveryDto,
   type WebhookDeliveryQueryDto,
+  type RecoverWebhookDeliveriesResponseDto,
   type WebhookEndpointDto,
+  type WebhookEndpointStatus,
   type WebhookEndpointWithSecretDto,
 } from '@stdreg/contracts';
 import { keysetPage, uuidv7 } from '@stdreg/server-kit';
@@ -25,9 +27,13 @@ import {
   endpointOrganizationRequired,
   endpointOrganizationUnknown,
   endpointOrganizationNotOwn,
+  recoverSinceInvalid,
   urlRefused,
 } from './webhooks.errors';
 import { WebhooksRepository, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repository';
+
+/** How far back a recovery may reach: failed deliveries older than this are not sent again. */
+export const RECOVER_WINDOW_DAYS = 30;
 
 /**
  * Partners' webhook endpoints, one registry for the events of both services: an organization's keys
@@ -80,8 +86,9 @@ export class WebhooksService {
     );
   }
 
+  /** An endpoint; a removed one only to a platform key, until the audit period ends. */
   async get(id: string, caller: KeyCaller): Promise<WebhookEndpointDto> {
-    return toEndpointDto(await this.require(id, caller));
+    return toEndpointDto(await this.require(id, caller, undefined, { removedToo: true }));
   }
 
   async update(id: string, request: UpdateWebhookEndpointRequestDto, caller: KeyCaller): Promise<WebhookEndpointDto> {
@@ -135,7 +142,7 @@ export class WebhooksService {
     query: WebhookDeliveryQueryDto,
     caller: KeyCaller,
   ): Promise<{ items: WebhookDeliveryDto[]; nextCursor: string | null }> {
-    await this.require(id, caller);
+    await this.require(id, caller, undefined, { removedToo: true });
     return keysetPage(
       `webhook-deliveries:${id}`,
       query,
@@ -156,6 +163,41 @@ export class WebhooksService {
     });
   }
 
+  /**
+   * Removes an endpoint: nothing more is sent to it and its pending deliveries are dropped; it and its
+   * deliveries stay readable to platform keys for REMOVED_ENDPOINT_AUDIT_DAYS, then are purged.
+   */
+  async remove(id: string, caller: KeyCaller): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.require(id, caller, manager);
+      const dropped = await this.webhooks.softDelete(manager, id, new Date());
+      await this.audit.record(actorOf(caller), { action: 'webhooks.delete', target: id, detail: { droppedDeliveries: dropped } }, manager);
+    });
+  }
+
+  /**
+   * After an outage: every failed delivery created since `since` is queued again, oldest first, under its
+   * own webhook-id; pending ones since then that wait for a retry are due at once.
+   */
+  async recover(id: string, since: string, caller: KeyCaller): Promise<RecoverWebhookDeliveriesResponseDto> {
+    const now = new Date();
+    const from = new Date(since);
+    if (from.getTime() > now.getTime()) throw recoverSinceInvalid('must not be in the future');
+    if (from.getTime() < now.getTime() - RECOVER_WINDOW_DAYS * 86_400_000)
+      throw recoverSinceInvalid(`must be within the last ${RECOVER_WINDOW_DAYS} days`);
+    return this.dataSource.transaction(async (manager) => {
+      const endpoint = await this.require(id, caller, manager);
+      if (!endpoint.enabled) throw endpointNotEnabled(id);
+      const recovered = await this.webhooks.recover(manager, id, from, now);
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'webhooks.recover', target: id, detail: { since: from.toISOString(), ...recovered } },
+        manager,
+      );
+      return recovered;
+    });
+  }
+
   private organizationFor(requested: string | undefined, caller: KeyCaller): string {
     if (caller.keyClass === KeyClass.Platform) {
       if (requested === undefined) throw endpointOrganizationRequired();
@@ -170,9 +212,18 @@ export class WebhooksService {
     if (refusal) throw urlRefused(url, refusal);
   }
 
-  /** The endpoint, if the caller's organization owns it (any, for a platform key); otherwise 404. */
-  private async require(id: string, caller: KeyCaller, manager?: EntityManager): Promise<WebhookEndpoint> {
-    const endpoint = await this.webhooks.findEndpoint(id, scopeOf(caller), manager);
+  /**
+   * The endpoint, if the caller's organization owns it (any, for a platform key); otherwise 404. A removed
+   * one is gone for every change, and for reading too except to a platform key (`removedToo`).
+   */
+  private async require(
+    id: string,
+    caller: KeyCaller,
+    manager?: EntityManager,
+    options: { removedToo?: boolean } = {},
+  ): Promise<WebhookEndpoint> {
+    const removedToo = options.removedToo === true && caller.keyClass === KeyClass.Platform;
+    const endpoint = await this.webhooks.findEndpoint(id, scopeOf(caller), manager, removedToo);
     if (!endpoint) throw endpointNotFound(id);
     return endpoint;
   }
@@ -195,10 +246,18 @@ function toEndpointDto(endpoint: WebhookEndpoint): WebhookEndpointDto {
     eventTypes: endpoint.eventTypes,
     description: endpoint.description,
     enabled: endpoint.enabled,
-    status: endpoint.enabled ? 'enabled' : endpoint.disabledForFailures ? 'failing_disabled' : 'disabled',
+    status: statusOf(endpoint),
+    disabledReason: endpoint.disabledForFailures ? endpoint.disabledReason : null,
+    deletedAt: endpoint.deletedAt ? new Date(endpoint.deletedAt).toISOString() : null,
     previousSecretExpiresAt: endpoint.previousSecretExpiresAt ? new Date(endpoint.previousSecretExpiresAt).toISOString() : null,
     createdAt: new Date(endpoint.createdAt).toISOString(),
   };
+}
+
+function statusOf(endpoint: WebhookEndpoint): WebhookEndpointStatus {
+  if (endpoint.deletedAt) return 'deleted';
+  if (endpoint.enabled) return 'enabled';
+  return endpoint.disabledForFailures ? 'failing_disabled' : 'disabled';
 }
 
 function toDeliveryDto(delivery: WebhookDelivery): WebhookDeliveryDto {

@@ -68,7 +68,15 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   'key.revoked': object({ keyId: uuid, keyPrefix: text }),
   'role.granted': role,
   'role.revoked': role,
-  'endpoint.disabled': object({ endpointId: uuid, url: text, reason: text, lastDeliveryId: uuid }),
+  'endpoint.disabled': object({
+    endpointId: uuid,
+    url: text,
+    reason: {
+      ...text,
+      description: '`deliveries kept failing` (every attempt of one delivery failed) or `the endpoint answered 410 Gone`',
+    },
+    lastDeliveryId: uuid,
+  }),
   'webhook.test': object({ endpointId: uuid, message: text }),
 } satisfies Record<PartnerEventType, Schema>;
 
@@ -117,7 +125,16 @@ export function eventWebhooks(types: readonly PartnerEventType[]): Record<string
             'verify the signature with a Standard Webhooks library and the endpoint’s secret.',
           parameters: signatureHeaders,
           requestBody: { required: true, content: { 'application/json': { schema: partnerEventSchema(type) } } },
-          responses: { '2XX': { description: 'Received: any 2xx within 10 s; anything else (redirects too) is retried with backoff' } },
+          responses: {
+            '2XX': { description: 'Received: any 2xx within 10 s; anything else (redirects too) is retried with backoff' },
+            '410': {
+              description: 'Gone: the endpoint is disabled at once (an `endpoint.disabled` event says so); enabling it again resumes',
+            },
+            '429': { description: 'Too many: retried no sooner than its `Retry-After` (seconds or an HTTP date, honoured up to an hour)' },
+            '503': {
+              description: 'Unavailable: retried no sooner than its `Retry-After` (seconds or an HTTP date, honoured up to an hour)',
+            },
+          },
         },
       },
     ]),

@@ -9,6 +9,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsISO8601,
   IsOptional,
   IsString,
   IsUUID,
@@ -85,7 +86,7 @@ export class RotateWebhookSecretRequestDto {
   overlapSeconds?: number;
 }
 
-export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled', 'failing_disabled'] as const;
+export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled', 'failing_disabled', 'deleted'] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
 export class WebhookEndpointDto {
@@ -97,9 +98,19 @@ export class WebhookEndpointDto {
   @ApiProperty() enabled!: boolean;
   @ApiProperty({
     enum: WEBHOOK_ENDPOINT_STATUSES,
-    description: '`failing_disabled`: the platform stopped it after deliveries kept failing (an `endpoint.disabled` event says so)',
+    description:
+      '`failing_disabled`: the platform stopped it because of its answers (every attempt of a delivery failed, or it answered 410 Gone; an `endpoint.disabled` event says so, `disabledReason` says which); `deleted`: removed (seen only by platform keys, until the audit period ends)',
   })
   status!: WebhookEndpointStatus;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the platform stopped it (with `failing_disabled`)' })
+  disabledReason!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description: 'When it was removed (platform keys only see removed endpoints)',
+  })
+  deletedAt!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'Until when the previous secret still signs' })
   previousSecretExpiresAt!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
@@ -111,7 +122,8 @@ export class WebhookEndpointWithSecretDto {
   secret!: string;
 }
 
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** `dropped`: still pending when its endpoint was removed, so never sent again. */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dropped'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 export class WebhookDeliveryDto {
@@ -126,7 +138,14 @@ export class WebhookDeliveryDto {
   responseBody!: string | null;
   @ApiProperty({ type: String, nullable: true }) error!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) lastAttemptAt!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description:
+      'Pending only: when the next attempt is due, never before `lastAttemptAt` (while an attempt is on the wire: when another dispatcher may take it over)',
+  })
+  nextAttemptAt!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
@@ -135,4 +154,21 @@ export class WebhookDeliveryQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(WEBHOOK_DELIVERY_STATUSES)
   status?: WebhookDeliveryStatus;
+}
+
+export class RecoverWebhookDeliveriesRequestDto {
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-20T08:00:00Z',
+    description: 'Send again every failed delivery created at or after this time (not in the future, at most 30 days ago)',
+  })
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
+  since!: string;
+}
+
+export class RecoverWebhookDeliveriesResponseDto {
+  @ApiProperty({ description: 'Failed deliveries queued again, oldest first, each under its original webhook-id' })
+  queued!: number;
+  @ApiProperty({ description: 'Deliveries since then that were waiting for a retry, now due at once' })
+  broughtForward!: number;
 }

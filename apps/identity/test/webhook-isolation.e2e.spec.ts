@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { WebhookReceiver } from '@stdreg/server-kit/testing';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+
+// One receiver hangs on every request; another endpoint's events go on arriving meanwhile (issue 27).
+// The dispatcher runs on its own, as in production; a hung request would time out only after 10 s.
+
+const PER_ENDPOINT = 2;
+let identity: RunningIdentity;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await new WebhookReceiver().start();
+  identity = await startIdentity({
+    WEBHOOK_DISPATCHER: 'on',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    WEBHOOK_POLL_INTERVAL_MS: '20',
+    WEBHOOK_TIMEOUT_MS: '10000',
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+    RATE_LIMIT_APP_WRITES_PER_MINUTE: '10000',
+  });
+});
+afterAll(async () => {
+  await identity.close();
+  await receiver.close();
+});
+
+async function until(probe: () => boolean, what: string, seconds: number): Promise<void> {
+  for (const deadline = Date.now() + seconds * 1000; !probe();) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function endpoint(path: string) {
+  const key = await identity.newAppKey({ maxApps: 20 });
+  const created = await request(identity.server)
+    .post('/v1/webhook-endpoints')
+    .set({ Authorization: `Bearer ${key.secret}` })
+    .send({ url: receiver.url(path), eventTypes: ['app.registered'] })
+    .expect(201);
+  receiver.expect(path, created.body.secret);
+  return key;
+}
+
+const registerApp = (key: string) =>
+  request(identity.server)
+    .post('/v1/apps')
+    .set({ Authorization: `Bearer ${key}` })
+    .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] })
+    .expect(201);
+
+it("delivers to a healthy endpoint while another's receiver hangs, which holds no more than its own places", async () => {
+  const hanging = await endpoint('/hangs');
+  const healthy = await endpoint('/healthy');
+  receiver.hold('/hangs');
+  for (let index = 0; index < 6; index++) await registerApp(hanging.secret);
+  await until(() => receiver.at('/hangs').length >= 1, 'the hanging receiver to hold a request', 8);
+
+  for (let index = 0; index < 3; index++) {
+    await registerApp(healthy.secret);
+    // Well within the 10 s a hung request takes to time out: the healthy endpoint does not wait for it.
+    await until(() => receiver.at('/healthy').length === index + 1, `the healthy endpoint's event ${index + 1}`, 8);
+  }
+
+  // Every request the hanging receiver got is still unanswered, and it got no more than its bound.
+  expect(receiver.at('/hangs')).toHaveLength(PER_ENDPOINT);
+  receiver.release('/hangs');
+  await until(() => receiver.at('/hangs').length === 6, 'the rest once the receiver answers', 30);
+  expect(receiver.unverified).toEqual([]);
+});

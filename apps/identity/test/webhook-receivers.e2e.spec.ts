@@ -1,0 +1,416 @@
+import request from 'supertest';
+import { WebhookReceiver } from '@stdreg/server-kit/testing';
+import { MAX_RETRY_AFTER_SECONDS } from '../src/webhooks/retry-schedule';
+import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
+import { retryAfter } from '../src/webhooks/webhook-transport';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+
+// What a partner's receiver meets (issue 27): the retry schedule counted from the end of an attempt,
+// a receiver's own signals (410 Gone, Retry-After), removing an endpoint, and recovering after an outage.
+// The dispatcher runs only when a test drives it, at times the test chooses; a request times out after 3 s.
+
+const TIMEOUT_MS = 3000;
+const noJitter = () => 0.5;
+const seconds = (count: number) => count * 1000;
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const platform = () => bearer(identity.platformKey);
+let identity: RunningIdentity;
+let receiver: WebhookReceiver;
+let dispatcher: WebhookDispatcher;
+let pathCount = 0;
+
+beforeAll(async () => {
+  receiver = await new WebhookReceiver().start();
+  identity = await startIdentity({
+    WEBHOOK_DISPATCHER: 'off',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    RATE_LIMIT_APP_WRITES_PER_MINUTE: '10000',
+  });
+  dispatcher = identity.app.get(WebhookDispatcher);
+});
+afterAll(async () => {
+  await identity.close();
+  await receiver.close();
+});
+
+type AppKey = Awaited<ReturnType<RunningIdentity['newAppKey']>>;
+
+async function partnerWithEndpoint(eventTypes: string[], key?: AppKey) {
+  const owner = key ?? (await identity.newAppKey({ maxApps: 10 }));
+  const path = `/receiver-${++pathCount}`;
+  const created = await request(identity.server)
+    .post('/v1/webhook-endpoints')
+    .set(bearer(owner.secret))
+    .send({ url: receiver.url(path), eventTypes })
+    .expect(201);
+  receiver.expect(path, created.body.secret);
+  return { key: owner, path, id: created.body.endpoint.id as string };
+}
+
+const registerApp = (key: string) =>
+  request(identity.server)
+    .post('/v1/apps')
+    .set(bearer(key))
+    .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] })
+    .expect(201);
+
+interface ListedDelivery {
+  id: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  responseStatus: number | null;
+  error: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+async function deliveries(endpointId: string, key: string, status?: string): Promise<ListedDelivery[]> {
+  const listed = await request(identity.server)
+    .get(`/v1/webhook-endpoints/${endpointId}/deliveries${status ? `?status=${status}` : ''}`)
+    .set(bearer(key))
+    .expect(200);
+  return listed.body.items;
+}
+
+async function until(probe: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !probe();) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const gap = (delivery: ListedDelivery) => Date.parse(delivery.nextAttemptAt!) - Date.parse(delivery.lastAttemptAt!);
+
+describe('the retry schedule', () => {
+  it('waits the delay after a timed-out attempt from its end, not from its start', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.hold(partner.path);
+    await registerApp(partner.key.secret);
+    const start = new Date(Date.now() + 1000);
+    await dispatcher.drain(start, noJitter);
+
+    const [timedOut] = await deliveries(partner.id, partner.key.secret);
+    expect(timedOut).toMatchObject({ status: 'pending', attempts: 1, error: 'no answer within the time limit' });
+    // The attempt lasted at least the timeout; the 5 s delay follows it.
+    expect(gap(timedOut!)).toBeGreaterThanOrEqual(TIMEOUT_MS + seconds(5));
+    await dispatcher.drain(new Date(start.getTime() + TIMEOUT_MS + seconds(5) - 500), noJitter);
+    expect(receiver.at(partner.path)).toHaveLength(1);
+
+    receiver.release(partner.path);
+    await dispatcher.drain(new Date(start.getTime() + TIMEOUT_MS + seconds(5) + seconds(3)), noJitter);
+    expect(receiver.at(partner.path)).toHaveLength(2);
+    const [delivered] = await deliveries(partner.id, partner.key.secret);
+    expect(delivered).toMatchObject({ status: 'delivered', attempts: 2, nextAttemptAt: null });
+  });
+
+  it('never lists a pending delivery as due before its last attempt, also while that attempt is on the wire', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 500);
+    await registerApp(partner.key.secret);
+    const start = new Date(Date.now() + 1000);
+    await dispatcher.drain(start, noJitter);
+    const [failed] = await deliveries(partner.id, partner.key.secret);
+    expect(gap(failed!)).toBeGreaterThanOrEqual(seconds(5));
+
+    receiver.hold(partner.path);
+    receiver.answer(partner.path, 204);
+    const draining = dispatcher.drain(new Date(start.getTime() + seconds(30)), noJitter);
+    await until(() => receiver.at(partner.path).length === 2, 'the second attempt on the wire');
+    const [onTheWire] = await deliveries(partner.id, partner.key.secret);
+    expect(onTheWire).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(gap(onTheWire!)).toBeGreaterThanOrEqual(0);
+    receiver.release(partner.path);
+    await draining;
+    expect((await deliveries(partner.id, partner.key.secret))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+});
+
+describe("a receiver's own signals", () => {
+  it('disables the endpoint at once on 410 Gone, tells the organization why, and sends nothing more until it is enabled again', async () => {
+    const watcher = await partnerWithEndpoint(['endpoint.disabled']);
+    const gone = await partnerWithEndpoint(['app.registered'], watcher.key);
+    receiver.answer(gone.path, 410, 'this hook was retired');
+    await registerApp(watcher.key.secret);
+    await dispatcher.drain();
+
+    const [delivery] = await deliveries(gone.id, watcher.key.secret);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, responseStatus: 410, nextAttemptAt: null });
+    const endpoint = await request(identity.server).get(`/v1/webhook-endpoints/${gone.id}`).set(bearer(watcher.key.secret)).expect(200);
+    expect(endpoint.body).toMatchObject({ enabled: false, status: 'failing_disabled', disabledReason: 'the endpoint answered 410 Gone' });
+    expect(receiver.at(watcher.path).map((entry) => entry.event)).toEqual([
+      expect.objectContaining({
+        type: 'endpoint.disabled',
+        data: { endpointId: gone.id, url: receiver.url(gone.path), reason: 'the endpoint answered 410 Gone', lastDeliveryId: delivery!.id },
+      }),
+    ]);
+
+    await registerApp(watcher.key.secret);
+    await dispatcher.drain(new Date(Date.now() + seconds(86400 * 4)));
+    expect(receiver.at(gone.path)).toHaveLength(1);
+
+    receiver.answer(gone.path, 204);
+    const enabled = await request(identity.server)
+      .patch(`/v1/webhook-endpoints/${gone.id}`)
+      .set(bearer(watcher.key.secret))
+      .send({ enabled: true })
+      .expect(200);
+    expect(enabled.body).toMatchObject({ enabled: true, status: 'enabled', disabledReason: null });
+    await registerApp(watcher.key.secret);
+    await dispatcher.drain();
+    expect(receiver.at(gone.path)).toHaveLength(2);
+  });
+
+  it.each([429, 503])('waits at least the Retry-After of a %i, and at most the cap however long it asks', async (status) => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, status, 'slow down', { 'retry-after': '120' });
+    await registerApp(partner.key.secret);
+    const start = new Date(Date.now() + 1000);
+    await dispatcher.drain(start, noJitter);
+    const [first] = await deliveries(partner.id, partner.key.secret);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, responseStatus: status });
+    expect(gap(first!)).toBeGreaterThanOrEqual(seconds(120));
+    // Without it, the schedule's first delay (5 s) would have brought the retry long before.
+    await dispatcher.drain(new Date(start.getTime() + seconds(60)), noJitter);
+    expect(receiver.at(partner.path)).toHaveLength(1);
+
+    receiver.answer(partner.path, status, 'down for a week', { 'retry-after': String(7 * 86400) });
+    const second = new Date(start.getTime() + seconds(125));
+    await dispatcher.drain(second, noJitter);
+    expect(receiver.at(partner.path)).toHaveLength(2);
+    const [capped] = await deliveries(partner.id, partner.key.secret);
+    // The schedule's second delay is 300 s; the receiver's wish is honoured up to the cap.
+    expect(gap(capped!)).toBeGreaterThanOrEqual(seconds(MAX_RETRY_AFTER_SECONDS));
+    expect(gap(capped!)).toBeLessThan(seconds(MAX_RETRY_AFTER_SECONDS + 5));
+  });
+
+  it('reads Retry-After as seconds or an HTTP date, and ignores what does not parse', () => {
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    expect(retryAfter('120', now)).toBe(120);
+    expect(retryAfter(' 7 ', now)).toBe(7);
+    expect(retryAfter('Thu, 26 Nov 2026 12:02:30 GMT', now)).toBe(150);
+    expect(retryAfter('Thu, 26 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfter(['30', '60'], now)).toBe(30);
+    for (const unreadable of [undefined, '', 'soon', '-5', '1.5']) expect(retryAfter(unreadable, now)).toBeNull();
+  });
+
+  it('keeps the schedule on a 500 that carries Retry-After', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 500, 'oops', { 'retry-after': '3600' });
+    await registerApp(partner.key.secret);
+    await dispatcher.drain(new Date(Date.now() + 1000), noJitter);
+    const [failed] = await deliveries(partner.id, partner.key.secret);
+    expect(gap(failed!)).toBeLessThan(seconds(10));
+  });
+});
+
+describe('sharing the dispatcher', () => {
+  const leased = async (endpointId: string) =>
+    (
+      await identity.dataSource.query(
+        'SELECT count(*)::int AS n FROM webhook_delivery WHERE endpoint_id = $1 AND lease_token IS NOT NULL',
+        [endpointId],
+      )
+    )[0].n as number;
+
+  it('sends to an endpoint whose last attempt failed one request at a time, and to a healthy one several at once', async () => {
+    const failing = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(failing.path, 500);
+    for (let index = 0; index < 3; index++) await registerApp(failing.key.secret);
+    const start = new Date(Date.now() + 1000);
+    await dispatcher.drain(start, noJitter);
+    expect(receiver.at(failing.path)).toHaveLength(3);
+
+    receiver.hold(failing.path);
+    receiver.answer(failing.path, 204);
+    const later = new Date(start.getTime() + seconds(60));
+    await dispatcher.dispatchOnce(later, noJitter);
+    await dispatcher.dispatchOnce(later, noJitter);
+    expect(await leased(failing.id)).toBe(1);
+    receiver.release(failing.path);
+    await dispatcher.drain(later, noJitter);
+    expect((await deliveries(failing.id, failing.key.secret, 'delivered')).length).toBe(3);
+
+    const healthy = await partnerWithEndpoint(['app.registered']);
+    receiver.hold(healthy.path);
+    for (let index = 0; index < 3; index++) await registerApp(healthy.key.secret);
+    await dispatcher.dispatchOnce(later, noJitter);
+    expect(await leased(healthy.id)).toBe(3);
+    receiver.release(healthy.path);
+    await dispatcher.drain(later, noJitter);
+  });
+});
+
+describe('removing an endpoint', () => {
+  it("stops deliveries, drops the pending ones, hides it from the organization, and keeps its history for the platform's audit", async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const other = await identity.newAppKey();
+    receiver.answer(partner.path, 503);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
+    const [pending] = await deliveries(partner.id, partner.key.secret);
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1 });
+
+    await request(identity.server).delete(`/v1/webhook-endpoints/${partner.id}`).set(bearer(other.secret)).expect(404);
+    expect((await deliveries(partner.id, partner.key.secret))[0]).toMatchObject({ status: 'pending' });
+    await request(identity.server).delete(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).expect(204);
+
+    await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).expect(404);
+    await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}/deliveries`).set(bearer(partner.key.secret)).expect(404);
+    await request(identity.server).delete(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).expect(404);
+    await request(identity.server)
+      .patch(`/v1/webhook-endpoints/${partner.id}`)
+      .set(bearer(partner.key.secret))
+      .send({ enabled: true })
+      .expect(404);
+    const own = await request(identity.server).get('/v1/webhook-endpoints').set(bearer(partner.key.secret)).expect(200);
+    expect(own.body.items).toEqual([]);
+
+    receiver.answer(partner.path, 204);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain(new Date(Date.now() + seconds(86400)));
+    expect(receiver.at(partner.path)).toHaveLength(1);
+
+    const seen = await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(200);
+    expect(seen.body).toMatchObject({ status: 'deleted', enabled: false });
+    expect(Date.parse(seen.body.deletedAt)).toBeLessThanOrEqual(Date.now());
+    const history = await deliveries(partner.id, identity.platformKey);
+    expect(history).toEqual([
+      expect.objectContaining({ id: pending!.id, status: 'dropped', attempts: 1, responseStatus: 503, nextAttemptAt: null }),
+    ]);
+    await request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(platform()).send({ enabled: true }).expect(404);
+  });
+
+  it('lets the platform remove any endpoint, and forgets removed ones after the audit period', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    await request(identity.server).delete(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(204);
+    const day = seconds(86400);
+    await dispatcher.drain(new Date(Date.now() + (REMOVED_ENDPOINT_AUDIT_DAYS - 1) * day));
+    await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(200);
+    await dispatcher.drain(new Date(Date.now() + (REMOVED_ENDPOINT_AUDIT_DAYS + 1) * day));
+    await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(404);
+    expect(await identity.dataSource.query('SELECT 1 FROM webhook_delivery WHERE endpoint_id = $1', [partner.id])).toEqual([]);
+  });
+});
+
+describe('recovering after an outage', () => {
+  it('sends every failed delivery since a time again, under its own webhook-id and in order per resource, and none from before', async () => {
+    const partner = await partnerWithEndpoint(['app.registered', 'app.deleted']);
+    const key = partner.key.secret;
+    const enable = () =>
+      request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(key)).send({ enabled: true }).expect(200);
+    receiver.answer(partner.path, 410);
+    await registerApp(key);
+    await dispatcher.drain();
+    const [before] = await deliveries(partner.id, key, 'failed');
+    await enable();
+
+    const since = new Date(Date.parse((await deliveries(partner.id, key))[0]!.lastAttemptAt!) + 1);
+    const first = await registerApp(key);
+    await request(identity.server).delete(`/v1/apps/${first.body.app.registryId}`).set(bearer(key)).expect(204);
+    const second = await registerApp(key);
+    // A failing endpoint gets one request at a time: each 410 fails one delivery and disables the endpoint again.
+    await dispatcher.drain();
+    await enable();
+    await dispatcher.drain();
+    const failed = await deliveries(partner.id, key, 'failed');
+    // The one from before `since`, then the first app's two events (the head of its resource each time).
+    expect(failed.map((delivery) => delivery.eventType).sort()).toEqual(['app.deleted', 'app.registered', 'app.registered']);
+    const sent = receiver.at(partner.path).length;
+
+    receiver.answer(partner.path, 204);
+    const disabled = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(bearer(key))
+      .send({ since: since.toISOString() })
+      .expect(409);
+    expect(disabled.body.domainCode).toBe('webhooks.endpoint_not_enabled');
+    await enable();
+    const recovered = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(bearer(key))
+      .send({ since: since.toISOString() })
+      .expect(202);
+    expect(recovered.body).toEqual({ queued: 2, broughtForward: 0 });
+    await dispatcher.drain();
+
+    const again = receiver.at(partner.path).slice(sent);
+    const registryOf = (entry: (typeof again)[number]) => entry.event.data['registryId'];
+    expect(again.filter((entry) => registryOf(entry) === first.body.app.registryId).map((entry) => entry.event.type)).toEqual([
+      'app.registered',
+      'app.deleted',
+    ]);
+    expect(again.filter((entry) => registryOf(entry) === second.body.app.registryId).map((entry) => entry.event.type)).toEqual([
+      'app.registered',
+    ]);
+    const recoveredIds = failed.map((delivery) => delivery.id).filter((id) => id !== before!.id);
+    const againIds = again.map((entry) => entry.webhookId);
+    expect(againIds).toEqual(expect.arrayContaining(recoveredIds));
+    expect(againIds).not.toContain(before!.id);
+    expect(await deliveries(partner.id, key, 'failed')).toEqual([expect.objectContaining({ id: before!.id })]);
+    expect(receiver.unverified).toEqual([]);
+  });
+
+  it('brings forward deliveries waiting for a retry', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 503);
+    const since = new Date();
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
+    receiver.answer(partner.path, 204);
+    const recovered = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(platform())
+      .send({ since: since.toISOString() })
+      .expect(202);
+    expect(recovered.body).toEqual({ queued: 0, broughtForward: 1 });
+    await dispatcher.drain();
+    expect((await deliveries(partner.id, partner.key.secret))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it.each([
+    [{}, 'since must be an ISO 8601 date-time'],
+    [{ since: 'yesterday' }, 'since must be an ISO 8601 date-time'],
+    [{ since: new Date(Date.now() + 3_600_000).toISOString() }, 'since must not be in the future'],
+    [{ since: new Date(Date.now() - 31 * 86_400_000).toISOString() }, 'since must be within the last 30 days'],
+  ])('refuses %j with a 400 naming since, and queues nothing', async (body, message) => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 410);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
+    await request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).send({ enabled: true });
+    const refused = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(bearer(partner.key.secret))
+      .send(body)
+      .expect(400);
+    expect(refused.body.errors[0]).toMatchObject({ field: 'since' });
+    expect(refused.body.errors[0].message).toContain(message);
+    expect(await deliveries(partner.id, partner.key.secret, 'failed')).toHaveLength(1);
+  });
+
+  it("answers 404 to another organization's key", async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const other = await identity.newAppKey();
+    await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(bearer(other.secret))
+      .send({ since: new Date().toISOString() })
+      .expect(404);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes removal, recovery, the new statuses and what a receiver may answer', async () => {
+    const { body } = await request(identity.server).get('/v1/openapi.json').expect(200);
+    expect(body.paths['/v1/webhook-endpoints/{endpointId}'].delete).toBeDefined();
+    expect(body.paths['/v1/webhook-endpoints/{endpointId}/recover'].post.requestBody).toBeDefined();
+    const schemas = body.components.schemas;
+    expect(schemas.RecoverWebhookDeliveriesRequestDto.required).toEqual(['since']);
+    expect(schemas.WebhookDeliveryDto.properties.status.enum).toContain('dropped');
+    expect(schemas.WebhookEndpointDto.properties.status.enum).toContain('deleted');
+    expect(Object.keys(body.webhooks['role.granted'].post.responses).sort()).toEqual(['2XX', '410', '429', '503']);
+    expect(JSON.stringify(body)).toContain('webhooks.recover_since_invalid');
+  });
+});
