@@ -7,40 +7,54 @@ SELECT 1 FROM organization WHERE id = $1;
 -- WebhooksRepository.insertEndpoint
 INSERT INTO webhook_endpoint (id, organization_id, url, event_types, description, enabled, secret_sealed, created_by_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt";
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.findEndpoint
 SELECT id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt" FROM webhook_endpoint WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE;
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+created_at AS "createdAt", deleted_at AS "deletedAt" FROM webhook_endpoint
+     WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) AND (deleted_at IS NULL OR $3) FOR UPDATE;
 
 -- WebhooksRepository.listEndpoints
 SELECT id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt" FROM webhook_endpoint
-     WHERE ($1::uuid IS NULL OR organization_id = $1) AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3;
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+created_at AS "createdAt", deleted_at AS "deletedAt" FROM webhook_endpoint
+     WHERE ($1::uuid IS NULL OR (organization_id = $1 AND deleted_at IS NULL)) AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3;
 
 -- WebhooksRepository.updateEndpoint
 UPDATE webhook_endpoint SET url = coalesce($2, url), event_types = coalesce($3, event_types), description = coalesce($4, description),
        enabled = coalesce($5, enabled), disabled_for_failures = CASE WHEN $5::boolean IS NULL THEN disabled_for_failures ELSE false END,
+       disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason END,
        updated_at = now()
      WHERE id = $1 RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt";
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.rotateSecret
 UPDATE webhook_endpoint SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $3, secret_sealed = $2, updated_at = now()
      WHERE id = $1 RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt";
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.disableForFailures
-UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, updated_at = now()
+UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, disabled_reason = $2, updated_at = now()
      WHERE id = $1 AND enabled RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt";
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+created_at AS "createdAt", deleted_at AS "deletedAt";
+
+-- WebhooksRepository.lockEndpoint
+SELECT 1 FROM webhook_endpoint WHERE id = $1 FOR UPDATE;
+
+-- WebhooksRepository.markLastAttempt
+UPDATE webhook_endpoint SET last_attempt_failed = $2 WHERE id = $1 AND last_attempt_failed IS DISTINCT FROM $2;
 
 -- WebhooksRepository.tryLockFanOut
 SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked;
 
 -- WebhooksRepository.subscribers
 SELECT o.seq::text AS seq, e.id AS "endpointId" FROM event_outbox o
-JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled
+JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled AND e.deleted_at IS NULL
   AND (o.type = ANY(e.event_types) OR (o.type = 'webhook.test' AND o.resource = 'endpoint:' || e.id::text))
 WHERE o.seq = ANY($1::bigint[]) ORDER BY o.seq, e.id;
 
@@ -51,15 +65,31 @@ FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid
 ON CONFLICT (endpoint_id, event_id) DO NOTHING;
 
 -- WebhooksRepository.claimDue
-WITH due AS (
-  SELECT d.id FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id AND e.enabled
-  WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.leased_until IS NULL OR d.leased_until <= $1)
-    AND NOT EXISTS (
-      SELECT 1 FROM webhook_delivery p
-      WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
-  ORDER BY d.next_attempt_at, d.event_seq LIMIT $2
+SELECT pg_advisory_xact_lock(hashtext($1));
+
+WITH in_flight AS (
+  SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
+  WHERE lease_token IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id),
+candidate AS (
+  SELECT c.id, c.turn, c.next_attempt_at, c.event_seq
+  FROM webhook_endpoint e LEFT JOIN in_flight f ON f.endpoint_id = e.id
+  CROSS JOIN LATERAL (
+    SELECT d.id, d.next_attempt_at, d.event_seq, row_number() OVER (ORDER BY d.next_attempt_at, d.event_seq) AS turn
+    FROM webhook_delivery d
+    WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+      AND (d.leased_until IS NULL OR d.leased_until <= $1)
+      AND NOT EXISTS (
+        SELECT 1 FROM webhook_delivery p
+        WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
+    ORDER BY d.next_attempt_at, d.event_seq
+    LIMIT greatest(CASE WHEN e.last_attempt_failed THEN 1 ELSE $5::int END - coalesce(f.n, 0), 0)) c
+  WHERE e.enabled AND e.deleted_at IS NULL),
+due AS (
+  SELECT d.id FROM webhook_delivery d JOIN candidate c ON c.id = d.id
+  WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
+  ORDER BY c.turn, c.next_attempt_at, c.event_seq LIMIT $2
   FOR UPDATE OF d SKIP LOCKED)
-UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, attempts = w.attempts + 1, last_attempt_at = $1
+UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, next_attempt_at = $4, attempts = w.attempts + 1, last_attempt_at = $1
 FROM due WHERE w.id = due.id RETURNING w.id;
 
 SELECT d.id, d.lease_token AS "leaseToken", d.attempts, d.endpoint_id AS "endpointId", e.organization_id AS "organizationId", e.url,
@@ -80,6 +110,24 @@ SELECT id, endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "ev
 response_status AS "responseStatus", response_body AS "responseBody", error, last_attempt_at AS "lastAttemptAt",
 next_attempt_at AS "nextAttemptAt", created_at AS "createdAt" FROM webhook_delivery
      WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4;
+
+-- WebhooksRepository.softDelete
+UPDATE webhook_endpoint SET deleted_at = $2, enabled = false, updated_at = now() WHERE id = $1;
+
+UPDATE webhook_delivery SET status = 'dropped', next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
+WHERE endpoint_id = $1 AND status = 'pending';
+
+-- WebhooksRepository.purgeDeleted
+DELETE FROM webhook_delivery WHERE endpoint_id IN (SELECT id FROM webhook_endpoint WHERE deleted_at < $1);
+
+DELETE FROM webhook_endpoint WHERE deleted_at < $1;
+
+-- WebhooksRepository.recover
+UPDATE webhook_delivery SET status = 'pending', next_attempt_at = $3
+WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2;
+
+UPDATE webhook_delivery SET next_attempt_at = $3
+WHERE endpoint_id = $1 AND status = 'pending' AND created_at >= $2 AND next_attempt_at > $3 AND lease_token IS NULL;
 
 -- WebhooksRepository.replay
 UPDATE webhook_delivery SET status = 'pending', next_attempt_at = $3 WHERE id = $2 AND endpoint_id = $1 RETURNING id, endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", status, attempts,
