@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditEntryDto, AuditQueryDto } from '@stdreg/contracts';
-import { PlatformKeyAuth } from '../keys/key-auth.decorators';
+import { PlatformKeyAuth } from '../callers/caller.decorators';
 import { AuditService } from '../audit/audit.service';
 
 @ApiTags('audit')

@@ -1,7 +1,8 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
 import { KeyClass } from '@stdreg/contracts';
 import type { Actor } from '../audit/audit.service';
+
+// Who is calling identity, framework-free: a key on identity's own API, and (decision-subject.ts) whoever a
+// service forwards to the decision endpoint.
 
 /** The API key a request was made with, as resolved by KeyAuthGuard. */
 export interface KeyCaller {
@@ -15,8 +16,6 @@ export interface KeyCaller {
   agentSupervisorUid: string | null;
 }
 
-export type RequestWithCaller = Request & { caller?: KeyCaller };
-
 export function actorOf(caller: KeyCaller): Actor {
   if (caller.agentSupervisorUid !== null) return { kind: 'agent', id: caller.keyPrefix, supervisor: caller.agentSupervisorUid };
   return { kind: caller.keyClass === KeyClass.Platform ? 'platform_key' : 'app_key', id: caller.keyPrefix };
@@ -26,9 +25,3 @@ export function actorOf(caller: KeyCaller): Actor {
 export function mayUseRegistry(caller: KeyCaller, registryId: string): boolean {
   return caller.keyClass === KeyClass.Platform || caller.registryIds.includes(registryId);
 }
-
-export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): KeyCaller => {
-  const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
-  if (!caller) throw new Error('Caller used on a route without KeyAuthGuard');
-  return caller;
-});

@@ -59,6 +59,16 @@ export class IdentityConfig extends CommonServiceConfig {
   @Max(5000)
   TOKEN_SUBJECT_LEASE_MS = 250;
 
+  /**
+   * How often identity writes to an open subject-change stream when nothing changed: a service takes a
+   * stream silent for three of these as down, and keeps no answers until it is open again.
+   */
+  @toInt()
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  SUBJECT_CHANGES_HEARTBEAT_MS = 5000;
+
   /** `auto`: on start, if there is no platform key, create one and write it to DATA_DIR/bootstrap-platform-key. */
   @IsIn(['auto', 'off'])
   BOOTSTRAP_PLATFORM_KEY: 'auto' | 'off' = 'auto';

@@ -1,12 +1,12 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { EventHandoverRequestDto, EventHandoverResultDto } from '@stdreg/contracts';
-import { ServiceTokenGuard } from '../decisions/service-token.guard';
+import { ServiceAuth } from '../callers/caller.decorators';
 import { PartnerEventsService } from '../events/events.service';
 
 /** Where standards-api hands over its outbox's events: a service route, not part of the partner API. */
 @ApiExcludeController()
-@UseGuards(ServiceTokenGuard)
+@ServiceAuth()
 @Controller('events')
 export class EventHandoverController {
   constructor(private readonly events: PartnerEventsService) {}

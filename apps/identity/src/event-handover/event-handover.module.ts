@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { EventsModule } from '../events/events.module';
 import { EventHandoverController } from './event-handover.controller';
 
 /** The service route where standards-api hands over its events: above the outbox and the service credential check. */
 @Module({
-  imports: [EventsModule],
+  imports: [CallersModule, EventsModule],
   controllers: [EventHandoverController],
 })
 export class EventHandoverModule {}

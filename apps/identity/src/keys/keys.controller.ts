@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyDto, CreateKeyRequestDto, IssuedKeyDto, KeyListQueryDto, RotateKeyRequestDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../callers/caller';
-import { PlatformKeyAuth } from './key-auth.decorators';
+import { actorOf, type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { PlatformKeyAuth } from '../callers/caller.decorators';
 import { KeysService } from './keys.service';
 
 @ApiTags('keys')

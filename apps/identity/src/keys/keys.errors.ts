@@ -2,22 +2,6 @@ import { DomainError } from '@stdreg/server-kit';
 
 // The keys feature's refusals (codes and categories declared in IDENTITY_ERRORS).
 
-const KEY_REQUIRED = 'A valid API key is required: Authorization: Bearer <key>.';
-
-export function credentialMissing(): DomainError {
-  return DomainError.of('keys.credential_missing', KEY_REQUIRED, { headers: { 'WWW-Authenticate': 'Bearer realm="identity"' } });
-}
-
-export function credentialInvalid(description: string): DomainError {
-  return DomainError.of('keys.credential_invalid', KEY_REQUIRED, {
-    headers: { 'WWW-Authenticate': `Bearer realm="identity", error="invalid_token", error_description="${description}"` },
-  });
-}
-
-export function platformKeyRequired(): DomainError {
-  return DomainError.of('keys.platform_key_required', 'This operation needs a platform key.');
-}
-
 export function keyNotFound(id: string): DomainError {
   return DomainError.of('keys.not_found', `Key ${id} does not exist.`);
 }

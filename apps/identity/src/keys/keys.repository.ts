@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { KeyClass } from '@stdreg/contracts';
-import { preparedQuery } from '@stdreg/server-kit/database';
-import { AGENT_SUPERVISOR, KEY_CREDENTIAL } from './keys.repository.sql';
+import { AGENT_SUPERVISOR } from '../callers/key-credentials.repository.sql';
+import type { SubjectChangeWrite } from '../subject-changes/subject-changes';
 
 /** An API key as listed: its current secret's prefix, never a secret. */
 export interface ApiKey {
@@ -21,19 +21,6 @@ export interface ApiKey {
   agentSupervisorUid: string | null;
 }
 
-/** A key as one of its secrets presents it: what a keyed request needs to be checked. */
-export interface KeyCredential {
-  keyId: string;
-  keyClass: KeyClass;
-  organizationId: string | null;
-  maxApps: number;
-  revokedAt: Date | null;
-  secretHash: Buffer;
-  expiresAt: Date | null;
-  registryIds: string[];
-  agentSupervisorUid: string | null;
-}
-
 const KEY_COLUMNS = `
   k.id, k.name, k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
   k.created_at AS "createdAt", k.rotated_at AS "rotatedAt", k.revoked_at AS "revokedAt",
@@ -46,12 +33,6 @@ const KEY_COLUMNS = `
 @Injectable()
 export class KeysRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** On every keyed request and every decision: a prepared statement, planned once per connection. */
-  async findCredential(prefix: string): Promise<KeyCredential | null> {
-    const rows = await preparedQuery<KeyCredential>(this.dataSource, 'identity_key_credential', KEY_CREDENTIAL, [prefix]);
-    return rows[0] ?? null;
-  }
 
   async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<ApiKey | null> {
     const rows: ApiKey[] = await manager.query(`SELECT ${KEY_COLUMNS} FROM api_key k WHERE k.id = $1`, [id]);
@@ -133,7 +114,7 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
-  async expireCurrentSecret(manager: EntityManager, keyId: string, graceSeconds: number): Promise<void> {
+  async expireCurrentSecret(manager: EntityManager, keyId: string, graceSeconds: number, _write: SubjectChangeWrite): Promise<void> {
     await manager.query(`UPDATE api_key_secret SET expires_at = now() WHERE key_id = $1 AND expires_at > now()`, [keyId]);
     await manager.query(
       `UPDATE api_key_secret SET expires_at = now() + make_interval(secs => $2) WHERE key_id = $1 AND expires_at IS NULL`,
@@ -142,7 +123,7 @@ export class KeysRepository {
     await manager.query(`UPDATE api_key SET rotated_at = now() WHERE id = $1`, [keyId]);
   }
 
-  async revoke(manager: EntityManager, id: string): Promise<void> {
+  async revoke(manager: EntityManager, id: string, _write: SubjectChangeWrite): Promise<void> {
     await manager.query(`UPDATE api_key SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [id]);
   }
 

@@ -1,15 +1,12 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import { unstorableText } from '@stdreg/server-kit';
-import type { OidcStoreRepository } from './oidc-store.repository';
-import type { TokenSubjectLeases } from '../leases/token-subject-leases';
+import { isSubjectModel, type OidcStoreRepository } from './oidc-store.repository';
+import { SubjectChange, type SubjectChanges } from '../subject-changes/subject-changes';
 
 /** Where the provider's `Client` model comes from: the registered apps, never a static list. */
 export interface ClientSource {
   find(clientId: string): Promise<AdapterPayload | undefined>;
 }
-
-/** Models whose removal ends access tokens the decision endpoint may hold a lease on (TokenSubjectLeases). */
-const SUBJECT_MODELS = new Set(['Grant', 'Client']);
 
 /**
  * The provider's storage: every model in PostgreSQL (so restarts and replicas keep sessions, codes
@@ -17,7 +14,7 @@ const SUBJECT_MODELS = new Set(['Grant', 'Client']);
  * registered themselves (RFC 7591) are stored like any other model. Removing a grant or a client
  * answers only once no replica's decision relies on it any more.
  */
-export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource, subjectLeases: TokenSubjectLeases): AdapterConstructor {
+export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource, subjectChanges: SubjectChanges): AdapterConstructor {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -49,8 +46,9 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
     }
 
     async destroy(id: string): Promise<void> {
-      await store.destroy(this.model, id);
-      if (SUBJECT_MODELS.has(this.model)) await subjectLeases.outlast();
+      const model = this.model;
+      if (!isSubjectModel(model)) return store.destroy(model, id);
+      await subjectChanges.apply(SubjectChange.accessTokens(), (write) => store.destroySubject(model, id, write));
     }
 
     revokeByGrantId(grantId: string): Promise<void> {

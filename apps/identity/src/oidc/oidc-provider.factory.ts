@@ -7,9 +7,9 @@ import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
-import type { TokenSubjectLeases } from '../leases/token-subject-leases';
+import type { SubjectChanges } from '../subject-changes/subject-changes';
 import { fetchFromAnyAddress, fetchFromPublicAddresses } from '../outbound/outbound-fetch';
-import type { AccessTokenVerifier } from './access-token-verifier';
+import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
@@ -26,8 +26,8 @@ export interface ProviderDependencies {
   clients: ClientSource;
   accounts: OidcAccounts;
   /** Revokes the JWT access tokens the provider will not (see revokeJwtAccessTokens). */
-  accessTokens: Pick<AccessTokenVerifier, 'revoke'>;
-  subjectLeases: TokenSubjectLeases;
+  accessTokens: Pick<AccessTokenRevocation, 'revoke'>;
+  subjectChanges: SubjectChanges;
 }
 
 /**
@@ -46,10 +46,10 @@ export function createOidcProvider({
   clients,
   accounts,
   accessTokens,
-  subjectLeases,
+  subjectChanges,
 }: ProviderDependencies): Provider {
   const configuration: Configuration = {
-    adapter: postgresAdapter(store, clients, subjectLeases),
+    adapter: postgresAdapter(store, clients, subjectChanges),
     findAccount: (_ctx, sub) => accounts.find(sub),
     clients: [],
     responseTypes: ['code'],
@@ -197,7 +197,7 @@ async function noSecretForPublicClients(ctx: KoaContextWithOIDC, next: () => Pro
  * as revoked (200), one that does not verify needs nothing (200, RFC 7009 2.2), one of another
  * client is refused (`unauthorized_client`).
  */
-function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenVerifier, 'revoke'>) {
+function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenRevocation, 'revoke'>) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
     await next();
     const refused = ctx.body as { error?: unknown } | undefined;

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AdapterPayload } from 'oidc-provider';
+import type { SubjectChangeWrite } from '../subject-changes/subject-changes';
+
+/** Models whose removal ends access tokens the decision endpoint may hold a lease on (TokenSubjectLeases). */
+const SUBJECT_MODELS = ['Grant', 'Client'] as const;
+export type SubjectModel = (typeof SUBJECT_MODELS)[number];
+
+export function isSubjectModel(model: string): model is SubjectModel {
+  return (SUBJECT_MODELS as readonly string[]).includes(model);
+}
 
 /** Every query of what the OpenID Provider stores: one row per model and id, expiring. */
 @Injectable()
@@ -42,7 +51,14 @@ export class OidcStoreRepository {
     await this.dataSource.query('UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2', [model, id]);
   }
 
+  /** Removes a model that ends no access token (a session, a code, an interaction); see `destroySubject`. */
   async destroy(model: string, id: string): Promise<void> {
+    if (isSubjectModel(model)) throw new Error(`a ${model} ends access tokens: remove it with destroySubject`);
+    await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  /** Removes a grant or a client, which ends the access tokens issued under it. */
+  async destroySubject(model: SubjectModel, id: string, _write: SubjectChangeWrite): Promise<void> {
     await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
   }
 

@@ -1,33 +1,34 @@
 import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
-import { LeasesModule } from '../leases/leases.module';
-import { TokenSubjectLeases } from '../leases/token-subject-leases';
+import { SubjectChanges } from '../subject-changes/subject-changes';
+import { SubjectChangesModule } from '../subject-changes/subject-changes.module';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { AccessTokenSigner } from './access-token-signer';
-import { AccessTokenSubjectRepository } from './access-token-subject.repository';
-import { AccessTokenVerifier } from './access-token-verifier';
+import { AccessTokenRevocation } from './access-token-revocation';
+import { CallersModule } from '../callers/callers.module';
 import { OidcAccounts } from './oidc-accounts';
 import { OidcClients } from './oidc-clients';
 import { createOidcProvider } from './oidc-provider.factory';
 import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 import { OidcSecretsModule } from '../secrets/oidc-secrets.module';
 import { OidcStoreRepository } from './oidc-store.repository';
+import { RevokedAccessTokensRepository } from './revoked-access-tokens.repository';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
-/** The OpenID Provider, the access-token verification the decision endpoint uses, and the signing the token exchange uses. */
+/** The OpenID Provider, its revocation of access tokens, and the signing the token exchange uses (tokens are verified in callers/). */
 @Module({
-  imports: [OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, LeasesModule],
+  imports: [CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
   providers: [
     OidcStoreRepository,
     OidcAccounts,
     OidcClients,
-    AccessTokenSubjectRepository,
-    AccessTokenVerifier,
+    RevokedAccessTokensRepository,
+    AccessTokenRevocation,
     AccessTokenSigner,
     {
       provide: OIDC_PROVIDER,
@@ -37,11 +38,11 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
         store: OidcStoreRepository,
         clients: OidcClients,
         accounts: OidcAccounts,
-        accessTokens: AccessTokenVerifier,
-        subjectLeases: TokenSubjectLeases,
+        accessTokens: AccessTokenRevocation,
+        subjectChanges: SubjectChanges,
         logger: JsonLogger,
       ) => {
-        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectLeases });
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectChanges });
         // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
         provider.on('server_error', (_ctx: unknown, error: Error) =>
           logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'),
@@ -54,13 +55,13 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
         OidcStoreRepository,
         OidcClients,
         OidcAccounts,
-        AccessTokenVerifier,
-        TokenSubjectLeases,
+        AccessTokenRevocation,
+        SubjectChanges,
         JsonLogger,
       ],
     },
   ],
-  exports: [OIDC_PROVIDER, AccessTokenVerifier, AccessTokenSigner],
+  exports: [OIDC_PROVIDER, AccessTokenSigner],
 })
 export class OidcModule implements OnModuleInit, OnModuleDestroy {
   private purgeTimer: NodeJS.Timeout | undefined;

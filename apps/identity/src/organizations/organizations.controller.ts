@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateOrganizationRequestDto, PageQueryDto, OrganizationDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../callers/caller';
-import { KeyAuth, PlatformKeyAuth } from '../keys/key-auth.decorators';
+import { actorOf, type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { KeyAuth, PlatformKeyAuth } from '../callers/caller.decorators';
 import { OrganizationsService } from './organizations.service';
 
 @ApiTags('organizations')

@@ -1,8 +1,9 @@
 import { Controller, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PasswordSetupDto, ProblemDetailsDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../callers/caller';
-import { KeyAuth } from '../keys/key-auth.decorators';
+import { type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { KeyAuth } from '../callers/caller.decorators';
 import { PasswordsService } from './passwords.service';
 
 @ApiTags('sign-in')

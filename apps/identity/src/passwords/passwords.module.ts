@@ -1,7 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { AuditModule } from '../audit/audit.module';
-import { KeysModule } from '../keys/keys.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { UsersModule } from '../users/users.module';
@@ -12,7 +11,7 @@ import { PasswordsRepository } from './passwords.repository';
 import { PasswordsService } from './passwords.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule, UsersModule, UnifiedUsersModule],
+  imports: [CallersModule, AuditModule, UsersModule, UnifiedUsersModule],
   controllers: [PasswordsController, PasswordPagesController],
   providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { openRateLimitStore, RATE_LIMIT_STORE } from '@stdreg/server-kit/rate-limit';
 import { IdentityConfig } from '../config/identity.config';
-import { IpRateLimitGuard, KeyRateLimitGuard } from './rate-limit.guard';
+import { IpRateLimitGuard } from './rate-limit.guard';
 import { RateLimiter } from './rate-limiter';
 
 /** The rate limits of keyed requests, the waitlist and sign-in, on one store (the readiness check reads it too). */
@@ -13,9 +13,8 @@ import { RateLimiter } from './rate-limiter';
       inject: [IdentityConfig],
     },
     RateLimiter,
-    KeyRateLimitGuard,
     IpRateLimitGuard,
   ],
-  exports: [RATE_LIMIT_STORE, RateLimiter, KeyRateLimitGuard, IpRateLimitGuard],
+  exports: [RATE_LIMIT_STORE, RateLimiter, IpRateLimitGuard],
 })
 export class RateLimitModule {}

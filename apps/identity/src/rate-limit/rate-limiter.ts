@@ -2,7 +2,6 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Response } from 'express';
 import { KeyClass } from '@stdreg/contracts';
 import { recordRateLimitRejection } from '@stdreg/server-kit';
-import type { KeyCaller } from '../callers/caller';
 import { IdentityConfig } from '../config/identity.config';
 import {
   bindingBucket,
@@ -21,6 +20,12 @@ const WRITE_METHODS = new Set(['POST', 'DELETE']);
  * X-RateLimit headers; refuses with 429 when a bucket is empty and with 503 when the store is
  * unreachable, never letting a request through unlimited.
  */
+/** What the per-key limit needs of a calling key. */
+export interface RateLimitedKey {
+  keyId: string;
+  keyClass: KeyClass;
+}
+
 @Injectable()
 export class RateLimiter implements OnApplicationShutdown {
   constructor(
@@ -28,7 +33,7 @@ export class RateLimiter implements OnApplicationShutdown {
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
   ) {}
 
-  async limitKey(caller: KeyCaller, method: string, response: Response): Promise<void> {
+  async limitKey(caller: RateLimitedKey, method: string, response: Response): Promise<void> {
     await this.limit(this.bucketsFor(caller, method), response, 'key');
   }
 
@@ -51,7 +56,7 @@ export class RateLimiter implements OnApplicationShutdown {
     );
   }
 
-  private bucketsFor(caller: KeyCaller, method: string): BucketSpec[] {
+  private bucketsFor(caller: RateLimitedKey, method: string): BucketSpec[] {
     const c = this.config;
     if (caller.keyClass === KeyClass.Platform) {
       return [

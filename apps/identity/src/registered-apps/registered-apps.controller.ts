@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../callers/caller';
-import { KeyAuth } from '../keys/key-auth.decorators';
+import { type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { KeyAuth } from '../callers/caller.decorators';
 import { RegisteredAppsService } from './registered-apps.service';
 
 @ApiTags('apps')

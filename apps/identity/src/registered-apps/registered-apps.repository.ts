@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { SubjectChangeWrite } from '../subject-changes/subject-changes';
 
 export interface RegisteredApp {
   registryId: string;
@@ -100,7 +101,7 @@ export class RegisteredAppsRepository {
     );
   }
 
-  async softDelete(manager: EntityManager, registryId: string): Promise<boolean> {
+  async softDelete(manager: EntityManager, registryId: string, _write: SubjectChangeWrite): Promise<boolean> {
     // For UPDATE, TypeORM's query() answers [rows, affectedCount].
     const [, affected]: [unknown[], number] = await manager.query(
       'UPDATE registered_app SET deleted_at = now() WHERE registry_id = $1 AND deleted_at IS NULL',

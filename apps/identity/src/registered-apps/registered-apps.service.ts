@@ -13,7 +13,7 @@ import { AuditService } from '../audit/audit.service';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { KeysService } from '../keys/keys.service';
-import { TokenSubjectLeases } from '../leases/token-subject-leases';
+import { SubjectChange, SubjectChanges } from '../subject-changes/subject-changes';
 import { ClientSecretSealer } from '../secrets/client-secret-sealer';
 import { appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
 import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
@@ -34,7 +34,7 @@ export class RegisteredAppsService {
     private readonly audit: AuditService,
     private readonly sealer: ClientSecretSealer,
     private readonly events: PartnerEventsService,
-    private readonly subjectLeases: TokenSubjectLeases,
+    private readonly subjectChanges: SubjectChanges,
   ) {}
 
   /**
@@ -100,21 +100,22 @@ export class RegisteredAppsService {
 
   async delete(registryId: string, caller: KeyCaller): Promise<void> {
     const app = await this.requireUsable(registryId, caller);
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.apps.softDelete(manager, registryId))) throw appNotFound(registryId);
-      await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId }, manager);
-      if (app.organizationId) {
-        await this.events.record(manager, {
-          type: 'app.deleted',
-          organizationId: app.organizationId,
-          resource: `registry:${registryId}`,
-          actor: eventActorOf(actorOf(caller)),
-          data: { registryId },
-        });
-      }
-    });
     // The app's client ends with it, and so do its users' sign-ins.
-    await this.subjectLeases.outlast();
+    await this.subjectChanges.apply(SubjectChange.accessTokens(), (write) =>
+      this.dataSource.transaction(async (manager) => {
+        if (!(await this.apps.softDelete(manager, registryId, write))) throw appNotFound(registryId);
+        await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId }, manager);
+        if (app.organizationId) {
+          await this.events.record(manager, {
+            type: 'app.deleted',
+            organizationId: app.organizationId,
+            resource: `registry:${registryId}`,
+            actor: eventActorOf(actorOf(caller)),
+            data: { registryId },
+          });
+        }
+      }),
+    );
   }
 
   /** The app, if it exists and the key may use it; otherwise 404, so registry ids don't leak. */

@@ -12,8 +12,9 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { GrantRoleRequestDto, ProblemDetailsDto, RoleBindingDto, RoleBindingQueryDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../callers/caller';
-import { PlatformKeyAuth } from '../keys/key-auth.decorators';
+import { actorOf, type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { PlatformKeyAuth } from '../callers/caller.decorators';
 import { RoleBindingsService } from './role-bindings.service';
 
 @ApiTags('role-bindings')

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { AuditModule } from '../audit/audit.module';
 import { EventsModule } from '../events/events.module';
-import { KeysModule } from '../keys/keys.module';
-import { LeasesModule } from '../leases/leases.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SubjectChangesModule } from '../subject-changes/subject-changes.module';
 import { UnifiedUsersModule } from '../unified-users/unified-users.module';
 import { RoleBindingsController } from './role-bindings.controller';
 import { RoleBindingsRepository } from './role-bindings.repository';
 import { RoleBindingsService } from './role-bindings.service';
 
 @Module({
-  imports: [AuditModule, EventsModule, KeysModule, LeasesModule, RateLimitModule, UnifiedUsersModule],
+  imports: [CallersModule, AuditModule, EventsModule, SubjectChangesModule, UnifiedUsersModule],
   controllers: [RoleBindingsController],
   providers: [RoleBindingsRepository, RoleBindingsService],
 })

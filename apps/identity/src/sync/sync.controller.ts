@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ProblemDetailsDto, SyncRecordDto, SyncRequestDto, SyncResultDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../callers/caller';
-import { KeyAuth } from '../keys/key-auth.decorators';
+import { type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { KeyAuth } from '../callers/caller.decorators';
 import { SyncService } from './sync.service';
 
 @ApiTags('sync')

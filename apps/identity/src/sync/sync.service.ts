@@ -16,7 +16,7 @@ import { actorOf, type KeyCaller } from '../callers/caller';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
 import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { type MirrorChange, UsersService } from '../users/users.service';
-import { TokenSubjectLeases } from '../leases/token-subject-leases';
+import { SubjectChange, SubjectChanges } from '../subject-changes/subject-changes';
 
 type CheckedRecord = { index: number; record: SyncRecordDto } | { index: number; rejected: SyncRecordResultDto };
 
@@ -32,7 +32,7 @@ export class SyncService {
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
     private readonly events: PartnerEventsService,
-    private readonly subjectLeases: TokenSubjectLeases,
+    private readonly subjectChanges: SubjectChanges,
   ) {}
 
   async apply(request: SyncRequestDto, caller: KeyCaller): Promise<SyncResultDto> {
@@ -48,26 +48,26 @@ export class SyncService {
       return this.finish(actor, request, results, false, this.dataSource.manager);
     }
     const changes = checked.flatMap((entry) => ('record' in entry ? [mirrorChange(entry.index, entry.record)] : []));
-    const synced = await this.dataSource.transaction(async (manager) => {
-      const applied = new Map(
-        (await this.users.applyBatch(manager, request.registryId, changes, actor)).map((result) => [result.index, result]),
-      );
-      const results = checked.map((entry) => ('rejected' in entry ? entry.rejected : applied.get(entry.index)!));
-      const result = await this.finish(actor, request, results, true, manager);
-      if (app.organizationId) {
-        await this.events.record(manager, {
-          type: 'users.synced',
-          organizationId: app.organizationId,
-          resource: `registry:${request.registryId}`,
-          actor: eventActorOf(actor),
-          data: { registryId: request.registryId, applied: true, records: results.length, ...result.counts },
-        });
-      }
-      return result;
-    });
     // A deleted record can take its unified user with it, and with it any signed-in session of that person.
-    if (synced.counts.deleted > 0) await this.subjectLeases.outlast();
-    return synced;
+    return this.subjectChanges.apply(deletedPeople, (write) =>
+      this.dataSource.transaction(async (manager) => {
+        const applied = new Map(
+          (await this.users.applyBatch(manager, request.registryId, changes, actor, write)).map((result) => [result.index, result]),
+        );
+        const results = checked.map((entry) => ('rejected' in entry ? entry.rejected : applied.get(entry.index)!));
+        const result = await this.finish(actor, request, results, true, manager);
+        if (app.organizationId) {
+          await this.events.record(manager, {
+            type: 'users.synced',
+            organizationId: app.organizationId,
+            resource: `registry:${request.registryId}`,
+            actor: eventActorOf(actor),
+            data: { registryId: request.registryId, applied: true, records: results.length, ...result.counts },
+          });
+        }
+        return result;
+      }),
+    );
   }
 
   private async finish(
@@ -147,4 +147,9 @@ function mirrorChange(index: number, record: SyncRecordDto): MirrorChange {
 
 function rejectedResult(index: number, externalId: string | null, reason: string): SyncRecordResultDto {
   return { index, externalId, outcome: 'rejected', reason };
+}
+
+function deletedPeople(synced: SyncResultDto): SubjectChange | null {
+  const uids = synced.results.flatMap((result) => (result.outcome === 'deleted' && result.uid ? [result.uid] : []));
+  return uids.length > 0 ? SubjectChange.people(...uids) : null;
 }

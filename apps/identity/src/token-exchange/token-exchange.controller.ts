@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiOkResponse,
@@ -8,12 +8,12 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ProblemDetailsDto, TokenExchangeRequestDto, TokenExchangeResponseDto } from '@stdreg/contracts';
-import { ServiceTokenGuard } from '../decisions/service-token.guard';
+import { ServiceAuth } from '../callers/caller.decorators';
 import { TokenExchangeService } from './token-exchange.service';
 
 @ApiTags('authorization')
 @ApiBearerAuth('service')
-@UseGuards(ServiceTokenGuard)
+@ServiceAuth()
 @Controller('token-exchange')
 export class TokenExchangeController {
   constructor(private readonly exchanges: TokenExchangeService) {}

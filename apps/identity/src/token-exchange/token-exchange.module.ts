@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ServiceTokenGuard } from '../decisions/service-token.guard';
+import { CallersModule } from '../callers/callers.module';
 import { OidcModule } from '../oidc/oidc.module';
 import { TokenExchangeController } from './token-exchange.controller';
 import { TokenExchangeService } from './token-exchange.service';
 
 @Module({
-  imports: [OidcModule],
+  imports: [CallersModule, OidcModule],
   controllers: [TokenExchangeController],
-  providers: [TokenExchangeService, ServiceTokenGuard],
+  providers: [TokenExchangeService],
 })
 export class TokenExchangeModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ACCESS_TOKEN_TYPE, type TokenExchangeRequestDto, type TokenExchangeResponseDto } from '@stdreg/contracts';
 import { IdentityConfig } from '../config/identity.config';
 import { AccessTokenSigner } from '../oidc/access-token-signer';
-import { AccessTokenVerifier } from '../oidc/access-token-verifier';
+import { AccessTokenVerifier } from '../callers/access-token-verifier';
 import { scopeWider, subjectTokenInvalid, targetInvalid } from './token-exchange.errors';
 
 /** An exchanged token lives this long at most (and never past the agent's own token). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { SubjectChangeWrite } from '../subject-changes/subject-changes';
 
 /** A row deleted as a duplicate, exactly as stored (jsonb keeps microsecond timestamps as text). */
 export type RemovedRow<Columns> = Columns & Record<string, unknown>;
@@ -76,7 +77,7 @@ export class MergesRepository {
   }
 
   /** Moves everything of `mergedUid` to `survivorUid`, dropping the duplicates, and says what it did. */
-  async moveAll(manager: EntityManager, mergedUid: string, survivorUid: string): Promise<MergeMoves> {
+  async moveAll(manager: EntityManager, mergedUid: string, survivorUid: string, _write: SubjectChangeWrite): Promise<MergeMoves> {
     const params = [mergedUid, survivorUid];
     const removedAppLinks: { row: MergeMoves['removedAppLinks'][number] }[] = await manager.query(
       `WITH changed AS (
@@ -126,6 +127,7 @@ export class MergesRepository {
   async moveBack(
     manager: EntityManager,
     merge: UserMerge,
+    _write: SubjectChangeWrite,
   ): Promise<{ mirrors: string[]; appLinks: string[]; roleBindings: string[]; aliases: string[] }> {
     const { moved } = merge;
     const params = [merge.mergedUid, merge.survivorUid];

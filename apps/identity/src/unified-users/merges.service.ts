@@ -4,7 +4,7 @@ import { type MergeDto } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
 import { AuditService, type Actor } from '../audit/audit.service';
 import { eventActorOf, PartnerEventsService } from '../events/events.service';
-import { TokenSubjectLeases } from '../leases/token-subject-leases';
+import { SubjectChange, SubjectChanges } from '../subject-changes/subject-changes';
 import { MergesRepository, type LockedUser, type UserMerge } from './merges.repository';
 import {
   alreadyMerged,
@@ -31,7 +31,7 @@ export class MergesService {
     private readonly merges: MergesRepository,
     private readonly audit: AuditService,
     private readonly events: PartnerEventsService,
-    private readonly subjectLeases: TokenSubjectLeases,
+    private readonly subjectChanges: SubjectChanges,
   ) {}
 
   /** Each organization that holds a mirror record of either person hears of it; no other does. */
@@ -57,73 +57,75 @@ export class MergesService {
     if (survivorUid === mergedUid) {
       throw mergeIntoItself();
     }
-    const done = await this.dataSource.transaction(async (manager) => {
-      await this.merges.lockMirrorRegistries(manager, { uid: mergedUid });
-      // In uid order, so that concurrent merges cannot deadlock; a merged user is refused at once, before
-      // the next lock, because the merge that re-points it may be holding that next lock.
-      for (const uid of [survivorUid, mergedUid].sort()) {
-        const user = await this.merges.lockUser(manager, uid);
-        if (!user) throw unifiedUserNotFound(uid);
-        if (user.mergedInto && uid === mergedUid) throw alreadyMerged(uid, user.mergedInto);
-        if (user.mergedInto) throw mergeIntoMergedUser(uid, user.mergedInto);
-      }
-      const moved = await this.merges.moveAll(manager, mergedUid, survivorUid);
-      const row = await this.merges.insertMerge(manager, { id: uuidv7(), survivorUid, mergedUid, moved });
-      await this.recordEvents(manager, 'user.merged', row, actor);
-      await this.audit.record(
-        actor,
-        {
-          action: 'users.merge',
-          target: row.id,
-          detail: { survivorUid: row.survivorUid, mergedUid: row.mergedUid, moved: counts(moved) },
-        },
-        manager,
-      );
-      return toMergeDto(row);
-    });
-    await this.subjectLeases.outlast();
-    return done;
+    return this.subjectChanges.apply(SubjectChange.people(survivorUid, mergedUid), (write) =>
+      this.dataSource.transaction(async (manager) => {
+        await this.merges.lockMirrorRegistries(manager, { uid: mergedUid });
+        // In uid order, so that concurrent merges cannot deadlock; a merged user is refused at once, before
+        // the next lock, because the merge that re-points it may be holding that next lock.
+        for (const uid of [survivorUid, mergedUid].sort()) {
+          const user = await this.merges.lockUser(manager, uid);
+          if (!user) throw unifiedUserNotFound(uid);
+          if (user.mergedInto && uid === mergedUid) throw alreadyMerged(uid, user.mergedInto);
+          if (user.mergedInto) throw mergeIntoMergedUser(uid, user.mergedInto);
+        }
+        const moved = await this.merges.moveAll(manager, mergedUid, survivorUid, write);
+        const row = await this.merges.insertMerge(manager, { id: uuidv7(), survivorUid, mergedUid, moved });
+        await this.recordEvents(manager, 'user.merged', row, actor);
+        await this.audit.record(
+          actor,
+          {
+            action: 'users.merge',
+            target: row.id,
+            detail: { survivorUid: row.survivorUid, mergedUid: row.mergedUid, moved: counts(moved) },
+          },
+          manager,
+        );
+        return toMergeDto(row);
+      }),
+    );
   }
 
   async unmerge(mergeId: string, actor: Actor): Promise<MergeDto> {
-    const undone = await this.dataSource.transaction(async (manager) => {
-      const merge = await this.merges.lockMerge(manager, mergeId);
-      if (!merge) throw mergeNotFound(mergeId);
-      if (merge.unmergedAt) throw mergeAlreadyUndone(mergeId, merge.unmergedAt);
-      await this.merges.lockMirrorRegistries(manager, { mirrorIds: merge.moved.mirrors });
-      // Survivor first, as a merge of the survivor into someone else locks it before re-pointing its aliases.
-      const survivor = await this.merges.lockUser(manager, merge.survivorUid);
-      await this.merges.lockUser(manager, merge.mergedUid);
-      await this.refuseIfDependedOn(manager, merge, survivor!);
-      const holder = await this.merges.verifiedEmailHolder(manager, merge.mergedUid);
-      if (holder || !(await this.merges.release(manager, merge.mergedUid))) {
-        throw emailTakenSince(holder, merge.mergedUid);
-      }
-      const movedBack = await this.merges.moveBack(manager, merge);
-      const row = await this.merges.markUnmerged(manager, merge.id);
-      await this.recordEvents(manager, 'user.unmerged', row, actor);
-      await this.audit.record(
-        actor,
-        {
-          action: 'users.unmerge',
-          target: row.id,
-          detail: {
-            survivorUid: row.survivorUid,
-            mergedUid: row.mergedUid,
-            movedBack: {
-              ...counts(movedBack),
-              removedAppLinks: merge.moved.removedAppLinks.length,
-              removedRoleBindings: merge.moved.removedRoleBindings.length,
+    return this.subjectChanges.apply(
+      (undone: MergeDto) => SubjectChange.people(undone.survivorUid, undone.mergedUid),
+      (write) =>
+        this.dataSource.transaction(async (manager) => {
+          const merge = await this.merges.lockMerge(manager, mergeId);
+          if (!merge) throw mergeNotFound(mergeId);
+          if (merge.unmergedAt) throw mergeAlreadyUndone(mergeId, merge.unmergedAt);
+          await this.merges.lockMirrorRegistries(manager, { mirrorIds: merge.moved.mirrors });
+          // Survivor first, as a merge of the survivor into someone else locks it before re-pointing its aliases.
+          const survivor = await this.merges.lockUser(manager, merge.survivorUid);
+          await this.merges.lockUser(manager, merge.mergedUid);
+          await this.refuseIfDependedOn(manager, merge, survivor!);
+          const holder = await this.merges.verifiedEmailHolder(manager, merge.mergedUid);
+          if (holder || !(await this.merges.release(manager, merge.mergedUid))) {
+            throw emailTakenSince(holder, merge.mergedUid);
+          }
+          const movedBack = await this.merges.moveBack(manager, merge, write);
+          const row = await this.merges.markUnmerged(manager, merge.id);
+          await this.recordEvents(manager, 'user.unmerged', row, actor);
+          await this.audit.record(
+            actor,
+            {
+              action: 'users.unmerge',
+              target: row.id,
+              detail: {
+                survivorUid: row.survivorUid,
+                mergedUid: row.mergedUid,
+                movedBack: {
+                  ...counts(movedBack),
+                  removedAppLinks: merge.moved.removedAppLinks.length,
+                  removedRoleBindings: merge.moved.removedRoleBindings.length,
+                },
+                goneSince: goneSince(merge, movedBack),
+              },
             },
-            goneSince: goneSince(merge, movedBack),
-          },
-        },
-        manager,
-      );
-      return toMergeDto(row);
-    });
-    await this.subjectLeases.outlast();
-    return undone;
+            manager,
+          );
+          return toMergeDto(row);
+        }),
+    );
   }
 
   /**

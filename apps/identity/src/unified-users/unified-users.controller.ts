@@ -9,8 +9,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AppLinkDto, AppLinkRequestDto, MergeDto, MergeUsersRequestDto, ProblemDetailsDto, UnifiedUserDto } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../callers/caller';
-import { PlatformKeyAuth } from '../keys/key-auth.decorators';
+import { actorOf, type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { PlatformKeyAuth } from '../callers/caller.decorators';
 import { MergesService } from './merges.service';
 import { UnifiedUsersService } from './unified-users.service';
 

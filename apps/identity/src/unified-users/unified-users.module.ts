@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { AuditModule } from '../audit/audit.module';
 import { EventsModule } from '../events/events.module';
-import { KeysModule } from '../keys/keys.module';
-import { LeasesModule } from '../leases/leases.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SubjectChangesModule } from '../subject-changes/subject-changes.module';
 import { MergesRepository } from './merges.repository';
 import { MergesService } from './merges.service';
 import { UnifiedUsersController } from './unified-users.controller';
@@ -11,7 +10,7 @@ import { UnifiedUsersRepository } from './unified-users.repository';
 import { UnifiedUsersService } from './unified-users.service';
 
 @Module({
-  imports: [AuditModule, EventsModule, KeysModule, LeasesModule, RateLimitModule],
+  imports: [CallersModule, AuditModule, EventsModule, SubjectChangesModule],
   controllers: [UnifiedUsersController],
   providers: [UnifiedUsersRepository, UnifiedUsersService, MergesRepository, MergesService],
   exports: [UnifiedUsersService],

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../callers/caller';
-import { KeyAuth } from '../keys/key-auth.decorators';
+import { type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { KeyAuth } from '../callers/caller.decorators';
 import { UsersService } from './users.service';
 
 @ApiTags('users')

@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { AuditModule } from '../audit/audit.module';
-import { KeysModule } from '../keys/keys.module';
-import { LeasesModule } from '../leases/leases.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SubjectChangesModule } from '../subject-changes/subject-changes.module';
 import { RegisteredAppsModule } from '../registered-apps/registered-apps.module';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, LeasesModule, RateLimitModule, RegisteredAppsModule],
+  imports: [CallersModule, AuditModule, SubjectChangesModule, RegisteredAppsModule],
   controllers: [UsersController],
   providers: [UsersRepository, UsersService],
   exports: [UsersService],

@@ -8,6 +8,7 @@ import {
   UNREFERENCED_UNIFIED_USER_DELETE,
   VERIFIED_UNIFIED_USER,
 } from './users.repository.sql';
+import type { SubjectChangeWrite } from '../subject-changes/subject-changes';
 
 /** One mirror record: a partner app's user, linked to one unified user (`uid`). */
 export interface MirrorRecord {
@@ -135,7 +136,7 @@ export class UsersRepository {
    * The row lock comes first, so the checks below (a statement of their own) see every link committed
    * before it.
    */
-  async deleteUnifiedUserIfUnreferenced(manager: EntityManager, uid: string): Promise<boolean> {
+  async deleteUnifiedUserIfUnreferenced(manager: EntityManager, uid: string, _write: SubjectChangeWrite): Promise<boolean> {
     await manager.query('SELECT uid FROM unified_user WHERE uid = $1 FOR UPDATE', [uid]);
     const [, deleted]: [unknown[], number] = await manager.query(UNREFERENCED_UNIFIED_USER_DELETE, [uid]);
     return deleted > 0;

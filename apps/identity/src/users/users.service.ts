@@ -14,7 +14,7 @@ import { actorOf, mayUseRegistry, type KeyCaller } from '../callers/caller';
 import { appNotFound } from '../registered-apps/registered-apps.errors';
 import { RegisteredAppsService } from '../registered-apps/registered-apps.service';
 import { externalIdTaken, nothingToChange, userNotFound } from './users.errors';
-import { TokenSubjectLeases } from '../leases/token-subject-leases';
+import { SubjectChange, SubjectChanges, type SubjectChangeWrite } from '../subject-changes/subject-changes';
 import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
 
 /** Where a mirror write came from, kept in its audit entry. */
@@ -41,7 +41,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
-    private readonly subjectLeases: TokenSubjectLeases,
+    private readonly subjectChanges: SubjectChanges,
   ) {}
 
   async list(query: UserListQueryDto, caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
@@ -84,10 +84,11 @@ export class UsersService {
   /** Answers once no replica's decision relies on the unified user it may have taken with it (TokenSubjectLeases). */
   async delete(id: string, caller: KeyCaller): Promise<void> {
     const visible = await this.requireVisible(id, caller);
-    await this.dataSource.transaction(async (manager) => {
-      await this.deleteRecord(manager, await this.lockedRecord(manager, visible), actorOf(caller), 'api');
-    });
-    await this.subjectLeases.outlast();
+    await this.subjectChanges.apply(SubjectChange.people(visible.uid), (write) =>
+      this.dataSource.transaction(async (manager) => {
+        await this.deleteRecord(manager, await this.lockedRecord(manager, visible), actorOf(caller), 'api', write);
+      }),
+    );
   }
 
   /**
@@ -95,12 +96,19 @@ export class UsersService {
    * its records with these external ids; each record created, updated, deleted or left as it is. One
    * result per change, in the changes' order.
    */
-  async applyBatch(manager: EntityManager, registryId: string, changes: MirrorChange[], actor: Actor): Promise<SyncRecordResultDto[]> {
+  async applyBatch(
+    manager: EntityManager,
+    registryId: string,
+    changes: MirrorChange[],
+    actor: Actor,
+    write: SubjectChangeWrite,
+  ): Promise<SyncRecordResultDto[]> {
     if (!(await this.users.lockRegistry(manager, registryId))) throw appNotFound(registryId);
     const externalIds = changes.map((change) => change.externalId);
     const current = new Map((await this.users.findByExternalIds(manager, registryId, externalIds)).map((row) => [row.externalId, row]));
     const results: SyncRecordResultDto[] = [];
-    for (const change of changes) results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), actor));
+    for (const change of changes)
+      results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), actor, write));
     return results;
   }
 
@@ -110,10 +118,11 @@ export class UsersService {
     { index, externalId, fields, deleted }: MirrorChange,
     row: MirrorRecord | undefined,
     actor: Actor,
+    write: SubjectChangeWrite,
   ): Promise<SyncRecordResultDto> {
     if (deleted) {
       if (!row) return { index, externalId, outcome: 'unchanged' };
-      await this.deleteRecord(manager, row, actor, 'sync');
+      await this.deleteRecord(manager, row, actor, 'sync', write);
       return { index, externalId, outcome: 'deleted', uid: row.uid };
     }
     if (!row) {
@@ -177,9 +186,15 @@ export class UsersService {
   }
 
   /** Removes a record, and its unified user too when nothing else refers to it. */
-  private async deleteRecord(manager: EntityManager, row: MirrorRecord, actor: Actor, source: WriteSource): Promise<void> {
+  private async deleteRecord(
+    manager: EntityManager,
+    row: MirrorRecord,
+    actor: Actor,
+    source: WriteSource,
+    write: SubjectChangeWrite,
+  ): Promise<void> {
     await this.users.delete(manager, row.id);
-    const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid);
+    const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid, write);
     await this.audit.record(
       actor,
       {

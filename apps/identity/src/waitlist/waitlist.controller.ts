@@ -18,8 +18,9 @@ import {
   WaitlistListQueryDto,
   WaitlistRequestDto,
 } from '@stdreg/contracts';
-import { actorOf, Caller, type KeyCaller } from '../callers/caller';
-import { PlatformKeyAuth } from '../keys/key-auth.decorators';
+import { actorOf, type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { PlatformKeyAuth } from '../callers/caller.decorators';
 import { IpRateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { WaitlistService } from './waitlist.service';
 

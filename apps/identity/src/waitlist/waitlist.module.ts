@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { AuditModule } from '../audit/audit.module';
 import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -8,7 +9,7 @@ import { WaitlistRepository } from './waitlist.repository';
 import { WaitlistService } from './waitlist.service';
 
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule, OrganizationsModule],
+  imports: [CallersModule, AuditModule, KeysModule, RateLimitModule, OrganizationsModule],
   controllers: [WaitlistController],
   providers: [WaitlistRepository, WaitlistService],
 })

@@ -10,8 +10,9 @@ import {
   WebhookEndpointDto,
   WebhookEndpointWithSecretDto,
 } from '@stdreg/contracts';
-import { Caller, type KeyCaller } from '../callers/caller';
-import { KeyAuth } from '../keys/key-auth.decorators';
+import { type KeyCaller } from '../callers/caller';
+import { Caller } from '../callers/caller.decorators';
+import { KeyAuth } from '../callers/caller.decorators';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')

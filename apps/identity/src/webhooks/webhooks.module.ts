@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
+import { CallersModule } from '../callers/callers.module';
 import { AuditModule } from '../audit/audit.module';
 import { IdentityConfig } from '../config/identity.config';
 import { EventsModule } from '../events/events.module';
-import { KeysModule } from '../keys/keys.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OidcSecretsModule } from '../secrets/oidc-secrets.module';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookTransport } from './webhook-transport';
@@ -13,7 +12,7 @@ import { WebhooksService } from './webhooks.service';
 
 /** Partners' endpoints and the dispatcher that delivers the outbox to them. */
 @Module({
-  imports: [AuditModule, KeysModule, RateLimitModule, OidcSecretsModule, EventsModule],
+  imports: [CallersModule, AuditModule, OidcSecretsModule, EventsModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

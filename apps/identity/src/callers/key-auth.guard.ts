@@ -1,15 +1,18 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
 import { KeyClass } from '@stdreg/contracts';
 import { AuditService } from '../audit/audit.service';
-import { KeysService } from './keys.service';
-import { actorOf, type RequestWithCaller } from '../callers/caller';
-import { credentialInvalid, credentialMissing, platformKeyRequired } from './keys.errors';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { actorOf } from './caller';
+import type { RequestWithCaller } from './caller.decorators';
+import { credentialInvalid, credentialMissing, platformKeyRequired } from './callers.errors';
+import { KeyAuthentication } from './key-authentication';
 
 /** Resolves `Authorization: Bearer <key>` to the calling key; records every use of a platform key or an agent's key. */
 @Injectable()
 export class KeyAuthGuard implements CanActivate {
   constructor(
-    private readonly keys: KeysService,
+    private readonly keys: KeyAuthentication,
     private readonly audit: AuditService,
   ) {}
 
@@ -27,6 +30,19 @@ export class KeyAuthGuard implements CanActivate {
     if (caller.keyClass === KeyClass.Platform || caller.agentSupervisorUid !== null) {
       await this.audit.record(actorOf(caller), { action: 'key.use', target: `${request.method} ${request.originalUrl.split('?')[0]}` });
     }
+    return true;
+  }
+}
+
+/** Per-key rate limit; runs after KeyAuthGuard. */
+@Injectable()
+export class KeyRateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<RequestWithCaller>();
+    if (!request.caller) throw new Error('KeyRateLimitGuard needs KeyAuthGuard before it');
+    await this.limiter.limitKey(request.caller, request.method, context.switchToHttp().getResponse<Response>());
     return true;
   }
 }

@@ -1,5 +1,5 @@
-import type { KeyCaller } from '../callers/caller';
-import { Leases } from '../leases/leases';
+import type { KeyCaller } from './caller';
+import { Leases } from './leases';
 
 /** What a decision needs of a key, as read from the database at the start of a lease. */
 export interface LeasedCredential {

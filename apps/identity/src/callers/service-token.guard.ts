@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { IdentityConfig } from '../config/identity.config';
-import { serviceCredentialRequired } from './decisions.errors';
+import { serviceCredentialRequired } from './callers.errors';
 
 /** The calling service, and its credential, which also signs identity's answers to it. */
 export type RequestWithService = Request & { serviceName?: string; serviceToken?: string };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { preparedQuery } from '@stdreg/server-kit/database';
 import { ACCESS_TOKEN_SUBJECT } from './access-token-subject.repository.sql';
-import type { EffectiveRole } from '../unified-users/unified-users.service';
+import type { EffectiveRoleBinding } from './decision-subject';
 
 export interface AccessTokenSubject {
   /** The live user the token's uid resolves to (itself, or the survivor of a merge). */
@@ -13,7 +13,7 @@ export interface AccessTokenSubject {
   grantExpiresAtMs: number | null;
   /** False once the token itself was revoked (by its jti). */
   tokenActive: boolean;
-  roles: EffectiveRole[];
+  roles: EffectiveRoleBinding[];
 }
 
 /**
@@ -34,16 +34,5 @@ export class AccessTokenSubjectRepository {
       jti,
     ]);
     return rows[0] ?? null;
-  }
-
-  /** Records a revoked token until it expires; revoking it again changes nothing. Rows of expired tokens go on the way. */
-  async revoke(jti: string, clientId: string, expiresAt: Date): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query('DELETE FROM revoked_access_token WHERE expires_at < now()');
-      await manager.query(
-        'INSERT INTO revoked_access_token (jti, client_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
-        [jti, clientId, expiresAt],
-      );
-    });
   }
 }

@@ -1,5 +1,5 @@
 import { KeyClass } from '@stdreg/contracts';
-import { KeyLeases, type LeasedCredential } from '../keys/key-leases';
+import { KeyLeases, type LeasedCredential } from './key-leases';
 import { Leases, MAX_LEASES, type LeaseClock } from './leases';
 
 /** A clock that moves only when told to; sleeping advances it (after the caller's synchronous part). */

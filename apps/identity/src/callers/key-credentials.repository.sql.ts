@@ -1,4 +1,4 @@
-// The SQL of keys.repository.ts that the scale bench EXPLAINs, in a module without decorators or
+// The SQL of key-credentials.repository.ts (and the supervisor column keys.repository.ts shares) that the scale bench EXPLAINs, in a module without decorators or
 // imports (plain Node strips types but cannot run decorators), so the bench sends the repository's text.
 
 /** The supervisor an agent's key names, followed through a merge to the survivor (a merge is one hop: see MergesRepository). */

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { canonicalResourceUrl } from '@stdreg/contracts';
 import { IdentityConfig } from '../config/identity.config';
-import type { DecisionSubject } from '../subjects/decision-subject';
+import type { DecisionSubject } from './decision-subject';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
-import { TokenSubjectLeases, type LeasedTokenSubject } from '../leases/token-subject-leases';
+import { TokenSubjectLeases, type LeasedTokenSubject } from './token-subject-leases';
 import { isUuid } from '@stdreg/server-kit';
 import { OIDC_SECRETS, type OidcSecrets } from '../secrets/oidc-secrets';
 
@@ -104,18 +104,9 @@ export class AccessTokenVerifier {
     return this.verify(token, this.config.mcpResource);
   }
 
-  /**
-   * Revokes a JWT access token for the client that presents it (RFC 7009, which oidc-provider leaves
-   * to us for structured tokens): the decision endpoint denies it from then on, on every replica.
-   * A token that does not verify (expired, foreign, garbage) needs nothing and is 'unknown'.
-   */
-  async revoke(token: string, clientId: string): Promise<'revoked' | 'unknown' | 'other_client'> {
-    const claims = (await this.verify(token, this.config.OIDC_API_AUDIENCE)) ?? (await this.verify(token, this.config.mcpResource));
-    if (!claims) return 'unknown';
-    if (claims.clientId !== clientId) return 'other_client';
-    await this.subjects.revoke(claims.jti, claims.clientId, new Date(claims.exp * 1000));
-    await this.leases.outlast();
-    return 'revoked';
+  /** A token of this issuer for either resource identity serves, as its revocation needs it; null when it does not verify. */
+  async verifyForRevocation(token: string): Promise<VerifiedAccessToken | null> {
+    return (await this.verify(token, this.config.OIDC_API_AUDIENCE)) ?? (await this.verify(token, this.config.mcpResource));
   }
 
   private knownAudience(audience: string | undefined): string | null {

@@ -1,4 +1,4 @@
-import type { EffectiveRoleBinding } from '../subjects/decision-subject';
+import type { EffectiveRoleBinding } from './decision-subject';
 import { Leases } from './leases';
 
 /** What a decision on a user access token read of its subject while the client, grant and token were in force. */

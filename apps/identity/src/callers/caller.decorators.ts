@@ -1,8 +1,15 @@
-import { applyDecorators, UseGuards } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ProblemDetailsDto } from '@stdreg/contracts';
-import { KeyRateLimitGuard } from '../rate-limit/rate-limit.guard';
-import { KeyAuthGuard, PlatformKeyGuard } from './key-auth.guard';
+import type { Request } from 'express';
+import type { KeyCaller } from './caller';
+import { KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard } from './key-auth.guard';
+import { ServiceTokenGuard } from './service-token.guard';
+
+// What a route of identity needs to know who calls it: one of these, from CallersModule, which is the
+// only module a controller's module imports for them.
+
+export type RequestWithCaller = Request & { caller?: KeyCaller };
 
 /** An API key is required (either class), and the key's rate limit applies. */
 export function KeyAuth(): MethodDecorator & ClassDecorator {
@@ -24,3 +31,15 @@ export function PlatformKeyAuth(): MethodDecorator & ClassDecorator {
     ApiTooManyRequestsResponse({ description: 'Rate limited (Retry-After says when to retry)', type: ProblemDetailsDto }),
   );
 }
+
+/** A platform service holding a configured service credential (the decision endpoint, token exchange, event handover). */
+export function ServiceAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(UseGuards(ServiceTokenGuard));
+}
+
+/** The calling key of a route under `KeyAuth()` or `PlatformKeyAuth()`. */
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): KeyCaller => {
+  const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
+  if (!caller) throw new Error('Caller used on a route without KeyAuth()');
+  return caller;
+});
