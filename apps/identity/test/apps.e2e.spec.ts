@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { KeyAuthentication } from '../src/callers/key-authentication';
+import { KeyAuthentication } from '../src/access/callers/key-authentication';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;

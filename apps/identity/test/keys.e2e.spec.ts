@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { KeyAuthentication } from '../src/callers/key-authentication';
-import { KeysService } from '../src/keys/keys.service';
-import { bootstrapPlatformKey } from '../src/bootstrap/first-platform-key';
+import { KeyAuthentication } from '../src/access/callers/key-authentication';
+import { KeysService } from '../src/access/keys/keys.service';
+import { bootstrapPlatformKey } from '../src/access/bootstrap/first-platform-key';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;

@@ -6,8 +6,8 @@ import { countDecided } from '@stdreg/server-kit';
 import { parseDecisionRequest } from './decision-request';
 import { DecisionsService } from './decisions.service';
 import { signedAnswer } from './signed-answer';
-import { ServiceAuth } from '../callers/caller.decorators';
-import type { RequestWithService } from '../callers/service-token.guard';
+import { ServiceAuth } from '../access/callers/caller.decorators';
+import type { RequestWithService } from '../access/callers/service-token.guard';
 
 @ApiTags('authorization')
 @ApiBearerAuth('service')

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
-import { CallersModule } from '../callers/callers.module';
+import { AuditModule } from '../platform/audit-trail/audit.module';
+import { CallersModule } from '../access/callers/callers.module';
 import { DecisionsController } from './decisions.controller';
 import { DecisionsService } from './decisions.service';
 import { RefusalTally } from './refusal-tally';

@@ -7,10 +7,10 @@ import {
   type DecisionRequestDto,
   type DecisionResponseDto,
 } from '@stdreg/contracts';
-import { type Actor, AuditService } from '../audit/audit.service';
-import { IdentityConfig } from '../config/identity.config';
-import { ForwardedCredentials } from '../callers/forwarded-credentials';
-import type { DecisionSubject } from '../callers/decision-subject';
+import { type Actor, AuditService } from '../platform/audit-trail/audit.service';
+import { IdentityConfig } from '../platform/config/identity.config';
+import { ForwardedCredentials } from '../access/callers/forwarded-credentials';
+import type { DecisionSubject } from '../access/callers/decision-subject';
 import { decide, subjectDto, type DenialReason } from './decision-policy';
 import { RefusalTally } from './refusal-tally';
 
