@@ -28,8 +28,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundle } from '../build/bundle.mjs';
-// The valid scenario content the standards-api tests use (plain data; Node strips the types).
-import { sampleScenario } from '../../apps/standards-api/test/support/sample-scenario.ts';
+// The valid scenario content every app's tests use (plain data, no imports; Node strips the types).
+import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
 import {
   LOAD_CPU,
   ROOT,
@@ -256,7 +256,7 @@ async function checkInstances(ports, readPath, headers) {
   if (new Set(Object.values(bodies)).size !== 1) throw new Error(`the instances answer ${readPath} differently: ${JSON.stringify(bodies)}`);
   const forged = { ...headers, Authorization: `Bearer ${FORGED_APP_KEY}` };
   for (const variant of VARIANTS) {
-    const expected = variant.protected ? 403 : 200;
+    const expected = variant.protected ? 401 : 200;
     const { status } = await get(ports[variant.name], readPath, forged);
     if (status !== expected) throw new Error(`${variant.name} answered ${status} instead of ${expected} to a key identity never issued`);
   }
