@@ -6,5 +6,10 @@ module.exports = {
   displayName: 'standards-api',
   rootDir: __dirname,
   testMatch: ['<rootDir>/{src,test}/**/*.spec.ts'],
-  testPathIgnorePatterns: postgresServer ? ['/node_modules/'] : ['/node_modules/', '<rootDir>/test/postgres-server/'],
+  // Specs in shared-infrastructure/ also need Redis (replicas of identity share what they hear through it).
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(postgresServer ? [] : ['<rootDir>/test/postgres-server/']),
+    ...(postgresServer && process.env.REDIS_URL ? [] : ['<rootDir>/test/shared-infrastructure/']),
+  ],
 };

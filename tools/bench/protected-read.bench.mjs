@@ -14,15 +14,22 @@
 // own ports, the load goes to one at a time. Databases: one throwaway database for identity and one
 // shared by the standards-api instances on this machine's PostgreSQL (dropped at the end;
 // PG_ADMIN_URL overrides postgres://postgres@127.0.0.1:5432/postgres); PostgreSQL itself is not pinned.
+// With BENCH_BASELINE_DIST=<a dist folder of an earlier build> a fourth variant runs that build's
+// standards-api (against the same identity, cache on) in the same rounds: before and after in one run.
+// Then revoke-to-refusal: a second instance beside each cached variant's (two replicas of one build),
+// REVOCATIONS times a fresh app key read on both (so each holds an allow), revoked through identity, and
+// from the moment the revoke has answered each replica read back to back until it refuses (401): the
+// time from the answer to that refusal, and how many reads were still served.
 // Run from the repository root: `npm run bench:protected` (builds standards-api and identity first).
 // Prints a Markdown table; raw results go to tools/bench/results/protected-read.json. Exits non-zero
 // only if the run itself failed.
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { bundle } from '../build/bundle.mjs';
-// The valid scenario content the standards-api tests use (plain data; Node strips the types).
-import { sampleScenario } from '../../apps/standards-api/test/support/sample-scenario.ts';
+// The valid scenario content every app's tests use (plain data, no imports; Node strips the types).
+import { sampleScenario } from '../../libs/server-kit/src/testing/sample-scenario.ts';
 import {
   LOAD_CPU,
   ROOT,
@@ -53,6 +60,9 @@ const RESULTS_FILE = path.join(import.meta.dirname, 'results/protected-read.json
 
 const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10 };
 const ROUNDS = 3;
+const REVOCATIONS = 20;
+/** A replica still serving a revoked key this long after the answer fails the run. */
+const REVOCATION_GIVE_UP_MS = 5000;
 const TARGET = 0.8;
 const DEFAULT_READ_CACHE_MS = 1000;
 // After a load, how long to wait before reading PostgreSQL's per-database counters: a backend
@@ -74,6 +84,16 @@ const VARIANTS = [
   },
   { name: 'protected-no-cache', label: 'protected, cache off (every request asks identity)', protected: true, readCacheMs: 0 },
 ];
+const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
+if (BASELINE_DIST) {
+  VARIANTS.push({
+    name: 'baseline-cache',
+    label: `protected, read-allow cache ${DEFAULT_READ_CACHE_MS} ms, standards-api of BENCH_BASELINE_DIST`,
+    protected: true,
+    readCacheMs: DEFAULT_READ_CACHE_MS,
+    main: path.resolve(BASELINE_DIST, 'apps/standards-api/main.js'),
+  });
+}
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const serviceToken = Array.from({ length: 40 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
@@ -174,7 +194,7 @@ async function startStandardsApi(variant, databaseUrl, identity) {
     AUTHZ_READ_CACHE_MS: String(variant.readCacheMs ?? DEFAULT_READ_CACHE_MS),
   });
   log(`starting standards-api ${variant.name} on port ${port}`);
-  startServer(`standards-api ${variant.name}`, [variant.protected ? STANDARDS_API_MAIN : UNPROTECTED_MAIN], env);
+  startServer(`standards-api ${variant.name}`, [variant.main ?? (variant.protected ? STANDARDS_API_MAIN : UNPROTECTED_MAIN)], env);
   await waitForStatus(`standards-api ${variant.name}`, port, '/readyz', 200);
   return port;
 }
@@ -236,7 +256,7 @@ async function checkInstances(ports, readPath, headers) {
   if (new Set(Object.values(bodies)).size !== 1) throw new Error(`the instances answer ${readPath} differently: ${JSON.stringify(bodies)}`);
   const forged = { ...headers, Authorization: `Bearer ${FORGED_APP_KEY}` };
   for (const variant of VARIANTS) {
-    const expected = variant.protected ? 403 : 200;
+    const expected = variant.protected ? 401 : 200;
     const { status } = await get(ports[variant.name], readPath, forged);
     if (status !== expected) throw new Error(`${variant.name} answered ${status} instead of ${expected} to a key identity never issued`);
   }
@@ -369,6 +389,68 @@ function renderTable(rows, seconds) {
   return lines.join('\n');
 }
 
+/** Reads on `port` back to back until one is refused: when (ms after `from`) and how many were served first. */
+async function untilRefused(port, urlPath, headers, from) {
+  for (let served = 0; ; served++) {
+    const { status } = await request(port, { method: 'GET', path: urlPath, headers });
+    const ms = performance.now() - from;
+    if (status === 401) return { ms, served };
+    if (status !== 200) throw new Error(`a read of a key being revoked answered ${status}`);
+    if (ms > REVOCATION_GIVE_UP_MS) throw new Error(`a replica still served a key ${REVOCATION_GIVE_UP_MS} ms after its revoke answered`);
+  }
+}
+
+/** Each cached variant's two replicas, in alternating order: the revoke-to-refusal figures. */
+async function measureRevocations(identity, organizationId, replicasOf) {
+  const asPlatform = { Authorization: `Bearer ${identity.platformKey}` };
+  const runs = [];
+  for (let round = 1; round <= REVOCATIONS; round++) {
+    const names = Object.keys(replicasOf);
+    for (const name of round % 2 === 1 ? names : names.reverse()) {
+      const body = { name: `revocation ${round}`, class: 'app', organizationId };
+      const issued = await api(identity.port, 'POST', '/v1/keys', asPlatform, body, 201);
+      const headers = { Authorization: `Bearer ${issued.secret}`, 'X-Organization-Id': organizationId };
+      for (const port of replicasOf[name])
+        for (let read = 0; read < 2; read++) await api(port, 'GET', '/api/v2/split-projects', headers, undefined, 200);
+      await api(identity.port, 'POST', `/v1/keys/${issued.key.id}/revoke`, asPlatform, undefined, 200);
+      const answeredAt = performance.now();
+      const refusals = await Promise.all(replicasOf[name].map((port) => untilRefused(port, '/api/v2/split-projects', headers, answeredAt)));
+      runs.push({ round, scenario: name, refusals });
+    }
+  }
+  const nearestRank = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(q * values.length) - 1)];
+  const rows = Object.keys(replicasOf).map((name) => {
+    const refusals = runs.filter((run) => run.scenario === name).flatMap((run) => run.refusals);
+    const ms = refusals.map((refusal) => refusal.ms);
+    const served = refusals.map((refusal) => refusal.served);
+    return {
+      scenario: name,
+      reads: refusals.length,
+      p50Ms: nearestRank(ms, 0.5),
+      p90Ms: nearestRank(ms, 0.9),
+      maxMs: Math.max(...ms),
+      servedP50: nearestRank(served, 0.5),
+      servedMax: Math.max(...served),
+      servedTotal: served.reduce((sum, n) => sum + n, 0),
+    };
+  });
+  return { rows, runs };
+}
+
+function renderRevocations(rows) {
+  return [
+    '| scenario (two replicas) | revokes × replicas | first refusal after the answer: p50 / p90 / max ms | reads still served: p50 / max (total) |',
+    '| --- | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) =>
+        `| ${VARIANTS.find((variant) => variant.name === row.scenario).label} | ${row.reads} | ` +
+        `${row.p50Ms.toFixed(1)} / ${row.p90Ms.toFixed(1)} / ${row.maxMs.toFixed(1)} | ${row.servedP50} / ${row.servedMax} (${row.servedTotal}) |`,
+    ),
+    '',
+    `Revocations: ${REVOCATIONS} per scenario, each key read twice on both replicas first, then revoked; time from the revoke's answer to each replica's first 401, reading back to back.`,
+  ].join('\n');
+}
+
 function writeResults(results) {
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
@@ -388,7 +470,7 @@ async function main() {
 
   // One after the other: the first runs the migrations and imports the content pack.
   const ports = {};
-  for (const variant of [VARIANTS[1], VARIANTS[2], VARIANTS[0]]) {
+  for (const variant of [VARIANTS[1], VARIANTS[2], VARIANTS[0], ...VARIANTS.slice(3)]) {
     ports[variant.name] = await startStandardsApi(variant, standardsApiDatabaseUrl, identity);
   }
   const headers = { Authorization: `Bearer ${setup.appKey}`, 'X-Organization-Id': setup.organizationId };
@@ -401,6 +483,12 @@ async function main() {
 
   const runs = await runRounds(ports, readPath, headers, identity.port);
   const rows = summarize(runs);
+  const replicasOf = {};
+  for (const variant of VARIANTS.filter((candidate) => candidate.readCacheMs === DEFAULT_READ_CACHE_MS)) {
+    const second = await startStandardsApi({ ...variant, name: `${variant.name}-2` }, standardsApiDatabaseUrl, identity);
+    replicasOf[variant.name] = [ports[variant.name], second];
+  }
+  const revocations = await measureRevocations(identity, setup.organizationId, replicasOf);
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   writeResults({
     date: new Date().toISOString(),
@@ -419,9 +507,11 @@ async function main() {
     },
     rows,
     runs,
+    revocations,
     seconds,
   });
   console.log(renderTable(rows, seconds));
+  console.log(`\n${renderRevocations(revocations.rows)}`);
   log(`done in ${seconds} s; raw results in ${path.relative(ROOT, RESULTS_FILE)}`);
 }
 

@@ -29,9 +29,9 @@ import {
   MIRROR_RECORDS_PAGE,
   UNREFERENCED_UNIFIED_USER_DELETE,
   VERIFIED_UNIFIED_USER,
-} from '../../apps/identity/src/users/users.repository.sql.ts';
-import { KEY_CREDENTIAL } from '../../apps/identity/src/keys/keys.repository.sql.ts';
-import { ACCESS_TOKEN_SUBJECT } from '../../apps/identity/src/oidc/access-token-subject.repository.sql.ts';
+} from '../../apps/identity/src/people/users/users.repository.sql.ts';
+import { KEY_CREDENTIAL } from '../../apps/identity/src/access/callers/key-credentials.repository.sql.ts';
+import { ACCESS_TOKEN_SUBJECT } from '../../apps/identity/src/access/callers/access-token-subject.repository.sql.ts';
 import {
   generateKeys,
   generateMirrorUsers,
@@ -70,9 +70,9 @@ const DECISION_ACTION = 'split-project:read';
 
 const IDENTITY_MAIN = path.join(ROOT, 'dist/apps/identity/main.js');
 const EXPLAIN_FILES = {
-  users: path.join(ROOT, 'apps/identity/src/users/users.repository.explain.md'),
-  keys: path.join(ROOT, 'apps/identity/src/keys/keys.repository.explain.md'),
-  tokens: path.join(ROOT, 'apps/identity/src/oidc/access-token-subject.repository.explain.md'),
+  users: path.join(ROOT, 'apps/identity/src/people/users/users.repository.explain.md'),
+  keys: path.join(ROOT, 'apps/identity/src/access/callers/key-credentials.repository.explain.md'),
+  tokens: path.join(ROOT, 'apps/identity/src/access/callers/access-token-subject.repository.explain.md'),
 };
 const serviceToken = randomBytes(30).toString('base64url');
 // Raised out of the way: the bench is one partner sending a million records and thousands of reads.
@@ -451,7 +451,11 @@ async function explain(client, organizations) {
       },
     ],
   };
-  const repositories = { users: 'users.repository.ts', keys: 'keys.repository.ts', tokens: 'access-token-subject.repository.ts' };
+  const repositories = {
+    users: 'users.repository.ts',
+    keys: 'key-credentials.repository.ts',
+    tokens: 'access-token-subject.repository.ts',
+  };
   for (const [file, queries] of Object.entries(files)) {
     const sections = [];
     for (const query of queries) {

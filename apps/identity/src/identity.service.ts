@@ -1,8 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceDefinition } from '@stdreg/server-kit';
 import { AppModule } from './app.module';
-import { IdentityConfig } from './config/identity.config';
-import { mountOidcProvider } from './oidc/oidc-mount';
+import { IdentityConfig } from './platform/config/identity.config';
+import { mountOidcProvider } from './sign-in/oidc/oidc-mount';
 import { serveOpenApi } from './openapi';
 
 export const IDENTITY: ServiceDefinition<IdentityConfig> = {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { KeysService } from '../src/keys/keys.service';
+import { KeyAuthentication } from '../src/access/callers/key-authentication';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;
@@ -24,7 +24,7 @@ describe('POST /v1/apps', () => {
       organizationId: partner.organizationId,
     });
     expect(body.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const caller = await identity.app.get(KeysService).authenticate(partner.secret);
+    const caller = await identity.app.get(KeyAuthentication).authenticate(partner.secret);
     expect(caller?.registryIds).toEqual([body.app.registryId]);
     const read = await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(partner.secret)).expect(200);
     expect(read.body.clientSecret).toBeUndefined();

@@ -2,8 +2,9 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { KeysService } from '../src/keys/keys.service';
-import { bootstrapPlatformKey } from '../src/bootstrap/first-platform-key';
+import { KeyAuthentication } from '../src/access/callers/key-authentication';
+import { KeysService } from '../src/access/keys/keys.service';
+import { bootstrapPlatformKey } from '../src/access/bootstrap/first-platform-key';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;
@@ -68,7 +69,7 @@ describe('API keys', () => {
       .expect(200);
     expect(rotated.body.secret).not.toBe(app.secret);
     expect(rotated.body.key.previousSecretExpiresAt).toEqual(expect.any(String));
-    const keys = identity.app.get(KeysService);
+    const keys = identity.app.get(KeyAuthentication);
     expect(await keys.authenticate(rotated.body.secret)).toMatchObject({ keyId: app.key.id });
     expect(await keys.authenticate(app.secret)).toMatchObject({ keyId: app.key.id });
 
@@ -89,8 +90,8 @@ describe('API keys', () => {
       .send({})
       .expect(200);
     await request(identity.server).post(`/v1/keys/${app.key.id}/revoke`).set(bearer(identity.platformKey)).expect(200);
-    expect(await identity.app.get(KeysService).authenticate(app.secret)).toBeNull();
-    expect(await identity.app.get(KeysService).authenticate(rotated.body.secret)).toBeNull();
+    expect(await identity.app.get(KeyAuthentication).authenticate(app.secret)).toBeNull();
+    expect(await identity.app.get(KeyAuthentication).authenticate(rotated.body.secret)).toBeNull();
     await request(identity.server).post(`/v1/keys/${app.key.id}/rotate`).set(bearer(identity.platformKey)).send({}).expect(409);
   });
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { loadConfig } from '@stdreg/server-kit';
-import { IdentityConfig } from '../src/config/identity.config';
-import { generateSigningKey } from '../src/secrets/oidc-secrets';
+import { IdentityConfig } from '../src/platform/config/identity.config';
+import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 import { signinFlow } from './support/signin-flow';
 import {

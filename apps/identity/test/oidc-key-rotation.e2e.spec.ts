@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import request from 'supertest';
-import { generateSigningKey, type PrivateJwk } from '../src/secrets/oidc-secrets';
+import { generateSigningKey, type PrivateJwk } from '../src/platform/secrets/oidc-secrets';
 import { signinFlow, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE,

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, jwtVerify, decodeJwt, type JSONWebKeySet } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
-import { OidcStoreRepository } from '../src/oidc/oidc-store.repository';
+import { OidcStoreRepository } from '../src/sign-in/oidc/oidc-store.repository';
 import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 import { FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
-import { generateSigningKey } from '../src/secrets/oidc-secrets';
+import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 
 let identity: RunningIdentity;
 let app: PartnerApp;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { uuidv7 } from '@stdreg/server-kit';
-import { UnifiedUsersService } from '../src/unified-users/unified-users.service';
+import { UnifiedUsersService } from '../src/people/unified-users/unified-users.service';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { WebhookTransport } from '../src/webhooks/webhook-transport';
+import { WebhookTransport } from '../src/partners/webhooks/webhook-transport';
 import { listenCountingConnections, type ConnectionCounter } from './support/connection-counter';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 

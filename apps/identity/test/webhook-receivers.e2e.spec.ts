@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { WebhookReceiver } from '@stdreg/server-kit/testing';
-import { MAX_RETRY_AFTER_SECONDS } from '../src/webhooks/retry-schedule';
-import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
-import { retryAfter } from '../src/webhooks/webhook-transport';
+import { MAX_RETRY_AFTER_SECONDS } from '../src/partners/webhooks/retry-schedule';
+import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
+import { retryAfter } from '../src/partners/webhooks/webhook-transport';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 // What a partner's receiver meets (issue 27): the retry schedule counted from the end of an attempt,

@@ -23,6 +23,7 @@ export function authorizationClientProviders(configClass: abstract new () => Aut
           serviceToken: config.IDENTITY_SERVICE_TOKEN ?? `unconfigured-${randomBytes(16).toString('hex')}`,
           timeoutMs: config.AUTHZ_TIMEOUT_MS,
           readAllowCacheMs: config.AUTHZ_READ_CACHE_MS,
+          followSubjectChanges: true,
           ...(config.decisionAudience === undefined ? {} : { audience: config.decisionAudience }),
         }),
       inject: [configClass],

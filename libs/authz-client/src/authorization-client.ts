@@ -17,8 +17,10 @@ import {
   type DecisionResourceDto,
   type DecisionSubjectDto,
   type ForwardedCredentialDto,
+  type SubjectChangeDto,
 } from '@stdreg/contracts';
 import { outgoingTraceHeaders, recordAuthorizationDecision } from '@stdreg/server-kit';
+import { SubjectChangeFeed } from './subject-change-feed';
 
 export interface AuthorizationClientOptions {
   /** identity's base URL, without /v1. */
@@ -29,6 +31,12 @@ export interface AuthorizationClientOptions {
   timeoutMs?: number;
   /** How long an allow for a non-write action may be reused (0 turns the cache off; at most 1000 ms). */
   readAllowCacheMs?: number;
+  /**
+   * Follow identity's subject changes (GET /v1/subject-changes) and drop the allows a change touches, so a
+   * revoked key or role is refused at once; allows are then reused only while that stream is open.
+   * Without it (the default here, on in `authorizationClientProviders`), an allow lives its window out.
+   */
+  followSubjectChanges?: boolean;
   /** Keep-alive connections to identity. */
   connections?: number;
   /** The resource this service is (RFC 8707), named in every question: identity refuses access tokens for another. Absent: the standards API. */
@@ -60,6 +68,12 @@ export type AuthorizationAnswer =
     };
 
 const READ_CACHE_LIMIT = 10_000;
+
+interface CachedAllow {
+  answer: AuthorizationAnswer;
+  expiresAt: number;
+  credentialKind: ForwardedCredentialDto['kind'];
+}
 /** An allow's reason as identity words them (`organization_key`, `role:project-owner`); anything else is replaced. */
 const ALLOW_REASON = /^[a-z][a-z0-9_:.-]{0,63}$/;
 
@@ -74,8 +88,12 @@ export class AuthorizationClient {
   private readonly pool: Pool;
   private readonly timeoutMs: number;
   private readonly readAllowCacheMs: number;
-  private readonly readAllows = new Map<string, { answer: AuthorizationAnswer; expiresAt: number }>();
-  private readonly readsInFlight = new Map<string, { answer: Promise<AuthorizationAnswer>; askedAt: number }>();
+  private readonly readAllows = new Map<string, CachedAllow>();
+  private readonly readsInFlight = new Map<string, { answer: Promise<AuthorizationAnswer>; askedAt: number; generation: number }>();
+  /** Moves on every subject change and whenever the change stream opens or closes: an answer asked before it is not kept. */
+  private generation = 0;
+  private changesApplied = 0;
+  private readonly subjectChanges: SubjectChangeFeed | undefined;
   private readonly authorization: string;
   private readonly serviceToken: string;
   private readonly path: string;
@@ -90,6 +108,25 @@ export class AuthorizationClient {
     this.authorization = `Bearer ${options.serviceToken}`;
     this.serviceToken = options.serviceToken;
     this.path = `${origin.pathname.replace(/\/$/, '')}/v1/decisions`;
+    if (options.followSubjectChanges && this.readAllowCacheMs > 0) {
+      this.subjectChanges = new SubjectChangeFeed({
+        identityUrl: options.identityUrl,
+        serviceToken: options.serviceToken,
+        opened: () => this.generation++,
+        changed: (change) => this.forget(change),
+        lost: () => this.forgetAll(),
+      });
+    }
+  }
+
+  /** How many subject changes this client has applied so far. */
+  get subjectChangesApplied(): number {
+    return this.changesApplied;
+  }
+
+  /** Whether allows are reused now: the cache is on and, when following subject changes, their stream is open. */
+  get reusesAllows(): boolean {
+    return this.readAllowCacheMs > 0 && (this.subjectChanges?.open ?? true);
   }
 
   /** Every answer, cached or asked, is counted by outcome (`authorization_decisions_total{side="asked"}`). */
@@ -100,26 +137,49 @@ export class AuthorizationClient {
   }
 
   private async answer(question: AuthorizationQuestion): Promise<AuthorizationAnswer> {
-    if (this.readAllowCacheMs === 0 || !mayReuseAllow(question)) return this.askIdentity(question);
+    // Without the change stream open, identity is asked every time: a change could pass unheard.
+    if (!this.reusesAllows || !mayReuseAllow(question)) return this.askIdentity(question);
     const cacheKey = cacheKeyOf(question);
     const now = Date.now();
+    const generation = this.generation;
     const cached = this.readAllows.get(cacheKey);
     if (cached && cached.expiresAt > now) return cached.answer;
     // The same read asked within the cache window is joined: its answer is no older than a cached one.
     const inFlight = this.readsInFlight.get(cacheKey);
-    if (inFlight && now - inFlight.askedAt < this.readAllowCacheMs) return inFlight.answer;
+    if (inFlight && now - inFlight.askedAt < this.readAllowCacheMs && inFlight.generation === generation) return inFlight.answer;
     const asked = this.askIdentity(question);
-    this.readsInFlight.set(cacheKey, { answer: asked, askedAt: now });
+    this.readsInFlight.set(cacheKey, { answer: asked, askedAt: now, generation });
     const answer = await asked;
     if (this.readsInFlight.get(cacheKey)?.answer === asked) this.readsInFlight.delete(cacheKey);
-    if (answer.decision === 'allow') {
+    // An allow asked before a subject change (or before the stream last opened) may be of the old state.
+    if (answer.decision === 'allow' && generation === this.generation) {
       if (this.readAllows.size >= READ_CACHE_LIMIT) this.readAllows.clear();
-      this.readAllows.set(cacheKey, { answer, expiresAt: now + this.readAllowCacheMs });
+      this.readAllows.set(cacheKey, { answer, expiresAt: now + this.readAllowCacheMs, credentialKind: question.credential.kind });
     }
     return answer;
   }
 
+  /** Drops the allows a subject change touches (all of them when the change is not one this client can read). */
+  private forget(change: SubjectChangeDto): void {
+    this.generation++;
+    this.changesApplied++;
+    this.readsInFlight.clear();
+    if (!isSubjectChange(change)) return this.readAllows.clear();
+    const keyIds = new Set(change.keyIds);
+    const people = new Set(change.personUids);
+    for (const [cacheKey, cached] of this.readAllows) {
+      if (touches(cached, keyIds, people, change.accessTokens)) this.readAllows.delete(cacheKey);
+    }
+  }
+
+  private forgetAll(): void {
+    this.generation++;
+    this.readsInFlight.clear();
+    this.readAllows.clear();
+  }
+
   async close(): Promise<void> {
+    await this.subjectChanges?.close();
     await this.pool.close();
   }
 
@@ -273,4 +333,18 @@ function mayReuseAllow({ action, readOnly }: AuthorizationQuestion): boolean {
 function cacheKeyOf(question: AuthorizationQuestion): string {
   const credential = createHash('sha256').update(`${question.credential.kind}:${question.credential.value}`).digest('base64url');
   return `${credential}|${question.action}|${question.resource.organizationId ?? ''}|${question.resource.projectId ?? ''}|${question.scope ?? ''}`;
+}
+
+function isSubjectChange(value: unknown): value is SubjectChangeDto {
+  if (typeof value !== 'object' || value === null) return false;
+  const { keyIds, personUids, accessTokens } = value as Record<string, unknown>;
+  const strings = (list: unknown) => Array.isArray(list) && list.every((item) => typeof item === 'string');
+  return strings(keyIds) && strings(personUids) && typeof accessTokens === 'boolean';
+}
+
+function touches(cached: CachedAllow, keyIds: Set<string>, people: Set<string>, accessTokens: boolean): boolean {
+  if (accessTokens && cached.credentialKind === 'access_token') return true;
+  const { subject } = cached.answer;
+  if (!subject) return true;
+  return keyIds.has(subject.id) || people.has(subject.id) || (subject.supervisorId !== undefined && people.has(subject.supervisorId));
 }

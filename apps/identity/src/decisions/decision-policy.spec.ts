@@ -1,5 +1,5 @@
 import { ACTIONS, ACTION_CATALOGUE } from '@stdreg/contracts';
-import type { DecisionSubject } from '../subjects/decision-subject';
+import type { DecisionSubject } from '../access/callers/decision-subject';
 import { decide } from './decision-policy';
 
 const ORG = '01900000-0000-7000-8000-00000000000a';

@@ -1,5 +1,5 @@
 import { actionDefinition, agentScopeForAction, isAction, type DecisionSubjectDto, type DenialReason } from '@stdreg/contracts';
-import type { DecisionSubject, EffectiveRoleBinding } from '../subjects/decision-subject';
+import type { DecisionSubject, EffectiveRoleBinding } from '../access/callers/decision-subject';
 
 export interface DecisionResource {
   organizationId?: string | undefined;

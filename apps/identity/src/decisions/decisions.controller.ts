@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DecisionRequestDto, DecisionResponseDto, ProblemDetailsDto } from '@stdreg/contracts';
@@ -6,11 +6,12 @@ import { countDecided } from '@stdreg/server-kit';
 import { parseDecisionRequest } from './decision-request';
 import { DecisionsService } from './decisions.service';
 import { signedAnswer } from './signed-answer';
-import { ServiceTokenGuard, type RequestWithService } from './service-token.guard';
+import { ServiceAuth } from '../access/callers/caller.decorators';
+import type { RequestWithService } from '../access/callers/service-token.guard';
 
 @ApiTags('authorization')
 @ApiBearerAuth('service')
-@UseGuards(ServiceTokenGuard)
+@ServiceAuth()
 @Controller('decisions')
 export class DecisionsController {
   constructor(private readonly decisions: DecisionsService) {}

@@ -4,12 +4,6 @@ import { DomainError } from '@stdreg/server-kit';
 // The decision endpoint's refusals (codes and categories declared in IDENTITY_ERRORS); a decision
 // itself is never an error: a deny is an answer.
 
-export function serviceCredentialRequired(): DomainError {
-  return DomainError.of('decisions.service_credential_required', 'A valid service credential is required.', {
-    headers: { 'WWW-Authenticate': 'Bearer realm="identity-decisions"' },
-  });
-}
-
 export function decisionRequestInvalid(errors: FieldError[]): DomainError {
   return DomainError.of('decisions.request_invalid', 'The request is invalid.', { errors });
 }

@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
-import { KeysModule } from '../keys/keys.module';
-import { OidcModule } from '../oidc/oidc.module';
+import { AuditModule } from '../platform/audit-trail/audit.module';
+import { CallersModule } from '../access/callers/callers.module';
 import { DecisionsController } from './decisions.controller';
 import { DecisionsService } from './decisions.service';
 import { RefusalTally } from './refusal-tally';
-import { ServiceTokenGuard } from './service-token.guard';
 
 @Module({
-  imports: [AuditModule, KeysModule, OidcModule],
+  imports: [CallersModule, AuditModule],
   controllers: [DecisionsController],
-  providers: [DecisionsService, ServiceTokenGuard, { provide: RefusalTally, useFactory: () => new RefusalTally() }],
+  providers: [DecisionsService, { provide: RefusalTally, useFactory: () => new RefusalTally() }],
 })
 export class DecisionsModule {}

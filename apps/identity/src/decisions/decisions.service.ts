@@ -7,11 +7,10 @@ import {
   type DecisionRequestDto,
   type DecisionResponseDto,
 } from '@stdreg/contracts';
-import { type Actor, AuditService } from '../audit/audit.service';
-import { IdentityConfig } from '../config/identity.config';
-import { KeysService } from '../keys/keys.service';
-import { AccessTokenVerifier } from '../oidc/access-token-verifier';
-import type { DecisionSubject } from '../subjects/decision-subject';
+import { type Actor, AuditService } from '../platform/audit-trail/audit.service';
+import { IdentityConfig } from '../platform/config/identity.config';
+import { ForwardedCredentials } from '../access/callers/forwarded-credentials';
+import type { DecisionSubject } from '../access/callers/decision-subject';
 import { decide, subjectDto, type DenialReason } from './decision-policy';
 import { RefusalTally } from './refusal-tally';
 
@@ -19,9 +18,8 @@ import { RefusalTally } from './refusal-tally';
 @Injectable()
 export class DecisionsService {
   constructor(
-    private readonly keys: KeysService,
+    private readonly credentials: ForwardedCredentials,
     private readonly audit: AuditService,
-    private readonly accessTokens: AccessTokenVerifier,
     private readonly refusals: RefusalTally,
     private readonly config: IdentityConfig,
   ) {}
@@ -32,7 +30,7 @@ export class DecisionsService {
   }
 
   private async answer(request: DecisionRequestDto, serviceName: string): Promise<Omit<DecisionResponseDto, 'question'>> {
-    const subject = await this.resolve(request.credential, request.audience);
+    const subject = await this.credentials.subjectOf(request.credential, request.audience);
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
     const scopes = request.scope?.split(' ');
     const outcome = decide(
@@ -50,22 +48,6 @@ export class DecisionsService {
     }
     if (isFormal(request.action)) await this.recordFormal(request, serviceName, actorOfSubject(subject), 'success', outcome.reason);
     return { decision: 'allow', reason: outcome.reason, subject: subjectDto(subject) };
-  }
-
-  private async resolve(
-    credential: DecisionRequestDto['credential'],
-    audience: string | undefined,
-  ): Promise<DecisionSubject | DenialReason> {
-    if (credential.kind === 'access_token') return this.accessTokens.subjectOf(credential.value, audience);
-    const caller = await this.keys.authenticateLeased(credential.value);
-    if (!caller) return 'invalid_credential';
-    if (caller.agentSupervisorUid !== null) {
-      const { keyId, keyPrefix, organizationId, agentSupervisorUid } = caller;
-      return { kind: 'agent', via: 'key', keyId, keyPrefix, organizationId, supervisorUid: agentSupervisorUid };
-    }
-    return caller.keyClass === 'platform'
-      ? { kind: 'platform_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix }
-      : { kind: 'app_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix, organizationId: caller.organizationId };
   }
 
   private async deny(
@@ -86,7 +68,7 @@ export class DecisionsService {
    * nobody was issued are counted, a row a minute per service and action (RefusalTally).
    */
   private async recordRefusedCredential(request: DecisionRequestDto, serviceName: string, reason: DenialReason): Promise<void> {
-    const known = request.credential.kind === 'api_key' ? await this.keys.refusedKey(request.credential.value) : null;
+    const known = await this.credentials.refusedKey(request.credential);
     if (known) {
       const actor: Actor =
         known.agentSupervisorUid !== null

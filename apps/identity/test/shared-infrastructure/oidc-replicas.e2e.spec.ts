@@ -5,9 +5,9 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { createServiceApp, loadConfig } from '@stdreg/server-kit';
 import { freePort } from '@stdreg/server-kit/testing';
-import { IdentityConfig } from '../../src/config/identity.config';
+import { IdentityConfig } from '../../src/platform/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
-import { generateSigningKey, type PrivateJwk } from '../../src/secrets/oidc-secrets';
+import { generateSigningKey, type PrivateJwk } from '../../src/platform/secrets/oidc-secrets';
 import {
   API_AUDIENCE,
   FormBrowser,

@@ -3,8 +3,8 @@
 import request from 'supertest';
 import { JsonLogger } from '@stdreg/server-kit';
 import { WebhookReceiver } from '@stdreg/server-kit/testing';
-import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher';
-import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { WebhookDispatcher } from '../../src/partners/webhooks/webhook-dispatcher';
+import { WebhooksRepository } from '../../src/partners/webhooks/webhooks.repository';
 import { startIdentity, type RunningIdentity } from '../support/identity-app';
 
 let identity: RunningIdentity;

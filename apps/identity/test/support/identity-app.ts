@@ -5,9 +5,9 @@ import { KeyClass, type IssuedKeyDto } from '@stdreg/contracts';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createServiceApp, loadConfig } from '@stdreg/server-kit';
 import { startTestService, type RunningTestService } from '@stdreg/server-kit/testing';
-import { IdentityConfig } from '../../src/config/identity.config';
+import { IdentityConfig } from '../../src/platform/config/identity.config';
 import { IDENTITY } from '../../src/identity.service';
-import { KeysService } from '../../src/keys/keys.service';
+import { KeysService } from '../../src/access/keys/keys.service';
 
 export const SERVICE_TOKEN = `test-${randomBytes(24).toString('base64url')}`;
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONWebKeySet } from 'jose';
 import request from 'supertest';
-import { generateSigningKey, type PrivateJwk } from '../../src/secrets/oidc-secrets';
+import { generateSigningKey, type PrivateJwk } from '../../src/platform/secrets/oidc-secrets';
 import { FormBrowser, freePort } from '@stdreg/server-kit/testing';
 import { startIdentity, type RunningIdentity } from './identity-app';
 

@@ -16,6 +16,8 @@ export interface RealIdentity {
   url: string;
   serviceToken: string;
   platformKey: string;
+  /** One more identity process on the same database (give both a REDIS_URL to share what replicas share). */
+  replica(): Promise<{ url: string; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -29,23 +31,49 @@ export async function startRealIdentity(
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-identity-'));
   const database: TestDatabase = await createTestDatabase('identity_for_standards');
-  const port = await freePort();
   const serviceToken = randomBytes(32).toString('base64url');
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    LOG_LEVEL: 'error',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_PLATFORM_KEY: 'auto',
+    DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
+    ...(database.kind === 'server' ? database.env : {}),
+    ...options.env,
+  };
+  const replicas: { stop(): Promise<void> }[] = [];
+  const first = await spawnIdentity(env, options.onOutput);
+  const stop = async () => {
+    for (const replica of replicas) await replica.stop();
+    await first.stop();
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  if (!first.ready) {
+    await stop();
+    throw new Error('identity did not become ready');
+  }
+  const platformKey = (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim();
+  const replica = async () => {
+    const started = await spawnIdentity(env);
+    replicas.push(started);
+    if (!started.ready) throw new Error('the identity replica did not become ready');
+    return started;
+  };
+  return { url: first.url, serviceToken, platformKey, replica, stop };
+}
+
+async function spawnIdentity(
+  env: Record<string, string>,
+  onOutput?: (chunk: string) => void,
+): Promise<{ url: string; ready: boolean; stop(): Promise<void> }> {
+  const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [ARTIFACT], {
     cwd: ROOT,
-    stdio: ['ignore', options.onOutput ? 'pipe' : 'ignore', 'inherit'],
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      IDENTITY_PORT: String(port),
-      LOG_LEVEL: 'error',
-      DATA_DIR: dataDir,
-      BOOTSTRAP_PLATFORM_KEY: 'auto',
-      DECISION_SERVICE_TOKENS: `standards-api:${serviceToken}`,
-      ...(database.kind === 'server' ? database.env : {}),
-      ...options.env,
-    },
+    stdio: ['ignore', onOutput ? 'pipe' : 'ignore', 'inherit'],
+    env: { ...env, IDENTITY_PORT: String(port) },
   });
-  child.stdout?.on('data', (chunk: Buffer) => options.onOutput?.(chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => onOutput?.(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode === null) {
@@ -53,8 +81,6 @@ export async function startRealIdentity(
       child.kill('SIGTERM');
       await exited;
     }
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
   };
   // A deadline rather than a count of tries: on a busy machine a first start (migrations, key generation) takes long.
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
@@ -63,12 +89,9 @@ export async function startRealIdentity(
       (r) => r.ok,
       () => false,
     );
-    if (ready) {
-      const platformKey = (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim();
-      return { url, serviceToken, platformKey, stop };
-    }
+    if (ready) return { url, ready: true, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
-  throw new Error('identity did not become ready');
+  return { url, ready: false, stop };
 }

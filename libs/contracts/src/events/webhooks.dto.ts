@@ -22,7 +22,7 @@ import { PARTNER_EVENT_TYPES, type PartnerEventType } from './event-types';
 
 const SUBSCRIBABLE = PARTNER_EVENT_TYPES.filter((type) => type !== 'webhook.test');
 
-// What identity checks of an endpoint URL (apps/identity/src/outbound/address-policy.ts, docs/decisions.md issue 27).
+// What identity checks of an endpoint URL (apps/identity/src/platform/outbound/address-policy.ts, docs/decisions.md issue 27).
 const WEBHOOK_URL_DESCRIPTION =
   'An https URL (http only to loopback, where the deployment allows loopback) without credentials or fragment, reaching public addresses only. ' +
   'Checked at registration and on a change of `url` (a 400 `webhooks.url_refused` names the address and its range), and again on every connection, ' +

@@ -46,6 +46,7 @@ export const IDENTITY_ERRORS = {
   'merge.later_merge_removed_duplicates': ErrorCode.Conflict,
   'decisions.service_credential_required': ErrorCode.Unauthenticated,
   'decisions.request_invalid': ErrorCode.ValidationFailed,
+  'subject_changes.unavailable': ErrorCode.ServiceUnavailable,
   'token_exchange.request_invalid': ErrorCode.ValidationFailed,
   'token_exchange.subject_token_invalid': ErrorCode.DomainRuleViolated,
   'token_exchange.target_invalid': ErrorCode.DomainRuleViolated,

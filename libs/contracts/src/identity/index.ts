@@ -13,3 +13,4 @@ export * from './passwords.dto';
 export * from './identity-errors';
 export * from './agent-access';
 export * from './token-exchange.dto';
+export * from './subject-changes';

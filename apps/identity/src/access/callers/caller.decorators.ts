@@ -1,0 +1,42 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ProblemDetailsDto } from '@stdreg/contracts';
+import type { KeyCaller, RequestWithCaller } from './caller';
+import { KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard } from './key-auth.guard';
+import { ServiceTokenGuard } from './service-token.guard';
+
+// What a route of identity needs to know who calls it: one of these, from CallersModule, which is the
+// only module a controller's module imports for them.
+
+/** An API key is required (either class), and the key's rate limit applies. */
+export function KeyAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(KeyAuthGuard, KeyRateLimitGuard),
+    ApiBearerAuth('api-key'),
+    ApiUnauthorizedResponse({ description: 'Missing, malformed, unknown, revoked or expired key', type: ProblemDetailsDto }),
+    ApiTooManyRequestsResponse({ description: 'Rate limited (Retry-After says when to retry)', type: ProblemDetailsDto }),
+  );
+}
+
+/** A platform-class key is required; app keys get 403. */
+export function PlatformKeyAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    UseGuards(KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard),
+    ApiBearerAuth('api-key'),
+    ApiUnauthorizedResponse({ description: 'Missing, malformed, unknown, revoked or expired key', type: ProblemDetailsDto }),
+    ApiForbiddenResponse({ description: 'An app key: this operation needs a platform key', type: ProblemDetailsDto }),
+    ApiTooManyRequestsResponse({ description: 'Rate limited (Retry-After says when to retry)', type: ProblemDetailsDto }),
+  );
+}
+
+/** A platform service holding a configured service credential (the decision endpoint, token exchange, event handover). */
+export function ServiceAuth(): MethodDecorator & ClassDecorator {
+  return applyDecorators(UseGuards(ServiceTokenGuard));
+}
+
+/** The calling key of a route under `KeyAuth()` or `PlatformKeyAuth()`. */
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): KeyCaller => {
+  const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
+  if (!caller) throw new Error('Caller used on a route without KeyAuth()');
+  return caller;
+});

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import type { DecisionSubject } from './decision-subject';
+import type { KeyCaller } from './caller';
+import { KeyLeases, type LeasedCredential } from './key-leases';
+import { parseKey, secretMatches, type ParsedKey } from './key-secret';
+import { KeyCredentialsRepository } from './key-credentials.repository';
+
+/** Who a key is, without what may change under a lease (its registry bindings). */
+export type KeyIdentity = Pick<KeyCaller, 'keyId' | 'keyPrefix' | 'keyClass' | 'organizationId' | 'agentSupervisorUid'>;
+
+/**
+ * The key check, on every keyed request and every decision on a key: a presented secret to the key it
+ * belongs to, from the database (identity's own routes) or from this replica's lease (the decision
+ * endpoint). Managing keys is KeysService's (keys/).
+ */
+@Injectable()
+export class KeyAuthentication {
+  constructor(
+    private readonly credentials: KeyCredentialsRepository,
+    private readonly leases: KeyLeases,
+  ) {}
+
+  /** The key behind a presented secret, if it is valid now, read from the database. */
+  async authenticate(presented: string): Promise<KeyCaller | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    const credential = await this.readCredential(parsed.prefix);
+    return credential && accepts(credential, parsed, presented) ? credential.caller : null;
+  }
+
+  /**
+   * The key a refused credential names when its prefix is one identity issued (revoked, rotated out,
+   * or presented with a wrong secret); null for a made-up key.
+   */
+  async refusedKey(presented: string): Promise<Pick<KeyIdentity, 'keyPrefix' | 'keyClass' | 'agentSupervisorUid'> | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    const row = await this.credentials.findCredential(parsed.prefix);
+    return row ? { keyPrefix: parsed.prefix, keyClass: row.keyClass, agentSupervisorUid: row.agentSupervisorUid } : null;
+  }
+
+  /**
+   * The same answer for the decision endpoint, from this replica's lease on the key while one is live
+   * (KeyLeases: revocation still counts at once). Registry bindings may be a lease old, so they are left out.
+   */
+  async authenticateLeased(presented: string): Promise<KeyIdentity | null> {
+    const parsed = parseKey(presented);
+    if (!parsed) return null;
+    let credential = this.leases.find(parsed.prefix);
+    if (credential && this.leases.claimRenewal(parsed.prefix)) void this.renewLease(parsed.prefix);
+    if (!credential) {
+      const startedAt = this.leases.start();
+      credential = await this.readCredential(parsed.prefix);
+      if (credential) this.leases.hold(parsed.prefix, credential, startedAt);
+    }
+    if (!credential || !accepts(credential, parsed, presented)) return null;
+    const { keyId, keyPrefix, keyClass, organizationId, agentSupervisorUid } = credential.caller;
+    return { keyId, keyPrefix, keyClass, organizationId, agentSupervisorUid };
+  }
+
+  /** Reads a leased key again in the background; a failed read leaves the lease to run out. */
+  private async renewLease(prefix: string): Promise<void> {
+    const startedAt = this.leases.start();
+    try {
+      const credential = await this.readCredential(prefix);
+      if (credential) this.leases.hold(prefix, credential, startedAt);
+      else this.leases.drop(prefix);
+    } catch {
+      this.leases.renewalFailed(prefix);
+    }
+  }
+
+  /** A key that is not revoked, with its secret's hash and expiry; null when there is none. */
+  private async readCredential(prefix: string): Promise<LeasedCredential | null> {
+    const row = await this.credentials.findCredential(prefix);
+    if (!row || row.revokedAt !== null) return null;
+    return {
+      caller: {
+        keyId: row.keyId,
+        keyPrefix: prefix,
+        keyClass: row.keyClass,
+        organizationId: row.organizationId,
+        registryIds: row.registryIds,
+        maxApps: row.maxApps,
+        agentSupervisorUid: row.agentSupervisorUid,
+      },
+      secretHash: row.secretHash,
+      secretExpiresAtMs: row.expiresAt?.getTime() ?? null,
+    };
+  }
+
+  /** The decision subject a presented key is, from its lease; null when it is not valid now. */
+  async subjectOf(presented: string): Promise<DecisionSubject | null> {
+    const caller = await this.authenticateLeased(presented);
+    if (!caller) return null;
+    if (caller.agentSupervisorUid !== null) {
+      const { keyId, keyPrefix, organizationId, agentSupervisorUid } = caller;
+      return { kind: 'agent', via: 'key', keyId, keyPrefix, organizationId, supervisorUid: agentSupervisorUid };
+    }
+    return caller.keyClass === 'platform'
+      ? { kind: 'platform_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix }
+      : { kind: 'app_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix, organizationId: caller.organizationId };
+  }
+}
+
+function accepts(credential: LeasedCredential, parsed: ParsedKey, presented: string): boolean {
+  if (credential.caller.keyClass !== parsed.keyClass) return false;
+  if (credential.secretExpiresAtMs !== null && credential.secretExpiresAtMs <= Date.now()) return false;
+  return secretMatches(presented, credential.secretHash);
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../../platform/audit-trail/audit.module';
+import { EventsModule } from '../../platform/outbox/events.module';
+import { CallersModule } from '../callers/callers.module';
+import { SubjectChangesModule } from '../subject-changes/subject-changes.module';
+import { KeysController } from './keys.controller';
+import { KeysRepository } from './keys.repository';
+import { KeysService } from './keys.service';
+
+/** API keys managed: issue, list, rotate, revoke (the key check is CallersModule's). */
+@Module({
+  imports: [CallersModule, AuditModule, EventsModule, SubjectChangesModule],
+  controllers: [KeysController],
+  providers: [KeysRepository, KeysService],
+  exports: [KeysService],
+})
+export class KeysModule {}

@@ -1,0 +1,45 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { SUBJECT_CHANGE_EVENT, SUBJECT_CHANGES_READY_EVENT, type SubjectChangesReadyDto } from '@stdreg/contracts';
+import { IdentityConfig } from '../../platform/config/identity.config';
+import { ServiceAuth } from '../callers/caller.decorators';
+import { SubjectChangeChannel } from './subject-change-channel';
+import { subjectChangesUnavailable } from './subject-changes.errors';
+
+const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** Where services follow subject changes (server-sent events): a service route, not part of the partner API. */
+@ApiExcludeController()
+@ServiceAuth()
+@Controller('subject-changes')
+export class SubjectChangesController {
+  constructor(
+    private readonly channel: SubjectChangeChannel,
+    @Inject(IdentityConfig) private readonly config: IdentityConfig,
+  ) {}
+
+  @Get()
+  follow(@Req() request: Request, @Res() response: Response): void {
+    const stop = this.channel.listen({
+      change: (change) => response.write(event(SUBJECT_CHANGE_EVENT, change)),
+      closed: () => end(),
+    });
+    if (!stop) throw subjectChangesUnavailable();
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    response.flushHeaders();
+    request.socket.setNoDelay(true);
+    const ready: SubjectChangesReadyDto = { heartbeatMs: this.config.SUBJECT_CHANGES_HEARTBEAT_MS };
+    response.write(event(SUBJECT_CHANGES_READY_EVENT, ready));
+    const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.config.SUBJECT_CHANGES_HEARTBEAT_MS);
+    heartbeat.unref();
+    const end = () => {
+      clearInterval(heartbeat);
+      response.end();
+    };
+    request.on('close', () => {
+      stop();
+      end();
+    });
+  }
+}

@@ -1,0 +1,271 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  type CreateUserRequestDto,
+  ErrorCode,
+  type SyncRecordResultDto,
+  type UpdateUserRequestDto,
+  type UserDto,
+  type UserListQueryDto,
+} from '@stdreg/contracts';
+import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import { type Actor, AuditService } from '../../platform/audit-trail/audit.service';
+import { actorOf, mayUseRegistry, type KeyCaller } from '../../access/callers/caller';
+import { appNotFound } from '../../partners/registered-apps/registered-apps.errors';
+import { RegisteredAppsService } from '../../partners/registered-apps/registered-apps.service';
+import { externalIdTaken, nothingToChange, userNotFound } from './users.errors';
+import { SubjectChange, SubjectChanges, type SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
+import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
+
+/** Where a mirror write came from, kept in its audit entry. */
+type WriteSource = 'api' | 'sync';
+
+/** One record of a partner's sync batch: the fields it is to have, or its deletion. */
+export interface MirrorChange {
+  index: number;
+  externalId: string;
+  fields: MirrorFields;
+  deleted: boolean;
+}
+
+const MIRROR_FIELDS = ['email', 'emailVerified', 'displayName', 'locale'] as const;
+
+/**
+ * The users of a registry: mirror records of a partner app's users, each linked to one unified
+ * user. Every record write, of the API and of sync, runs inside a transaction holding the registry lock.
+ */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly apps: RegisteredAppsService,
+    private readonly audit: AuditService,
+    private readonly subjectChanges: SubjectChanges,
+  ) {}
+
+  async list(query: UserListQueryDto, caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
+    await this.apps.requireUsable(query.registryId, caller);
+    return keysetPage('users', query, (afterId, limit) => this.users.list(query.registryId, query.email, afterId, limit), toUserDto);
+  }
+
+  async get(id: string, caller: KeyCaller): Promise<UserDto> {
+    return toUserDto(await this.requireVisible(id, caller));
+  }
+
+  async create(request: CreateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
+    await this.apps.requireUsable(request.registryId, caller);
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
+      if ((await this.users.findByExternalIds(manager, request.registryId, [request.externalId])).length > 0) {
+        throw externalIdTaken(request.registryId, request.externalId);
+      }
+      return toUserDto(await this.createRecord(manager, request, actorOf(caller), 'api'));
+    });
+  }
+
+  async update(id: string, request: UpdateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
+    if (MIRROR_FIELDS.every((field) => request[field] == null)) {
+      throw nothingToChange(MIRROR_FIELDS);
+    }
+    const visible = await this.requireVisible(id, caller);
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.lockedRecord(manager, visible);
+      const fields: MirrorFields = {
+        email: request.email ?? row.email,
+        emailVerified: request.emailVerified ?? row.emailVerified,
+        displayName: request.displayName ?? row.displayName,
+        locale: request.locale ?? row.locale,
+      };
+      return toUserDto(hasSameFields(row, fields) ? row : await this.updateRecord(manager, row, fields, actorOf(caller), 'api'));
+    });
+  }
+
+  /** Answers once no replica's decision relies on the unified user it may have taken with it (TokenSubjectLeases). */
+  async delete(id: string, caller: KeyCaller): Promise<void> {
+    const visible = await this.requireVisible(id, caller);
+    await this.subjectChanges.apply(SubjectChange.people(visible.uid), (write) =>
+      this.dataSource.transaction(async (manager) => {
+        await this.deleteRecord(manager, await this.lockedRecord(manager, visible), actorOf(caller), 'api', write);
+      }),
+    );
+  }
+
+  /**
+   * Applies a sync batch's valid records, in the caller's transaction: the registry locked first, then
+   * its records with these external ids; each record created, updated, deleted or left as it is. One
+   * result per change, in the changes' order.
+   */
+  async applyBatch(
+    manager: EntityManager,
+    registryId: string,
+    changes: MirrorChange[],
+    actor: Actor,
+    write: SubjectChangeWrite,
+  ): Promise<SyncRecordResultDto[]> {
+    if (!(await this.users.lockRegistry(manager, registryId))) throw appNotFound(registryId);
+    const externalIds = changes.map((change) => change.externalId);
+    const current = new Map((await this.users.findByExternalIds(manager, registryId, externalIds)).map((row) => [row.externalId, row]));
+    const results: SyncRecordResultDto[] = [];
+    for (const change of changes)
+      results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), actor, write));
+    return results;
+  }
+
+  private async applyChange(
+    manager: EntityManager,
+    registryId: string,
+    { index, externalId, fields, deleted }: MirrorChange,
+    row: MirrorRecord | undefined,
+    actor: Actor,
+    write: SubjectChangeWrite,
+  ): Promise<SyncRecordResultDto> {
+    if (deleted) {
+      if (!row) return { index, externalId, outcome: 'unchanged' };
+      await this.deleteRecord(manager, row, actor, 'sync', write);
+      return { index, externalId, outcome: 'deleted', uid: row.uid };
+    }
+    if (!row) {
+      const created = await this.createRecord(manager, { registryId, externalId, ...fields }, actor, 'sync');
+      return { index, externalId, outcome: 'created', uid: created.uid };
+    }
+    if (hasSameFields(row, fields)) return { index, externalId, outcome: 'unchanged', uid: row.uid };
+    await this.updateRecord(manager, row, fields, actor, 'sync');
+    return { index, externalId, outcome: 'updated', uid: row.uid };
+  }
+
+  /**
+   * Creates a mirror record linked to the unified user whose verified email its own organization
+   * vouched for, or to a new one: another organization's say-so about an email joins nobody.
+   */
+  private async createRecord(
+    manager: EntityManager,
+    record: MirrorFields & { registryId: string; externalId: string },
+    actor: Actor,
+    source: WriteSource,
+  ): Promise<MirrorRecord> {
+    const link = await this.linkUnifiedUser(manager, record);
+    const row = await this.users.insert(manager, {
+      id: uuidv7(),
+      registryId: record.registryId,
+      externalId: record.externalId,
+      email: record.email,
+      emailVerified: record.emailVerified,
+      displayName: record.displayName,
+      locale: record.locale,
+      uid: link.uid,
+    });
+    await this.audit.record(
+      actor,
+      {
+        action: 'users.create',
+        target: row.id,
+        detail: { registryId: row.registryId, externalId: row.externalId, uid: row.uid, unifiedUser: link.kind, source },
+      },
+      manager,
+    );
+    return row;
+  }
+
+  /** Changes a record's fields; its link to a unified user stays as it is. */
+  private async updateRecord(
+    manager: EntityManager,
+    row: MirrorRecord,
+    fields: MirrorFields,
+    actor: Actor,
+    source: WriteSource,
+  ): Promise<MirrorRecord> {
+    const updated = await this.users.update(manager, row.id, fields);
+    const changed = MIRROR_FIELDS.filter((field) => fieldsOf(row)[field] !== fields[field]);
+    await this.audit.record(
+      actor,
+      { action: 'users.update', target: row.id, detail: { registryId: row.registryId, externalId: row.externalId, changed, source } },
+      manager,
+    );
+    return updated;
+  }
+
+  /** Removes a record, and its unified user too when nothing else refers to it. */
+  private async deleteRecord(
+    manager: EntityManager,
+    row: MirrorRecord,
+    actor: Actor,
+    source: WriteSource,
+    write: SubjectChangeWrite,
+  ): Promise<void> {
+    await this.users.delete(manager, row.id);
+    const unifiedUserDeleted = await this.users.deleteUnifiedUserIfUnreferenced(manager, row.uid, write);
+    await this.audit.record(
+      actor,
+      {
+        action: 'users.delete',
+        target: row.id,
+        detail: { registryId: row.registryId, externalId: row.externalId, uid: row.uid, unifiedUserDeleted, source },
+      },
+      manager,
+    );
+  }
+
+  private async linkUnifiedUser(
+    manager: EntityManager,
+    fields: MirrorFields & { registryId: string },
+  ): Promise<{ uid: string; kind: 'existing' | 'new' }> {
+    const emailScope = await this.users.emailScopeOf(manager, fields.registryId);
+    if (emailScope === null) throw appNotFound(fields.registryId);
+    // Two rounds: a concurrent transaction may create the unified user of this verified email
+    // between our look-up and our insert, and then we link to it instead.
+    for (let round = 0; round < 2; round++) {
+      if (fields.emailVerified) {
+        const existing = await this.users.findVerifiedUnifiedUser(manager, fields.email, emailScope);
+        if (existing) return { uid: existing, kind: 'existing' };
+      }
+      const uid = uuidv7();
+      const user = { uid, email: fields.email, emailVerified: fields.emailVerified, displayName: fields.displayName, emailScope };
+      if (await this.users.insertUnifiedUser(manager, user)) return { uid, kind: 'new' };
+    }
+    throw new Error('no unified user could be found or created for a verified email');
+  }
+
+  /** The record re-read under the registry lock; 404 when it or its app went away meanwhile. */
+  private async lockedRecord(manager: EntityManager, visible: MirrorRecord): Promise<MirrorRecord> {
+    const locked = (await this.users.lockRegistry(manager, visible.registryId)) ? await this.users.lock(manager, visible.id) : null;
+    if (!locked) throw userNotFound(visible.id);
+    return locked;
+  }
+
+  /** The record, if it exists and its registry is usable by the key; otherwise 404, so ids don't leak. */
+  private async requireVisible(id: string, caller: KeyCaller): Promise<MirrorRecord> {
+    const row = await this.users.find(id);
+    if (!row || !mayUseRegistry(caller, row.registryId)) throw userNotFound(id);
+    try {
+      await this.apps.requireUsable(row.registryId, caller);
+    } catch (error) {
+      throw error instanceof DomainError && error.code === ErrorCode.NotFound ? userNotFound(id) : error;
+    }
+    return row;
+  }
+}
+
+function fieldsOf(row: MirrorRecord): MirrorFields {
+  return { email: row.email, emailVerified: row.emailVerified, displayName: row.displayName, locale: row.locale };
+}
+
+function hasSameFields(row: MirrorRecord, fields: MirrorFields): boolean {
+  const current = fieldsOf(row);
+  return MIRROR_FIELDS.every((field) => current[field] === fields[field]);
+}
+
+function toUserDto(row: MirrorRecord): UserDto {
+  return {
+    id: row.id,
+    registryId: row.registryId,
+    externalId: row.externalId,
+    email: row.email,
+    emailVerified: row.emailVerified,
+    displayName: row.displayName,
+    locale: row.locale,
+    uid: row.uid,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

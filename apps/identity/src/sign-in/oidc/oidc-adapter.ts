@@ -1,0 +1,58 @@
+import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import { unstorableText } from '@stdreg/server-kit';
+import { isSubjectModel, type OidcStoreRepository } from './oidc-store.repository';
+import { SubjectChange, type SubjectChanges } from '../../access/subject-changes/subject-changes';
+
+/** Where the provider's `Client` model comes from: the registered apps, never a static list. */
+export interface ClientSource {
+  find(clientId: string): Promise<AdapterPayload | undefined>;
+}
+
+/**
+ * The provider's storage: every model in PostgreSQL (so restarts and replicas keep sessions, codes
+ * and tokens). Partner apps are clients read from the registered apps on every use; agent clients that
+ * registered themselves (RFC 7591) are stored like any other model. Removing a grant or a client
+ * answers only once no replica's decision relies on it any more.
+ */
+export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource, subjectChanges: SubjectChanges): AdapterConstructor {
+  return class PostgresAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      if (this.model === 'Client' && payload.token_endpoint_auth_method === 'none') {
+        const { client_secret: _unused, client_secret_expires_at: _never, ...publicClient } = payload;
+        return store.upsert(this.model, id, publicClient, expiresIn);
+      }
+      await store.upsert(this.model, id, payload, expiresIn);
+    }
+
+    // An id from a request body (a code, a token, a client id) that no text column can hold names nothing.
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (unstorableText(id)) return undefined;
+      if (this.model !== 'Client') return store.find(this.model, id);
+      return (await clients.find(id)) ?? store.find(this.model, id);
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return unstorableText(userCode) ? undefined : store.findByUserCode(this.model, userCode);
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return unstorableText(uid) ? undefined : store.findByUid(this.model, uid);
+    }
+
+    consume(id: string): Promise<void> {
+      return store.consume(this.model, id);
+    }
+
+    async destroy(id: string): Promise<void> {
+      const model = this.model;
+      if (!isSubjectModel(model)) return store.destroy(model, id);
+      await subjectChanges.apply(SubjectChange.accessTokens(), (write) => store.destroySubject(model, id, write));
+    }
+
+    revokeByGrantId(grantId: string): Promise<void> {
+      return store.revokeByGrantId(this.model, grantId);
+    }
+  };
+}

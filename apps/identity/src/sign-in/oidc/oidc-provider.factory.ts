@@ -1,0 +1,262 @@
+import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
+import { AGENT_SCOPES, canonicalResourceUrl } from '@stdreg/contracts';
+import { ConfigValidationError } from '@stdreg/server-kit';
+import type { IdentityConfig } from '../../platform/config/identity.config';
+import { agentClientMetadata, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
+import { chooseLocale } from '../pages/signin-locale';
+import { escapeHtml, messagePage } from '../pages/signin-pages';
+import { textsFor } from '../pages/signin-texts';
+import { postgresAdapter, type ClientSource } from './oidc-adapter';
+import type { SubjectChanges } from '../../access/subject-changes/subject-changes';
+import { fetchFromAnyAddress, fetchFromPublicAddresses } from '../../platform/outbound/outbound-fetch';
+import type { AccessTokenRevocation } from './access-token-revocation';
+import type { OidcAccounts } from './oidc-accounts';
+import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
+import type { OidcStoreRepository } from './oidc-store.repository';
+
+/** The scope a client asks for to get an access token for the standards API (with `resource=<OIDC_API_AUDIENCE>`). */
+export const API_SCOPE = 'api';
+/** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
+export const SIGNIN_PATH = 'v1/signin';
+
+export interface ProviderDependencies {
+  config: IdentityConfig;
+  secrets: OidcSecrets;
+  store: OidcStoreRepository;
+  clients: ClientSource;
+  accounts: OidcAccounts;
+  /** Revokes the JWT access tokens the provider will not (see revokeJwtAccessTokens). */
+  accessTokens: Pick<AccessTokenRevocation, 'revoke'>;
+  subjectChanges: SubjectChanges;
+}
+
+/**
+ * The ways a client authenticates: a partner app by its secret, in the Authorization header or in the
+ * form body; an agent client not at all (a public client, held to PKCE). No client has keys of its own.
+ */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+
+const DAY = 24 * 60 * 60;
+
+/** The OpenID Provider: authorization code + PKCE (S256, every client), refresh tokens that rotate, JWT access tokens for the standards API. */
+export function createOidcProvider({
+  config,
+  secrets,
+  store,
+  clients,
+  accounts,
+  accessTokens,
+  subjectChanges,
+}: ProviderDependencies): Provider {
+  const configuration: Configuration = {
+    adapter: postgresAdapter(store, clients, subjectChanges),
+    findAccount: (_ctx, sub) => accounts.find(sub),
+    clients: [],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    // `api` is the standards API's scope, the agent scopes the gateway's (each granted with its resource indicator); listed so discovery names them.
+    scopes: ['openid', 'offline_access', 'profile', 'email', API_SCOPE, ...AGENT_SCOPES],
+    extraClientMetadata: { properties: [AGENT_CLIENT_KIND_PROPERTY], validator: agentClientMetadata },
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
+    claims: {
+      acr: null,
+      auth_time: null,
+      sid: null,
+      iss: null,
+      // amr under openid: standalone claims reach the ID token only when a client asks for them.
+      openid: ['sub', 'uid', 'roles', 'amr'],
+      profile: ['name', 'locale'],
+      email: ['email', 'email_verified'],
+    },
+    // uid and roles belong in the ID token of the code flow too.
+    conformIdTokenClaims: false,
+    jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: { keys: secrets.cookieKeys },
+    features: {
+      devInteractions: { enabled: false },
+      // A client revokes only its own tokens.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(new URL(config.oidcIssuer).pathname), postLogoutSuccessSource },
+      // Partner apps get tokens for the standards API, agent clients only for the tool gateway.
+      resourceIndicators: {
+        enabled: true,
+        // An agent asks for the gateway even when it names no resource; a partner app names the API.
+        defaultResource: (ctx, client, oneOf) => (isAgentClient(client) ? config.mcpResource : (oneOf ?? undefined)),
+        // Without `resource` at the token endpoint a partner app's access token is for userinfo; an agent's is for the gateway.
+        useGrantedResource: (ctx) => isAgentClient(ctx.oidc.client),
+        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
+          const agent = isAgentClient(client);
+          if (agent && sameResource(resourceIndicator, config.mcpResource)) {
+            return jwtResourceServer(config.mcpResource, AGENT_SCOPES.join(' '), config);
+          }
+          if (!agent && resourceIndicator === config.OIDC_API_AUDIENCE)
+            return jwtResourceServer(config.OIDC_API_AUDIENCE, API_SCOPE, config);
+          throw new errors.InvalidTarget(
+            agent ? 'agent clients get tokens for the tool gateway only' : 'this client gets tokens for the standards API only',
+          );
+        },
+      },
+      // Agents register themselves: by a Client ID Metadata Document (an https client id), or by RFC 7591.
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        cacheDuration: { min: 30, max: 3600 },
+      },
+      registration: registrationPolicy(config),
+    },
+    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
+    fetch: config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? fetchFromAnyAddress : fetchFromPublicAddresses,
+    interactions: {
+      url: (_ctx, interaction) => `${config.publicOrigin}/${SIGNIN_PATH}/${interaction.uid}`,
+    },
+    ttl: {
+      AccessToken: config.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Session: 14 * DAY,
+      Grant: 30 * DAY,
+      RefreshToken: 30 * DAY,
+    },
+    rotateRefreshToken: true,
+    // Agent hosts keep a session without asking for offline_access (MCP clients do not); partner apps ask for it.
+    issueRefreshToken: (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') && (isAgentClient(client) || code.scopes.has('offline_access')),
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
+      const claims = await accounts.tokenClaims(token.accountId);
+      if (!claims) return undefined;
+      return {
+        ...claims,
+        ...(isAgentClient(ctx.oidc.client) ? { client_kind: 'agent' } : {}),
+        ...(source?.authTime ? { auth_time: source.authTime } : {}),
+        ...(source?.amr ? { amr: source.amr } : {}),
+        ...(token.grantId ? { gid: token.grantId } : {}),
+      };
+    },
+    renderError,
+  };
+  const provider = new Provider(config.oidcIssuer, configuration);
+  // Behind TRUSTED_PROXY_HOPS proxies, endpoint URLs follow X-Forwarded-Proto/Host.
+  provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
+  provider.use(revokeJwtAccessTokens(accessTokens));
+  provider.use(noSecretForPublicClients);
+  return provider;
+}
+
+function sameResource(indicator: string, resource: string): boolean {
+  try {
+    return canonicalResourceUrl(indicator) === resource;
+  } catch {
+    return false;
+  }
+}
+
+function jwtResourceServer(audience: string, scope: string, config: IdentityConfig) {
+  return {
+    scope,
+    audience,
+    accessTokenTTL: config.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'RS256' as const } },
+  };
+}
+
+/** RFC 7591 as the operator set it: off, open to anyone, or with the configured initial access token. */
+function registrationPolicy(config: IdentityConfig): NonNullable<Configuration['features']>['registration'] {
+  switch (config.OIDC_REGISTRATION) {
+    case 'off':
+      return { enabled: false };
+    case 'open':
+      return { enabled: true };
+    case 'token':
+      if (!config.OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN) {
+        throw new ConfigValidationError(['OIDC_REGISTRATION=token needs OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN']);
+      }
+      return { enabled: true, initialAccessToken: config.OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN };
+  }
+}
+
+/**
+ * The provider makes a secret for a registration that asked for secret authentication before the agent
+ * rules make the client public; a public client is told no secret (and none is kept: see the adapter).
+ */
+async function noSecretForPublicClients(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  const registered = ctx.body as Record<string, unknown> | undefined;
+  if (ctx.path !== '/reg' || ctx.status !== 201 || registered?.['token_endpoint_auth_method'] !== 'none') return;
+  delete registered['client_secret'];
+  delete registered['client_secret_expires_at'];
+}
+
+/**
+ * oidc-provider answers `unsupported_token_type` for a JWT access token at the revocation endpoint,
+ * after it has authenticated the client. That answer is replaced: a token of this client is recorded
+ * as revoked (200), one that does not verify needs nothing (200, RFC 7009 2.2), one of another
+ * client is refused (`unauthorized_client`).
+ */
+function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenRevocation, 'revoke'>) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
+    await next();
+    const refused = ctx.body as { error?: unknown } | undefined;
+    if (ctx.path !== '/token/revocation' || ctx.status !== 400 || refused?.error !== 'unsupported_token_type') return;
+    const clientId = ctx.oidc?.client?.clientId;
+    const token = ctx.oidc?.params?.['token'];
+    if (typeof clientId !== 'string' || typeof token !== 'string') return;
+    const outcome = await accessTokens.revoke(token, clientId);
+    if (outcome === 'other_client') {
+      ctx.body = { error: 'unauthorized_client', error_description: 'this token was not issued to this client' };
+      return;
+    }
+    ctx.status = 200;
+    ctx.body = '';
+  };
+}
+
+function localeOf(ctx: KoaContextWithOIDC) {
+  const uiLocales = ctx.oidc?.params?.['ui_locales'];
+  return chooseLocale(typeof uiLocales === 'string' ? uiLocales : undefined, ctx.get('accept-language'));
+}
+
+async function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, _error: Error): Promise<void> {
+  const locale = localeOf(ctx);
+  const t = textsFor(locale);
+  const detail = `<p><code>${escapeHtml(out.error)}</code>${out.error_description ? `: ${escapeHtml(out.error_description)}` : ''}</p>`;
+  ctx.type = 'html';
+  ctx.body = messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert', detail);
+}
+
+/** The sign-out question, naming the app that asks where it is known, with a switch to the other language. */
+function logoutSource(issuerPath: string) {
+  return async (ctx: KoaContextWithOIDC, form: string): Promise<void> => {
+    const locale = localeOf(ctx);
+    const t = textsFor(locale);
+    const appName = ctx.oidc?.client?.clientName;
+    // `form` is the provider's own form (with its xsrf token); the buttons submit it.
+    const buttons = `${form}
+<div class="actions">
+<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>${t.logoutYes}</button>
+<button type="submit" form="op.logoutForm" class="secondary">${t.logoutNo}</button>
+</div>`;
+    const here = new URL(ctx.originalUrl, 'http://here.invalid');
+    here.searchParams.set('ui_locales', locale === 'en' ? 'zh-Hans' : 'en');
+    const otherLanguageHref = `${issuerPath.replace(/\/$/, '')}${here.pathname}${here.search}`;
+    ctx.type = 'html';
+    ctx.body = messagePage(
+      locale,
+      (texts) => texts.logoutTitle,
+      appName ? t.logoutQuestionFrom(appName) : t.logoutQuestion,
+      'notice',
+      buttons,
+      otherLanguageHref,
+    );
+  };
+}
+
+async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
+  const locale = localeOf(ctx);
+  ctx.type = 'html';
+  ctx.body = messagePage(locale, (texts) => texts.logoutTitle, textsFor(locale).loggedOut, 'notice');
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { AdapterPayload } from 'oidc-provider';
+import type { SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
+
+/** Models whose removal ends access tokens the decision endpoint may hold a lease on (TokenSubjectLeases). */
+const SUBJECT_MODELS = ['Grant', 'Client'] as const;
+export type SubjectModel = (typeof SUBJECT_MODELS)[number];
+
+export function isSubjectModel(model: string): model is SubjectModel {
+  return (SUBJECT_MODELS as readonly string[]).includes(model);
+}
+
+/** Every query of what the OpenID Provider stores: one row per model and id, expiring. */
+@Injectable()
+export class OidcStoreRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async upsert(model: string, id: string, payload: AdapterPayload, expiresInSeconds: number | undefined): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO oidc_model (model, id, payload, grant_id, user_code, uid, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
+       ON CONFLICT (model, id) DO UPDATE
+         SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code,
+             uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
+      [
+        model,
+        id,
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.userCode ?? null,
+        payload.uid ?? null,
+        expiresInSeconds ?? null,
+      ],
+    );
+  }
+
+  async find(model: string, id: string): Promise<AdapterPayload | undefined> {
+    return this.findBy(model, 'id', id);
+  }
+
+  async findByUid(model: string, uid: string): Promise<AdapterPayload | undefined> {
+    return this.findBy(model, 'uid', uid);
+  }
+
+  async findByUserCode(model: string, userCode: string): Promise<AdapterPayload | undefined> {
+    return this.findBy(model, 'user_code', userCode);
+  }
+
+  async consume(model: string, id: string): Promise<void> {
+    await this.dataSource.query('UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  /** Removes a model that ends no access token (a session, a code, an interaction); see `destroySubject`. */
+  async destroy(model: string, id: string): Promise<void> {
+    if (isSubjectModel(model)) throw new Error(`a ${model} ends access tokens: remove it with destroySubject`);
+    await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  /** Removes a grant or a client, which ends the access tokens issued under it. */
+  async destroySubject(model: SubjectModel, id: string, _write: SubjectChangeWrite): Promise<void> {
+    await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  async revokeByGrantId(model: string, grantId: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2', [model, grantId]);
+  }
+
+  /** Whether a grant is still in force: not revoked (by revocation, logout or a replayed code) and not expired. */
+  async grantExists(grantId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM oidc_model WHERE model = 'Grant' AND id = $1 AND (expires_at IS NULL OR expires_at > now())`,
+      [grantId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Removes rows that expired more than a day ago (the provider never reads them: `find` filters by expiry). */
+  async purgeExpired(): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH purged AS (DELETE FROM oidc_model WHERE expires_at < now() - interval '1 day' RETURNING 1) SELECT * FROM purged`,
+    );
+    return rows.length;
+  }
+
+  private async findBy(model: string, column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+    const rows: { payload: AdapterPayload; consumed: number | null }[] = await this.dataSource.query(
+      `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed FROM oidc_model
+        WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`,
+      [model, value],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return row.consumed === null ? row.payload : { ...row.payload, consumed: Number(row.consumed) };
+  }
+}

@@ -1,0 +1,86 @@
+import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { JsonLogger } from '@stdreg/server-kit';
+import { IdentityConfig } from '../../platform/config/identity.config';
+import { SubjectChanges } from '../../access/subject-changes/subject-changes';
+import { SubjectChangesModule } from '../../access/subject-changes/subject-changes.module';
+import { RegisteredAppsModule } from '../../partners/registered-apps/registered-apps.module';
+import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
+import { AccessTokenSigner } from './access-token-signer';
+import { AccessTokenRevocation } from './access-token-revocation';
+import { CallersModule } from '../../access/callers/callers.module';
+import { OidcAccounts } from './oidc-accounts';
+import { OidcClients } from './oidc-clients';
+import { createOidcProvider } from './oidc-provider.factory';
+import { OIDC_SECRETS, type OidcSecrets } from '../../platform/secrets/oidc-secrets';
+import { OidcSecretsModule } from '../../platform/secrets/oidc-secrets.module';
+import { OidcStoreRepository } from './oidc-store.repository';
+import { RevokedAccessTokensRepository } from './revoked-access-tokens.repository';
+
+export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
+
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+/** The OpenID Provider, its revocation of access tokens, and the signing the token exchange uses (tokens are verified in callers/). */
+@Module({
+  imports: [CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
+  providers: [
+    OidcStoreRepository,
+    OidcAccounts,
+    OidcClients,
+    RevokedAccessTokensRepository,
+    AccessTokenRevocation,
+    AccessTokenSigner,
+    {
+      provide: OIDC_PROVIDER,
+      useFactory: (
+        config: IdentityConfig,
+        secrets: OidcSecrets,
+        store: OidcStoreRepository,
+        clients: OidcClients,
+        accounts: OidcAccounts,
+        accessTokens: AccessTokenRevocation,
+        subjectChanges: SubjectChanges,
+        logger: JsonLogger,
+      ) => {
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectChanges });
+        // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
+        provider.on('server_error', (_ctx: unknown, error: Error) =>
+          logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'),
+        );
+        return provider;
+      },
+      inject: [
+        IdentityConfig,
+        OIDC_SECRETS,
+        OidcStoreRepository,
+        OidcClients,
+        OidcAccounts,
+        AccessTokenRevocation,
+        SubjectChanges,
+        JsonLogger,
+      ],
+    },
+  ],
+  exports: [OIDC_PROVIDER, AccessTokenSigner],
+})
+export class OidcModule implements OnModuleInit, OnModuleDestroy {
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: OidcStoreRepository,
+    @Inject(JsonLogger) private readonly logger: JsonLogger,
+  ) {}
+
+  onModuleInit(): void {
+    this.purgeTimer = setInterval(() => {
+      this.store
+        .purgeExpired()
+        .catch((error: unknown) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'));
+    }, PURGE_EVERY_MS);
+    this.purgeTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
+  }
+}

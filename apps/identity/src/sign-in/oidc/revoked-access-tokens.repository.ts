@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
+
+/** The access tokens their clients revoked (read with the token's subject by AccessTokenSubjectRepository). */
+@Injectable()
+export class RevokedAccessTokensRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Records a revoked token until it expires; revoking it again changes nothing. Rows of expired tokens go on the way. */
+  async insert(jti: string, clientId: string, expiresAt: Date, _write: SubjectChangeWrite): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('DELETE FROM revoked_access_token WHERE expires_at < now()');
+      await manager.query(
+        'INSERT INTO revoked_access_token (jti, client_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
+        [jti, clientId, expiresAt],
+      );
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { CallersModule } from '../../access/callers/callers.module';
+import { AuditModule } from '../../platform/audit-trail/audit.module';
+import { formBodyMiddleware } from '../pages/form-body.middleware';
+import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
+import { UsersModule } from '../../people/users/users.module';
+import { PasswordPagesController } from './password-pages.controller';
+import { PasswordPagesService } from './password-pages.service';
+import { PasswordsController } from './passwords.controller';
+import { PasswordsRepository } from './passwords.repository';
+import { PasswordsService } from './passwords.service';
+
+@Module({
+  imports: [CallersModule, AuditModule, UsersModule, UnifiedUsersModule],
+  controllers: [PasswordsController, PasswordPagesController],
+  providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
+  exports: [PasswordsService],
+})
+export class PasswordsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(formBodyMiddleware).forRoutes(PasswordPagesController);
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { KeyClass, type PasswordSetupDto } from '@stdreg/contracts';
+import { JsonLogger } from '@stdreg/server-kit';
+import { AuditService } from '../../platform/audit-trail/audit.service';
+import { actorOf, type KeyCaller } from '../../access/callers/caller';
+import { IdentityConfig } from '../../platform/config/identity.config';
+import { UnifiedUsersService } from '../../people/unified-users/unified-users.service';
+import { UsersService } from '../../people/users/users.service';
+import { hashPassword, verifyPassword } from './password-hash';
+import { passwordProblem, type PasswordProblem } from './password-policy';
+import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
+import { PasswordsRepository, type PasswordSetup, type SetupApp } from './passwords.repository';
+
+export const PASSWORD_SETUP_PATH = 'v1/password-setup';
+
+/** The outcome of a sign-in attempt, as the login page tells it. */
+export type Authentication =
+  | { kind: 'ok'; uid: string }
+  | { kind: 'unknown_user' }
+  | { kind: 'ambiguous' }
+  | { kind: 'no_password' }
+  | { kind: 'wrong_password'; attemptsLeft: number }
+  | { kind: 'locked'; retryAfterSeconds: number };
+
+export type SetupCompletion =
+  | { kind: 'done'; loginEmail: string; app: SetupApp | null }
+  | { kind: 'invalid_link' }
+  | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
+
+const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+
+/** Passwords: single-use setup links, scrypt hashes, and sign-in with lockout after repeated failures. */
+@Injectable()
+export class PasswordsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly passwords: PasswordsRepository,
+    private readonly users: UsersService,
+    private readonly unifiedUsers: UnifiedUsersService,
+    private readonly audit: AuditService,
+    private readonly config: IdentityConfig,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /**
+   * A single-use, expiring link that sets the password of a mirror record's unified user, who then
+   * signs in with the record's email. An app key may do this only for users that appear in its own
+   * registries alone: a unified user shared with other apps is the platform's to help.
+   */
+  async issueSetup(mirrorId: string, caller: KeyCaller): Promise<PasswordSetupDto> {
+    const record = await this.users.get(mirrorId, caller);
+    const user = await this.unifiedUsers.findResolved(record.uid);
+    if (!user) throw noUnifiedUser(mirrorId);
+    if (caller.keyClass !== KeyClass.Platform) {
+      const elsewhere = (await this.passwords.registriesOf(user.uid)).filter((registryId) => !caller.registryIds.includes(registryId));
+      if (elsewhere.length > 0) {
+        throw userSharedWithOtherApps();
+      }
+    }
+    if (await this.passwords.loginEmailTakenByOther(record.email, user.uid)) {
+      throw loginEmailTaken();
+    }
+    const token = randomBytes(32).toString('base64url');
+    const setup = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.passwords.insertSetup(manager, {
+        tokenHash: tokenHash(token),
+        uid: user.uid,
+        loginEmail: record.email,
+        createdBy: caller.keyPrefix,
+        ttlSeconds: this.config.PASSWORD_SETUP_TTL_SECONDS,
+        registryId: record.registryId,
+      });
+      await this.audit.record(actorOf(caller), { action: 'users.password-setup', target: user.uid, detail: { userId: mirrorId } }, manager);
+      return inserted;
+    });
+    const setupUrl = `${this.config.publicOrigin}/${PASSWORD_SETUP_PATH}/${token}`;
+    if (this.config.PASSWORD_SETUP_LINKS_IN_LOG === 'true') {
+      this.logger.event(
+        'info',
+        'password setup link (development: PASSWORD_SETUP_LINKS_IN_LOG=true)',
+        { uid: user.uid, setupUrl },
+        'Passwords',
+      );
+    }
+    return { uid: user.uid, loginEmail: record.email, expiresAt: setup.expiresAt.toISOString(), setupUrl };
+  }
+
+  findUsableSetup(token: string): Promise<PasswordSetup | null> {
+    return this.passwords.findUsableSetup(tokenHash(token));
+  }
+
+  async completeSetup(token: string, password: string, confirmation: string): Promise<SetupCompletion> {
+    const setup = await this.findUsableSetup(token);
+    if (!setup) return { kind: 'invalid_link' };
+    if (password !== confirmation) return { kind: 'rejected', problem: 'mismatch' };
+    const problem = passwordProblem(password, setup.loginEmail);
+    if (problem) return { kind: 'rejected', problem };
+    if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
+    const hash = await hashPassword(password);
+    const spent = await this.dataSource.transaction(async (manager) => {
+      const row = await this.passwords.spendSetup(manager, tokenHash(token));
+      if (!row) return null;
+      await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
+      await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);
+      return row;
+    });
+    if (!spent) return { kind: 'invalid_link' };
+    return {
+      kind: 'done',
+      loginEmail: spent.loginEmail,
+      app: spent.registryId ? await this.passwords.setupApp(spent.registryId) : null,
+    };
+  }
+
+  /**
+   * Checks an email and password for a sign-in through the app of `clientId`, among the users that
+   * app's organization knows when the email is shared; repeated failures lock the account for
+   * SIGNIN_LOCKOUT_SECONDS.
+   */
+  async authenticate(email: string, password: string, clientId: string | null): Promise<Authentication> {
+    const candidates = await this.passwords.findByLoginEmail(email.trim(), clientId);
+    if (candidates.length > 1) return { kind: 'ambiguous' };
+    const stored = candidates[0];
+    if (!stored) return (await this.passwords.unifiedUserHasEmail(email.trim())) ? { kind: 'no_password' } : { kind: 'unknown_user' };
+    if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
+    if (await verifyPassword(password, stored.passwordHash)) {
+      await this.passwords.clearFailures(stored.uid);
+      const user = await this.unifiedUsers.findResolved(stored.uid);
+      if (!user) return { kind: 'unknown_user' };
+      await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid });
+      return { kind: 'ok', uid: user.uid };
+    }
+    const failure = await this.passwords.recordFailure(
+      stored.uid,
+      this.config.SIGNIN_MAX_FAILED_ATTEMPTS,
+      this.config.SIGNIN_LOCKOUT_SECONDS,
+    );
+    await this.audit.record(
+      { kind: 'human', id: stored.uid },
+      { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
+    );
+    if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
+    return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
+  }
+}
+
+function secondsUntil(time: Date): number {
+  return Math.max(1, Math.ceil((time.getTime() - Date.now()) / 1000));
+}

@@ -1,0 +1,19 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { OidcModule } from '../oidc/oidc.module';
+import { RateLimitModule } from '../../platform/rate-limit/rate-limit.module';
+import { PasswordsModule } from '../passwords/passwords.module';
+import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
+import { formBodyMiddleware } from '../pages/form-body.middleware';
+import { SigninController } from './signin.controller';
+import { SigninService } from './signin.service';
+
+@Module({
+  imports: [OidcModule, PasswordsModule, RateLimitModule, UnifiedUsersModule],
+  controllers: [SigninController],
+  providers: [SigninService],
+})
+export class SigninModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(formBodyMiddleware).forRoutes(SigninController);
+  }
+}
