@@ -135,6 +135,7 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
     const rank = firstRank(ranked, c.relevant);
     const forbidden = c.violates.filter((clause) => CLAIMS_OF_COVERAGE.has(claims.get(clause) ?? '')).length;
     const atRisk = c.violates.filter((clause) => claims.get(clause) === 'at_risk').length;
+    const alarms = c.violates.length === 0 ? [...claims.values()].filter((status) => status === 'at_risk').length : 0;
     if (recallAt(5) < 1 || forbidden > 0) misses.push(c.id);
     alignment.push({
       lang: c.lang,
@@ -144,6 +145,8 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
       rr: rank ? 1 / rank : 0,
       forbidden,
       atRisk,
+      alarms,
+      clean: c.violates.length === 0 ? 1 : 0,
       violated: c.violates.length,
     });
   }
@@ -182,6 +185,13 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
         metric: 'violated clauses at_risk',
         value: violated === 0 ? 0 : a.reduce((sum, row) => sum + row.atRisk, 0) / violated,
       },
+      { tool: 'draft_alignment_report', lang, metric: 'practices violating nothing', value: a.reduce((sum, row) => sum + row.clean, 0) },
+      {
+        tool: 'draft_alignment_report',
+        lang,
+        metric: 'at_risk claims in them',
+        value: a.reduce((sum, row) => sum + row.alarms, 0),
+      },
     );
     for (const [tool, rows] of [
       ['resolve_term', pick(terms)],
@@ -203,7 +213,14 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
   return { figures, misses };
 }
 
-const COUNTS = new Set(['cases', 'violated clauses', 'forbidden coverage claims', 'empty answers']);
+const COUNTS = new Set([
+  'cases',
+  'violated clauses',
+  'forbidden coverage claims',
+  'practices violating nothing',
+  'at_risk claims in them',
+  'empty answers',
+]);
 
 function formatValue(metric: string, value: number): string {
   return COUNTS.has(metric) ? String(value) : value.toFixed(2);

@@ -157,6 +157,17 @@ describe('registry tools', () => {
     expect(await refused('draft_alignment_report', { practice: 'x', maxStandards: 50 })).toMatch(/maxStandards/);
   });
 
+  it('draft_alignment_report says at_risk where a sentence departs from the clause it is about in words the clause does not use', async () => {
+    const report = (await ok('draft_alignment_report', { practice: 'The API keys we give partners never expire.' })) as Report;
+    const keys = statusOf(report, 'SEC-2@', '3')!;
+    expect(keys).toMatchObject({ status: 'at_risk', basis: expect.stringContaining('"never"') });
+    expect(keys.evidence.map((e) => e.sentence)).toContain('The API keys we give partners never expire.');
+    const keeps = (await ok('draft_alignment_report', {
+      practice: 'Drafts written by the agent have no effect until a person adopts them.',
+    })) as Report;
+    expect(statusOf(keeps, 'AGT-2@', '1')!.status).not.toBe('at_risk');
+  });
+
   it('each free-text tool asks standards-api at most once per call (its manifest apart)', async () => {
     const counter = await countRequests(platform.standardsApiUrl);
     const counted = await startGateway({

@@ -5,6 +5,7 @@
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { CompactTextIndex, type TextDocument, type TextSearchOptions } from './compact-text-index';
+import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex } from './term-names';
 
@@ -53,6 +54,14 @@ export interface ClauseFinding {
   stated: ConditionMatch[];
   /** Sentences stating the opposite of what the clause requires. */
   contradicted: ConditionMatch[];
+  /** Sentences most about this clause that say it is not done, or done regardless. */
+  departures: Departure[];
+}
+
+/** A sentence of which the clause is the one it is most about, and its words that mark a departure. */
+export interface Departure {
+  sentence: string;
+  cue: string;
 }
 
 export interface StandardHit {
@@ -210,7 +219,7 @@ export class RegistrySearchIndex {
   /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
   searchRoles(query: string, limit: number): RoleHit[] {
     const ranking = this.roleIndex.search(
-      query,
+      this.withTermNames(query),
       searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 }),
       RELATIVE_FLOOR,
     );
@@ -232,12 +241,16 @@ export class RegistrySearchIndex {
     const wholeScores = new Map(Array.from({ length: whole.size }, (_, rank) => [whole.idAt(rank), whole.scoreAt(rank)]));
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
+    const departures = new Map<string, Departure[]>();
     sentences.forEach((sentence, i) => {
       const ranking = this.clauseIndex.search(
         this.withTermNames(sentence),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
         EVIDENCE_SHARE,
       );
+      const mostAbout = ranking.size > 0 ? ranking.idAt(0) : undefined;
+      const cue = mostAbout && departureCue(sentence, this.clauseText(mostAbout));
+      if (mostAbout && cue) departures.set(mostAbout, [...(departures.get(mostAbout) ?? []), { sentence, cue }]);
       for (let rank = 0; rank < ranking.size; rank++) {
         const id = ranking.idAt(rank);
         evidence.set(id, [
@@ -295,6 +308,7 @@ export class RegistrySearchIndex {
           evidence: bearing,
           stated,
           contradicted,
+          departures: departures.get(id) ?? [],
         };
       });
       const scores = clauses.map((c) => c.score).sort((a, b) => b - a);
@@ -310,6 +324,11 @@ export class RegistrySearchIndex {
     hits.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
     const top = hits[0]?.score ?? 0;
     return hits.filter((hit) => hit.score >= top * RELATIVE_FLOOR).slice(0, limit);
+  }
+
+  private clauseText(id: string): Localized {
+    const [sectionId, clauseId] = id.split('#');
+    return this.standards.get(sectionId!)!.block.clauses.find((clause) => clause.clauseId === clauseId)!.text;
   }
 
   /**

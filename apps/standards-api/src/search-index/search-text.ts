@@ -169,3 +169,8 @@ const NEGATION =
 export function isNegated(sentence: string): boolean {
   return NEGATION.test(foldText(sentence));
 }
+
+/** The words of a sentence that say something is not done (no, never, 没有), or undefined. */
+export function negationIn(sentence: string): string | undefined {
+  return NEGATION.exec(foldText(sentence))?.[0];
+}

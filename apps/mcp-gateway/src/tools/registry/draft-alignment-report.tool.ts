@@ -48,6 +48,13 @@ const output = z.object({
 function statusOf(clause: ClauseFindingDto): { status: ClauseStatus; basis: string } {
   const contradiction = clause.contradicted[0];
   if (contradiction) return { status: 'at_risk', basis: `the practice states the opposite ("${contradiction.phrase}")` };
+  const departure = clause.departures[0];
+  if (departure) {
+    return {
+      status: 'at_risk',
+      basis: `the sentence of the practice most about this clause says it is not done, or done regardless ("${departure.cue}")`,
+    };
+  }
   const statement = clause.stated[0];
   if (statement) return { status: 'addressed', basis: `the practice states what the clause requires ("${statement.phrase}")` };
   return {
