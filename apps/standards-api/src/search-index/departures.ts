@@ -6,7 +6,7 @@ import type { Localized } from '@stdreg/contracts';
 import { foldText, isHan, isNegated, negationIn, searchTerms } from './search-text';
 
 const CONCESSION =
-  /(?<![a-z])(even though|even if|although|though|anyway|regardless|despite|in spite of|instead of|instead)(?![a-z])|虽然|尽管|即使|即便|照样|照常|仍然|仍旧|依然|反正|不管/u;
+  /(?<![a-z])(even though|even if|although|though|anyway|regardless|despite|in spite of|instead of|instead|just|straight)(?![a-z])|虽然|尽管|即使|即便|照样|照常|仍然|仍旧|依然|反正|不管|直接/u;
 const PROHIBITION = /不得|禁止|严禁|不允许|不可/u;
 /** A bound (no later than 90 days, 不超过) limits what a clause obliges; it forbids nothing. */
 const BOUND = /\b(no|not) (later|earlier|more|less|fewer|longer|sooner) than\b|不得?晚于|不得?早于|不得?超过|不少于|不低于|不高于|不多于/gu;

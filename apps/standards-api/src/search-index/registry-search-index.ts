@@ -79,6 +79,11 @@ const WARM_UP_PRACTICE =
 const RELATIVE_FLOOR = 0.12;
 /** A clause is evidence-worthy for a sentence when it scores at least this share of the sentence's best clause. */
 const EVIDENCE_SHARE = 0.45;
+/**
+ * A sentence is about the clauses scoring at least this share of its best one (a sentence may depart from two
+ * clauses at once: posted before the period closed, and edited after posting).
+ */
+const DEPARTURE_SHARE = 0.8;
 
 function searchOptions(query: string, boost: Record<string, number>): TextSearchOptions {
   const short = searchTerms(query).filter((term) => !isHan(term)).length <= SHORT_QUERY_TERMS;
@@ -220,7 +225,7 @@ export class RegistrySearchIndex {
   searchRoles(query: string, limit: number): RoleHit[] {
     const ranking = this.roleIndex.search(
       this.withTermNames(query),
-      searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 }),
+      searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }),
       RELATIVE_FLOOR,
     );
     return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
@@ -248,9 +253,11 @@ export class RegistrySearchIndex {
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
         EVIDENCE_SHARE,
       );
-      const mostAbout = ranking.size > 0 ? ranking.idAt(0) : undefined;
-      const cue = mostAbout && departureCue(sentence, this.clauseText(mostAbout));
-      if (mostAbout && cue) departures.set(mostAbout, [...(departures.get(mostAbout) ?? []), { sentence, cue }]);
+      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
+        const id = ranking.idAt(rank);
+        const cue = departureCue(sentence, this.clauseText(id));
+        if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
+      }
       for (let rank = 0; rank < ranking.size; rank++) {
         const id = ranking.idAt(rank);
         evidence.set(id, [
