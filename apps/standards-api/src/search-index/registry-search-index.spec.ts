@@ -37,6 +37,7 @@ describe('the registry search index', () => {
     expect(topTerm('four eyes')).toBe('separation-of-duties');
     expect(topTerm('红冲')).toBe('reversal');
     expect(topTerm('basis points')).toBe('basis-point');
+    expect(topTerm('審計軌跡')).toBe('audit-log');
   });
 
   it('puts the term a text names outright before terms found by search, and says how it matched', () => {
