@@ -168,6 +168,15 @@ describe('registry tools', () => {
     expect(statusOf(keeps, 'AGT-2@', '1')!.status).not.toBe('at_risk');
   });
 
+  it('draft_alignment_report calls addressed a clause that sets a figure only where the practice states the figure, else cannot tell', async () => {
+    const without = (await ok('draft_alignment_report', { practice: 'Role assignments are reviewed every quarter.' })) as Report;
+    expect(statusOf(without, 'SEC-1@', '4')).toMatchObject({ status: 'not_addressed', basis: expect.stringContaining('5 working days') });
+    const stated = (await ok('draft_alignment_report', {
+      practice: 'Role assignments are reviewed every quarter, and access no longer needed is removed within 5 working days of the review.',
+    })) as Report;
+    expect(statusOf(stated, 'SEC-1@', '4')!.status).toBe('addressed');
+  });
+
   it('each free-text tool asks standards-api at most once per call (its manifest apart)', async () => {
     const counter = await countRequests(platform.standardsApiUrl);
     const counted = await startGateway({

@@ -54,7 +54,7 @@ export interface ClauseFinding {
   stated: ConditionMatch[];
   /** Sentences stating the opposite of what the clause requires. */
   contradicted: ConditionMatch[];
-  /** Sentences most about this clause that say it is not done, or done regardless. */
+  /** Sentences about this clause above all (DEPARTURE_SHARE) that say it is not done, or done regardless. */
   departures: Departure[];
 }
 

@@ -46,7 +46,10 @@ export class EvidenceDto {
 }
 
 export class DepartureDto {
-  @ApiProperty({ description: 'The sentence of the text, of which this clause is the one it is most about' }) sentence!: string;
+  @ApiProperty({
+    description: "A sentence of the text that is about this clause above all (it scores at least 0.8 of the sentence's best clause)",
+  })
+  sentence!: string;
   @ApiProperty({ description: 'The words of the sentence that say the clause is not done, or done regardless of it' }) cue!: string;
 }
 
@@ -62,7 +65,7 @@ export class ClauseFindingDto {
   @ApiProperty({
     type: () => [DepartureDto],
     description:
-      'Sentences most about this clause that say what it obliges is not done, or is done regardless ("even though", "anyway"), read from the sentence and the clause text rather than from condition phrases',
+      'Sentences about this clause above all that say what it obliges is not done, or is done regardless ("even though", "anyway"), read from the sentence and the clause text rather than from condition phrases',
   })
   departures!: DepartureDto[];
 }
