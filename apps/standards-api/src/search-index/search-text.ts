@@ -46,7 +46,7 @@ const toSimplified = Converter({ from: 'twp', to: 'cn' });
  * The traditional characters OpenCC's tables turn into simplified ones: a text with none of them (all the
  * registry's zh-Hans) is left as it is without running the converter, which costs some 50 µs a sentence.
  */
-const TRADITIONAL = ((): RegExp => {
+const TRADITIONAL = ((): Set<string> => {
   const characters = new Set<string>();
   for (const group of OpenCcTables.to['cn'] ?? []) {
     for (const table of group) {
@@ -57,12 +57,19 @@ const TRADITIONAL = ((): RegExp => {
       }
     }
   }
-  return new RegExp(`[${[...characters].join('')}]`, 'u');
+  return characters;
 })();
+
+/** Whether a text holds a traditional character: a Han-free text (most queries) is told by one test. */
+function holdsTraditional(text: string): boolean {
+  if (!HAN.test(text)) return false;
+  for (const character of text) if (TRADITIONAL.has(character)) return true;
+  return false;
+}
 
 /** Case-, width-, diacritic- and script-insensitive form of a text (traditional Chinese as simplified). */
 export function foldText(text: string): string {
-  const simplified = TRADITIONAL.test(text) ? toSimplified(text) : text;
+  const simplified = holdsTraditional(text) ? toSimplified(text) : text;
   return simplified.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
