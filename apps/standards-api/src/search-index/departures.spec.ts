@@ -22,6 +22,7 @@ describe('what a sentence says against the clause it is most about', () => {
     ['a negation of what a clause forbids (the clause is kept)', 'We never modify a released payment instruction.', forbids],
     ['a negation of what a clause forbids, in Chinese', '已放行的付款指令我们从不修改。', forbids],
     ['a sentence that says neither', 'Keys are rotated every 60 days.', obliges],
+    ['a change of state (no longer, 不再)', 'Keys no longer in use are revoked within a day.', obliges],
     ['a sentence that says neither, in Chinese', '密钥每60天轮换一次。', obliges],
   ])('finds nothing in %s', (_, sentence, clause) => {
     expect(departureCue(sentence, clause)).toBeUndefined();

@@ -10,6 +10,8 @@ const CONCESSION =
 const PROHIBITION = /不得|禁止|严禁|不允许|不可/u;
 /** A bound (no later than 90 days, 不超过) limits what a clause obliges; it forbids nothing. */
 const BOUND = /\b(no|not) (later|earlier|more|less|fewer|longer|sooner) than\b|不得?晚于|不得?早于|不得?超过|不少于|不低于|不高于|不多于/gu;
+/** "No longer needed", 不再需要: a change of state, not a statement that something is not done. */
+const NO_LONGER = /\bno longer\b|不再/giu;
 /** Where one requirement of a clause ends and the next begins (a clause may oblige one thing and forbid another). */
 const REQUIREMENT_BOUNDARY = /[;；:：，]|,\s*(?:and|but|or)?\s*/u;
 
@@ -38,7 +40,7 @@ function aboutAProhibition(sentence: string, clause: string): boolean {
 export function departureCue(sentence: string, clause: Localized): string | undefined {
   const concession = CONCESSION.exec(foldText(sentence))?.[0];
   if (concession) return concession;
-  const negation = negationIn(sentence);
+  const negation = negationIn(sentence.replace(NO_LONGER, ' '));
   if (!negation) return undefined;
   return aboutAProhibition(sentence, isHan(sentence) ? clause['zh-Hans'] : clause.en) ? undefined : negation;
 }
