@@ -163,7 +163,7 @@ describe('registry tools', () => {
     expect(keys.status).toBe('at_risk');
     expect(keys.evidence.map((e) => e.sentence)).toContain('The API keys we give partners never expire.');
     const keeps = (await ok('draft_alignment_report', {
-      practice: 'Drafts written by the agent have no effect until a person adopts them.',
+      practice: 'What the agent drafts is stored as a draft, labelled as agent-authored, and takes effect only once a person adopts it.',
     })) as Report;
     expect(statusOf(keeps, 'AGT-2@', '1')!.status).not.toBe('at_risk');
   });
@@ -172,7 +172,7 @@ describe('registry tools', () => {
     const without = (await ok('draft_alignment_report', { practice: 'Role assignments are reviewed every quarter.' })) as Report;
     expect(statusOf(without, 'SEC-1@', '4')).toMatchObject({ status: 'not_addressed', basis: expect.stringContaining('5 working days') });
     const stated = (await ok('draft_alignment_report', {
-      practice: 'Role assignments are reviewed every quarter, and access no longer needed is removed within 5 working days of the review.',
+      practice: 'Role assignments are reviewed every quarter, and unneeded access is removed within 5 working days of the review.',
     })) as Report;
     expect(statusOf(stated, 'SEC-1@', '4')!.status).toBe('addressed');
   });
