@@ -1,14 +1,18 @@
 // The free-text tools measured on the labelled cases of tools/eval/cases: recall@k, MRR, empty answers and
 // forbidden coverage claims per tool and language, the Markdown of docs/tool-quality.md and its floors.
 // Plain TypeScript that Node runs as is (types stripped), so `npm run eval:tools` and a jest spec share it.
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type Language = 'en' | 'zh-Hans';
+/** Which half of the independent cases a case is in: tuned on (`dev`) or only measured (`test`). */
+export type Part = 'dev' | 'test';
 
 interface AlignmentCase {
   id: string;
   lang: Language;
+  part?: Part;
   practice: string;
   relevant: string[];
   violates: string[];
@@ -16,12 +20,14 @@ interface AlignmentCase {
 interface TermCase {
   id: string;
   lang: Language;
+  part?: Part;
   text: string;
   expected: string[];
 }
 interface RoleCase {
   id: string;
   lang: Language;
+  part?: Part;
   description: string;
   expected: string;
 }
@@ -50,10 +56,43 @@ export interface EvalRun {
 }
 
 const CASES_DIR = path.join(import.meta.dirname, '../../tools/eval/cases');
+/** Cases written by someone who had not read the matching code (issue 28), each with its part. */
+export const INDEPENDENT_CASES_DIR = path.join(CASES_DIR, 'independent');
+export const CASE_FILES = ['alignment.json', 'terms.json', 'roles.json'] as const;
 
 export function loadCases(directory = CASES_DIR): EvalCases {
   const read = <T>(file: string): T[] => (JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as { cases: T[] }).cases;
   return { alignment: read('alignment.json'), terms: read('terms.json'), roles: read('roles.json') };
+}
+
+/** One part of the independent cases, or null before they are in the repository. */
+export function loadPart(part: Part, directory = INDEPENDENT_CASES_DIR): EvalCases | null {
+  if (!CASE_FILES.every((file) => existsSync(path.join(directory, file)))) return null;
+  const all = loadCases(directory);
+  const of = <T extends { part?: Part }>(cases: T[]): T[] => cases.filter((c) => c.part === part);
+  return { alignment: of(all.alignment), terms: of(all.terms), roles: of(all.roles) };
+}
+
+/**
+ * The cases, each marked `dev` or `test`, split once by a seed: within each language the cases are ordered by
+ * the SHA-256 of the seed and their id, and the first half (rounded up) is `dev`. The order is the ids'
+ * alone, so the split does not depend on the order the cases were written in, and each language is halved.
+ */
+export function splitBySeed<T extends { id: string; lang: Language }>(cases: T[], seed: string): (T & { part: Part })[] {
+  const ids = new Set<string>();
+  for (const c of cases) {
+    if (ids.has(c.id)) throw new Error(`case id ${c.id} appears twice`);
+    ids.add(c.id);
+  }
+  const dev = new Set<string>();
+  for (const lang of new Set(cases.map((c) => c.lang))) {
+    const ordered = cases
+      .filter((c) => c.lang === lang)
+      .map((c) => ({ id: c.id, key: createHash('sha256').update(`${seed}\0${c.id}`).digest('hex') }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const { id } of ordered.slice(0, Math.ceil(ordered.length / 2))) dev.add(id);
+  }
+  return cases.map((c) => ({ ...c, part: dev.has(c.id) ? 'dev' : 'test' }));
 }
 
 /** 1-based rank of the first of `expected` in `ranked`, or null. */
@@ -96,6 +135,7 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
     const rank = firstRank(ranked, c.relevant);
     const forbidden = c.violates.filter((clause) => CLAIMS_OF_COVERAGE.has(claims.get(clause) ?? '')).length;
     const atRisk = c.violates.filter((clause) => claims.get(clause) === 'at_risk').length;
+    const alarms = c.violates.length === 0 ? [...claims.values()].filter((status) => status === 'at_risk').length : 0;
     if (recallAt(5) < 1 || forbidden > 0) misses.push(c.id);
     alignment.push({
       lang: c.lang,
@@ -105,6 +145,8 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
       rr: rank ? 1 / rank : 0,
       forbidden,
       atRisk,
+      alarms,
+      clean: c.violates.length === 0 ? 1 : 0,
       violated: c.violates.length,
     });
   }
@@ -143,6 +185,13 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
         metric: 'violated clauses at_risk',
         value: violated === 0 ? 0 : a.reduce((sum, row) => sum + row.atRisk, 0) / violated,
       },
+      { tool: 'draft_alignment_report', lang, metric: 'practices violating nothing', value: a.reduce((sum, row) => sum + row.clean, 0) },
+      {
+        tool: 'draft_alignment_report',
+        lang,
+        metric: 'at_risk claims in them',
+        value: a.reduce((sum, row) => sum + row.alarms, 0),
+      },
     );
     for (const [tool, rows] of [
       ['resolve_term', pick(terms)],
@@ -164,7 +213,14 @@ export async function runEval(cases: EvalCases, call: CallTool): Promise<EvalRun
   return { figures, misses };
 }
 
-const COUNTS = new Set(['cases', 'violated clauses', 'forbidden coverage claims', 'empty answers']);
+const COUNTS = new Set([
+  'cases',
+  'violated clauses',
+  'forbidden coverage claims',
+  'practices violating nothing',
+  'at_risk claims in them',
+  'empty answers',
+]);
 
 function formatValue(metric: string, value: number): string {
   return COUNTS.has(metric) ? String(value) : value.toFixed(2);
@@ -222,6 +278,43 @@ export function brokenFloors(figures: Figure[], floors: Floor[]): string[] {
       ? [`${floor.tool} ${floor.lang} ${floor.metric}: ${formatValue(floor.metric, figure.value)} (${floor.bound} ${floor.value})`]
       : [];
   });
+}
+
+const HISTORY_COLUMNS: [string, string][] = [
+  ['draft_alignment_report', 'recall@5'],
+  ['draft_alignment_report', 'MRR'],
+  ['draft_alignment_report', 'forbidden coverage claims'],
+  ['draft_alignment_report', 'violated clauses at_risk'],
+  ['resolve_term', 'recall@5'],
+  ['resolve_term', 'empty answers'],
+  ['recommend_role', 'recall@1'],
+];
+
+/** A row of the test figures' history: the date, the commit, and the headline figures of both languages together. */
+export function historyRow(date: string, commit: string, figures: Figure[]): string {
+  const value = ([tool, metric]: [string, string]) => {
+    const figure = figures.find((f) => f.tool === tool && f.metric === metric && f.lang === 'all');
+    return figure ? formatValue(metric, figure.value) : '-';
+  };
+  return `| ${date} | ${commit} | ${HISTORY_COLUMNS.map(value).join(' | ')} |`;
+}
+
+/**
+ * The history table between `<!-- test-history:start -->` and `<!-- test-history:end -->` with a row for the
+ * commit: it replaces the last row when that one is of the same commit (a re-run), else it is added below.
+ */
+export function withHistoryRow(markdown: string, row: string): string {
+  const start = '<!-- test-history:start -->';
+  const end = '<!-- test-history:end -->';
+  const [before, rest] = markdown.split(start);
+  const [table, after] = rest?.split(end) ?? [];
+  if (before === undefined || table === undefined || after === undefined)
+    throw new Error('docs/tool-quality.md has no test-history section');
+  const lines = table.split('\n').filter((line) => line.trim().length > 0);
+  const commitOf = (line: string) => line.split('|')[2]?.trim();
+  const last = lines.at(-1);
+  if (last && /^\|\s*\d{4}-/.test(last) && commitOf(last) === commitOf(row)) lines.pop();
+  return `${before}${start}\n${[...lines, row].join('\n')}\n${end}${after}`;
 }
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */

@@ -3,13 +3,26 @@
 // gateway as built, embedded PGlite databases in a temporary folder, the gateway's standards-api traffic
 // counted by a pass-through). Prints the figures, writes them to docs/tool-quality.md (the `after`
 // section; `--record=before` writes the `before` one), and exits non-zero when a figure is below a floor
-// recorded there.
+// recorded there. The independent cases (tools/eval/cases/independent, issue 28) are measured apart, by
+// part: `dev` with the cases it misses, `test` as figures only (never a case), and the test figures are
+// kept over time in the history table of docs/tool-quality.md, a row per commit.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { ROOT, freePort, log, makeTempDir, requestJson as json, run, startServer, waitForStatus } from '../bench/bench-kit.mjs';
-import { brokenFloors, figuresTable, loadCases, parseFloors, replaceSection, runEval } from '../../e2e/src/tool-quality.ts';
+import {
+  brokenFloors,
+  figuresTable,
+  historyRow,
+  loadCases,
+  loadPart,
+  parseFloors,
+  replaceSection,
+  runEval,
+  withHistoryRow,
+} from '../../e2e/src/tool-quality.ts';
 
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
 const DOC = path.join(ROOT, 'docs/tool-quality.md');
@@ -100,16 +113,23 @@ async function main() {
   };
 
   const { figures, misses } = await runEval(loadCases(), callTool);
+  const dev = loadPart('dev');
+  const test = loadPart('test');
+  const devRun = dev && (await runEval(dev, callTool));
+  const testRun = test && (await runEval(test, callTool));
   counted.close();
   const requestLines = Object.entries(requestsPerCall).map(
     ([tool, counts]) => `| ${tool} | ${Math.max(...counts)} | ${(counts.reduce((sum, n) => sum + n, 0) / counts.length).toFixed(2)} |`,
   );
+  const date = new Date().toISOString().slice(0, 10);
+  const sizes = (cases) =>
+    `${cases.alignment.length} practices, ${cases.terms.length} term look-ups and ${cases.roles.length} role descriptions`;
   const report = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${loadCases().alignment.length} practices, ${loadCases().terms.length} term look-ups and ${loadCases().roles.length} role descriptions (tools/eval/cases), through the built gateway.`,
+    `Measured ${date} on ${sizes(loadCases())} (tools/eval/cases), through the built gateway.`,
     '',
     figuresTable(figures),
     '',
-    'standards-api requests per tool call (manifest reads apart; the gateway caches reads per content release, so a repeated call may ask nothing):',
+    'standards-api requests per tool call, over every case measured in the run (manifest reads apart; the gateway caches reads per content release, so a repeated call may ask nothing):',
     '',
     '| tool | most in one call | mean |',
     '|---|---:|---:|',
@@ -118,13 +138,37 @@ async function main() {
     `Cases missed (nothing expected in the top 5, a forbidden coverage claim, or a role not first): ${misses.length === 0 ? 'none' : misses.join(', ')}.`,
   ].join('\n');
   process.stdout.write(`${report}\n`);
-  const doc = readFileSync(DOC, 'utf8');
-  writeFileSync(DOC, replaceSection(doc, record, report));
+  let doc = replaceSection(readFileSync(DOC, 'utf8'), record, report);
+  if (devRun && testRun) {
+    const devReport = [
+      `Measured ${date} on the \`dev\` part: ${sizes(dev)}.`,
+      '',
+      figuresTable(devRun.figures),
+      '',
+      `Cases missed: ${devRun.misses.length === 0 ? 'none' : devRun.misses.join(', ')}.`,
+    ].join('\n');
+    const testReport = [`Measured ${date} on the \`test\` part: ${sizes(test)}.`, '', figuresTable(testRun.figures)].join('\n');
+    process.stdout.write(`\nIndependent cases, dev part:\n${devReport}\n\nIndependent cases, test part (figures only):\n${testReport}\n`);
+    doc = replaceSection(doc, 'independent-dev', devReport);
+    doc = replaceSection(doc, 'independent-test', testReport);
+    doc = withHistoryRow(doc, historyRow(date, commitNow(), testRun.figures));
+  } else log('no independent cases in tools/eval/cases/independent: measured the cases beside the code only');
+  writeFileSync(DOC, doc);
   log(`wrote the ${record} figures to docs/tool-quality.md`);
   if (record === 'after') {
     const broken = brokenFloors(figures, parseFloors(doc));
     if (broken.length > 0) throw new Error(`below the floors of docs/tool-quality.md:\n${broken.join('\n')}`);
     log('every floor of docs/tool-quality.md holds');
+  }
+}
+
+/** The commit measured: HEAD, marked when the work tree differs from it. */
+function commitNow() {
+  const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  try {
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' (changed)' : ''}`;
+  } catch {
+    return 'unknown';
   }
 }
 

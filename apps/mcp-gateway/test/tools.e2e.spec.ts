@@ -157,6 +157,26 @@ describe('registry tools', () => {
     expect(await refused('draft_alignment_report', { practice: 'x', maxStandards: 50 })).toMatch(/maxStandards/);
   });
 
+  it('draft_alignment_report says at_risk where a sentence departs from the clause it is about in words the clause does not use', async () => {
+    const report = (await ok('draft_alignment_report', { practice: 'The API keys we give partners never expire.' })) as Report;
+    const keys = statusOf(report, 'SEC-2@', '3')!;
+    expect(keys.status).toBe('at_risk');
+    expect(keys.evidence.map((e) => e.sentence)).toContain('The API keys we give partners never expire.');
+    const keeps = (await ok('draft_alignment_report', {
+      practice: 'What the agent drafts is stored as a draft, labelled as agent-authored, and takes effect only once a person adopts it.',
+    })) as Report;
+    expect(statusOf(keeps, 'AGT-2@', '1')!.status).not.toBe('at_risk');
+  });
+
+  it('draft_alignment_report calls addressed a clause that sets a figure only where the practice states the figure, else cannot tell', async () => {
+    const without = (await ok('draft_alignment_report', { practice: 'Role assignments are reviewed every quarter.' })) as Report;
+    expect(statusOf(without, 'SEC-1@', '4')).toMatchObject({ status: 'not_addressed', basis: expect.stringContaining('5 working days') });
+    const stated = (await ok('draft_alignment_report', {
+      practice: 'Role assignments are reviewed every quarter, and unneeded access is removed within 5 working days of the review.',
+    })) as Report;
+    expect(statusOf(stated, 'SEC-1@', '4')!.status).toBe('addressed');
+  });
+
   it('each free-text tool asks standards-api at most once per call (its manifest apart)', async () => {
     const counter = await countRequests(platform.standardsApiUrl);
     const counted = await startGateway({

@@ -37,6 +37,7 @@ describe('the registry search index', () => {
     expect(topTerm('four eyes')).toBe('separation-of-duties');
     expect(topTerm('红冲')).toBe('reversal');
     expect(topTerm('basis points')).toBe('basis-point');
+    expect(topTerm('審計軌跡')).toBe('audit-log');
   });
 
   it('puts the term a text names outright before terms found by search, and says how it matched', () => {
@@ -70,6 +71,21 @@ describe('the registry search index', () => {
     expect(finding('We never let the AI agent approve anything.', 'AGT-1#2')).not.toBe('contradicted');
     expect(finding('Payments are not approved by the finance controller.', 'FIN-2#2')).not.toBe('stated');
     expect(finding('每笔付款指令在放行前都由财务主管审批，智能体只负责起草。', 'GOV-1#3')).not.toBe('contradicted');
+  });
+
+  it('finds a sentence that departs from the clause it is most about in everyday words, and not one that keeps a forbidding clause', () => {
+    const departures = (practice: string, sectionId: string) =>
+      index
+        .searchStandards(practice, 10)
+        .find((hit) => hit.block.sectionId === sectionId)
+        ?.clauses.flatMap((c) => c.departures.map((departure) => ({ clauseId: c.clauseId, ...departure })));
+    expect(departures('The API keys we give partners never expire.', 'SEC-2')).toEqual([
+      { clauseId: '3', sentence: 'The API keys we give partners never expire.', cue: 'never' },
+    ]);
+    expect(departures('我们发给合作方的API密钥一直没有到期。', 'SEC-2')).toEqual([
+      { clauseId: expect.any(String), sentence: '我们发给合作方的API密钥一直没有到期。', cue: '没有' },
+    ]);
+    expect(departures('Drafts written by the agent have no effect until a person adopts them.', 'AGT-2')).toEqual([]);
   });
 
   it('recommends the role whose responsibilities and tasks a described need matches', () => {

@@ -5,6 +5,7 @@
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { CompactTextIndex, type TextDocument, type TextSearchOptions } from './compact-text-index';
+import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex } from './term-names';
 
@@ -53,6 +54,14 @@ export interface ClauseFinding {
   stated: ConditionMatch[];
   /** Sentences stating the opposite of what the clause requires. */
   contradicted: ConditionMatch[];
+  /** Sentences about this clause above all (DEPARTURE_SHARE) that say it is not done, or done regardless. */
+  departures: Departure[];
+}
+
+/** A sentence of which the clause is the one it is most about, and its words that mark a departure. */
+export interface Departure {
+  sentence: string;
+  cue: string;
 }
 
 export interface StandardHit {
@@ -70,13 +79,25 @@ const WARM_UP_PRACTICE =
 const RELATIVE_FLOOR = 0.12;
 /** A clause is evidence-worthy for a sentence when it scores at least this share of the sentence's best clause. */
 const EVIDENCE_SHARE = 0.45;
+/**
+ * A sentence is about the clauses scoring at least this share of its best one (a sentence may depart from two
+ * clauses at once: posted before the period closed, and edited after posting).
+ */
+const DEPARTURE_SHARE = 0.8;
 
-function searchOptions(query: string, boost: Record<string, number>): TextSearchOptions {
-  const short = searchTerms(query).filter((term) => !isHan(term)).length <= SHORT_QUERY_TERMS;
+/**
+ * Prefix and typo look-ups for the words of the query; with `writtenOnly`, for the words as written only: the
+ * registry names added to it (withTermNames) are spelled right and looked up as they are, which keeps the longer
+ * query from costing a prefix and typo search per added word (roles: 2.7 times the search of the query alone).
+ */
+function searchOptions(query: string, boost: Record<string, number>, writtenOnly = false): TextSearchOptions {
+  const written = new Set(searchTerms(query));
+  const short = [...written].filter((term) => !isHan(term)).length <= SHORT_QUERY_TERMS;
+  const lookedUp = (term: string) => !writtenOnly || written.has(term);
   return {
     boost,
-    prefix: (term) => !isHan(term) && term.length >= 3,
-    fuzzy: (term) => short && !isHan(term) && term.length >= 5 && (term.length >= 9 ? 2 : 1),
+    prefix: (term) => lookedUp(term) && !isHan(term) && term.length >= 3,
+    fuzzy: (term) => short && lookedUp(term) && !isHan(term) && term.length >= 5 && (term.length >= 9 ? 2 : 1),
     weights: { fuzzy: 0.5, prefix: 0.4 },
   };
 }
@@ -210,8 +231,8 @@ export class RegistrySearchIndex {
   /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
   searchRoles(query: string, limit: number): RoleHit[] {
     const ranking = this.roleIndex.search(
-      query,
-      searchOptions(query, { name: 3, responsibilities: 2, description: 1.5, tasks: 1 }),
+      this.withTermNames(query),
+      searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }, true),
       RELATIVE_FLOOR,
     );
     return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
@@ -232,12 +253,18 @@ export class RegistrySearchIndex {
     const wholeScores = new Map(Array.from({ length: whole.size }, (_, rank) => [whole.idAt(rank), whole.scoreAt(rank)]));
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
+    const departures = new Map<string, Departure[]>();
     sentences.forEach((sentence, i) => {
       const ranking = this.clauseIndex.search(
         this.withTermNames(sentence),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
         EVIDENCE_SHARE,
       );
+      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
+        const id = ranking.idAt(rank);
+        const cue = departureCue(sentence, this.clauseText(id));
+        if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
+      }
       for (let rank = 0; rank < ranking.size; rank++) {
         const id = ranking.idAt(rank);
         evidence.set(id, [
@@ -295,6 +322,7 @@ export class RegistrySearchIndex {
           evidence: bearing,
           stated,
           contradicted,
+          departures: departures.get(id) ?? [],
         };
       });
       const scores = clauses.map((c) => c.score).sort((a, b) => b - a);
@@ -310,6 +338,11 @@ export class RegistrySearchIndex {
     hits.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
     const top = hits[0]?.score ?? 0;
     return hits.filter((hit) => hit.score >= top * RELATIVE_FLOOR).slice(0, limit);
+  }
+
+  private clauseText(id: string): Localized {
+    const [sectionId, clauseId] = id.split('#');
+    return this.standards.get(sectionId!)!.block.clauses.find((clause) => clause.clauseId === clauseId)!.text;
   }
 
   /**

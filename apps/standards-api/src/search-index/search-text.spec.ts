@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { searchTerms, searchTermsOfAll } from './search-text';
+import { foldText, searchTerms, searchTermsOfAll } from './search-text';
 
 describe('search terms of many texts at once', () => {
   it("are each text's own search terms, for every text of the sample pack", async () => {
@@ -30,5 +30,18 @@ describe('search terms of many texts at once', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('folding a text', () => {
+  it('reads traditional Chinese as the simplified the registry writes, phrases included', () => {
+    expect(foldText('審計軌跡')).toBe('审计轨迹');
+    expect(foldText('資料庫的軟體')).toBe('数据库的软件');
+    expect(searchTerms('結算週期')).toEqual(searchTerms('结算周期'));
+  });
+
+  it('leaves simplified Chinese and Latin text as they are, but for case, width and accents', () => {
+    expect(foldText('结算批次由同一人编制并审批')).toBe('结算批次由同一人编制并审批');
+    expect(foldText('ＡＰＩ Café')).toBe('api cafe');
   });
 });

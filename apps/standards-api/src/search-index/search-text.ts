@@ -1,6 +1,9 @@
 // How registry text and queries become search terms, in both languages: Latin words folded and lightly
-// stemmed; Chinese split into words by Intl.Segmenter and, beside them, into overlapping character pairs,
-// so a word the segmenter does not know still matches by its pairs.
+// stemmed; traditional Chinese folded to simplified (OpenCC's Taiwan-to-mainland tables, phrases included),
+// as the registry writes zh-Hans; Chinese split into words by Intl.Segmenter and, beside them, into
+// overlapping character pairs, so a word the segmenter does not know still matches by its pairs.
+import { Converter } from 'opencc-js/t2cn';
+import * as OpenCcTables from 'opencc-js/preset/t2cn';
 
 const STOP_WORDS = new Set(
   (
@@ -37,9 +40,37 @@ const CHINESE_STOP_WORDS = new Set([
 const HAN = /\p{Script=Han}/u;
 const SEGMENTER = new Intl.Segmenter('zh-Hans', { granularity: 'word' });
 
-/** Case-, width- and diacritic-insensitive form of a text. */
+const toSimplified = Converter({ from: 'twp', to: 'cn' });
+
+/**
+ * The traditional characters OpenCC's tables turn into simplified ones: a text with none of them (all the
+ * registry's zh-Hans) is left as it is without running the converter, which costs some 50 µs a sentence.
+ */
+const TRADITIONAL = ((): Set<string> => {
+  const characters = new Set<string>();
+  for (const group of OpenCcTables.to['cn'] ?? []) {
+    for (const table of group) {
+      if (typeof table !== 'string') continue;
+      for (const entry of table.split('|')) {
+        const [from, to] = entry.split(' ');
+        if (from && [...from].length === 1 && from !== to) characters.add(from);
+      }
+    }
+  }
+  return characters;
+})();
+
+/** Whether a text holds a traditional character: a Han-free text (most queries) is told by one test. */
+function holdsTraditional(text: string): boolean {
+  if (!HAN.test(text)) return false;
+  for (const character of text) if (TRADITIONAL.has(character)) return true;
+  return false;
+}
+
+/** Case-, width-, diacritic- and script-insensitive form of a text (traditional Chinese as simplified). */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const simplified = holdsTraditional(text) ? toSimplified(text) : text;
+  return simplified.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 export function isHan(term: string): boolean {
@@ -168,4 +199,9 @@ const NEGATION =
 /** Whether a sentence says something is not done (then it cannot state that a requirement is met). */
 export function isNegated(sentence: string): boolean {
   return NEGATION.test(foldText(sentence));
+}
+
+/** The words of a sentence that say something is not done (no, never, 没有), or undefined. */
+export function negationIn(sentence: string): string | undefined {
+  return NEGATION.exec(foldText(sentence))?.[0];
 }

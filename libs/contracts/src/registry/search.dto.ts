@@ -45,6 +45,14 @@ export class EvidenceDto {
   @ApiProperty({ type: [String], description: 'termIds of the registry terms the sentence names' }) terms!: string[];
 }
 
+export class DepartureDto {
+  @ApiProperty({
+    description: "A sentence of the text that is about this clause above all (it scores at least 0.8 of the sentence's best clause)",
+  })
+  sentence!: string;
+  @ApiProperty({ description: 'The words of the sentence that say the clause is not done, or done regardless of it' }) cue!: string;
+}
+
 export class ClauseFindingDto {
   @ApiProperty({ example: '2' }) clauseId!: string;
   @ApiProperty({ type: () => LocalizedTextDto }) text!: LocalizedTextDto;
@@ -54,6 +62,12 @@ export class ClauseFindingDto {
   stated!: ConditionMatchDto[];
   @ApiProperty({ type: () => [ConditionMatchDto], description: 'Sentences that state the opposite of what the clause requires' })
   contradicted!: ConditionMatchDto[];
+  @ApiProperty({
+    type: () => [DepartureDto],
+    description:
+      'Sentences about this clause above all that say what it obliges is not done, or is done regardless ("even though", "anyway"), read from the sentence and the clause text rather than from condition phrases',
+  })
+  departures!: DepartureDto[];
 }
 
 export class StandardFindingDto {

@@ -1,0 +1,30 @@
+import { departureCue } from './departures';
+
+const obliges = { en: 'API keys must expire no later than 90 days after issue.', 'zh-Hans': 'API 密钥必须在签发后 90 天内到期。' };
+const forbids = { en: 'A released payment instruction must not be modified.', 'zh-Hans': '已放行的付款指令不得修改。' };
+
+describe('what a sentence says against the clause it is most about', () => {
+  it.each([
+    ['a negation of what a clause obliges', 'Our partner keys never expire.', obliges, 'never'],
+    ['a negation of what a clause obliges, in Chinese', '合作方的密钥从来没有设过期限。', obliges, '没有'],
+    [
+      'a concession, whatever the clause says',
+      'We edit the released instruction anyway, even though the bank complains.',
+      forbids,
+      'anyway',
+    ],
+    ['a concession, in Chinese', '尽管规则没有写，我们还是照样修改。', forbids, '尽管'],
+  ])('finds %s', (_, sentence, clause, cue) => {
+    expect(departureCue(sentence, clause)).toBe(cue);
+  });
+
+  it.each([
+    ['a negation of what a clause forbids (the clause is kept)', 'We never modify a released payment instruction.', forbids],
+    ['a negation of what a clause forbids, in Chinese', '已放行的付款指令我们从不修改。', forbids],
+    ['a sentence that says neither', 'Keys are rotated every 60 days.', obliges],
+    ['a change of state (no longer, 不再)', 'Keys no longer in use are revoked within a day.', obliges],
+    ['a sentence that says neither, in Chinese', '密钥每60天轮换一次。', obliges],
+  ])('finds nothing in %s', (_, sentence, clause) => {
+    expect(departureCue(sentence, clause)).toBeUndefined();
+  });
+});

@@ -1,0 +1,46 @@
+// What a sentence of a practice says against the clause it is most about, read from the sentence's own words
+// rather than from a clause's condition phrases: that something is not done (no, never, 没有), or that it is
+// done regardless ("even though the rule says", "anyway", 尽管). Practices that depart from a clause say so in
+// everyday words the clause does not use; these markers are how a departure is said, whatever its subject.
+import type { Localized } from '@stdreg/contracts';
+import { foldText, isHan, isNegated, negationIn, searchTerms } from './search-text';
+
+const CONCESSION =
+  /(?<![a-z])(even though|even if|although|though|anyway|regardless|despite|in spite of|instead of|instead|just|straight)(?![a-z])|虽然|尽管|即使|即便|照样|照常|仍然|仍旧|依然|反正|不管|直接/u;
+const PROHIBITION = /不得|禁止|严禁|不允许|不可/u;
+/** A bound (no later than 90 days, 不超过) limits what a clause obliges; it forbids nothing. */
+const BOUND = /\b(no|not) (later|earlier|more|less|fewer|longer|sooner) than\b|不得?晚于|不得?早于|不得?超过|不少于|不低于|不高于|不多于/gu;
+/** "No longer needed", 不再需要: a change of state, not a statement that something is not done. */
+const NO_LONGER = /\bno longer\b|不再/giu;
+/** Where one requirement of a clause ends and the next begins (a clause may oblige one thing and forbid another). */
+const REQUIREMENT_BOUNDARY = /[;；:：，]|,\s*(?:and|but|or)?\s*/u;
+
+/** Whether a requirement forbids (must not, never, 不得) rather than obliges. */
+function forbids(requirement: string): boolean {
+  const unbounded = requirement.replace(BOUND, ' ');
+  return isNegated(unbounded) || PROHIBITION.test(unbounded);
+}
+
+/**
+ * Whether the requirements of the clause that the sentence is about (those sharing most of its words)
+ * forbid rather than oblige: a sentence saying a forbidden thing is not done keeps the clause.
+ */
+function aboutAProhibition(sentence: string, clause: string): boolean {
+  const words = new Set(searchTerms(sentence));
+  const requirements = clause.split(REQUIREMENT_BOUNDARY).filter((part) => part.trim().length > 0);
+  const shared = requirements.map((part) => new Set(searchTerms(part).filter((word) => words.has(word))).size);
+  const most = Math.max(...shared);
+  return requirements.some((part, i) => shared[i] === most && forbids(part));
+}
+
+/**
+ * The words of the sentence that mark a departure from the clause, or undefined when it says neither. A
+ * concession always does; a negation only of what the clause obliges, read in the sentence's language.
+ */
+export function departureCue(sentence: string, clause: Localized): string | undefined {
+  const concession = CONCESSION.exec(foldText(sentence))?.[0];
+  if (concession) return concession;
+  const negation = negationIn(sentence.replace(NO_LONGER, ' '));
+  if (!negation) return undefined;
+  return aboutAProhibition(sentence, isHan(sentence) ? clause['zh-Hans'] : clause.en) ? undefined : negation;
+}
