@@ -32,7 +32,9 @@ export class TextRanking {
     private readonly index: CompactTextIndex,
     private readonly ranked: Int32Array,
     private readonly rankedScores: Float64Array,
-    private readonly matchedTerms: (document: number) => string[],
+    private readonly rankedTerms: string[][],
+    /** False when the search was asked for fewer hits than match: more follow the last one. */
+    readonly complete: boolean,
   ) {}
 
   get size(): number {
@@ -49,7 +51,7 @@ export class TextRanking {
 
   /** The query terms that found the document, in the query's order (MiniSearch's queryTerms). */
   queryTermsAt(rank: number): string[] {
-    return this.matchedTerms(this.ranked[rank]!);
+    return this.rankedTerms[rank]!;
   }
 }
 
@@ -75,48 +77,83 @@ function compactCounts(counts: Int32Array): Uint16Array | Int32Array {
   return max <= 0xffff ? Uint16Array.from(counts) : counts;
 }
 
-/** The scores of one search, by document number, and the distinct query terms each document matched. */
+/**
+ * The per-document arrays of a search, kept by the index between searches (a search runs to its end
+ * without yielding, so one set serves every search of the index); a search clears what it wrote.
+ */
 class SearchScratch {
+  /** Phase one: the sum of the contributions seen so far and the number of query terms they came from. */
+  readonly partial: Float64Array;
+  readonly partialTerms: Uint16Array;
+  /** 1 while a document is a candidate, 2 once it is ruled out. */
+  readonly state: Uint8Array;
+  /** Phase two, in MiniSearch's order: the current term's score, the total, the first list that found it. */
   readonly termScores: Float64Array;
   readonly totalScores: Float64Array;
-  readonly inTerm: Uint8Array;
-  readonly isMatched: Uint8Array;
-  readonly matchedTermCount: Uint16Array;
-  /**
-   * A document's matched terms as a chain of nodes (a term and the next node), in the order matched. Node 0
-   * is no node, so the arrays by document start as allocated (zeros), never written through.
-   */
-  private readonly firstNode: Int32Array;
-  private readonly lastNode: Int32Array;
-  private readonly nodeTerm: number[] = [0];
-  private readonly nodeNext: number[] = [0];
+  readonly firstList: Int32Array;
+  /** The last unit or query term that found a document, plus one, to count each once. */
+  readonly lastSeen: Int32Array;
 
   constructor(documentCount: number) {
+    this.partial = new Float64Array(documentCount);
+    this.partialTerms = new Uint16Array(documentCount);
+    this.state = new Uint8Array(documentCount);
     this.termScores = new Float64Array(documentCount);
     this.totalScores = new Float64Array(documentCount);
-    this.inTerm = new Uint8Array(documentCount);
-    this.isMatched = new Uint8Array(documentCount);
-    this.matchedTermCount = new Uint16Array(documentCount);
-    this.firstNode = new Int32Array(documentCount);
-    this.lastNode = new Int32Array(documentCount);
+    this.firstList = new Int32Array(documentCount);
+    this.lastSeen = new Int32Array(documentCount);
   }
 
-  addMatchedTerm(document: number, term: number): void {
-    for (let node = this.firstNode[document]!; node > 0; node = this.nodeNext[node]!) if (this.nodeTerm[node] === term) return;
-    const node = this.nodeTerm.push(term) - 1;
-    this.nodeNext.push(0);
-    const last = this.lastNode[document]!;
-    if (last === 0) this.firstNode[document] = node;
-    else this.nodeNext[last] = node;
-    this.lastNode[document] = node;
-    this.matchedTermCount[document]!++;
+  clear(documents: Iterable<number>): void {
+    for (const document of documents) {
+      this.partial[document] = 0;
+      this.partialTerms[document] = 0;
+      this.state[document] = 0;
+      this.termScores[document] = 0;
+      this.totalScores[document] = 0;
+      this.firstList[document] = 0;
+      this.lastSeen[document] = 0;
+    }
   }
+}
 
-  matchedTerms(document: number): number[] {
-    const terms: number[] = [];
-    for (let node = this.firstNode[document]!; node > 0; node = this.nodeNext[node]!) terms.push(this.nodeTerm[node]!);
-    return terms;
+/** A distinct term of a query: the tokens it matches (exact, by prefix, by typo) with their weights. */
+interface QueryUnit {
+  term: string;
+  tokens: number[];
+  weights: number[];
+  /** How many times the query has the term (each occurrence adds its score again, as in MiniSearch). */
+  occurrences: number;
+  /** The most the term can add to one document's sum, all occurrences together. */
+  bound: number;
+}
+
+/** Above any rounding of a sum of a few hundred terms: a document is ruled out only when it is clearly below. */
+const ROUNDING_SLACK = 1 - 1e-9;
+
+/** The k-th largest of values (k ≥ 1, k ≤ values.length), by selection; reorders values. */
+function kthLargest(values: Float64Array, k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else return values[target]!;
   }
+  return values[target]!;
 }
 
 export class CompactTextIndex {
@@ -130,6 +167,9 @@ export class CompactTextIndex {
   /** Distinct tokens of document d in field f at d * fieldCount + f (MiniSearch's field length). */
   private readonly fieldLengths: Uint16Array | Int32Array;
   private readonly averageFieldLengths: Float64Array;
+  /** The most token t adds in field f to one document (BM25+, unweighted) at t * fieldCount + f, rounded up. */
+  private readonly maxScores: Float32Array;
+  private scratch: SearchScratch | undefined;
 
   constructor(
     private readonly fields: readonly string[],
@@ -193,6 +233,22 @@ export class CompactTextIndex {
       sortedFrequencies[at] = frequencies.values[i]!;
     }
     this.postingFrequencies = compactCounts(sortedFrequencies);
+
+    this.maxScores = new Float32Array(tokenCount * this.fieldCount);
+    for (let key = 0; key < this.maxScores.length; key++) {
+      const field = key % this.fieldCount;
+      const start = this.offsets[key]!;
+      const end = this.offsets[key + 1]!;
+      if (start === end) continue;
+      const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
+      let max = 0;
+      for (let posting = start; posting < end; posting++) {
+        const score = this.scoreOf(inverseDocumentFrequency, posting, field);
+        if (score > max) max = score;
+      }
+      // A 32-bit float holds the bound to 6e-8 of it; raised by 1e-6 it stays above the score it bounds.
+      this.maxScores[key] = max * (1 + 1e-6);
+    }
   }
 
   /** The documents with the tokens of each of their fields, tokenized a batch at a time. */
@@ -218,101 +274,296 @@ export class CompactTextIndex {
 
   /**
    * The documents matching any term of the query (OR), scored and ordered as MiniSearch's search; with
-   * `atLeast`, only those scoring at least that share of the best (only they are ordered).
+   * `atLeast`, only those scoring at least that share of the best; with `limit`, only the first `limit` of them.
+   *
+   * A bounded search (a share or a limit) scores in two passes. The first (MaxScore) takes the query's terms
+   * from the one that can add the most to a document to the one that can add the least, keeping a lower
+   * bound of each document's score and a threshold that the answer's hits are known to reach (the limit-th
+   * best lower bound, the share of the best one); once the terms left could not lift a document that none
+   * of the earlier ones found to the threshold, it looks the remaining terms up only for the documents it
+   * has, ruling out those that cannot reach the threshold any more. The second pass scores the documents
+   * left exactly as MiniSearch does, term by term in the query's order, so scores, order and ties are its.
    */
-  search(query: string, options: TextSearchOptions, atLeast = 0): TextRanking {
+  search(query: string, options: TextSearchOptions, atLeast = 0, limit = Infinity): TextRanking {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
-    const { weights } = options;
-    const scratch = new SearchScratch(this.ids.length);
-    const matched: number[] = [];
-    const distinctTerms: string[] = [];
-
-    for (const term of queryTerms) {
-      let distinct = distinctTerms.indexOf(term);
-      if (distinct < 0) distinct = distinctTerms.push(term) - 1;
-      const termMatched: number[] = [];
-      const score = (tokenNumber: number, weight: number) => this.scoreToken(tokenNumber, weight, boosts, scratch, termMatched);
-
-      const exact = this.vocabulary.get(term);
-      if (exact !== undefined) score(exact, 1);
-      const fuzziness = options.fuzzy(term);
-      let fuzzyMatches: Map<string, [number, number]> | undefined;
-      if (fuzziness) {
-        const fraction = fuzziness === true ? 0.2 : fuzziness;
-        const maxDistance = fraction < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fraction)) : fraction;
-        if (maxDistance) fuzzyMatches = this.vocabulary.fuzzyGet(term, maxDistance);
+    const units: QueryUnit[] = [];
+    const unitOfOccurrence = queryTerms.map((term) => {
+      const known = units.findIndex((unit) => unit.term === term);
+      if (known >= 0) {
+        units[known]!.occurrences++;
+        return known;
       }
-      if (options.prefix(term)) {
-        for (const [token, tokenNumber] of this.vocabulary.atPrefix(term)) {
-          const distance = token.length - term.length;
-          if (!distance) continue;
-          fuzzyMatches?.delete(token);
-          score(tokenNumber, (weights.prefix * token.length) / (token.length + 0.3 * distance));
-        }
-      }
-      if (fuzzyMatches) {
-        for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
-          if (!distance) continue;
-          score(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
-        }
-      }
-
-      // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
-      for (const document of termMatched) {
-        scratch.inTerm[document] = 0;
-        if (!scratch.isMatched[document]) {
-          scratch.isMatched[document] = 1;
-          matched.push(document);
-        }
-        scratch.totalScores[document]! += scratch.termScores[document]!;
-        scratch.termScores[document] = 0;
-        scratch.addMatchedTerm(document, distinct);
-      }
-    }
-
-    const finalScores = new Float64Array(matched.length);
-    for (let position = 0; position < matched.length; position++) {
-      const document = matched[position]!;
-      finalScores[position] = scratch.totalScores[document]! * (scratch.matchedTermCount[document] || 1);
-    }
-    let best = 0;
-    for (const score of finalScores) if (score > best) best = score;
-    const floor = best * atLeast;
-    const order = Int32Array.from(matched.keys())
-      .filter((position) => finalScores[position]! >= floor)
-      .sort((a, b) => finalScores[b]! - finalScores[a]! || a - b);
-    const ranked = new Int32Array(order.length);
-    const rankedScores = new Float64Array(order.length);
-    order.forEach((position, rank) => {
-      ranked[rank] = matched[position]!;
-      rankedScores[rank] = finalScores[position]!;
+      return units.push(this.queryUnit(term, options)) - 1;
     });
-    return new TextRanking(this, ranked, rankedScores, (document) => scratch.matchedTerms(document).map((term) => distinctTerms[term]!));
+    if (this.ids.length === 0 || units.length === 0) return new TextRanking(this, new Int32Array(0), new Float64Array(0), [], true);
+    for (const unit of units) unit.bound = this.boundOf(unit, boosts);
+
+    const scratch = (this.scratch ??= new SearchScratch(this.ids.length));
+    const share = Math.min(Math.max(atLeast, 0), 1);
+    // One more than asked for, to know whether more follow.
+    const wanted = limit === Infinity ? Infinity : Math.max(0, Math.floor(limit)) + 1;
+    const touched: number[] = [];
+    try {
+      const candidates = share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, scratch, touched) : null;
+      return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, limit, candidates, scratch, touched);
+    } finally {
+      scratch.clear(touched);
+    }
   }
 
-  /** Adds a matched token's BM25+ score, per field, to each document it occurs in (MiniSearch's termResults). */
-  private scoreToken(tokenNumber: number, weight: number, boosts: number[], scratch: SearchScratch, termMatched: number[]): void {
-    const documentCount = this.ids.length;
-    for (let field = 0; field < this.fieldCount; field++) {
-      const start = this.offsets[tokenNumber * this.fieldCount + field]!;
-      const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
-      if (start === end) continue;
-      const matching = end - start;
-      const averageLength = this.averageFieldLengths[field]!;
-      const inverseDocumentFrequency = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
-      const fieldWeight = weight * boosts[field]!;
-      for (let posting = start; posting < end; posting++) {
-        const document = this.postingDocuments[posting]!;
-        const frequency = this.postingFrequencies[posting]!;
-        const length = this.fieldLengths[document * this.fieldCount + field]!;
-        const bm25 = inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
-        if (!scratch.inTerm[document]) {
-          scratch.inTerm[document] = 1;
-          termMatched.push(document);
-        }
-        scratch.termScores[document]! += fieldWeight * bm25;
+  /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
+  private queryUnit(term: string, options: TextSearchOptions): QueryUnit {
+    const { weights } = options;
+    const unit: QueryUnit = { term, tokens: [], weights: [], occurrences: 1, bound: 0 };
+    const add = (tokenNumber: number, weight: number) => {
+      unit.tokens.push(tokenNumber);
+      unit.weights.push(weight);
+    };
+    const exact = this.vocabulary.get(term);
+    if (exact !== undefined) add(exact, 1);
+    const fuzziness = options.fuzzy(term);
+    let fuzzyMatches: Map<string, [number, number]> | undefined;
+    if (fuzziness) {
+      const fraction = fuzziness === true ? 0.2 : fuzziness;
+      const maxDistance = fraction < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fraction)) : fraction;
+      if (maxDistance) fuzzyMatches = this.vocabulary.fuzzyGet(term, maxDistance);
+    }
+    if (options.prefix(term)) {
+      for (const [token, tokenNumber] of this.vocabulary.atPrefix(term)) {
+        const distance = token.length - term.length;
+        if (!distance) continue;
+        fuzzyMatches?.delete(token);
+        add(tokenNumber, (weights.prefix * token.length) / (token.length + 0.3 * distance));
       }
     }
+    if (fuzzyMatches) {
+      for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
+        if (!distance) continue;
+        add(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
+      }
+    }
+    return unit;
+  }
+
+  /** The most a query term can add to one document's sum, every occurrence in the query together. */
+  private boundOf(unit: QueryUnit, boosts: number[]): number {
+    let bound = 0;
+    unit.tokens.forEach((tokenNumber, j) => {
+      for (let field = 0; field < this.fieldCount; field++) {
+        bound += unit.weights[j]! * boosts[field]! * this.maxScores[tokenNumber * this.fieldCount + field]!;
+      }
+    });
+    return bound * unit.occurrences * (1 + 1e-9);
+  }
+
+  /**
+   * The first pass of a bounded search: every document that may be in the answer (and few more), in
+   * document order. A document's lower bound is the sum of what it has been found with times the number of
+   * query terms that found it (MiniSearch multiplies the sum by that number); its upper bound adds every
+   * term not yet looked up, to both.
+   */
+  private candidates(units: QueryUnit[], boosts: number[], share: number, wanted: number, scratch: SearchScratch, touched: number[]) {
+    const { partial, partialTerms, state, lastSeen } = scratch;
+    const order = units.map((_, i) => i).sort((a, b) => units[b]!.bound - units[a]!.bound);
+    let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
+    let restTerms = units.length;
+    let threshold = 0;
+    let candidates: number[] | null = null;
+    for (let step = 0; step < order.length; step++) {
+      const unit = units[order[step]!]!;
+      const stamp = step + 1;
+      // A document no earlier term found has at most every remaining term, each at its most.
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = touched.slice().sort((a, b) => a - b);
+      if (candidates !== null) {
+        candidates = candidates.filter((document) => {
+          if ((partial[document]! + restBound) * (partialTerms[document]! + restTerms) >= threshold * ROUNDING_SLACK) return true;
+          state[document] = 2;
+          return false;
+        });
+      }
+      const found = (document: number, score: number) => {
+        partial[document]! += score;
+        if (lastSeen[document] !== stamp) {
+          lastSeen[document] = stamp;
+          partialTerms[document]!++;
+        }
+      };
+      unit.tokens.forEach((tokenNumber, j) => {
+        for (let field = 0; field < this.fieldCount; field++) {
+          const start = this.offsets[tokenNumber * this.fieldCount + field]!;
+          const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
+          if (start === end) continue;
+          const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
+          const fieldWeight = unit.weights[j]! * boosts[field]! * unit.occurrences;
+          if (candidates === null) {
+            for (let posting = start; posting < end; posting++) {
+              const document = this.postingDocuments[posting]!;
+              if (state[document] === 0) {
+                state[document] = 1;
+                touched.push(document);
+              }
+              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+            }
+          } else {
+            let posting = start;
+            for (const document of candidates) {
+              posting = this.seek(document, posting, end);
+              if (posting === end) break;
+              if (this.postingDocuments[posting] === document)
+                found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+            }
+          }
+        }
+      });
+      restBound -= unit.bound;
+      restTerms--;
+      threshold = this.threshold(candidates ?? touched, partial, partialTerms, share, wanted);
+    }
+    return (candidates ?? touched.slice().sort((a, b) => a - b)).filter((document) => {
+      if (partial[document]! * partialTerms[document]! >= threshold * ROUNDING_SLACK) return true;
+      state[document] = 2;
+      return false;
+    });
+  }
+
+  /** What every hit of the answer is known to score at least: the wanted-th best lower bound, the share of the best. */
+  private threshold(documents: number[], partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
+    const lowerBounds = new Float64Array(documents.length);
+    let best = 0;
+    documents.forEach((document, i) => {
+      const lowerBound = partial[document]! * partialTerms[document]!;
+      lowerBounds[i] = lowerBound;
+      if (lowerBound > best) best = lowerBound;
+    });
+    const byShare = best * share;
+    return wanted <= documents.length ? Math.max(byShare, kthLargest(lowerBounds, wanted)) : byShare;
+  }
+
+  /**
+   * The second pass: the documents (all that match, or the candidates) scored as MiniSearch scores them:
+   * each term's tokens and fields summed in its order, the terms' sums added in the query's order, times the
+   * number of distinct terms found; ordered by score, ties in the order first matched.
+   */
+  private exactRanking(
+    queryTerms: string[],
+    units: QueryUnit[],
+    unitOfOccurrence: number[],
+    boosts: number[],
+    share: number,
+    limit: number,
+    candidates: number[] | null,
+    scratch: SearchScratch,
+    touched: number[],
+  ): TextRanking {
+    const { termScores, totalScores, firstList, lastSeen, state } = scratch;
+    const matched: number[] = [];
+    const termsOf = new Map<number, number[]>();
+    let list = 0;
+    queryTerms.forEach((_, occurrence) => {
+      const unitNumber = unitOfOccurrence[occurrence]!;
+      const unit = units[unitNumber]!;
+      const stamp = units.length + 1 + occurrence;
+      const termMatched: number[] = [];
+      const found = (document: number, score: number) => {
+        termScores[document]! += score;
+        if (lastSeen[document] !== stamp) {
+          lastSeen[document] = stamp;
+          termMatched.push(document);
+        }
+        if (firstList[document] === 0) {
+          firstList[document] = list;
+          matched.push(document);
+          if (candidates === null) touched.push(document);
+        }
+      };
+      unit.tokens.forEach((tokenNumber, j) => {
+        for (let field = 0; field < this.fieldCount; field++) {
+          list++;
+          const start = this.offsets[tokenNumber * this.fieldCount + field]!;
+          const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
+          if (start === end) continue;
+          const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
+          const fieldWeight = unit.weights[j]! * boosts[field]!;
+          if (candidates === null) {
+            for (let posting = start; posting < end; posting++) {
+              found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+            }
+          } else {
+            let posting = start;
+            for (const document of candidates) {
+              posting = this.seek(document, posting, end);
+              if (posting === end) break;
+              if (this.postingDocuments[posting] === document && state[document] === 1) {
+                found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+              }
+            }
+          }
+        }
+      });
+      // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
+      for (const document of termMatched) {
+        totalScores[document]! += termScores[document]!;
+        termScores[document] = 0;
+        const terms = termsOf.get(document);
+        if (terms === undefined) termsOf.set(document, [unitNumber]);
+        else if (!terms.includes(unitNumber)) terms.push(unitNumber);
+      }
+    });
+
+    const finalScores = new Float64Array(matched.length);
+    let best = 0;
+    matched.forEach((document, position) => {
+      const score = totalScores[document]! * (termsOf.get(document)!.length || 1);
+      finalScores[position] = score;
+      if (score > best) best = score;
+    });
+    const floor = best * share;
+    const order = Int32Array.from(matched.keys())
+      .filter((position) => finalScores[position]! >= floor)
+      .sort((a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!);
+    const size = Math.min(order.length, limit);
+    const ranked = new Int32Array(size);
+    const rankedScores = new Float64Array(size);
+    const rankedTerms: string[][] = [];
+    for (let rank = 0; rank < size; rank++) {
+      const document = matched[order[rank]!]!;
+      ranked[rank] = document;
+      rankedScores[rank] = finalScores[order[rank]!]!;
+      rankedTerms.push(termsOf.get(document)!.map((unitNumber) => units[unitNumber]!.term));
+    }
+    return new TextRanking(this, ranked, rankedScores, rankedTerms, order.length <= limit);
+  }
+
+  private inverseDocumentFrequency(matching: number): number {
+    return Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5));
+  }
+
+  /** A posting's BM25+ score in its field (MiniSearch's, before the term's weight and the field's boost). */
+  private scoreOf(inverseDocumentFrequency: number, posting: number, field: number): number {
+    const frequency = this.postingFrequencies[posting]!;
+    const length = this.fieldLengths[this.postingDocuments[posting]! * this.fieldCount + field]!;
+    const averageLength = this.averageFieldLengths[field]!;
+    return inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
+  }
+
+  /** The first posting at or after `from` (and before `end`) of a document at or after `document`: galloping, then halving. */
+  private seek(document: number, from: number, end: number): number {
+    const documents = this.postingDocuments;
+    let low = from;
+    let high = from;
+    let step = 1;
+    while (high < end && documents[high]! < document) {
+      low = high + 1;
+      high += step;
+      step *= 2;
+    }
+    if (high > end) high = end;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (documents[middle]! < document) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }
