@@ -77,12 +77,13 @@ function expectSameAnswer(
   options: TextSearchOptions,
   atLeast: number,
   limit = Infinity,
+  keep: ReadonlySet<string> = new Set(),
 ) {
   const all = miniSearch.search(query, options);
   const aboveShare = all.filter((result) => result.score >= (all[0]?.score ?? 0) * atLeast);
-  const expected = aboveShare.slice(0, limit);
-  const ranking = compact.search(query, options, atLeast, limit);
-  expect(ranking.complete).toBe(aboveShare.length <= limit);
+  const expected = aboveShare.filter((result, rank) => rank < limit || keep.has(result.id));
+  const ranking = compact.search(query, options, { atLeast, limit, keep });
+  expect(ranking.complete).toBe(expected.length === aboveShare.length);
   const actual = Array.from({ length: ranking.size }, (_, rank) => ({
     id: ranking.idAt(rank),
     score: ranking.scoreAt(rank),
@@ -100,6 +101,8 @@ function expectSameAnswer(
 const share = fc.constantFrom(0, 0, 0.12, 0.45, 1);
 /** How many hits are asked for (a page of them, or every one). */
 const limit = fc.constantFrom(Infinity, 0, 1, 2, 3, 5, 10);
+/** Documents answered wherever they rank, by number (d0, d1, …; some beyond the corpus). */
+const kept = fc.uniqueArray(fc.nat(30), { maxLength: 3 }).map((numbers) => new Set(numbers.map((n) => `d${n}`)));
 
 describe('the compact text index', () => {
   it('ranks, scores and credits query terms as MiniSearch does', () => {
@@ -111,10 +114,10 @@ describe('the compact text index', () => {
     );
   });
 
-  it("answers a search for the first hits with MiniSearch's first hits, scores and ties included", () => {
+  it("answers a search for the first hits with MiniSearch's first hits, scores and ties included, and the kept ones wherever they rank", () => {
     fc.assert(
-      fc.property(corpus, text(5), searchOptions, share, limit, (documents, query, options, atLeast, first) => {
-        expectSameAnswer(bothIndexes(documents), query, options, atLeast, first);
+      fc.property(corpus, text(5), searchOptions, share, limit, kept, (documents, query, options, atLeast, first, keep) => {
+        expectSameAnswer(bothIndexes(documents), query, options, atLeast, first, keep);
       }),
       { numRuns: 400 },
     );

@@ -19,6 +19,16 @@ export interface TextSearchOptions {
   weights: { fuzzy: number; prefix: number };
 }
 
+/** Which hits a search answers: those scoring at least a share of the best, the first `limit` of them. */
+export interface TextSearchBounds {
+  /** The share of the best score a hit must reach (0: every hit). */
+  atLeast?: number;
+  /** How many hits to rank (every one when absent). */
+  limit?: number;
+  /** Documents answered wherever they rank (if they reach the share), beside the first `limit`. */
+  keep?: ReadonlySet<string>;
+}
+
 // MiniSearch's defaults: BM25+ parameters and the most edits a fractional fuzziness allows.
 const K = 1.2;
 const B = 0.7;
@@ -85,7 +95,7 @@ class SearchScratch {
   /** Phase one: the sum of the contributions seen so far and the number of query terms they came from. */
   readonly partial: Float64Array;
   readonly partialTerms: Uint16Array;
-  /** 1 while a document is a candidate, 2 once it is ruled out. */
+  /** 1 while a document is a candidate, 2 once it is ruled out, 3 when it is kept whatever its score. */
   readonly state: Uint8Array;
   /** Phase two, in MiniSearch's order: the current term's score, the total, the first list that found it. */
   readonly termScores: Float64Array;
@@ -169,7 +179,11 @@ export class CompactTextIndex {
   private readonly averageFieldLengths: Float64Array;
   /** The most token t adds in field f to one document (BM25+, unweighted) at t * fieldCount + f, rounded up. */
   private readonly maxScores: Float32Array;
+  /** The most distinct tokens a document has in each field. */
+  private readonly longestFields: Int32Array;
   private scratch: SearchScratch | undefined;
+  /** Built on the first search that keeps documents by id. */
+  private numberOfId: Map<string, number> | undefined;
 
   constructor(
     private readonly fields: readonly string[],
@@ -217,6 +231,11 @@ export class CompactTextIndex {
       }
     }
     this.averageFieldLengths = averages;
+    this.longestFields = new Int32Array(this.fieldCount);
+    for (let i = 0; i < lengths.length; i++) {
+      const field = i % this.fieldCount;
+      this.longestFields[field] = Math.max(this.longestFields[field]!, lengths.values[i]!);
+    }
     this.fieldLengths = compactCounts(lengths.values.subarray(0, lengths.length));
 
     // A counting sort by token and field; stable, so each list stays in document order as MiniSearch's Maps are.
@@ -274,7 +293,8 @@ export class CompactTextIndex {
 
   /**
    * The documents matching any term of the query (OR), scored and ordered as MiniSearch's search; with
-   * `atLeast`, only those scoring at least that share of the best; with `limit`, only the first `limit` of them.
+   * `atLeast`, only those scoring at least that share of the best; with `limit`, only the first `limit` of them
+   * (and those of `keep`, wherever they rank).
    *
    * A bounded search (a share or a limit) scores in two passes. The first (MaxScore) takes the query's terms
    * from the one that can add the most to a document to the one that can add the least, keeping a lower
@@ -284,7 +304,7 @@ export class CompactTextIndex {
    * has, ruling out those that cannot reach the threshold any more. The second pass scores the documents
    * left exactly as MiniSearch does, term by term in the query's order, so scores, order and ties are its.
    */
-  search(query: string, options: TextSearchOptions, atLeast = 0, limit = Infinity): TextRanking {
+  search(query: string, options: TextSearchOptions, { atLeast = 0, limit = Infinity, keep }: TextSearchBounds = {}): TextRanking {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
     const units: QueryUnit[] = [];
@@ -301,12 +321,14 @@ export class CompactTextIndex {
 
     const scratch = (this.scratch ??= new SearchScratch(this.ids.length));
     const share = Math.min(Math.max(atLeast, 0), 1);
-    // One more than asked for, to know whether more follow.
-    const wanted = limit === Infinity ? Infinity : Math.max(0, Math.floor(limit)) + 1;
+    const first = Math.max(0, Math.floor(limit));
+    const kept = this.documentsOf(keep);
+    // One more than asked for beside the kept ones, to know whether more follow.
+    const wanted = first + 1 + kept.length;
     const touched: number[] = [];
     try {
-      const candidates = share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, scratch, touched) : null;
-      return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, limit, candidates, scratch, touched);
+      const candidates = share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, kept, scratch, touched) : null;
+      return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, first, kept, candidates, scratch, touched);
     } finally {
       scratch.clear(touched);
     }
@@ -346,14 +368,22 @@ export class CompactTextIndex {
     return unit;
   }
 
-  /** The most a query term can add to one document's sum, every occurrence in the query together. */
+  /**
+   * The most a query term can add to one document's sum, every occurrence in the query together: in each
+   * field, the largest of what its tokens can add, as many of them as the longest field of that kind has
+   * distinct tokens (a term with a short prefix finds thousands of tokens, a document has a few of them).
+   */
   private boundOf(unit: QueryUnit, boosts: number[]): number {
     let bound = 0;
-    unit.tokens.forEach((tokenNumber, j) => {
-      for (let field = 0; field < this.fieldCount; field++) {
-        bound += unit.weights[j]! * boosts[field]! * this.maxScores[tokenNumber * this.fieldCount + field]!;
-      }
-    });
+    for (let field = 0; field < this.fieldCount; field++) {
+      const most: number[] = [];
+      unit.tokens.forEach((tokenNumber, j) => {
+        const score = this.maxScores[tokenNumber * this.fieldCount + field]!;
+        if (score > 0) most.push(unit.weights[j]! * score);
+      });
+      if (most.length > this.longestFields[field]!) most.sort((a, b) => b - a).length = this.longestFields[field]!;
+      for (const score of most) bound += boosts[field]! * score;
+    }
     return bound * unit.occurrences * (1 + 1e-9);
   }
 
@@ -363,12 +393,30 @@ export class CompactTextIndex {
    * query terms that found it (MiniSearch multiplies the sum by that number); its upper bound adds every
    * term not yet looked up, to both.
    */
-  private candidates(units: QueryUnit[], boosts: number[], share: number, wanted: number, scratch: SearchScratch, touched: number[]) {
+  private candidates(
+    units: QueryUnit[],
+    boosts: number[],
+    share: number,
+    wanted: number,
+    kept: number[],
+    scratch: SearchScratch,
+    touched: number[],
+  ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
+    let threshold = 0;
+    // A kept document is a candidate from the start and never ruled out.
+    for (const document of kept) {
+      state[document] = 3;
+      touched.push(document);
+    }
+    const ruledOut = (document: number, upperBound: number) => {
+      if (state[document] === 3 || upperBound >= threshold * ROUNDING_SLACK) return false;
+      state[document] = 2;
+      return true;
+    };
     const order = units.map((_, i) => i).sort((a, b) => units[b]!.bound - units[a]!.bound);
     let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
     let restTerms = units.length;
-    let threshold = 0;
     let candidates: number[] | null = null;
     for (let step = 0; step < order.length; step++) {
       const unit = units[order[step]!]!;
@@ -376,11 +424,9 @@ export class CompactTextIndex {
       // A document no earlier term found has at most every remaining term, each at its most.
       if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = touched.slice().sort((a, b) => a - b);
       if (candidates !== null) {
-        candidates = candidates.filter((document) => {
-          if ((partial[document]! + restBound) * (partialTerms[document]! + restTerms) >= threshold * ROUNDING_SLACK) return true;
-          state[document] = 2;
-          return false;
-        });
+        candidates = candidates.filter(
+          (document) => !ruledOut(document, (partial[document]! + restBound) * (partialTerms[document]! + restTerms)),
+        );
       }
       const found = (document: number, score: number) => {
         partial[document]! += score;
@@ -406,13 +452,9 @@ export class CompactTextIndex {
               found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
             }
           } else {
-            let posting = start;
-            for (const document of candidates) {
-              posting = this.seek(document, posting, end);
-              if (posting === end) break;
-              if (this.postingDocuments[posting] === document)
-                found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
-            }
+            this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
+              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
+            );
           }
         }
       });
@@ -420,11 +462,9 @@ export class CompactTextIndex {
       restTerms--;
       threshold = this.threshold(candidates ?? touched, partial, partialTerms, share, wanted);
     }
-    return (candidates ?? touched.slice().sort((a, b) => a - b)).filter((document) => {
-      if (partial[document]! * partialTerms[document]! >= threshold * ROUNDING_SLACK) return true;
-      state[document] = 2;
-      return false;
-    });
+    return (candidates ?? touched.slice().sort((a, b) => a - b)).filter(
+      (document) => !ruledOut(document, partial[document]! * partialTerms[document]!),
+    );
   }
 
   /** What every hit of the answer is known to score at least: the wanted-th best lower bound, the share of the best. */
@@ -451,7 +491,8 @@ export class CompactTextIndex {
     unitOfOccurrence: number[],
     boosts: number[],
     share: number,
-    limit: number,
+    first: number,
+    kept: number[],
     candidates: number[] | null,
     scratch: SearchScratch,
     touched: number[],
@@ -490,14 +531,9 @@ export class CompactTextIndex {
               found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
             }
           } else {
-            let posting = start;
-            for (const document of candidates) {
-              posting = this.seek(document, posting, end);
-              if (posting === end) break;
-              if (this.postingDocuments[posting] === document && state[document] === 1) {
-                found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
-              }
-            }
+            this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
+              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
+            );
           }
         }
       });
@@ -522,17 +558,30 @@ export class CompactTextIndex {
     const order = Int32Array.from(matched.keys())
       .filter((position) => finalScores[position]! >= floor)
       .sort((a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!);
-    const size = Math.min(order.length, limit);
-    const ranked = new Int32Array(size);
-    const rankedScores = new Float64Array(size);
+    const keptSet = new Set(kept);
+    const answered = order.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
+    const ranked = new Int32Array(answered.length);
+    const rankedScores = new Float64Array(answered.length);
     const rankedTerms: string[][] = [];
-    for (let rank = 0; rank < size; rank++) {
-      const document = matched[order[rank]!]!;
+    answered.forEach((position, rank) => {
+      const document = matched[position]!;
       ranked[rank] = document;
-      rankedScores[rank] = finalScores[order[rank]!]!;
+      rankedScores[rank] = finalScores[position]!;
       rankedTerms.push(termsOf.get(document)!.map((unitNumber) => units[unitNumber]!.term));
+    });
+    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === order.length);
+  }
+
+  /** The numbers of the documents with these ids (ids the index does not have are left out). */
+  private documentsOf(ids: ReadonlySet<string> | undefined): number[] {
+    if (ids === undefined || ids.size === 0) return [];
+    this.numberOfId ??= new Map(this.ids.map((id, number) => [id, number]));
+    const documents: number[] = [];
+    for (const id of ids) {
+      const document = this.numberOfId.get(id);
+      if (document !== undefined) documents.push(document);
     }
-    return new TextRanking(this, ranked, rankedScores, rankedTerms, order.length <= limit);
+    return documents;
   }
 
   private inverseDocumentFrequency(matching: number): number {
@@ -545,6 +594,32 @@ export class CompactTextIndex {
     const length = this.fieldLengths[this.postingDocuments[posting]! * this.fieldCount + field]!;
     const averageLength = this.averageFieldLengths[field]!;
     return inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
+  }
+
+  /**
+   * Each posting in [start, end) of a candidate (in document order): a short list is read through, checking
+   * each document, a long one is searched for each candidate (the candidates are in document order).
+   */
+  private eachCandidatePosting(
+    candidates: number[],
+    state: Uint8Array,
+    start: number,
+    end: number,
+    visit: (document: number, posting: number) => void,
+  ): void {
+    if (end - start <= candidates.length * 4) {
+      for (let posting = start; posting < end; posting++) {
+        const document = this.postingDocuments[posting]!;
+        if (state[document] === 1 || state[document] === 3) visit(document, posting);
+      }
+      return;
+    }
+    let posting = start;
+    for (const document of candidates) {
+      posting = this.seek(document, posting, end);
+      if (posting === end) return;
+      if (this.postingDocuments[posting] === document) visit(document, posting);
+    }
   }
 
   /** The first posting at or after `from` (and before `end`) of a document at or after `document`: galloping, then halving. */
