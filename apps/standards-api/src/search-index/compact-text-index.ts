@@ -35,6 +35,9 @@ const B = 0.7;
 const D = 0.5;
 const MAX_FUZZY = 6;
 const DOCUMENTS_PER_BATCH = 500;
+const HAN = /\p{Script=Han}/u;
+const HAN_FIRST = /^\p{Script=Han}/u;
+const ALL_HAN = /^\p{Script=Han}+$/u;
 
 /** The documents a query matches, best first (ties in the order MiniSearch gives them: the order first matched). */
 export class TextRanking {
@@ -169,7 +172,18 @@ function kthLargest(values: Float64Array, k: number): number {
 export class CompactTextIndex {
   private readonly fieldCount: number;
   private readonly ids: string[] = [];
-  private readonly vocabulary = new SearchableMap<number>();
+  /**
+   * The vocabulary tree, in two: tokens that start with a Han character and the others. Each half is the
+   * whole tree's subtrees under its first characters, alike in shape and order, so a look-up or a prefix
+   * answers as the whole tree would; a typo look-up of a Latin word in the other half alone skips the
+   * thousands of Chinese characters at the root (the most of a cold search at 100 000 terms).
+   */
+  private readonly hanFirst = new SearchableMap<number>();
+  private readonly otherFirst = new SearchableMap<number>();
+  /** Whether every token that starts with a Han character is Han throughout (then no Latin typo reaches one). */
+  private hanFirstAllHan = true;
+  /** The whole tree, built only for a typo look-up the halves cannot answer alone (none in the registry's searches). */
+  private wholeVocabulary: SearchableMap<number> | undefined;
   /** Postings of token t in field f: documents and frequencies at offsets[t * fieldCount + f] up to the next offset. */
   private readonly offsets: Int32Array;
   private readonly postingDocuments: Int32Array;
@@ -216,7 +230,10 @@ export class CompactTextIndex {
           let tokenNumber = numberOfToken.get(token);
           if (tokenNumber === undefined) {
             numberOfToken.set(token, (tokenNumber = tokenCount++));
-            this.vocabulary.set(token, tokenNumber);
+            if (HAN_FIRST.test(token)) {
+              this.hanFirst.set(token, tokenNumber);
+              if (!ALL_HAN.test(token)) this.hanFirstAllHan = false;
+            } else this.otherFirst.set(token, tokenNumber);
           }
           frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
         }
@@ -342,17 +359,20 @@ export class CompactTextIndex {
       unit.tokens.push(tokenNumber);
       unit.weights.push(weight);
     };
-    const exact = this.vocabulary.get(term);
+    const vocabulary = HAN_FIRST.test(term) ? this.hanFirst : this.otherFirst;
+    const exact = vocabulary.get(term);
     if (exact !== undefined) add(exact, 1);
     const fuzziness = options.fuzzy(term);
     let fuzzyMatches: Map<string, [number, number]> | undefined;
     if (fuzziness) {
       const fraction = fuzziness === true ? 0.2 : fuzziness;
       const maxDistance = fraction < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fraction)) : fraction;
-      if (maxDistance) fuzzyMatches = this.vocabulary.fuzzyGet(term, maxDistance);
+      // A word without Han characters is as many edits from an all-Han token as the longer of the two is long.
+      const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
+      if (maxDistance) fuzzyMatches = (latinTypo ? this.otherFirst : this.whole()).fuzzyGet(term, maxDistance);
     }
     if (options.prefix(term)) {
-      for (const [token, tokenNumber] of this.vocabulary.atPrefix(term)) {
+      for (const [token, tokenNumber] of vocabulary.atPrefix(term)) {
         const distance = token.length - term.length;
         if (!distance) continue;
         fuzzyMatches?.delete(token);
@@ -366,6 +386,12 @@ export class CompactTextIndex {
       }
     }
     return unit;
+  }
+
+  /** The vocabulary as one tree, its tokens set in the order they were numbered (so shaped as MiniSearch's). */
+  private whole(): SearchableMap<number> {
+    this.wholeVocabulary ??= SearchableMap.from([...this.otherFirst, ...this.hanFirst].sort((a, b) => a[1] - b[1]));
+    return this.wholeVocabulary;
   }
 
   /**
