@@ -47,7 +47,7 @@ const searchOptions: fc.Arbitrary<TextSearchOptions> = fc
   .record({
     boost: fc.record({ name: fc.constantFrom(4, 1, 0), designations: fc.constantFrom(3, 0.5), definition: fc.constantFrom(0.6, 2) }),
     prefixFrom: fc.constantFrom(0, 3, 5, 99),
-    fuzzyFrom: fc.constantFrom(3, 5, 99),
+    fuzzyFrom: fc.constantFrom(1, 3, 5, 99),
     fuzziness: fc.constantFrom<boolean | number>(true, false, 1, 2, 0.2, 0.35),
     weights: fc.record({ fuzzy: fc.constantFrom(0.45, 0.5), prefix: fc.constantFrom(0.375, 0.4) }),
   })
