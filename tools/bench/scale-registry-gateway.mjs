@@ -12,6 +12,8 @@ const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
 const API = '/api/v2';
 const PROTOCOL_VERSION = '2025-11-25';
 const SINGLETONS = ['stdreg://manifest/current', 'stdreg://glossary/current', 'stdreg://brand/current'];
+const FIRST_GLOSSARY_PAGE = 'stdreg://glossary-page/first';
+const GLOSSARY_PAGE_SIZE = 100;
 const STANDARDS_TEMPLATE = 'stdreg://standards/{sectionId}';
 /** The MCP cap on the values of one completion. */
 const MAX_COMPLETIONS = 100;
@@ -94,6 +96,7 @@ export async function describeGateway({ port, headers }, registry) {
   const templates = await list('/split-templates?limit=100');
   const expected = [
     ...SINGLETONS,
+    FIRST_GLOSSARY_PAGE,
     ...registry.sectionIds.map((id) => uri('standards', id)),
     ...registry.taskCodes.map((code) => uri('taskspec', code)),
     ...roles.map((role) => uri('roles', role.role)),
@@ -134,11 +137,33 @@ export async function describeGateway({ port, headers }, registry) {
   if (termIds.length !== registry.termIds.length || termIds.some((id, i) => id !== registry.termIds[i]))
     throw new Error(`glossary/current: ${termIds.length} terms, not the registry's ${registry.termIds.length} in list order`);
 
+  // The glossary's pages: their URIs from standards-api's own pages of terms (so that none is read through
+  // the gateway, whose cache would make the measured reads warm), the first and the last read through it.
+  const glossaryPages = [FIRST_GLOSSARY_PAGE];
+  for (let cursor = ''; ;) {
+    const page = await requestJson(registry.port, 'GET', `${API}/terms?limit=${GLOSSARY_PAGE_SIZE}${cursor}`, {});
+    if (page.nextCursor === null) break;
+    glossaryPages.push(uri('glossary-page', page.nextCursor));
+    cursor = `&cursor=${encodeURIComponent(page.nextCursor)}`;
+  }
+  for (const [at, pageUri] of [
+    [0, glossaryPages[0]],
+    [glossaryPages.length - 1, glossaryPages.at(-1)],
+  ]) {
+    const page = JSON.parse((await call(port, headers, 'resources/read', { uri: pageUri })).contents[0].text);
+    const want = registry.termIds.slice(at * GLOSSARY_PAGE_SIZE, (at + 1) * GLOSSARY_PAGE_SIZE);
+    if (
+      JSON.stringify(page.terms.map((term) => term.termId)) !== JSON.stringify(want) ||
+      (page.nextPage === null) !== (at === glossaryPages.length - 1)
+    )
+      throw new Error(`${pageUri}: not page ${at + 1} of the registry's terms`);
+  }
+
   const resolved = await call(port, headers, 'tools/call', resolveTermParams);
   if (resolved.isError || resolved.structuredContent.matches[0]?.term.en !== SAMPLE_TERM)
     throw new Error(`resolve_term "${SAMPLE_TERM}": ${JSON.stringify(resolved).slice(0, 300)}`);
 
-  return { port, headers, resources: listed.length, lastPageCursor, fewPrefix, manyPrefix };
+  return { port, headers, resources: listed.length, lastPageCursor, fewPrefix, manyPrefix, glossaryPages };
 }
 
 const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -157,7 +182,7 @@ function answered(body) {
 
 /** The MCP requests measured, for scale.bench.mjs's `measure` (each subject a gateway from describeGateway). */
 export function gatewayReads() {
-  const post = (method, params) => ({ method: 'POST', path: () => '/mcp', body: (s) => rpc(method, params(s)), check: answered });
+  const post = (method, params) => ({ method: 'POST', path: () => '/mcp', body: (s, i) => rpc(method, params(s, i)), check: answered });
   return [
     { area: 'gateway', read: '`resources/list`, first page (50)', ...post('resources/list', () => ({})) },
     {
@@ -179,6 +204,16 @@ export function gatewayReads() {
       area: 'gateway',
       read: '`resources/read` `stdreg://glossary/current` (every term)',
       ...post('resources/read', () => ({ uri: 'stdreg://glossary/current' })),
+    },
+    {
+      area: 'gateway',
+      read: `\`resources/read\` \`${FIRST_GLOSSARY_PAGE}\` (${GLOSSARY_PAGE_SIZE} terms)`,
+      ...post('resources/read', () => ({ uri: FIRST_GLOSSARY_PAGE })),
+    },
+    {
+      area: 'gateway',
+      read: `\`resources/read\` a glossary page, a different one each request (cold at full size; the sample has a few pages)`,
+      ...post('resources/read', (s, i) => ({ uri: s.glossaryPages[1 + (i % (s.glossaryPages.length - 2 || 1))] ?? FIRST_GLOSSARY_PAGE })),
     },
     { area: 'gateway', read: `\`tools/call\` \`resolve_term\` "${SAMPLE_TERM}"`, ...post('tools/call', () => resolveTermParams) },
   ];

@@ -17,12 +17,12 @@ const API = '/api/v2';
 const LANGUAGES = [null, 'en', 'zh-Hans'];
 const AT = '2025-06-01';
 // A sample term whose words the generated terms do not use: its search finds as much at both sizes.
-const SAMPLE_TERM = { en: 'Idempotency key', zh: '幂等键' };
-const ROLE_QUERY = 'someone who approves settlement runs and signs payment instructions';
-const ROLE_QUERY_ZH = '负责审批结算批次并签署付款指令的人';
-const PRACTICE =
+export const SAMPLE_TERM = { en: 'Idempotency key', zh: '幂等键' };
+export const ROLE_QUERY = 'someone who approves settlement runs and signs payment instructions';
+export const ROLE_QUERY_ZH = '负责审批结算批次并签署付款指令的人';
+export const PRACTICE =
   'Our AI agent releases payments automatically every Friday; nobody signs off on them, and the same analyst prepares and approves the settlement run. The equity ledger is reconciled once a year.';
-const PRACTICE_ZH = '我们的AI助手每周五自动付款，没有人审批；结算批次由同一名分析师编制并审批。股权账簿每年核对一次。';
+export const PRACTICE_ZH = '我们的AI助手每周五自动付款，没有人审批；结算批次由同一名分析师编制并审批。股权账簿每年核对一次。';
 
 /** Resident and peak memory of a process, in MB, from /proc (Linux). */
 export function memoryOf(pid) {

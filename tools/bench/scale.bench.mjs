@@ -458,7 +458,7 @@ async function measure(port, subjects, reads) {
     for (let i = 0; i < warmup + count; i++) {
       for (const name of ['sample', 'full']) {
         const subject = subjects[name];
-        const body = read.body?.(subject);
+        const body = read.body?.(subject, i, count);
         const { ms, response } = await timedRequest(
           subject.port ?? port,
           read.method ?? 'GET',

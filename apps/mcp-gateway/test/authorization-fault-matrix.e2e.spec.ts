@@ -38,6 +38,7 @@ let projectUri: string;
 const PUBLIC_TEMPLATES = [
   'stdreg://manifest/current',
   'stdreg://glossary/current',
+  'stdreg://glossary-page/{cursor}',
   'stdreg://standards/{sectionId}',
   'stdreg://taskspec/{taskCode}',
   'stdreg://roles/{role}',

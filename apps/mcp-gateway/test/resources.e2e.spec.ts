@@ -55,9 +55,10 @@ afterAll(async () => {
 });
 
 describe('registry resources (public)', () => {
-  it('lists the nine templates with variables under stdreg://', async () => {
+  it('lists the nine templates with variables under stdreg://, and the glossary pages beside them', async () => {
     const { resourceTemplates } = await anonymous.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'stdreg://glossary-page/{cursor}',
       'stdreg://standards/{sectionId}',
       'stdreg://taskspec/{taskCode}',
       'stdreg://roles/{role}',
@@ -96,7 +97,7 @@ describe('registry resources (public)', () => {
     const counts = manifest['counts'] as Record<string, number>;
     const kinds = listed.map((r) => new URL(r.uri).host);
     const count = (kind: string) => kinds.filter((k) => k === kind).length;
-    expect([count('manifest'), count('glossary'), count('brand')]).toEqual([1, 1, 1]);
+    expect([count('manifest'), count('glossary'), count('brand'), count('glossary-page')]).toEqual([1, 1, 1, 1]);
     expect([count('standards'), count('taskspec'), count('roles'), count('policy'), count('split-templates')]).toEqual([
       counts['standards'],
       counts['tasks'],
@@ -125,6 +126,24 @@ describe('registry resources (public)', () => {
     expect(await readJson(anonymous, 'stdreg://split-templates/1.0')).toMatchObject({ version: '1.0', status: 'superseded' });
   });
 
+  it('reads the glossary in pages of at most 100 terms, each naming the next, together the glossary in its order', async () => {
+    const glossary = (await readJson(anonymous, 'stdreg://glossary/current'))['terms'] as Array<{ termId: string }>;
+    const termIds: string[] = [];
+    let uri: string | null = 'stdreg://glossary-page/first';
+    let pages = 0;
+    while (uri !== null) {
+      const page = await readJson(anonymous, uri);
+      const terms = page['terms'] as Array<{ termId: string }>;
+      expect(terms.length).toBeLessThanOrEqual(100);
+      termIds.push(...terms.map((term) => term.termId));
+      uri = page['nextPage'] as string | null;
+      pages++;
+    }
+    expect(pages).toBe(Math.ceil(glossary.length / 100));
+    expect(termIds).toEqual(glossary.map((term) => term.termId));
+    expect((await readError(anonymous, 'stdreg://glossary-page/bm90LWEtY3Vyc29y')).code).toBe(-32002);
+  });
+
   it('refuses an invalid list cursor with -32602', async () => {
     const error = (await anonymous.listResources({ cursor: 'bm90LWEtbnVtYmVy' }).catch((e: unknown) => e)) as McpError;
     expect(error.code).toBe(-32602);
@@ -135,7 +154,7 @@ describe('completion of template variables', () => {
   const complete = async (uri: string, name: string, value: string) =>
     (await anonymous.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion;
 
-  it('completes section ids, task codes, roles, policy ids and template versions by prefix', async () => {
+  it("completes section ids, task codes, roles, policy ids, template versions and the glossary's first page by prefix", async () => {
     expect((await complete('stdreg://standards/{sectionId}', 'sectionId', 'rul')).values).toEqual([
       'RUL-1',
       'RUL-2',
@@ -159,6 +178,7 @@ describe('completion of template variables', () => {
       total: 2,
       hasMore: false,
     });
+    expect(await complete('stdreg://glossary-page/{cursor}', 'cursor', '')).toEqual({ values: ['first'], total: 1, hasMore: false });
   });
 
   it('completes nothing for organization-scoped ids, unknown templates or arguments', async () => {

@@ -1,8 +1,13 @@
-// The twelve resource templates of SPEC.md part B under stdreg://, and where each one is read from.
+// The twelve resource templates of SPEC.md part B under stdreg://, and where each one is read from; beside
+// them, the glossary in pages (an addition: SPEC.md's glossary/current holds every term, tens of MB at scale).
+import { MAX_PAGE_LIMIT } from '@stdreg/contracts';
 import type { OrganizationReadAction } from '../callers/gateway-authorization';
 import type { RegistryCache, RegistryCollections } from '../upstream/registry-cache';
 
 export const RESOURCE_SCHEME = 'stdreg';
+/** Terms in a page of the glossary (standards-api's largest page of terms); the first page's cursor. */
+export const GLOSSARY_PAGE_SIZE = MAX_PAGE_LIMIT;
+export const FIRST_GLOSSARY_PAGE = 'first';
 
 /** One concrete resource of a template: the value of its variable, and a label. */
 export interface ListedResource {
@@ -46,6 +51,15 @@ export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
     action: null,
   },
   { kind: 'glossary', name: 'glossary', title: 'Glossary', description: 'Every controlled bilingual term.', variable: null, action: null },
+  {
+    kind: 'glossary-page',
+    name: 'glossary-page',
+    title: 'Glossary page',
+    description: `The glossary in pages of ${GLOSSARY_PAGE_SIZE} terms in term id order: \`${FIRST_GLOSSARY_PAGE}\`, then the page each one names as nextPage (null after the last).`,
+    variable: 'cursor',
+    action: null,
+    listedFrom: () => Promise.resolve([{ id: FIRST_GLOSSARY_PAGE, label: 'Glossary, first page' }]),
+  },
   {
     kind: 'standards',
     name: 'standard',

@@ -90,6 +90,7 @@ const expectedUris = (release: Release) => [
   'stdreg://manifest/current',
   'stdreg://glossary/current',
   'stdreg://brand/current',
+  'stdreg://glossary-page/first',
   ...release.sectionIds.map((id) => `stdreg://standards/${id}`),
   ...release.taskCodes.map((code) => `stdreg://taskspec/${code}`),
   ...release.roles.map((role) => `stdreg://roles/${role}`),
@@ -114,7 +115,7 @@ describe('resources/list', () => {
     const { directory } = directoryOf(fake);
     await listAll(directory);
     const pagesAfterOneWalk = fake.listPages;
-    // standards 3 pages, the other four lists one each.
+    // standards 3 pages, the other four lists one each (the glossary pages' first page is listed without a read).
     expect(pagesAfterOneWalk).toBe(7);
     await listAll(directory);
     await directory.complete('stdreg://standards/{sectionId}', 'sectionId', 'rul-01');
@@ -224,5 +225,59 @@ describe('the glossary resource', () => {
     expect(fake.listPages).toBe(pages);
     fake.release = { ...RELEASE, digest: 'sha256:two', termIds: ids('TERM', 3) };
     expect(termIdsOf(await reader.read(glossary, { credential: null } as never))).toEqual(ids('TERM', 3));
+  });
+
+  it('is also served in pages of 100 terms, each page one read of standards-api, together every term in list order', async () => {
+    const fake = new FakeRegistry(RELEASE);
+    const reader = readerOf(new RegistryCache(fake as unknown as StandardsApiClient, 60_000));
+    const read = async (uri: string) => {
+      const answer = await reader.read(parseResourceUri(uri)!, { credential: null } as never);
+      if (!answer.ok) throw new Error(answer.message);
+      return JSON.parse(answer.json) as { terms: Array<{ termId: string }>; nextPage: string | null };
+    };
+    const termIds: string[] = [];
+    const sizes: number[] = [];
+    let uri: string | null = 'stdreg://glossary-page/first';
+    while (uri !== null) {
+      const before = fake.listPages;
+      const page = await read(uri);
+      expect(fake.listPages).toBe(before + 1);
+      termIds.push(...page.terms.map((term) => term.termId));
+      sizes.push(page.terms.length);
+      uri = page.nextPage;
+    }
+    expect(termIds).toEqual(RELEASE.termIds);
+    expect(sizes).toEqual([100, 100, 50]);
+    // A page read again is the release's cached answer.
+    await read('stdreg://glossary-page/first');
+    expect(fake.listPages).toBe(3);
+  });
+
+  it('answers a page cursor standards-api does not know as a missing resource', async () => {
+    const fake = new FakeRegistry(RELEASE);
+    const reader = readerOf(new RegistryCache(fake as unknown as StandardsApiClient, 60_000));
+    // standards-api refuses a cursor it did not give with 400: the page is as absent as an unknown id.
+    fake.get = ((path: string) =>
+      path === '/manifest'
+        ? Promise.resolve({ ok: true, status: 200, body: { digest: RELEASE.digest } })
+        : Promise.resolve({ ok: false, status: 400, message: 'Invalid cursor' })) as FakeRegistry['get'];
+    expect(await reader.read(parseResourceUri('stdreg://glossary-page/bm90LWEtY3Vyc29y')!, { credential: null } as never)).toEqual({
+      ok: false,
+      reason: 'not_found',
+      message: 'Resource not found',
+    });
+  });
+});
+
+describe('the glossary pages template', () => {
+  it('is listed among the templates and completes its first page', async () => {
+    const { directory } = directoryOf(new FakeRegistry(RELEASE));
+    expect(directory.templates().map((template) => template.uriTemplate)).toContain('stdreg://glossary-page/{cursor}');
+    expect(await directory.complete('stdreg://glossary-page/{cursor}', 'cursor', 'f')).toEqual({
+      values: ['first'],
+      total: 1,
+      hasMore: false,
+    });
+    expect(await directory.complete('stdreg://glossary-page/{cursor}', 'cursor', 'x')).toEqual({ values: [], total: 0, hasMore: false });
   });
 });

@@ -1,6 +1,6 @@
 // Reads one stdreg:// resource: registry data anonymously, organization data only when identity allows.
 import { Injectable } from '@nestjs/common';
-import type { DecisionSubjectDto } from '@stdreg/contracts';
+import type { DecisionSubjectDto, TermDto } from '@stdreg/contracts';
 import { isUuid, JsonLogger } from '@stdreg/server-kit';
 import { recordAgentAction } from '../agent-actions/agent-action';
 import { GatewayAuthorization } from '../callers/gateway-authorization';
@@ -9,7 +9,7 @@ import { IdentityClient } from '../upstream/identity.client';
 import { RegistryCache } from '../upstream/registry-cache';
 import { StandardsApiClient } from '../upstream/standards-api.client';
 import type { UpstreamResult } from '../upstream/upstream-result';
-import { uriOf, type ParsedUri } from './resource-catalogue';
+import { FIRST_GLOSSARY_PAGE, GLOSSARY_PAGE_SIZE, RESOURCE_SCHEME, uriOf, type ParsedUri } from './resource-catalogue';
 
 /** `json`: the resource's contents, serialized. */
 export type ResourceRead = { ok: true; json: string } | { ok: false; reason: 'not_found' | 'denied' | 'unavailable'; message: string };
@@ -81,6 +81,23 @@ export class ResourceReader {
           return terms.ok ? { ...terms, body: JSON.stringify({ terms: terms.body }) } : terms;
         });
         return glossary.ok ? { ok: true, json: glossary.body } : outcome(glossary);
+      }
+      case 'glossary-page': {
+        // One page of standards-api's terms per page: the cursor is standards-api's own, so a page is one read.
+        const cursor = value === FIRST_GLOSSARY_PAGE ? undefined : (value ?? undefined);
+        const page = await this.registry.read<{ items: TermDto[]; nextCursor: string | null }>('/terms', {
+          limit: String(GLOSSARY_PAGE_SIZE),
+          cursor,
+        });
+        if (!page.ok) return outcome(page);
+        const next = page.body.nextCursor;
+        return {
+          ok: true,
+          json: JSON.stringify({
+            terms: page.body.items,
+            nextPage: next === null ? null : `${RESOURCE_SCHEME}://${kind}/${encodeURIComponent(next)}`,
+          }),
+        };
       }
       case 'brand':
         return outcome(await this.registry.read('/brand/current'));

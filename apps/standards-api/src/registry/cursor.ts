@@ -11,21 +11,36 @@ export interface ItemsByPosition<T> {
   at(index: number): T | undefined;
 }
 
+/**
+ * A ranking read by position whose length is known only once it is read to its end (a search ranks its
+ * later hits when asked for them): a page starts at the position its cursor's key names.
+ */
+export interface RankedItems<T> {
+  /** The item at a position, or undefined past the last. */
+  at(index: number): T | undefined;
+  /** The position of the first item after the one with this key. */
+  indexAfter(key: string): number;
+}
+
 /** One page of a key-ordered list. */
 export function paginate<T>(
   list: string,
-  items: ItemsByPosition<T>,
+  items: ItemsByPosition<T> | RankedItems<T>,
   keyOf: (item: T) => string,
   page: PageRequest,
 ): { items: T[]; nextCursor: string | null } {
   let start = 0;
   if (page.cursor !== undefined) {
     const after = decodeCursor(list, page.cursor);
-    start = lowerBoundAfter(items, keyOf, after);
+    start = 'indexAfter' in items ? items.indexAfter(after) : lowerBoundAfter(items, keyOf, after);
   }
   const slice: T[] = [];
-  for (let index = start; index < Math.min(items.length, start + page.limit); index++) slice.push(items.at(index)!);
-  const hasMore = start + page.limit < items.length;
+  for (let index = start; index < start + page.limit; index++) {
+    const item = items.at(index);
+    if (item === undefined) break;
+    slice.push(item);
+  }
+  const hasMore = slice.length === page.limit && items.at(start + page.limit) !== undefined;
   const last = slice[slice.length - 1];
   return { items: slice, nextCursor: hasMore && last !== undefined ? encodeCursor(list, keyOf(last)) : null };
 }

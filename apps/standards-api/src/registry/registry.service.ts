@@ -11,7 +11,7 @@ import {
 import { JsonLogger } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
-import { paginate, type ItemsByPosition } from './cursor';
+import { paginate, type ItemsByPosition, type RankedItems } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistrySnapshot } from './registry-snapshot';
@@ -121,9 +121,16 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     }
     // Ranked by relevance: a page's cursor is the rank of its last term, for this query only.
     const q = query.q;
-    const ranked = (s: RegistrySnapshot): ItemsByPosition<{ rank: string; term: TermDto }> => {
+    const ranked = (s: RegistrySnapshot): RankedItems<{ rank: string; term: TermDto }> => {
       const terms = s.search.rankTerms(q);
-      return { length: terms.size, at: (rank) => ({ rank: rankKey(rank), term: terms.hitAt(rank).term }) };
+      return {
+        at: (rank) => {
+          const hit = terms.hitAt(rank);
+          return hit && { rank: rankKey(rank), term: hit.term };
+        },
+        // A key that is no rank (a cursor of no page of this list) starts past the end, as it sorts after every rank.
+        indexAfter: (key) => (/^\d{1,9}$/.test(key) ? Number(key) + 1 : Number.MAX_SAFE_INTEGER),
+      };
     };
     return this.page(
       `terms?q=${q}`,
@@ -231,7 +238,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     list: string,
     query: ListQueryDto,
     locale: Locale | null,
-    items: (snapshot: RegistrySnapshot) => ItemsByPosition<T>,
+    items: (snapshot: RegistrySnapshot) => ItemsByPosition<T> | RankedItems<T>,
     keyOf: (item: T) => string,
     cursorList = list,
     view: (item: T) => object = (item) => item,

@@ -47,7 +47,7 @@ const searchOptions: fc.Arbitrary<TextSearchOptions> = fc
   .record({
     boost: fc.record({ name: fc.constantFrom(4, 1, 0), designations: fc.constantFrom(3, 0.5), definition: fc.constantFrom(0.6, 2) }),
     prefixFrom: fc.constantFrom(0, 3, 5, 99),
-    fuzzyFrom: fc.constantFrom(3, 5, 99),
+    fuzzyFrom: fc.constantFrom(1, 3, 5, 99),
     fuzziness: fc.constantFrom<boolean | number>(true, false, 1, 2, 0.2, 0.35),
     weights: fc.record({ fuzzy: fc.constantFrom(0.45, 0.5), prefix: fc.constantFrom(0.375, 0.4) }),
   })
@@ -76,10 +76,14 @@ function expectSameAnswer(
   query: string,
   options: TextSearchOptions,
   atLeast: number,
+  limit = Infinity,
+  keep: ReadonlySet<string> = new Set(),
 ) {
   const all = miniSearch.search(query, options);
-  const expected = all.filter((result) => result.score >= (all[0]?.score ?? 0) * atLeast);
-  const ranking = compact.search(query, options, atLeast);
+  const aboveShare = all.filter((result) => result.score >= (all[0]?.score ?? 0) * atLeast);
+  const expected = aboveShare.filter((result, rank) => rank < limit || keep.has(result.id));
+  const ranking = compact.search(query, options, { atLeast, limit, keep });
+  expect(ranking.complete).toBe(expected.length === aboveShare.length);
   const actual = Array.from({ length: ranking.size }, (_, rank) => ({
     id: ranking.idAt(rank),
     score: ranking.scoreAt(rank),
@@ -95,6 +99,10 @@ function expectSameAnswer(
 
 /** The share of the best score a hit must reach (0: every hit). */
 const share = fc.constantFrom(0, 0, 0.12, 0.45, 1);
+/** How many hits are asked for (a page of them, or every one). */
+const limit = fc.constantFrom(Infinity, 0, 1, 2, 3, 5, 10);
+/** Documents answered wherever they rank, by number (d0, d1, …; some beyond the corpus). */
+const kept = fc.uniqueArray(fc.nat(30), { maxLength: 3 }).map((numbers) => new Set(numbers.map((n) => `d${n}`)));
 
 describe('the compact text index', () => {
   it('ranks, scores and credits query terms as MiniSearch does', () => {
@@ -103,6 +111,34 @@ describe('the compact text index', () => {
         expectSameAnswer(bothIndexes(documents), query, options, atLeast);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("answers a search for the first hits with MiniSearch's first hits, scores and ties included, and the kept ones wherever they rank", () => {
+    fc.assert(
+      fc.property(corpus, text(5), searchOptions, share, limit, kept, (documents, query, options, atLeast, first, keep) => {
+        expectSameAnswer(bothIndexes(documents), query, options, atLeast, first, keep);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answers as MiniSearch does over hundreds of documents sharing their words, where most are ruled out early', () => {
+    // Many documents, few words: most hits tie or nearly tie, and a page of them leaves most documents out.
+    const large = fc.array(fc.tuple(text(4), text(3), text(8)), { minLength: 50, maxLength: 400 });
+    fc.assert(
+      fc.property(
+        large,
+        fc.array(text(4), { minLength: 1, maxLength: 5 }),
+        searchOptions,
+        share,
+        limit,
+        (documents, queries, options, atLeast, first) => {
+          const indexes = bothIndexes(documents);
+          for (const query of queries) expectSameAnswer(indexes, query, options, atLeast, first);
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 
@@ -134,7 +170,9 @@ describe('the compact text index', () => {
       });
     const query = fc.array(misspelt, { minLength: 1, maxLength: 4 }).map((queryWords) => queryWords.join(' '));
     fc.assert(
-      fc.property(query, searchOptions, share, (text, options, atLeast) => expectSameAnswer(indexes, text, options, atLeast)),
+      fc.property(query, searchOptions, share, limit, (text, options, atLeast, first) =>
+        expectSameAnswer(indexes, text, options, atLeast, first),
+      ),
       { numRuns: 100 },
     );
   });

@@ -19,12 +19,25 @@ export interface TextSearchOptions {
   weights: { fuzzy: number; prefix: number };
 }
 
+/** Which hits a search answers: those scoring at least a share of the best, the first `limit` of them. */
+export interface TextSearchBounds {
+  /** The share of the best score a hit must reach (0: every hit). */
+  atLeast?: number;
+  /** How many hits to rank (every one when absent). */
+  limit?: number;
+  /** Documents answered wherever they rank (if they reach the share), beside the first `limit`. */
+  keep?: ReadonlySet<string>;
+}
+
 // MiniSearch's defaults: BM25+ parameters and the most edits a fractional fuzziness allows.
 const K = 1.2;
 const B = 0.7;
 const D = 0.5;
 const MAX_FUZZY = 6;
 const DOCUMENTS_PER_BATCH = 500;
+const HAN = /\p{Script=Han}/u;
+const HAN_FIRST = /^\p{Script=Han}/u;
+const ALL_HAN = /^\p{Script=Han}+$/u;
 
 /** The documents a query matches, best first (ties in the order MiniSearch gives them: the order first matched). */
 export class TextRanking {
@@ -32,7 +45,9 @@ export class TextRanking {
     private readonly index: CompactTextIndex,
     private readonly ranked: Int32Array,
     private readonly rankedScores: Float64Array,
-    private readonly matchedTerms: (document: number) => string[],
+    private readonly rankedTerms: string[][],
+    /** False when the search was asked for fewer hits than match: more follow the last one. */
+    readonly complete: boolean,
   ) {}
 
   get size(): number {
@@ -49,7 +64,7 @@ export class TextRanking {
 
   /** The query terms that found the document, in the query's order (MiniSearch's queryTerms). */
   queryTermsAt(rank: number): string[] {
-    return this.matchedTerms(this.ranked[rank]!);
+    return this.rankedTerms[rank]!;
   }
 }
 
@@ -75,54 +90,100 @@ function compactCounts(counts: Int32Array): Uint16Array | Int32Array {
   return max <= 0xffff ? Uint16Array.from(counts) : counts;
 }
 
-/** The scores of one search, by document number, and the distinct query terms each document matched. */
+/**
+ * The per-document arrays of a search, kept by the index between searches (a search runs to its end
+ * without yielding, so one set serves every search of the index); a search clears what it wrote.
+ */
 class SearchScratch {
+  /** Phase one: the sum of the contributions seen so far and the number of query terms they came from. */
+  readonly partial: Float64Array;
+  readonly partialTerms: Uint16Array;
+  /** 1 while a document is a candidate, 2 once it is ruled out, 3 when it is kept whatever its score. */
+  readonly state: Uint8Array;
+  /** Phase two, in MiniSearch's order: the current term's score, the total, the first list that found it. */
   readonly termScores: Float64Array;
   readonly totalScores: Float64Array;
-  readonly inTerm: Uint8Array;
-  readonly isMatched: Uint8Array;
-  readonly matchedTermCount: Uint16Array;
-  /**
-   * A document's matched terms as a chain of nodes (a term and the next node), in the order matched. Node 0
-   * is no node, so the arrays by document start as allocated (zeros), never written through.
-   */
-  private readonly firstNode: Int32Array;
-  private readonly lastNode: Int32Array;
-  private readonly nodeTerm: number[] = [0];
-  private readonly nodeNext: number[] = [0];
+  readonly firstList: Int32Array;
+  /** The last unit or query term that found a document, plus one, to count each once. */
+  readonly lastSeen: Int32Array;
 
   constructor(documentCount: number) {
+    this.partial = new Float64Array(documentCount);
+    this.partialTerms = new Uint16Array(documentCount);
+    this.state = new Uint8Array(documentCount);
     this.termScores = new Float64Array(documentCount);
     this.totalScores = new Float64Array(documentCount);
-    this.inTerm = new Uint8Array(documentCount);
-    this.isMatched = new Uint8Array(documentCount);
-    this.matchedTermCount = new Uint16Array(documentCount);
-    this.firstNode = new Int32Array(documentCount);
-    this.lastNode = new Int32Array(documentCount);
+    this.firstList = new Int32Array(documentCount);
+    this.lastSeen = new Int32Array(documentCount);
   }
 
-  addMatchedTerm(document: number, term: number): void {
-    for (let node = this.firstNode[document]!; node > 0; node = this.nodeNext[node]!) if (this.nodeTerm[node] === term) return;
-    const node = this.nodeTerm.push(term) - 1;
-    this.nodeNext.push(0);
-    const last = this.lastNode[document]!;
-    if (last === 0) this.firstNode[document] = node;
-    else this.nodeNext[last] = node;
-    this.lastNode[document] = node;
-    this.matchedTermCount[document]!++;
+  clear(documents: Iterable<number>): void {
+    for (const document of documents) {
+      this.partial[document] = 0;
+      this.partialTerms[document] = 0;
+      this.state[document] = 0;
+      this.termScores[document] = 0;
+      this.totalScores[document] = 0;
+      this.firstList[document] = 0;
+      this.lastSeen[document] = 0;
+    }
   }
+}
 
-  matchedTerms(document: number): number[] {
-    const terms: number[] = [];
-    for (let node = this.firstNode[document]!; node > 0; node = this.nodeNext[node]!) terms.push(this.nodeTerm[node]!);
-    return terms;
+/** A distinct term of a query: the tokens it matches (exact, by prefix, by typo) with their weights. */
+interface QueryUnit {
+  term: string;
+  tokens: number[];
+  weights: number[];
+  /** How many times the query has the term (each occurrence adds its score again, as in MiniSearch). */
+  occurrences: number;
+  /** The most the term can add to one document's sum, all occurrences together. */
+  bound: number;
+}
+
+/** Above any rounding of a sum of a few hundred terms: a document is ruled out only when it is clearly below. */
+const ROUNDING_SLACK = 1 - 1e-9;
+
+/** The k-th largest of values (k ≥ 1, k ≤ values.length), by selection; reorders values. */
+function kthLargest(values: Float64Array, k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else return values[target]!;
   }
+  return values[target]!;
 }
 
 export class CompactTextIndex {
   private readonly fieldCount: number;
   private readonly ids: string[] = [];
-  private readonly vocabulary = new SearchableMap<number>();
+  /**
+   * The vocabulary tree, in two: tokens that start with a Han character and the others. Each half is the
+   * whole tree's subtrees under its first characters, alike in shape and order, so a look-up or a prefix
+   * answers as the whole tree would; a typo look-up of a Latin word in the other half alone skips the
+   * thousands of Chinese characters at the root (the most of a cold search at 100 000 terms).
+   */
+  private readonly hanFirst = new SearchableMap<number>();
+  private readonly otherFirst = new SearchableMap<number>();
+  /** Whether every token that starts with a Han character is Han throughout (then no Latin typo reaches one). */
+  private hanFirstAllHan = true;
+  /** The whole tree, built only for a typo look-up the halves cannot answer alone (none in the registry's searches). */
+  private wholeVocabulary: SearchableMap<number> | undefined;
   /** Postings of token t in field f: documents and frequencies at offsets[t * fieldCount + f] up to the next offset. */
   private readonly offsets: Int32Array;
   private readonly postingDocuments: Int32Array;
@@ -130,6 +191,13 @@ export class CompactTextIndex {
   /** Distinct tokens of document d in field f at d * fieldCount + f (MiniSearch's field length). */
   private readonly fieldLengths: Uint16Array | Int32Array;
   private readonly averageFieldLengths: Float64Array;
+  /** The most token t adds in field f to one document (BM25+, unweighted) at t * fieldCount + f, rounded up. */
+  private readonly maxScores: Float32Array;
+  /** The most distinct tokens a document has in each field. */
+  private readonly longestFields: Int32Array;
+  private scratch: SearchScratch | undefined;
+  /** Built on the first search that keeps documents by id. */
+  private numberOfId: Map<string, number> | undefined;
 
   constructor(
     private readonly fields: readonly string[],
@@ -162,7 +230,10 @@ export class CompactTextIndex {
           let tokenNumber = numberOfToken.get(token);
           if (tokenNumber === undefined) {
             numberOfToken.set(token, (tokenNumber = tokenCount++));
-            this.vocabulary.set(token, tokenNumber);
+            if (HAN_FIRST.test(token)) {
+              this.hanFirst.set(token, tokenNumber);
+              if (!ALL_HAN.test(token)) this.hanFirstAllHan = false;
+            } else this.otherFirst.set(token, tokenNumber);
           }
           frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
         }
@@ -177,6 +248,11 @@ export class CompactTextIndex {
       }
     }
     this.averageFieldLengths = averages;
+    this.longestFields = new Int32Array(this.fieldCount);
+    for (let i = 0; i < lengths.length; i++) {
+      const field = i % this.fieldCount;
+      this.longestFields[field] = Math.max(this.longestFields[field]!, lengths.values[i]!);
+    }
     this.fieldLengths = compactCounts(lengths.values.subarray(0, lengths.length));
 
     // A counting sort by token and field; stable, so each list stays in document order as MiniSearch's Maps are.
@@ -193,6 +269,22 @@ export class CompactTextIndex {
       sortedFrequencies[at] = frequencies.values[i]!;
     }
     this.postingFrequencies = compactCounts(sortedFrequencies);
+
+    this.maxScores = new Float32Array(tokenCount * this.fieldCount);
+    for (let key = 0; key < this.maxScores.length; key++) {
+      const field = key % this.fieldCount;
+      const start = this.offsets[key]!;
+      const end = this.offsets[key + 1]!;
+      if (start === end) continue;
+      const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
+      let max = 0;
+      for (let posting = start; posting < end; posting++) {
+        const score = this.scoreOf(inverseDocumentFrequency, posting, field);
+        if (score > max) max = score;
+      }
+      // A 32-bit float holds the bound to 6e-8 of it; raised by 1e-6 it stays above the score it bounds.
+      this.maxScores[key] = max * (1 + 1e-6);
+    }
   }
 
   /** The documents with the tokens of each of their fields, tokenized a batch at a time. */
@@ -218,101 +310,361 @@ export class CompactTextIndex {
 
   /**
    * The documents matching any term of the query (OR), scored and ordered as MiniSearch's search; with
-   * `atLeast`, only those scoring at least that share of the best (only they are ordered).
+   * `atLeast`, only those scoring at least that share of the best; with `limit`, only the first `limit` of them
+   * (and those of `keep`, wherever they rank).
+   *
+   * A bounded search (a share or a limit) scores in two passes. The first (MaxScore) takes the query's terms
+   * from the one that can add the most to a document to the one that can add the least, keeping a lower
+   * bound of each document's score and a threshold that the answer's hits are known to reach (the limit-th
+   * best lower bound, the share of the best one); once the terms left could not lift a document that none
+   * of the earlier ones found to the threshold, it looks the remaining terms up only for the documents it
+   * has, ruling out those that cannot reach the threshold any more. The second pass scores the documents
+   * left exactly as MiniSearch does, term by term in the query's order, so scores, order and ties are its.
    */
-  search(query: string, options: TextSearchOptions, atLeast = 0): TextRanking {
+  search(query: string, options: TextSearchOptions, { atLeast = 0, limit = Infinity, keep }: TextSearchBounds = {}): TextRanking {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
-    const { weights } = options;
-    const scratch = new SearchScratch(this.ids.length);
-    const matched: number[] = [];
-    const distinctTerms: string[] = [];
-
-    for (const term of queryTerms) {
-      let distinct = distinctTerms.indexOf(term);
-      if (distinct < 0) distinct = distinctTerms.push(term) - 1;
-      const termMatched: number[] = [];
-      const score = (tokenNumber: number, weight: number) => this.scoreToken(tokenNumber, weight, boosts, scratch, termMatched);
-
-      const exact = this.vocabulary.get(term);
-      if (exact !== undefined) score(exact, 1);
-      const fuzziness = options.fuzzy(term);
-      let fuzzyMatches: Map<string, [number, number]> | undefined;
-      if (fuzziness) {
-        const fraction = fuzziness === true ? 0.2 : fuzziness;
-        const maxDistance = fraction < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fraction)) : fraction;
-        if (maxDistance) fuzzyMatches = this.vocabulary.fuzzyGet(term, maxDistance);
+    const units: QueryUnit[] = [];
+    const unitOfOccurrence = queryTerms.map((term) => {
+      const known = units.findIndex((unit) => unit.term === term);
+      if (known >= 0) {
+        units[known]!.occurrences++;
+        return known;
       }
-      if (options.prefix(term)) {
-        for (const [token, tokenNumber] of this.vocabulary.atPrefix(term)) {
-          const distance = token.length - term.length;
-          if (!distance) continue;
-          fuzzyMatches?.delete(token);
-          score(tokenNumber, (weights.prefix * token.length) / (token.length + 0.3 * distance));
-        }
-      }
-      if (fuzzyMatches) {
-        for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
-          if (!distance) continue;
-          score(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
-        }
-      }
-
-      // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
-      for (const document of termMatched) {
-        scratch.inTerm[document] = 0;
-        if (!scratch.isMatched[document]) {
-          scratch.isMatched[document] = 1;
-          matched.push(document);
-        }
-        scratch.totalScores[document]! += scratch.termScores[document]!;
-        scratch.termScores[document] = 0;
-        scratch.addMatchedTerm(document, distinct);
-      }
-    }
-
-    const finalScores = new Float64Array(matched.length);
-    for (let position = 0; position < matched.length; position++) {
-      const document = matched[position]!;
-      finalScores[position] = scratch.totalScores[document]! * (scratch.matchedTermCount[document] || 1);
-    }
-    let best = 0;
-    for (const score of finalScores) if (score > best) best = score;
-    const floor = best * atLeast;
-    const order = Int32Array.from(matched.keys())
-      .filter((position) => finalScores[position]! >= floor)
-      .sort((a, b) => finalScores[b]! - finalScores[a]! || a - b);
-    const ranked = new Int32Array(order.length);
-    const rankedScores = new Float64Array(order.length);
-    order.forEach((position, rank) => {
-      ranked[rank] = matched[position]!;
-      rankedScores[rank] = finalScores[position]!;
+      return units.push(this.queryUnit(term, options)) - 1;
     });
-    return new TextRanking(this, ranked, rankedScores, (document) => scratch.matchedTerms(document).map((term) => distinctTerms[term]!));
+    if (this.ids.length === 0 || units.length === 0) return new TextRanking(this, new Int32Array(0), new Float64Array(0), [], true);
+    for (const unit of units) unit.bound = this.boundOf(unit, boosts);
+
+    const scratch = (this.scratch ??= new SearchScratch(this.ids.length));
+    const share = Math.min(Math.max(atLeast, 0), 1);
+    const first = Math.max(0, Math.floor(limit));
+    const kept = this.documentsOf(keep);
+    // One more than asked for beside the kept ones, to know whether more follow.
+    const wanted = first + 1 + kept.length;
+    const touched: number[] = [];
+    try {
+      const candidates = share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, kept, scratch, touched) : null;
+      return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, first, kept, candidates, scratch, touched);
+    } finally {
+      scratch.clear(touched);
+    }
   }
 
-  /** Adds a matched token's BM25+ score, per field, to each document it occurs in (MiniSearch's termResults). */
-  private scoreToken(tokenNumber: number, weight: number, boosts: number[], scratch: SearchScratch, termMatched: number[]): void {
-    const documentCount = this.ids.length;
-    for (let field = 0; field < this.fieldCount; field++) {
-      const start = this.offsets[tokenNumber * this.fieldCount + field]!;
-      const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
-      if (start === end) continue;
-      const matching = end - start;
-      const averageLength = this.averageFieldLengths[field]!;
-      const inverseDocumentFrequency = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
-      const fieldWeight = weight * boosts[field]!;
-      for (let posting = start; posting < end; posting++) {
-        const document = this.postingDocuments[posting]!;
-        const frequency = this.postingFrequencies[posting]!;
-        const length = this.fieldLengths[document * this.fieldCount + field]!;
-        const bm25 = inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
-        if (!scratch.inTerm[document]) {
-          scratch.inTerm[document] = 1;
-          termMatched.push(document);
-        }
-        scratch.termScores[document]! += fieldWeight * bm25;
+  /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
+  private queryUnit(term: string, options: TextSearchOptions): QueryUnit {
+    const { weights } = options;
+    const unit: QueryUnit = { term, tokens: [], weights: [], occurrences: 1, bound: 0 };
+    const add = (tokenNumber: number, weight: number) => {
+      unit.tokens.push(tokenNumber);
+      unit.weights.push(weight);
+    };
+    const vocabulary = HAN_FIRST.test(term) ? this.hanFirst : this.otherFirst;
+    const exact = vocabulary.get(term);
+    if (exact !== undefined) add(exact, 1);
+    const fuzziness = options.fuzzy(term);
+    let fuzzyMatches: Map<string, [number, number]> | undefined;
+    if (fuzziness) {
+      const fraction = fuzziness === true ? 0.2 : fuzziness;
+      const maxDistance = fraction < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fraction)) : fraction;
+      // A word without Han characters is as many edits from an all-Han token as the longer of the two is long.
+      const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
+      if (maxDistance) fuzzyMatches = (latinTypo ? this.otherFirst : this.whole()).fuzzyGet(term, maxDistance);
+    }
+    if (options.prefix(term)) {
+      for (const [token, tokenNumber] of vocabulary.atPrefix(term)) {
+        const distance = token.length - term.length;
+        if (!distance) continue;
+        fuzzyMatches?.delete(token);
+        add(tokenNumber, (weights.prefix * token.length) / (token.length + 0.3 * distance));
       }
     }
+    if (fuzzyMatches) {
+      for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
+        if (!distance) continue;
+        add(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
+      }
+    }
+    return unit;
+  }
+
+  /** The vocabulary as one tree, its tokens set in the order they were numbered (so shaped as MiniSearch's). */
+  private whole(): SearchableMap<number> {
+    this.wholeVocabulary ??= SearchableMap.from([...this.otherFirst, ...this.hanFirst].sort((a, b) => a[1] - b[1]));
+    return this.wholeVocabulary;
+  }
+
+  /**
+   * The most a query term can add to one document's sum, every occurrence in the query together: in each
+   * field, the largest of what its tokens can add, as many of them as the longest field of that kind has
+   * distinct tokens (a term with a short prefix finds thousands of tokens, a document has a few of them).
+   */
+  private boundOf(unit: QueryUnit, boosts: number[]): number {
+    let bound = 0;
+    for (let field = 0; field < this.fieldCount; field++) {
+      const most: number[] = [];
+      unit.tokens.forEach((tokenNumber, j) => {
+        const score = this.maxScores[tokenNumber * this.fieldCount + field]!;
+        if (score > 0) most.push(unit.weights[j]! * score);
+      });
+      if (most.length > this.longestFields[field]!) most.sort((a, b) => b - a).length = this.longestFields[field]!;
+      for (const score of most) bound += boosts[field]! * score;
+    }
+    return bound * unit.occurrences * (1 + 1e-9);
+  }
+
+  /**
+   * The first pass of a bounded search: every document that may be in the answer (and few more), in
+   * document order. A document's lower bound is the sum of what it has been found with times the number of
+   * query terms that found it (MiniSearch multiplies the sum by that number); its upper bound adds every
+   * term not yet looked up, to both.
+   */
+  private candidates(
+    units: QueryUnit[],
+    boosts: number[],
+    share: number,
+    wanted: number,
+    kept: number[],
+    scratch: SearchScratch,
+    touched: number[],
+  ) {
+    const { partial, partialTerms, state, lastSeen } = scratch;
+    let threshold = 0;
+    // A kept document is a candidate from the start and never ruled out.
+    for (const document of kept) {
+      state[document] = 3;
+      touched.push(document);
+    }
+    const ruledOut = (document: number, upperBound: number) => {
+      if (state[document] === 3 || upperBound >= threshold * ROUNDING_SLACK) return false;
+      state[document] = 2;
+      return true;
+    };
+    const order = units.map((_, i) => i).sort((a, b) => units[b]!.bound - units[a]!.bound);
+    let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
+    let restTerms = units.length;
+    let candidates: number[] | null = null;
+    for (let step = 0; step < order.length; step++) {
+      const unit = units[order[step]!]!;
+      const stamp = step + 1;
+      // A document no earlier term found has at most every remaining term, each at its most.
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = touched.slice().sort((a, b) => a - b);
+      if (candidates !== null) {
+        candidates = candidates.filter(
+          (document) => !ruledOut(document, (partial[document]! + restBound) * (partialTerms[document]! + restTerms)),
+        );
+      }
+      const found = (document: number, score: number) => {
+        partial[document]! += score;
+        if (lastSeen[document] !== stamp) {
+          lastSeen[document] = stamp;
+          partialTerms[document]!++;
+        }
+      };
+      unit.tokens.forEach((tokenNumber, j) => {
+        for (let field = 0; field < this.fieldCount; field++) {
+          const start = this.offsets[tokenNumber * this.fieldCount + field]!;
+          const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
+          if (start === end) continue;
+          const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
+          const fieldWeight = unit.weights[j]! * boosts[field]! * unit.occurrences;
+          if (candidates === null) {
+            for (let posting = start; posting < end; posting++) {
+              const document = this.postingDocuments[posting]!;
+              if (state[document] === 0) {
+                state[document] = 1;
+                touched.push(document);
+              }
+              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+            }
+          } else {
+            this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
+              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
+            );
+          }
+        }
+      });
+      restBound -= unit.bound;
+      restTerms--;
+      threshold = this.threshold(candidates ?? touched, partial, partialTerms, share, wanted);
+    }
+    return (candidates ?? touched.slice().sort((a, b) => a - b)).filter(
+      (document) => !ruledOut(document, partial[document]! * partialTerms[document]!),
+    );
+  }
+
+  /** What every hit of the answer is known to score at least: the wanted-th best lower bound, the share of the best. */
+  private threshold(documents: number[], partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
+    const lowerBounds = new Float64Array(documents.length);
+    let best = 0;
+    documents.forEach((document, i) => {
+      const lowerBound = partial[document]! * partialTerms[document]!;
+      lowerBounds[i] = lowerBound;
+      if (lowerBound > best) best = lowerBound;
+    });
+    const byShare = best * share;
+    return wanted <= documents.length ? Math.max(byShare, kthLargest(lowerBounds, wanted)) : byShare;
+  }
+
+  /**
+   * The second pass: the documents (all that match, or the candidates) scored as MiniSearch scores them:
+   * each term's tokens and fields summed in its order, the terms' sums added in the query's order, times the
+   * number of distinct terms found; ordered by score, ties in the order first matched.
+   */
+  private exactRanking(
+    queryTerms: string[],
+    units: QueryUnit[],
+    unitOfOccurrence: number[],
+    boosts: number[],
+    share: number,
+    first: number,
+    kept: number[],
+    candidates: number[] | null,
+    scratch: SearchScratch,
+    touched: number[],
+  ): TextRanking {
+    const { termScores, totalScores, firstList, lastSeen, state } = scratch;
+    const matched: number[] = [];
+    const termsOf = new Map<number, number[]>();
+    let list = 0;
+    queryTerms.forEach((_, occurrence) => {
+      const unitNumber = unitOfOccurrence[occurrence]!;
+      const unit = units[unitNumber]!;
+      const stamp = units.length + 1 + occurrence;
+      const termMatched: number[] = [];
+      const found = (document: number, score: number) => {
+        termScores[document]! += score;
+        if (lastSeen[document] !== stamp) {
+          lastSeen[document] = stamp;
+          termMatched.push(document);
+        }
+        if (firstList[document] === 0) {
+          firstList[document] = list;
+          matched.push(document);
+          if (candidates === null) touched.push(document);
+        }
+      };
+      unit.tokens.forEach((tokenNumber, j) => {
+        for (let field = 0; field < this.fieldCount; field++) {
+          list++;
+          const start = this.offsets[tokenNumber * this.fieldCount + field]!;
+          const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
+          if (start === end) continue;
+          const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
+          const fieldWeight = unit.weights[j]! * boosts[field]!;
+          if (candidates === null) {
+            for (let posting = start; posting < end; posting++) {
+              found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+            }
+          } else {
+            this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
+              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
+            );
+          }
+        }
+      });
+      // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
+      for (const document of termMatched) {
+        totalScores[document]! += termScores[document]!;
+        termScores[document] = 0;
+        const terms = termsOf.get(document);
+        if (terms === undefined) termsOf.set(document, [unitNumber]);
+        else if (!terms.includes(unitNumber)) terms.push(unitNumber);
+      }
+    });
+
+    const finalScores = new Float64Array(matched.length);
+    let best = 0;
+    matched.forEach((document, position) => {
+      const score = totalScores[document]! * (termsOf.get(document)!.length || 1);
+      finalScores[position] = score;
+      if (score > best) best = score;
+    });
+    const floor = best * share;
+    const order = Int32Array.from(matched.keys())
+      .filter((position) => finalScores[position]! >= floor)
+      .sort((a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!);
+    const keptSet = new Set(kept);
+    const answered = order.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
+    const ranked = new Int32Array(answered.length);
+    const rankedScores = new Float64Array(answered.length);
+    const rankedTerms: string[][] = [];
+    answered.forEach((position, rank) => {
+      const document = matched[position]!;
+      ranked[rank] = document;
+      rankedScores[rank] = finalScores[position]!;
+      rankedTerms.push(termsOf.get(document)!.map((unitNumber) => units[unitNumber]!.term));
+    });
+    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === order.length);
+  }
+
+  /** The numbers of the documents with these ids (ids the index does not have are left out). */
+  private documentsOf(ids: ReadonlySet<string> | undefined): number[] {
+    if (ids === undefined || ids.size === 0) return [];
+    this.numberOfId ??= new Map(this.ids.map((id, number) => [id, number]));
+    const documents: number[] = [];
+    for (const id of ids) {
+      const document = this.numberOfId.get(id);
+      if (document !== undefined) documents.push(document);
+    }
+    return documents;
+  }
+
+  private inverseDocumentFrequency(matching: number): number {
+    return Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5));
+  }
+
+  /** A posting's BM25+ score in its field (MiniSearch's, before the term's weight and the field's boost). */
+  private scoreOf(inverseDocumentFrequency: number, posting: number, field: number): number {
+    const frequency = this.postingFrequencies[posting]!;
+    const length = this.fieldLengths[this.postingDocuments[posting]! * this.fieldCount + field]!;
+    const averageLength = this.averageFieldLengths[field]!;
+    return inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
+  }
+
+  /**
+   * Each posting in [start, end) of a candidate (in document order): a short list is read through, checking
+   * each document, a long one is searched for each candidate (the candidates are in document order).
+   */
+  private eachCandidatePosting(
+    candidates: number[],
+    state: Uint8Array,
+    start: number,
+    end: number,
+    visit: (document: number, posting: number) => void,
+  ): void {
+    if (end - start <= candidates.length * 4) {
+      for (let posting = start; posting < end; posting++) {
+        const document = this.postingDocuments[posting]!;
+        if (state[document] === 1 || state[document] === 3) visit(document, posting);
+      }
+      return;
+    }
+    let posting = start;
+    for (const document of candidates) {
+      posting = this.seek(document, posting, end);
+      if (posting === end) return;
+      if (this.postingDocuments[posting] === document) visit(document, posting);
+    }
+  }
+
+  /** The first posting at or after `from` (and before `end`) of a document at or after `document`: galloping, then halving. */
+  private seek(document: number, from: number, end: number): number {
+    const documents = this.postingDocuments;
+    let low = from;
+    let high = from;
+    let step = 1;
+    while (high < end && documents[high]! < document) {
+      low = high + 1;
+      high += step;
+      step *= 2;
+    }
+    if (high > end) high = end;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (documents[middle]! < document) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }

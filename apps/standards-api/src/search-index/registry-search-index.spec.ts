@@ -46,6 +46,46 @@ describe('the registry search index', () => {
     expect(index.searchTerms('bps', 5)[0]).toMatchObject({ match: 'synonym', term: { termId: 'basis-point' } });
   });
 
+  it('reads the same ranking of terms whether it ranks one hit at first (and more as read) or every one', () => {
+    const every = (query: string, firstHits: number) => {
+      const ranked = index.rankTerms(query, firstHits);
+      const hits = [];
+      for (let position = 0; ; position++) {
+        const hit = ranked.hitAt(position);
+        if (hit === undefined) return hits;
+        hits.push(hit);
+      }
+    };
+    // Names (which put their term first), common words, a prefix, a misspelling, Chinese, a term id.
+    const queries = [
+      '基点',
+      'bps',
+      'payment',
+      'settlement run approval',
+      'exchange rat',
+      'disbursment',
+      '付款 审批',
+      'basis-point',
+      'the',
+      'settlement',
+      'rule',
+      'split',
+      'partner',
+      '结算',
+      'record',
+      'version',
+      'agent',
+    ];
+    const sizes = queries.map((query) => {
+      const all = every(query, 100_000);
+      expect(every(query, 1)).toEqual(all);
+      expect(index.searchTerms(query, 3)).toEqual(all.slice(0, 3));
+      return all.length;
+    });
+    // Some ranking is long enough to be ranked further twice: 1 hit, then 4, then 16.
+    expect(Math.max(...sizes)).toBeGreaterThan(4);
+  });
+
   it('finds nothing rather than noise for text no term fits', () => {
     expect(index.searchTerms('zzqx', 5)).toEqual([]);
   });

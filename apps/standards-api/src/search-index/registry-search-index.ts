@@ -4,7 +4,7 @@
 // they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
-import { CompactTextIndex, type TextDocument, type TextSearchOptions } from './compact-text-index';
+import { CompactTextIndex, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex } from './term-names';
@@ -26,10 +26,10 @@ export interface TermHit {
   matchedWords: string[];
 }
 
-/** A ranking of terms whose hits are made one at a time, by position. */
+/** A ranking of terms whose hits are made one at a time, by position (ranked further only when read further). */
 export interface RankedTerms {
-  size: number;
-  hitAt(position: number): TermHit;
+  /** The hit at a position, or undefined past the last. */
+  hitAt(position: number): TermHit | undefined;
 }
 
 export interface RoleHit {
@@ -73,6 +73,8 @@ export interface StandardHit {
 }
 
 const SHORT_QUERY_TERMS = 6;
+/** The term hits ranked at first: a page of search results and the next page's first hit. */
+const FIRST_TERM_HITS = 64;
 const WARM_UP_PRACTICE =
   'Our AI agent releases payments automatically every Friday; nobody signs off on them, and the same analyst prepares and approves the settlement run. 我们的AI助手每周自动付款，没有人审批，结算批次由同一人编制并审批。';
 /** A hit scoring below this share of the best one is noise, not an answer. */
@@ -190,40 +192,50 @@ export class RegistrySearchIndex {
 
   /** Terms by relevance to a word or phrase in either language: names first, then designations, definitions last. */
   searchTerms(query: string, limit: number): TermHit[] {
-    const ranked = this.rankTerms(query);
-    return Array.from({ length: Math.min(limit, ranked.size) }, (_, rank) => ranked.hitAt(rank));
+    const ranked = this.rankTerms(query, limit);
+    const hits: TermHit[] = [];
+    for (let position = 0; position < limit; position++) {
+      const hit = ranked.hitAt(position);
+      if (hit === undefined) break;
+      hits.push(hit);
+    }
+    return hits;
   }
 
   /**
    * The terms of searchTerms in the same order, each hit made only when asked for: a common word ranks
-   * thousands of terms, and a page shows a few.
+   * thousands of terms, and a page shows a few. The index ranks the first `firstHits` (and the terms the
+   * query names, wherever they rank), and four times as many each time a read goes past them.
    */
-  rankTerms(query: string): RankedTerms {
+  rankTerms(query: string, firstHits = FIRST_TERM_HITS): RankedTerms {
     const folded = foldText(query).trim();
-    const ranking = this.termIndex.search(
-      query,
-      searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 }),
-      RELATIVE_FLOOR,
-    );
-    const count = ranking.size;
+    const options = searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 });
     // The terms the query is a name of, looked up once rather than by folding every hit's names.
     const called = this.termNames.calledBy(query);
+    const isNamed = (termId: string) => called.has(termId) || termId === folded;
     // The term the text names outright comes before any found by search; each group stays in score order.
-    const named: number[] = [];
-    const near: number[] = [];
-    for (let rank = 0; rank < count; rank++) {
-      const termId = ranking.idAt(rank);
-      (called.has(termId) || termId === folded ? named : near).push(rank);
-    }
-    const order = [...named, ...near];
+    const keep = new Set([...called.keys(), folded]);
+    let ranking: TextRanking;
+    let named: number[] = [];
+    let near: number[] = [];
+    const rank = (limit: number) => {
+      ranking = this.termIndex.search(query, options, { atLeast: RELATIVE_FLOOR, limit, keep });
+      named = [];
+      near = [];
+      for (let position = 0; position < ranking.size; position++) (isNamed(ranking.idAt(position)) ? named : near).push(position);
+    };
+    let limit = Math.max(1, firstHits);
+    rank(limit);
     return {
-      size: count,
       hitAt: (position) => {
-        const rank = order[position]!;
-        const term = this.terms.get(ranking.idAt(rank))!;
+        if (!Number.isInteger(position) || position < 0 || position >= this.terms.size) return undefined;
+        while (position >= named.length + near.length && !ranking.complete) rank((limit = Math.max(limit * 4, position + 1)));
+        const at = position < named.length ? named[position] : near[position - named.length];
+        if (at === undefined) return undefined;
+        const term = this.terms.get(ranking.idAt(at))!;
         const name = called.get(term.termId);
         const match = name === 'own' ? 'exact' : name === 'other' || term.termId === folded ? 'synonym' : 'near';
-        return { term, score: round(ranking.scoreAt(rank)), match, matchedWords: ranking.queryTermsAt(rank) };
+        return { term, score: round(ranking.scoreAt(at)), match, matchedWords: ranking.queryTermsAt(at) };
       },
     };
   }
@@ -233,7 +245,7 @@ export class RegistrySearchIndex {
     const ranking = this.roleIndex.search(
       this.withTermNames(query),
       searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }, true),
-      RELATIVE_FLOOR,
+      { atLeast: RELATIVE_FLOOR, limit },
     );
     return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
       role: this.roles.get(ranking.idAt(rank))!,
@@ -258,7 +270,7 @@ export class RegistrySearchIndex {
       const ranking = this.clauseIndex.search(
         this.withTermNames(sentence),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
-        EVIDENCE_SHARE,
+        { atLeast: EVIDENCE_SHARE },
       );
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
         const id = ranking.idAt(rank);
@@ -300,44 +312,54 @@ export class RegistrySearchIndex {
       ...[...contradictions, ...statements].filter(([, found]) => found.length > 0).map(([id]) => sectionOf(id)),
       ...practiceTerms.flatMap((term) => term.standards),
     ]);
-    const hits: StandardHit[] = [];
+    // Each candidate block is scored from its clauses' scores and its signals first; the findings (evidence,
+    // statements, contradictions of every clause) are made only for the blocks answered.
+    const scored: { block: StandardBlockDto; score: number; terms: string[] }[] = [];
     for (const sectionId of candidates) {
       const block = this.standards.get(sectionId)?.block;
       if (!block) continue;
-      const clauses = block.clauses.map((clause): ClauseFinding => {
-        const id = `${block.sectionId}#${clause.clauseId}`;
-        const contradicted = contradictions.get(id) ?? [];
-        const stated = statements.get(id) ?? [];
-        const bearing = [...(evidence.get(id) ?? [])];
-        for (const match of [...contradicted, ...stated]) {
-          if (!bearing.some((e) => e.sentence === match.sentence)) {
-            const i = sentences.indexOf(match.sentence);
-            bearing.push({ sentence: match.sentence, words: [], terms: (namedTerms[i] ?? []).map((t) => t.termId) });
-          }
-        }
-        return {
-          clauseId: clause.clauseId,
-          text: clause.text,
-          score: round(wholeScores.get(id) ?? 0),
-          evidence: bearing,
-          stated,
-          contradicted,
-          departures: departures.get(id) ?? [],
-        };
-      });
-      const scores = clauses.map((c) => c.score).sort((a, b) => b - a);
+      const ids = block.clauses.map((clause) => `${block.sectionId}#${clause.clauseId}`);
+      const scores = ids.map((id) => round(wholeScores.get(id) ?? 0)).sort((a, b) => b - a);
       const relevance = best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
       const terms = [...new Set(practiceTerms.filter((t) => t.standards.includes(block.sectionId)).map((t) => t.termId))].sort();
       const signals =
-        Math.min(2, clauses.filter((c) => c.contradicted.length > 0).length) * 1.2 +
-        Math.min(2, clauses.filter((c) => c.stated.length > 0).length) * 0.5 +
+        Math.min(2, ids.filter((id) => (contradictions.get(id) ?? []).length > 0).length) * 1.2 +
+        Math.min(2, ids.filter((id) => (statements.get(id) ?? []).length > 0).length) * 0.5 +
         Math.min(3, terms.length) * 0.1;
       const score = round(relevance + signals);
-      if (score > 0) hits.push({ block, score, clauses, terms });
+      if (score > 0) scored.push({ block, score, terms });
     }
-    hits.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
-    const top = hits[0]?.score ?? 0;
-    return hits.filter((hit) => hit.score >= top * RELATIVE_FLOOR).slice(0, limit);
+    scored.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
+    const top = scored[0]?.score ?? 0;
+    return scored
+      .filter((hit) => hit.score >= top * RELATIVE_FLOOR)
+      .slice(0, limit)
+      .map(({ block, score, terms }) => ({
+        block,
+        score,
+        clauses: block.clauses.map((clause): ClauseFinding => {
+          const id = `${block.sectionId}#${clause.clauseId}`;
+          const contradicted = contradictions.get(id) ?? [];
+          const stated = statements.get(id) ?? [];
+          const bearing = [...(evidence.get(id) ?? [])];
+          for (const match of [...contradicted, ...stated]) {
+            if (!bearing.some((e) => e.sentence === match.sentence)) {
+              const i = sentences.indexOf(match.sentence);
+              bearing.push({ sentence: match.sentence, words: [], terms: (namedTerms[i] ?? []).map((t) => t.termId) });
+            }
+          }
+          return {
+            clauseId: clause.clauseId,
+            text: clause.text,
+            score: round(wholeScores.get(id) ?? 0),
+            evidence: bearing,
+            stated,
+            contradicted,
+            departures: departures.get(id) ?? [],
+          };
+        }),
+        terms,
+      }));
   }
 
   private clauseText(id: string): Localized {

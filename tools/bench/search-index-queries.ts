@@ -1,0 +1,169 @@
+// The searches of search-index.bench.mjs: the registry's search index of a commit before (its
+// standards-api sources, checked out by the bench) and of the working tree, each over the sample pack and
+// a generated full-size pack, the same question asked of the four in turn (so the machine's load falls
+// on all of them alike), and every answer of the two builds compared: a faster search that answers
+// differently is a failure, not a figure.
+import { loadPack, type ContentPack } from '@stdreg/registry-content';
+
+/** What the bench asks of an index, of either build (the ranking of terms changed shape between them). */
+interface SearchIndex {
+  searchTerms(query: string, limit: number): unknown[];
+  rankTerms(query: string): { size?: number; hitAt(position: number): unknown };
+  searchRoles(query: string, limit: number): unknown[];
+  searchStandards(practice: string, limit: number): unknown[];
+}
+type Snapshot = new (input: never) => { search: SearchIndex; terms: { term: { en: string; 'zh-Hans': string } }[] };
+
+/** The questions of scale-registry.mjs (passed in by search-index.bench.mjs), so both benches ask the same. */
+export interface Questions {
+  SAMPLE_TERM: { en: string; zh: string };
+  ROLE_QUERY: string;
+  ROLE_QUERY_ZH: string;
+  PRACTICE: string;
+  PRACTICE_ZH: string;
+}
+/** A page of `terms?q=` (50) and the hit after it, which tells whether a next page exists. */
+const PAGE_HITS = 51;
+
+interface Subject {
+  size: 'sample' | 'full';
+  build: 'before' | 'after';
+  index: SearchIndex;
+  namesEn: string[];
+  namesZh: string[];
+}
+
+interface Search {
+  name: string;
+  rounds: number;
+  ask: (subject: Subject, round: number) => unknown;
+}
+
+/** The first hits of a ranking of terms as plain data (either build's shape). */
+function firstHits(ranking: { size?: number; hitAt(position: number): unknown }, count: number): unknown[] {
+  const hits: unknown[] = [];
+  for (let position = 0; position < Math.min(count, ranking.size ?? count); position++) {
+    const hit = ranking.hitAt(position);
+    if (hit === undefined) break;
+    hits.push(hit);
+  }
+  return hits;
+}
+
+const spread = (names: string[], round: number, rounds: number) => names[Math.floor((round * names.length) / rounds) % names.length]!;
+
+function searches(rounds: number, { SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH }: Questions): Search[] {
+  const few = Math.max(3, Math.ceil(rounds / 5));
+  return [
+    { name: `POST /search in terms, "${SAMPLE_TERM.en}"`, rounds, ask: (s) => s.index.searchTerms(SAMPLE_TERM.en, 5) },
+    { name: `POST /search in terms, "${SAMPLE_TERM.zh}"`, rounds, ask: (s) => s.index.searchTerms(SAMPLE_TERM.zh, 5) },
+    { name: 'POST /search in terms, the last term name (en)', rounds, ask: (s) => s.index.searchTerms(s.namesEn.at(-1)!, 5) },
+    { name: 'POST /search in terms, the last term name (zh-Hans)', rounds, ask: (s) => s.index.searchTerms(s.namesZh.at(-1)!, 5) },
+    {
+      name: '`terms?q=` a different term name each time (en), a page of 50',
+      rounds,
+      ask: (s, round) => firstHits(s.index.rankTerms(spread(s.namesEn, round, rounds)), PAGE_HITS),
+    },
+    {
+      name: '`terms?q=` a different term name each time (zh-Hans), a page of 50',
+      rounds,
+      ask: (s, round) => firstHits(s.index.rankTerms(spread(s.namesZh, round, rounds)), PAGE_HITS),
+    },
+    {
+      name: '`terms?q=` a term name (en), its 10th page of 50',
+      rounds: few,
+      ask: (s) => firstHits(s.index.rankTerms(s.namesEn.at(-1)!), 10 * 50 + 1).slice(9 * 50),
+    },
+    { name: 'POST /search in roles (en)', rounds, ask: (s) => s.index.searchRoles(ROLE_QUERY, 3) },
+    { name: 'POST /search in roles (zh-Hans)', rounds, ask: (s) => s.index.searchRoles(ROLE_QUERY_ZH, 3) },
+    { name: 'POST /search in standards, a practice (en)', rounds: few, ask: (s) => s.index.searchStandards(PRACTICE, 5) },
+    { name: 'POST /search in standards, a practice (zh-Hans)', rounds: few, ask: (s) => s.index.searchStandards(PRACTICE_ZH, 5) },
+  ];
+}
+
+async function pack(directory: string): Promise<ContentPack> {
+  const loaded = await loadPack(directory);
+  if (!loaded.ok) throw new Error(`the pack in ${directory} does not load`);
+  return loaded.pack;
+}
+
+function subject(Build: Snapshot, loaded: ContentPack, size: Subject['size'], build: Subject['build']): Subject {
+  const release = {
+    sequence: '1',
+    digest: 'sha256:0',
+    packVersion: loaded.pack.packVersion,
+    formatVersion: 1,
+    publisher: 'bench',
+    importedAt: new Date(),
+  };
+  const started = performance.now();
+  const snapshot = new Build({ release, pack: loaded } as never);
+  process.stderr.write(`${size} ${build}: release loaded, index built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return {
+    size,
+    build,
+    index: snapshot.search,
+    namesEn: snapshot.terms.map((t) => t.term.en),
+    namesZh: snapshot.terms.map((t) => t.term['zh-Hans']),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Prints one JSON line: each search's p50 in ms by size and build. */
+export async function run({
+  Before,
+  After,
+  samplePack,
+  fullPack,
+  rounds,
+  questions,
+}: {
+  Before: Snapshot;
+  After: Snapshot;
+  samplePack: string;
+  fullPack: string;
+  rounds: number;
+  questions: Questions;
+}) {
+  const sample = await pack(samplePack);
+  const full = await pack(fullPack);
+  const subjects = [
+    subject(Before, sample, 'sample', 'before'),
+    subject(After, sample, 'sample', 'after'),
+    subject(Before, full, 'full', 'before'),
+    subject(After, full, 'full', 'after'),
+  ];
+  const results = [];
+  for (const search of searches(rounds, questions)) {
+    const times = new Map(subjects.map((s) => [s, [] as number[]]));
+    // Warm-up: every subject answers the question once (the JIT, the scratch arrays of the new index).
+    for (const s of subjects) search.ask(s, 0);
+    for (let round = 0; round < search.rounds; round++) {
+      // Interleaved, in an order that turns each round, so no build or size always goes first.
+      const answers = new Map<string, string>();
+      for (let i = 0; i < subjects.length; i++) {
+        const s = subjects[(i + round) % subjects.length]!;
+        const started = performance.now();
+        const answer = search.ask(s, round);
+        times.get(s)!.push(performance.now() - started);
+        const json = JSON.stringify(answer);
+        const other = answers.get(s.size);
+        if (other !== undefined && other !== json) {
+          throw new Error(`${search.name}, round ${round}: the ${s.size} index answers differently after the change`);
+        }
+        answers.set(s.size, json);
+      }
+    }
+    const p50 = (size: Subject['size'], build: Subject['build']) =>
+      median(times.get(subjects.find((s) => s.size === size && s.build === build)!)!);
+    results.push({
+      search: search.name,
+      rounds: search.rounds,
+      sample: { before: p50('sample', 'before'), after: p50('sample', 'after') },
+      full: { before: p50('full', 'before'), after: p50('full', 'after') },
+    });
+    process.stderr.write(`${search.name}: done\n`);
+  }
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+}
