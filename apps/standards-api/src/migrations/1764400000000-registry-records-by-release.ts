@@ -27,6 +27,10 @@ export class RegistryRecordsByRelease1764400000000 implements MigrationInterface
       await queryRunner.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey`);
       await queryRunner.query(`ALTER TABLE ${table} ADD PRIMARY KEY (release, ${key})`);
     }
+    // The keys read in batches (standards-api's load) compare byte by byte, as JavaScript's `<` orders these ASCII
+    // ids: the primary key then serves each batch as a range, in list order.
+    await queryRunner.query(`ALTER TABLE term ALTER COLUMN term_id TYPE text COLLATE "C"`);
+    await queryRunner.query(`ALTER TABLE task_spec ALTER COLUMN task_code TYPE text COLLATE "C"`);
     await queryRunner.query(`DROP INDEX standard_block_one_current`);
     await queryRunner.query(
       `CREATE UNIQUE INDEX standard_block_one_current ON standard_block_version (release, section_id) WHERE status = 'current'`,
@@ -34,6 +38,8 @@ export class RegistryRecordsByRelease1764400000000 implements MigrationInterface
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE term ALTER COLUMN term_id TYPE text COLLATE "default"`);
+    await queryRunner.query(`ALTER TABLE task_spec ALTER COLUMN task_code TYPE text COLLATE "default"`);
     for (const [table, key] of CONTENT_KEYS) {
       await queryRunner.query(`DELETE FROM ${table} WHERE release <> (SELECT max(sequence) FROM content_release)`);
       await queryRunner.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey`);

@@ -39,7 +39,7 @@ export const CONTENT_TABLES = [
 ];
 // Serializes imports across processes; any number of replicas may try at once.
 const IMPORT_LOCK_KEY = 7_341_001;
-/** The keyed tables read in batches, with their key column (compared byte by byte: the order of JavaScript's `<` for these ids). */
+/** The keyed tables read in batches, with their key column (collation "C", migration 1764400000000: the order of JavaScript's `<` for these ids, served by the primary key). */
 const BATCHED = { term: 'term_id', task_spec: 'task_code' } as const;
 
 /**
@@ -135,7 +135,7 @@ export class RegistryRepository {
     let after = '';
     for (;;) {
       const rows: { key: string; doc: T }[] = await this.dataSource.query(
-        `SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} COLLATE "C" > $2 ORDER BY ${key} COLLATE "C" LIMIT $3`,
+        `SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} > $2 ORDER BY ${key} LIMIT $3`,
         [release, after, size],
       );
       if (rows.length === 0) return;
