@@ -6,6 +6,9 @@
 // to CPU 1; every scenario is measured twice per server, in alternating order, and the better run counts.
 // Run from the repository root: `npm run bench` (builds standards-api first). Prints a Markdown table;
 // raw results go to tools/bench/results/registry-read.json. Exits non-zero only if the run itself failed.
+// `BENCH_BASELINE_MAIN=<another build's main.js>` adds that build as a third lane of the same rounds (checked
+// to answer the same bytes and headers first) and prints this build's throughput over it: how a change moves
+// the figures, measured in one run (build the other commit and copy dist/apps/standards-api aside first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -40,16 +43,26 @@ const SCENARIOS = [
   { name: 'list-304', path: LIST, conditional: true, status: 304, target: 0.3 },
 ];
 
+const BASELINE_MAIN = process.env.BENCH_BASELINE_MAIN ? path.resolve(process.env.BENCH_BASELINE_MAIN) : null;
+
 const tempDir = makeTempDir('registry-read-bench-');
 const fixtureFile = path.join(tempDir, 'fixture.json');
 
-async function startNest() {
+async function startNest(main = NEST_MAIN, name = 'standards-api', dataDir = tempDir) {
   const port = await freePort();
-  const env = { ...process.env, DATA_DIR: tempDir, LOG_LEVEL: 'warn', STANDARDS_API_PORT: String(port), HOST: '127.0.0.1' };
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', STANDARDS_API_PORT: String(port), HOST: '127.0.0.1' };
   delete env.DATABASE_URL;
-  startServer('standards-api', [NEST_MAIN], env);
-  await waitForStatus('standards-api', port, '/readyz', 200);
+  startServer(name, [main], env);
+  await waitForStatus(name, port, '/readyz', 200);
   return port;
+}
+
+/** The baseline build must answer what this build answers, byte for byte, headers included. */
+async function assertSameAnswers(baselinePort, fixture) {
+  for (const [urlPath, route] of Object.entries(fixture)) {
+    const baseline = await captureRoute(baselinePort, urlPath);
+    if (JSON.stringify(baseline) !== JSON.stringify(route)) throw new Error(`the baseline build answers ${urlPath} differently`);
+  }
 }
 
 async function startBare() {
@@ -131,8 +144,9 @@ async function measure(server, port, scenario, etag) {
 
 async function runRounds(ports, fixture) {
   const runs = [];
+  const servers = Object.keys(ports);
   for (let round = 1; round <= ROUNDS; round++) {
-    const order = round % 2 === 1 ? ['nest', 'bare'] : ['bare', 'nest'];
+    const order = round % 2 === 1 ? servers : [...servers].reverse();
     for (const scenario of SCENARIOS) {
       for (const server of order) {
         const run = { round, ...(await measure(server, ports[server], scenario, fixture[scenario.path].etag)) };
@@ -168,6 +182,33 @@ function summarize(runs) {
   });
 }
 
+/** This build over the baseline build, best round of each (the same rounds). */
+function againstBaseline(runs) {
+  return SCENARIOS.map((scenario) => {
+    const nest = bestRun(runs, 'nest', scenario);
+    const baseline = bestRun(runs, 'baseline', scenario);
+    return {
+      scenario: scenario.name,
+      nestRequestsPerSecond: nest.requestsPerSecond,
+      baselineRequestsPerSecond: baseline.requestsPerSecond,
+      ratio: nest.requestsPerSecond / baseline.requestsPerSecond,
+    };
+  });
+}
+
+function renderBaselineTable(rows) {
+  return [
+    `| scenario | this build req/s | baseline req/s | this ÷ baseline |`,
+    '| --- | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) =>
+        `| ${row.scenario} | ${Math.round(row.nestRequestsPerSecond)} | ${Math.round(row.baselineRequestsPerSecond)} | ${row.ratio.toFixed(2)} |`,
+    ),
+    '',
+    `Baseline: ${BASELINE_MAIN}`,
+  ].join('\n');
+}
+
 function renderTable(rows) {
   const lines = [
     '| scenario | Nest req/s | bare req/s | ratio | Nest p99 ms | bare p99 ms | target |',
@@ -183,7 +224,7 @@ function renderTable(rows) {
   return lines.join('\n');
 }
 
-function writeResults(fixture, rows, runs) {
+function writeResults(fixture, rows, runs, baselineRows) {
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   const responses = Object.fromEntries(
     Object.entries(fixture).map(([urlPath, route]) => [urlPath, { etag: route.etag, headers: route.ok.headers }]),
@@ -195,6 +236,7 @@ function writeResults(fixture, rows, runs) {
     load: LOAD,
     responses,
     rows,
+    ...(baselineRows ? { baseline: BASELINE_MAIN, baselineRows } : {}),
     runs,
   };
   writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
@@ -207,10 +249,18 @@ async function main() {
   const fixture = await writeFixture(nestPort);
   const barePort = await startBare();
   await assertBareReplays(barePort, fixture);
-  const runs = await runRounds({ nest: nestPort, bare: barePort }, fixture);
+  const ports = { nest: nestPort, bare: barePort };
+  if (BASELINE_MAIN) {
+    log(`starting the baseline standards-api (${BASELINE_MAIN})`);
+    ports.baseline = await startNest(BASELINE_MAIN, 'baseline standards-api', makeTempDir('registry-read-baseline-'));
+    await assertSameAnswers(ports.baseline, fixture);
+  }
+  const runs = await runRounds(ports, fixture);
   const rows = summarize(runs);
-  writeResults(fixture, rows, runs);
+  const baselineRows = BASELINE_MAIN ? againstBaseline(runs) : null;
+  writeResults(fixture, rows, runs, baselineRows);
   console.log(renderTable(rows));
+  if (baselineRows) console.log(`\n${renderBaselineTable(baselineRows)}`);
   log(`done in ${Math.round((Date.now() - startedAt) / 1000)} s; raw results in ${path.relative(ROOT, RESULTS_FILE)}`);
 }
 

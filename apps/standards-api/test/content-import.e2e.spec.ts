@@ -147,12 +147,17 @@ describe('content import', () => {
 
     const pack = (file: string) => readFile(path.join(large, file), 'utf8').then(JSON.parse);
     const terms = await pack('terms.json');
-    const [{ count }] = await api.dataSource.query('SELECT count(*)::int AS count FROM term');
+    const [{ count }] = await api.dataSource.query(
+      'SELECT count(*)::int AS count FROM term WHERE release = (SELECT max(sequence) FROM content_release)',
+    );
     expect(count).toBe(terms.length);
-    const [stored] = await api.dataSource.query(`SELECT doc FROM term WHERE term_id = 'bulk-term-32999'`);
+    const [stored] = await api.dataSource.query(
+      `SELECT doc FROM term WHERE release = (SELECT max(sequence) FROM content_release) AND term_id = 'bulk-term-32999'`,
+    );
     expect(stored.doc).toEqual(terms.at(-1));
     const blocks = await api.dataSource.query(
-      `SELECT section_id AS "sectionId", version, status, effective_from::text AS "effectiveFrom", doc FROM standard_block_version ORDER BY section_id, version`,
+      `SELECT section_id AS "sectionId", version, status, effective_from::text AS "effectiveFrom", doc FROM standard_block_version
+        WHERE release = (SELECT max(sequence) FROM content_release) ORDER BY section_id, version`,
     );
     const byKey = (a: { sectionId: string; version: string }, b: { sectionId: string; version: string }) =>
       `${a.sectionId}@${a.version}`.localeCompare(`${b.sectionId}@${b.version}`);
@@ -169,7 +174,7 @@ describe('content import', () => {
     );
     const policyVersions = await api.dataSource.query(
       `SELECT policy_id AS "policyId", version, effective_from::text AS "effectiveFrom", effective_to::text AS "effectiveTo", doc
-         FROM policy_version ORDER BY policy_id, version`,
+         FROM policy_version WHERE release = (SELECT max(sequence) FROM content_release) ORDER BY policy_id, version`,
     );
     const byPolicyKey = (a: { policyId: string; version: string }, b: { policyId: string; version: string }) =>
       `${a.policyId}@${a.version}`.localeCompare(`${b.policyId}@${b.version}`);

@@ -9,6 +9,7 @@ import { IdempotencyPerformed1764200000000 } from './1764200000000-idempotency-p
 import { EventOutbox1764300000000 } from './1764300000000-event-outbox';
 import { LedgerRunningBalance1764321000000 } from './1764321000000-ledger-running-balance';
 import { RuleVersionInForce1764340000000 } from './1764340000000-rule-version-in-force';
+import { RegistryRecordsByRelease1764400000000 } from './1764400000000-registry-records-by-release';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const STANDARDS_API_MIGRATIONS = [
   EventOutbox1764300000000,
   LedgerRunningBalance1764321000000,
   RuleVersionInForce1764340000000,
+  RegistryRecordsByRelease1764400000000,
 ];

@@ -37,6 +37,10 @@ export class ContentReleaseEntity {
 
 @Entity('standard_block_version')
 export class StandardBlockVersionEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ name: 'section_id', type: 'text' })
   sectionId!: string;
 
@@ -55,6 +59,10 @@ export class StandardBlockVersionEntity {
 
 @Entity('term')
 export class TermEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ name: 'term_id', type: 'text' })
   termId!: string;
 
@@ -64,6 +72,10 @@ export class TermEntity {
 
 @Entity('task_spec')
 export class TaskSpecEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ name: 'task_code', type: 'text' })
   taskCode!: string;
 
@@ -73,6 +85,10 @@ export class TaskSpecEntity {
 
 @Entity('registry_role')
 export class RoleEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ type: 'text' })
   role!: string;
 
@@ -82,6 +98,10 @@ export class RoleEntity {
 
 @Entity('policy_version')
 export class PolicyVersionEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ name: 'policy_id', type: 'text' })
   policyId!: string;
 
@@ -100,6 +120,10 @@ export class PolicyVersionEntity {
 
 @Entity('brand_snapshot')
 export class BrandSnapshotEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ name: 'snapshot_id', type: 'text' })
   snapshotId!: string;
 
@@ -109,6 +133,10 @@ export class BrandSnapshotEntity {
 
 @Entity('split_template')
 export class SplitTemplateEntity {
+  /** The release (content_release.sequence) the record belongs to. */
+  @PrimaryColumn({ type: 'bigint' })
+  release!: string;
+
   @PrimaryColumn({ type: 'text' })
   version!: string;
 

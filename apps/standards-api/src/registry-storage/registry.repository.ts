@@ -1,24 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { ContentPack } from '@stdreg/registry-content';
-import {
-  BrandSnapshotEntity,
-  ContentReleaseEntity,
-  PolicyVersionEntity,
-  RoleEntity,
-  SplitTemplateEntity,
-  StandardBlockVersionEntity,
-  TaskSpecEntity,
-  TermEntity,
-} from './registry.entity';
+import type {
+  BrandSnapshot,
+  ContentPack,
+  PolicyVersion,
+  Role,
+  SplitTemplate,
+  StandardBlockVersion,
+  TaskSpec,
+  Term,
+} from '@stdreg/registry-content';
+import { BrandSnapshotEntity, ContentReleaseEntity } from './registry.entity';
 
-/** The registry content as stored: the current release and every record of it. */
-export interface StoredRegistry {
-  release: ContentReleaseEntity;
-  pack: ContentPack;
+/** A standards block version's key and status, without its content. */
+export interface BlockVersionKey {
+  sectionId: string;
+  version: string;
+  status: 'current' | 'superseded';
 }
 
-const CONTENT_TABLES = [
+/** A policy version's key and dates (as the pack gives them), without its content. */
+export interface PolicyVersionKey {
+  policyId: string;
+  version: string;
+  effectiveFrom: string;
+  effectiveTo: string | null;
+}
+
+/** The tables of a release's records, each keyed by release first. */
+export const CONTENT_TABLES = [
   'standard_block_version',
   'term',
   'task_spec',
@@ -29,8 +39,13 @@ const CONTENT_TABLES = [
 ];
 // Serializes imports across processes; any number of replicas may try at once.
 const IMPORT_LOCK_KEY = 7_341_001;
+/** The keyed tables read in batches, with their key column (collation "C", migration 1764400000000: the order of JavaScript's `<` for these ids, served by the primary key). */
+const BATCHED = { term: 'term_id', task_spec: 'task_code' } as const;
 
-/** Every query of the registry content. */
+/**
+ * Every query of the registry content. A release's records stay in their tables, keyed by the release's
+ * sequence; standards-api reads them by key when a request needs them (docs/decisions.md, issue 30).
+ */
 @Injectable()
 export class RegistryRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -46,55 +61,115 @@ export class RegistryRepository {
     return rows[0]?.sequence ?? null;
   }
 
-  /** Reads the current release and its content in one snapshot transaction. */
-  async loadCurrent(): Promise<StoredRegistry | null> {
-    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
-      const release = await manager.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } });
-      if (!release) return null;
-      // One connection serves the whole transaction, so the reads run one after another.
-      const standards = await manager.getRepository(StandardBlockVersionEntity).find({ order: { sectionId: 'ASC', version: 'ASC' } });
-      const terms = await manager.getRepository(TermEntity).find({ order: { termId: 'ASC' } });
-      const tasks = await manager.getRepository(TaskSpecEntity).find({ order: { taskCode: 'ASC' } });
-      const roles = await manager.getRepository(RoleEntity).find({ order: { role: 'ASC' } });
-      const policyVersions = await manager.getRepository(PolicyVersionEntity).find({ order: { policyId: 'ASC', effectiveFrom: 'ASC' } });
-      const brands = await manager.getRepository(BrandSnapshotEntity).find();
-      const templates = await manager.getRepository(SplitTemplateEntity).find({ order: { version: 'ASC' } });
-      const policies = new Map<string, ContentPack['policies'][number]>();
-      for (const row of policyVersions) {
-        const policy = policies.get(row.policyId) ?? { policyId: row.policyId, versions: [] };
-        policy.versions.push(row.doc);
-        policies.set(row.policyId, policy);
-      }
-      const brand = brands[0];
-      if (!brand) throw new Error('registry content is incomplete: no brand snapshot');
-      return {
-        release,
-        pack: {
-          pack: release.meta,
-          standards: standards.map((row) => row.doc),
-          terms: terms.map((row) => row.doc),
-          tasks: tasks.map((row) => row.doc),
-          roles: roles.map((row) => row.doc),
-          policies: [...policies.values()],
-          brand: brand.doc,
-          splitTemplates: templates.map((row) => row.doc),
-        },
-      };
-    });
+  /** Every standards block version of a release, keys only. */
+  async blockVersionKeys(release: string): Promise<BlockVersionKey[]> {
+    return this.dataSource.query(`SELECT section_id AS "sectionId", version, status FROM standard_block_version WHERE release = $1`, [
+      release,
+    ]);
+  }
+
+  /** The standards block versions of a release with these keys (those that exist), in no particular order. */
+  async blockVersions(release: string, keys: readonly { sectionId: string; version: string }[]): Promise<StandardBlockVersion[]> {
+    if (keys.length === 0) return [];
+    const rows: { doc: StandardBlockVersion }[] = await this.dataSource.query(
+      `SELECT b.doc FROM unnest($2::text[], $3::text[]) AS k (section_id, version)
+         JOIN standard_block_version b ON b.release = $1 AND b.section_id = k.section_id AND b.version = k.version`,
+      [release, keys.map((k) => k.sectionId), keys.map((k) => k.version)],
+    );
+    return rows.map((row) => row.doc);
+  }
+
+  /** The terms of a release with these ids (those that exist), in no particular order. */
+  async terms(release: string, termIds: readonly string[]): Promise<Term[]> {
+    return this.docsByKey('term', 'term_id', release, termIds);
+  }
+
+  /** The task records of a release with these codes (those that exist), in no particular order. */
+  async tasks(release: string, taskCodes: readonly string[]): Promise<TaskSpec[]> {
+    return this.docsByKey('task_spec', 'task_code', release, taskCodes);
+  }
+
+  /** Every version of the policies of a release with these ids, with its policy's id, in no particular order. */
+  async policyVersions(release: string, policyIds: readonly string[]): Promise<{ policyId: string; doc: PolicyVersion }[]> {
+    if (policyIds.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT policy_id AS "policyId", doc FROM policy_version WHERE release = $1 AND policy_id = ANY($2::text[])`,
+      [release, policyIds],
+    );
+  }
+
+  /** Every policy version of a release, keys and dates only. */
+  async policyVersionKeys(release: string): Promise<PolicyVersionKey[]> {
+    return this.dataSource.query(
+      `SELECT policy_id AS "policyId", version, doc->>'effectiveFrom' AS "effectiveFrom", doc->>'effectiveTo' AS "effectiveTo"
+         FROM policy_version WHERE release = $1`,
+      [release],
+    );
+  }
+
+  async roles(release: string): Promise<Role[]> {
+    return this.docs('registry_role', release);
+  }
+
+  async brand(release: string): Promise<BrandSnapshot | undefined> {
+    return (await this.docs<BrandSnapshot>('brand_snapshot', release))[0];
+  }
+
+  async splitTemplates(release: string): Promise<SplitTemplate[]> {
+    return this.docs('split_template', release);
+  }
+
+  /** The terms of a release in batches of `size`, in termId order. */
+  termBatches(release: string, size: number): AsyncGenerator<Term[]> {
+    return this.batches('term', release, size);
+  }
+
+  /** The task records of a release in batches of `size`, in taskCode order. */
+  taskBatches(release: string, size: number): AsyncGenerator<TaskSpec[]> {
+    return this.batches('task_spec', release, size);
+  }
+
+  /** A table's records of a release, a batch at a time by its key: only one batch is ever held. */
+  private async *batches<T>(table: keyof typeof BATCHED, release: string, size: number): AsyncGenerator<T[]> {
+    const key = BATCHED[table];
+    let after = '';
+    for (;;) {
+      const rows: { key: string; doc: T }[] = await this.dataSource.query(
+        `SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} > $2 ORDER BY ${key} LIMIT $3`,
+        [release, after, size],
+      );
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.key;
+      yield rows.map((row) => row.doc);
+      if (rows.length < size) return;
+    }
+  }
+
+  private async docsByKey<T>(table: string, key: string, release: string, keys: readonly string[]): Promise<T[]> {
+    if (keys.length === 0) return [];
+    const rows: { doc: T }[] = await this.dataSource.query(`SELECT doc FROM ${table} WHERE release = $1 AND ${key} = ANY($2::text[])`, [
+      release,
+      keys,
+    ]);
+    return rows.map((row) => row.doc);
+  }
+
+  private async docs<T>(table: string, release: string): Promise<T[]> {
+    const rows: { doc: T }[] = await this.dataSource.query(`SELECT doc FROM ${table} WHERE release = $1`, [release]);
+    return rows.map((row) => row.doc);
   }
 
   /**
-   * Replaces the registry content with a validated pack and records the release, all in one
-   * transaction. Returns null, changing nothing, when that digest is already current.
+   * Records a validated pack as a new release, its records beside those of the release current until now (a
+   * replica may still be serving it); those of any earlier release are deleted. All in one transaction. Returns
+   * null, changing nothing, when that digest is already current.
    */
   async replaceContent(pack: ContentPack, digest: string): Promise<ContentReleaseEntity | null> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
       const current = await manager.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } });
       if (current?.digest === digest) return null;
-      await manager.query(`TRUNCATE ${CONTENT_TABLES.join(', ')}`);
-      await this.insertContent(manager, pack);
-      return manager.getRepository(ContentReleaseEntity).save({
+      const release = await manager.getRepository(ContentReleaseEntity).save({
         packVersion: pack.pack.packVersion,
         formatVersion: pack.pack.formatVersion,
         publisher: pack.pack.publisher,
@@ -102,35 +177,43 @@ export class RegistryRepository {
         importedAt: new Date(),
         meta: pack.pack,
       });
+      const kept = [release.sequence, ...(current ? [current.sequence] : [])];
+      // Row by row, not TRUNCATE: a read of the records of a kept release never waits for an import.
+      for (const table of CONTENT_TABLES) await manager.query(`DELETE FROM ${table} WHERE release <> ALL($1::bigint[])`, [kept]);
+      await this.insertContent(manager, pack, release.sequence);
+      return release;
     });
   }
 
   /** Each content table's rows from its records, passed as one JSON array: one statement and one parameter however large the pack. */
-  private async insertContent(manager: EntityManager, pack: ContentPack): Promise<void> {
+  private async insertContent(manager: EntityManager, pack: ContentPack, release: string): Promise<void> {
     await manager.query(
-      `INSERT INTO standard_block_version (section_id, version, status, effective_from, doc)
-       SELECT d->>'sectionId', d->>'version', d->>'status', (d->>'effectiveFrom')::date, d FROM jsonb_array_elements($1::jsonb) d`,
-      [JSON.stringify(pack.standards)],
+      `INSERT INTO standard_block_version (release, section_id, version, status, effective_from, doc)
+       SELECT $2, d->>'sectionId', d->>'version', d->>'status', (d->>'effectiveFrom')::date, d FROM jsonb_array_elements($1::jsonb) d`,
+      [JSON.stringify(pack.standards), release],
     );
-    await manager.query(`INSERT INTO term (term_id, doc) SELECT d->>'termId', d FROM jsonb_array_elements($1::jsonb) d`, [
+    await manager.query(`INSERT INTO term (release, term_id, doc) SELECT $2, d->>'termId', d FROM jsonb_array_elements($1::jsonb) d`, [
       JSON.stringify(pack.terms),
-    ]);
-    await manager.query(`INSERT INTO task_spec (task_code, doc) SELECT d->>'taskCode', d FROM jsonb_array_elements($1::jsonb) d`, [
-      JSON.stringify(pack.tasks),
-    ]);
-    await manager.query(`INSERT INTO registry_role (role, doc) SELECT d->>'role', d FROM jsonb_array_elements($1::jsonb) d`, [
-      JSON.stringify(pack.roles),
+      release,
     ]);
     await manager.query(
-      `INSERT INTO policy_version (policy_id, version, effective_from, effective_to, doc)
-       SELECT p->>'policyId', v->>'version', (v->>'effectiveFrom')::date, (v->>'effectiveTo')::date, v
-         FROM jsonb_array_elements($1::jsonb) p CROSS JOIN LATERAL jsonb_array_elements(p->'versions') v`,
-      [JSON.stringify(pack.policies)],
+      `INSERT INTO task_spec (release, task_code, doc) SELECT $2, d->>'taskCode', d FROM jsonb_array_elements($1::jsonb) d`,
+      [JSON.stringify(pack.tasks), release],
     );
-    await manager.getRepository(BrandSnapshotEntity).insert({ snapshotId: pack.brand.snapshotId, doc: pack.brand });
+    await manager.query(`INSERT INTO registry_role (release, role, doc) SELECT $2, d->>'role', d FROM jsonb_array_elements($1::jsonb) d`, [
+      JSON.stringify(pack.roles),
+      release,
+    ]);
     await manager.query(
-      `INSERT INTO split_template (version, status, doc) SELECT d->>'version', d->>'status', d FROM jsonb_array_elements($1::jsonb) d`,
-      [JSON.stringify(pack.splitTemplates)],
+      `INSERT INTO policy_version (release, policy_id, version, effective_from, effective_to, doc)
+       SELECT $2, p->>'policyId', v->>'version', (v->>'effectiveFrom')::date, (v->>'effectiveTo')::date, v
+         FROM jsonb_array_elements($1::jsonb) p CROSS JOIN LATERAL jsonb_array_elements(p->'versions') v`,
+      [JSON.stringify(pack.policies), release],
+    );
+    await manager.getRepository(BrandSnapshotEntity).insert({ release, snapshotId: pack.brand.snapshotId, doc: pack.brand });
+    await manager.query(
+      `INSERT INTO split_template (release, version, status, doc) SELECT $2, d->>'version', d->>'status', d FROM jsonb_array_elements($1::jsonb) d`,
+      [JSON.stringify(pack.splitTemplates), release],
     );
   }
 }

@@ -20,7 +20,7 @@ import {
 import { ApiPage, ApiRegistryErrors } from '../api-decorators/api-decorators';
 import { Locale, type NegotiatedLocale } from './locale.decorator';
 import { RegistryService } from './registry.service';
-import { sendRepresentation } from './representation';
+import { sendWhenReady } from './representation';
 
 /** The anonymous, cacheable registry reads of `/api/v2`. */
 @ApiTags('registry')
@@ -33,15 +33,15 @@ export class RegistryController {
   @Get('manifest')
   @ApiOperation({ summary: 'Registry capabilities, counts, provenance and content digest' })
   @ApiOkResponse({ type: ManifestDto })
-  manifest(@Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.manifest(locale));
+  manifest(@Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.manifest(locale));
   }
 
   @Get('standards')
   @ApiOperation({ summary: 'List standards blocks (current versions)' })
   @ApiPage(StandardSummaryDto)
-  standards(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.standards(query, locale));
+  standards(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.standards(query, locale));
   }
 
   @Get('standards/:sectionId')
@@ -52,22 +52,22 @@ export class RegistryController {
     @Query() query: VersionedReadQueryDto,
     @Locale() locale: NegotiatedLocale,
     @Res() res: Response,
-  ): void {
-    sendRepresentation(res, this.registry.standard(sectionId, query, locale));
+  ): void | Promise<void> {
+    return sendWhenReady(res, this.registry.standard(sectionId, query, locale));
   }
 
   @Get('terms')
   @ApiOperation({ summary: 'Controlled bilingual terminology; ?q= searches both languages' })
   @ApiPage(TermDto)
-  terms(@Query() query: TermSearchQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.terms(query, locale));
+  terms(@Query() query: TermSearchQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.terms(query, locale));
   }
 
   @Get('tasks')
   @ApiOperation({ summary: 'List standard task records (TaskSpec)' })
   @ApiPage(TaskSpecDto)
-  tasks(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.tasks(query, locale));
+  tasks(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.tasks(query, locale));
   }
 
   @Get('tasks/:taskCode')
@@ -78,29 +78,34 @@ export class RegistryController {
     @Query() _query: LanguageQueryDto,
     @Locale() locale: NegotiatedLocale,
     @Res() res: Response,
-  ): void {
-    sendRepresentation(res, this.registry.task(taskCode, locale));
+  ): void | Promise<void> {
+    return sendWhenReady(res, this.registry.task(taskCode, locale));
   }
 
   @Get('roles')
   @ApiOperation({ summary: 'List stakeholder and operational roles' })
   @ApiPage(RoleDto)
-  roles(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.roles(query, locale));
+  roles(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.roles(query, locale));
   }
 
   @Get('roles/:role')
   @ApiOperation({ summary: 'One role' })
   @ApiOkResponse({ type: RoleDto })
-  role(@Param('role') role: string, @Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.role(role, locale));
+  role(
+    @Param('role') role: string,
+    @Query() _query: LanguageQueryDto,
+    @Locale() locale: NegotiatedLocale,
+    @Res() res: Response,
+  ): void | Promise<void> {
+    return sendWhenReady(res, this.registry.role(role, locale));
   }
 
   @Get('policies')
   @ApiOperation({ summary: 'List policies, each at the version in force today' })
   @ApiPage(PolicyDto)
-  policies(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.policies(query, locale));
+  policies(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.policies(query, locale));
   }
 
   @Get('policies/:policyId')
@@ -111,22 +116,22 @@ export class RegistryController {
     @Query() query: PolicyReadQueryDto,
     @Locale() locale: NegotiatedLocale,
     @Res() res: Response,
-  ): void {
-    sendRepresentation(res, this.registry.policy(policyId, query, locale));
+  ): void | Promise<void> {
+    return sendWhenReady(res, this.registry.policy(policyId, query, locale));
   }
 
   @Get('brand/current')
   @ApiOperation({ summary: 'The pinned brand snapshot' })
   @ApiOkResponse({ type: BrandSnapshotDto })
-  brand(@Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.brand(locale));
+  brand(@Query() _query: LanguageQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.brand(locale));
   }
 
   @Get('split-templates')
   @ApiOperation({ summary: 'List split templates' })
   @ApiPage(SplitTemplateDto)
-  splitTemplates(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void {
-    sendRepresentation(res, this.registry.splitTemplates(query, locale));
+  splitTemplates(@Query() query: ListQueryDto, @Locale() locale: NegotiatedLocale, @Res() res: Response): void | Promise<void> {
+    return sendWhenReady(res, this.registry.splitTemplates(query, locale));
   }
 
   @Get('split-templates/:version')
@@ -137,7 +142,7 @@ export class RegistryController {
     @Query() _query: LanguageQueryDto,
     @Locale() locale: NegotiatedLocale,
     @Res() res: Response,
-  ): void {
-    sendRepresentation(res, this.registry.splitTemplate(version, locale));
+  ): void | Promise<void> {
+    return sendWhenReady(res, this.registry.splitTemplate(version, locale));
   }
 }

@@ -3,7 +3,10 @@ import {
   DEFAULT_PAGE_LIMIT,
   type ListQueryDto,
   type Locale,
+  type PolicyDto,
   type PolicyReadQueryDto,
+  type StandardBlockDto,
+  type TaskSpecDto,
   type TermDto,
   type TermSearchQueryDto,
   type VersionedReadQueryDto,
@@ -14,21 +17,28 @@ import { ContentImportService } from '../content-import/content-import.service';
 import { paginate, type ItemsByPosition, type RankedItems } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
-import { RegistrySnapshot } from './registry-snapshot';
+import { RegistryRelease } from './registry-release';
+import { policyDto, standardBlockDto, standardSummaryDto, taskSpecDto, termDto } from './registry-records';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';
 
-const REPRESENTATION_CACHE_LIMITS = { entries: 4096, bytes: 64 * 1024 * 1024 };
+const REPRESENTATION_CACHE_LIMITS = { entries: 4096, bytes: 32 * 1024 * 1024 };
+
+/** The records of a release were asked for after the release's rows were deleted (two newer releases imported since). */
+class ReleaseGone extends Error {}
 
 /**
- * Serves the registry from a snapshot of the current release. Every response is serialized once
- * per release and variant; a new release (another import) is picked up by polling its sequence.
+ * Serves the registry of the current release: its keys, small records and search index in memory
+ * (RegistryRelease), every other record read from the database by key when a representation is first made.
+ * Every response is serialized once per release and variant and kept in a cache bounded by bytes; a new
+ * release (another import) is picked up by polling its sequence, and served once its index is built.
  */
 @Injectable()
 export class RegistryService implements OnModuleInit, OnModuleDestroy {
-  private snapshot: RegistrySnapshot | null = null;
+  private release: RegistryRelease | null = null;
   private cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
   private refreshTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | null = null;
 
   constructor(
     private readonly repository: RegistryRepository,
@@ -53,202 +63,303 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   }
 
   hasSplitTemplate(version: string): boolean {
-    return this.snapshot?.splitTemplate(version) !== undefined;
+    return this.release?.splitTemplate(version) !== undefined;
   }
 
-  /** The current release as a whole (its search index among it), or null before any content. */
-  currentSnapshot(): RegistrySnapshot | null {
-    return this.snapshot;
+  /** The current release (its search index among it), or null before any content. */
+  currentRelease(): RegistryRelease | null {
+    return this.release;
   }
 
   get isLoaded(): boolean {
-    return this.snapshot !== null;
+    return this.release !== null;
   }
 
-  /** Reloads the snapshot when another release has become current. */
+  /** Reloads the release when another one has become current. */
   async refreshIfChanged(): Promise<void> {
     try {
       const sequence = await this.repository.currentReleaseSequence();
-      if (sequence !== (this.snapshot?.sequence ?? null)) await this.refresh();
+      if (sequence !== (this.release?.sequence ?? null)) await this.refresh();
     } catch (error) {
       this.logger.warn(`registry refresh failed: ${(error as Error).message}`, 'RegistryService');
     }
   }
 
-  private async refresh(): Promise<void> {
-    const stored = await this.repository.loadCurrent();
-    this.snapshot = stored ? new RegistrySnapshot(stored) : null;
+  /**
+   * The terms of a release with these ids, in their order, read from the database. A release whose records are
+   * gone (two newer ones were imported before this replica switched) is switched first and asked again.
+   */
+  async termRecords(release: RegistryRelease, termIds: readonly string[]): Promise<TermDto[]> {
+    const found = new Map((await this.repository.terms(release.sequence, termIds)).map((t) => [t.termId, t]));
+    return termIds.map((id) => termDto(found.get(id) ?? releaseGone()));
+  }
+
+  /** The current versions of these sections of a release, in their order, read from the database. */
+  async currentBlockRecords(release: RegistryRelease, sectionIds: readonly string[]): Promise<StandardBlockDto[]> {
+    const keys = sectionIds.map((sectionId) => ({ sectionId, version: release.section(sectionId)!.current }));
+    const found = new Map((await this.repository.blockVersions(release.sequence, keys)).map((b) => [b.sectionId, b]));
+    return sectionIds.map((id) => standardBlockDto(found.get(id) ?? releaseGone(), release.section(id)!.versions));
+  }
+
+  /**
+   * Runs a read of the records of the current release; when they are gone (ReleaseGone), switches to the
+   * release now current and runs it again on that one.
+   */
+  async withCurrentRelease<T>(read: (release: RegistryRelease) => Promise<T>): Promise<T> {
+    const release = this.release ?? throwEmpty();
+    try {
+      return await read(release);
+    } catch (error) {
+      if (!(error instanceof ReleaseGone)) throw error;
+      await this.refresh();
+      const current = this.release ?? throwEmpty();
+      if (current === release) throw new Error(`the records of release ${release.sequence} are missing from the database`);
+      return read(current);
+    }
+  }
+
+  /** Loads the current release, once however many ask at the same time; the old one serves until the new one is ready. */
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.load().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async load(): Promise<void> {
+    const stored = await this.repository.currentRelease();
+    const release = stored ? await RegistryRelease.load(this.repository, stored) : null;
+    this.release = release;
     this.cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
   }
 
-  manifest(locale: Locale | null): Representation {
-    return this.cached(`manifest|${locale}`, (s) => withTextView(s.manifest, locale), locale);
+  manifest(locale: Locale | null): Representation | Promise<Representation> {
+    return this.cached(`manifest|${locale}`, (r) => withTextView(r.manifest, locale), locale);
   }
 
-  standards(query: ListQueryDto, locale: Locale | null): Representation {
+  standards(query: ListQueryDto, locale: Locale | null): Representation | Promise<Representation> {
     return this.page(
       'standards',
       query,
       locale,
-      (s) => s.standards,
-      (b) => b.sectionId,
+      (r) => r.sectionIds,
+      async (r, sectionIds) => {
+        const keys = sectionIds.map((sectionId) => ({ sectionId, version: r.section(sectionId)!.current }));
+        const found = new Map((await this.repository.blockVersions(r.sequence, keys)).map((b) => [b.sectionId, b]));
+        return sectionIds.map((id) => standardSummaryDto(found.get(id) ?? releaseGone(), r.section(id)!.versions));
+      },
     );
   }
 
-  standard(sectionId: string, query: VersionedReadQueryDto, locale: Locale | null): Representation {
+  standard(sectionId: string, query: VersionedReadQueryDto, locale: Locale | null): Representation | Promise<Representation> {
     return this.cached(
       `standard|${sectionId}|${query.version}|${locale}`,
-      (s) => {
-        const block = s.standardBlock(sectionId, query.version);
-        if (block) return withTextView(block, locale);
-        throw registryNotFound(
-          s.hasSection(sectionId) ? `Version ${query.version} of standards block ${sectionId}` : `Standards block ${sectionId}`,
-        );
+      async (r) => {
+        const section = r.section(sectionId);
+        const version = query.version ?? section?.current;
+        if (!section || !section.versions.includes(version!)) {
+          throw registryNotFound(section ? `Version ${query.version} of standards block ${sectionId}` : `Standards block ${sectionId}`);
+        }
+        const [block] = await this.repository.blockVersions(r.sequence, [{ sectionId, version: version! }]);
+        return withTextView(standardBlockDto(block ?? releaseGone(), section.versions), locale);
       },
       locale,
     );
   }
 
-  terms(query: TermSearchQueryDto, locale: Locale | null): Representation {
+  terms(query: TermSearchQueryDto, locale: Locale | null): Representation | Promise<Representation> {
     if (query.q === undefined) {
       return this.page(
         'terms',
         query,
         locale,
-        (s) => s.terms,
-        (t) => t.termId,
+        (r) => r.termIds,
+        (r, termIds) => this.termRecords(r, termIds),
       );
     }
     // Ranked by relevance: a page's cursor is the rank of its last term, for this query only.
     const q = query.q;
-    const ranked = (s: RegistrySnapshot): RankedItems<{ rank: string; term: TermDto }> => {
-      const terms = s.search.rankTerms(q);
-      return {
-        at: (rank) => {
-          const hit = terms.hitAt(rank);
-          return hit && { rank: rankKey(rank), term: hit.term };
-        },
-        // A key that is no rank (a cursor of no page of this list) starts past the end, as it sorts after every rank.
-        indexAfter: (key) => (/^\d{1,9}$/.test(key) ? Number(key) + 1 : Number.MAX_SAFE_INTEGER),
-      };
-    };
-    return this.page(
-      `terms?q=${q}`,
-      query,
-      locale,
-      ranked,
-      (r) => r.rank,
-      `terms?q=${q}`,
-      (r) => r.term,
-    );
-  }
-
-  tasks(query: ListQueryDto, locale: Locale | null): Representation {
-    return this.page(
-      'tasks',
-      query,
-      locale,
-      (s) => s.tasks,
-      (t) => t.taskCode,
-    );
-  }
-
-  task(taskCode: string, locale: Locale | null): Representation {
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
-      `task|${taskCode}|${locale}`,
-      (s) => withTextView(s.task(taskCode) ?? throwNotFound(`Task ${taskCode}`), locale),
-      locale,
-    );
-  }
-
-  roles(query: ListQueryDto, locale: Locale | null): Representation {
-    return this.page(
-      'roles',
-      query,
-      locale,
-      (s) => s.roles,
-      (r) => r.role,
-    );
-  }
-
-  role(role: string, locale: Locale | null): Representation {
-    return this.cached(`role|${role}|${locale}`, (s) => withTextView(s.role(role) ?? throwNotFound(`Role ${role}`), locale), locale);
-  }
-
-  policies(query: ListQueryDto, locale: Locale | null): Representation {
-    const today = utcDate(new Date());
-    return this.page(
-      `policies@${today}`,
-      query,
-      locale,
-      (s) => s.policiesInForce(today),
-      (p) => p.policyId,
-      'policies',
-    );
-  }
-
-  policy(policyId: string, query: PolicyReadQueryDto, locale: Locale | null): Representation {
-    if (query.version !== undefined && query.at !== undefined) throw conflictingPolicyQuery();
-    const at = query.version === undefined ? utcDate(query.at === undefined ? new Date() : new Date(query.at)) : undefined;
-    return this.cached(
-      `policy|${policyId}|${query.version}|${at}|${locale}`,
-      (s) => {
-        const versions = s.policyVersionsOf(policyId) ?? throwNotFound(`Policy ${policyId}`);
-        const found = query.version !== undefined ? versions.find((v) => v.version === query.version) : s.policyInForce(policyId, at!);
-        if (found) return withTextView(found, locale);
-        throw registryNotFound(
-          query.version !== undefined
-            ? `Version ${query.version} of policy ${policyId}`
-            : `A version of policy ${policyId} in force on ${at}`,
+      `terms?q=${q}|${limit}|${query.cursor}|${locale}`,
+      async (r) => {
+        const ranked = r.search.rankTerms(q);
+        const ranks: RankedItems<{ rank: string; termId: string }> = {
+          at: (rank) => {
+            const hit = ranked.hitAt(rank);
+            return hit && { rank: rankKey(rank), termId: hit.term.termId };
+          },
+          // A key that is no rank (a cursor of no page of this list) starts past the end, as it sorts after every rank.
+          indexAfter: (key) => (/^\d{1,9}$/.test(key) ? Number(key) + 1 : Number.MAX_SAFE_INTEGER),
+        };
+        const page = paginate(`terms?q=${q}`, ranks, (item) => item.rank, { limit, cursor: query.cursor });
+        const terms = await this.termRecords(
+          r,
+          page.items.map((item) => item.termId),
         );
+        return { items: terms.map((term) => withTextView(term, locale)), nextCursor: page.nextCursor };
       },
       locale,
     );
   }
 
-  brand(locale: Locale | null): Representation {
-    return this.cached(`brand|${locale}`, (s) => withTextView(s.brand, locale), locale);
+  tasks(query: ListQueryDto, locale: Locale | null): Representation | Promise<Representation> {
+    return this.page(
+      'tasks',
+      query,
+      locale,
+      (r) => r.taskCodes,
+      (r, taskCodes) => this.taskRecords(r, taskCodes),
+    );
   }
 
-  splitTemplates(query: ListQueryDto, locale: Locale | null): Representation {
+  task(taskCode: string, locale: Locale | null): Representation | Promise<Representation> {
+    return this.cached(
+      `task|${taskCode}|${locale}`,
+      async (r) => {
+        if (!r.hasTask(taskCode)) throw registryNotFound(`Task ${taskCode}`);
+        const [task] = await this.taskRecords(r, [taskCode]);
+        return withTextView(task!, locale);
+      },
+      locale,
+    );
+  }
+
+  roles(query: ListQueryDto, locale: Locale | null): Representation | Promise<Representation> {
+    return this.page(
+      'roles',
+      query,
+      locale,
+      (r) => r.roles.map((role) => role.role),
+      async (r, names) => names.map((name) => r.role(name)!),
+    );
+  }
+
+  role(role: string, locale: Locale | null): Representation | Promise<Representation> {
+    return this.cached(`role|${role}|${locale}`, (r) => withTextView(r.role(role) ?? throwNotFound(`Role ${role}`), locale), locale);
+  }
+
+  policies(query: ListQueryDto, locale: Locale | null): Representation | Promise<Representation> {
+    const today = utcDate(new Date());
+    return this.page(
+      `policies@${today}`,
+      query,
+      locale,
+      (r) => r.policyIds,
+      async (r, policyIds) => {
+        const inForce = new Map(r.policiesInForce(today).map((p) => [p.policyId, p.version]));
+        return this.policyRecords(
+          r,
+          policyIds.map((policyId) => ({ policyId, version: inForce.get(policyId)! })),
+        );
+      },
+      'policies',
+    );
+  }
+
+  policy(policyId: string, query: PolicyReadQueryDto, locale: Locale | null): Representation | Promise<Representation> {
+    if (query.version !== undefined && query.at !== undefined) throw conflictingPolicyQuery();
+    const at = query.version === undefined ? utcDate(query.at === undefined ? new Date() : new Date(query.at)) : undefined;
+    return this.cached(
+      `policy|${policyId}|${query.version}|${at}|${locale}`,
+      async (r) => {
+        const versions = r.policyVersionsOf(policyId) ?? throwNotFound(`Policy ${policyId}`);
+        const found = query.version !== undefined ? versions.find((v) => v.version === query.version) : r.policyInForce(policyId, at!);
+        if (!found) {
+          throw registryNotFound(
+            query.version !== undefined
+              ? `Version ${query.version} of policy ${policyId}`
+              : `A version of policy ${policyId} in force on ${at}`,
+          );
+        }
+        const [policy] = await this.policyRecords(r, [{ policyId, version: found.version }]);
+        return withTextView(policy!, locale);
+      },
+      locale,
+    );
+  }
+
+  brand(locale: Locale | null): Representation | Promise<Representation> {
+    return this.cached(`brand|${locale}`, (r) => withTextView(r.brand, locale), locale);
+  }
+
+  splitTemplates(query: ListQueryDto, locale: Locale | null): Representation | Promise<Representation> {
     return this.page(
       'split-templates',
       query,
       locale,
-      (s) => s.splitTemplates,
-      (t) => t.version,
+      (r) => r.splitTemplates.map((t) => t.version),
+      async (r, versions) => versions.map((version) => r.splitTemplate(version)!),
     );
   }
 
-  splitTemplate(version: string, locale: Locale | null): Representation {
+  splitTemplate(version: string, locale: Locale | null): Representation | Promise<Representation> {
     return this.cached(
       `split-template|${version}|${locale}`,
-      (s) => withTextView(s.splitTemplate(version) ?? throwNotFound(`Split template ${version}`), locale),
+      (r) => withTextView(r.splitTemplate(version) ?? throwNotFound(`Split template ${version}`), locale),
       locale,
     );
   }
 
-  private cached(key: string, build: (snapshot: RegistrySnapshot) => unknown, locale: Locale | null): Representation {
-    const snapshot = this.snapshot;
-    if (!snapshot) throw registryEmpty();
-    return this.cache.get(key, () => represent(build(snapshot), locale));
+  private async taskRecords(release: RegistryRelease, taskCodes: readonly string[]): Promise<TaskSpecDto[]> {
+    const found = new Map((await this.repository.tasks(release.sequence, taskCodes)).map((t) => [t.taskCode, t]));
+    return taskCodes.map((code) => taskSpecDto(found.get(code) ?? releaseGone()));
   }
 
+  /** Policy versions by key, each with every version of its policy. */
+  private async policyRecords(release: RegistryRelease, keys: readonly { policyId: string; version: string }[]): Promise<PolicyDto[]> {
+    const rows = await this.repository.policyVersions(
+      release.sequence,
+      keys.map((k) => k.policyId),
+    );
+    const found = new Map(rows.map((row) => [`${row.policyId}@${row.doc.version}`, row.doc]));
+    return keys.map(({ policyId, version }) =>
+      policyDto(policyId, found.get(`${policyId}@${version}`) ?? releaseGone(), release.policyVersionsOf(policyId)!),
+    );
+  }
+
+  /**
+   * A representation of the current release from the cache, or made by `build` (from memory, or from records
+   * read from the database) and kept. A build whose release's records are gone runs again on the release now
+   * current, under the same key in that release's cache.
+   */
+  private cached(
+    key: string,
+    build: (release: RegistryRelease) => unknown,
+    locale: Locale | null,
+  ): Representation | Promise<Representation> {
+    const release = this.release ?? throwEmpty();
+    return this.cache.get(key, () => {
+      const value = build(release);
+      if (!(value instanceof Promise)) return represent(value, locale);
+      return value.then(
+        (made) => represent(made, locale),
+        async (error: unknown) => {
+          if (!(error instanceof ReleaseGone)) throw error;
+          await this.refresh();
+          if (this.release === release) throw new Error(`the records of release ${release.sequence} are missing from the database`);
+          return this.cached(key, build, locale);
+        },
+      );
+    });
+  }
+
+  /** A page of a key-ordered list of the release, its items made from the page's keys. */
   private page<T extends object>(
     list: string,
     query: ListQueryDto,
     locale: Locale | null,
-    items: (snapshot: RegistrySnapshot) => ItemsByPosition<T> | RankedItems<T>,
-    keyOf: (item: T) => string,
+    keys: (release: RegistryRelease) => string[],
+    items: (release: RegistryRelease, keys: string[]) => Promise<T[]>,
     cursorList = list,
-    view: (item: T) => object = (item) => item,
-  ): Representation {
+  ): Representation | Promise<Representation> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
       `${list}|${limit}|${query.cursor}|${locale}`,
-      (s) => {
-        const page = paginate(cursorList, items(s), keyOf, { limit, cursor: query.cursor });
-        return { items: page.items.map((item) => withTextView(view(item), locale)), nextCursor: page.nextCursor };
+      async (r) => {
+        const page = paginate(cursorList, keys(r), (key) => key, { limit, cursor: query.cursor });
+        const records = await items(r, page.items);
+        return { items: records.map((item) => withTextView(item, locale)), nextCursor: page.nextCursor };
       },
       locale,
     );
@@ -257,6 +368,14 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
 
 function throwNotFound(what: string): never {
   throw registryNotFound(what);
+}
+
+function throwEmpty(): never {
+  throw registryEmpty();
+}
+
+function releaseGone(): never {
+  throw new ReleaseGone();
 }
 
 /** A rank as a key that sorts as the rank does. */

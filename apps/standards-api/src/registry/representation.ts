@@ -24,22 +24,48 @@ export interface RepresentationCacheLimits {
 /**
  * Representations of one content version, keyed by route and variant; bounded by count and by bytes (a
  * page of a large release's terms is tens of kilobytes), the least recently used going first; dropped
- * whole on a new version.
+ * whole on a new version. A representation whose records are read from the database is built once however
+ * many requests ask for it meanwhile.
  */
 export class RepresentationCache {
   private readonly entries = new Map<string, Representation>();
+  private readonly building = new Map<string, Promise<Representation>>();
   private bytes = 0;
 
   constructor(private readonly limits: RepresentationCacheLimits) {}
 
-  get(key: string, build: () => Representation): Representation {
+  get(key: string, build: () => Representation): Representation;
+  get(key: string, build: () => Representation | Promise<Representation>): Representation | Promise<Representation>;
+  get(key: string, build: () => Representation | Promise<Representation>): Representation | Promise<Representation> {
     const cached = this.entries.get(key);
     if (cached) {
       this.entries.delete(key);
       this.entries.set(key, cached);
       return cached;
     }
+    const pending = this.building.get(key);
+    if (pending) return pending;
     const created = build();
+    if (!(created instanceof Promise)) return this.keep(key, created);
+    const settled = created.then(
+      (representation) => {
+        this.building.delete(key);
+        return this.keep(key, representation);
+      },
+      (error: unknown) => {
+        this.building.delete(key);
+        throw error;
+      },
+    );
+    this.building.set(key, settled);
+    return settled;
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private keep(key: string, created: Representation): Representation {
     if (created.body.length > this.limits.bytes) return created;
     this.entries.set(key, created);
     this.bytes += created.body.length;
@@ -49,10 +75,6 @@ export class RepresentationCache {
       this.bytes -= oldest.body.length;
     }
     return created;
-  }
-
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
   }
 }
 
@@ -73,6 +95,12 @@ export function sendRepresentation(response: ServerResponse, representation: Rep
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', representation.body.length);
   response.end(representation.body);
+}
+
+/** Writes a representation once it is made: at once when it was at hand, else when its records have been read. */
+export function sendWhenReady(response: ServerResponse, representation: Representation | Promise<Representation>): void | Promise<void> {
+  if (representation instanceof Promise) return representation.then((ready) => sendRepresentation(response, ready));
+  sendRepresentation(response, representation);
 }
 
 function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {

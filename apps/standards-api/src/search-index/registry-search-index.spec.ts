@@ -1,21 +1,34 @@
-import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { RegistrySnapshot } from '../registry/registry-snapshot';
-import type { RegistrySearchIndex } from './registry-search-index';
+import { compareVersions, loadPack, samplePackDirectory } from '@stdreg/registry-content';
+import { indexedStandard } from '../registry/registry-release';
+import { byKey, roleDto, taskSpecDto, termDto } from '../registry/registry-records';
+import { RegistrySearchIndex } from './registry-search-index';
 
 let index: RegistrySearchIndex;
+
+/** A list as the one batch of a release's records. */
+async function* inOneBatch<T>(items: T[]): AsyncGenerator<T[]> {
+  yield items;
+}
 
 beforeAll(async () => {
   const loaded = await loadPack(samplePackDirectory());
   if (!loaded.ok) throw new Error('the sample pack does not load');
-  const release = {
-    sequence: '1',
-    digest: 'sha256:0',
-    packVersion: '2026.1.0',
-    formatVersion: 1,
-    publisher: 'test',
-    importedAt: new Date(),
-  };
-  index = new RegistrySnapshot({ release, pack: loaded.pack } as ConstructorParameters<typeof RegistrySnapshot>[0]).search;
+  const { pack } = loaded;
+  const sectionIds = [...new Set(pack.standards.map((b) => b.sectionId))].sort();
+  const standards = sectionIds.map((sectionId) => {
+    const blocks = pack.standards.filter((b) => b.sectionId === sectionId).sort((a, b) => compareVersions(a.version, b.version));
+    const current = blocks.find((b) => b.status === 'current') ?? blocks[blocks.length - 1]!;
+    return indexedStandard(
+      current,
+      blocks.map((b) => b.version),
+    );
+  });
+  index = await RegistrySearchIndex.build({
+    terms: inOneBatch([...pack.terms].sort(byKey((t) => t.termId)).map(termDto)),
+    standards: inOneBatch(standards),
+    roles: [...pack.roles].sort(byKey((r) => r.role)).map(roleDto),
+    tasks: inOneBatch([...pack.tasks].sort(byKey((t) => t.taskCode)).map(taskSpecDto)),
+  });
 });
 
 const topTerm = (text: string) => index.searchTerms(text, 5)[0]?.term.termId;

@@ -2,20 +2,43 @@
 // prefix and typo tolerance), built with the release's snapshot: terms by their names, designations and definitions,
 // clauses of the current standards with their block's headings and condition phrases, roles with the tasks
 // they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
+// It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
+// or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
 import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { CompactTextIndex, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
-import { TermNameIndex } from './term-names';
+import { TermNameIndex, type NamedTerm } from './term-names';
 
-/** A term as the index reads it: its synonyms and its designations are all names it answers to. */
-export type IndexedTerm = TermDto;
+/** A term as the index keeps it: its id, its names and the blocks it governs (its record stays in the database). */
+export interface IndexedTerm {
+  termId: string;
+  term: Localized;
+  standards: string[];
+}
 
-/** A clause of a current standards block and the conditions the pack gives it (both languages together). */
+/** A current standards block and the conditions the pack gives its clauses (both languages together), as the index is built from it. */
 export interface IndexedStandard {
   block: StandardBlockDto;
   conditions: Map<string, ClauseConditions>;
+}
+
+/** A current standards block as the index keeps it: its heading and its clauses by id, without their text. */
+export interface IndexedBlock {
+  sectionId: string;
+  version: string;
+  citation: string;
+  title: Localized;
+  clauseIds: string[];
+}
+
+/** What the index is built from: the release's records a batch at a time, each list in its key's order. */
+export interface SearchIndexSource {
+  terms: AsyncIterable<TermDto[]>;
+  standards: AsyncIterable<IndexedStandard[]>;
+  roles: RoleDto[];
+  tasks: AsyncIterable<TaskSpecDto[]>;
 }
 
 export interface TermHit {
@@ -45,9 +68,9 @@ export interface Evidence {
   terms: string[];
 }
 
+/** A clause's finding; its text is the block record's (the caller reads it). */
 export interface ClauseFinding {
   clauseId: string;
-  text: Localized;
   score: number;
   evidence: Evidence[];
   /** Sentences stating what the clause requires (never a negated one). */
@@ -65,7 +88,7 @@ export interface Departure {
 }
 
 export interface StandardHit {
-  block: StandardBlockDto;
+  block: IndexedBlock;
   score: number;
   clauses: ClauseFinding[];
   /** Registry terms the practice names that this block governs. */
@@ -111,71 +134,108 @@ function index(fields: string[], documents: Iterable<TextDocument>): CompactText
 const both = (text: Localized): string => `${text.en}\n${text['zh-Hans']}`;
 const bothLists = (list: Localized<string[]>): string => [...list.en, ...list['zh-Hans']].join('\n');
 
+interface SearchIndexParts {
+  termIndex: CompactTextIndex;
+  clauseIndex: CompactTextIndex;
+  roleIndex: CompactTextIndex;
+  terms: Map<string, IndexedTerm>;
+  roles: Map<string, RoleDto>;
+  standards: Map<string, IndexedBlock>;
+  clauseTexts: Map<string, Localized>;
+  compiled: Map<string, CompiledConditions>;
+  termNames: TermNameIndex;
+}
+
 export class RegistrySearchIndex {
   private readonly termIndex: CompactTextIndex;
   private readonly clauseIndex: CompactTextIndex;
   private readonly roleIndex: CompactTextIndex;
-  private readonly terms = new Map<string, IndexedTerm>();
-  private readonly roles = new Map<string, RoleDto>();
-  private readonly standards = new Map<string, IndexedStandard>();
-  private readonly compiled = new Map<string, CompiledConditions>();
+  private readonly terms: Map<string, IndexedTerm>;
+  private readonly roles: Map<string, RoleDto>;
+  private readonly standards: Map<string, IndexedBlock>;
+  /** Each current clause's text, which a departure is read against (a few MB at full size; the blocks stay in the database). */
+  private readonly clauseTexts: Map<string, Localized>;
+  private readonly compiled: Map<string, CompiledConditions>;
   /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
   private readonly conditionsByCue: ConditionsByCue;
   /** Every name of each term, for finding the terms a text names or is the name of. */
   private readonly termNames: TermNameIndex;
 
-  constructor(input: { terms: IndexedTerm[]; standards: IndexedStandard[]; roles: RoleDto[]; tasks: TaskSpecDto[] }) {
-    for (const term of input.terms) this.terms.set(term.termId, term);
-    this.termIndex = index(
-      ['name', 'designations', 'termWords', 'definition'],
-      input.terms.map((term) => ({
-        id: term.termId,
-        fields: [
-          both(term.term),
-          `${bothLists(term.synonyms)}\n${bothLists(term.designations)}`,
-          term.termId.replace(/-/g, ' '),
-          both(term.definition),
-        ],
-      })),
-    );
-    this.termNames = new TermNameIndex(
-      input.terms.map((term) => ({
-        termId: term.termId,
-        names: [term.term.en, term.term['zh-Hans']],
-        otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
-      })),
-    );
-
-    const namesOf = (termId: string): string[] => {
-      const term = this.terms.get(termId);
-      return term ? namesOfTerm(term) : [];
-    };
-    const clauses: TextDocument[] = [];
-    for (const standard of input.standards) {
-      const { block } = standard;
-      this.standards.set(block.sectionId, standard);
-      const heading = `${both(block.title)}\n${both(block.summary)}\n${block.tags.join(' ')}`;
-      for (const clause of block.clauses) {
-        const id = `${block.sectionId}#${clause.clauseId}`;
-        const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
-        this.compiled.set(id, new CompiledConditions(conditions, namesOf));
-        clauses.push({
-          id,
-          fields: [both(clause.text), [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '), heading],
+  /**
+   * Builds the index of a release from its records, read a batch at a time: of each record it keeps the text
+   * to index (until the index is built) and what a hit needs, never the record itself.
+   */
+  static async build(source: SearchIndexSource): Promise<RegistrySearchIndex> {
+    const terms = new Map<string, IndexedTerm>();
+    const termDocuments: TextDocument[] = [];
+    const namedTerms: NamedTerm[] = [];
+    for await (const batch of source.terms) {
+      for (const term of batch) {
+        terms.set(term.termId, { termId: term.termId, term: term.term, standards: term.standards });
+        termDocuments.push({
+          id: term.termId,
+          fields: [
+            both(term.term),
+            `${bothLists(term.synonyms)}\n${bothLists(term.designations)}`,
+            term.termId.replace(/-/g, ' '),
+            both(term.definition),
+          ],
+        });
+        namedTerms.push({
+          termId: term.termId,
+          names: [term.term.en, term.term['zh-Hans']],
+          otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
         });
       }
     }
-    this.clauseIndex = index(['text', 'conditions', 'heading'], clauses);
-    this.conditionsByCue = new ConditionsByCue([...this.compiled].filter(([, conditions]) => !conditions.isEmpty));
+    const termIndex = index(['name', 'designations', 'termWords', 'definition'], termDocuments);
+    termDocuments.length = 0;
+    const termNames = new TermNameIndex(namedTerms);
+
+    const namesByTerm = new Map(namedTerms.map((term) => [term.termId, term]));
+    const namesOf = (termId: string): string[] => {
+      const term = namesByTerm.get(termId);
+      return term ? [...term.names, ...term.otherNames] : [];
+    };
+    const standards = new Map<string, IndexedBlock>();
+    const clauseTexts = new Map<string, Localized>();
+    const compiled = new Map<string, CompiledConditions>();
+    const clauses: TextDocument[] = [];
+    for await (const batch of source.standards) {
+      for (const standard of batch) {
+        const { block } = standard;
+        standards.set(block.sectionId, {
+          sectionId: block.sectionId,
+          version: block.version,
+          citation: block.citation,
+          title: block.title,
+          clauseIds: block.clauses.map((clause) => clause.clauseId),
+        });
+        const heading = `${both(block.title)}\n${both(block.summary)}\n${block.tags.join(' ')}`;
+        for (const clause of block.clauses) {
+          const id = `${block.sectionId}#${clause.clauseId}`;
+          const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
+          compiled.set(id, new CompiledConditions(conditions, namesOf));
+          clauseTexts.set(id, clause.text);
+          clauses.push({
+            id,
+            fields: [both(clause.text), [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '), heading],
+          });
+        }
+      }
+    }
+    const clauseIndex = index(['text', 'conditions', 'heading'], clauses);
 
     const tasksOf = new Map<string, string[]>();
-    for (const task of input.tasks) {
-      for (const role of task.roles) tasksOf.set(role, [...(tasksOf.get(role) ?? []), both(task.title), both(task.description)]);
+    for await (const batch of source.tasks) {
+      for (const task of batch) {
+        for (const role of task.roles) tasksOf.set(role, [...(tasksOf.get(role) ?? []), both(task.title), both(task.description)]);
+      }
     }
-    for (const role of input.roles) this.roles.set(role.role, role);
-    this.roleIndex = index(
+    const roles = new Map(source.roles.map((role) => [role.role, role]));
+    const roleIndex = index(
       ['name', 'description', 'responsibilities', 'tasks'],
-      input.roles.map((role) => ({
+      source.roles.map((role) => ({
         id: role.role,
         fields: [
           `${both(role.name)}\n${role.role.replace(/-/g, ' ')}`,
@@ -185,9 +245,28 @@ export class RegistrySearchIndex {
         ],
       })),
     );
+    return new RegistrySearchIndex({ termIndex, clauseIndex, roleIndex, terms, roles, standards, clauseTexts, compiled, termNames });
+  }
+
+  private constructor(parts: SearchIndexParts) {
+    this.termIndex = parts.termIndex;
+    this.clauseIndex = parts.clauseIndex;
+    this.roleIndex = parts.roleIndex;
+    this.terms = parts.terms;
+    this.roles = parts.roles;
+    this.standards = parts.standards;
+    this.clauseTexts = parts.clauseTexts;
+    this.compiled = parts.compiled;
+    this.termNames = parts.termNames;
+    this.conditionsByCue = new ConditionsByCue([...this.compiled].filter(([, conditions]) => !conditions.isEmpty));
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
+  }
+
+  /** How many terms, blocks and roles the index answers with (what it keeps of each is in IndexedTerm and IndexedBlock). */
+  get size(): { terms: number; standards: number; roles: number } {
+    return { terms: this.terms.size, standards: this.standards.size, roles: this.roles.size };
   }
 
   /** Terms by relevance to a word or phrase in either language: names first, then designations, definitions last. */
@@ -314,11 +393,11 @@ export class RegistrySearchIndex {
     ]);
     // Each candidate block is scored from its clauses' scores and its signals first; the findings (evidence,
     // statements, contradictions of every clause) are made only for the blocks answered.
-    const scored: { block: StandardBlockDto; score: number; terms: string[] }[] = [];
+    const scored: { block: IndexedBlock; score: number; terms: string[] }[] = [];
     for (const sectionId of candidates) {
-      const block = this.standards.get(sectionId)?.block;
+      const block = this.standards.get(sectionId);
       if (!block) continue;
-      const ids = block.clauses.map((clause) => `${block.sectionId}#${clause.clauseId}`);
+      const ids = block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`);
       const scores = ids.map((id) => round(wholeScores.get(id) ?? 0)).sort((a, b) => b - a);
       const relevance = best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
       const terms = [...new Set(practiceTerms.filter((t) => t.standards.includes(block.sectionId)).map((t) => t.termId))].sort();
@@ -337,8 +416,8 @@ export class RegistrySearchIndex {
       .map(({ block, score, terms }) => ({
         block,
         score,
-        clauses: block.clauses.map((clause): ClauseFinding => {
-          const id = `${block.sectionId}#${clause.clauseId}`;
+        clauses: block.clauseIds.map((clauseId): ClauseFinding => {
+          const id = `${block.sectionId}#${clauseId}`;
           const contradicted = contradictions.get(id) ?? [];
           const stated = statements.get(id) ?? [];
           const bearing = [...(evidence.get(id) ?? [])];
@@ -349,8 +428,7 @@ export class RegistrySearchIndex {
             }
           }
           return {
-            clauseId: clause.clauseId,
-            text: clause.text,
+            clauseId,
             score: round(wholeScores.get(id) ?? 0),
             evidence: bearing,
             stated,
@@ -363,8 +441,7 @@ export class RegistrySearchIndex {
   }
 
   private clauseText(id: string): Localized {
-    const [sectionId, clauseId] = id.split('#');
-    return this.standards.get(sectionId!)!.block.clauses.find((clause) => clause.clauseId === clauseId)!.text;
+    return this.clauseTexts.get(id)!;
   }
 
   /**
@@ -380,11 +457,6 @@ export class RegistrySearchIndex {
   private termsNamedIn(sentence: string): IndexedTerm[] {
     return this.termNames.namedIn(sentence).map((termId) => this.terms.get(termId)!);
   }
-}
-
-/** Every name a term answers to: its names, synonyms and designations in both languages. */
-function namesOfTerm(term: IndexedTerm): string[] {
-  return [term.term, term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat());
 }
 
 function round(score: number): number {

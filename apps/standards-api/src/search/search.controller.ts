@@ -18,7 +18,7 @@ export class SearchController {
       'Search terms, clauses of the current standards or roles in either language (BM25 with field weights, prefixes, typos, Chinese words and character pairs); reads only',
   })
   @ApiOkResponse({ type: SearchResultDto })
-  search(@Body() body: SearchRequestDto): SearchResultDto {
+  search(@Body() body: SearchRequestDto): Promise<SearchResultDto> {
     return this.searchService.search(body);
   }
 }
