@@ -7,46 +7,52 @@
 -- RegistryRepository.currentReleaseSequence
 SELECT sequence::text AS sequence FROM content_release ORDER BY sequence DESC LIMIT 1;
 
--- RegistryRepository.loadCurrent
--- TypeORM: manager.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } })
+-- RegistryRepository.blockVersionKeys
+SELECT section_id AS "sectionId", version, status FROM standard_block_version WHERE release = $1;
 
--- TypeORM: manager.getRepository(StandardBlockVersionEntity).find({ order: { sectionId: 'ASC', version: 'ASC' } })
+-- RegistryRepository.blockVersions
+SELECT b.doc FROM unnest($2::text[], $3::text[]) AS k (section_id, version)
+JOIN standard_block_version b ON b.release = $1 AND b.section_id = k.section_id AND b.version = k.version;
 
--- TypeORM: manager.getRepository(TermEntity).find({ order: { termId: 'ASC' } })
+-- RegistryRepository.policyVersions
+SELECT policy_id AS "policyId", doc FROM policy_version WHERE release = $1 AND policy_id = ANY($2::text[]);
 
--- TypeORM: manager.getRepository(TaskSpecEntity).find({ order: { taskCode: 'ASC' } })
+-- RegistryRepository.policyVersionKeys
+SELECT policy_id AS "policyId", version, doc->>'effectiveFrom' AS "effectiveFrom", doc->>'effectiveTo' AS "effectiveTo"
+FROM policy_version WHERE release = $1;
 
--- TypeORM: manager.getRepository(RoleEntity).find({ order: { role: 'ASC' } })
+-- RegistryRepository.batches
+SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} > $2 ORDER BY ${key} LIMIT $3;
 
--- TypeORM: manager.getRepository(PolicyVersionEntity).find({ order: { policyId: 'ASC', effectiveFrom: 'ASC' } })
+-- RegistryRepository.docsByKey
+SELECT doc FROM ${table} WHERE release = $1 AND ${key} = ANY($2::text[]);
 
--- TypeORM: manager.getRepository(BrandSnapshotEntity).find()
-
--- TypeORM: manager.getRepository(SplitTemplateEntity).find({ order: { version: 'ASC' } })
+-- RegistryRepository.docs
+SELECT doc FROM ${table} WHERE release = $1;
 
 -- RegistryRepository.replaceContent
 SELECT pg_advisory_xact_lock($1);
 
 -- TypeORM: manager.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } })
 
-TRUNCATE ${CONTENT_TABLES.join(', ')};
-
 -- TypeORM: manager.getRepository(ContentReleaseEntity).save({ packVersion: pack.pack.packVersion, formatVersion: pack.pack.formatVersion, publisher: pack.pack.publisher, digest, importedAt: new Date(), meta: pack.pack, })
 
+DELETE FROM ${table} WHERE release <> ALL($1::bigint[]);
+
 -- RegistryRepository.insertContent
-INSERT INTO standard_block_version (section_id, version, status, effective_from, doc)
-SELECT d->>'sectionId', d->>'version', d->>'status', (d->>'effectiveFrom')::date, d FROM jsonb_array_elements($1::jsonb) d;
+INSERT INTO standard_block_version (release, section_id, version, status, effective_from, doc)
+SELECT $2, d->>'sectionId', d->>'version', d->>'status', (d->>'effectiveFrom')::date, d FROM jsonb_array_elements($1::jsonb) d;
 
-INSERT INTO term (term_id, doc) SELECT d->>'termId', d FROM jsonb_array_elements($1::jsonb) d;
+INSERT INTO term (release, term_id, doc) SELECT $2, d->>'termId', d FROM jsonb_array_elements($1::jsonb) d;
 
-INSERT INTO task_spec (task_code, doc) SELECT d->>'taskCode', d FROM jsonb_array_elements($1::jsonb) d;
+INSERT INTO task_spec (release, task_code, doc) SELECT $2, d->>'taskCode', d FROM jsonb_array_elements($1::jsonb) d;
 
-INSERT INTO registry_role (role, doc) SELECT d->>'role', d FROM jsonb_array_elements($1::jsonb) d;
+INSERT INTO registry_role (release, role, doc) SELECT $2, d->>'role', d FROM jsonb_array_elements($1::jsonb) d;
 
-INSERT INTO policy_version (policy_id, version, effective_from, effective_to, doc)
-SELECT p->>'policyId', v->>'version', (v->>'effectiveFrom')::date, (v->>'effectiveTo')::date, v
+INSERT INTO policy_version (release, policy_id, version, effective_from, effective_to, doc)
+SELECT $2, p->>'policyId', v->>'version', (v->>'effectiveFrom')::date, (v->>'effectiveTo')::date, v
   FROM jsonb_array_elements($1::jsonb) p CROSS JOIN LATERAL jsonb_array_elements(p->'versions') v;
 
--- TypeORM: manager.getRepository(BrandSnapshotEntity).insert({ snapshotId: pack.brand.snapshotId, doc: pack.brand })
+-- TypeORM: manager.getRepository(BrandSnapshotEntity).insert({ release, snapshotId: pack.brand.snapshotId, doc: pack.brand })
 
-INSERT INTO split_template (version, status, doc) SELECT d->>'version', d->>'status', d FROM jsonb_array_elements($1::jsonb) d;
+INSERT INTO split_template (release, version, status, doc) SELECT $2, d->>'version', d->>'status', d FROM jsonb_array_elements($1::jsonb) d;
