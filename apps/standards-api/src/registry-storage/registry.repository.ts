@@ -129,19 +129,23 @@ export class RegistryRepository {
     return this.batches('task_spec', release, size);
   }
 
-  /** A table's records of a release, a batch at a time by its key: only one batch is ever held. */
+  /**
+   * A table's records of a release, a batch at a time by its key: at most two batches are held, the one
+   * handed out and the next, read while the caller works on the first.
+   */
   private async *batches<T>(table: keyof typeof BATCHED, release: string, size: number): AsyncGenerator<T[]> {
     const key = BATCHED[table];
-    let after = '';
-    for (;;) {
-      const rows: { key: string; doc: T }[] = await this.dataSource.query(
-        `SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} > $2 ORDER BY ${key} LIMIT $3`,
-        [release, after, size],
-      );
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.key;
-      yield rows.map((row) => row.doc);
-      if (rows.length < size) return;
+    const read = (after: string): Promise<{ key: string; doc: T }[]> =>
+      this.dataSource.query(`SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} > $2 ORDER BY ${key} LIMIT $3`, [
+        release,
+        after,
+        size,
+      ]);
+    let next: Promise<{ key: string; doc: T }[]> | null = read('');
+    while (next) {
+      const rows: { key: string; doc: T }[] = await next;
+      next = rows.length === size ? read(rows[rows.length - 1]!.key) : null;
+      if (rows.length > 0) yield rows.map((row) => row.doc);
     }
   }
 
