@@ -1,6 +1,14 @@
 import type { LookupAddress } from 'node:dns';
 import { addressPolicy, PUBLIC_ONLY } from './address-policy';
-import { checkingLookup, fetchFromPublicAddresses, isPublicAddress, SpecialUseAddressError } from './outbound-fetch';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  checkingLookup,
+  fetchFromLocalAddresses,
+  fetchFromPublicAddresses,
+  isPublicAddress,
+  SpecialUseAddressError,
+} from './outbound-fetch';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -67,5 +75,41 @@ describe("fetches on a client's word", () => {
     );
     expect(await lookup('64:ff9b::a9fe:a9fe')).toBeInstanceOf(SpecialUseAddressError);
     expect(await lookup('2606:4700:4700::1111')).toBeNull();
+  });
+});
+
+// OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES (development and tests) lets a client's documents come from this machine
+// or a private network, never from link-local or metadata addresses, however they are spelled.
+describe("fetches on a client's word with private addresses allowed", () => {
+  let server: Server;
+  let connections = 0;
+  beforeAll(async () => {
+    server = createServer((_request, response) => response.end('{"keys":[]}'));
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it.each([
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::ffff:a9fe:a9fe]/jwks',
+    'https://[::a9fe:a9fe]/jwks',
+    'https://2852039166/jwks',
+    'https://[fd00:ec2::254]/jwks',
+    'https://[fe80::1]/jwks',
+    'https://100.64.0.1/jwks',
+  ])('refuse %s before any connection', async (url) => {
+    await expect(fetchFromLocalAddresses(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow(
+      new SpecialUseAddressError(new URL(url).hostname.replace(/^\[|\]$/g, '')).message,
+    );
+  });
+
+  it('reach a loopback server, which the public-only fetch refuses before connecting', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`;
+    await expect(fetchFromPublicAddresses(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow(SpecialUseAddressError);
+    expect(connections).toBe(0);
+    const response = await fetchFromLocalAddresses(url, { signal: AbortSignal.timeout(5000) });
+    expect(await response.json()).toEqual({ keys: [] });
+    expect(connections).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { lookup as systemLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
-import { addressPolicy, judgeAddress, parseAddress, PUBLIC_ONLY, type AddressJudgement } from './address-policy';
+import { addressPolicy, judgeAddress, parseAddress, PUBLIC_ONLY, type AddressJudgement, type ReachPolicy } from './address-policy';
 
 type ProviderFetch = (url: URL | string | Request, options?: RequestInit) => Promise<Response>;
 
@@ -67,28 +67,32 @@ export function refuseLiteralOutside(allowed: AddressPolicy, url: string): void 
 }
 
 const publicOnly = addressPolicy(PUBLIC_ONLY);
-const publicAddressesOnly = new Agent({ connect: { lookup: checkingLookup(publicOnly) } });
 
 /**
- * Everything identity fetches on a client's word (a Client ID Metadata Document, a jwks_uri, a sector
- * identifier): only from public addresses, checked before a connection is made. The provider's own
- * check destroys the socket once connected, so a private address would still see a connection and a
- * TLS handshake. A host named by a literal address is checked here; a name is checked as it resolves,
- * and the socket connects to the address that was checked. The provider's time bound (its signal)
- * and size bounds stay.
+ * A fetch for what identity reads on a client's word (a Client ID Metadata Document, a jwks_uri, a sector
+ * identifier) that reaches only the addresses the policy allows, checked before a connection is made. The
+ * provider's own check destroys the socket once connected, so a refused address would still see a
+ * connection and a TLS handshake. A host named by a literal address is checked here; a name is checked as
+ * it resolves, and the socket connects to the address that was checked. The provider's time bound (its
+ * signal) and size bounds stay.
  */
-export const fetchFromPublicAddresses: ProviderFetch = async (url, options) => {
-  const target = url instanceof Request ? url.url : url;
-  refuseLiteralOutside(publicOnly, target.toString());
-  const { dispatcher: _providerCheck, ...rest } = options as RequestInit & { dispatcher?: unknown };
-  return (await undiciFetch(target, { ...(rest as UndiciRequestInit), dispatcher: publicAddressesOnly })) as unknown as Response;
-};
+function fetchWithin(policy: ReachPolicy): ProviderFetch {
+  const allowed = addressPolicy(policy);
+  const dispatcher = new Agent({ connect: { lookup: checkingLookup(allowed) } });
+  return async (url, options) => {
+    const target = url instanceof Request ? url.url : url;
+    refuseLiteralOutside(allowed, target.toString());
+    const { dispatcher: _providerCheck, ...rest } = options as RequestInit & { dispatcher?: unknown };
+    return (await undiciFetch(target, { ...(rest as UndiciRequestInit), dispatcher })) as unknown as Response;
+  };
+}
+
+/** Production: public addresses only. */
+export const fetchFromPublicAddresses: ProviderFetch = fetchWithin(PUBLIC_ONLY);
 
 /**
- * Development and tests (OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES): any address, so a metadata document on a
- * local https server can be read. The time and size bounds stay.
+ * Development and tests (OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES): loopback and private networks too, so a
+ * metadata document on a local https server can be read; link-local, the metadata addresses and every
+ * other special-use address never, as for webhooks.
  */
-export const fetchFromAnyAddress: ProviderFetch = (url, options) => {
-  const { dispatcher: _providerCheck, ...rest } = options as RequestInit & { dispatcher?: unknown };
-  return fetch(url, rest);
-};
+export const fetchFromLocalAddresses: ProviderFetch = fetchWithin({ allowLoopback: true, allowPrivate: true });

@@ -8,7 +8,7 @@ import { escapeHtml, messagePage } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
 import type { SubjectChanges } from '../../access/subject-changes/subject-changes';
-import { fetchFromAnyAddress, fetchFromPublicAddresses } from '../../platform/outbound/outbound-fetch';
+import { fetchFromLocalAddresses, fetchFromPublicAddresses } from '../../platform/outbound/outbound-fetch';
 import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
@@ -106,7 +106,7 @@ export function createOidcProvider({
       registration: registrationPolicy(config),
     },
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
-    fetch: config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? fetchFromAnyAddress : fetchFromPublicAddresses,
+    fetch: config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? fetchFromLocalAddresses : fetchFromPublicAddresses,
     interactions: {
       url: (_ctx, interaction) => `${config.publicOrigin}/${SIGNIN_PATH}/${interaction.uid}`,
     },
