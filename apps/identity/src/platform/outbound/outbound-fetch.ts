@@ -66,8 +66,6 @@ export function refuseLiteralOutside(allowed: AddressPolicy, url: string): void 
   if (!judged.reachable) throw new SpecialUseAddressError(host, host, judged.why);
 }
 
-const publicOnly = addressPolicy(PUBLIC_ONLY);
-
 /**
  * A fetch for what identity reads on a client's word (a Client ID Metadata Document, a jwks_uri, a sector
  * identifier) that reaches only the addresses the policy allows, checked before a connection is made. The
