@@ -14,7 +14,7 @@ import {
 import { JsonLogger } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
-import { paginate, type ItemsByPosition, type RankedItems } from './cursor';
+import { paginate, type RankedItems } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistryRelease } from './registry-release';
