@@ -45,12 +45,16 @@ function variablesOf(declaration: ts.ClassDeclaration): ConfigVariable[] {
   return [...variablesOf(classIn(file, base)), ...own];
 }
 
-/** Every variable the app's config class (apps/<app>/src/config/*.config.ts) and the shared classes it extends declare. */
+/** Where each app keeps its config class (identity files its config under platform/, with the other shared parts). */
+const CONFIG_FILES: Record<AppName, string> = {
+  identity: 'apps/identity/src/platform/config/identity.config.ts',
+  'standards-api': 'apps/standards-api/src/config/standards-api.config.ts',
+  'mcp-gateway': 'apps/mcp-gateway/src/config/mcp-gateway.config.ts',
+};
+
+/** Every variable the app's config class and the shared classes it extends declare. */
 export function configVariables(app: AppName): ConfigVariable[] {
-  const dir = path.join(ROOT, 'apps', app, 'src/config');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.config.ts'));
-  if (files.length !== 1) throw new Error(`expected one config class file in ${dir}, found ${files.join(', ')}`);
-  return variablesOf(classIn(path.join('apps', app, 'src/config', files[0]!)));
+  return variablesOf(classIn(CONFIG_FILES[app]));
 }
 
 /** Whether the app opens a database of its own (its source uses the kit's DatabaseModule). */
