@@ -31,13 +31,25 @@ const sizes = { standards: 5_000, versions: 3, terms: 100_000, tasks: 1_000, pol
 generateRegistryPack({ directory: fullPack, samplePackDirectory: path.join(ROOT, 'libs/registry-content/pack'), seed: 21, ...sizes });
 log(`search index: ${git('rev-parse', '--short', before)} (before) against the working tree, full pack generated`);
 
-const snapshotModule = 'apps/standards-api/src/registry/registry-snapshot';
+// Each build's index and the functions that turn a pack's records into what it is built from.
+const modules = (root) =>
+  ['search-index/registry-search-index', 'registry/registry-release', 'registry/registry-records'].map((module) =>
+    JSON.stringify(path.join(root, 'apps/standards-api/src', module)),
+  );
+const [beforeIndex, beforeRelease, beforeRecords] = modules(path.join(outdir, 'before'));
+const [afterIndex, afterRelease, afterRecords] = modules(ROOT);
 writeFileSync(
   path.join(outdir, 'entry.ts'),
   [
-    `import { RegistrySnapshot as Before } from './before/${snapshotModule}';`,
-    `import { RegistrySnapshot as After } from '${path.join(ROOT, snapshotModule)}';`,
+    `import { RegistrySearchIndex as BeforeIndex } from ${beforeIndex};`,
+    `import { indexedStandard as beforeStandard } from ${beforeRelease};`,
+    `import * as beforeRecords from ${beforeRecords};`,
+    `import { RegistrySearchIndex as AfterIndex } from ${afterIndex};`,
+    `import { indexedStandard as afterStandard } from ${afterRelease};`,
+    `import * as afterRecords from ${afterRecords};`,
     `import { run } from '${path.join(ROOT, 'tools/bench/search-index-queries')}';`,
+    `const Before = { ...beforeRecords, RegistrySearchIndex: BeforeIndex, indexedStandard: beforeStandard };`,
+    `const After = { ...afterRecords, RegistrySearchIndex: AfterIndex, indexedStandard: afterStandard };`,
     `await run({ Before, After, samplePack: ${JSON.stringify(path.join(ROOT, 'libs/registry-content/pack'))}, fullPack: ${JSON.stringify(fullPack)}, rounds: ${Number(options.rounds)}, questions: ${JSON.stringify({ SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH })} });`,
   ].join('\n'),
 );
