@@ -99,33 +99,83 @@ export class CompiledConditions {
    * one (an agent approves) within one clause of it that is not itself negated (never lets an agent approve),
    * or across the sentence when nothing in it is negated or limited (an agent only drafts).
    */
-  contradictions(sentences: string[]): ConditionMatch[] {
+  contradictions(sentences: string[], texts = new PracticeTexts()): ConditionMatch[] {
     const negative = this.contradictedBy.filter((p) => p.negative);
     const positive = this.contradictedBy.filter((p) => !p.negative);
     return sentences.flatMap((sentence) => {
       const found =
-        firstMatch(negative, sentence) ??
-        clausesOf(sentence)
-          .filter((clause) => !isNegated(clause))
-          .map((clause) => firstMatch(positive, clause))
+        texts.firstMatch(negative, sentence) ??
+        texts
+          .affirmativeClausesOf(sentence)
+          .map((clause) => texts.firstMatch(positive, clause))
           .find((phrase) => phrase !== undefined) ??
-        (isNegated(sentence) || RESTRICTED.test(foldText(sentence)) ? undefined : firstMatch(positive, sentence));
+        (texts.negatedOrRestricted(sentence) ? undefined : texts.firstMatch(positive, sentence));
       return found ? [{ sentence, phrase: found.phrase }] : [];
     });
   }
 
   /** Sentences that state what the clause requires, in the affirmative (a negated sentence never does). */
-  statements(sentences: string[]): ConditionMatch[] {
-    return matches(
-      this.requires,
-      sentences.filter((sentence) => !isNegated(sentence)),
-    );
+  statements(sentences: string[], texts = new PracticeTexts()): ConditionMatch[] {
+    return sentences
+      .filter((sentence) => !texts.negated(sentence))
+      .flatMap((sentence) => {
+        const phrase = texts.firstMatch(this.requires, sentence);
+        return phrase ? [{ sentence, phrase: phrase.phrase }] : [];
+      });
   }
 }
 
-function firstMatch(phrases: CompiledPhrase[], text: string): CompiledPhrase | undefined {
-  const folded = foldText(text);
-  return phrases.find((p) => p.cues.every((cue) => cue.some((alternative) => alternative.pattern.test(folded))));
+/**
+ * What is known of the texts of one practice while its conditioned clauses are tried: each text folded, split
+ * and tested for negation once, and whether each phrase is found in it. A pack gives many clauses the same
+ * phrases (at full size, thousands of clauses share a few hundred), and a phrase, compiled from its text
+ * alone, is found in a text or not whichever clause it belongs to.
+ */
+export class PracticeTexts {
+  private readonly folded = new Map<string, string>();
+  private readonly negations = new Map<string, boolean>();
+  private readonly affirmativeClauses = new Map<string, string[]>();
+  private readonly found = new Map<string, Map<string, boolean>>();
+
+  firstMatch(phrases: CompiledPhrase[], text: string): CompiledPhrase | undefined {
+    let foundInText = this.found.get(text);
+    if (foundInText === undefined) this.found.set(text, (foundInText = new Map()));
+    for (const phrase of phrases) {
+      let found = foundInText.get(phrase.phrase);
+      if (found === undefined) {
+        const folded = this.fold(text);
+        found = phrase.cues.every((cue) => cue.some((alternative) => alternative.pattern.test(folded)));
+        foundInText.set(phrase.phrase, found);
+      }
+      if (found) return phrase;
+    }
+    return undefined;
+  }
+
+  negated(text: string): boolean {
+    let negated = this.negations.get(text);
+    if (negated === undefined) this.negations.set(text, (negated = isNegated(text)));
+    return negated;
+  }
+
+  /** Whether a sentence says nothing positive across its clauses: negated, or limiting what is done. */
+  negatedOrRestricted(sentence: string): boolean {
+    return this.negated(sentence) || RESTRICTED.test(this.fold(sentence));
+  }
+
+  /** The clauses of a sentence that are not themselves negated, in order. */
+  affirmativeClausesOf(sentence: string): string[] {
+    let clauses = this.affirmativeClauses.get(sentence);
+    if (clauses === undefined)
+      this.affirmativeClauses.set(sentence, (clauses = clausesOf(sentence).filter((clause) => !this.negated(clause))));
+    return clauses;
+  }
+
+  private fold(text: string): string {
+    let folded = this.folded.get(text);
+    if (folded === undefined) this.folded.set(text, (folded = foldText(text)));
+    return folded;
+  }
 }
 
 /**
@@ -183,11 +233,4 @@ export class ConditionsByCue {
     }
     return found;
   }
-}
-
-function matches(phrases: CompiledPhrase[], sentences: string[]): ConditionMatch[] {
-  return sentences.flatMap((sentence) => {
-    const phrase = firstMatch(phrases, sentence);
-    return phrase ? [{ sentence, phrase: phrase.phrase }] : [];
-  });
 }

@@ -177,6 +177,22 @@ describe('the compact text index', () => {
     );
   });
 
+  it('scores chosen documents alone as MiniSearch scores them, leaving out those the query does not match', () => {
+    const chosen = fc.uniqueArray(fc.nat(30), { maxLength: 8 }).map((numbers) => new Set(numbers.map((n) => `d${n}`)));
+    fc.assert(
+      fc.property(corpus, text(5), searchOptions, chosen, (documents, query, options, ids) => {
+        const { miniSearch, compact } = bothIndexes(documents);
+        const expected = new Map(
+          miniSearch.search(query, options).flatMap((result) => (ids.has(result.id) ? [[result.id, result.score]] : [])),
+        );
+        const actual = compact.scoresOf(query, options, ids);
+        expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [id, score] of actual) expect(Math.abs(score - expected.get(id)!)).toBeLessThanOrEqual(1e-9 * Math.abs(score));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds nothing for a query with no search terms, or in an empty index', () => {
     const options: TextSearchOptions = { boost: {}, prefix: () => true, fuzzy: () => 1, weights: { fuzzy: 0.5, prefix: 0.4 } };
     const compact = new CompactTextIndex(FIELDS, searchTerms, [{ id: 'a', fields: ['payout', '付款', 'the payment'] }]);

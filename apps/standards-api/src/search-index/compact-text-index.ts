@@ -169,6 +169,28 @@ function kthLargest(values: Float64Array, k: number): number {
   return values[target]!;
 }
 
+/** A node of SearchableMap's radix tree: a child by each edge's characters, the value under the empty key. */
+type RadixNode = Map<string, RadixNode | number>;
+
+/** The radix tree under a SearchableMap (its `_tree`): walked directly, a prefix's thousands of tokens cost no key strings. */
+function treeOf(map: SearchableMap<number>): RadixNode {
+  return (map as unknown as { _tree: RadixNode })._tree;
+}
+
+/**
+ * Each token of a tree with its length, in the order SearchableMap's iterator gives them (children last
+ * added first, depth first), `length` being the length of the tree's prefix.
+ */
+function eachToken(node: RadixNode, length: number, visit: (tokenNumber: number, length: number) => void): void {
+  const keys = [...node.keys()];
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i]!;
+    const child = node.get(key)!;
+    if (key === '') visit(child as number, length);
+    else eachToken(child as RadixNode, length + key.length, visit);
+  }
+}
+
 export class CompactTextIndex {
   private readonly fieldCount: number;
   private readonly ids: string[] = [];
@@ -322,17 +344,7 @@ export class CompactTextIndex {
    * left exactly as MiniSearch does, term by term in the query's order, so scores, order and ties are its.
    */
   search(query: string, options: TextSearchOptions, { atLeast = 0, limit = Infinity, keep }: TextSearchBounds = {}): TextRanking {
-    const queryTerms = this.tokenize(query).filter((term) => term);
-    const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
-    const units: QueryUnit[] = [];
-    const unitOfOccurrence = queryTerms.map((term) => {
-      const known = units.findIndex((unit) => unit.term === term);
-      if (known >= 0) {
-        units[known]!.occurrences++;
-        return known;
-      }
-      return units.push(this.queryUnit(term, options)) - 1;
-    });
+    const { queryTerms, units, unitOfOccurrence, boosts } = this.queryOf(query, options);
     if (this.ids.length === 0 || units.length === 0) return new TextRanking(this, new Int32Array(0), new Float64Array(0), [], true);
     for (const unit of units) unit.bound = this.boundOf(unit, boosts);
 
@@ -349,6 +361,43 @@ export class CompactTextIndex {
     } finally {
       scratch.clear(touched);
     }
+  }
+
+  /**
+   * The scores search would give these documents (those the query matches), found by reading the query's
+   * postings for them alone: for a few documents of a large index, much less than a search.
+   */
+  scoresOf(query: string, options: TextSearchOptions, ids: ReadonlySet<string>): Map<string, number> {
+    const { queryTerms, units, unitOfOccurrence, boosts } = this.queryOf(query, options);
+    const documents = this.documentsOf(ids).sort((a, b) => a - b);
+    const scores = new Map<string, number>();
+    if (documents.length === 0 || units.length === 0) return scores;
+    const scratch = (this.scratch ??= new SearchScratch(this.ids.length));
+    for (const document of documents) scratch.state[document] = 3;
+    const touched = documents.slice();
+    try {
+      const ranking = this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, 0, 0, documents, documents, scratch, touched);
+      for (let rank = 0; rank < ranking.size; rank++) scores.set(ranking.idAt(rank), ranking.scoreAt(rank));
+      return scores;
+    } finally {
+      scratch.clear(touched);
+    }
+  }
+
+  /** A query's terms, its distinct terms with the tokens each finds, and the fields' boosts. */
+  private queryOf(query: string, options: TextSearchOptions) {
+    const queryTerms = this.tokenize(query).filter((term) => term);
+    const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
+    const units: QueryUnit[] = [];
+    const unitOfOccurrence = queryTerms.map((term) => {
+      const known = units.findIndex((unit) => unit.term === term);
+      if (known >= 0) {
+        units[known]!.occurrences++;
+        return known;
+      }
+      return units.push(this.queryUnit(term, options)) - 1;
+    });
+    return { queryTerms, units, unitOfOccurrence, boosts };
   }
 
   /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
@@ -371,17 +420,18 @@ export class CompactTextIndex {
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
       if (maxDistance) fuzzyMatches = (latinTypo ? this.otherFirst : this.whole()).fuzzyGet(term, maxDistance);
     }
+    const byPrefix = new Set<number>();
     if (options.prefix(term)) {
-      for (const [token, tokenNumber] of vocabulary.atPrefix(term)) {
-        const distance = token.length - term.length;
-        if (!distance) continue;
-        fuzzyMatches?.delete(token);
-        add(tokenNumber, (weights.prefix * token.length) / (token.length + 0.3 * distance));
-      }
+      eachToken(treeOf(vocabulary.atPrefix(term)), term.length, (tokenNumber, length) => {
+        const distance = length - term.length;
+        if (!distance) return;
+        byPrefix.add(tokenNumber);
+        add(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
+      });
     }
     if (fuzzyMatches) {
       for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
-        if (!distance) continue;
+        if (!distance || byPrefix.has(tokenNumber)) continue;
         add(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
       }
     }
@@ -401,14 +451,27 @@ export class CompactTextIndex {
    */
   private boundOf(unit: QueryUnit, boosts: number[]): number {
     let bound = 0;
+    const most = new Float64Array(unit.tokens.length);
     for (let field = 0; field < this.fieldCount; field++) {
-      const most: number[] = [];
-      unit.tokens.forEach((tokenNumber, j) => {
-        const score = this.maxScores[tokenNumber * this.fieldCount + field]!;
-        if (score > 0) most.push(unit.weights[j]! * score);
-      });
-      if (most.length > this.longestFields[field]!) most.sort((a, b) => b - a).length = this.longestFields[field]!;
-      for (const score of most) bound += boosts[field]! * score;
+      let count = 0;
+      for (let j = 0; j < unit.tokens.length; j++) {
+        const score = this.maxScores[unit.tokens[j]! * this.fieldCount + field]!;
+        if (score > 0) most[count++] = unit.weights[j]! * score;
+      }
+      const found = most.subarray(0, count);
+      const longest = this.longestFields[field]!;
+      // The largest `longest` of them: those at or above the longest-th largest, ties with it counted up to `longest`.
+      const least = count > longest ? kthLargest(found, longest) : 0;
+      let taken = 0;
+      let sum = 0;
+      for (const score of found) {
+        if (score > least) {
+          sum += score;
+          taken++;
+        }
+      }
+      if (count > longest) sum += least * (longest - taken);
+      bound += boosts[field]! * sum;
     }
     return bound * unit.occurrences * (1 + 1e-9);
   }

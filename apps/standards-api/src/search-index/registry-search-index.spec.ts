@@ -112,6 +112,25 @@ describe('the registry search index', () => {
     expect(clause.evidence.map((e) => e.sentence)).toContain(practice);
   });
 
+  it('answers the first blocks of an alignment search as its whole ranking has them, findings and clause scores included', () => {
+    const practices = [
+      'Our AI agent releases payments automatically every Friday; nobody signs off on them, and the same analyst prepares and approves the settlement run.',
+      'The equity ledger is reconciled once a year. Refunds are posted before the period closes.',
+      '我们的AI助手每周五自动付款，没有人审批；结算批次由同一名分析师编制并审批。股权账簿每年核对一次。',
+      'exchange rate',
+      // Practices naming terms beside a clause: blocks the terms govern (their signals) compete with blocks found by their clauses.
+      'Rate limit and Partner app. Each AI agent must have a named agent supervisor who is accountable for its configuration and scopes. Split tier.',
+      'Rate limit and Basis point. A person with a declared interest must not approve a rule version, settlement run or equity ledger entry that changes the amount or share attributable to that interest. Personal data.',
+      'Content pack and Acceptance criterion. A comparison must be made between two identified scenario revisions, and its output must state both revision identifiers. Settlement posting.',
+      'Exchange rate and Settlement posting. API keys must expire no later than 90 days after issue, and during rotation the old and new keys must not both be valid for more than 7 days. Largest-remainder rounding.',
+    ];
+    for (const practice of practices) {
+      const every = index.searchStandards(practice, 10_000);
+      expect(every.length).toBeGreaterThan(1);
+      for (const limit of [1, 2, 3, 5, 8]) expect(index.searchStandards(practice, limit)).toEqual(every.slice(0, limit));
+    }
+  });
+
   it('finds where a practice states the opposite of a clause, in English and in Chinese', () => {
     expect(finding('Our AI agent releases payments automatically; nobody signs off on them.', 'FIN-2#2')).toBe('contradicted');
     expect(finding('我们的AI助手每周自动向合作方付款，没有人审批付款指令。', 'FIN-2#2')).toBe('contradicted');

@@ -5,7 +5,7 @@
 // It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
 // or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
-import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
+import { CompiledConditions, ConditionsByCue, PracticeTexts, type ClauseConditions, type ConditionMatch } from './clause-conditions';
 import { CompactTextIndex, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
@@ -96,6 +96,8 @@ export interface StandardHit {
 }
 
 const SHORT_QUERY_TERMS = 6;
+/** The clauses an alignment search ranks at first for each block it is asked for (a block has about eight). */
+const CLAUSES_PER_BLOCK_HIT = 16;
 /** The term hits ranked at first: a page of search results and the next page's first hit. */
 const FIRST_TERM_HITS = 64;
 const WARM_UP_PRACTICE =
@@ -339,15 +341,12 @@ export class RegistrySearchIndex {
    */
   searchStandards(practice: string, limit: number): StandardHit[] {
     const sentences = sentencesOf(practice);
-    const options = searchOptions(practice, { text: 2, conditions: 1.5, heading: 1 });
-    const whole = this.clauseIndex.search(this.withTermNames(practice), options);
-    const wholeScores = new Map(Array.from({ length: whole.size }, (_, rank) => [whole.idAt(rank), whole.scoreAt(rank)]));
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
     sentences.forEach((sentence, i) => {
       const ranking = this.clauseIndex.search(
-        this.withTermNames(sentence),
+        this.withTermNames(sentence, namedTerms[i]),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
         { atLeast: EVIDENCE_SHARE },
       );
@@ -365,7 +364,6 @@ export class RegistrySearchIndex {
       }
     });
     const practiceTerms = namedTerms.flat();
-    const best = Math.max(0, ...wholeScores.values());
 
     // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
     const sentencesOfClause = new Map<string, string[]>();
@@ -377,67 +375,145 @@ export class RegistrySearchIndex {
       }
     }
     const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
-    const contradictions = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing)]));
+    const texts = new PracticeTexts();
+    const contradictions = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing, texts)]));
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
     const statements = new Map(
-      tried.map(({ id, conditions, bearing }) => [id, conditions.statements(bearing.filter((sentence) => !contradicting.has(sentence)))]),
+      tried.map(({ id, conditions, bearing }) => [
+        id,
+        conditions.statements(
+          bearing.filter((sentence) => !contradicting.has(sentence)),
+          texts,
+        ),
+      ]),
     );
 
-    // Only a block with something found (a scored clause, a condition met or contradicted, a term it governs) can score above zero.
+    // A block's signals: how many of its clauses are contradicted and stated, the practice's terms it governs.
     const sectionOf = (clauseId: string) => clauseId.slice(0, clauseId.indexOf('#'));
-    const candidates = new Set([
-      ...[...wholeScores.keys(), ...evidence.keys()].map(sectionOf),
-      ...[...contradictions, ...statements].filter(([, found]) => found.length > 0).map(([id]) => sectionOf(id)),
-      ...practiceTerms.flatMap((term) => term.standards),
-    ]);
-    // Each candidate block is scored from its clauses' scores and its signals first; the findings (evidence,
-    // statements, contradictions of every clause) are made only for the blocks answered.
-    const scored: { block: IndexedBlock; score: number; terms: string[] }[] = [];
-    for (const sectionId of candidates) {
-      const block = this.standards.get(sectionId);
-      if (!block) continue;
-      const ids = block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`);
-      const scores = ids.map((id) => round(wholeScores.get(id) ?? 0)).sort((a, b) => b - a);
-      const relevance = best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
-      const terms = [...new Set(practiceTerms.filter((t) => t.standards.includes(block.sectionId)).map((t) => t.termId))].sort();
-      const signals =
-        Math.min(2, ids.filter((id) => (contradictions.get(id) ?? []).length > 0).length) * 1.2 +
-        Math.min(2, ids.filter((id) => (statements.get(id) ?? []).length > 0).length) * 0.5 +
-        Math.min(3, terms.length) * 0.1;
-      const score = round(relevance + signals);
-      if (score > 0) scored.push({ block, score, terms });
-    }
-    scored.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
-    const top = scored[0]?.score ?? 0;
-    return scored
-      .filter((hit) => hit.score >= top * RELATIVE_FLOOR)
-      .slice(0, limit)
-      .map(({ block, score, terms }) => ({
-        block,
-        score,
-        clauses: block.clauseIds.map((clauseId): ClauseFinding => {
-          const id = `${block.sectionId}#${clauseId}`;
-          const contradicted = contradictions.get(id) ?? [];
-          const stated = statements.get(id) ?? [];
-          const bearing = [...(evidence.get(id) ?? [])];
-          for (const match of [...contradicted, ...stated]) {
-            if (!bearing.some((e) => e.sentence === match.sentence)) {
-              const i = sentences.indexOf(match.sentence);
-              bearing.push({ sentence: match.sentence, words: [], terms: (namedTerms[i] ?? []).map((t) => t.termId) });
-            }
+    const signalsOf = new Map<string, { contradicted: number; stated: number; terms: Set<string> }>();
+    const signalsOfSection = (sectionId: string) => {
+      let signals = signalsOf.get(sectionId);
+      if (signals === undefined) signalsOf.set(sectionId, (signals = { contradicted: 0, stated: 0, terms: new Set() }));
+      return signals;
+    };
+    for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(sectionOf(id)).contradicted++;
+    for (const [id, found] of statements) if (found.length > 0) signalsOfSection(sectionOf(id)).stated++;
+    for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
+
+    const { hits, clauseScores } = this.rankBlocks(practice, limit, signalsOf);
+    return hits.map(({ block, score, terms }) => ({
+      block,
+      score,
+      clauses: block.clauseIds.map((clauseId): ClauseFinding => {
+        const id = `${block.sectionId}#${clauseId}`;
+        const contradicted = contradictions.get(id) ?? [];
+        const stated = statements.get(id) ?? [];
+        const bearing = [...(evidence.get(id) ?? [])];
+        for (const match of [...contradicted, ...stated]) {
+          if (!bearing.some((e) => e.sentence === match.sentence)) {
+            const i = sentences.indexOf(match.sentence);
+            bearing.push({ sentence: match.sentence, words: [], terms: (namedTerms[i] ?? []).map((t) => t.termId) });
           }
-          return {
-            clauseId,
-            score: round(wholeScores.get(id) ?? 0),
-            evidence: bearing,
-            stated,
-            contradicted,
-            departures: departures.get(id) ?? [],
-          };
-        }),
-        terms,
-      }));
+        }
+        return {
+          clauseId,
+          score: round(clauseScores.get(id) ?? 0),
+          evidence: bearing,
+          stated,
+          contradicted,
+          departures: departures.get(id) ?? [],
+        };
+      }),
+      terms,
+    }));
+  }
+
+  /**
+   * The blocks an alignment search answers, best first: a block scores its relevance to the whole practice (its
+   * three best clauses' scores against the best clause's) plus its signals; those below RELATIVE_FLOOR of the
+   * best block are left out, and the first `limit` answered, with the scores of their clauses.
+   *
+   * The whole practice is searched for its first `CLAUSES_PER_BLOCK_HIT * limit` clauses, not for every clause
+   * it matches: a clause not among them scores at most the last of them, so a block bounds its score with that
+   * for each clause not found, and a block none of whose clauses are found (and without signals) scores at
+   * most the relevance of three such clauses. The clauses of a block answered, or of one whose bound reaches
+   * the last block answered (or the floor, when fewer are), are then scored alone, until every block answered
+   * has all its clauses scored and no other block can reach it: the answer every clause's score would give.
+   * Should a block none of whose clauses are found still reach it, the practice is searched again for four
+   * times as many clauses.
+   */
+  private rankBlocks(
+    practice: string,
+    limit: number,
+    signalsOf: Map<string, { contradicted: number; stated: number; terms: Set<string> }>,
+  ): { hits: { block: IndexedBlock; score: number; terms: string[] }[]; clauseScores: Map<string, number> } {
+    const query = this.withTermNames(practice);
+    const options = searchOptions(practice, { text: 2, conditions: 1.5, heading: 1 });
+    // A limit that is not a whole number of hits is answered as before: from every clause's score.
+    let clauseLimit = Number.isInteger(limit) && limit >= 1 ? CLAUSES_PER_BLOCK_HIT * limit : Infinity;
+    /** Clauses scored alone: their scores are in clauseScores, or they score nothing. */
+    const scoredAlone = new Set<string>();
+    const clauseScores = new Map<string, number>();
+    const searchWhole = () => {
+      const whole = this.clauseIndex.search(query, options, { limit: clauseLimit });
+      for (let rank = 0; rank < whole.size; rank++) clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
+      return whole;
+    };
+    let whole = searchWhole();
+    const best = whole.size === 0 ? 0 : whole.scoreAt(0);
+    const relevanceOf = (scores: number[]) => {
+      scores.sort((a, b) => b - a);
+      return best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
+    };
+    for (;;) {
+      // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
+      const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
+      const isKnown = (id: string) => whole.complete || clauseScores.has(id) || scoredAlone.has(id);
+      const blocks: { block: IndexedBlock; score: number; most: number; terms: string[]; unscored: string[] }[] = [];
+      const sections = new Set([...clauseScores.keys()].map((id) => id.slice(0, id.indexOf('#'))));
+      for (const sectionId of signalsOf.keys()) sections.add(sectionId);
+      for (const sectionId of sections) {
+        const block = this.standards.get(sectionId);
+        if (!block) continue;
+        const found: number[] = [];
+        const most: number[] = [];
+        const unscored: string[] = [];
+        for (const clauseId of block.clauseIds) {
+          const id = `${sectionId}#${clauseId}`;
+          const score = clauseScores.get(id);
+          found.push(score === undefined ? 0 : round(score));
+          if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
+          else {
+            most.push(unknown);
+            unscored.push(id);
+          }
+        }
+        const signals = signalsOf.get(sectionId);
+        const terms = [...(signals?.terms ?? [])].sort();
+        const signal =
+          Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
+        blocks.push({ block, score: round(relevanceOf(found) + signal), most: round(relevanceOf(most) + signal), terms, unscored });
+      }
+      const scored = blocks.filter((hit) => hit.score > 0);
+      scored.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
+      const top = scored[0]?.score ?? 0;
+      const hits = scored.filter((hit) => hit.score >= top * RELATIVE_FLOOR).slice(0, limit);
+      // Open: a block answered without all its clauses scored, or one not answered whose bound reaches the answer.
+      const answered = new Set(hits);
+      const last = hits.length === limit ? hits[hits.length - 1]!.score : Math.max(top * RELATIVE_FLOOR, Number.MIN_VALUE);
+      const open = blocks.filter((hit) => hit.unscored.length > 0 && (answered.has(hit) || hit.most >= last));
+      if (open.length > 0) {
+        const ids = new Set(open.flatMap((hit) => hit.unscored));
+        for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) clauseScores.set(id, score);
+        for (const id of ids) scoredAlone.add(id);
+      } else if (!whole.complete && round(relevanceOf([unknown, unknown, unknown])) >= last) {
+        clauseLimit *= 4;
+        whole = searchWhole();
+      } else {
+        return { hits, clauseScores };
+      }
+    }
   }
 
   private clauseText(id: string): Localized {
@@ -448,8 +524,7 @@ export class RegistrySearchIndex {
    * The text with the registry names of the terms it calls by another name (a designation, a synonym), so
    * everyday words find the clauses and roles written in the registry's words.
    */
-  private withTermNames(text: string): string {
-    const named = this.termsNamedIn(text);
+  private withTermNames(text: string, named = this.termsNamedIn(text)): string {
     return named.length === 0 ? text : `${text}\n${named.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n')}`;
   }
 
