@@ -141,6 +141,14 @@ interface QueryUnit {
   bound: number;
 }
 
+/** A query as a search reads it: its terms, its distinct terms (units) and which unit each term is, the fields' boosts. */
+interface PreparedQuery {
+  queryTerms: string[];
+  units: QueryUnit[];
+  unitOfOccurrence: number[];
+  boosts: number[];
+}
+
 /** Above any rounding of a sum of a few hundred terms: a document is ruled out only when it is clearly below. */
 const ROUNDING_SLACK = 1 - 1e-9;
 
@@ -218,6 +226,8 @@ export class CompactTextIndex {
   /** The most distinct tokens a document has in each field. */
   private readonly longestFields: Int32Array;
   private scratch: SearchScratch | undefined;
+  /** The last query prepared, by its text and options (the same options object, whose functions give the same answers). */
+  private lastQuery: { query: string; options: TextSearchOptions; prepared: PreparedQuery } | undefined;
   /** Built on the first search that keeps documents by id. */
   private numberOfId: Map<string, number> | undefined;
 
@@ -384,8 +394,19 @@ export class CompactTextIndex {
     }
   }
 
-  /** A query's terms, its distinct terms with the tokens each finds, and the fields' boosts. */
-  private queryOf(query: string, options: TextSearchOptions) {
+  /**
+   * A query's terms, its distinct terms with the tokens each finds, and the fields' boosts; the last query's
+   * kept, as a ranking read further and an alignment search ask the same query again with the same options.
+   */
+  private queryOf(query: string, options: TextSearchOptions): PreparedQuery {
+    const last = this.lastQuery;
+    if (last !== undefined && last.query === query && last.options === options) return last.prepared;
+    const prepared = this.prepare(query, options);
+    this.lastQuery = { query, options, prepared };
+    return prepared;
+  }
+
+  private prepare(query: string, options: TextSearchOptions): PreparedQuery {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
     const units: QueryUnit[] = [];
@@ -507,6 +528,7 @@ export class CompactTextIndex {
     let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
     let restTerms = units.length;
     let candidates: number[] | null = null;
+    let bestLowerBound = 0;
     for (let step = 0; step < order.length; step++) {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
@@ -523,6 +545,8 @@ export class CompactTextIndex {
           lastSeen[document] = stamp;
           partialTerms[document]!++;
         }
+        const lowerBound = partial[document]! * partialTerms[document]!;
+        if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
       };
       unit.tokens.forEach((tokenNumber, j) => {
         for (let field = 0; field < this.fieldCount; field++) {
@@ -549,7 +573,10 @@ export class CompactTextIndex {
       });
       restBound -= unit.bound;
       restTerms--;
-      threshold = this.threshold(candidates ?? touched, partial, partialTerms, share, wanted);
+      // The threshold is at most the best lower bound: while the terms left could lift a document none found
+      // above that, it would neither end the first pass nor rule anything out, and is not worked out.
+      const needed = candidates !== null || restTerms === 0 || restBound * restTerms < bestLowerBound * ROUNDING_SLACK;
+      threshold = needed ? this.threshold(candidates ?? touched, partial, partialTerms, share, wanted) : 0;
     }
     return (candidates ?? touched.slice().sort((a, b) => a - b)).filter(
       (document) => !ruledOut(document, partial[document]! * partialTerms[document]!),
