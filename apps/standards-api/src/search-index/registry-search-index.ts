@@ -466,6 +466,12 @@ export class RegistrySearchIndex {
       scores.sort((a, b) => b - a);
       return best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
     };
+    const clauseKeys = new Map<string, string[]>();
+    const keysOf = (block: IndexedBlock) => {
+      let keys = clauseKeys.get(block.sectionId);
+      if (keys === undefined) clauseKeys.set(block.sectionId, (keys = block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`)));
+      return keys;
+    };
     for (;;) {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
@@ -479,8 +485,7 @@ export class RegistrySearchIndex {
         const found: number[] = [];
         const most: number[] = [];
         const unscored: string[] = [];
-        for (const clauseId of block.clauseIds) {
-          const id = `${sectionId}#${clauseId}`;
+        for (const id of keysOf(block)) {
           const score = clauseScores.get(id);
           found.push(score === undefined ? 0 : round(score));
           if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
