@@ -123,6 +123,8 @@ describe('the registry search index', () => {
       'Rate limit and Basis point. A person with a declared interest must not approve a rule version, settlement run or equity ledger entry that changes the amount or share attributable to that interest. Personal data.',
       'Content pack and Acceptance criterion. A comparison must be made between two identified scenario revisions, and its output must state both revision identifiers. Settlement posting.',
       'Exchange rate and Settlement posting. API keys must expire no later than 90 days after issue, and during rotation the old and new keys must not both be valid for more than 7 days. Largest-remainder rounding.',
+      // More clauses than a first look at one block's share of them: the block first answered is not the one the whole ranking has.
+      'Drafting tool and Allocation and Audit log and Citation. Each entry must reference its source document, such as a settlement run, a subscription agreement or a share transfer instrument. Revisions created by an AI agent must be marked as agent-authored and must remain drafts until a human adopts them under AGT-2. Acceptance criterion.',
     ];
     for (const practice of practices) {
       const every = index.searchStandards(practice, 10_000);

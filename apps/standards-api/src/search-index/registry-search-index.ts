@@ -97,7 +97,7 @@ export interface StandardHit {
 
 const SHORT_QUERY_TERMS = 6;
 /** The clauses an alignment search ranks at first for each block it is asked for (a block has about eight). */
-const CLAUSES_PER_BLOCK_HIT = 16;
+const CLAUSES_PER_BLOCK_HIT = 64;
 /** The term hits ranked at first: a page of search results and the next page's first hit. */
 const FIRST_TERM_HITS = 64;
 const WARM_UP_PRACTICE =
