@@ -54,15 +54,40 @@ interface CompiledPhrase {
   negative: boolean;
 }
 
-function compile(phrases: string[], namesOf: TermNames): CompiledPhrase[] {
-  return phrases.map((phrase) => ({
-    phrase,
-    cues: phrase
-      .trim()
-      .split(/\s+/)
-      .map((cue) => compileCue(cue, namesOf)),
-    negative: isNegated(phrase.replace(/[|_]/g, ' ')),
-  }));
+/**
+ * Compiles the phrases of a release's clauses, each distinct phrase and cue once: a pack says the same
+ * things of many clauses (at full size 42 000 cues, 1 762 distinct), and a pattern is only read (no `g` or
+ * `y` flag), so the clauses share it.
+ */
+export class PhraseCompiler {
+  private readonly phrases = new Map<string, CompiledPhrase>();
+  private readonly cues = new Map<string, Cue>();
+
+  constructor(private readonly namesOf: TermNames) {}
+
+  compile(phrases: string[]): CompiledPhrase[] {
+    return phrases.map((phrase) => {
+      let compiled = this.phrases.get(phrase);
+      if (compiled === undefined) {
+        compiled = {
+          phrase,
+          cues: phrase
+            .trim()
+            .split(/\s+/)
+            .map((cue) => this.cue(cue)),
+          negative: isNegated(phrase.replace(/[|_]/g, ' ')),
+        };
+        this.phrases.set(phrase, compiled);
+      }
+      return compiled;
+    });
+  }
+
+  private cue(cue: string): Cue {
+    let compiled = this.cues.get(cue);
+    if (compiled === undefined) this.cues.set(cue, (compiled = compileCue(cue, this.namesOf)));
+    return compiled;
+  }
 }
 
 /** A sentence that limits what is done (an agent only drafts) says nothing positive across its clauses. */
@@ -80,13 +105,10 @@ export class CompiledConditions {
   private readonly requires: CompiledPhrase[];
   private readonly contradictedBy: CompiledPhrase[];
 
-  constructor(conditions: ClauseConditions, namesOf: TermNames) {
-    this.requires = compile(conditions.requires, namesOf);
-    this.contradictedBy = compile(conditions.contradictedBy, namesOf);
-  }
-
-  get isEmpty(): boolean {
-    return this.requires.length === 0 && this.contradictedBy.length === 0;
+  constructor(conditions: ClauseConditions, compiler: PhraseCompiler | TermNames) {
+    const phrases = compiler instanceof PhraseCompiler ? compiler : new PhraseCompiler(compiler);
+    this.requires = phrases.compile(conditions.requires);
+    this.contradictedBy = phrases.compile(conditions.contradictedBy);
   }
 
   /** The cues of each phrase: one of each must be found in a sentence for the phrase to be. */

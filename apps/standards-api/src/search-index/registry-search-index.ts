@@ -5,8 +5,8 @@
 // It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
 // or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
-import { CompiledConditions, ConditionsByCue, type ClauseConditions, type ConditionMatch } from './clause-conditions';
-import { CompactTextIndex, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
+import { CompiledConditions, ConditionsByCue, PhraseCompiler, type ClauseConditions, type ConditionMatch } from './clause-conditions';
+import { CompactTextIndex, TextIndexBuild, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex, type NamedTerm } from './term-names';
@@ -127,7 +127,10 @@ function searchOptions(query: string, boost: Record<string, number>, writtenOnly
   };
 }
 
-function index(fields: string[], documents: Iterable<TextDocument>): CompactTextIndex {
+const TERM_FIELDS = ['name', 'designations', 'termWords', 'definition'];
+const CLAUSE_FIELDS = ['text', 'conditions', 'heading'];
+
+function index(fields: string[], documents: Iterable<TextDocument> | TextIndexBuild): CompactTextIndex {
   return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
 }
 
@@ -155,6 +158,7 @@ export class RegistrySearchIndex {
   private readonly standards: Map<string, IndexedBlock>;
   /** Each current clause's text, which a departure is read against (a few MB at full size; the blocks stay in the database). */
   private readonly clauseTexts: Map<string, Localized>;
+  /** The conditions of the clauses the pack gives any (a clause without is in none of them). */
   private readonly compiled: Map<string, CompiledConditions>;
   /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
   private readonly conditionsByCue: ConditionsByCue;
@@ -162,14 +166,15 @@ export class RegistrySearchIndex {
   private readonly termNames: TermNameIndex;
 
   /**
-   * Builds the index of a release from its records, read a batch at a time: of each record it keeps the text
-   * to index (until the index is built) and what a hit needs, never the record itself.
+   * Builds the index of a release from its records, read a batch at a time: each batch's text is indexed
+   * as it comes and let go, and of each record it keeps what a hit needs, never the record itself.
    */
   static async build(source: SearchIndexSource): Promise<RegistrySearchIndex> {
     const terms = new Map<string, IndexedTerm>();
-    const termDocuments: TextDocument[] = [];
+    const termBuild = new TextIndexBuild(TERM_FIELDS, searchTermsOfAll);
     const namedTerms: NamedTerm[] = [];
     for await (const batch of source.terms) {
+      const termDocuments: TextDocument[] = [];
       for (const term of batch) {
         terms.set(term.termId, { termId: term.termId, term: term.term, standards: term.standards });
         termDocuments.push({
@@ -187,9 +192,9 @@ export class RegistrySearchIndex {
           otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
         });
       }
+      termBuild.add(termDocuments);
     }
-    const termIndex = index(['name', 'designations', 'termWords', 'definition'], termDocuments);
-    termDocuments.length = 0;
+    const termIndex = index(TERM_FIELDS, termBuild);
     const termNames = new TermNameIndex(namedTerms);
 
     const namesByTerm = new Map(namedTerms.map((term) => [term.termId, term]));
@@ -200,8 +205,10 @@ export class RegistrySearchIndex {
     const standards = new Map<string, IndexedBlock>();
     const clauseTexts = new Map<string, Localized>();
     const compiled = new Map<string, CompiledConditions>();
-    const clauses: TextDocument[] = [];
+    const phrases = new PhraseCompiler(namesOf);
+    const clauseBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
     for await (const batch of source.standards) {
+      const clauses: TextDocument[] = [];
       for (const standard of batch) {
         const { block } = standard;
         standards.set(block.sectionId, {
@@ -215,7 +222,9 @@ export class RegistrySearchIndex {
         for (const clause of block.clauses) {
           const id = `${block.sectionId}#${clause.clauseId}`;
           const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
-          compiled.set(id, new CompiledConditions(conditions, namesOf));
+          if (conditions.requires.length > 0 || conditions.contradictedBy.length > 0) {
+            compiled.set(id, new CompiledConditions(conditions, phrases));
+          }
           clauseTexts.set(id, clause.text);
           clauses.push({
             id,
@@ -223,8 +232,9 @@ export class RegistrySearchIndex {
           });
         }
       }
+      clauseBuild.add(clauses);
     }
-    const clauseIndex = index(['text', 'conditions', 'heading'], clauses);
+    const clauseIndex = index(CLAUSE_FIELDS, clauseBuild);
 
     const tasksOf = new Map<string, string[]>();
     for await (const batch of source.tasks) {
@@ -258,7 +268,7 @@ export class RegistrySearchIndex {
     this.clauseTexts = parts.clauseTexts;
     this.compiled = parts.compiled;
     this.termNames = parts.termNames;
-    this.conditionsByCue = new ConditionsByCue([...this.compiled].filter(([, conditions]) => !conditions.isEmpty));
+    this.conditionsByCue = new ConditionsByCue(this.compiled);
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
