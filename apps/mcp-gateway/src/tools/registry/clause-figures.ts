@@ -122,8 +122,21 @@ interface Bound {
   kind: 'least' | 'most';
 }
 
+/** The bounds of the clause texts read last: a report reads the same clauses call after call. */
+const boundsByText = new Map<string, Bound[]>();
+const BOUNDS_KEPT = 2048;
+
 /** The bounds a clause sets on durations, each with its kind: a figure with neither kind is no bound. */
 function boundsOf(text: string): Bound[] {
+  let bounds = boundsByText.get(text);
+  if (bounds === undefined) {
+    if (boundsByText.size >= BOUNDS_KEPT) boundsByText.clear();
+    boundsByText.set(text, (bounds = readBounds(text)));
+  }
+  return bounds;
+}
+
+function readBounds(text: string): Bound[] {
   return durationsIn(text).flatMap((duration): Bound[] => {
     const before = text.slice(Math.max(0, duration.index - 24), duration.index);
     const after = text.slice(duration.index + duration.text.length);
