@@ -93,6 +93,13 @@ export class PhraseCompiler {
 /** A sentence that limits what is done (an agent only drafts) says nothing positive across its clauses. */
 const RESTRICTED = /(?<![a-z])(only|solely|merely|just)(?![a-z])|只|仅/u;
 
+/**
+ * A sentence that makes what is done wait for someone or something (nothing takes effect until a person adopts
+ * it, 必须等主管放行才出款) states the control a clause asks for, whatever else it says was done automatically.
+ */
+const GATED =
+  /(?<![a-z])(until|only after|only once|not before|must first|has to first)(?![a-z])|之前必须|必须等|等到|直到|才会|才能|才可|方可|须经|需经|经过?[^，。；,;]{0,12}后才/u;
+
 /** The clauses of a sentence (split at commas, colons and "but"), where a positive phrase must be found whole. */
 function clausesOf(sentence: string): string[] {
   return sentence.split(/[,，、:：]|\bbut\b|但是|但/u).filter((clause) => clause.trim().length > 0);
@@ -125,6 +132,7 @@ export class CompiledConditions {
     const negative = this.contradictedBy.filter((p) => p.negative);
     const positive = this.contradictedBy.filter((p) => !p.negative);
     return sentences.flatMap((sentence) => {
+      if (GATED.test(foldText(sentence))) return [];
       const found =
         firstMatch(negative, sentence) ??
         clausesOf(sentence)

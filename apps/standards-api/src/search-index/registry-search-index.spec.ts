@@ -119,6 +119,16 @@ describe('the registry search index', () => {
     expect(finding('结算批次由同一名财务人员编制并审批。', 'GOV-2#2')).toBe('contradicted');
   });
 
+  it('counts a contradiction only in a sentence about the clause, and none where the act waits for a person', () => {
+    expect(finding('Everyone in the company can open and change the split rules.', 'SEC-1#1')).toBe('contradicted');
+    const rounding = 'Everyone first gets the whole-cent floor of their share, then the leftover cents go to the biggest fractions.';
+    expect(finding(rounding, 'SEC-1#1')).not.toBe('contradicted');
+    expect(finding('Our AI agent releases payments automatically; nobody signs off on them.', 'AGT-1#2')).toBe('contradicted');
+    expect(finding('Payments drafted by our AI agent stay on hold until the finance controller releases them.', 'AGT-1#2')).not.toBe(
+      'contradicted',
+    );
+  });
+
   it('takes a practice that meets a clause as stating it, and a negated or contradicting sentence never', () => {
     expect(finding('Every payment instruction is approved by our finance controller before release.', 'FIN-2#2')).toBe('stated');
     expect(finding('We never let the AI agent approve anything.', 'AGT-1#2')).not.toBe('contradicted');

@@ -104,6 +104,8 @@ const WARM_UP_PRACTICE =
 const RELATIVE_FLOOR = 0.12;
 /** A clause is evidence-worthy for a sentence when it scores at least this share of the sentence's best clause. */
 const EVIDENCE_SHARE = 0.45;
+/** A sentence is about the clauses scoring at least this share of its best one: only there can it contradict a clause. */
+const ABOUT_SHARE = 0.15;
 /**
  * A sentence is about the clauses scoring at least this share of its best one (a sentence may depart from two
  * clauses at once: posted before the period closed, and edited after posting).
@@ -355,18 +357,23 @@ export class RegistrySearchIndex {
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
+    const about = new Map<string, Set<string>>();
     sentences.forEach((sentence, i) => {
       const ranking = this.clauseIndex.search(
         this.withTermNames(sentence),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
-        { atLeast: EVIDENCE_SHARE },
+        { atLeast: ABOUT_SHARE },
       );
+      for (let rank = 0; rank < ranking.size; rank++) {
+        const id = ranking.idAt(rank);
+        about.set(id, (about.get(id) ?? new Set()).add(sentence));
+      }
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
         const id = ranking.idAt(rank);
         const cue = departureCue(sentence, this.clauseText(id));
         if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
       }
-      for (let rank = 0; rank < ranking.size; rank++) {
+      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
         const id = ranking.idAt(rank);
         evidence.set(id, [
           ...(evidence.get(id) ?? []),
@@ -387,7 +394,12 @@ export class RegistrySearchIndex {
       }
     }
     const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
-    const contradictions = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing)]));
+    // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
+    // sentence about something else (a rounding rule's "cent … calculated" in a sentence on access) say nothing of it.
+    const isAbout = (id: string, sentence: string) => about.get(id)?.has(sentence) ?? false;
+    const contradictions = new Map(
+      tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing).filter((match) => isAbout(id, match.sentence))]),
+    );
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
     const statements = new Map(
