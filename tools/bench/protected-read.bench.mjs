@@ -15,7 +15,9 @@
 // shared by the standards-api instances on this machine's PostgreSQL (dropped at the end;
 // PG_ADMIN_URL overrides postgres://postgres@127.0.0.1:5432/postgres); PostgreSQL itself is not pinned.
 // With BENCH_BASELINE_DIST=<a dist folder of an earlier build> a fourth variant runs that build's
-// standards-api (against the same identity, cache on) in the same rounds: before and after in one run.
+// standards-api (against the same identity, cache on) in the same rounds: before and after in one run,
+// also compared directly (this build's cached read ÷ the earlier build's, round by round, and their median).
+// BENCH_ROUNDS=<n> runs n rounds instead of 3 (more pairs when the machine is noisy).
 // Then revoke-to-refusal: a second instance beside each cached variant's (two replicas of one build),
 // REVOCATIONS times a fresh app key read on both (so each holds an allow), revoked through identity, and
 // from the moment the revoke has answered each replica read back to back until it refuses (401): the
@@ -59,7 +61,7 @@ const UNPROTECTED_MAIN = path.join(UNPROTECTED_OUT_DIR, 'main.js');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/protected-read.json');
 
 const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10 };
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REVOCATIONS = 20;
 /** A replica still serving a revoked key this long after the answer fails the run. */
 const REVOCATION_GIVE_UP_MS = 5000;
@@ -384,9 +386,25 @@ function renderTable(rows, seconds) {
     'Ratio = protected ÷ unprotected req/s; the target (>= 0.80) is judged on the default configuration (read-allow cache on).',
     'Identity decisions / request: decisions identity answered during warm-up and measurement (its /metrics) ÷ requests.',
     'Latency: autocannon whole milliseconds, truncated (0 = under 1 ms).',
+    ...baselineComparison(rows),
     `Run time: ${seconds} s.`,
   ];
   return lines.join('\n');
+}
+
+/** This build's cached read ÷ BENCH_BASELINE_DIST's, each round's pair adjacent in time; the median of the pairs. */
+function baselineComparison(rows) {
+  const perRound = (scenario) => rows.find((row) => row.scenario === scenario)?.roundRatios ?? [];
+  const baseline = perRound('baseline-cache');
+  if (baseline.length === 0) return [];
+  const current = perRound('protected-cache');
+  const ratios = baseline.map((entry, i) => current[i].ratio / entry.ratio);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return [
+    `This build ÷ BENCH_BASELINE_DIST (cache on, each round's two ratios to the same unprotected run): ` +
+      `${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}; median ${median.toFixed(2)}.`,
+  ];
 }
 
 /** Reads on `port` back to back until one is refused: when (ms after `from`) and how many were served first. */

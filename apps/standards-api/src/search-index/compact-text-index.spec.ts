@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { CompactTextIndex, type TextSearchOptions } from './compact-text-index';
+import { CompactTextIndex, TextIndexBuild, type TextDocument, type TextSearchOptions } from './compact-text-index';
 import { searchTerms, searchTermsOfAll } from './search-text';
 
 // Words that share prefixes and lie one or two edits apart, so prefix and typo matches overlap and collide.
@@ -58,14 +58,26 @@ const searchOptions: fc.Arbitrary<TextSearchOptions> = fc
     weights,
   }));
 
-/** MiniSearch, the oracle, and the compact index over the same documents. */
-function bothIndexes(documents: readonly (readonly string[])[]) {
+/** Documents added to an index build in batches of these sizes (the last batch takes what is left). */
+function builtInBatches(documents: TextDocument[], batchSizes: number[]): TextIndexBuild {
+  const build = new TextIndexBuild(FIELDS, searchTermsOfAll);
+  let from = 0;
+  for (const size of batchSizes) {
+    build.add(documents.slice(from, from + size));
+    from += size;
+  }
+  return build.add(documents.slice(from));
+}
+
+/** MiniSearch, the oracle, and the compact index over the same documents (added to a build in batches, if given). */
+function bothIndexes(documents: readonly (readonly string[])[], batchSizes?: number[]) {
   const miniSearch = new MiniSearch({ fields: FIELDS, tokenize: searchTerms, processTerm: (term) => term });
   miniSearch.addAll(documents.map(([name, designations, definition], i) => ({ id: `d${i}`, name, designations, definition })));
+  const textDocuments = documents.map((fields, i) => ({ id: `d${i}`, fields }));
   const compact = new CompactTextIndex(
     FIELDS,
     searchTerms,
-    documents.map((fields, i) => ({ id: `d${i}`, fields })),
+    batchSizes ? builtInBatches(textDocuments, batchSizes) : textDocuments,
     searchTermsOfAll,
   );
   return { miniSearch, compact };
@@ -120,6 +132,16 @@ describe('the compact text index', () => {
         expectSameAnswer(bothIndexes(documents), query, options, atLeast, first, keep);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('answers as MiniSearch does when its documents were added to a build a batch at a time, in batches of any size', () => {
+    const batchSizes = fc.array(fc.nat(8), { maxLength: 6 });
+    fc.assert(
+      fc.property(corpus, batchSizes, text(5), searchOptions, share, limit, (documents, sizes, query, options, atLeast, first) => {
+        expectSameAnswer(bothIndexes(documents, sizes), query, options, atLeast, first);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -83,11 +83,15 @@ class IntColumn {
   }
 }
 
-/** Counts in 16 bits when they fit (they always do for registry text), else in 32. */
-function compactCounts(counts: Int32Array): Uint16Array | Int32Array {
+/**
+ * Counts in 16 bits when they fit (they always do for registry text), else in 32: a copy of them, or with a
+ * length, an array of that length for counts to be written to (in the order of a sort).
+ */
+function compactCounts(counts: Int32Array, length?: number): Uint16Array | Int32Array {
   let max = 0;
   for (const count of counts) if (count > max) max = count;
-  return max <= 0xffff ? Uint16Array.from(counts) : counts;
+  if (length !== undefined) return max <= 0xffff ? new Uint16Array(length) : new Int32Array(length);
+  return max <= 0xffff ? Uint16Array.from(counts) : counts.slice();
 }
 
 /**
@@ -199,19 +203,108 @@ function eachToken(node: RadixNode, length: number, visit: (tokenNumber: number,
   }
 }
 
+/**
+ * An index while its documents are added, a batch at a time: a release's texts are read from the database in
+ * batches, and each batch is tokenized and counted here and let go, so the texts of the whole release are never
+ * held at once. The vocabulary grows as tokens are met, and each posting's token and field and frequency are
+ * kept in the order met; the index (CompactTextIndex) sorts them by token once every document is in.
+ */
+export class TextIndexBuild {
+  readonly ids: string[] = [];
+  /** The vocabulary tree in two halves (see CompactTextIndex). */
+  readonly hanFirst = new SearchableMap<number>();
+  readonly otherFirst = new SearchableMap<number>();
+  hanFirstAllHan = true;
+  tokenCount = 0;
+  /** Document d's postings are those from documentStarts[d] to documentStarts[d + 1] (its number is not stored per posting). */
+  readonly documentStarts = new IntColumn();
+  /** A posting's token times the number of fields plus its field, and its frequency. */
+  readonly keys = new IntColumn();
+  readonly frequencies = new IntColumn();
+  /** Distinct tokens of document d in field f at d * fieldCount + f. */
+  readonly lengths = new IntColumn();
+  readonly averageFieldLengths: Float64Array;
+  // The tree's look-up scans a node's children (thousands of Chinese characters at its root): while
+  // building, a hash map answers whether a token is known, and the tree is only written to. Counted here
+  // too, as SearchableMap's size walks the whole tree after every change.
+  private readonly numberOfToken = new Map<string, number>();
+  private readonly frequencyOfToken = new Map<number, number>();
+
+  constructor(
+    readonly fields: readonly string[],
+    /** The tokens of many texts at once, as the index's tokenize gives them one by one. */
+    private readonly tokenizeAll: (texts: string[]) => string[][],
+  ) {
+    this.averageFieldLengths = new Float64Array(fields.length);
+    this.documentStarts.push(0);
+  }
+
+  /** Adds documents, tokenized DOCUMENTS_PER_BATCH at a time. */
+  add(documents: Iterable<TextDocument>): this {
+    let batch: TextDocument[] = [];
+    for (const document of documents) {
+      batch.push(document);
+      if (batch.length === DOCUMENTS_PER_BATCH) {
+        this.addBatch(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) this.addBatch(batch);
+    return this;
+  }
+
+  private addBatch(batch: TextDocument[]): void {
+    const fieldCount = this.fields.length;
+    const tokens = this.tokenizeAll(batch.flatMap((document) => this.fields.map((_, field) => document.fields[field] ?? '')));
+    batch.forEach((document, i) => this.addDocument(document.id, tokens.slice(i * fieldCount, (i + 1) * fieldCount)));
+  }
+
+  private addDocument(id: string, tokensOfFields: string[][]): void {
+    const fieldCount = this.fields.length;
+    const documentNumber = this.ids.length;
+    this.ids.push(id);
+    const frequencyOfToken = this.frequencyOfToken;
+    for (let field = 0; field < fieldCount; field++) {
+      frequencyOfToken.clear();
+      // Tokens are numbered in the order MiniSearch first meets them, so the vocabulary tree is built alike
+      // and its prefix and typo look-ups list the same tokens in the same order.
+      for (const token of tokensOfFields[field]!) {
+        if (!token) continue;
+        let tokenNumber = this.numberOfToken.get(token);
+        if (tokenNumber === undefined) {
+          this.numberOfToken.set(token, (tokenNumber = this.tokenCount++));
+          if (HAN_FIRST.test(token)) {
+            this.hanFirst.set(token, tokenNumber);
+            if (!ALL_HAN.test(token)) this.hanFirstAllHan = false;
+          } else this.otherFirst.set(token, tokenNumber);
+        }
+        frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
+      }
+      const length = frequencyOfToken.size;
+      this.lengths.push(length);
+      this.averageFieldLengths[field] = (this.averageFieldLengths[field]! * documentNumber + length) / (documentNumber + 1);
+      for (const [tokenNumber, frequency] of frequencyOfToken) {
+        this.keys.push(tokenNumber * fieldCount + field);
+        this.frequencies.push(frequency);
+      }
+    }
+    this.documentStarts.push(this.keys.length);
+  }
+}
+
 export class CompactTextIndex {
   private readonly fieldCount: number;
-  private readonly ids: string[] = [];
+  private readonly ids: string[];
   /**
    * The vocabulary tree, in two: tokens that start with a Han character and the others. Each half is the
    * whole tree's subtrees under its first characters, alike in shape and order, so a look-up or a prefix
    * answers as the whole tree would; a typo look-up of a Latin word in the other half alone skips the
    * thousands of Chinese characters at the root (the most of a cold search at 100 000 terms).
    */
-  private readonly hanFirst = new SearchableMap<number>();
-  private readonly otherFirst = new SearchableMap<number>();
+  private readonly hanFirst: SearchableMap<number>;
+  private readonly otherFirst: SearchableMap<number>;
   /** Whether every token that starts with a Han character is Han throughout (then no Latin typo reaches one). */
-  private hanFirstAllHan = true;
+  private readonly hanFirstAllHan: boolean;
   /** The whole tree, built only for a typo look-up the halves cannot answer alone (none in the registry's searches). */
   private wholeVocabulary: SearchableMap<number> | undefined;
   /** Postings of token t in field f: documents and frequencies at offsets[t * fieldCount + f] up to the next offset. */
@@ -234,52 +327,19 @@ export class CompactTextIndex {
   constructor(
     private readonly fields: readonly string[],
     private readonly tokenize: (text: string) => string[],
-    documents: Iterable<TextDocument>,
+    /** The documents, or an index build they were added to (with the same fields). */
+    documents: Iterable<TextDocument> | TextIndexBuild,
     /** The tokens of many texts at once, as tokenize gives them one by one (cheaper over a whole release). */
     tokenizeAll: (texts: string[]) => string[][] = (texts) => texts.map(tokenize),
   ) {
+    const build = documents instanceof TextIndexBuild ? documents : new TextIndexBuild(fields, tokenizeAll).add(documents);
     this.fieldCount = fields.length;
-    const keys = new IntColumn();
-    const postingDocuments = new IntColumn();
-    const frequencies = new IntColumn();
-    const lengths = new IntColumn();
-    const averages = new Float64Array(this.fieldCount);
-    const frequencyOfToken = new Map<number, number>();
-    // The tree's look-up scans a node's children (thousands of Chinese characters at its root): while
-    // building, a hash map answers whether a token is known, and the tree is only written to. Counted here
-    // too, as SearchableMap's size walks the whole tree after every change.
-    const numberOfToken = new Map<string, number>();
-    let tokenCount = 0;
-    for (const { document, tokensOfFields } of this.tokenized(documents, tokenizeAll)) {
-      const documentNumber = this.ids.length;
-      this.ids.push(document.id);
-      for (let field = 0; field < this.fieldCount; field++) {
-        frequencyOfToken.clear();
-        // Tokens are numbered in the order MiniSearch first meets them, so the vocabulary tree is built alike
-        // and its prefix and typo look-ups list the same tokens in the same order.
-        for (const token of tokensOfFields[field]!) {
-          if (!token) continue;
-          let tokenNumber = numberOfToken.get(token);
-          if (tokenNumber === undefined) {
-            numberOfToken.set(token, (tokenNumber = tokenCount++));
-            if (HAN_FIRST.test(token)) {
-              this.hanFirst.set(token, tokenNumber);
-              if (!ALL_HAN.test(token)) this.hanFirstAllHan = false;
-            } else this.otherFirst.set(token, tokenNumber);
-          }
-          frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
-        }
-        const length = frequencyOfToken.size;
-        lengths.push(length);
-        averages[field] = (averages[field]! * documentNumber + length) / (documentNumber + 1);
-        for (const [tokenNumber, frequency] of frequencyOfToken) {
-          keys.push(tokenNumber * this.fieldCount + field);
-          postingDocuments.push(documentNumber);
-          frequencies.push(frequency);
-        }
-      }
-    }
-    this.averageFieldLengths = averages;
+    this.ids = build.ids;
+    this.hanFirst = build.hanFirst;
+    this.otherFirst = build.otherFirst;
+    this.hanFirstAllHan = build.hanFirstAllHan;
+    const { keys, frequencies, lengths, documentStarts, tokenCount } = build;
+    this.averageFieldLengths = build.averageFieldLengths;
     this.longestFields = new Int32Array(this.fieldCount);
     for (let i = 0; i < lengths.length; i++) {
       const field = i % this.fieldCount;
@@ -294,13 +354,14 @@ export class CompactTextIndex {
     for (let key = 1; key < this.offsets.length; key++) this.offsets[key]! += this.offsets[key - 1]!;
     const next = this.offsets.slice(0, -1);
     this.postingDocuments = new Int32Array(postingCount);
-    const sortedFrequencies = new Int32Array(postingCount);
-    for (let i = 0; i < postingCount; i++) {
-      const at = next[keys.values[i]!]!++;
-      this.postingDocuments[at] = postingDocuments.values[i]!;
-      sortedFrequencies[at] = frequencies.values[i]!;
+    this.postingFrequencies = compactCounts(frequencies.values.subarray(0, postingCount), postingCount);
+    for (let document = 0; document < this.ids.length; document++) {
+      for (let i = documentStarts.values[document]!; i < documentStarts.values[document + 1]!; i++) {
+        const at = next[keys.values[i]!]!++;
+        this.postingDocuments[at] = document;
+        this.postingFrequencies[at] = frequencies.values[i]!;
+      }
     }
-    this.postingFrequencies = compactCounts(sortedFrequencies);
 
     this.maxScores = new Float32Array(tokenCount * this.fieldCount);
     for (let key = 0; key < this.maxScores.length; key++) {
@@ -317,23 +378,6 @@ export class CompactTextIndex {
       // A 32-bit float holds the bound to 6e-8 of it; raised by 1e-6 it stays above the score it bounds.
       this.maxScores[key] = max * (1 + 1e-6);
     }
-  }
-
-  /** The documents with the tokens of each of their fields, tokenized a batch at a time. */
-  private *tokenized(documents: Iterable<TextDocument>, tokenizeAll: (texts: string[]) => string[][]) {
-    let batch: TextDocument[] = [];
-    const tokenizeBatch = () => {
-      const tokens = tokenizeAll(batch.flatMap((document) => this.fields.map((_, field) => document.fields[field] ?? '')));
-      return batch.map((document, i) => ({ document, tokensOfFields: tokens.slice(i * this.fieldCount, (i + 1) * this.fieldCount) }));
-    };
-    for (const document of documents) {
-      batch.push(document);
-      if (batch.length === DOCUMENTS_PER_BATCH) {
-        yield* tokenizeBatch();
-        batch = [];
-      }
-    }
-    yield* tokenizeBatch();
   }
 
   idOf(documentNumber: number): string {

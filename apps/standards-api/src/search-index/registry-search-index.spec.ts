@@ -124,7 +124,8 @@ describe('the registry search index', () => {
       'Content pack and Acceptance criterion. A comparison must be made between two identified scenario revisions, and its output must state both revision identifiers. Settlement posting.',
       'Exchange rate and Settlement posting. API keys must expire no later than 90 days after issue, and during rotation the old and new keys must not both be valid for more than 7 days. Largest-remainder rounding.',
       // More clauses than a first look at one block's share of them: the block first answered is not the one the whole ranking has.
-      'Drafting tool and Allocation and Audit log and Citation. Each entry must reference its source document, such as a settlement run, a subscription agreement or a share transfer instrument. Revisions created by an AI agent must be marked as agent-authored and must remain drafts until a human adopts them under AGT-2. Acceptance criterion.',
+      'Gross revenue and Partner app and Tie-break and User merge. Each conversion must use a recorded rate with its source, its timestamp and its precision, and that rate must be stored with the settlement run that used it. Drafts prepared by an AI agent must be stored as drafts, labelled as agent-authored, and must have no effect until a human adopts them. Acceptance criterion.',
+      'Merge patch and Tie-break and Personal data and Content pack. A key suspected of compromise must be revoked within 1 hour of the suspicion being reported, and the revocation must be recorded in the audit log. Exactly one rule version must govern each settlement period. Remainder.',
     ];
     for (const practice of practices) {
       const every = index.searchStandards(practice, 10_000);
@@ -138,6 +139,16 @@ describe('the registry search index', () => {
     expect(finding('我们的AI助手每周自动向合作方付款，没有人审批付款指令。', 'FIN-2#2')).toBe('contradicted');
     expect(finding('Our agents have no named supervisor; whoever is on shift looks at them.', 'AGT-1#3')).toBe('contradicted');
     expect(finding('结算批次由同一名财务人员编制并审批。', 'GOV-2#2')).toBe('contradicted');
+  });
+
+  it('counts a contradiction only in a sentence about the clause, and none where the act waits for a person', () => {
+    expect(finding('Everyone in the company can open and change the split rules.', 'SEC-1#1')).toBe('contradicted');
+    const rounding = 'Everyone first gets the whole-cent floor of their share, then the leftover cents go to the biggest fractions.';
+    expect(finding(rounding, 'SEC-1#1')).not.toBe('contradicted');
+    expect(finding('Our AI agent releases payments automatically; nobody signs off on them.', 'AGT-1#2')).toBe('contradicted');
+    expect(finding('Payments drafted by our AI agent stay on hold until the finance controller releases them.', 'AGT-1#2')).not.toBe(
+      'contradicted',
+    );
   });
 
   it('takes a practice that meets a clause as stating it, and a negated or contradicting sentence never', () => {

@@ -5,8 +5,15 @@
 // It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
 // or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
-import { CompiledConditions, ConditionsByCue, PracticeTexts, type ClauseConditions, type ConditionMatch } from './clause-conditions';
-import { CompactTextIndex, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
+import {
+  CompiledConditions,
+  ConditionsByCue,
+  PhraseCompiler,
+  PracticeTexts,
+  type ClauseConditions,
+  type ConditionMatch,
+} from './clause-conditions';
+import { CompactTextIndex, TextIndexBuild, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { TermNameIndex, type NamedTerm } from './term-names';
@@ -106,6 +113,8 @@ const WARM_UP_PRACTICE =
 const RELATIVE_FLOOR = 0.12;
 /** A clause is evidence-worthy for a sentence when it scores at least this share of the sentence's best clause. */
 const EVIDENCE_SHARE = 0.45;
+/** A sentence is about the clauses scoring at least this share of its best one: only there can it contradict a clause. */
+const ABOUT_SHARE = 0.15;
 /**
  * A sentence is about the clauses scoring at least this share of its best one (a sentence may depart from two
  * clauses at once: posted before the period closed, and edited after posting).
@@ -129,7 +138,10 @@ function searchOptions(query: string, boost: Record<string, number>, writtenOnly
   };
 }
 
-function index(fields: string[], documents: Iterable<TextDocument>): CompactTextIndex {
+const TERM_FIELDS = ['name', 'designations', 'termWords', 'definition'];
+const CLAUSE_FIELDS = ['text', 'conditions', 'heading'];
+
+function index(fields: string[], documents: Iterable<TextDocument> | TextIndexBuild): CompactTextIndex {
   return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
 }
 
@@ -157,6 +169,7 @@ export class RegistrySearchIndex {
   private readonly standards: Map<string, IndexedBlock>;
   /** Each current clause's text, which a departure is read against (a few MB at full size; the blocks stay in the database). */
   private readonly clauseTexts: Map<string, Localized>;
+  /** The conditions of the clauses the pack gives any (a clause without is in none of them). */
   private readonly compiled: Map<string, CompiledConditions>;
   /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
   private readonly conditionsByCue: ConditionsByCue;
@@ -164,14 +177,15 @@ export class RegistrySearchIndex {
   private readonly termNames: TermNameIndex;
 
   /**
-   * Builds the index of a release from its records, read a batch at a time: of each record it keeps the text
-   * to index (until the index is built) and what a hit needs, never the record itself.
+   * Builds the index of a release from its records, read a batch at a time: each batch's text is indexed
+   * as it comes and let go, and of each record it keeps what a hit needs, never the record itself.
    */
   static async build(source: SearchIndexSource): Promise<RegistrySearchIndex> {
     const terms = new Map<string, IndexedTerm>();
-    const termDocuments: TextDocument[] = [];
+    const termBuild = new TextIndexBuild(TERM_FIELDS, searchTermsOfAll);
     const namedTerms: NamedTerm[] = [];
     for await (const batch of source.terms) {
+      const termDocuments: TextDocument[] = [];
       for (const term of batch) {
         terms.set(term.termId, { termId: term.termId, term: term.term, standards: term.standards });
         termDocuments.push({
@@ -189,9 +203,9 @@ export class RegistrySearchIndex {
           otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
         });
       }
+      termBuild.add(termDocuments);
     }
-    const termIndex = index(['name', 'designations', 'termWords', 'definition'], termDocuments);
-    termDocuments.length = 0;
+    const termIndex = index(TERM_FIELDS, termBuild);
     const termNames = new TermNameIndex(namedTerms);
 
     const namesByTerm = new Map(namedTerms.map((term) => [term.termId, term]));
@@ -202,8 +216,10 @@ export class RegistrySearchIndex {
     const standards = new Map<string, IndexedBlock>();
     const clauseTexts = new Map<string, Localized>();
     const compiled = new Map<string, CompiledConditions>();
-    const clauses: TextDocument[] = [];
+    const phrases = new PhraseCompiler(namesOf);
+    const clauseBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
     for await (const batch of source.standards) {
+      const clauses: TextDocument[] = [];
       for (const standard of batch) {
         const { block } = standard;
         standards.set(block.sectionId, {
@@ -217,7 +233,9 @@ export class RegistrySearchIndex {
         for (const clause of block.clauses) {
           const id = `${block.sectionId}#${clause.clauseId}`;
           const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
-          compiled.set(id, new CompiledConditions(conditions, namesOf));
+          if (conditions.requires.length > 0 || conditions.contradictedBy.length > 0) {
+            compiled.set(id, new CompiledConditions(conditions, phrases));
+          }
           clauseTexts.set(id, clause.text);
           clauses.push({
             id,
@@ -225,8 +243,9 @@ export class RegistrySearchIndex {
           });
         }
       }
+      clauseBuild.add(clauses);
     }
-    const clauseIndex = index(['text', 'conditions', 'heading'], clauses);
+    const clauseIndex = index(CLAUSE_FIELDS, clauseBuild);
 
     const tasksOf = new Map<string, string[]>();
     for await (const batch of source.tasks) {
@@ -260,7 +279,7 @@ export class RegistrySearchIndex {
     this.clauseTexts = parts.clauseTexts;
     this.compiled = parts.compiled;
     this.termNames = parts.termNames;
-    this.conditionsByCue = new ConditionsByCue([...this.compiled].filter(([, conditions]) => !conditions.isEmpty));
+    this.conditionsByCue = new ConditionsByCue(this.compiled);
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
@@ -344,18 +363,23 @@ export class RegistrySearchIndex {
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
+    const about = new Map<string, Set<string>>();
     sentences.forEach((sentence, i) => {
       const ranking = this.clauseIndex.search(
         this.withTermNames(sentence, namedTerms[i]),
         searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
-        { atLeast: EVIDENCE_SHARE },
+        { atLeast: ABOUT_SHARE },
       );
+      for (let rank = 0; rank < ranking.size; rank++) {
+        const id = ranking.idAt(rank);
+        about.set(id, (about.get(id) ?? new Set()).add(sentence));
+      }
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
         const id = ranking.idAt(rank);
         const cue = departureCue(sentence, this.clauseText(id));
         if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
       }
-      for (let rank = 0; rank < ranking.size; rank++) {
+      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
         const id = ranking.idAt(rank);
         evidence.set(id, [
           ...(evidence.get(id) ?? []),
@@ -376,7 +400,15 @@ export class RegistrySearchIndex {
     }
     const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
     const texts = new PracticeTexts();
-    const contradictions = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing, texts)]));
+    // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
+    // sentence about something else (a rounding rule's "cent … calculated" in a sentence on access) say nothing of it.
+    const isAbout = (id: string, sentence: string) => about.get(id)?.has(sentence) ?? false;
+    const contradictions = new Map(
+      tried.map(({ id, conditions, bearing }) => [
+        id,
+        conditions.contradictions(bearing, texts).filter((match) => isAbout(id, match.sentence)),
+      ]),
+    );
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
     const statements = new Map(

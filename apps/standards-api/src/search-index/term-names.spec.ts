@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
 import { foldText, isHan, sentencesOf } from './search-text';
 import { TermNameIndex, type NamedTerm } from './term-names';
@@ -19,7 +20,64 @@ function namedByTestingEveryName(terms: NamedTerm[], text: string): string[] {
     .map((term) => term.termId);
 }
 
+/** What calledBy must answer: every name of every term compared with the whole text, an own name first. */
+function calledByTestingEveryName(terms: NamedTerm[], text: string): [string, 'own' | 'other'][] {
+  const folded = foldText(text).trim();
+  const fold = (names: string[]) => names.map((name) => foldText(name).trim()).filter((name) => name.length > 0);
+  return terms
+    .map((term): [string, 'own' | 'other' | null] => [
+      term.termId,
+      fold(term.names).includes(folded) ? 'own' : fold(term.otherNames).includes(folded) ? 'other' : null,
+    ])
+    .filter((called): called is [string, 'own' | 'other'] => called[1] !== null)
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
+// Words that share letters, accents and case, Chinese characters that pair up, and marks without a letter,
+// so that names share their rarest word, their first two characters, and fall under no key at all.
+const NAME_WORD = fc.constantFrom(
+  'pay',
+  'Pay',
+  'payment',
+  'PAYMENT',
+  'café',
+  'cafe',
+  'x',
+  '42',
+  'ledger',
+  'four-eyes',
+  '付',
+  '付款',
+  '款',
+  '审批',
+  '批',
+  '--',
+  '·',
+);
+const name = fc
+  .array(NAME_WORD, { minLength: 1, maxLength: 3 })
+  .chain((words) => fc.constantFrom(' ', '', '-').map((glue) => words.join(glue)));
+const namedTerms = fc
+  .array(fc.record({ names: fc.array(name, { maxLength: 2 }), otherNames: fc.array(name, { maxLength: 3 }) }), { maxLength: 12 })
+  .map((terms) => terms.map((term, i): NamedTerm => ({ termId: `term-${i}`, ...term })));
+const textOfNames = fc
+  .array(fc.oneof(name, fc.constantFrom(' ', ', ', '。', 'payments', 'xpay')), { maxLength: 6 })
+  .map((parts) => parts.join(' '));
+
 describe('the index of term names', () => {
+  it('names the terms that testing every name names, and calls a text what testing every name calls it (property)', () => {
+    fc.assert(
+      fc.property(namedTerms, fc.array(textOfNames, { minLength: 1, maxLength: 5 }), (terms, texts) => {
+        const index = new TermNameIndex(terms);
+        for (const text of [...texts, ...terms.flatMap((term) => [...term.names, ...term.otherNames])]) {
+          expect(index.namedIn(text)).toEqual(namedByTestingEveryName(terms, text));
+          expect([...index.calledBy(text)].sort(([a], [b]) => a.localeCompare(b))).toEqual(calledByTestingEveryName(terms, text));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   const index = new TermNameIndex([
     { termId: 'basis-point', names: ['Basis point', '基点'], otherNames: ['bps'] },
     { termId: 'point-of-sale', names: ['Point of sale'], otherNames: ['POS'] },

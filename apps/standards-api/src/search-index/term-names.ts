@@ -2,11 +2,17 @@
 // under a key the text must contain for the name to be in it (a Latin name's rarest word, a Chinese
 // name's first two characters), so a text is tested only against the names filed under its own words
 // and character pairs. The cost of a look-up follows the text, not the size of the glossary.
+// At full size a release has about half a million names: they are kept as two strings (the Latin names
+// one after the other, and the Chinese ones) and a few numbers a name in typed arrays, the names of a key
+// side by side, rather than an object and a string per name (docs/decisions.md, issue 30).
 import { foldText, isHan } from './search-text';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const ENDS_WITH_WORD_CHARACTER = /[\p{L}\p{N}]$/u;
 const STARTS_WITH_WORD_CHARACTER = /^[\p{L}\p{N}]/u;
+/** A name's flags: one of the term's own names; in the Chinese table (it has a Han character). */
+const OWN = 1;
+const HAN = 2;
 
 /** A term as the name index reads it: its own names (en, zh-Hans) and the others it answers to (synonyms, designations). */
 export interface NamedTerm {
@@ -15,54 +21,108 @@ export interface NamedTerm {
   otherNames: string[];
 }
 
-interface FiledName {
-  /** Folded and trimmed, as a text is folded. */
+/** A name while the index is built: folded and trimmed, as a text is folded; its term by position. */
+interface NameToFile {
   name: string;
-  termId: string;
-  own: boolean;
-  han: boolean;
+  term: number;
+  flags: number;
+  /** Which key the name is filed under, numbered as the keys are first met. */
+  key: number;
 }
 
 export class TermNameIndex {
-  private readonly byWord = new Map<string, FiledName[]>();
-  private readonly byPair = new Map<string, FiledName[]>();
+  /** The terms in the order given: a name's term is a position in it, and answers keep this order. */
+  private readonly termIds: string[];
+  /** The names one after the other: those with a Han character in one string, the others in another. */
+  private readonly latinNames: string;
+  private readonly hanNames: string;
+  /** Name n is `nameLengths[n]` code units from `nameStarts[n]` in its table, of term `nameTerms[n]`. */
+  private readonly nameStarts: Int32Array;
+  private readonly nameLengths: Uint16Array | Int32Array;
+  private readonly nameTerms: Int32Array;
+  private readonly nameFlags: Uint8Array;
+  /** The names filed under key k are those from `keyStarts[k]` to `keyStarts[k + 1]`, in the order given. */
+  private readonly keyStarts: Int32Array;
+  /** The keys by what a text must contain: a word, a pair of Chinese characters, the whole text (one-character names). */
+  private readonly byWord = new Map<string, number>();
+  private readonly byPair = new Map<string, number>();
   /** One-character names: never looked for in a text, only taken as the whole of one. */
-  private readonly byCharacter = new Map<string, FiledName[]>();
+  private readonly byCharacter = new Map<string, number>();
   /** Names without a letter or digit: no word to file them under, tested every time (none in a real pack). */
-  private readonly unfiled: FiledName[] = [];
-  private readonly order = new Map<string, number>();
+  private readonly unfiled: number;
 
   constructor(terms: NamedTerm[]) {
-    const names: FiledName[] = [];
+    this.termIds = terms.map((term) => term.termId);
+    const names: NameToFile[] = [];
     terms.forEach((term, position) => {
-      this.order.set(term.termId, position);
       for (const [list, own] of [
-        [term.names, true],
-        [term.otherNames, false],
+        [term.names, OWN],
+        [term.otherNames, 0],
       ] as const) {
         for (const raw of list) {
           const name = foldText(raw).trim();
-          if (name.length > 0) names.push({ name, termId: term.termId, own, han: isHan(name) });
+          if (name.length > 0) names.push({ name, term: position, flags: own | (isHan(name) ? HAN : 0), key: 0 });
         }
       }
     });
     const wordFrequency = new Map<string, number>();
-    for (const { name, han } of names) {
-      if (han) continue;
+    for (const { name, flags } of names) {
+      if (flags & HAN) continue;
       for (const word of new Set(name.match(WORD) ?? [])) wordFrequency.set(word, (wordFrequency.get(word) ?? 0) + 1);
     }
+    let keyCount = 0;
+    this.unfiled = keyCount++;
+    const keyOf = (map: Map<string, number>, key: string) => {
+      let number = map.get(key);
+      if (number === undefined) map.set(key, (number = keyCount++));
+      return number;
+    };
     for (const filed of names) {
-      const words = filed.han ? null : filed.name.match(WORD);
-      if (filed.name.length < 2) file(this.byCharacter, filed.name, filed);
-      else if (filed.han) file(this.byPair, filed.name.slice(0, 2), filed);
-      else if (!words) this.unfiled.push(filed);
+      const han = (filed.flags & HAN) !== 0;
+      const words = han ? null : filed.name.match(WORD);
+      if (filed.name.length < 2) filed.key = keyOf(this.byCharacter, filed.name);
+      else if (han) filed.key = keyOf(this.byPair, filed.name.slice(0, 2));
+      else if (!words) filed.key = this.unfiled;
       else
-        file(
+        filed.key = keyOf(
           this.byWord,
           words.reduce((rarest, word) => (wordFrequency.get(word)! < wordFrequency.get(rarest)! ? word : rarest)),
-          filed,
         );
     }
+
+    // A counting sort by key, stable: the names of a key stay in the order given.
+    this.keyStarts = new Int32Array(keyCount + 1);
+    for (const { key } of names) this.keyStarts[key + 1]!++;
+    for (let key = 1; key <= keyCount; key++) this.keyStarts[key]! += this.keyStarts[key - 1]!;
+    const next = this.keyStarts.slice(0, keyCount);
+    const sorted: NameToFile[] = new Array(names.length);
+    for (const filed of names) sorted[next[filed.key]!++] = filed;
+
+    this.nameStarts = new Int32Array(sorted.length);
+    const lengths = new Int32Array(sorted.length);
+    this.nameTerms = new Int32Array(sorted.length);
+    this.nameFlags = new Uint8Array(sorted.length);
+    const latin: string[] = [];
+    const hanNames: string[] = [];
+    let latinLength = 0;
+    let hanLength = 0;
+    sorted.forEach(({ name, term, flags }, n) => {
+      if (flags & HAN) {
+        this.nameStarts[n] = hanLength;
+        hanLength += name.length;
+        hanNames.push(name);
+      } else {
+        this.nameStarts[n] = latinLength;
+        latinLength += name.length;
+        latin.push(name);
+      }
+      lengths[n] = name.length;
+      this.nameTerms[n] = term;
+      this.nameFlags[n] = flags;
+    });
+    this.nameLengths = lengths.every((length) => length <= 0xffff) ? Uint16Array.from(lengths) : lengths;
+    this.latinNames = latin.join('');
+    this.hanNames = hanNames.join('');
   }
 
   /**
@@ -71,38 +131,57 @@ export class TermNameIndex {
    */
   namedIn(text: string): string[] {
     const folded = foldText(text);
-    const named = new Set<string>();
-    for (const { name, termId, han } of this.candidates(folded)) {
-      if (!named.has(termId) && (han ? folded.includes(name) : containsAsWords(folded, name))) named.add(termId);
+    const named = new Set<number>();
+    for (const n of this.candidates(folded)) {
+      const term = this.nameTerms[n]!;
+      if (named.has(term)) continue;
+      const name = this.nameOf(n);
+      if (this.nameFlags[n]! & HAN ? folded.includes(name) : containsAsWords(folded, name)) named.add(term);
     }
-    return [...named].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+    return [...named].sort((a, b) => a - b).map((term) => this.termIds[term]!);
   }
 
   /** The terms one of whose names is the whole text (folded and trimmed): `own` when it is one of the term's own names. */
   calledBy(text: string): Map<string, 'own' | 'other'> {
     const folded = foldText(text).trim();
     const called = new Map<string, 'own' | 'other'>();
-    for (const { name, termId, own } of [...this.candidates(folded), ...(this.byCharacter.get(folded) ?? [])]) {
-      if (name === folded && called.get(termId) !== 'own') called.set(termId, own ? 'own' : 'other');
+    const character = this.byCharacter.get(folded);
+    const names = character === undefined ? this.candidates(folded) : [...this.candidates(folded), ...this.namesOfKey(character)];
+    for (const n of names) {
+      if (this.nameLengths[n] !== folded.length || !this.tableOf(n).startsWith(folded, this.nameStarts[n]!)) continue;
+      const termId = this.termIds[this.nameTerms[n]!]!;
+      if (called.get(termId) !== 'own') called.set(termId, this.nameFlags[n]! & OWN ? 'own' : 'other');
     }
     return called;
   }
 
   /** The names that may be in a folded text: those filed under its words and character pairs. */
-  private candidates(folded: string): FiledName[] {
-    const candidates = [...this.unfiled];
-    for (const word of new Set(folded.match(WORD) ?? [])) candidates.push(...(this.byWord.get(word) ?? []));
+  private candidates(folded: string): number[] {
+    const candidates = this.namesOfKey(this.unfiled);
+    const add = (key: number | undefined) => {
+      if (key !== undefined) for (let n = this.keyStarts[key]!; n < this.keyStarts[key + 1]!; n++) candidates.push(n);
+    };
+    for (const word of new Set(folded.match(WORD) ?? [])) add(this.byWord.get(word));
     const pairs = new Set<string>();
     for (let i = 0; i + 1 < folded.length; i++) pairs.add(folded.slice(i, i + 2));
-    for (const pair of pairs) candidates.push(...(this.byPair.get(pair) ?? []));
+    for (const pair of pairs) add(this.byPair.get(pair));
     return candidates;
   }
-}
 
-function file(map: Map<string, FiledName[]>, key: string, filed: FiledName): void {
-  const list = map.get(key);
-  if (list) list.push(filed);
-  else map.set(key, [filed]);
+  private namesOfKey(key: number): number[] {
+    const names: number[] = [];
+    for (let n = this.keyStarts[key]!; n < this.keyStarts[key + 1]!; n++) names.push(n);
+    return names;
+  }
+
+  private tableOf(n: number): string {
+    return this.nameFlags[n]! & HAN ? this.hanNames : this.latinNames;
+  }
+
+  private nameOf(n: number): string {
+    const start = this.nameStarts[n]!;
+    return this.tableOf(n).slice(start, start + this.nameLengths[n]!);
+  }
 }
 
 /** Whether `name` occurs in `text` with no letter or digit right before or after it. */

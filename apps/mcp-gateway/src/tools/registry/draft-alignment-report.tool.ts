@@ -2,6 +2,7 @@ import type { ClauseFindingDto } from '@stdreg/contracts';
 import { z } from 'zod';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
+import { figureDeparture, figuresNotStated } from './clause-figures';
 
 const CLAUSE_STATUSES = ['addressed', 'at_risk', 'not_addressed'] as const;
 type ClauseStatus = (typeof CLAUSE_STATUSES)[number];
@@ -44,56 +45,6 @@ const output = z.object({
   counts: z.object({ addressed: z.int(), at_risk: z.int(), not_addressed: z.int() }),
 });
 
-const NUMBER_WORDS: Record<string, string> = {
-  one: '1',
-  two: '2',
-  three: '3',
-  four: '4',
-  five: '5',
-  six: '6',
-  seven: '7',
-  eight: '8',
-  nine: '9',
-  ten: '10',
-  eleven: '11',
-  twelve: '12',
-  fourteen: '14',
-  fifteen: '15',
-  twenty: '20',
-  thirty: '30',
-  ninety: '90',
-  一: '1',
-  两: '2',
-  二: '2',
-  三: '3',
-  四: '4',
-  五: '5',
-  六: '6',
-  七: '7',
-  八: '8',
-  九: '9',
-  十: '10',
-  十四: '14',
-  三十: '30',
-  九十: '90',
-};
-/** A figure with its unit (5 working days, 14 days, 3 years, 90 天): a limit a clause sets. */
-const FIGURE =
-  /(\d+(?:\.\d+)?)\s*(working days?|business days?|days?|weeks?|months?|years?|hours?|%|percent|basis points?|decimal places?|个工作日|工作日|天|周|个月|月|年|小时|个基点|基点|位小数)/giu;
-const NUMBER = new RegExp(
-  `\\d+(?:\\.\\d+)?|${Object.keys(NUMBER_WORDS)
-    .sort((a, b) => b.length - a.length)
-    .join('|')}`,
-  'giu',
-);
-
-/** The figures of a clause's limits in the sentence's language that the sentence does not state. */
-function figuresNotStated(clause: ClauseFindingDto, sentence: string): string[] {
-  const text = /\p{Script=Han}/u.test(sentence) ? clause.text['zh-Hans'] : clause.text.en;
-  const stated = new Set([...sentence.matchAll(NUMBER)].map(([n]) => NUMBER_WORDS[n.toLowerCase()] ?? n));
-  return [...text.matchAll(FIGURE)].filter(([, n]) => !stated.has(n!)).map(([figure]) => figure);
-}
-
 /**
  * Only what the sentences support: a contradiction outweighs a statement, and no evidence is no claim. A
  * statement of a clause that sets figures (within 5 working days) counts only when the sentence states them.
@@ -108,9 +59,18 @@ function statusOf(clause: ClauseFindingDto): { status: ClauseStatus; basis: stri
       basis: `a sentence of the practice about this clause says it is not done, or done regardless ("${departure.cue}")`,
     };
   }
+  for (const { sentence } of clause.evidence) {
+    const figure = figureDeparture(clause.text, sentence);
+    if (figure) {
+      return {
+        status: 'at_risk',
+        basis: `a sentence of the practice about this clause states ${figure.stated} where the clause sets ${figure.bound}`,
+      };
+    }
+  }
   const statement = clause.stated[0];
   if (statement) {
-    const unstated = figuresNotStated(clause, statement.sentence);
+    const unstated = figuresNotStated(clause.text, statement.sentence);
     if (unstated.length === 0)
       return { status: 'addressed', basis: `the practice states what the clause requires ("${statement.phrase}")` };
     return {
