@@ -54,8 +54,9 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
 /**
  * The service's root module with the kit's settings beside it: MIGRATE_ON_START, read by `DatabaseModule`,
  * and the validated config and logger, which each app's config module hands on (`serviceConfigProviders`).
- * Global, as `DatabaseModule.forRoot` is: both are built from the config of this one app, and a module
- * Nest builds once per app cannot be handed to the features' static modules otherwise.
+ * Global, as `DatabaseModule.forRoot` is: the values belong to this one app (two apps in one process
+ * have two), and the features' static modules can reach them only through a global module or by having
+ * a module object passed down through every one of them. No module of an app is global (lint).
  */
 export function serviceRootModule<C extends CommonServiceConfig>(
   definition: ServiceDefinition<C>,
