@@ -2,6 +2,21 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+const QUERY_IN_REPOSITORY = 'Queries belong in a *.repository.ts (or a migration).';
+const QUERIES_IN_REPOSITORIES = [
+  { selector: "CallExpression[callee.property.name='query']", message: QUERY_IN_REPOSITORY },
+  { selector: "CallExpression[callee.name='preparedQuery']", message: QUERY_IN_REPOSITORY },
+  { selector: "CallExpression[callee.property.name='createQueryBuilder']", message: QUERY_IN_REPOSITORY },
+];
+const GLOBAL_MODULE = "An app's modules are not global: export what others need and import the module where it is used.";
+const NO_GLOBAL_MODULES = [
+  { selector: "Decorator[expression.callee.name='Global']", message: GLOBAL_MODULE },
+  { selector: "Decorator[expression.callee.property.name='Global']", message: GLOBAL_MODULE },
+  { selector: "Property[key.name='global']:not([value.value=false])", message: GLOBAL_MODULE },
+  { selector: "Property[key.value='global']:not([value.value=false])", message: GLOBAL_MODULE },
+  { selector: "AssignmentExpression > MemberExpression.left[property.name='global']", message: GLOBAL_MODULE },
+];
+
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'coverage', 'test-artifacts'] },
   ...nx.configs['flat/base'],
@@ -36,20 +51,20 @@ export default [
     },
   },
   {
+    // No module of an app's own is global (issue 29): a module that injects something imports the module
+    // that exports it, so its imports say what it stands on. The exceptions are the framework's, in
+    // libs/server-kit (DatabaseModule.forRoot, the kit's settings in run-service.ts), as Nest's own
+    // TypeOrmModule.forRoot and ConfigModule's host are; an app reads them through its config module.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...NO_GLOBAL_MODULES] },
+  },
+  {
     // Every query in a repository (or a migration): services orchestrate, repositories speak SQL.
+    // (A later block replaces no-restricted-syntax for the files it matches, so it repeats the rule above.)
     files: ['apps/*/src/**/*.ts'],
     ignores: ['**/*.repository.ts', '**/migrations/**', '**/*.spec.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: "CallExpression[callee.property.name='query']", message: 'Queries belong in a *.repository.ts (or a migration).' },
-        { selector: "CallExpression[callee.name='preparedQuery']", message: 'Queries belong in a *.repository.ts (or a migration).' },
-        {
-          selector: "CallExpression[callee.property.name='createQueryBuilder']",
-          message: 'Queries belong in a *.repository.ts (or a migration).',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...NO_GLOBAL_MODULES, ...QUERIES_IN_REPOSITORIES] },
   },
   {
     files: ['**/*.spec.ts', '**/test/**/*.ts'],

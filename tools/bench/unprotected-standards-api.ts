@@ -12,7 +12,7 @@ import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { AuthorizationClient, type AuthorizationAnswer, type AuthorizationQuestion } from '@stdreg/authz-client';
-import { applyServiceKit, ConfigValidationError, JsonLogger, loadConfig, serviceAppOptions } from '@stdreg/server-kit';
+import { applyServiceKit, ConfigValidationError, JsonLogger, loadConfig, serviceAppOptions, serviceRootModule } from '@stdreg/server-kit';
 import type { StandardsApiConfig } from '../../apps/standards-api/src/config/standards-api.config';
 import { STANDARDS_API } from '../../apps/standards-api/src/standards-api.service';
 
@@ -38,8 +38,8 @@ try {
 }
 const logger = new JsonLogger(definition.service, config.LOG_LEVEL);
 
-// definition.rootModule is AppModule.register(config, logger).
-const moduleRef = await Test.createTestingModule({ imports: [definition.rootModule(config, logger)] })
+// AppModule.register(config) with the kit's settings beside it, as createServiceApp builds it.
+const moduleRef = await Test.createTestingModule({ imports: [serviceRootModule(definition, config, logger)] })
   .overrideProvider(AuthorizationClient)
   .useValue(allowEverything)
   .compile();

@@ -1,12 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { HealthModule } from '@stdreg/server-kit';
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
 import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { AuditLogModule } from './audit/audit-log.module';
 import { BootstrapModule } from './access/bootstrap/bootstrap.module';
 import { IdentityConfig } from './platform/config/identity.config';
-import { IdentityConfigModule } from './platform/config/identity-config.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { TokenExchangeModule } from './sign-in/token-exchange/token-exchange.module';
 import { KeysModule } from './access/keys/keys.module';
@@ -27,11 +26,10 @@ import { EventHandoverModule } from './partners/event-handover/event-handover.mo
 
 @Module({})
 export class AppModule {
-  static register(config: IdentityConfig, logger: JsonLogger): DynamicModule {
+  static register(config: IdentityConfig): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        IdentityConfigModule.forRoot(config, logger),
         DatabaseModule.forRoot({
           service: 'identity',
           ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),

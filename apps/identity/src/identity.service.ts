@@ -8,7 +8,7 @@ import { serveOpenApi } from './openapi';
 export const IDENTITY: ServiceDefinition<IdentityConfig> = {
   service: 'identity',
   configClass: IdentityConfig,
-  rootModule: (config, logger) => AppModule.register(config, logger),
+  rootModule: (config) => AppModule.register(config),
   port: (config) => config.IDENTITY_PORT,
   host: (config) => config.HOST,
   globalPrefix: 'v1',

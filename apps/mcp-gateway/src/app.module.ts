@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { downstreamServiceCheck, HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { downstreamServiceCheck, HealthModule } from '@stdreg/server-kit';
 import { RATE_LIMIT_STORE, rateLimitReadinessChecks, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from './config/mcp-gateway.config';
 import { McpModule } from './mcp/mcp.module';
@@ -8,10 +8,9 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 
 @Module({})
 export class AppModule {
-  static register(config: McpGatewayConfig, logger: JsonLogger): DynamicModule {
+  static register(config: McpGatewayConfig): DynamicModule {
     return {
       module: AppModule,
-      global: true,
       imports: [
         McpModule,
         ProtectedResourceModule,
@@ -27,11 +26,6 @@ export class AppModule {
           [RateLimitModule],
         ),
       ],
-      providers: [
-        { provide: McpGatewayConfig, useValue: config },
-        { provide: JsonLogger, useValue: logger },
-      ],
-      exports: [McpGatewayConfig, JsonLogger],
     };
   }
 }

@@ -9,7 +9,7 @@ const MCP_BODY_LIMIT = '512kb';
 export const MCP_GATEWAY: ServiceDefinition<McpGatewayConfig> = {
   service: 'mcp-gateway',
   configClass: McpGatewayConfig,
-  rootModule: (config, logger) => AppModule.register(config, logger),
+  rootModule: (config) => AppModule.register(config),
   bodyLimit: MCP_BODY_LIMIT,
   configure: (app, config) => {
     app.set('trust proxy', config.TRUSTED_PROXY_HOPS);

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { downstreamServiceCheck, HealthModule, JsonLogger } from '@stdreg/server-kit';
+import { downstreamServiceCheck, HealthModule } from '@stdreg/server-kit';
 import { DatabaseModule, databaseReadinessCheck } from '@stdreg/server-kit/database';
 import { StandardsApiConfig } from './config/standards-api.config';
 import { STANDARDS_API_MIGRATIONS } from './migrations';
@@ -17,10 +17,9 @@ import { EventsModule } from './events/events.module';
 
 @Module({})
 export class AppModule {
-  static register(config: StandardsApiConfig, logger: JsonLogger): DynamicModule {
+  static register(config: StandardsApiConfig): DynamicModule {
     return {
       module: AppModule,
-      global: true,
       imports: [
         DatabaseModule.forRoot({
           service: 'standards-api',
@@ -55,11 +54,6 @@ export class AppModule {
           [RegistryModule],
         ),
       ],
-      providers: [
-        { provide: StandardsApiConfig, useValue: config },
-        { provide: JsonLogger, useValue: logger },
-      ],
-      exports: [StandardsApiConfig, JsonLogger],
     };
   }
 }

@@ -7,7 +7,7 @@ import { serveOpenApi } from './openapi/openapi';
 export const STANDARDS_API: ServiceDefinition<StandardsApiConfig> = {
   service: 'standards-api',
   configClass: StandardsApiConfig,
-  rootModule: (config, logger) => AppModule.register(config, logger),
+  rootModule: (config) => AppModule.register(config),
   port: (config) => config.STANDARDS_API_PORT,
   host: (config) => config.HOST,
   globalPrefix: 'api/v2',

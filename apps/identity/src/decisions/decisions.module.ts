@@ -4,9 +4,10 @@ import { CallersModule } from '../access/callers/callers.module';
 import { DecisionsController } from './decisions.controller';
 import { DecisionsService } from './decisions.service';
 import { RefusalTally } from './refusal-tally';
+import { IdentityConfigModule } from '../platform/config/identity-config.module';
 
 @Module({
-  imports: [CallersModule, AuditModule],
+  imports: [IdentityConfigModule, CallersModule, AuditModule],
   controllers: [DecisionsController],
   providers: [DecisionsService, { provide: RefusalTally, useFactory: () => new RefusalTally() }],
 })

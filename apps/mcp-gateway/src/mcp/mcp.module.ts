@@ -7,9 +7,10 @@ import { ToolsModule } from '../tools/tools.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint.service';
 import { McpServerFactory } from './mcp-server.factory';
+import { McpGatewayConfigModule } from '../config/mcp-gateway-config.module';
 
 @Module({
-  imports: [CallersModule, ProtectedResourceModule, RateLimitModule, ResourcesModule, ToolsModule],
+  imports: [McpGatewayConfigModule, CallersModule, ProtectedResourceModule, RateLimitModule, ResourcesModule, ToolsModule],
   controllers: [McpController],
   providers: [McpEndpoint, McpServerFactory],
 })

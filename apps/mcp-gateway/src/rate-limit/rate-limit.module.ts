@@ -2,6 +2,7 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { openRateLimitStore, RATE_LIMIT_STORE, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from './tool-call-limiter';
+import { McpGatewayConfigModule } from '../config/mcp-gateway-config.module';
 
 class RateLimitStoreLifecycle implements OnApplicationShutdown {
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
@@ -16,6 +17,7 @@ class RateLimitStoreLifecycle implements OnApplicationShutdown {
  * Imported where it is used: by the MCP endpoint (the limiter) and by the readiness checks (the store).
  */
 @Module({
+  imports: [McpGatewayConfigModule],
   providers: [
     {
       provide: RATE_LIMIT_STORE,

@@ -3,9 +3,10 @@ import { CallersModule } from '../callers/callers.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { ResourceDirectory } from './resource-directory';
 import { ResourceReader } from './resource-reader';
+import { McpGatewayConfigModule } from '../config/mcp-gateway-config.module';
 
 @Module({
-  imports: [CallersModule, UpstreamModule],
+  imports: [McpGatewayConfigModule, CallersModule, UpstreamModule],
   providers: [ResourceDirectory, ResourceReader],
   exports: [ResourceDirectory, ResourceReader],
 })

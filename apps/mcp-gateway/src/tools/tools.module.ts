@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { CallersModule } from '../callers/callers.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { ToolRunner } from './tool-runner';
+import { McpGatewayConfigModule } from '../config/mcp-gateway-config.module';
 
 @Module({
-  imports: [CallersModule, UpstreamModule],
+  imports: [McpGatewayConfigModule, CallersModule, UpstreamModule],
   providers: [ToolRunner],
   exports: [ToolRunner],
 })

@@ -4,8 +4,10 @@ import { IdentityClient } from './identity.client';
 import { RegistryCache } from './registry-cache';
 import { StandardsApiClient } from './standards-api.client';
 import { TokenExchangeClient } from './token-exchange.client';
+import { McpGatewayConfigModule } from '../config/mcp-gateway-config.module';
 
 @Module({
+  imports: [McpGatewayConfigModule],
   providers: [
     {
       provide: StandardsApiClient,

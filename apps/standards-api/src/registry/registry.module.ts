@@ -3,9 +3,10 @@ import { ContentImportModule } from '../content-import/content-import.module';
 import { RegistryController } from './registry.controller';
 import { RegistryService } from './registry.service';
 import { RegistryStorageModule } from '../registry-storage/registry-storage.module';
+import { StandardsApiConfigModule } from '../config/standards-api-config.module';
 
 @Module({
-  imports: [RegistryStorageModule, ContentImportModule],
+  imports: [StandardsApiConfigModule, RegistryStorageModule, ContentImportModule],
   controllers: [RegistryController],
   providers: [RegistryService],
   exports: [RegistryService],

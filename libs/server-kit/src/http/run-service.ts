@@ -10,6 +10,7 @@ import { urlInputPolicy } from './input-policy';
 import { answerUnparsableRequests } from './unparsable-requests';
 import { handleShutdownSignals } from './graceful-shutdown';
 import { MIGRATE_ON_START } from '../database/migration-policy';
+import { SERVICE_SETTINGS, type ServiceSettings } from '../config/service-config';
 
 export interface ServiceDefinition<C extends CommonServiceConfig> {
   service: string;
@@ -50,19 +51,32 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
   await definition.configure?.(app, config);
 }
 
-/** The service's root module, with the kit settings its shared modules read (MIGRATE_ON_START) beside it. */
-@Module({})
-class ServiceRootModule {
-  static wrap(root: DynamicModule | Type, config: CommonServiceConfig): DynamicModule {
-    const settings: DynamicModule = {
-      module: class KitSettingsModule {},
-      global: true,
-      providers: [{ provide: MIGRATE_ON_START, useValue: config.MIGRATE_ON_START }],
-      exports: [MIGRATE_ON_START],
-    };
-    return { module: ServiceRootModule, imports: [settings, root] };
-  }
+/**
+ * The service's root module with the kit's settings beside it: MIGRATE_ON_START, read by `DatabaseModule`,
+ * and the validated config and logger, which each app's config module hands on (`serviceConfigProviders`).
+ * Global, as `DatabaseModule.forRoot` is: the values belong to this one app (two apps in one process
+ * have two), and the features' static modules can reach them only through a global module or by having
+ * a module object passed down through every one of them. No module of an app is global (lint).
+ */
+export function serviceRootModule<C extends CommonServiceConfig>(
+  definition: ServiceDefinition<C>,
+  config: C,
+  logger: JsonLogger,
+): DynamicModule {
+  const settings: DynamicModule = {
+    module: class KitSettingsModule {},
+    global: true,
+    providers: [
+      { provide: MIGRATE_ON_START, useValue: config.MIGRATE_ON_START },
+      { provide: SERVICE_SETTINGS, useValue: { config, logger } satisfies ServiceSettings },
+    ],
+    exports: [MIGRATE_ON_START, SERVICE_SETTINGS],
+  };
+  return { module: ServiceRootModule, imports: [settings, definition.rootModule(config, logger)] };
 }
+
+@Module({})
+class ServiceRootModule {}
 
 /** Creates the Nest app of a service with the shared conventions applied, without listening. */
 export async function createServiceApp<C extends CommonServiceConfig>(
@@ -70,10 +84,7 @@ export async function createServiceApp<C extends CommonServiceConfig>(
   config: C,
   logger = new JsonLogger(definition.service, config.LOG_LEVEL),
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(
-    ServiceRootModule.wrap(definition.rootModule(config, logger), config),
-    serviceAppOptions(logger),
-  );
+  const app = await NestFactory.create<NestExpressApplication>(serviceRootModule(definition, config, logger), serviceAppOptions(logger));
   await applyServiceKit(app, definition, config, logger);
   return app;
 }

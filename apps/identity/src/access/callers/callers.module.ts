@@ -10,20 +10,21 @@ import { KeyAuthentication } from './key-authentication';
 import { KeyCredentialsRepository } from './key-credentials.repository';
 import { LeasesModule } from './leases.module';
 import { ServiceTokenGuard } from './service-token.guard';
+import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 /**
  * Who is calling, of every kind: API keys on identity's own routes, keys and access tokens (people's and
  * agents') forwarded to the decision endpoint, services with their credential. A module whose controllers
  * use `KeyAuth()`, `PlatformKeyAuth()` or `ServiceAuth()` (caller.decorators.ts) imports this one and
  * nothing else for it: it passes on what Nest builds those guards from (the audit log a key's use is
- * recorded in, the rate limiter).
+ * recorded in, the rate limiter, the config naming the services' credentials).
  */
 const AUTHENTICATION = [KeyAuthentication, AccessTokenVerifier, ForwardedCredentials];
 const GUARDS = [KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard, ServiceTokenGuard];
 
 @Module({
-  imports: [AuditModule, RateLimitModule, LeasesModule, OidcSecretsModule],
+  imports: [IdentityConfigModule, AuditModule, RateLimitModule, LeasesModule, OidcSecretsModule],
   providers: [KeyCredentialsRepository, AccessTokenSubjectRepository, ...AUTHENTICATION, ...GUARDS],
-  exports: [...AUTHENTICATION, ...GUARDS, AuditModule, RateLimitModule],
+  exports: [...AUTHENTICATION, ...GUARDS, AuditModule, RateLimitModule, IdentityConfigModule],
 })
 export class CallersModule {}

@@ -6,10 +6,11 @@ import { SubjectChangesModule } from '../subject-changes/subject-changes.module'
 import { KeysController } from './keys.controller';
 import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
+import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 /** API keys managed: issue, list, rotate, revoke (the key check is CallersModule's). */
 @Module({
-  imports: [CallersModule, AuditModule, EventsModule, SubjectChangesModule],
+  imports: [IdentityConfigModule, CallersModule, AuditModule, EventsModule, SubjectChangesModule],
   controllers: [KeysController],
   providers: [KeysRepository, KeysService],
   exports: [KeysService],

@@ -9,10 +9,11 @@ import { WebhookTransport } from './webhook-transport';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
+import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 /** Partners' endpoints and the dispatcher that delivers the outbox to them. */
 @Module({
-  imports: [CallersModule, AuditModule, OidcSecretsModule, EventsModule],
+  imports: [IdentityConfigModule, CallersModule, AuditModule, OidcSecretsModule, EventsModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

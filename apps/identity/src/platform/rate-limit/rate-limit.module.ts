@@ -3,9 +3,11 @@ import { openRateLimitStore, RATE_LIMIT_STORE } from '@stdreg/server-kit/rate-li
 import { IdentityConfig } from '../config/identity.config';
 import { IpRateLimitGuard } from './rate-limit.guard';
 import { RateLimiter } from './rate-limiter';
+import { IdentityConfigModule } from '../config/identity-config.module';
 
 /** The rate limits of keyed requests, the waitlist and sign-in, on one store (the readiness check reads it too). */
 @Module({
+  imports: [IdentityConfigModule],
   providers: [
     {
       provide: RATE_LIMIT_STORE,

@@ -3,9 +3,11 @@ import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { ClientSecretSealer } from './client-secret-sealer';
 import { loadOidcSecrets, OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
+import { IdentityConfigModule } from '../config/identity-config.module';
 
 /** The sign-in secrets, loaded (or made for development) once at start; app registration seals client secrets with them. */
 @Module({
+  imports: [IdentityConfigModule],
   providers: [
     {
       provide: OIDC_SECRETS,

@@ -15,6 +15,7 @@ import { OIDC_SECRETS, type OidcSecrets } from '../../platform/secrets/oidc-secr
 import { OidcSecretsModule } from '../../platform/secrets/oidc-secrets.module';
 import { OidcStoreRepository } from './oidc-store.repository';
 import { RevokedAccessTokensRepository } from './revoked-access-tokens.repository';
+import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
@@ -22,7 +23,7 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** The OpenID Provider, its revocation of access tokens, and the signing the token exchange uses (tokens are verified in callers/). */
 @Module({
-  imports: [CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
+  imports: [IdentityConfigModule, CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
   providers: [
     OidcStoreRepository,
     OidcAccounts,

@@ -9,9 +9,10 @@ import { PasswordPagesService } from './password-pages.service';
 import { PasswordsController } from './passwords.controller';
 import { PasswordsRepository } from './passwords.repository';
 import { PasswordsService } from './passwords.service';
+import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 @Module({
-  imports: [CallersModule, AuditModule, UsersModule, UnifiedUsersModule],
+  imports: [IdentityConfigModule, CallersModule, AuditModule, UsersModule, UnifiedUsersModule],
   controllers: [PasswordsController, PasswordPagesController],
   providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],

@@ -6,9 +6,10 @@ import { UnifiedUsersModule } from '../../people/unified-users/unified-users.mod
 import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { SigninController } from './signin.controller';
 import { SigninService } from './signin.service';
+import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 @Module({
-  imports: [OidcModule, PasswordsModule, RateLimitModule, UnifiedUsersModule],
+  imports: [IdentityConfigModule, OidcModule, PasswordsModule, RateLimitModule, UnifiedUsersModule],
   controllers: [SigninController],
   providers: [SigninService],
 })
