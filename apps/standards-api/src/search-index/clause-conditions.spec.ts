@@ -100,6 +100,30 @@ describe('the conditions filed by cue', () => {
   });
 });
 
+describe('what a sentence states', () => {
+  const payoutApproval = () => new CompiledConditions(Object.fromEntries(conditioned)['generated#1']!, namesOf);
+
+  it('is never a requirement met when the sentence holds a contracted negation, in either apostrophe', () => {
+    const conditions = payoutApproval();
+    expect(conditions.statements(['Every payout is approved by finance.']).map((match) => match.sentence)).toEqual([
+      'Every payout is approved by finance.',
+    ]);
+    for (const denied of [
+      "Payouts aren't approved by finance.",
+      'Payouts aren’t approved by finance.',
+      "We don't approve payouts.",
+      "Finance can't approve payouts in time.",
+      "A payout won't be approved by anyone.",
+    ]) {
+      expect({ denied, statements: conditions.statements([denied]) }).toEqual({ denied, statements: [] });
+    }
+  });
+
+  it('does not read a contracted negation as stating the opposite either', () => {
+    expect(payoutApproval().contradictions(["Payouts aren't approved by finance."])).toEqual([]);
+  });
+});
+
 function namesOf(termId: string): string[] {
   const term = pack.terms.find((t) => t.termId === termId);
   return term

@@ -2,7 +2,7 @@
 // when it states the opposite (`contradictedBy`). A phrase is cues separated by spaces, every cue found in
 // one sentence; a cue is alternatives separated by `|`, `_` standing for a space inside one. A Latin
 // alternative matches at the start of a word (approv: approve, approval), a Chinese one anywhere.
-import { foldText, isHan, isNegated } from './search-text';
+import { foldText, holdsContractedNegation, isHan, isNegated } from './search-text';
 
 export interface ClauseConditions {
   requires: string[];
@@ -144,10 +144,10 @@ export class CompiledConditions {
     });
   }
 
-  /** Sentences that state what the clause requires, in the affirmative (a negated sentence never does). */
+  /** Sentences that state what the clause requires, in the affirmative (a negated sentence never does, nor one with isn't, don't). */
   statements(sentences: string[], texts = new PracticeTexts()): ConditionMatch[] {
     return sentences
-      .filter((sentence) => !texts.negated(sentence))
+      .filter((sentence) => !texts.deniesOrNegated(sentence))
       .flatMap((sentence) => {
         const phrase = texts.firstMatch(this.requires, sentence);
         return phrase ? [{ sentence, phrase: phrase.phrase }] : [];
@@ -186,6 +186,11 @@ export class PracticeTexts {
     let negated = this.negations.get(text);
     if (negated === undefined) this.negations.set(text, (negated = isNegated(text)));
     return negated;
+  }
+
+  /** Whether a text cannot state a requirement: negated, or with a contracted negation (isn't, don't). */
+  deniesOrNegated(text: string): boolean {
+    return this.negated(text) || holdsContractedNegation(this.fold(text));
   }
 
   /** Whether a sentence says nothing positive across its clauses: negated, or limiting what is done. */

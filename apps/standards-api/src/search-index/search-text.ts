@@ -201,6 +201,17 @@ export function isNegated(sentence: string): boolean {
   return NEGATION.test(foldText(sentence));
 }
 
+/**
+ * A negation contracted into its verb (isn't, don't, can't, won't, aren’t). Not read as a finding (as a
+ * negation it raised false alarms, docs/decisions.md), but a sentence with one never states a requirement.
+ */
+const CONTRACTED_NEGATION = /[a-z]n['’]t(?![a-z])/u;
+
+/** Whether a text, folded as foldText folds it, holds a contracted negation. */
+export function holdsContractedNegation(folded: string): boolean {
+  return CONTRACTED_NEGATION.test(folded);
+}
+
 /** The words of a sentence that say something is not done (no, never, 没有), or undefined. */
 export function negationIn(sentence: string): string | undefined {
   return NEGATION.exec(foldText(sentence))?.[0];
