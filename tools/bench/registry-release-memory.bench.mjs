@@ -10,6 +10,8 @@
 // the reads that failed or waited meanwhile. Servers on CPU 0 (one at a time while loading), this script
 // wherever. Run from the repository root (`npm run bench:registry-memory -- --baseline <dir>` builds first):
 //   node tools/bench/registry-release-memory.bench.mjs --baseline dist/baseline-standards-api [--pack dir]
+// `--new-env NAME=VALUE` (repeatable) sets a variable for this build's server only, e.g. `--baseline` the same
+// build and `--new-env MALLOC_ARENA_MAX=2` to weigh a setting against none in one run.
 // Writes tools/bench/results/registry-release-memory.json; asserts nothing about time or memory, fails if
 // the two builds answer any read differently.
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,7 +22,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './bench-kit.mjs';
 
-const { values: options } = parseArgs({ options: { baseline: { type: 'string' }, pack: { type: 'string' } } });
+const { values: options } = parseArgs({
+  options: { baseline: { type: 'string' }, pack: { type: 'string' }, 'new-env': { type: 'string', multiple: true } },
+});
+const newEnv = Object.fromEntries(
+  (options['new-env'] ?? []).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--new-env ${pair}: expected NAME=VALUE`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 if (!options.baseline) throw new Error('--baseline <dist folder of the baseline build> is required');
 const oldDist = path.resolve(options.baseline);
 const newDist = path.join(ROOT, 'dist/apps/standards-api');
@@ -81,7 +92,7 @@ function importPack(dist, db, dir) {
   log(`import ${dist} -> ${db}: ${r.stdout.trim()} ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
-async function start(name, dist, db, port) {
+async function start(name, dist, db, port, extraEnv = {}) {
   const t = performance.now();
   const child = spawn('taskset', ['-c', '0', process.execPath, `${dist}/main.js`], {
     env: {
@@ -93,6 +104,7 @@ async function start(name, dist, db, port) {
       EVENT_RELAY: 'off',
       CONTENT_AUTO_IMPORT: 'false',
       CONTENT_REFRESH_SECONDS: '5',
+      ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -132,7 +144,7 @@ const main = async () => {
   const result = {};
   const old = await start('old', oldDist, dbOld, 4101);
   await sleep(5000);
-  const neu = await start('new', newDist, dbNew, 4102);
+  const neu = await start('new', newDist, dbNew, 4102, newEnv);
   result.ready = { old: old.readySeconds, new: neu.readySeconds };
   result.afterLoad = { old: old.afterLoad, new: neu.afterLoad };
 
@@ -263,7 +275,7 @@ const main = async () => {
   mkdirSync(path.dirname(resultsFile), { recursive: true });
   writeFileSync(
     resultsFile,
-    JSON.stringify({ date: new Date().toISOString(), node: process.version, baseline: oldDist, ...result }, null, 1),
+    JSON.stringify({ date: new Date().toISOString(), node: process.version, baseline: oldDist, newEnv, ...result }, null, 1),
   );
   console.log(JSON.stringify(result, null, 1));
   old.child.kill();
