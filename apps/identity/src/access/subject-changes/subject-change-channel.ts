@@ -4,6 +4,12 @@ import type { SubjectChangeDto } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../../platform/config/identity.config';
 
+/**
+ * How long a change waits for this replica's publisher to reconnect before it is given up (and this replica's
+ * streams closed): longer than a reconnect attempt takes (retries at most a second apart, 2 s to connect).
+ */
+const PUBLISHER_READY_WAIT_MS = 3500;
+
 /** An open stream to a service: it hears every change, and hears `closed` when the channel can no longer promise that. */
 export interface SubjectChangeListener {
   change(change: SubjectChangeDto): void;
@@ -73,6 +79,9 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
   async publish(change: SubjectChangeDto): Promise<void> {
     if (!this.publisher) return this.deliver(change);
     try {
+      // Reconnecting after Redis was away, this replica's publisher may be back later than other replicas'
+      // subscribers, whose services then reuse allows again: a change dropped now would go unheard there.
+      await this.untilPublisherReady(this.publisher);
       await this.publisher.publish(this.name, JSON.stringify(change));
     } catch (error) {
       // The change is written and its leases are out, but other replicas' services may not hear of it:
@@ -80,6 +89,21 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
       this.logger.event('error', 'a subject change could not be published', { error: String(error) }, 'SubjectChanges');
       this.closeStreams();
     }
+  }
+
+  private untilPublisherReady(publisher: Redis): Promise<void> {
+    if (publisher.status === 'ready') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const ready = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        publisher.off('ready', ready);
+        reject(new Error(`Redis did not answer within ${PUBLISHER_READY_WAIT_MS} ms`));
+      }, PUBLISHER_READY_WAIT_MS);
+      publisher.once('ready', ready);
+    });
   }
 
   private async subscribe(): Promise<void> {

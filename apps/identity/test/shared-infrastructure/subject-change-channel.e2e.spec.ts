@@ -1,0 +1,60 @@
+// Runs only when the test run has Redis (see jest.config.cjs): two replicas' channels on one real Redis, the
+// writer's through a proxy the test cuts, as when one replica's connections to Redis drop and come back.
+import { randomBytes } from 'node:crypto';
+import type { SubjectChangeDto } from '@stdreg/contracts';
+import { JsonLogger } from '@stdreg/server-kit';
+import { CuttableProxy } from '@stdreg/server-kit/testing';
+import { SubjectChangeChannel } from '../../src/access/subject-changes/subject-change-channel';
+import type { IdentityConfig } from '../../src/platform/config/identity.config';
+
+const REDIS_URL = process.env['REDIS_URL']!;
+const prefix = `test:${randomBytes(6).toString('hex')}:`;
+const logger = new JsonLogger('identity', 'fatal');
+const change: SubjectChangeDto = { keyIds: ['a-revoked-key'], personUids: [], accessTokens: false };
+
+let proxy: CuttableProxy;
+let writer: SubjectChangeChannel;
+let reader: SubjectChangeChannel;
+
+function channel(redisUrl: string): SubjectChangeChannel {
+  const config = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } as IdentityConfig;
+  const created = new SubjectChangeChannel(config, logger);
+  created.onModuleInit();
+  return created;
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 100 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!condition()) throw new Error(`still waiting for ${what}`);
+}
+
+beforeAll(async () => {
+  proxy = await CuttableProxy.start(REDIS_URL);
+  writer = channel(proxy.through(REDIS_URL));
+  reader = channel(REDIS_URL);
+  await until(() => writer.up && reader.up, 'both channels to subscribe');
+});
+afterAll(async () => {
+  writer?.onApplicationShutdown();
+  reader?.onApplicationShutdown();
+  await proxy?.close();
+});
+
+describe("the subject-change channel between identity's replicas", () => {
+  it('carries a change written while the writer is still reconnecting to the replica that stayed connected', async () => {
+    const heard: SubjectChangeDto[] = [];
+    const closed: string[] = [];
+    const stop = reader.listen({ change: (c) => heard.push(c), closed: () => closed.push('reader') })!;
+    writer.listen({ change: () => undefined, closed: () => closed.push('writer') });
+    await proxy.cut();
+    await until(() => !writer.up, 'the writer to see Redis gone');
+    await proxy.restore();
+    // At once, before the writer's connections are back: the reader never lost Redis, so its services
+    // reuse allows, and only this change can tell them the key is revoked.
+    await writer.publish(change);
+    await until(() => heard.length > 0, 'the reader to hear the change');
+    expect(heard).toEqual([change]);
+    expect(closed).toEqual(['writer']);
+    stop();
+  });
+});
