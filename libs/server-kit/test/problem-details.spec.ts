@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { JsonLogger, ProblemDetailsFilter } from '../src';
 
 /** What the filter answers for an error thrown by a request's handler. */
@@ -25,6 +25,7 @@ describe('a request whose database connection is lost', () => {
     ['the socket gone under a query', new Error('Connection terminated unexpectedly')],
     ['a client that already lost its connection', new Error('Client has encountered a connection error and is not queryable')],
     ['a transaction whose query runner TypeORM released after the connection error', new QueryRunnerAlreadyReleasedError()],
+    ["a query through a transaction's manager after TypeORM released its runner", new QueryRunnerProviderAlreadyReleasedError()],
     ['no server to connect to', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
   ])('answers 503 service_unavailable with Retry-After for %s', (_, exception) => {
     const answer = answerTo(exception);

@@ -130,13 +130,15 @@ function isConcurrencyFailure(exception: unknown): boolean {
 // request's transaction cannot commit after that; only a commit cut short leaves its outcome unknown,
 // which is what the Idempotency-Key of a retry is for.
 const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+const RUNNER_RELEASED = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 const SOCKET_GONE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 function isConnectionLost(exception: unknown): boolean {
   // TypeORM releases a query runner when its connection reports an error; the transaction's next
-  // statement (its COMMIT, say) then fails with this before anything is sent. By name: the filter
-  // serves the gateway too, which has no database and does not load TypeORM.
-  if (exception instanceof Error && exception.name === 'QueryRunnerAlreadyReleasedError') return true;
+  // statement (its COMMIT, or a query through the transaction's manager) then fails with one of these
+  // before anything is sent. By name: the filter serves the gateway too, which has no database and does
+  // not load TypeORM.
+  if (exception instanceof Error && RUNNER_RELEASED.has(exception.name)) return true;
   const code = sqlStateOf(exception);
   if (typeof code === 'string' && (SESSION_ENDED.has(code) || (code.length === 5 && code.startsWith('08')))) return true;
   const driverMessage = (exception as { driverError?: { message?: unknown } } | null)?.driverError?.message;
