@@ -7,6 +7,7 @@ import type { CommonServiceConfig } from '../config/common-config';
 import { JsonLogger } from '../logging/json-logger';
 import { configureHttpApp } from './configure-app';
 import { urlInputPolicy } from './input-policy';
+import { keepIdleConnectionsOpen } from './idle-connections';
 import { answerUnparsableRequests } from './unparsable-requests';
 import { handleShutdownSignals } from './graceful-shutdown';
 import { MIGRATE_ON_START } from '../database/migration-policy';
@@ -40,6 +41,7 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
   logger: JsonLogger,
 ): Promise<void> {
   answerUnparsableRequests(app.getHttpServer());
+  keepIdleConnectionsOpen(app.getHttpServer());
   // Before everything, the sub-applications of beforeKit included: no route sees a URL it cannot store.
   app.use(urlInputPolicy);
   definition.beforeKit?.(app, config);
