@@ -24,6 +24,11 @@
 //    (REDIS_URL, as with several replicas);
 //  - registry, cache 0: the same tool with REGISTRY_CACHE_SECONDS=0 and AUTHZ_READ_CACHE_MS=0, so every
 //    call reads the manifest from standards-api and asks identity.
+// Two builds (BENCH_BASELINE_DIST=<the dist folder of an earlier build, inside a tree with node_modules>):
+// that build's standards-api and gateway start beside this build's (the same identity), and each free-text
+// tool is a comparison of this build's gateway with the earlier one, in BENCH_ROUNDS rounds (default 3) of
+// slices A B B A, so a change's cost is read as a ratio of the same rounds (issue 28: within 1.2×, a calls/s
+// ratio of at least 0.83). BENCH_MCP_ONLY=BENCH_BASELINE_DIST runs only these.
 // Redis: BENCH_REDIS_URL, default redis://127.0.0.1:6379 (keys under a random prefix).
 // identity, standards-api, the gateways and the bare servers share CPU 0 (embedded PGlite databases in a
 // temporary folder); autocannon (10 connections) runs alone on CPU 1.
@@ -53,6 +58,9 @@ import {
 } from './bench-kit.mjs';
 
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
+const BASELINE_DIST = process.env.BENCH_BASELINE_DIST ? path.resolve(process.env.BENCH_BASELINE_DIST) : null;
+const BASELINE_MAIN = (app) => path.join(BASELINE_DIST, 'apps', app, 'main.js');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BARE_MCP_SERVER = path.join(import.meta.dirname, 'bare-mcp-server.mjs');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/mcp-gateway.json');
 const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10, sliceSeconds: 5 };
@@ -65,12 +73,12 @@ function baseEnv(dataDir) {
   return env;
 }
 
-async function startService(app, portVariable, extra, chosenPort) {
+async function startService(app, portVariable, extra, chosenPort, main = MAIN(app)) {
   const port = chosenPort ?? (await freePort());
   const dataDir = path.join(tempDir, `${app}-${port}`);
   mkdirSync(dataDir);
-  log(`starting ${app} on port ${port}`);
-  startServer(app, [MAIN(app)], { ...baseEnv(dataDir), [portVariable]: String(port), ...extra });
+  log(`starting ${app} on port ${port}${main === MAIN(app) ? '' : ` (${main})`}`);
+  startServer(app, [main], { ...baseEnv(dataDir), [portVariable]: String(port), ...extra });
   await waitForStatus(app, port, '/readyz', 200);
   return { port, url: `http://127.0.0.1:${port}`, dataDir };
 }
@@ -125,6 +133,8 @@ const TARGET_LABELS = {
   bareDrafting: 'bare MCP SDK server drafting for real (its draft POSTed to standards-api as it came)',
   gatewayRedis: 'gateway, tool-call buckets in Redis',
   gatewayRegistryUncached: 'gateway, REGISTRY_CACHE_SECONDS=0 (manifest read from standards-api every call)',
+  baselineGateway: 'gateway and standards-api of BENCH_BASELINE_DIST',
+  baselineGatewayRegistryUncached: 'gateway and standards-api of BENCH_BASELINE_DIST, REGISTRY_CACHE_SECONDS=0',
 };
 
 /** A lane: one target called with one credential (a name in `credentials`, see main) and one call. */
@@ -167,6 +177,24 @@ const COMPARISONS = [
   },
 ];
 
+/** With BENCH_BASELINE_DIST: each free-text tool, this build's gateway beside the earlier build's (goal: at most 1.2× the cost). */
+const BASELINE_COMPARISONS = BASELINE_DIST
+  ? ['alignment', 'term', 'role'].flatMap((call) => [
+      {
+        label: `${CALLS[call].tool}: this build beside BENCH_BASELINE_DIST`,
+        goal: 1 / 1.2,
+        rounds: ROUNDS,
+        lanes: [lane('gateway', call), lane('baselineGateway', call)],
+      },
+      {
+        label: `${CALLS[call].tool}, REGISTRY_CACHE_SECONDS=0: this build beside BENCH_BASELINE_DIST`,
+        goal: 1 / 1.2,
+        rounds: ROUNDS,
+        lanes: [lane('gatewayRegistryUncached', call), lane('baselineGatewayRegistryUncached', call)],
+      },
+    ])
+  : [];
+
 /** Lanes measured alone (warm-up, then one stretch). */
 const SINGLE_LANES = [
   lane('gatewayRedis', 'registry'),
@@ -182,7 +210,9 @@ const SINGLE_LANES = [
 const SINGLES_ONLY = process.env.BENCH_MCP_SINGLES_ONLY === '1';
 /** BENCH_MCP_ONLY=<words>: only the comparisons whose label contains these words, and no single lane. */
 const ONLY = process.env.BENCH_MCP_ONLY;
-const chosenComparisons = SINGLES_ONLY ? [] : COMPARISONS.filter((comparison) => !ONLY || comparison.label.includes(ONLY));
+const chosenComparisons = [...(SINGLES_ONLY ? [] : COMPARISONS), ...BASELINE_COMPARISONS].filter(
+  (comparison) => !ONLY || comparison.label.includes(ONLY),
+);
 const chosenSingles = ONLY ? [] : SINGLE_LANES;
 
 /** Every decision identity has answered so far (`authorization_decisions_total{side="decided"}`). */
@@ -230,6 +260,8 @@ async function main() {
   const startedAt = Date.now();
   for (const app of ['identity', 'standards-api', 'mcp-gateway'])
     if (!existsSync(MAIN(app))) throw new Error(`build ${app} first (npm run bench:mcp does)`);
+  for (const app of BASELINE_DIST ? ['standards-api', 'mcp-gateway'] : [])
+    if (!existsSync(BASELINE_MAIN(app))) throw new Error(`BENCH_BASELINE_DIST has no ${BASELINE_MAIN(app)}`);
   // The gateway agents sign in for: its URL is identity's resource for agent tokens, so it is chosen first.
   const gatewayPort = await freePort();
   const mcpResource = `http://127.0.0.1:${gatewayPort}/mcp`;
@@ -268,6 +300,27 @@ async function main() {
       REDIS_KEY_PREFIX: `stdreg-bench:${randomBytes(6).toString('hex')}:`,
     }),
   };
+
+  if (BASELINE_DIST) {
+    const baselineStandardsApi = await startService(
+      'standards-api',
+      'STANDARDS_API_PORT',
+      { IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: serviceToken },
+      undefined,
+      BASELINE_MAIN('standards-api'),
+    );
+    for (const [target, extra] of [
+      ['baselineGateway', {}],
+      ['baselineGatewayRegistryUncached', { REGISTRY_CACHE_SECONDS: '0' }],
+    ])
+      targets[target] = await startService(
+        'mcp-gateway',
+        'MCP_GATEWAY_PORT',
+        { ...gatewayEnv, STANDARDS_API_URL: baselineStandardsApi.url, ...extra },
+        undefined,
+        BASELINE_MAIN('mcp-gateway'),
+      );
+  }
 
   const asPlatform = { Authorization: `Bearer ${platformKey}` };
   const organization = await json(identity.port, 'POST', '/v1/organizations', asPlatform, { name: 'Bench Org' });
@@ -388,7 +441,8 @@ async function main() {
   for (const comparison of chosenComparisons) {
     for (const measured of comparison.lanes) await warmUp(measured);
     const stretches = comparison.lanes.map(() => []);
-    const order = [...comparison.lanes.keys(), ...[...comparison.lanes.keys()].reverse()];
+    const slices = [...comparison.lanes.keys(), ...[...comparison.lanes.keys()].reverse()];
+    const order = Array.from({ length: comparison.rounds ?? 1 }, () => slices).flat();
     for (const index of order) {
       log(`${comparison.lanes[index].target} ${comparison.lanes[index].call}: measuring ${LOAD.sliceSeconds} s`);
       stretches[index].push(await measure(comparison.lanes[index], LOAD.sliceSeconds));
@@ -417,7 +471,7 @@ async function main() {
   const asks = (measured) => (measured.target.startsWith('bare') ? '–' : measured.identityDecisionsPerCall.toFixed(2));
   console.log(
     [
-      '| tools/call | lane | calls/s | p50 ms | p99 ms | identity decisions per call | ÷ bare (same rounds) |',
+      '| tools/call | lane | calls/s | p50 ms | p99 ms | identity decisions per call | ÷ second lane (same rounds) |',
       '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
       ...comparisons.flatMap((comparison) =>
         comparison.lanes.map((measured, index) => {
