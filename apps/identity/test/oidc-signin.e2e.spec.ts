@@ -1,7 +1,8 @@
-import { createLocalJWKSet, jwtVerify, decodeJwt, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, jwtVerify, decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JSONWebKeySet } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { OidcStoreRepository } from '../src/sign-in/oidc/oidc-store.repository';
+import { OIDC_SECRETS, type OidcSecrets } from '../src/platform/secrets/oidc-secrets';
 import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE,
@@ -438,6 +439,25 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect((await decide(first.access_token, 'split-project:read')).body.decision).toBe('allow');
     expect(await oauthError(tokensFor(config, authorization, callbackUrl))).toEqual({ error: 'invalid_grant', status: 400 });
     expect((await decide(first.access_token, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+  });
+
+  it('refuses an access token from the second it expires, with no tolerance', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'scenario-modeller', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const { access_token: issued } = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    // The same token re-signed with identity's own key, ending when the test says.
+    const header = decodeProtectedHeader(issued);
+    const signingKey = identity.app.get<OidcSecrets>(OIDC_SECRETS).signingKeys.find((key) => key.kid === header.kid)!;
+    const endingAt = async (exp: number) =>
+      new SignJWT({ ...decodeJwt(issued), exp }).setProtectedHeader(header).sign(await importJWK(signingKey, header.alg));
+    const now = Math.floor(Date.now() / 1000);
+    expect((await decide(await endingAt(now + 60), 'split-project:read')).body.decision).toBe('allow');
+    expect((await decide(await endingAt(now - 1), 'split-project:read')).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
   });
 
   it('refuses an expired code with invalid_grant', async () => {

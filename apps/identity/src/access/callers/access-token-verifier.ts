@@ -8,6 +8,12 @@ import { TokenSubjectLeases, type LeasedTokenSubject } from './token-subject-lea
 import { isUuid } from '@stdreg/server-kit';
 import { OIDC_SECRETS, type OidcSecrets } from '../../platform/secrets/oidc-secrets';
 
+/**
+ * A token issued by a replica whose clock runs ahead is not refused as not yet valid (`iat`, `nbf`). Its end
+ * has no such tolerance: the provider treats a token as expired at `exp` exactly, and so does every decision.
+ */
+const ISSUED_AT_TOLERANCE_SECONDS = 5;
+
 /** The claims of a verified access token that a decision uses. */
 export interface VerifiedAccessToken {
   sub: string;
@@ -127,7 +133,7 @@ export class AccessTokenVerifier {
         typ: 'at+jwt',
         algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
         requiredClaims: ['sub', 'exp', 'client_id', 'gid', 'jti'],
-        clockTolerance: 5,
+        clockTolerance: ISSUED_AT_TOLERANCE_SECONDS,
       }));
     } catch {
       return null;
@@ -135,6 +141,7 @@ export class AccessTokenVerifier {
     const { sub, client_id: clientId, gid, jti, exp, auth_time: authTime, scope, act } = claims;
     if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return null;
     if (typeof jti !== 'string' || typeof exp !== 'number') return null;
+    if (exp * 1000 <= Date.now()) return null;
     const actor = typeof act === 'object' && act !== null ? (act as { sub?: unknown }).sub : undefined;
     if (act !== undefined && typeof actor !== 'string') return null;
     return {
