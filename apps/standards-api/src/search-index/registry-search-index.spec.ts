@@ -99,6 +99,11 @@ describe('the registry search index', () => {
     expect(Math.max(...sizes)).toBeGreaterThan(4);
   });
 
+  it('finds a term by a misspelling the index alone finds nothing for, through the nearest words of the names', () => {
+    expect(index.searchTerms('legder', 5)[0]).toMatchObject({ match: 'near', term: { termId: 'equity-ledger' } });
+    expect(topTerm('reconcilaton')).toBe('reconciliation');
+  });
+
   it('finds nothing rather than noise for text no term fits', () => {
     expect(index.searchTerms('zzqx', 5)).toEqual([]);
   });
