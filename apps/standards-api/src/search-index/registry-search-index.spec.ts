@@ -184,4 +184,10 @@ describe('the registry search index', () => {
     );
     expect(index.searchRoles('监督AI智能体并审核它起草的内容', 3)[0]!.role.role).toBe('agent-supervisor');
   });
+
+  it('weighs the registry names of the terms a role description names below its own words', () => {
+    // "partner company" names the legal entity; what the person does (integrating, the API, credentials) decides.
+    const description = 'Developer at a partner company integrating with the platform API and storing its credentials';
+    expect(index.searchRoles(description, 3)[0]!.role.role).toBe('partner-developer');
+  });
 });

@@ -121,6 +121,8 @@ const ABOUT_SHARE = 0.15;
  * clauses at once: posted before the period closed, and edited after posting).
  */
 const DEPARTURE_SHARE = 0.8;
+/** What the registry names of the terms a role description names count beside its own words. */
+const TERM_NAMES_WEIGHT = 0.5;
 
 /**
  * Prefix and typo look-ups for the words of the query; with `writtenOnly`, for the words as written only: the
@@ -366,18 +368,32 @@ export class RegistrySearchIndex {
     };
   }
 
-  /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
+  /**
+   * Roles by relevance to a described person or need (their names, responsibilities and tasks). The registry
+   * names of the terms the description names are searched apart and count half: they say what the person
+   * deals with, the description's own words what the person does.
+   */
   searchRoles(query: string, limit: number): RoleHit[] {
-    const ranking = this.roleIndex.search(
-      this.withTermNames(query),
-      searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }, true),
-      { atLeast: RELATIVE_FLOOR, limit },
-    );
-    return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
-      role: this.roles.get(ranking.idAt(rank))!,
-      score: round(ranking.scoreAt(rank)),
-      matchedWords: ranking.queryTermsAt(rank),
-    }));
+    const options = searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }, true);
+    const found = new Map<string, { score: number; matchedWords: Set<string> }>();
+    const add = (ranking: TextRanking, weight: number) => {
+      for (let rank = 0; rank < ranking.size; rank++) {
+        const id = ranking.idAt(rank);
+        const role = found.get(id) ?? { score: 0, matchedWords: new Set<string>() };
+        role.score += weight * ranking.scoreAt(rank);
+        for (const word of ranking.queryTermsAt(rank)) role.matchedWords.add(word);
+        found.set(id, role);
+      }
+    };
+    add(this.roleIndex.search(query, options), 1);
+    const names = this.termNamesOf(this.termsNamedIn(query));
+    if (names !== undefined) add(this.roleIndex.search(names, options), TERM_NAMES_WEIGHT);
+    const ranked = [...found].sort(([a, x], [b, y]) => y.score - x.score || a.localeCompare(b));
+    const best = ranked[0]?.[1].score ?? 0;
+    return ranked
+      .filter(([, role]) => role.score >= best * RELATIVE_FLOOR)
+      .slice(0, limit)
+      .map(([id, role]) => ({ role: this.roles.get(id)!, score: round(role.score), matchedWords: [...role.matchedWords] }));
   }
 
   /**
@@ -588,7 +604,13 @@ export class RegistrySearchIndex {
    * everyday words find the clauses and roles written in the registry's words.
    */
   private withTermNames(text: string, named = this.termsNamedIn(text)): string {
-    return named.length === 0 ? text : `${text}\n${named.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n')}`;
+    const names = this.termNamesOf(named);
+    return names === undefined ? text : `${text}\n${names}`;
+  }
+
+  /** The registry names (both languages) of terms, a line each; undefined for none. */
+  private termNamesOf(terms: IndexedTerm[]): string | undefined {
+    return terms.length === 0 ? undefined : terms.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n');
   }
 
   /** The registry terms a sentence names, by any of their names (whole words in Latin script). */
