@@ -7,7 +7,6 @@ import { isHan } from './search-text';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const HAN_RUN = /\p{Script=Han}+/gu;
-const SURROGATE = /[\ud800-\udfff]/;
 /** Words this short are left as written: a typo of two letters is another word. */
 const SHORTEST_WORD = 3;
 /** The share of their trigrams a word must have in common with a look-up's (Dice's coefficient) to be compared with it. */
@@ -18,15 +17,17 @@ function editsAllowed(length: number): number {
   return length <= 5 ? 1 : length <= 9 ? 2 : 3;
 }
 
-/** The trigrams of a word, padded as pg_trgm pads them (two spaces before, one after), each once. */
-export function trigramsOf(word: string): string[] {
-  const grams = new Set<string>();
-  if (SURROGATE.test(word)) {
-    const characters = [' ', ' ', ...word, ' '];
-    for (let i = 0; i + 3 <= characters.length; i++) grams.add(characters.slice(i, i + 3).join(''));
-  } else {
-    const padded = `  ${word} `;
-    for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
+const UNIT = 0x10000;
+
+/**
+ * The trigrams of a word, padded as pg_trgm pads them (two spaces before, one after), each once: three UTF-16
+ * code units as one number (48 bits, exact in a double), which a Map files without making a string.
+ */
+export function trigramsOf(word: string): number[] {
+  const padded = `  ${word} `;
+  const grams = new Set<number>();
+  for (let i = 0; i + 3 <= padded.length; i++) {
+    grams.add((padded.charCodeAt(i) * UNIT + padded.charCodeAt(i + 1)) * UNIT + padded.charCodeAt(i + 2));
   }
   return [...grams];
 }
@@ -39,7 +40,7 @@ export class NearWords {
   /** How many distinct trigrams each word has. */
   private readonly gramCounts: Uint16Array;
   /** The words of trigram g are `postings[gramStarts[g]]` up to `postings[gramStarts[g + 1]]`. */
-  private readonly gramNumbers = new Map<string, number>();
+  private readonly gramNumbers = new Map<number, number>();
   private readonly gramStarts: Int32Array;
   private readonly postings: Int32Array;
 
