@@ -15,6 +15,21 @@ const NO_LONGER = /\bno longer\b|不再/giu;
 /** Where one requirement of a clause ends and the next begins (a clause may oblige one thing and forbid another). */
 const REQUIREMENT_BOUNDARY = /[;；:：，]|,\s*(?:and|but|or)?\s*/u;
 
+/** A negation contracted into its verb (don't, hadn't, aren’t). */
+const CONTRACTION = /[a-z]+n['’]t(?![a-z])/iu;
+/** A part of a sentence that sets a condition (when the tool can't match, if a key isn't used): it says what happens in a case. */
+const CONDITION = /(?<![a-z])(if|when|whenever|unless|once|where)(?![a-z])[^,;:]*$/iu;
+
+/**
+ * A contracted negation that is not in a condition ("partner keys don't expire", not "when the tool can't match
+ * …, it refuses"): read as a departure only, never where a statement is read (docs/decisions.md, issue 28).
+ */
+function unconditionalContraction(sentence: string): string | undefined {
+  const contraction = CONTRACTION.exec(sentence);
+  if (!contraction || CONDITION.test(sentence.slice(0, contraction.index))) return undefined;
+  return contraction[0];
+}
+
 /** Whether a requirement forbids (must not, never, 不得) rather than obliges. */
 function forbids(requirement: string): boolean {
   const unbounded = requirement.replace(BOUND, ' ');
@@ -40,7 +55,7 @@ function aboutAProhibition(sentence: string, clause: string): boolean {
 export function departureCue(sentence: string, clause: Localized): string | undefined {
   const concession = CONCESSION.exec(foldText(sentence))?.[0];
   if (concession) return concession;
-  const negation = negationIn(sentence.replace(NO_LONGER, ' '));
+  const negation = negationIn(sentence.replace(NO_LONGER, ' ')) ?? unconditionalContraction(sentence);
   if (!negation) return undefined;
   return aboutAProhibition(sentence, isHan(sentence) ? clause['zh-Hans'] : clause.en) ? undefined : negation;
 }
