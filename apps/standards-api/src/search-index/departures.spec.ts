@@ -16,6 +16,8 @@ describe('what a sentence says against the clause it is most about', () => {
     ['a concession, in Chinese', '尽管规则没有写，我们还是照样修改。', forbids, '尽管'],
     ['a negation contracted into its verb', "Partner keys don't expire.", obliges, "don't"],
     ['a contracted negation in either apostrophe', 'Our keys haven’t expired in years.', obliges, 'haven’t'],
+    ['an act done loosely', 'Keys expire after roughly a quarter, give or take.', obliges, 'roughly'],
+    ['an act done after the fact, in Chinese', '密钥到期后事后再补登记。', obliges, '事后'],
   ])('finds %s', (_, sentence, clause, cue) => {
     expect(departureCue(sentence, clause)).toBe(cue);
   });

@@ -30,6 +30,13 @@ function unconditionalContraction(sentence: string): string | undefined {
   return contraction[0];
 }
 
+/**
+ * Words of an act done loosely or after the fact (roughly, give or take, verbally, backdated;
+ * 大概, 口头, 事后, 补签, 顺手): how a practice says it does what a clause asks, but not the way it asks.
+ */
+const LOOSENESS =
+  /(?<![a-z])(roughly|approximately|give or take|more or less|ballpark|informally|verbally|by word of mouth|after the fact|retroactive\w*|backdat\w*|ad hoc|on the fly)(?![a-z])|大概|大约|差不多|凭感觉|口头|私下|事后|补签|补录|倒签|随便|顺手|干脆|索性|看情况/u;
+
 /** Whether a requirement forbids (must not, never, 不得) rather than obliges. */
 function forbids(requirement: string): boolean {
   const unbounded = requirement.replace(BOUND, ' ');
@@ -53,7 +60,7 @@ function aboutAProhibition(sentence: string, clause: string): boolean {
  * concession always does; a negation only of what the clause obliges, read in the sentence's language.
  */
 export function departureCue(sentence: string, clause: Localized): string | undefined {
-  const concession = CONCESSION.exec(foldText(sentence))?.[0];
+  const concession = CONCESSION.exec(foldText(sentence))?.[0] ?? LOOSENESS.exec(foldText(sentence))?.[0];
   if (concession) return concession;
   const negation = negationIn(sentence.replace(NO_LONGER, ' ')) ?? unconditionalContraction(sentence);
   if (!negation) return undefined;
