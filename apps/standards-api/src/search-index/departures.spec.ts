@@ -14,6 +14,10 @@ describe('what a sentence says against the clause it is most about', () => {
       'anyway',
     ],
     ['a concession, in Chinese', '尽管规则没有写，我们还是照样修改。', forbids, '尽管'],
+    ['a negation contracted into its verb', "Partner keys don't expire.", obliges, "don't"],
+    ['a contracted negation in either apostrophe', 'Our keys haven’t expired in years.', obliges, 'haven’t'],
+    ['an act done loosely', 'Keys expire after roughly a quarter, give or take.', obliges, 'roughly'],
+    ['an act done after the fact, in Chinese', '密钥到期后事后再补登记。', obliges, '事后'],
   ])('finds %s', (_, sentence, clause, cue) => {
     expect(departureCue(sentence, clause)).toBe(cue);
   });
@@ -24,6 +28,8 @@ describe('what a sentence says against the clause it is most about', () => {
     ['a sentence that says neither', 'Keys are rotated every 60 days.', obliges],
     ['a change of state (no longer, 不再)', 'Keys no longer in use are revoked within a day.', obliges],
     ['a sentence that says neither, in Chinese', '密钥每60天轮换一次。', obliges],
+    ['a contracted negation in a condition', "When a key isn't used for 90 days, it expires.", obliges],
+    ['a contracted negation of what a clause forbids', "We don't modify a released payment instruction.", forbids],
   ])('finds nothing in %s', (_, sentence, clause) => {
     expect(departureCue(sentence, clause)).toBeUndefined();
   });

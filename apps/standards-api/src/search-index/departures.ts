@@ -15,6 +15,28 @@ const NO_LONGER = /\bno longer\b|不再/giu;
 /** Where one requirement of a clause ends and the next begins (a clause may oblige one thing and forbid another). */
 const REQUIREMENT_BOUNDARY = /[;；:：，]|,\s*(?:and|but|or)?\s*/u;
 
+/** A negation contracted into its verb (don't, hadn't, aren’t). */
+const CONTRACTION = /[a-z]+n['’]t(?![a-z])/iu;
+/** A part of a sentence that sets a condition (when the tool can't match, if a key isn't used): it says what happens in a case. */
+const CONDITION = /(?<![a-z])(if|when|whenever|unless|once|where)(?![a-z])[^,;:]*$/iu;
+
+/**
+ * A contracted negation that is not in a condition ("partner keys don't expire", not "when the tool can't match
+ * …, it refuses"): read as a departure only, never where a statement is read (docs/decisions.md, issue 28).
+ */
+function unconditionalContraction(sentence: string): string | undefined {
+  const contraction = CONTRACTION.exec(sentence);
+  if (!contraction || CONDITION.test(sentence.slice(0, contraction.index))) return undefined;
+  return contraction[0];
+}
+
+/**
+ * Words of an act done loosely or after the fact (roughly, give or take, verbally, backdated;
+ * 大概, 口头, 事后, 补签, 顺手): how a practice says it does what a clause asks, but not the way it asks.
+ */
+const LOOSENESS =
+  /(?<![a-z])(roughly|approximately|give or take|more or less|ballpark|informally|verbally|by word of mouth|after the fact|retroactive\w*|backdat\w*|ad hoc|on the fly)(?![a-z])|大概|大约|差不多|凭感觉|口头|私下|事后|补签|补录|倒签|随便|顺手|干脆|索性|看情况/u;
+
 /** Whether a requirement forbids (must not, never, 不得) rather than obliges. */
 function forbids(requirement: string): boolean {
   const unbounded = requirement.replace(BOUND, ' ');
@@ -38,9 +60,9 @@ function aboutAProhibition(sentence: string, clause: string): boolean {
  * concession always does; a negation only of what the clause obliges, read in the sentence's language.
  */
 export function departureCue(sentence: string, clause: Localized): string | undefined {
-  const concession = CONCESSION.exec(foldText(sentence))?.[0];
+  const concession = CONCESSION.exec(foldText(sentence))?.[0] ?? LOOSENESS.exec(foldText(sentence))?.[0];
   if (concession) return concession;
-  const negation = negationIn(sentence.replace(NO_LONGER, ' '));
+  const negation = negationIn(sentence.replace(NO_LONGER, ' ')) ?? unconditionalContraction(sentence);
   if (!negation) return undefined;
   return aboutAProhibition(sentence, isHan(sentence) ? clause['zh-Hans'] : clause.en) ? undefined : negation;
 }

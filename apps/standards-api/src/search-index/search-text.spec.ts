@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { foldText, searchTerms, searchTermsOfAll } from './search-text';
+import { foldText, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 
 describe('search terms of many texts at once', () => {
   it("are each text's own search terms, for every text of the sample pack", async () => {
@@ -43,5 +43,16 @@ describe('folding a text', () => {
   it('leaves simplified Chinese and Latin text as they are, but for case, width and accents', () => {
     expect(foldText('结算批次由同一人编制并审批')).toBe('结算批次由同一人编制并审批');
     expect(foldText('ＡＰＩ Café')).toBe('api cafe');
+  });
+});
+
+describe('the sentences of a text', () => {
+  it('end at a full stop, but not at a decimal point (33.333 %, 2.5 days, version 2.0)', () => {
+    expect(sentencesOf('三个创始人各33.333%，这样最公平。下一句。')).toEqual(['三个创始人各33.333%，这样最公平。', '下一句。']);
+    expect(sentencesOf('Keys expire after 2.5 days. Rule 2.0 applies; the rest waits.')).toEqual([
+      'Keys expire after 2.5 days.',
+      'Rule 2.0 applies;',
+      'the rest waits.',
+    ]);
   });
 });

@@ -185,10 +185,10 @@ function termsOf(folded: string, runs: string[], wordsOfRuns: string[][]): strin
   return terms;
 }
 
-/** The sentences of a text (., !, ?, ;, newlines and their Chinese forms end one), trimmed, none empty. */
+/** The sentences of a text (., !, ?, ;, newlines and their Chinese forms end one; a point before a digit is a decimal point), trimmed, none empty. */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.!?;。！？；])\s*|\n+/u)
+    .split(/(?<=[!?;。！？；])\s*|(?<=\.)(?!\d)\s*|\n+/u)
     .map((sentence) => sentence.trim())
     .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
 }
