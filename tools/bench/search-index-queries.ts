@@ -142,6 +142,7 @@ export async function run({
   fullPack,
   rounds,
   questions,
+  only,
 }: {
   Before: IndexBuild;
   After: IndexBuild;
@@ -149,6 +150,8 @@ export async function run({
   fullPack: string;
   rounds: number;
   questions: Questions;
+  /** Only the searches whose name contains this text (all when absent). */
+  only?: string;
 }) {
   const sample = await pack(samplePack);
   const full = await pack(fullPack);
@@ -159,10 +162,17 @@ export async function run({
     await subject(After, full, 'full', 'after'),
   ];
   const results = [];
-  for (const search of searches(rounds, questions)) {
+  for (const search of searches(rounds, questions).filter((search) => only === undefined || search.name.includes(only))) {
     const times = new Map(subjects.map((s) => [s, [] as number[]]));
-    // Warm-up: every subject answers the question once (the JIT, the scratch arrays of the new index).
-    for (const s of subjects) search.ask(s, 0);
+    // Warm-up: every subject answers the question once (the JIT, the scratch arrays of the new index). That first
+    // ask is the cold one: no index has been asked the question before, nor, but for the words of earlier
+    // questions, looked its words up.
+    const firstAsk = new Map<Subject, number>();
+    for (const s of subjects) {
+      const started = performance.now();
+      search.ask(s, 0);
+      firstAsk.set(s, performance.now() - started);
+    }
     for (let round = 0; round < search.rounds; round++) {
       // Interleaved, in an order that turns each round, so no build or size always goes first.
       const answers = new Map<string, string>();
@@ -179,13 +189,18 @@ export async function run({
         answers.set(s.size, json);
       }
     }
-    const p50 = (size: Subject['size'], build: Subject['build']) =>
-      median(times.get(subjects.find((s) => s.size === size && s.build === build)!)!);
+    const subjectOf = (size: Subject['size'], build: Subject['build']) => subjects.find((s) => s.size === size && s.build === build)!;
+    const p50 = (size: Subject['size'], build: Subject['build']) => median(times.get(subjectOf(size, build))!);
+    const first = (size: Subject['size'], build: Subject['build']) => firstAsk.get(subjectOf(size, build))!;
     results.push({
       search: search.name,
       rounds: search.rounds,
       sample: { before: p50('sample', 'before'), after: p50('sample', 'after') },
       full: { before: p50('full', 'before'), after: p50('full', 'after') },
+      firstAsk: {
+        sample: { before: first('sample', 'before'), after: first('sample', 'after') },
+        full: { before: first('full', 'before'), after: first('full', 'after') },
+      },
     });
     process.stderr.write(`${search.name}: done\n`);
   }

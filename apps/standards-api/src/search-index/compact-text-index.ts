@@ -667,26 +667,29 @@ export class CompactTextIndex {
       state[document] = 3;
       touched.push(document);
     }
-    const ruledOut = (document: number, upperBound: number) => {
-      if (state[document] === 3 || upperBound >= threshold * ROUNDING_SLACK) return false;
-      state[document] = 2;
-      return true;
+    // Leaves in place, in document order, the candidates whose upper bound (with `rest` more, from `restTerms` terms) reaches the threshold.
+    const ruleOut = (documents: Int32Array, rest: number, restTerms: number): Int32Array => {
+      const least = threshold * ROUNDING_SLACK;
+      let left = 0;
+      for (let i = 0; i < documents.length; i++) {
+        const document = documents[i]!;
+        if (state[document] === 3 || (partial[document]! + rest) * (partialTerms[document]! + restTerms) >= least)
+          documents[left++] = document;
+        else state[document] = 2;
+      }
+      return documents.subarray(0, left);
     };
     const order = units.map((_, i) => i).sort((a, b) => units[b]!.bound - units[a]!.bound);
     let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
     let restTerms = units.length;
-    let candidates: number[] | null = null;
+    let candidates: Int32Array | null = null;
     let bestLowerBound = 0;
     for (let step = 0; step < order.length; step++) {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
       // A document no earlier term found has at most every remaining term, each at its most.
-      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = touched.slice().sort((a, b) => a - b);
-      if (candidates !== null) {
-        candidates = candidates.filter(
-          (document) => !ruledOut(document, (partial[document]! + restBound) * (partialTerms[document]! + restTerms)),
-        );
-      }
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = Int32Array.from(touched).sort();
+      if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
       const found = (document: number, score: number) => {
         partial[document]! += score;
         if (lastSeen[document] !== stamp) {
@@ -737,20 +740,19 @@ export class CompactTextIndex {
       const needed = candidates !== null || restTerms === 0 || restBound * restTerms < bestLowerBound * ROUNDING_SLACK;
       threshold = needed ? this.threshold(candidates ?? touched, partial, partialTerms, share, wanted) : 0;
     }
-    return (candidates ?? touched.slice().sort((a, b) => a - b)).filter(
-      (document) => !ruledOut(document, partial[document]! * partialTerms[document]!),
-    );
+    return ruleOut(candidates ?? Int32Array.from(touched).sort(), 0, 0);
   }
 
   /** What every hit of the answer is known to score at least: the wanted-th best lower bound, the share of the best. */
-  private threshold(documents: number[], partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
+  private threshold(documents: ArrayLike<number>, partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
     const lowerBounds = new Float64Array(documents.length);
     let best = 0;
-    documents.forEach((document, i) => {
+    for (let i = 0; i < documents.length; i++) {
+      const document = documents[i]!;
       const lowerBound = partial[document]! * partialTerms[document]!;
       lowerBounds[i] = lowerBound;
       if (lowerBound > best) best = lowerBound;
-    });
+    }
     const byShare = best * share;
     return wanted <= documents.length ? Math.max(byShare, kthLargest(lowerBounds, wanted)) : byShare;
   }
@@ -768,7 +770,7 @@ export class CompactTextIndex {
     share: number,
     first: number,
     kept: number[],
-    candidates: number[] | null,
+    candidates: ArrayLike<number> | null,
     scratch: SearchScratch,
     touched: number[],
   ): TextRanking {
@@ -832,11 +834,26 @@ export class CompactTextIndex {
       if (score > best) best = score;
     });
     const floor = best * share;
-    const order = Int32Array.from(matched.keys())
-      .filter((position) => finalScores[position]! >= floor)
-      .sort((a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!);
+    const aboveFloor: number[] = [];
+    for (let position = 0; position < matched.length; position++) if (finalScores[position]! >= floor) aboveFloor.push(position);
     const keptSet = new Set(kept);
-    const answered = order.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
+    // Only the first `first` (ties with the last of them too) and the kept ones are answered: the others need no order.
+    // Every document that ranks before one scoring at least the first-th best score also does, so the ranks agree.
+    let ordered = aboveFloor;
+    if (first < aboveFloor.length) {
+      const least =
+        first > 0
+          ? kthLargest(
+              Float64Array.from(aboveFloor, (position) => finalScores[position]!),
+              first,
+            )
+          : Infinity;
+      ordered = aboveFloor.filter((position) => finalScores[position]! >= least || keptSet.has(matched[position]!));
+    }
+    ordered.sort(
+      (a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!,
+    );
+    const answered = ordered.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
     const ranked = new Int32Array(answered.length);
     const rankedScores = new Float64Array(answered.length);
     const rankedTerms: string[][] = [];
@@ -846,7 +863,7 @@ export class CompactTextIndex {
       rankedScores[rank] = finalScores[position]!;
       rankedTerms.push(termsOf.get(document)!.map((unitNumber) => units[unitNumber]!.term));
     });
-    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === order.length);
+    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length);
   }
 
   /** The numbers of the documents with these ids (ids the index does not have are left out). */
@@ -878,7 +895,7 @@ export class CompactTextIndex {
    * each document, a long one is searched for each candidate (the candidates are in document order).
    */
   private eachCandidatePosting(
-    candidates: number[],
+    candidates: ArrayLike<number>,
     state: Uint8Array,
     start: number,
     end: number,
@@ -892,7 +909,8 @@ export class CompactTextIndex {
       return;
     }
     let posting = start;
-    for (const document of candidates) {
+    for (let i = 0; i < candidates.length; i++) {
+      const document = candidates[i]!;
       posting = this.seek(document, posting, end);
       if (posting === end) return;
       if (this.postingDocuments[posting] === document) visit(document, posting);
