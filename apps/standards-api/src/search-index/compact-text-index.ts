@@ -788,8 +788,12 @@ export class CompactTextIndex {
     touched: number[],
   ): TextRanking {
     const { termScores, totalScores, firstList, lastSeen, state } = scratch;
+    // The number of distinct query terms that found each document (the first pass's counts are done with).
+    const termCounts = scratch.partialTerms;
+    if (candidates !== null) for (let i = 0; i < candidates.length; i++) termCounts[candidates[i]!] = 0;
     const matched: number[] = [];
-    const termsOf = new Map<number, number[]>();
+    /** The documents each distinct term found (every occurrence of a term finds the same ones). */
+    const matchedByUnit: number[][] = units.map(() => []);
     let list = 0;
     let listsBefore = 0;
     queryTerms.forEach((_, occurrence) => {
@@ -830,19 +834,19 @@ export class CompactTextIndex {
       }
       listsBefore += lists.tokenCount * this.fieldCount;
       // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
+      const firstOccurrence = unitOfOccurrence.indexOf(unitNumber) === occurrence;
       for (const document of termMatched) {
         totalScores[document]! += termScores[document]!;
         termScores[document] = 0;
-        const terms = termsOf.get(document);
-        if (terms === undefined) termsOf.set(document, [unitNumber]);
-        else if (!terms.includes(unitNumber)) terms.push(unitNumber);
+        if (firstOccurrence) termCounts[document]!++;
       }
+      if (firstOccurrence) matchedByUnit[unitNumber] = termMatched;
     });
 
     const finalScores = new Float64Array(matched.length);
     let best = 0;
     matched.forEach((document, position) => {
-      const score = totalScores[document]! * (termsOf.get(document)!.length || 1);
+      const score = totalScores[document]! * (termCounts[document]! || 1);
       finalScores[position] = score;
       if (score > best) best = score;
     });
@@ -869,13 +873,18 @@ export class CompactTextIndex {
     const answered = ordered.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
     const ranked = new Int32Array(answered.length);
     const rankedScores = new Float64Array(answered.length);
-    const rankedTerms: string[][] = [];
+    const termsOf = new Map<number, string[]>();
     answered.forEach((position, rank) => {
       const document = matched[position]!;
       ranked[rank] = document;
       rankedScores[rank] = finalScores[position]!;
-      rankedTerms.push(termsOf.get(document)!.map((unitNumber) => units[unitNumber]!.term));
+      termsOf.set(document, []);
     });
+    // A document's terms in the order they first found it: units are numbered in the order the query first has them.
+    matchedByUnit.forEach((documents, unitNumber) => {
+      for (const document of documents) termsOf.get(document)?.push(units[unitNumber]!.term);
+    });
+    const rankedTerms = Array.from(ranked, (document) => termsOf.get(document)!);
     return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length);
   }
 
