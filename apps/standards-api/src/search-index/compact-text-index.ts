@@ -525,29 +525,36 @@ export class CompactTextIndex {
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     const { tokens, weights } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
-    const lists = { starts: [] as number[], ends: [] as number[], tokens: [] as number[], places: [] as number[], weights: [] as number[] };
-    tokens.forEach((tokenNumber, j) => {
-      for (let field = 0; field < this.fieldCount; field++) {
-        const start = this.offsets[tokenNumber * this.fieldCount + field]!;
-        const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
-        if (start === end) continue;
-        lists.starts.push(start);
-        lists.ends.push(end);
-        lists.tokens.push(tokenNumber);
-        lists.places.push(j * this.fieldCount + field);
-        lists.weights.push(weights[j]!);
-      }
-    });
+    const { fieldCount, offsets } = this;
+    let count = 0;
+    for (const tokenNumber of tokens) {
+      for (let list = tokenNumber * fieldCount; list < (tokenNumber + 1) * fieldCount; list++)
+        if (offsets[list] !== offsets[list + 1]) count++;
+    }
     const termLists: TermLists = {
       tokenCount: tokens.length,
-      starts: Int32Array.from(lists.starts),
-      ends: Int32Array.from(lists.ends),
-      tokens: Int32Array.from(lists.tokens),
-      places: Int32Array.from(lists.places),
-      weights: Float64Array.from(lists.weights),
-      inverseFrequencies: Float64Array.from(lists.starts, (start, i) => this.inverseDocumentFrequency(lists.ends[i]! - start)),
+      starts: new Int32Array(count),
+      ends: new Int32Array(count),
+      tokens: new Int32Array(count),
+      places: new Int32Array(count),
+      weights: new Float64Array(count),
+      inverseFrequencies: new Float64Array(count),
       bounds: new Map(),
     };
+    let i = 0;
+    tokens.forEach((tokenNumber, j) => {
+      for (let field = 0; field < fieldCount; field++) {
+        const start = offsets[tokenNumber * fieldCount + field]!;
+        const end = offsets[tokenNumber * fieldCount + field + 1]!;
+        if (start === end) continue;
+        termLists.starts[i] = start;
+        termLists.ends[i] = end;
+        termLists.tokens[i] = tokenNumber;
+        termLists.places[i] = j * fieldCount + field;
+        termLists.weights[i] = weights[j]!;
+        termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
+      }
+    });
     this.memo.set(key, termLists);
     return termLists;
   }
