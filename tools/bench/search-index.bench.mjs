@@ -3,8 +3,9 @@
 // sample pack and a pack generated at full size (tools/scale/registry-pack-generator.mjs, the sizes and
 // seed of `bench:scale -- --size full`), every search asked of the four in turn and every answer of the
 // two compared (see search-index-queries.ts). Prints a Markdown table of the p50s; raw results go to
-// tools/bench/results/search-index.json. `--only` asks only the searches whose name contains the text; a second
-// table gives each search's first ask (cold: the question new to every index), one ask each, so noisier.
+// tools/bench/results/search-index.json. `--only` asks only the searches whose name contains the text. The rows named
+// "cold:" ask a question no index was asked before in each round (a new term name, a clause as a need, two
+// clauses as a practice); a second table gives each search's first ask, one ask each, so noisier.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
