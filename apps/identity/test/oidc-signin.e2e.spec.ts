@@ -449,9 +449,11 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     const { access_token: issued } = await tokensFor(config, authorization, await signIn(authorization, user.email));
     // The same token re-signed with identity's own key, ending when the test says.
     const header = decodeProtectedHeader(issued);
+    const { alg } = header;
+    if (alg === undefined) throw new Error('the access token names no algorithm');
     const signingKey = identity.app.get<OidcSecrets>(OIDC_SECRETS).signingKeys.find((key) => key.kid === header.kid)!;
     const endingAt = async (exp: number) =>
-      new SignJWT({ ...decodeJwt(issued), exp }).setProtectedHeader(header).sign(await importJWK(signingKey, header.alg));
+      new SignJWT({ ...decodeJwt(issued), exp }).setProtectedHeader({ ...header, alg }).sign(await importJWK(signingKey, alg));
     const now = Math.floor(Date.now() / 1000);
     expect((await decide(await endingAt(now + 60), 'split-project:read')).body.decision).toBe('allow');
     expect((await decide(await endingAt(now - 1), 'split-project:read')).body).toMatchObject({

@@ -99,6 +99,11 @@ describe('the registry search index', () => {
     expect(Math.max(...sizes)).toBeGreaterThan(4);
   });
 
+  it('finds a term by a misspelling the index alone finds nothing for, through the nearest words of the names', () => {
+    expect(index.searchTerms('legder', 5)[0]).toMatchObject({ match: 'near', term: { termId: 'equity-ledger' } });
+    expect(topTerm('reconcilaton')).toBe('reconciliation');
+  });
+
   it('finds nothing rather than noise for text no term fits', () => {
     expect(index.searchTerms('zzqx', 5)).toEqual([]);
   });
@@ -178,5 +183,11 @@ describe('the registry search index', () => {
       'settlement-approver',
     );
     expect(index.searchRoles('监督AI智能体并审核它起草的内容', 3)[0]!.role.role).toBe('agent-supervisor');
+  });
+
+  it('weighs the registry names of the terms a role description names below its own words', () => {
+    // "partner company" names the legal entity; what the person does (integrating, the API, credentials) decides.
+    const description = 'Developer at a partner company integrating with the platform API and storing its credentials';
+    expect(index.searchRoles(description, 3)[0]!.role.role).toBe('partner-developer');
   });
 });

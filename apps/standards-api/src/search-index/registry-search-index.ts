@@ -16,6 +16,7 @@ import {
 import { CompactTextIndex, TextIndexBuild, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
+import { NearWords } from './near-words';
 import { TermNameIndex, type NamedTerm } from './term-names';
 
 /** A term as the index keeps it: its id, its names and the blocks it governs (its record stays in the database). */
@@ -120,6 +121,8 @@ const ABOUT_SHARE = 0.15;
  * clauses at once: posted before the period closed, and edited after posting).
  */
 const DEPARTURE_SHARE = 0.8;
+/** What the registry names of the terms a role description names count beside its own words. */
+const TERM_NAMES_WEIGHT = 0.5;
 
 /**
  * Prefix and typo look-ups for the words of the query; with `writtenOnly`, for the words as written only: the
@@ -158,6 +161,7 @@ interface SearchIndexParts {
   clauseTexts: Map<string, Localized>;
   compiled: Map<string, CompiledConditions>;
   termNames: TermNameIndex;
+  nearWords: NearWords;
 }
 
 export class RegistrySearchIndex {
@@ -175,6 +179,8 @@ export class RegistrySearchIndex {
   private readonly conditionsByCue: ConditionsByCue;
   /** Every name of each term, for finding the terms a text names or is the name of. */
   private readonly termNames: TermNameIndex;
+  /** The words of the terms' names by their trigrams, for a look-up the term index finds nothing for. */
+  private readonly nearWords: NearWords;
 
   /**
    * Builds the index of a release from its records, read a batch at a time: each batch's text is indexed
@@ -207,6 +213,7 @@ export class RegistrySearchIndex {
     }
     const termIndex = index(TERM_FIELDS, termBuild);
     const termNames = new TermNameIndex(namedTerms);
+    const nearWords = new NearWords(termNames.foldedNames());
 
     const namesByTerm = new Map(namedTerms.map((term) => [term.termId, term]));
     const namesOf = (termId: string): string[] => {
@@ -266,7 +273,18 @@ export class RegistrySearchIndex {
         ],
       })),
     );
-    return new RegistrySearchIndex({ termIndex, clauseIndex, roleIndex, terms, roles, standards, clauseTexts, compiled, termNames });
+    return new RegistrySearchIndex({
+      termIndex,
+      clauseIndex,
+      roleIndex,
+      terms,
+      roles,
+      standards,
+      clauseTexts,
+      compiled,
+      termNames,
+      nearWords,
+    });
   }
 
   private constructor(parts: SearchIndexParts) {
@@ -279,6 +297,7 @@ export class RegistrySearchIndex {
     this.clauseTexts = parts.clauseTexts;
     this.compiled = parts.compiled;
     this.termNames = parts.termNames;
+    this.nearWords = parts.nearWords;
     this.conditionsByCue = new ConditionsByCue(this.compiled);
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
@@ -308,6 +327,15 @@ export class RegistrySearchIndex {
    * query names, wherever they rank), and four times as many each time a read goes past them.
    */
   rankTerms(query: string, firstHits = FIRST_TERM_HITS): RankedTerms {
+    const ranked = this.rankTermsOf(query, firstHits, false);
+    if (ranked.hitAt(0) !== undefined) return ranked;
+    // Nothing found: the look-up again with its unknown words replaced by the nearest words of the names.
+    const corrected = this.nearWords.corrected(foldText(query));
+    return corrected === undefined ? ranked : this.rankTermsOf(corrected, firstHits, true);
+  }
+
+  /** rankTerms of a text as written, or (`near`) of a look-up's words corrected, whose hits are all near. */
+  private rankTermsOf(query: string, firstHits: number, near: boolean): RankedTerms {
     const folded = foldText(query).trim();
     const options = searchOptions(query, { name: 4, designations: 3, termWords: 2, definition: 0.6 });
     // The terms the query is a name of, looked up once rather than by folding every hit's names.
@@ -317,41 +345,55 @@ export class RegistrySearchIndex {
     const keep = new Set([...called.keys(), folded]);
     let ranking: TextRanking;
     let named: number[] = [];
-    let near: number[] = [];
+    let nearHits: number[] = [];
     const rank = (limit: number) => {
       ranking = this.termIndex.search(query, options, { atLeast: RELATIVE_FLOOR, limit, keep });
       named = [];
-      near = [];
-      for (let position = 0; position < ranking.size; position++) (isNamed(ranking.idAt(position)) ? named : near).push(position);
+      nearHits = [];
+      for (let position = 0; position < ranking.size; position++) (isNamed(ranking.idAt(position)) ? named : nearHits).push(position);
     };
     let limit = Math.max(1, firstHits);
     rank(limit);
     return {
       hitAt: (position) => {
         if (!Number.isInteger(position) || position < 0 || position >= this.terms.size) return undefined;
-        while (position >= named.length + near.length && !ranking.complete) rank((limit = Math.max(limit * 4, position + 1)));
-        const at = position < named.length ? named[position] : near[position - named.length];
+        while (position >= named.length + nearHits.length && !ranking.complete) rank((limit = Math.max(limit * 4, position + 1)));
+        const at = position < named.length ? named[position] : nearHits[position - named.length];
         if (at === undefined) return undefined;
         const term = this.terms.get(ranking.idAt(at))!;
         const name = called.get(term.termId);
-        const match = name === 'own' ? 'exact' : name === 'other' || term.termId === folded ? 'synonym' : 'near';
+        const match = near ? 'near' : name === 'own' ? 'exact' : name === 'other' || term.termId === folded ? 'synonym' : 'near';
         return { term, score: round(ranking.scoreAt(at)), match, matchedWords: ranking.queryTermsAt(at) };
       },
     };
   }
 
-  /** Roles by relevance to a described person or need (their names, responsibilities and tasks). */
+  /**
+   * Roles by relevance to a described person or need (their names, responsibilities and tasks). The registry
+   * names of the terms the description names are searched apart and count half: they say what the person
+   * deals with, the description's own words what the person does.
+   */
   searchRoles(query: string, limit: number): RoleHit[] {
-    const ranking = this.roleIndex.search(
-      this.withTermNames(query),
-      searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }, true),
-      { atLeast: RELATIVE_FLOOR, limit },
-    );
-    return Array.from({ length: Math.min(limit, ranking.size) }, (_, rank) => ({
-      role: this.roles.get(ranking.idAt(rank))!,
-      score: round(ranking.scoreAt(rank)),
-      matchedWords: ranking.queryTermsAt(rank),
-    }));
+    const options = searchOptions(query, { name: 1.5, responsibilities: 2, description: 1.5, tasks: 1 }, true);
+    const found = new Map<string, { score: number; matchedWords: Set<string> }>();
+    const add = (ranking: TextRanking, weight: number) => {
+      for (let rank = 0; rank < ranking.size; rank++) {
+        const id = ranking.idAt(rank);
+        const role = found.get(id) ?? { score: 0, matchedWords: new Set<string>() };
+        role.score += weight * ranking.scoreAt(rank);
+        for (const word of ranking.queryTermsAt(rank)) role.matchedWords.add(word);
+        found.set(id, role);
+      }
+    };
+    add(this.roleIndex.search(query, options), 1);
+    const names = this.termNamesOf(this.termsNamedIn(query));
+    if (names !== undefined) add(this.roleIndex.search(names, options), TERM_NAMES_WEIGHT);
+    const ranked = [...found].sort(([a, x], [b, y]) => y.score - x.score || a.localeCompare(b));
+    const best = ranked[0]?.[1].score ?? 0;
+    return ranked
+      .filter(([, role]) => role.score >= best * RELATIVE_FLOOR)
+      .slice(0, limit)
+      .map(([id, role]) => ({ role: this.roles.get(id)!, score: round(role.score), matchedWords: [...role.matchedWords] }));
   }
 
   /**
@@ -567,7 +609,13 @@ export class RegistrySearchIndex {
    * everyday words find the clauses and roles written in the registry's words.
    */
   private withTermNames(text: string, named = this.termsNamedIn(text)): string {
-    return named.length === 0 ? text : `${text}\n${named.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n')}`;
+    const names = this.termNamesOf(named);
+    return names === undefined ? text : `${text}\n${names}`;
+  }
+
+  /** The registry names (both languages) of terms, a line each; undefined for none. */
+  private termNamesOf(terms: IndexedTerm[]): string | undefined {
+    return terms.length === 0 ? undefined : terms.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n');
   }
 
   /** The registry terms a sentence names, by any of their names (whole words in Latin script). */

@@ -104,6 +104,22 @@ describe('the index of term names', () => {
     expect(index.calledBy('basis')).toEqual(new Map());
   });
 
+  it('gives every name it keeps, folded and trimmed', () => {
+    expect([...index.foldedNames()].sort()).toEqual([
+      'agent',
+      'ai agent',
+      'basis point',
+      'bps',
+      'cafe terms',
+      'point of sale',
+      'pos',
+      'x',
+      '基点',
+      '智能体',
+      '款',
+    ]);
+  });
+
   it('names the same terms as testing every name of the sample pack, for every sentence of its standards and terms', async () => {
     const loaded = await loadPack(samplePackDirectory());
     if (!loaded.ok) throw new Error('the sample pack does not load');

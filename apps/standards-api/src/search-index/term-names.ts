@@ -155,6 +155,11 @@ export class TermNameIndex {
     return called;
   }
 
+  /** Every name, folded and trimmed as the index keeps it, in the order filed. */
+  *foldedNames(): Generator<string> {
+    for (let n = 0; n < this.nameTerms.length; n++) yield this.nameOf(n);
+  }
+
   /** The names that may be in a folded text: those filed under its words and character pairs. */
   private candidates(folded: string): number[] {
     const candidates = this.namesOfKey(this.unfiled);
