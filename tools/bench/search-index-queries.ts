@@ -63,8 +63,25 @@ function firstHits(ranking: { size?: number; hitAt(position: number): unknown },
 
 const spread = (names: string[], round: number, rounds: number) => names[Math.floor((round * names.length) / rounds) % names.length]!;
 
-function searches(rounds: number, { SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH }: Questions): Search[] {
+/** A question of the sample pack's own words for each round, never asked before by the bench (cold): two clauses' text. */
+function newQuestions(sample: ContentPack) {
+  const clauses = sample.standards.flatMap((block) => block.clauses);
+  const clause = (k: number, lang: 'en' | 'zh-Hans') => clauses[k % clauses.length]!.text[lang];
+  return {
+    need: (round: number) => clause(round * 11 + 3, 'en'),
+    practice: (round: number, lang: 'en' | 'zh-Hans') => `${clause(round * 7, lang)} ${clause(round * 13 + 5, lang)}`,
+  };
+}
+
+function searches(
+  rounds: number,
+  { SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH }: Questions,
+  sample: ContentPack,
+): Search[] {
   const few = Math.max(3, Math.ceil(rounds / 5));
+  const fresh = newQuestions(sample);
+  // The warm-up asks round `rounds`'s question, so no measured round repeats it.
+  const nameOf = (names: string[], round: number) => names[(round * 7919 + 17) % names.length]!;
   return [
     { name: `POST /search in terms, "${SAMPLE_TERM.en}"`, rounds, ask: (s) => s.index.searchTerms(SAMPLE_TERM.en, 5) },
     { name: `POST /search in terms, "${SAMPLE_TERM.zh}"`, rounds, ask: (s) => s.index.searchTerms(SAMPLE_TERM.zh, 5) },
@@ -89,6 +106,32 @@ function searches(rounds: number, { SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRAC
     { name: 'POST /search in roles (zh-Hans)', rounds, ask: (s) => s.index.searchRoles(ROLE_QUERY_ZH, 3) },
     { name: 'POST /search in standards, a practice (en)', rounds: few, ask: (s) => s.index.searchStandards(PRACTICE, 5) },
     { name: 'POST /search in standards, a practice (zh-Hans)', rounds: few, ask: (s) => s.index.searchStandards(PRACTICE_ZH, 5) },
+    // Cold: a question no index was asked before, each round (its words may have been met in earlier ones).
+    {
+      name: 'cold: POST /search in terms, a new term name each ask (en)',
+      rounds,
+      ask: (s, r) => s.index.searchTerms(nameOf(s.namesEn, r), 5),
+    },
+    {
+      name: 'cold: POST /search in terms, a new term name each ask (zh-Hans)',
+      rounds,
+      ask: (s, r) => s.index.searchTerms(nameOf(s.namesZh, r), 5),
+    },
+    {
+      name: 'cold: POST /search in roles, a new need each ask (a clause, en)',
+      rounds,
+      ask: (s, r) => s.index.searchRoles(fresh.need(r), 3),
+    },
+    {
+      name: 'cold: POST /search in standards, a new practice each ask (two clauses, en)',
+      rounds: few,
+      ask: (s, r) => s.index.searchStandards(fresh.practice(r, 'en'), 5),
+    },
+    {
+      name: 'cold: POST /search in standards, a new practice each ask (two clauses, zh-Hans)',
+      rounds: few,
+      ask: (s, r) => s.index.searchStandards(fresh.practice(r, 'zh-Hans'), 5),
+    },
   ];
 }
 
@@ -142,6 +185,7 @@ export async function run({
   fullPack,
   rounds,
   questions,
+  only,
 }: {
   Before: IndexBuild;
   After: IndexBuild;
@@ -149,6 +193,8 @@ export async function run({
   fullPack: string;
   rounds: number;
   questions: Questions;
+  /** Only the searches whose name contains this text (all when absent). */
+  only?: string;
 }) {
   const sample = await pack(samplePack);
   const full = await pack(fullPack);
@@ -159,10 +205,18 @@ export async function run({
     await subject(After, full, 'full', 'after'),
   ];
   const results = [];
-  for (const search of searches(rounds, questions)) {
+  for (const search of searches(rounds, questions, sample).filter((search) => only === undefined || search.name.includes(only))) {
     const times = new Map(subjects.map((s) => [s, [] as number[]]));
-    // Warm-up: every subject answers the question once (the JIT, the scratch arrays of the new index).
-    for (const s of subjects) search.ask(s, 0);
+    // Warm-up: every subject answers the question once (the JIT, the scratch arrays of the new index). That first
+    // ask is the cold one: no index has been asked the question before, nor, but for the words of earlier
+    // questions, looked its words up.
+    const firstAsk = new Map<Subject, number>();
+    for (const s of subjects) {
+      const started = performance.now();
+      // The round after the last (for the searches that vary by round, the same question as round 0's but for the cold ones).
+      search.ask(s, search.rounds);
+      firstAsk.set(s, performance.now() - started);
+    }
     for (let round = 0; round < search.rounds; round++) {
       // Interleaved, in an order that turns each round, so no build or size always goes first.
       const answers = new Map<string, string>();
@@ -179,13 +233,18 @@ export async function run({
         answers.set(s.size, json);
       }
     }
-    const p50 = (size: Subject['size'], build: Subject['build']) =>
-      median(times.get(subjects.find((s) => s.size === size && s.build === build)!)!);
+    const subjectOf = (size: Subject['size'], build: Subject['build']) => subjects.find((s) => s.size === size && s.build === build)!;
+    const p50 = (size: Subject['size'], build: Subject['build']) => median(times.get(subjectOf(size, build))!);
+    const first = (size: Subject['size'], build: Subject['build']) => firstAsk.get(subjectOf(size, build))!;
     results.push({
       search: search.name,
       rounds: search.rounds,
       sample: { before: p50('sample', 'before'), after: p50('sample', 'after') },
       full: { before: p50('full', 'before'), after: p50('full', 'after') },
+      firstAsk: {
+        sample: { before: first('sample', 'before'), after: first('sample', 'after') },
+        full: { before: first('full', 'before'), after: first('full', 'after') },
+      },
     });
     process.stderr.write(`${search.name}: done\n`);
   }

@@ -1,9 +1,11 @@
-// `npm run bench:search-index [-- --before <ref>] [--rounds <n>]`: the registry's search index of a commit
+// `npm run bench:search-index [-- --before <ref>] [--rounds <n>] [--only <text>]`: the registry's search index of a commit
 // before (default: where this branch left main) against the working tree's, in one process, over the
 // sample pack and a pack generated at full size (tools/scale/registry-pack-generator.mjs, the sizes and
 // seed of `bench:scale -- --size full`), every search asked of the four in turn and every answer of the
 // two compared (see search-index-queries.ts). Prints a Markdown table of the p50s; raw results go to
-// tools/bench/results/search-index.json.
+// tools/bench/results/search-index.json. `--only` asks only the searches whose name contains the text. The rows named
+// "cold:" ask a question no index was asked before in each round (a new term name, a clause as a need, two
+// clauses as a practice); a second table gives each search's first ask, one ask each, so noisier.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +16,7 @@ import { ROOT, log } from './bench-kit.mjs';
 import { PRACTICE, PRACTICE_ZH, ROLE_QUERY, ROLE_QUERY_ZH, SAMPLE_TERM } from './scale-registry.mjs';
 
 const { values: options } = parseArgs({
-  options: { before: { type: 'string' }, rounds: { type: 'string', default: '40' } },
+  options: { before: { type: 'string' }, rounds: { type: 'string', default: '40' }, only: { type: 'string' } },
 });
 const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 const before = options.before ?? git('merge-base', 'HEAD', 'main');
@@ -50,7 +52,7 @@ writeFileSync(
     `import { run } from '${path.join(ROOT, 'tools/bench/search-index-queries')}';`,
     `const Before = { ...beforeRecords, RegistrySearchIndex: BeforeIndex, indexedStandard: beforeStandard };`,
     `const After = { ...afterRecords, RegistrySearchIndex: AfterIndex, indexedStandard: afterStandard };`,
-    `await run({ Before, After, samplePack: ${JSON.stringify(path.join(ROOT, 'libs/registry-content/pack'))}, fullPack: ${JSON.stringify(fullPack)}, rounds: ${Number(options.rounds)}, questions: ${JSON.stringify({ SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH })} });`,
+    `await run({ Before, After, samplePack: ${JSON.stringify(path.join(ROOT, 'libs/registry-content/pack'))}, fullPack: ${JSON.stringify(fullPack)}, rounds: ${Number(options.rounds)}, only: ${JSON.stringify(options.only)}, questions: ${JSON.stringify({ SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH })} });`,
   ].join('\n'),
 );
 await bundle({ entryPoints: { main: path.join(outdir, 'entry.ts') }, outdir });
@@ -75,5 +77,15 @@ console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of results) {
   console.log(
     `| ${r.search} | ${r.rounds} | ${ms(r.sample.before)} / ${ms(r.sample.after)} | ${ms(r.full.before)} / ${ms(r.full.after)} | ${ratio(r.full.before, r.sample.before)} | ${ratio(r.full.after, r.sample.after)} | ${ratio(r.full.after, r.full.before)} |`,
+  );
+}
+console.log('\nFirst ask of each search (cold), one ask each:\n');
+console.log(
+  '| search | sample ms, before / after | full ms, before / after | full/sample, before | full/sample, after | full, after/before |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+for (const { search, firstAsk: f } of results) {
+  console.log(
+    `| ${search} | ${ms(f.sample.before)} / ${ms(f.sample.after)} | ${ms(f.full.before)} / ${ms(f.full.after)} | ${ratio(f.full.before, f.sample.before)} | ${ratio(f.full.after, f.sample.after)} | ${ratio(f.full.after, f.full.before)} |`,
   );
 }

@@ -164,6 +164,38 @@ describe('the compact text index', () => {
     );
   });
 
+  it('answers each of many searches in turn as MiniSearch does, its words looked up in other ways by earlier ones', () => {
+    // One index asked queries sharing words under different options, then the same ones again in another order:
+    // the lists a term finds are remembered between searches by the term and how it is looked up.
+    const large = fc.array(fc.tuple(text(4), text(3), text(8)), { minLength: 30, maxLength: 200 });
+    const asks = fc.array(fc.tuple(text(4), searchOptions, share, limit), { minLength: 2, maxLength: 8 });
+    fc.assert(
+      fc.property(large, asks, (documents, questions) => {
+        const indexes = bothIndexes(documents);
+        for (const [query, options, atLeast, first] of [...questions, ...questions.slice().reverse()]) {
+          expectSameAnswer(indexes, query, options, atLeast, first);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('answers a bounded search with the first hits of the same search unbounded, the pruned documents never among them', () => {
+    const large = fc.array(fc.tuple(text(4), text(3), text(8)), { minLength: 50, maxLength: 400 });
+    fc.assert(
+      fc.property(large, text(4), searchOptions, share, limit, kept, (documents, query, options, atLeast, first, keep) => {
+        const { compact } = bothIndexes(documents);
+        const hits = (ranking: ReturnType<CompactTextIndex['search']>) =>
+          Array.from({ length: ranking.size }, (_, rank) => [ranking.idAt(rank), ranking.scoreAt(rank), ranking.queryTermsAt(rank)]);
+        const unbounded = hits(compact.search(query, options, { atLeast }));
+        const bounded = compact.search(query, options, { atLeast, limit: first, keep });
+        expect(hits(bounded)).toEqual(unbounded.filter(([id], rank) => rank < first || keep.has(id as string)));
+        expect(bounded.complete).toBe(unbounded.every(([id], rank) => rank < first || keep.has(id as string)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("answers as MiniSearch does over the sample pack's terms, for their words cut short and misspelt", async () => {
     const loaded = await loadPack(samplePackDirectory());
     if (!loaded.ok) throw new Error('the sample pack does not load');

@@ -134,16 +134,66 @@ class SearchScratch {
   }
 }
 
-/** A distinct term of a query: the tokens it matches (exact, by prefix, by typo) with their weights. */
+/**
+ * What a query term finds, as a search reads it: the postings lists (a token in a field) of the tokens it matches
+ * (exact, by prefix, by typo, in MiniSearch's order), the empty ones left out. Kept between searches (TermListsMemo):
+ * it depends on the term, how it is looked up and the index alone.
+ */
+interface TermLists {
+  /** How many tokens the term matches (empty lists included, each token has one list per field). */
+  tokenCount: number;
+  /** List i: postings starts[i] to ends[i], its token, its place among the term's lists (token's rank times fields plus field). */
+  starts: Int32Array;
+  ends: Int32Array;
+  tokens: Int32Array;
+  places: Int32Array;
+  /** The token's weight (1 exact, less by prefix or typo) and the list's inverse document frequency. */
+  weights: Float64Array;
+  inverseFrequencies: Float64Array;
+  /** The term's bound (one occurrence) by the fields' boosts. */
+  bounds: Map<string, number>;
+}
+
+/** A distinct term of a query: its lists, how often the query has it, and its bound. */
 interface QueryUnit {
   term: string;
-  tokens: number[];
-  weights: number[];
+  lists: TermLists;
   /** How many times the query has the term (each occurrence adds its score again, as in MiniSearch). */
   occurrences: number;
   /** The most the term can add to one document's sum, all occurrences together. */
   bound: number;
 }
+
+/** The lists a term finds, by the term and how it is looked up; the least recently used go past a number of lists. */
+class TermListsMemo {
+  private readonly entries = new Map<string, TermLists>();
+  private listCount = 0;
+
+  constructor(private readonly maxLists: number) {}
+
+  get(key: string): TermLists | undefined {
+    const lists = this.entries.get(key);
+    if (lists !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, lists);
+    }
+    return lists;
+  }
+
+  set(key: string, lists: TermLists): void {
+    if (lists.starts.length > this.maxLists) return;
+    this.entries.set(key, lists);
+    this.listCount += lists.starts.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.listCount <= this.maxLists) break;
+      this.entries.delete(oldest);
+      this.listCount -= old.starts.length;
+    }
+  }
+}
+
+/** The postings lists the memo of an index keeps at most (32 bytes each: 2 MB). */
+const MEMO_LISTS = 65_536;
 
 /** A query as a search reads it: its terms, its distinct terms (units) and which unit each term is, the fields' boosts. */
 interface PreparedQuery {
@@ -323,6 +373,8 @@ export class CompactTextIndex {
   private lastQuery: { query: string; options: TextSearchOptions; prepared: PreparedQuery } | undefined;
   /** Built on the first search that keeps documents by id. */
   private numberOfId: Map<string, number> | undefined;
+  /** The lists of the terms searched for lately: a term's prefix and typo look-ups are the most of a cold search. */
+  private readonly memo = new TermListsMemo(MEMO_LISTS);
 
   constructor(
     private readonly fields: readonly string[],
@@ -460,23 +512,68 @@ export class CompactTextIndex {
         units[known]!.occurrences++;
         return known;
       }
-      return units.push(this.queryUnit(term, options)) - 1;
+      return units.push({ term, lists: this.termLists(term, options), occurrences: 1, bound: 0 }) - 1;
     });
     return { queryTerms, units, unitOfOccurrence, boosts };
   }
 
+  /** The lists of the tokens a query term finds, remembered by the term and how it is looked up. */
+  private termLists(term: string, options: TextSearchOptions): TermLists {
+    const byPrefix = options.prefix(term);
+    const fuzziness = options.fuzzy(term);
+    const key = `${term}\u0000${byPrefix}\u0000${fuzziness}\u0000${options.weights.prefix}\u0000${options.weights.fuzzy}`;
+    const known = this.memo.get(key);
+    if (known !== undefined) return known;
+    const { tokens, weights } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
+    const { fieldCount, offsets } = this;
+    let count = 0;
+    for (const tokenNumber of tokens) {
+      for (let list = tokenNumber * fieldCount; list < (tokenNumber + 1) * fieldCount; list++)
+        if (offsets[list] !== offsets[list + 1]) count++;
+    }
+    const termLists: TermLists = {
+      tokenCount: tokens.length,
+      starts: new Int32Array(count),
+      ends: new Int32Array(count),
+      tokens: new Int32Array(count),
+      places: new Int32Array(count),
+      weights: new Float64Array(count),
+      inverseFrequencies: new Float64Array(count),
+      bounds: new Map(),
+    };
+    let i = 0;
+    tokens.forEach((tokenNumber, j) => {
+      for (let field = 0; field < fieldCount; field++) {
+        const start = offsets[tokenNumber * fieldCount + field]!;
+        const end = offsets[tokenNumber * fieldCount + field + 1]!;
+        if (start === end) continue;
+        termLists.starts[i] = start;
+        termLists.ends[i] = end;
+        termLists.tokens[i] = tokenNumber;
+        termLists.places[i] = j * fieldCount + field;
+        termLists.weights[i] = weights[j]!;
+        termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
+      }
+    });
+    this.memo.set(key, termLists);
+    return termLists;
+  }
+
   /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
-  private queryUnit(term: string, options: TextSearchOptions): QueryUnit {
-    const { weights } = options;
-    const unit: QueryUnit = { term, tokens: [], weights: [], occurrences: 1, bound: 0 };
+  private tokensOf(
+    term: string,
+    byPrefix: boolean,
+    fuzziness: boolean | number,
+    weights: TextSearchOptions['weights'],
+  ): { tokens: number[]; weights: number[] } {
+    const found = { tokens: [] as number[], weights: [] as number[] };
     const add = (tokenNumber: number, weight: number) => {
-      unit.tokens.push(tokenNumber);
-      unit.weights.push(weight);
+      found.tokens.push(tokenNumber);
+      found.weights.push(weight);
     };
     const vocabulary = HAN_FIRST.test(term) ? this.hanFirst : this.otherFirst;
     const exact = vocabulary.get(term);
     if (exact !== undefined) add(exact, 1);
-    const fuzziness = options.fuzzy(term);
     let fuzzyMatches: Map<string, [number, number]> | undefined;
     if (fuzziness) {
       const fraction = fuzziness === true ? 0.2 : fuzziness;
@@ -485,22 +582,22 @@ export class CompactTextIndex {
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
       if (maxDistance) fuzzyMatches = (latinTypo ? this.otherFirst : this.whole()).fuzzyGet(term, maxDistance);
     }
-    const byPrefix = new Set<number>();
-    if (options.prefix(term)) {
+    const prefixed = new Set<number>();
+    if (byPrefix) {
       eachToken(treeOf(vocabulary.atPrefix(term)), term.length, (tokenNumber, length) => {
         const distance = length - term.length;
         if (!distance) return;
-        byPrefix.add(tokenNumber);
+        prefixed.add(tokenNumber);
         add(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
       });
     }
     if (fuzzyMatches) {
       for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
-        if (!distance || byPrefix.has(tokenNumber)) continue;
+        if (!distance || prefixed.has(tokenNumber)) continue;
         add(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
       }
     }
-    return unit;
+    return found;
   }
 
   /** The vocabulary as one tree, its tokens set in the order they were numbered (so shaped as MiniSearch's). */
@@ -515,13 +612,26 @@ export class CompactTextIndex {
    * distinct tokens (a term with a short prefix finds thousands of tokens, a document has a few of them).
    */
   private boundOf(unit: QueryUnit, boosts: number[]): number {
+    const { lists } = unit;
+    const boostsKey = boosts.join(' ');
+    let bound = lists.bounds.get(boostsKey);
+    if (bound === undefined) {
+      bound = this.termBound(lists, boosts);
+      lists.bounds.set(boostsKey, bound);
+    }
+    return bound * unit.occurrences * (1 + 1e-9);
+  }
+
+  /** A term's bound for one occurrence (see boundOf). */
+  private termBound(lists: TermLists, boosts: number[]): number {
     let bound = 0;
-    const most = new Float64Array(unit.tokens.length);
+    const most = new Float64Array(lists.starts.length);
     for (let field = 0; field < this.fieldCount; field++) {
       let count = 0;
-      for (let j = 0; j < unit.tokens.length; j++) {
-        const score = this.maxScores[unit.tokens[j]! * this.fieldCount + field]!;
-        if (score > 0) most[count++] = unit.weights[j]! * score;
+      // The lists are in the term's token order, so a field's are in its token order too.
+      for (let i = 0; i < lists.starts.length; i++) {
+        if (lists.places[i]! % this.fieldCount !== field) continue;
+        most[count++] = lists.weights[i]! * this.maxScores[lists.tokens[i]! * this.fieldCount + field]!;
       }
       const found = most.subarray(0, count);
       const longest = this.longestFields[field]!;
@@ -538,7 +648,7 @@ export class CompactTextIndex {
       if (count > longest) sum += least * (longest - taken);
       bound += boosts[field]! * sum;
     }
-    return bound * unit.occurrences * (1 + 1e-9);
+    return bound;
   }
 
   /**
@@ -557,32 +667,36 @@ export class CompactTextIndex {
     touched: number[],
   ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
+    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths } = this;
     let threshold = 0;
     // A kept document is a candidate from the start and never ruled out.
     for (const document of kept) {
       state[document] = 3;
       touched.push(document);
     }
-    const ruledOut = (document: number, upperBound: number) => {
-      if (state[document] === 3 || upperBound >= threshold * ROUNDING_SLACK) return false;
-      state[document] = 2;
-      return true;
+    // Leaves in place, in document order, the candidates whose upper bound (with `rest` more, from `restTerms` terms) reaches the threshold.
+    const ruleOut = (documents: Int32Array, rest: number, restTerms: number): Int32Array => {
+      const least = threshold * ROUNDING_SLACK;
+      let left = 0;
+      for (let i = 0; i < documents.length; i++) {
+        const document = documents[i]!;
+        if (state[document] === 3 || (partial[document]! + rest) * (partialTerms[document]! + restTerms) >= least)
+          documents[left++] = document;
+        else state[document] = 2;
+      }
+      return documents.subarray(0, left);
     };
     const order = units.map((_, i) => i).sort((a, b) => units[b]!.bound - units[a]!.bound);
     let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
     let restTerms = units.length;
-    let candidates: number[] | null = null;
+    let candidates: Int32Array | null = null;
     let bestLowerBound = 0;
     for (let step = 0; step < order.length; step++) {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
       // A document no earlier term found has at most every remaining term, each at its most.
-      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = touched.slice().sort((a, b) => a - b);
-      if (candidates !== null) {
-        candidates = candidates.filter(
-          (document) => !ruledOut(document, (partial[document]! + restBound) * (partialTerms[document]! + restTerms)),
-        );
-      }
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = this.inDocumentOrder(touched, state);
+      if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
       const found = (document: number, score: number) => {
         partial[document]! += score;
         if (lastSeen[document] !== stamp) {
@@ -592,29 +706,40 @@ export class CompactTextIndex {
         const lowerBound = partial[document]! * partialTerms[document]!;
         if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
       };
-      unit.tokens.forEach((tokenNumber, j) => {
-        for (let field = 0; field < this.fieldCount; field++) {
-          const start = this.offsets[tokenNumber * this.fieldCount + field]!;
-          const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
-          if (start === end) continue;
-          const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
-          const fieldWeight = unit.weights[j]! * boosts[field]! * unit.occurrences;
-          if (candidates === null) {
-            for (let posting = start; posting < end; posting++) {
-              const document = this.postingDocuments[posting]!;
-              if (state[document] === 0) {
-                state[document] = 1;
-                touched.push(document);
-              }
-              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+      const { lists } = unit;
+      for (let i = 0; i < lists.starts.length; i++) {
+        const start = lists.starts[i]!;
+        const end = lists.ends[i]!;
+        const field = lists.places[i]! % fieldCount;
+        const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
+        const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
+        if (candidates === null) {
+          // Every posting of the list (the loop of a long list, so scoreOf is written out).
+          const averageLength = this.averageFieldLengths[field]!;
+          for (let posting = start; posting < end; posting++) {
+            const document = postingDocuments[posting]!;
+            if (state[document] === 0) {
+              state[document] = 1;
+              touched.push(document);
             }
-          } else {
-            this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
-              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
-            );
+            const frequency = postingFrequencies[posting]!;
+            const length = fieldLengths[document * fieldCount + field]!;
+            partial[document]! +=
+              fieldWeight *
+              (inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength))));
+            if (lastSeen[document] !== stamp) {
+              lastSeen[document] = stamp;
+              partialTerms[document]!++;
+            }
+            const lowerBound = partial[document]! * partialTerms[document]!;
+            if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
           }
+        } else {
+          this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
+            found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
+          );
         }
-      });
+      }
       restBound -= unit.bound;
       restTerms--;
       // The threshold is at most the best lower bound: while the terms left could lift a document none found
@@ -622,20 +747,32 @@ export class CompactTextIndex {
       const needed = candidates !== null || restTerms === 0 || restBound * restTerms < bestLowerBound * ROUNDING_SLACK;
       threshold = needed ? this.threshold(candidates ?? touched, partial, partialTerms, share, wanted) : 0;
     }
-    return (candidates ?? touched.slice().sort((a, b) => a - b)).filter(
-      (document) => !ruledOut(document, partial[document]! * partialTerms[document]!),
-    );
+    return ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
+  }
+
+  /**
+   * The documents found so far (none ruled out yet: each is a candidate or kept), in document order: sorted when
+   * they are few, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
+   */
+  private inDocumentOrder(touched: number[], state: Uint8Array): Int32Array {
+    if (touched.length * 32 < state.length) return Int32Array.from(touched).sort();
+    const documents = new Int32Array(touched.length);
+    let count = 0;
+    for (let document = 0; document < state.length; document++)
+      if (state[document] === 1 || state[document] === 3) documents[count++] = document;
+    return documents.subarray(0, count);
   }
 
   /** What every hit of the answer is known to score at least: the wanted-th best lower bound, the share of the best. */
-  private threshold(documents: number[], partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
+  private threshold(documents: ArrayLike<number>, partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
     const lowerBounds = new Float64Array(documents.length);
     let best = 0;
-    documents.forEach((document, i) => {
+    for (let i = 0; i < documents.length; i++) {
+      const document = documents[i]!;
       const lowerBound = partial[document]! * partialTerms[document]!;
       lowerBounds[i] = lowerBound;
       if (lowerBound > best) best = lowerBound;
-    });
+    }
     const byShare = best * share;
     return wanted <= documents.length ? Math.max(byShare, kthLargest(lowerBounds, wanted)) : byShare;
   }
@@ -653,14 +790,19 @@ export class CompactTextIndex {
     share: number,
     first: number,
     kept: number[],
-    candidates: number[] | null,
+    candidates: ArrayLike<number> | null,
     scratch: SearchScratch,
     touched: number[],
   ): TextRanking {
     const { termScores, totalScores, firstList, lastSeen, state } = scratch;
+    // The number of distinct query terms that found each document (the first pass's counts are done with).
+    const termCounts = scratch.partialTerms;
+    if (candidates !== null) for (let i = 0; i < candidates.length; i++) termCounts[candidates[i]!] = 0;
     const matched: number[] = [];
-    const termsOf = new Map<number, number[]>();
+    /** The documents each distinct term found (every occurrence of a term finds the same ones). */
+    const matchedByUnit: number[][] = units.map(() => []);
     let list = 0;
+    let listsBefore = 0;
     queryTerms.forEach((_, occurrence) => {
       const unitNumber = unitOfOccurrence[occurrence]!;
       const unit = units[unitNumber]!;
@@ -678,58 +820,79 @@ export class CompactTextIndex {
           if (candidates === null) touched.push(document);
         }
       };
-      unit.tokens.forEach((tokenNumber, j) => {
-        for (let field = 0; field < this.fieldCount; field++) {
-          list++;
-          const start = this.offsets[tokenNumber * this.fieldCount + field]!;
-          const end = this.offsets[tokenNumber * this.fieldCount + field + 1]!;
-          if (start === end) continue;
-          const inverseDocumentFrequency = this.inverseDocumentFrequency(end - start);
-          const fieldWeight = unit.weights[j]! * boosts[field]!;
-          if (candidates === null) {
-            for (let posting = start; posting < end; posting++) {
-              found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
-            }
-          } else {
-            this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
-              found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
-            );
+      const { lists } = unit;
+      for (let i = 0; i < lists.starts.length; i++) {
+        // Numbered as every list of the term's tokens, the empty ones too, in MiniSearch's order.
+        list = listsBefore + lists.places[i]! + 1;
+        const start = lists.starts[i]!;
+        const end = lists.ends[i]!;
+        const field = lists.places[i]! % this.fieldCount;
+        const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
+        const fieldWeight = lists.weights[i]! * boosts[field]!;
+        if (candidates === null) {
+          for (let posting = start; posting < end; posting++) {
+            found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
           }
+        } else {
+          this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
+            found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
+          );
         }
-      });
+      }
+      listsBefore += lists.tokenCount * this.fieldCount;
       // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
+      const firstOccurrence = unitOfOccurrence.indexOf(unitNumber) === occurrence;
       for (const document of termMatched) {
         totalScores[document]! += termScores[document]!;
         termScores[document] = 0;
-        const terms = termsOf.get(document);
-        if (terms === undefined) termsOf.set(document, [unitNumber]);
-        else if (!terms.includes(unitNumber)) terms.push(unitNumber);
+        if (firstOccurrence) termCounts[document]!++;
       }
+      if (firstOccurrence) matchedByUnit[unitNumber] = termMatched;
     });
 
     const finalScores = new Float64Array(matched.length);
     let best = 0;
     matched.forEach((document, position) => {
-      const score = totalScores[document]! * (termsOf.get(document)!.length || 1);
+      const score = totalScores[document]! * (termCounts[document]! || 1);
       finalScores[position] = score;
       if (score > best) best = score;
     });
     const floor = best * share;
-    const order = Int32Array.from(matched.keys())
-      .filter((position) => finalScores[position]! >= floor)
-      .sort((a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!);
+    const aboveFloor: number[] = [];
+    for (let position = 0; position < matched.length; position++) if (finalScores[position]! >= floor) aboveFloor.push(position);
     const keptSet = new Set(kept);
-    const answered = order.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
+    // Only the first `first` (ties with the last of them too) and the kept ones are answered: the others need no order.
+    // Every document that ranks before one scoring at least the first-th best score also does, so the ranks agree.
+    let ordered = aboveFloor;
+    if (first < aboveFloor.length) {
+      const least =
+        first > 0
+          ? kthLargest(
+              Float64Array.from(aboveFloor, (position) => finalScores[position]!),
+              first,
+            )
+          : Infinity;
+      ordered = aboveFloor.filter((position) => finalScores[position]! >= least || keptSet.has(matched[position]!));
+    }
+    ordered.sort(
+      (a, b) => finalScores[b]! - finalScores[a]! || firstList[matched[a]!]! - firstList[matched[b]!]! || matched[a]! - matched[b]!,
+    );
+    const answered = ordered.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
     const ranked = new Int32Array(answered.length);
     const rankedScores = new Float64Array(answered.length);
-    const rankedTerms: string[][] = [];
+    const termsOf = new Map<number, string[]>();
     answered.forEach((position, rank) => {
       const document = matched[position]!;
       ranked[rank] = document;
       rankedScores[rank] = finalScores[position]!;
-      rankedTerms.push(termsOf.get(document)!.map((unitNumber) => units[unitNumber]!.term));
+      termsOf.set(document, []);
     });
-    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === order.length);
+    // A document's terms in the order they first found it: units are numbered in the order the query first has them.
+    matchedByUnit.forEach((documents, unitNumber) => {
+      for (const document of documents) termsOf.get(document)?.push(units[unitNumber]!.term);
+    });
+    const rankedTerms = Array.from(ranked, (document) => termsOf.get(document)!);
+    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length);
   }
 
   /** The numbers of the documents with these ids (ids the index does not have are left out). */
@@ -761,7 +924,7 @@ export class CompactTextIndex {
    * each document, a long one is searched for each candidate (the candidates are in document order).
    */
   private eachCandidatePosting(
-    candidates: number[],
+    candidates: ArrayLike<number>,
     state: Uint8Array,
     start: number,
     end: number,
@@ -775,7 +938,8 @@ export class CompactTextIndex {
       return;
     }
     let posting = start;
-    for (const document of candidates) {
+    for (let i = 0; i < candidates.length; i++) {
+      const document = candidates[i]!;
       posting = this.seek(document, posting, end);
       if (posting === end) return;
       if (this.postingDocuments[posting] === document) visit(document, posting);

@@ -406,15 +406,29 @@ export class RegistrySearchIndex {
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
     const about = new Map<string, Set<string>>();
+    // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
+    const sentencesOfClause = new Map<string, string[]>();
+    const triedIn = new Map<string, Set<string>>();
+    for (const sentence of sentences) {
+      for (const id of this.conditionsByCue.clausesFor(sentence)) {
+        const bearing = sentencesOfClause.get(id);
+        if (bearing) bearing.push(sentence);
+        else sentencesOfClause.set(id, [sentence]);
+        triedIn.set(sentence, (triedIn.get(sentence) ?? new Set()).add(id));
+      }
+    }
     sentences.forEach((sentence, i) => {
-      const ranking = this.clauseIndex.search(
-        this.withTermNames(sentence, namedTerms[i]),
-        searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 }),
-        { atLeast: ABOUT_SHARE },
-      );
-      for (let rank = 0; rank < ranking.size; rank++) {
-        const id = ranking.idAt(rank);
-        about.set(id, (about.get(id) ?? new Set()).add(sentence));
+      const query = this.withTermNames(sentence, namedTerms[i]);
+      const options = searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 });
+      // The evidence's share bounds the search; whether the sentence is about a clause (a lower share) is asked
+      // only of the clauses it may contradict, scored alone: at full size a sentence is about thousands of clauses.
+      const ranking = this.clauseIndex.search(query, options, { atLeast: EVIDENCE_SHARE });
+      const tried = triedIn.get(sentence);
+      if (tried !== undefined && ranking.size > 0) {
+        const floor = ranking.scoreAt(0) * ABOUT_SHARE;
+        for (const [id, score] of this.clauseIndex.scoresOf(query, options, tried)) {
+          if (score >= floor) about.set(id, (about.get(id) ?? new Set()).add(sentence));
+        }
       }
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
         const id = ranking.idAt(rank);
@@ -431,15 +445,6 @@ export class RegistrySearchIndex {
     });
     const practiceTerms = namedTerms.flat();
 
-    // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
-    const sentencesOfClause = new Map<string, string[]>();
-    for (const sentence of sentences) {
-      for (const id of this.conditionsByCue.clausesFor(sentence)) {
-        const bearing = sentencesOfClause.get(id);
-        if (bearing) bearing.push(sentence);
-        else sentencesOfClause.set(id, [sentence]);
-      }
-    }
     const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
     const texts = new PracticeTexts();
     // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
