@@ -476,7 +476,7 @@ async function main() {
       ...comparisons.flatMap((comparison) =>
         comparison.lanes.map((measured, index) => {
           const ratio = measured.ratio.toFixed(2);
-          const shown = index === 0 && comparison.goal !== null ? `**${ratio}** (goal ≥ ${comparison.goal.toFixed(1)})` : ratio;
+          const shown = index === 0 && comparison.goal !== null ? `**${ratio}** (goal ≥ ${comparison.goal.toFixed(2)})` : ratio;
           return `| ${index === 0 ? comparison.label : ''} | ${measured.label} | ${Math.round(measured.callsPerSecond)} | ${round(measured.p50Ms)} | ${round(measured.p99Ms)} | ${asks(measured)} | ${shown} |`;
         }),
       ),
