@@ -1,0 +1,60 @@
+import { HeapGiveBackWhenIdle, type HeapGiveBackProbe } from './unused-heap';
+
+const MB = 2 ** 20;
+
+/** A heap and an event loop set by the test; a give-back brings the heap down to what is live. */
+function process(heap: { total: number; live: number; busy: number }): HeapGiveBackProbe & { givenBack: () => number } {
+  let givenBack = 0;
+  return {
+    heapTotal: () => heap.total,
+    busyShareSinceLastCall: () => heap.busy,
+    giveBack: () => {
+      givenBack++;
+      heap.total = heap.live;
+    },
+    givenBack: () => givenBack,
+  };
+}
+
+describe('HeapGiveBackWhenIdle', () => {
+  const thresholds = { grownBytes: 64 * MB, idleBusyShare: 0.05 };
+
+  it('gives the heap back once it grew past the threshold and the event loop is idle, and only then', () => {
+    const heap = { total: 160 * MB, live: 160 * MB, busy: 0.9 };
+    const probe = process(heap);
+    const giveBack = new HeapGiveBackWhenIdle(probe, thresholds);
+
+    heap.total = 400 * MB;
+    expect(giveBack.check()).toBeNull(); // grown, but serving a burst
+    heap.busy = 0.01;
+    expect(giveBack.check()).toMatchObject({ heapTotalBefore: 400 * MB, heapTotalAfter: 160 * MB });
+    expect(probe.givenBack()).toBe(1);
+    expect(giveBack.check()).toBeNull(); // nothing grown since
+    expect(probe.givenBack()).toBe(1);
+  });
+
+  it('leaves a heap that grew less than the threshold, idle or not', () => {
+    const heap = { total: 160 * MB, live: 150 * MB, busy: 0 };
+    const probe = process(heap);
+    const giveBack = new HeapGiveBackWhenIdle(probe, thresholds);
+    heap.total = 160 * MB + 63 * MB;
+    expect(giveBack.check()).toBeNull();
+    expect(probe.givenBack()).toBe(0);
+  });
+
+  it('measures growth from what V8 shrank the heap to by itself, and from a reset', () => {
+    const heap = { total: 300 * MB, live: 150 * MB, busy: 0 };
+    const probe = process(heap);
+    const giveBack = new HeapGiveBackWhenIdle(probe, thresholds);
+    heap.total = 200 * MB; // V8's memory reducer ran
+    expect(giveBack.check()).toBeNull();
+    heap.total = 270 * MB; // 70 MB past what V8 left
+    expect(giveBack.check()).not.toBeNull();
+
+    heap.total = 400 * MB;
+    giveBack.reset(); // a release load gave back its own heap and left this
+    heap.total = 450 * MB;
+    expect(giveBack.check()).toBeNull();
+    expect(probe.givenBack()).toBe(1);
+  });
+});
