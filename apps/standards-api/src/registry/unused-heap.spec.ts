@@ -1,4 +1,5 @@
-import { HeapGiveBackWhenIdle, type HeapGiveBackProbe } from './unused-heap';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { giveBackUnusedHeap, HeapGiveBackWhenIdle, withHeapGrowthHeld, type HeapGiveBackProbe } from './unused-heap';
 
 const MB = 2 ** 20;
 
@@ -56,5 +57,31 @@ describe('HeapGiveBackWhenIdle', () => {
     heap.total = 450 * MB;
     expect(giveBack.check()).toBeNull();
     expect(probe.givenBack()).toBe(1);
+  });
+});
+
+describe('withHeapGrowthHeld', () => {
+  const youngGeneration = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
+
+  /** Allocates as a build does: batches that live a while, most of them garbage soon after. */
+  async function allocateLikeABuild(): Promise<number> {
+    let largest = youngGeneration();
+    const living: unknown[][] = [];
+    for (let batch = 0; batch < 300; batch++) {
+      living.push(Array.from({ length: 2_000 }, (_, i) => ({ batch, i, text: `term ${batch} ${i}` })));
+      if (living.length > 20) living.shift();
+      largest = Math.max(largest, youngGeneration());
+      if (batch % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return largest;
+  }
+
+  it('keeps the young generation near the size it had while a release is built, and lets it grow again after', async () => {
+    giveBackUnusedHeap();
+    const largestWhileHeld = await withHeapGrowthHeld(allocateLikeABuild);
+    giveBackUnusedHeap();
+    const largestLeftToV8 = await allocateLikeABuild();
+    // Left to V8 it doubles to its 32 MB semi-spaces; held, it grows by a few pages at most.
+    expect(largestWhileHeld).toBeLessThan(largestLeftToV8 / 4);
   });
 });
