@@ -14,7 +14,8 @@
 // build and `--new-env MALLOC_ARENA_MAX=2` to weigh a setting against none in one run.
 // Each server loads tools/bench/memory-probe.mjs, so every step also records what its memory is made of
 // (process.memoryUsage(), V8's heap spaces, anonymous and file-backed RSS); the RSS 3 s after the reads (both
-// idle) is recorded beside the RSS right after them.
+// idle) is recorded beside the RSS right after them. (Not during a switch: the probe answers only between the
+// build's steps, after the peak.)
 // Writes tools/bench/results/registry-release-memory.json; asserts nothing about time or memory, fails if
 // the two builds answer any read differently.
 import { spawn, spawnSync } from 'node:child_process';
@@ -267,15 +268,10 @@ const main = async () => {
     importPack(dist, db, switched);
     const t = performance.now();
     let max = 0;
-    let atMax = null;
     let failed = 0;
     let slowest = 0;
     for (;;) {
-      const sampled = memoryOf(server.pid).rss;
-      if (sampled > max) {
-        max = sampled;
-        atMax = await breakdownOf(server);
-      }
+      max = Math.max(max, memoryOf(server.pid).rss);
       const asked = performance.now();
       try {
         const m = JSON.parse((await get(server.port, '/api/v2/manifest')).body);
@@ -296,7 +292,6 @@ const main = async () => {
       seconds: (performance.now() - t) / 1000,
       failedReads: failed,
       slowestReadMs: Math.round(slowest),
-      atSampledMax: atMax,
     };
     log(`switch ${server.name}`, result.switch[server.name]);
   }
