@@ -12,6 +12,10 @@
 //   node tools/bench/registry-release-memory.bench.mjs --baseline dist/baseline-standards-api [--pack dir]
 // `--new-env NAME=VALUE` (repeatable) sets a variable for this build's server only, e.g. `--baseline` the same
 // build and `--new-env MALLOC_ARENA_MAX=2` to weigh a setting against none in one run.
+// Each server loads tools/bench/memory-probe.mjs, so every step also records what its memory is made of
+// (process.memoryUsage(), V8's heap spaces, anonymous and file-backed RSS); the RSS 3 s after the reads (both
+// idle) is recorded beside the RSS right after them. (Not during a switch: the probe answers only between the
+// build's steps, after the peak.)
 // Writes tools/bench/results/registry-release-memory.json; asserts nothing about time or memory, fails if
 // the two builds answer any read differently.
 import { spawn, spawnSync } from 'node:child_process';
@@ -92,6 +96,16 @@ function importPack(dist, db, dir) {
   log(`import ${dist} -> ${db}: ${r.stdout.trim()} ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
+const PROBE = path.join(import.meta.dirname, 'memory-probe.mjs');
+/** What a server's memory is made of now (tools/bench/memory-probe.mjs), or null when its probe does not answer. */
+async function breakdownOf(server) {
+  try {
+    return JSON.parse((await get(server.port + 1000, '/memory')).body);
+  } catch {
+    return null;
+  }
+}
+
 async function start(name, dist, db, port, extraEnv = {}) {
   const t = performance.now();
   const child = spawn('taskset', ['-c', '0', process.execPath, `${dist}/main.js`], {
@@ -104,6 +118,8 @@ async function start(name, dist, db, port, extraEnv = {}) {
       EVENT_RELAY: 'off',
       CONTENT_AUTO_IMPORT: 'false',
       CONTENT_REFRESH_SECONDS: '5',
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${PROBE}`].filter(Boolean).join(' '),
+      MEMORY_PROBE_PORT: String(port + 1000),
       ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -120,7 +136,9 @@ async function start(name, dist, db, port, extraEnv = {}) {
   // taskset execs node: same pid.
   const mem = memoryOf(child.pid);
   log(`${name}: ready in ${seconds.toFixed(1)} s, RSS ${mem.rss} MB (peak ${mem.peak})`);
-  return { name, child, port, pid: child.pid, readySeconds: seconds, afterLoad: mem };
+  const breakdown = await breakdownOf({ port });
+  log(`${name}: after loading`, JSON.stringify(breakdown));
+  return { name, child, port, pid: child.pid, readySeconds: seconds, afterLoad: { ...mem, breakdown } };
 }
 
 async function walk(port, list) {
@@ -226,6 +244,12 @@ const main = async () => {
   result.compared = { identical: same, different: differ.length, urls: urls.length + searches.length + 1 };
   result.afterReads = { old: memoryOf(old.pid), new: memoryOf(neu.pid) };
   log('after reads', result.afterReads);
+  result.afterReadsBreakdown = { old: await breakdownOf(old), new: await breakdownOf(neu) };
+  log('after reads, what it is', JSON.stringify(result.afterReadsBreakdown));
+  await sleep(3000);
+  result.afterReadsIdle3s = { old: memoryOf(old.pid), new: memoryOf(neu.pid) };
+  result.afterReadsIdle3sBreakdown = { old: await breakdownOf(old), new: await breakdownOf(neu) };
+  log('after reads and 3 s idle', JSON.stringify(result.afterReadsIdle3sBreakdown));
 
   // A release switch: the same pack as another version, imported while each serves.
   const switched = path.join(os.tmpdir(), `registry-release-memory-switch-${process.pid}`);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { samplePackDirectory } from '@stdreg/registry-content';
 import { ContentImportService } from '../src/content-import/content-import.service';
+import { RegistryRelease } from '../src/registry/registry-release';
 import { RegistryService } from '../src/registry/registry.service';
 import { CONTENT_TABLES } from '../src/registry-storage/registry.repository';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
@@ -115,6 +116,28 @@ describe('registry records', () => {
       .expect(200);
     expect(after.body.title.en).toBe('Also retitled');
     expect(after.headers['etag']).not.toBe(before.headers['etag']);
+  });
+
+  it('drops the representations of the release serving before it builds the next one, and serves on meanwhile', async () => {
+    await get('/tasks/TSK-014').expect(200);
+    await get('/terms?limit=5').expect(200);
+    expect(registry().cachedRepresentations.entries).toBeGreaterThan(0);
+    await importRelease();
+    const load = RegistryRelease.load;
+    const heldWhenBuilding: number[] = [];
+    RegistryRelease.load = async (repository, stored) => {
+      heldWhenBuilding.push(registry().cachedRepresentations.entries);
+      // The release serving still answers while the next one is built, from the database.
+      await get('/tasks/TSK-014').expect(200);
+      return load.call(RegistryRelease, repository, stored);
+    };
+    try {
+      await registry().refreshIfChanged();
+    } finally {
+      RegistryRelease.load = load;
+    }
+    expect(heldWhenBuilding).toEqual([0]);
+    expect(registry().currentRelease()!.sequence).toBe(await currentSequence());
   });
 
   it('keeps the records of the current release and of the one before it only', async () => {

@@ -30,6 +30,17 @@ export class StandardsApiConfig extends AuthorizedServiceConfig {
   @Max(3600)
   CONTENT_REFRESH_SECONDS = 10;
 
+  /**
+   * How far V8's heap may grow past what the last give-back left before an idle replica gives the unused part back
+   * to the system (a compacting collection that pauses the replica: about 1 s at 100 000 terms, milliseconds at
+   * the sample pack's size); 0: never, the heap is left to V8's own reducer.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65536)
+  HEAP_GIVE_BACK_AFTER_MB = 64;
+
   /** `on`: this replica hands the outbox's events to identity (replicas may all do so; identity keeps each event once). */
   @IsIn(['on', 'off'])
   EVENT_RELAY: 'on' | 'off' = 'on';

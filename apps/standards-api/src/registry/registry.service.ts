@@ -21,7 +21,7 @@ import { RegistryRelease } from './registry-release';
 import { policyDto, standardBlockDto, standardSummaryDto, taskSpecDto, termDto } from './registry-records';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';
-import { giveBackUnusedHeap, withHeapGrowthHeld } from './unused-heap';
+import { giveBackUnusedHeap, heapGiveBackAfter, type HeapGiveBackWhenIdle, withHeapGrowthHeld } from './unused-heap';
 
 const REPRESENTATION_CACHE_LIMITS = { entries: 4096, bytes: 32 * 1024 * 1024 };
 
@@ -39,6 +39,8 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   private release: RegistryRelease | null = null;
   private cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
   private refreshTimer: NodeJS.Timeout | undefined;
+  private giveBackTimer: NodeJS.Timeout | undefined;
+  private heapGiveBack: HeapGiveBackWhenIdle | null = null;
   private refreshing: Promise<void> | null = null;
 
   constructor(
@@ -57,10 +59,21 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     await this.refresh();
     this.refreshTimer = setInterval(() => void this.refreshIfChanged(), this.config.CONTENT_REFRESH_SECONDS * 1000);
     this.refreshTimer.unref();
+    this.heapGiveBack = heapGiveBackAfter(this.config.HEAP_GIVE_BACK_AFTER_MB);
+    if (this.heapGiveBack !== null) {
+      this.giveBackTimer = setInterval(() => this.giveBackHeapWhenIdle(), 1000);
+      this.giveBackTimer.unref();
+    }
   }
 
   onModuleDestroy(): void {
     clearInterval(this.refreshTimer);
+    clearInterval(this.giveBackTimer);
+  }
+
+  /** The representations kept now: how many and their bodies' bytes. */
+  get cachedRepresentations(): { entries: number; bytes: number } {
+    return this.cache.size;
   }
 
   hasSplitTemplate(version: string): boolean {
@@ -130,25 +143,58 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   private async load(): Promise<void> {
     const stored = await this.repository.currentRelease();
     const build = () => (stored ? RegistryRelease.load(this.repository, stored) : Promise.resolve(null));
-    // The first release is built as fast as V8 will; a later one beside the release serving, in less memory.
-    const release = this.release === null ? await build() : await withHeapGrowthHeld(build);
+    let release: RegistryRelease | null;
+    if (this.release === null) {
+      // The first release is built as fast as V8 will.
+      release = await build();
+    } else {
+      // A later one beside the release serving, in less memory: the serving release's cache goes first (it
+      // serves on from the database meanwhile) and the heap its reads grew is given back before the build
+      // grows it again, so the switch's peak is the serving index and the new one, not a burst's heap besides.
+      this.cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
+      this.giveBackHeap('gave back the heap before building the next release', this.release.sequence);
+      release = await withHeapGrowthHeld(build);
+    }
     this.release = release;
     this.cache = new RepresentationCache(REPRESENTATION_CACHE_LIMITS);
     // The build's garbage and the release before (once the reads still on it end) are given back now, not
     // when V8 next finds the process idle: at full size half the process's memory (docs/performance.md).
+    this.giveBackHeap('gave back the heap the release load left unused', release?.sequence ?? null);
+  }
+
+  private giveBackHeap(message: string, sequence: string | null): void {
     const before = process.memoryUsage();
     const started = performance.now();
     giveBackUnusedHeap();
     const after = process.memoryUsage();
+    this.heapGiveBack?.reset();
     this.logger.event(
       'info',
-      'gave back the heap the release load left unused',
+      message,
       {
-        sequence: release?.sequence ?? null,
+        sequence,
         milliseconds: Math.round(performance.now() - started),
         rssMbBefore: Math.round(before.rss / 2 ** 20),
         rssMbAfter: Math.round(after.rss / 2 ** 20),
         heapTotalMbAfter: Math.round(after.heapTotal / 2 ** 20),
+      },
+      'RegistryService',
+    );
+  }
+
+  /** Gives back the heap a burst of reads grew once the process is idle (HeapGiveBackWhenIdle), and says so with the pause it cost. */
+  private giveBackHeapWhenIdle(): void {
+    if (this.refreshing || this.heapGiveBack === null) return;
+    const given = this.heapGiveBack.check();
+    if (!given) return;
+    this.logger.event(
+      'info',
+      'gave back the heap a burst of reads left unused',
+      {
+        milliseconds: Math.round(given.milliseconds),
+        heapTotalMbBefore: Math.round(given.heapTotalBefore / 2 ** 20),
+        heapTotalMbAfter: Math.round(given.heapTotalAfter / 2 ** 20),
+        rssMbAfter: Math.round(process.memoryUsage().rss / 2 ** 20),
       },
       'RegistryService',
     );
