@@ -60,7 +60,8 @@ function aboutAProhibition(sentence: string, clause: string): boolean {
  * concession always does; a negation only of what the clause obliges, read in the sentence's language.
  */
 export function departureCue(sentence: string, clause: Localized): string | undefined {
-  const concession = CONCESSION.exec(foldText(sentence))?.[0] ?? LOOSENESS.exec(foldText(sentence))?.[0];
+  const folded = foldText(sentence);
+  const concession = CONCESSION.exec(folded)?.[0] ?? LOOSENESS.exec(folded)?.[0];
   if (concession) return concession;
   const negation = negationIn(sentence.replace(NO_LONGER, ' ')) ?? unconditionalContraction(sentence);
   if (!negation) return undefined;
