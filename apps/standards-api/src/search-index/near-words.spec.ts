@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { editDistance, NearWords, trigramsOf } from './near-words';
+import { editDistance, MOST_WORDS_COMPARED, NearWords, trigramsOf } from './near-words';
 
 /** What nearest must answer: every word compared, fewest edits, then most trigrams shared, then first. */
 function nearestByTestingEveryWord(words: string[], word: string): string | undefined {
@@ -35,6 +35,12 @@ describe('the near words of the term names', () => {
     expect(nearWords.corrected('ledger')).toBeUndefined();
     expect(nearWords.corrected('banana zzqx')).toBeUndefined();
     expect(nearWords.nearest('legal')).toBe('legal');
+  });
+
+  it('compares the first words of a look-up only, however long the text', () => {
+    const filler = Array.from({ length: MOST_WORDS_COMPARED }, () => 'zzqx').join(' ');
+    expect(nearWords.corrected(`legder ${filler}`)).toBe(`ledger ${filler}`);
+    expect(nearWords.corrected(`${filler} legder`)).toBeUndefined();
   });
 
   it('counts an adjacent swap as one edit and gives up beyond the edits allowed', () => {

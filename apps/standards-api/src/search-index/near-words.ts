@@ -11,6 +11,12 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 const SHORTEST_WORD = 3;
 /** The share of their trigrams a word must have in common with a look-up's (Dice's coefficient) to be compared with it. */
 const LEAST_SIMILARITY = 0.3;
+/**
+ * The words of one look-up compared at most: a look-up names a term in a few words, and each comparison reads
+ * every name word sharing a trigram (thousands at full size), so a 4 000-character text of made-up words must
+ * not pay it a thousand times. Words past it are left as written.
+ */
+export const MOST_WORDS_COMPARED = 16;
 
 /** The edits (a letter added, dropped, changed, or two swapped) a look-up's word may be from a name's word. */
 function editsAllowed(length: number): number {
@@ -98,13 +104,15 @@ export class NearWords {
 
   /**
    * The folded text with each word (or Han run) that no name holds replaced by the most similar one a name
-   * holds, when one is similar enough; undefined when nothing is replaced.
+   * holds, when one is similar enough (the first MOST_WORDS_COMPARED words only); undefined when nothing is replaced.
    */
   corrected(folded: string): string | undefined {
     let changed = false;
+    let compared = 0;
     const replaced = folded.replace(WORD, (word) =>
       word.replace(isHan(word) ? HAN_RUN : /^.+$/u, (part) => {
-        if (!isHan(part) && part.length < SHORTEST_WORD) return part;
+        if ((!isHan(part) && part.length < SHORTEST_WORD) || compared === MOST_WORDS_COMPARED) return part;
+        compared++;
         const nearest = this.nearest(part);
         if (nearest === undefined || nearest === part) return part;
         changed = true;
