@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { uuidv7 } from '@stdreg/server-kit';
-import type { SubjectChangeDto } from '@stdreg/contracts';
+import { READ_ALLOW_REUSE_LIMIT_MS, type SubjectChangeDto } from '@stdreg/contracts';
 import { SERVICE_TOKEN, startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;
@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => identity.close());
 
-/** A service's stream of subject changes: the events heard so far, by name. */
-async function follow(): Promise<{ heard: { event: string; data: unknown }[]; close(): void }> {
+/** A service's stream of subject changes: the events heard so far, by name. It says it applied each change, unless `silent`. */
+async function follow({ silent = false } = {}): Promise<{ heard: { event: string; data: unknown }[]; close(): void }> {
   const abort = new AbortController();
   const response = await fetch(`${url}/v1/subject-changes`, {
     headers: { Authorization: `Bearer ${SERVICE_TOKEN}` },
@@ -25,6 +25,13 @@ async function follow(): Promise<{ heard: { event: string; data: unknown }[]; cl
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/event-stream');
   const heard: { event: string; data: unknown }[] = [];
+  let streamId: string | undefined;
+  const sayApplied = (changeId: string) =>
+    request(identity.server)
+      .post('/v1/subject-changes/applied')
+      .set({ Authorization: `Bearer ${SERVICE_TOKEN}` })
+      .send({ streamId, changeId })
+      .expect(204);
   void (async () => {
     let buffered = '';
     const decoder = new TextDecoder();
@@ -33,7 +40,11 @@ async function follow(): Promise<{ heard: { event: string; data: unknown }[]; cl
       for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
         const [eventLine, dataLine] = buffered.slice(0, end).split('\n');
         buffered = buffered.slice(end + 2);
-        if (eventLine?.startsWith('event: ')) heard.push({ event: eventLine.slice(7), data: JSON.parse(dataLine!.slice(6)) });
+        if (!eventLine?.startsWith('event: ')) continue;
+        const heardEvent = { event: eventLine.slice(7), data: JSON.parse(dataLine!.slice(6)) as Record<string, string> };
+        heard.push(heardEvent);
+        if (heardEvent.event === 'ready') streamId = heardEvent.data['streamId'];
+        else if (!silent) await sayApplied(heardEvent.data['changeId']!);
       }
     }
   })().catch(() => undefined);
@@ -46,7 +57,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 const change = (touched: Partial<SubjectChangeDto>) => ({
   event: 'subject-change',
-  data: { keyIds: [], personUids: [], accessTokens: false, ...touched },
+  data: { changeId: expect.any(String), keyIds: [], personUids: [], accessTokens: false, ...touched },
 });
 
 describe('subject changes', () => {
@@ -59,7 +70,7 @@ describe('subject changes', () => {
     const stream = await follow();
     try {
       await until(() => stream.heard.length === 1);
-      expect(stream.heard).toEqual([{ event: 'ready', data: { heartbeatMs: 5000 } }]);
+      expect(stream.heard).toEqual([{ event: 'ready', data: { heartbeatMs: 5000, streamId: expect.any(String) } }]);
       const partner = await identity.newAppKey();
       const { registryId } = await identity.newRegistry(partner.secret);
       const uid = uuidv7();
@@ -99,5 +110,32 @@ describe('subject changes', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('answers a write only once every open stream has said it applied the change, or after a service could reuse an allow no more', async () => {
+    const stream = await follow({ silent: true });
+    try {
+      await until(() => stream.heard.length === 1);
+      const partner = await identity.newAppKey();
+      const started = Date.now();
+      await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set(platform()).expect(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(READ_ALLOW_REUSE_LIMIT_MS);
+      expect(stream.heard.slice(1)).toEqual([change({ keyIds: [partner.key.id], accessTokens: true })]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('takes word of an applied change only from a service, and only in its form', async () => {
+    const word = { streamId: uuidv7(), changeId: uuidv7() };
+    await request(identity.server).post('/v1/subject-changes/applied').send(word).expect(401);
+    await request(identity.server).post('/v1/subject-changes/applied').set(platform()).send(word).expect(401);
+    const service = { Authorization: `Bearer ${SERVICE_TOKEN}` };
+    await request(identity.server)
+      .post('/v1/subject-changes/applied')
+      .set(service)
+      .send({ ...word, changeId: 'x' })
+      .expect(400);
+    await request(identity.server).post('/v1/subject-changes/applied').set(service).send(word).expect(204);
   });
 });

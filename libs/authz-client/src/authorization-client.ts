@@ -11,6 +11,7 @@ import {
   DECISIONS,
   DENIAL_REASONS,
   MAX_FORMAL_WRITE_MAX_AGE_SECONDS,
+  READ_ALLOW_REUSE_LIMIT_MS,
   SUBJECT_KINDS,
   type Action,
   type DecisionQuestionDto,
@@ -104,7 +105,7 @@ export class AuthorizationClient {
     const origin = new URL(options.identityUrl);
     this.pool = new Pool(origin.origin, { connections: options.connections ?? 32, pipelining: 1 });
     this.timeoutMs = options.timeoutMs ?? 2000;
-    this.readAllowCacheMs = Math.min(options.readAllowCacheMs ?? 1000, 1000);
+    this.readAllowCacheMs = Math.min(options.readAllowCacheMs ?? READ_ALLOW_REUSE_LIMIT_MS, READ_ALLOW_REUSE_LIMIT_MS);
     this.authorization = `Bearer ${options.serviceToken}`;
     this.serviceToken = options.serviceToken;
     this.path = `${origin.pathname.replace(/\/$/, '')}/v1/decisions`;

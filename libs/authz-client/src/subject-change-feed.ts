@@ -1,8 +1,10 @@
 import { Client } from 'undici';
 import {
   SUBJECT_CHANGE_EVENT,
+  SUBJECT_CHANGES_APPLIED_PATH,
   SUBJECT_CHANGES_PATH,
   SUBJECT_CHANGES_READY_EVENT,
+  type SubjectChangeAppliedDto,
   type SubjectChangeDto,
   type SubjectChangesReadyDto,
 } from '@stdreg/contracts';
@@ -26,11 +28,14 @@ const SILENCE_BEFORE_READY_MS = 5000;
 /**
  * Follows identity's subject changes (GET /v1/subject-changes, server-sent events) on a connection of
  * its own, reconnecting at once and then every up to 2 s. The stream counts as open from its `ready`
- * event until it ends, fails, or is silent for three of identity's heartbeats.
+ * event until it ends, fails, or is silent for three of identity's heartbeats. Once a change is applied
+ * it says so (POST /v1/subject-changes/applied, on a second connection): the write waits for that.
  */
 export class SubjectChangeFeed {
   private readonly client: Client;
+  private readonly appliedClient: Client;
   private readonly path: string;
+  private readonly appliedPath: string;
   private isOpen = false;
   private stopped = false;
   private abort: AbortController | undefined;
@@ -39,7 +44,14 @@ export class SubjectChangeFeed {
   constructor(private readonly options: SubjectChangeFeedOptions) {
     const origin = new URL(options.identityUrl);
     this.client = new Client(origin.origin, { headersTimeout: CONNECT_TIMEOUT_MS, bodyTimeout: 0, connectTimeout: CONNECT_TIMEOUT_MS });
-    this.path = `${origin.pathname.replace(/\/$/, '')}${SUBJECT_CHANGES_PATH}`;
+    this.appliedClient = new Client(origin.origin, {
+      headersTimeout: CONNECT_TIMEOUT_MS,
+      bodyTimeout: CONNECT_TIMEOUT_MS,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+    });
+    const base = origin.pathname.replace(/\/$/, '');
+    this.path = `${base}${SUBJECT_CHANGES_PATH}`;
+    this.appliedPath = `${base}${SUBJECT_CHANGES_APPLIED_PATH}`;
     this.connect(RETRY_FIRST_MS);
   }
 
@@ -52,7 +64,7 @@ export class SubjectChangeFeed {
     clearTimeout(this.retryTimer);
     this.abort?.abort();
     this.lose();
-    await this.client.destroy();
+    await Promise.all([this.client.destroy(), this.appliedClient.destroy()]);
   }
 
   private connect(nextRetryMs: number): void {
@@ -77,6 +89,7 @@ export class SubjectChangeFeed {
       silence.unref();
     };
     let wasOpen = false;
+    let streamId: string | undefined;
     try {
       const response = await this.client.request({
         method: 'GET',
@@ -97,13 +110,17 @@ export class SubjectChangeFeed {
           const event = parseEvent(buffered.slice(0, end));
           buffered = buffered.slice(end + 2);
           if (event?.name === SUBJECT_CHANGES_READY_EVENT) {
-            silentForMs = 3 * readyOf(event.data).heartbeatMs;
+            const ready = readyOf(event.data);
+            silentForMs = 3 * ready.heartbeatMs;
+            streamId = ready.streamId;
             heard();
             wasOpen = true;
             this.isOpen = true;
             this.options.opened();
           } else if (event?.name === SUBJECT_CHANGE_EVENT && wasOpen) {
-            this.options.changed(event.data as SubjectChangeDto);
+            const change = event.data as SubjectChangeDto;
+            this.options.changed(change);
+            if (streamId && typeof change.changeId === 'string') this.sayApplied({ streamId, changeId: change.changeId });
           }
         }
       }
@@ -113,6 +130,19 @@ export class SubjectChangeFeed {
       clearTimeout(silence);
     }
     return wasOpen;
+  }
+
+  /** Unanswered or refused, identity waits out its limit instead: nothing to do about it here. */
+  private sayApplied(word: SubjectChangeAppliedDto): void {
+    this.appliedClient
+      .request({
+        method: 'POST',
+        path: this.appliedPath,
+        headers: { authorization: `Bearer ${this.options.serviceToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(word),
+      })
+      .then((response) => response.body.dump())
+      .catch(() => undefined);
   }
 
   private lose(): void {
@@ -136,7 +166,10 @@ function parseEvent(raw: string): { name: string; data: unknown } | null {
   }
 }
 
-function readyOf(data: unknown): SubjectChangesReadyDto {
-  const heartbeatMs = (data as Partial<SubjectChangesReadyDto> | null)?.heartbeatMs;
-  return { heartbeatMs: typeof heartbeatMs === 'number' && heartbeatMs >= 100 && heartbeatMs <= 60_000 ? heartbeatMs : 5000 };
+function readyOf(data: unknown): { heartbeatMs: number; streamId: string | undefined } {
+  const { heartbeatMs, streamId } = (data ?? {}) as Partial<SubjectChangesReadyDto>;
+  return {
+    heartbeatMs: typeof heartbeatMs === 'number' && heartbeatMs >= 100 && heartbeatMs <= 60_000 ? heartbeatMs : 5000,
+    streamId: typeof streamId === 'string' ? streamId : undefined,
+  };
 }

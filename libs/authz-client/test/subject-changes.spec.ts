@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SUBJECT_CHANGES_PATH, type ForwardedCredentialDto, type SubjectChangeDto } from '@stdreg/contracts';
+import { SUBJECT_CHANGES_APPLIED_PATH, SUBJECT_CHANGES_PATH, type ForwardedCredentialDto, type SubjectChangeDto } from '@stdreg/contracts';
 import { AuthorizationClient, type AuthorizationQuestion } from '../src';
 import { answerAsIdentity, SERVICE_TOKEN } from './support/identity-answer';
 
@@ -22,6 +23,9 @@ describe('AuthorizationClient following subject changes', () => {
   let streams: ServerResponse[];
   let refuseStreams: boolean;
   let holdAnswers: (() => void)[] | null;
+  /** What the client said it applied, with how many changes each client had applied by then. */
+  let appliedWords: { authorization: string | undefined; word: unknown; changesApplied: number[] }[];
+  const streamIdOf = (index: number) => `01900000-0000-7000-8000-${String(index).padStart(12, '0')}`;
   const clients: AuthorizationClient[] = [];
 
   const newClient = () => {
@@ -55,6 +59,7 @@ describe('AuthorizationClient following subject changes', () => {
     await until(() => client.subjectChangesApplied === applied + 1);
   };
   const change = (touched: Partial<SubjectChangeDto>): SubjectChangeDto => ({
+    changeId: randomUUID(),
     keyIds: [],
     personUids: [],
     accessTokens: false,
@@ -66,8 +71,21 @@ describe('AuthorizationClient following subject changes', () => {
       if (request.method === 'GET' && request.url === SUBJECT_CHANGES_PATH) {
         if (refuseStreams || request.headers.authorization !== `Bearer ${SERVICE_TOKEN}`) return void response.writeHead(503).end();
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write('event: ready\ndata: {"heartbeatMs":5000}\n\n');
+        response.write(`event: ready\ndata: ${JSON.stringify({ heartbeatMs: 5000, streamId: streamIdOf(streams.length) })}\n\n`);
         streams.push(response);
+        return;
+      }
+      if (request.method === 'POST' && request.url === SUBJECT_CHANGES_APPLIED_PATH) {
+        let word = '';
+        request.on('data', (chunk) => (word += chunk));
+        request.on('end', () => {
+          appliedWords.push({
+            authorization: request.headers.authorization,
+            word: JSON.parse(word),
+            changesApplied: clients.map((c) => c.subjectChangesApplied),
+          });
+          response.writeHead(204).end();
+        });
         return;
       }
       let body = '';
@@ -86,6 +104,7 @@ describe('AuthorizationClient following subject changes', () => {
   });
   beforeEach(() => {
     asked = [];
+    appliedWords = [];
     streams = [];
     refuseStreams = false;
     holdAnswers = null;
@@ -115,6 +134,16 @@ describe('AuthorizationClient following subject changes', () => {
     await send(client, change({ accessTokens: true }));
     await askAll(client, ['token-1', 'token-2', 'agent-key', 'key-1']);
     expect(asked.slice(6)).toEqual(['token-1', 'token-2']);
+  });
+
+  it('says which change it applied, on which stream, once it has dropped what the change touches', async () => {
+    const client = await follow();
+    const revoked = change({ keyIds: ['k1'] });
+    await send(client, revoked);
+    await until(() => appliedWords.length === 1);
+    expect(appliedWords).toEqual([
+      { authorization: `Bearer ${SERVICE_TOKEN}`, word: { streamId: streamIdOf(0), changeId: revoked.changeId }, changesApplied: [1] },
+    ]);
   });
 
   it('drops every allow on a change it cannot read', async () => {

@@ -10,15 +10,16 @@ import type { IdentityConfig } from '../../src/platform/config/identity.config';
 const REDIS_URL = process.env['REDIS_URL']!;
 const prefix = `test:${randomBytes(6).toString('hex')}:`;
 const logger = new JsonLogger('identity', 'fatal');
-const change: SubjectChangeDto = { keyIds: ['a-revoked-key'], personUids: [], accessTokens: false };
+const change = { keyIds: ['a-revoked-key'], personUids: [], accessTokens: false };
 
 let proxy: CuttableProxy;
 let writer: SubjectChangeChannel;
 let reader: SubjectChangeChannel;
 
-function channel(redisUrl: string): SubjectChangeChannel {
+/** `settleLimitMs` long by default: a write that answers has had every stream's word. */
+function channel(redisUrl: string, settleLimitMs = 60_000): SubjectChangeChannel {
   const config = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix } as IdentityConfig;
-  const created = new SubjectChangeChannel(config, logger);
+  const created = new SubjectChangeChannel(config, logger, settleLimitMs);
   created.onModuleInit();
   return created;
 }
@@ -44,7 +45,13 @@ describe("the subject-change channel between identity's replicas", () => {
   it('carries a change written while the writer is still reconnecting to the replica that stayed connected', async () => {
     const heard: SubjectChangeDto[] = [];
     const closed: string[] = [];
-    const stop = reader.listen({ change: (c) => heard.push(c), closed: () => closed.push('reader') })!;
+    const stream = reader.listen({
+      change: (c) => {
+        heard.push(c);
+        reader.applied({ streamId: stream.streamId, changeId: c.changeId });
+      },
+      closed: () => closed.push('reader'),
+    })!;
     writer.listen({ change: () => undefined, closed: () => closed.push('writer') });
     await proxy.cut();
     await until(() => !writer.up, 'the writer to see Redis gone');
@@ -53,8 +60,49 @@ describe("the subject-change channel between identity's replicas", () => {
     // reuse allows, and only this change can tell them the key is revoked.
     await writer.publish(change);
     await until(() => heard.length > 0, 'the reader to hear the change');
-    expect(heard).toEqual([change]);
+    expect(heard).toEqual([{ changeId: expect.any(String), ...change }]);
     expect(closed).toEqual(['writer']);
-    stop();
+    stream.stop();
+  });
+
+  it("answers a write once every replica's streams have applied its change, whichever replica hears that", async () => {
+    const heard: SubjectChangeDto[] = [];
+    const onReader = reader.listen({ change: (c) => heard.push(c), closed: () => undefined })!;
+    const onWriter = writer.listen({ change: (c) => heard.push(c), closed: () => undefined })!;
+    try {
+      let answered = false;
+      const publishing = writer.publish(change).then(() => (answered = true));
+      await until(() => heard.length === 2, 'both streams to hear the change');
+      const [changeId] = new Set(heard.map((c) => c.changeId));
+      // The reader's stream says so to the writer, the writer's to the reader: each passes the word on.
+      writer.applied({ streamId: onReader.streamId, changeId: changeId! });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(answered).toBe(false);
+      reader.applied({ streamId: onWriter.streamId, changeId: changeId! });
+      await publishing;
+    } finally {
+      onReader.stop();
+      onWriter.stop();
+    }
+  });
+
+  it('answers a write whose change a stream never says it applied once its limit has passed (no allow from before it is reused by then)', async () => {
+    const hasty = channel(REDIS_URL, 300);
+    const silent = reader.listen({ change: () => undefined, closed: () => undefined })!;
+    try {
+      await until(() => hasty.up, 'the third channel to subscribe');
+      const started = Date.now();
+      await hasty.publish(change);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(295);
+    } finally {
+      silent.stop();
+      hasty.onApplicationShutdown();
+    }
+  });
+
+  it('answers a write when no stream is open, and when the only one ends before applying its change', async () => {
+    await writer.publish(change);
+    const ending = reader.listen({ change: () => ending.stop(), closed: () => undefined })!;
+    await writer.publish(change);
   });
 });

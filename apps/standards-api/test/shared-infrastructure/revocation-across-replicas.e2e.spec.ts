@@ -85,20 +85,29 @@ afterAll(async () => {
 
 describe('subject changes across replicas', () => {
   it('refuses a revoked key for reads on both replicas as soon as the revoke has answered, though both had an allow to reuse', async () => {
-    const acme = await partner();
-    for (const api of apis) await listProjects(api, acme).expect(200);
-    await identityCall('POST', `/v1/keys/${acme.keyId}/revoke`);
-    for (const api of apis) await listProjects(api, acme).expect(401);
+    // Twenty times: before the revoke waited for the services' word, about one read in forty was still served.
+    for (let round = 0; round < 20; round++) {
+      const acme = await partner();
+      for (const api of apis) await listProjects(api, acme).expect(200);
+      await identityCall('POST', `/v1/keys/${acme.keyId}/revoke`);
+      for (const api of apis) await listProjects(api, acme).expect(401);
+    }
   });
 
   it('keeps reusing allows of keys a change does not touch', async () => {
+    // An allow is reused for a second from its ask: on a loaded machine the revoke between the two reads may
+    // take longer, so the test looks for one reuse in five tries (a client dropping every allow shows none).
     const acme = await partner();
-    const globex = await partner();
-    for (const api of apis) await listProjects(api, acme).expect(200);
-    const before = await decided(identity.url);
-    await identityCall('POST', `/v1/keys/${globex.keyId}/revoke`);
-    await listProjects(apis[0]!, acme).expect(200);
-    expect(await decided(identity.url)).toBe(before);
+    let reusedAfterChange = false;
+    for (let attempt = 0; attempt < 5 && !reusedAfterChange; attempt++) {
+      const globex = await partner();
+      await listProjects(apis[0]!, acme).expect(200);
+      const before = await decided(identity.url);
+      await identityCall('POST', `/v1/keys/${globex.keyId}/revoke`);
+      await listProjects(apis[0]!, acme).expect(200);
+      reusedAfterChange = (await decided(identity.url)) === before;
+    }
+    expect(reusedAfterChange).toBe(true);
   });
 
   it('asks identity for every read while the change stream is down, refusing a key revoked meanwhile, and reuses allows once it is back', async () => {

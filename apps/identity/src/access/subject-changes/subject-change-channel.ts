@@ -1,6 +1,14 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import { Redis } from 'ioredis';
-import type { SubjectChangeDto } from '@stdreg/contracts';
+import { READ_ALLOW_REUSE_LIMIT_MS, type SubjectChangeAppliedDto, type SubjectChangeDto } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../../platform/config/identity.config';
 
@@ -10,21 +18,46 @@ import { IdentityConfig } from '../../platform/config/identity.config';
  */
 const PUBLISHER_READY_WAIT_MS = 3500;
 
+/** How long a change waits for streams to apply it: READ_ALLOW_REUSE_LIMIT_MS, other than that only in tests. */
+export const SUBJECT_CHANGE_SETTLE_LIMIT_MS = Symbol('SUBJECT_CHANGE_SETTLE_LIMIT_MS');
+
 /** An open stream to a service: it hears every change, and hears `closed` when the channel can no longer promise that. */
 export interface SubjectChangeListener {
   change(change: SubjectChangeDto): void;
   closed(): void;
 }
 
+/** A change this replica passed to its streams: those that have not yet said they applied it. */
+interface Unapplied {
+  streamIds: Set<string>;
+  settle(): void;
+}
+
+/** A change this replica wrote: how many replicas have settled it (every stream of theirs applied it, or the wait ran out). */
+interface Settling {
+  replicasSettled: number;
+  replicasToSettle: number;
+  settle(): void;
+}
+
 /**
  * Carries subject changes from the replica that wrote them to every replica's open streams: through
  * Redis pub/sub with REDIS_URL, in process without (one replica). While this replica is not subscribed
  * (Redis away) it is down: its streams are closed and new ones refused, so services keep no answers.
+ *
+ * A change is settled once every stream open when it arrived has said it applied it (POST
+ * /v1/subject-changes/applied, to any replica: one that does not hold the stream passes the word on), or
+ * closed, or READ_ALLOW_REUSE_LIMIT_MS has passed, after which no allow a service kept from before it is
+ * still reused. `publish` resolves when every replica subscribed has settled it.
  */
 @Injectable()
 export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
-  private readonly listeners = new Set<SubjectChangeListener>();
-  private readonly name: string;
+  private readonly streams = new Map<string, SubjectChangeListener>();
+  private readonly unapplied = new Map<string, Unapplied>();
+  private readonly settling = new Map<string, Settling>();
+  private readonly changesName: string;
+  private readonly appliedName: string;
+  private readonly settledName: string;
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
   private subscribed = false;
@@ -33,8 +66,11 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
   constructor(
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
+    @Optional() @Inject(SUBJECT_CHANGE_SETTLE_LIMIT_MS) private readonly settleLimitMs: number = READ_ALLOW_REUSE_LIMIT_MS,
   ) {
-    this.name = `${config.REDIS_KEY_PREFIX}subject-changes`;
+    this.changesName = `${config.REDIS_KEY_PREFIX}subject-changes`;
+    this.appliedName = `${this.changesName}:applied`;
+    this.settledName = `${this.changesName}:settled`;
   }
 
   onModuleInit(): void {
@@ -48,9 +84,7 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('ready', () => void this.subscribe());
     this.subscriber.on('close', () => this.down());
-    this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.name) this.deliver(JSON.parse(message) as SubjectChangeDto);
-    });
+    this.subscriber.on('message', (channel: string, message: string) => this.heard(channel, message));
   }
 
   /** Before the HTTP server closes: it waits for open streams. */
@@ -70,25 +104,71 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
   }
 
   /** Null while the channel is down. */
-  listen(listener: SubjectChangeListener): (() => void) | null {
+  listen(listener: SubjectChangeListener): { streamId: string; stop(): void } | null {
     if (!this.up) return null;
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const streamId = randomUUID();
+    this.streams.set(streamId, listener);
+    return { streamId, stop: () => this.forgetStream(streamId) };
   }
 
-  async publish(change: SubjectChangeDto): Promise<void> {
+  /** Resolves once every open stream of every replica has applied the change, or could keep nothing from before it. */
+  async publish(touched: Omit<SubjectChangeDto, 'changeId'>): Promise<void> {
+    const change: SubjectChangeDto = { changeId: randomUUID(), ...touched };
     if (!this.publisher) return this.deliver(change);
+    const settled = this.awaitSettled(change.changeId);
     try {
       // Reconnecting after Redis was away, this replica's publisher may be back later than other replicas'
       // subscribers, whose services then reuse allows again: a change dropped now would go unheard there.
       await this.untilPublisherReady(this.publisher);
-      await this.publisher.publish(this.name, JSON.stringify(change));
+      settled.expect(await this.publisher.publish(this.changesName, JSON.stringify(change)));
+      await settled.done;
     } catch (error) {
       // The change is written and its leases are out, but other replicas' services may not hear of it:
       // this replica's streams close so its services at least keep nothing, and the operator hears.
       this.logger.event('error', 'a subject change could not be published', { error: String(error) }, 'SubjectChanges');
       this.closeStreams();
+    } finally {
+      settled.stopWaiting();
     }
+  }
+
+  /** A service says one of its streams applied a change. */
+  applied(word: SubjectChangeAppliedDto): void {
+    if (this.streams.has(word.streamId) || !this.publisher) return this.streamApplied(word);
+    // Another replica's stream (a load balancer brought the word here): it passes on, or its wait runs out.
+    this.publisher.publish(this.appliedName, JSON.stringify(word)).catch(() => undefined);
+  }
+
+  private heard(channel: string, message: string): void {
+    if (channel === this.changesName) {
+      const change = JSON.parse(message) as SubjectChangeDto;
+      void this.deliver(change).then(() => this.publisher?.publish(this.settledName, change.changeId).catch(() => undefined));
+    } else if (channel === this.appliedName) {
+      this.streamApplied(JSON.parse(message) as SubjectChangeAppliedDto);
+    } else if (channel === this.settledName) {
+      const settling = this.settling.get(message);
+      if (settling && ++settling.replicasSettled >= settling.replicasToSettle) settling.settle();
+    }
+  }
+
+  /** Registered before the publish, as a replica may settle before the publish's answer arrives. */
+  private awaitSettled(changeId: string): { expect(replicas: number): void; done: Promise<void>; stopWaiting(): void } {
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const timer = setTimeout(() => settle(), this.settleLimitMs);
+    const settling: Settling = { replicasSettled: 0, replicasToSettle: Number.POSITIVE_INFINITY, settle };
+    this.settling.set(changeId, settling);
+    return {
+      expect: (replicas) => {
+        settling.replicasToSettle = replicas;
+        if (settling.replicasSettled >= replicas) settle();
+      },
+      done,
+      stopWaiting: () => {
+        clearTimeout(timer);
+        this.settling.delete(changeId);
+      },
+    };
   }
 
   private untilPublisherReady(publisher: Redis): Promise<void> {
@@ -108,15 +188,38 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
 
   private async subscribe(): Promise<void> {
     try {
-      await this.subscriber!.subscribe(this.name);
+      await this.subscriber!.subscribe(this.changesName, this.appliedName, this.settledName);
       this.subscribed = true;
     } catch {
       this.subscriber!.disconnect(true);
     }
   }
 
-  private deliver(change: SubjectChangeDto): void {
-    for (const listener of this.listeners) listener.change(change);
+  /** Passes the change to this replica's open streams; resolves when each has applied it, closed, or the limit passed. */
+  private deliver(change: SubjectChangeDto): Promise<void> {
+    const streamIds = new Set(this.streams.keys());
+    if (streamIds.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(), this.settleLimitMs);
+      const settle = () => {
+        clearTimeout(timer);
+        this.unapplied.delete(change.changeId);
+        resolve();
+      };
+      this.unapplied.set(change.changeId, { streamIds, settle });
+      for (const streamId of streamIds) this.streams.get(streamId)?.change(change);
+    });
+  }
+
+  private streamApplied({ streamId, changeId }: SubjectChangeAppliedDto): void {
+    const unapplied = this.unapplied.get(changeId);
+    if (unapplied?.streamIds.delete(streamId) && unapplied.streamIds.size === 0) unapplied.settle();
+  }
+
+  /** A stream that ended applies nothing more: its service, on hearing it end, keeps nothing. */
+  private forgetStream(streamId: string): void {
+    this.streams.delete(streamId);
+    for (const changeId of [...this.unapplied.keys()]) this.streamApplied({ streamId, changeId });
   }
 
   private down(): void {
@@ -125,7 +228,8 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
   }
 
   private closeStreams(): void {
-    for (const listener of [...this.listeners]) listener.closed();
-    this.listeners.clear();
+    const streams = [...this.streams];
+    for (const [streamId] of streams) this.forgetStream(streamId);
+    for (const [, listener] of streams) listener.closed();
   }
 }

@@ -1,7 +1,7 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { SUBJECT_CHANGE_EVENT, SUBJECT_CHANGES_READY_EVENT, type SubjectChangesReadyDto } from '@stdreg/contracts';
+import { SUBJECT_CHANGE_EVENT, SUBJECT_CHANGES_READY_EVENT, SubjectChangeAppliedDto, type SubjectChangesReadyDto } from '@stdreg/contracts';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { ServiceAuth } from '../callers/caller.decorators';
 import { SubjectChangeChannel } from './subject-change-channel';
@@ -9,7 +9,7 @@ import { subjectChangesUnavailable } from './subject-changes.errors';
 
 const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** Where services follow subject changes (server-sent events): a service route, not part of the partner API. */
+/** Where services follow subject changes (server-sent events) and say they applied one: service routes, not part of the partner API. */
 @ApiExcludeController()
 @ServiceAuth()
 @Controller('subject-changes')
@@ -21,15 +21,15 @@ export class SubjectChangesController {
 
   @Get()
   follow(@Req() request: Request, @Res() response: Response): void {
-    const stop = this.channel.listen({
+    const stream = this.channel.listen({
       change: (change) => response.write(event(SUBJECT_CHANGE_EVENT, change)),
       closed: () => end(),
     });
-    if (!stop) throw subjectChangesUnavailable();
+    if (!stream) throw subjectChangesUnavailable();
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
     response.flushHeaders();
     request.socket.setNoDelay(true);
-    const ready: SubjectChangesReadyDto = { heartbeatMs: this.config.SUBJECT_CHANGES_HEARTBEAT_MS };
+    const ready: SubjectChangesReadyDto = { heartbeatMs: this.config.SUBJECT_CHANGES_HEARTBEAT_MS, streamId: stream.streamId };
     response.write(event(SUBJECT_CHANGES_READY_EVENT, ready));
     const heartbeat = setInterval(() => response.write(': heartbeat\n\n'), this.config.SUBJECT_CHANGES_HEARTBEAT_MS);
     heartbeat.unref();
@@ -38,8 +38,14 @@ export class SubjectChangesController {
       response.end();
     };
     request.on('close', () => {
-      stop();
+      stream.stop();
       end();
     });
+  }
+
+  @Post('applied')
+  @HttpCode(204)
+  applied(@Body() word: SubjectChangeAppliedDto): void {
+    this.channel.applied(word);
   }
 }

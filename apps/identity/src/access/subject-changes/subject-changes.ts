@@ -87,6 +87,6 @@ export class SubjectChanges {
   }
 }
 
-function toDto(change: SubjectChange): SubjectChangeDto {
+function toDto(change: SubjectChange): Omit<SubjectChangeDto, 'changeId'> {
   return { keyIds: [...change.keyIds], personUids: [...change.personUids], accessTokens: change.accessTokens };
 }
