@@ -9,7 +9,9 @@
 // `BENCH_BASELINE_MAIN=<another build's main.js>` adds that build as a third lane of the same rounds (checked
 // to answer the same bytes and headers first) and prints this build's throughput over it: how a change moves
 // the figures, measured in one run (build the other commit and copy dist/apps/standards-api aside first).
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Beside throughput it reports each server's CPU time per request over the measured window (user + system, from
+// /proc/<pid>/stat): what a request costs the server, which the machine's load moves far less than req/s.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   LOAD_CPU,
@@ -48,13 +50,27 @@ const BASELINE_MAIN = process.env.BENCH_BASELINE_MAIN ? path.resolve(process.env
 const tempDir = makeTempDir('registry-read-bench-');
 const fixtureFile = path.join(tempDir, 'fixture.json');
 
+/** A server's port and the pid whose CPU time is counted (taskset execs node in place). */
 async function startNest(main = NEST_MAIN, name = 'standards-api', dataDir = tempDir) {
   const port = await freePort();
   const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', STANDARDS_API_PORT: String(port), HOST: '127.0.0.1' };
   delete env.DATABASE_URL;
-  startServer(name, [main], env);
+  const child = startServer(name, [main], env);
   await waitForStatus(name, port, '/readyz', 200);
-  return port;
+  return { port, pid: child.pid };
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in ms; null where /proc cannot tell. */
+function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
 }
 
 /** The baseline build must answer what this build answers, byte for byte, headers included. */
@@ -67,9 +83,9 @@ async function assertSameAnswers(baselinePort, fixture) {
 
 async function startBare() {
   const port = await freePort();
-  startServer('bare server', [BARE_SERVER, fixtureFile, String(port)], process.env);
+  const child = startServer('bare server', [BARE_SERVER, fixtureFile, String(port)], process.env);
   await waitForStatus('bare server', port, LIST, 200);
-  return port;
+  return { port, pid: child.pid };
 }
 
 function replayedHeaders(rawHeaders) {
@@ -134,12 +150,22 @@ function autocannon(port, scenario, etag, seconds) {
   });
 }
 
-async function measure(server, port, scenario, etag) {
+async function measure(server, { port, pid }, scenario, etag) {
   const label = `${scenario.name} on ${server}`;
   assertOnlyStatus(await autocannon(port, scenario, etag, LOAD.warmupSeconds), scenario.status, `${label} (warm-up)`);
+  const cpuBefore = cpuMsOf(pid);
   const result = await autocannon(port, scenario, etag, LOAD.durationSeconds);
+  const cpuAfter = cpuMsOf(pid);
   assertOnlyStatus(result, scenario.status, label);
-  return { server, scenario: scenario.name, requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, autocannon: result };
+  const cpuMsPerThousand = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return {
+    server,
+    scenario: scenario.name,
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    cpuMsPerThousand,
+    autocannon: result,
+  };
 }
 
 async function runRounds(ports, fixture) {
@@ -150,7 +176,8 @@ async function runRounds(ports, fixture) {
     for (const scenario of SCENARIOS) {
       for (const server of order) {
         const run = { round, ...(await measure(server, ports[server], scenario, fixture[scenario.path].etag)) };
-        log(`round ${round} ${scenario.name} ${server}: ${Math.round(run.requestsPerSecond)} req/s, p99 ${run.p99Ms} ms`);
+        const cpu = run.cpuMsPerThousand === null ? '' : `, ${run.cpuMsPerThousand.toFixed(1)} CPU ms per 1 000`;
+        log(`round ${round} ${scenario.name} ${server}: ${Math.round(run.requestsPerSecond)} req/s, p99 ${run.p99Ms} ms${cpu}`);
         runs.push(run);
       }
     }
@@ -182,27 +209,39 @@ function summarize(runs) {
   });
 }
 
-/** This build over the baseline build, best round of each (the same rounds). */
+/** The least CPU time per request a server needed for a scenario over the rounds (null without /proc). */
+function leastCpu(runs, server, scenario) {
+  const measured = runs.filter((run) => run.server === server && run.scenario === scenario.name).map((run) => run.cpuMsPerThousand);
+  return measured.includes(null) ? null : Math.min(...measured);
+}
+
+/** This build over the baseline build, best round of each (the same rounds): throughput, and CPU time per request. */
 function againstBaseline(runs) {
   return SCENARIOS.map((scenario) => {
     const nest = bestRun(runs, 'nest', scenario);
     const baseline = bestRun(runs, 'baseline', scenario);
+    const nestCpu = leastCpu(runs, 'nest', scenario);
+    const baselineCpu = leastCpu(runs, 'baseline', scenario);
     return {
       scenario: scenario.name,
       nestRequestsPerSecond: nest.requestsPerSecond,
       baselineRequestsPerSecond: baseline.requestsPerSecond,
       ratio: nest.requestsPerSecond / baseline.requestsPerSecond,
+      nestCpuMsPerThousand: nestCpu,
+      baselineCpuMsPerThousand: baselineCpu,
+      cpuRatio: nestCpu === null || baselineCpu === null ? null : nestCpu / baselineCpu,
     };
   });
 }
 
 function renderBaselineTable(rows) {
   return [
-    `| scenario | this build req/s | baseline req/s | this ÷ baseline |`,
-    '| --- | ---: | ---: | ---: |',
+    `| scenario | this build req/s | baseline req/s | this ÷ baseline | this build CPU ms / 1 000 | baseline CPU ms / 1 000 | CPU this ÷ baseline |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.scenario} | ${Math.round(row.nestRequestsPerSecond)} | ${Math.round(row.baselineRequestsPerSecond)} | ${row.ratio.toFixed(2)} |`,
+        `| ${row.scenario} | ${Math.round(row.nestRequestsPerSecond)} | ${Math.round(row.baselineRequestsPerSecond)} | ${row.ratio.toFixed(2)} | ` +
+        `${row.nestCpuMsPerThousand?.toFixed(1) ?? '-'} | ${row.baselineCpuMsPerThousand?.toFixed(1) ?? '-'} | ${row.cpuRatio?.toFixed(2) ?? '-'} |`,
     ),
     '',
     `Baseline: ${BASELINE_MAIN}`,
@@ -245,15 +284,15 @@ function writeResults(fixture, rows, runs, baselineRows) {
 async function main() {
   const startedAt = Date.now();
   log(`starting standards-api (DATA_DIR=${tempDir})`);
-  const nestPort = await startNest();
-  const fixture = await writeFixture(nestPort);
-  const barePort = await startBare();
-  await assertBareReplays(barePort, fixture);
-  const ports = { nest: nestPort, bare: barePort };
+  const nest = await startNest();
+  const fixture = await writeFixture(nest.port);
+  const bare = await startBare();
+  await assertBareReplays(bare.port, fixture);
+  const ports = { nest, bare };
   if (BASELINE_MAIN) {
     log(`starting the baseline standards-api (${BASELINE_MAIN})`);
     ports.baseline = await startNest(BASELINE_MAIN, 'baseline standards-api', makeTempDir('registry-read-baseline-'));
-    await assertSameAnswers(ports.baseline, fixture);
+    await assertSameAnswers(ports.baseline.port, fixture);
   }
   const runs = await runRounds(ports, fixture);
   const rows = summarize(runs);
