@@ -151,17 +151,21 @@ export class SubjectChangeChannel implements OnModuleInit, BeforeApplicationShut
     }
   }
 
-  /** Registered before the publish, as a replica may settle before the publish's answer arrives. */
+  /**
+   * Registered before the publish, as a replica may settle before the publish's answer arrives; the limit counts
+   * from that answer (`expect`), when every replica has the change.
+   */
   private awaitSettled(changeId: string): { expect(replicas: number): void; done: Promise<void>; stopWaiting(): void } {
     let settle!: () => void;
     const done = new Promise<void>((resolve) => (settle = resolve));
-    const timer = setTimeout(() => settle(), this.settleLimitMs);
+    let timer: NodeJS.Timeout | undefined;
     const settling: Settling = { replicasSettled: 0, replicasToSettle: Number.POSITIVE_INFINITY, settle };
     this.settling.set(changeId, settling);
     return {
       expect: (replicas) => {
         settling.replicasToSettle = replicas;
         if (settling.replicasSettled >= replicas) settle();
+        else timer = setTimeout(() => settle(), this.settleLimitMs);
       },
       done,
       stopWaiting: () => {
