@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
-import { CompiledConditions, ConditionsByCue, type ClauseConditions } from './clause-conditions';
+import { CompiledConditions, ConditionsByCue, PracticeTexts, type ClauseConditions } from './clause-conditions';
 
 let pack: ContentPack;
 let conditioned: [string, ClauseConditions][];
@@ -78,10 +78,15 @@ describe('the conditions filed by cue', () => {
     fc.assert(
       fc.property(fc.array(sentence, { minLength: 1, maxLength: 4 }), (sentences) => {
         const candidates = sentences.map((s) => byCue.clausesFor(s));
+        // One practice's texts, shared by every clause tried (as an alignment search shares them): what it remembers
+        // of one clause's phrases and cues answers for another's as a fresh one would.
+        const shared = new PracticeTexts();
         for (const [id, conditions] of compiled) {
           const bearing = sentences.filter((_, i) => candidates[i]!.has(id));
           expect(conditions.contradictions(bearing)).toEqual(conditions.contradictions(sentences));
           expect(conditions.statements(bearing)).toEqual(conditions.statements(sentences));
+          expect(conditions.contradictions(bearing, shared)).toEqual(conditions.contradictions(sentences));
+          expect(conditions.statements(bearing, shared)).toEqual(conditions.statements(sentences));
           found += conditions.contradictions(sentences).length + conditions.statements(sentences).length;
         }
       }),
