@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
-import { CompiledConditions, ConditionsByCue, type ClauseConditions } from './clause-conditions';
+import { CompiledConditions, ConditionsByCue, PhraseCompiler, PracticeTexts, type ClauseConditions } from './clause-conditions';
 
 let pack: ContentPack;
 let conditioned: [string, ClauseConditions][];
@@ -31,6 +31,8 @@ beforeAll(async () => {
       'generated#2',
       { requires: ['ledger reconcil', '账簿 核对'], contradictedBy: ['nobody|without|never reconcil', '没有|未经|无人 核对'] },
     ],
+    // The same phrases against as generated#1 (clauses share lists of phrases at full size).
+    ['generated#3', { requires: ['payout releas', '付款 放行'], contradictedBy: ['nobody|without|never approv', '没有|未经|无人 审批'] }],
   );
 });
 
@@ -54,6 +56,11 @@ function practiceWords(): string[] {
 describe('the conditions filed by cue', () => {
   it('tries a sentence on every clause whose conditions it states or contradicts, and finds the same', () => {
     const compiled = conditioned.map(([id, conditions]): [string, CompiledConditions] => [id, new CompiledConditions(conditions, namesOf)]);
+    const compiler = new PhraseCompiler(namesOf);
+    const compiledTogether = conditioned.map(([id, conditions]): [string, CompiledConditions] => [
+      id,
+      new CompiledConditions(conditions, compiler),
+    ]);
     const byCue = new ConditionsByCue(compiled);
     const word = fc.constantFrom(...practiceWords());
     // A phrase's cues, one alternative of each, between other words: a sentence that states or contradicts it, or nearly.
@@ -78,12 +85,18 @@ describe('the conditions filed by cue', () => {
     fc.assert(
       fc.property(fc.array(sentence, { minLength: 1, maxLength: 4 }), (sentences) => {
         const candidates = sentences.map((s) => byCue.clausesFor(s));
-        for (const [id, conditions] of compiled) {
+        // One practice's texts, shared by every clause tried, compiled by one compiler (as an alignment search and the
+        // index share them): what it remembers of one clause's phrases and cues answers for another's as a fresh one would.
+        const shared = new PracticeTexts();
+        compiled.forEach(([id, conditions], k) => {
           const bearing = sentences.filter((_, i) => candidates[i]!.has(id));
           expect(conditions.contradictions(bearing)).toEqual(conditions.contradictions(sentences));
           expect(conditions.statements(bearing)).toEqual(conditions.statements(sentences));
+          const sharing = compiledTogether[k]![1];
+          expect(sharing.contradictions(bearing, shared)).toEqual(conditions.contradictions(sentences));
+          expect(sharing.statements(bearing, shared)).toEqual(conditions.statements(sentences));
           found += conditions.contradictions(sentences).length + conditions.statements(sentences).length;
-        }
+        });
       }),
       { numRuns: 300 },
     );

@@ -21,6 +21,8 @@ export interface ConditionMatch {
  */
 interface Alternative {
   pattern: RegExp;
+  /** The alternative folded, which a text must contain for the pattern to match it: looked for before the pattern is run. */
+  text: string;
   key: string;
   han: boolean;
 }
@@ -38,9 +40,10 @@ function compileCue(cue: string, namesOf: TermNames): Cue {
     .map((alternative) => {
       const folded = foldText(alternative.replace(/_/g, ' '));
       const text = folded.replace(/[.*+?^${}()[\]\\]/g, '\\$&');
-      if (isHan(alternative)) return { pattern: new RegExp(text, 'u'), key: folded.slice(0, 2), han: true };
+      if (isHan(alternative)) return { pattern: new RegExp(text, 'u'), text: folded, key: folded.slice(0, 2), han: true };
       return {
         pattern: new RegExp(`(?<![\\p{L}\\p{N}-])${text}${text.length <= 3 ? 's?(?![\\p{L}\\p{N}])' : ''}`, 'u'),
+        text: folded,
         key: LEADING_WORD.exec(folded)?.[0] ?? '',
         han: false,
       };
@@ -111,11 +114,16 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export class CompiledConditions {
   private readonly requires: CompiledPhrase[];
   private readonly contradictedBy: CompiledPhrase[];
+  /** The phrases of contradictedBy that are negative, and the others, each in its order. */
+  private readonly negative: CompiledPhrase[];
+  private readonly positive: CompiledPhrase[];
 
   constructor(conditions: ClauseConditions, compiler: PhraseCompiler | TermNames) {
     const phrases = compiler instanceof PhraseCompiler ? compiler : new PhraseCompiler(compiler);
     this.requires = phrases.compile(conditions.requires);
     this.contradictedBy = phrases.compile(conditions.contradictedBy);
+    this.negative = this.contradictedBy.filter((p) => p.negative);
+    this.positive = this.contradictedBy.filter((p) => !p.negative);
   }
 
   /** The cues of each phrase: one of each must be found in a sentence for the phrase to be. */
@@ -129,10 +137,9 @@ export class CompiledConditions {
    * or across the sentence when nothing in it is negated or limited (an agent only drafts).
    */
   contradictions(sentences: string[], texts = new PracticeTexts()): ConditionMatch[] {
-    const negative = this.contradictedBy.filter((p) => p.negative);
-    const positive = this.contradictedBy.filter((p) => !p.negative);
+    const { negative, positive } = this;
     return sentences.flatMap((sentence) => {
-      if (GATED.test(texts.fold(sentence))) return [];
+      if (texts.gated(sentence)) return [];
       const found =
         texts.firstMatch(negative, sentence) ??
         texts
@@ -166,6 +173,10 @@ export class PracticeTexts {
   private readonly negations = new Map<string, boolean>();
   private readonly affirmativeClauses = new Map<string, string[]>();
   private readonly found = new Map<string, Map<string, boolean>>();
+  /** Whether a cue is found in a text, by the cue's compiled alternatives: phrases share their cues (a subject, a verb). */
+  private readonly cuesFound = new Map<string, Map<Cue, boolean>>();
+  private readonly gatedTexts = new Map<string, boolean>();
+  private readonly restricted = new Map<string, boolean>();
 
   firstMatch(phrases: CompiledPhrase[], text: string): CompiledPhrase | undefined {
     let foundInText = this.found.get(text);
@@ -173,13 +184,24 @@ export class PracticeTexts {
     for (const phrase of phrases) {
       let found = foundInText.get(phrase.phrase);
       if (found === undefined) {
-        const folded = this.fold(text);
-        found = phrase.cues.every((cue) => cue.some((alternative) => alternative.pattern.test(folded)));
+        found = phrase.cues.every((cue) => this.cueFound(cue, text));
         foundInText.set(phrase.phrase, found);
       }
       if (found) return phrase;
     }
     return undefined;
+  }
+
+  private cueFound(cue: Cue, text: string): boolean {
+    let cuesInText = this.cuesFound.get(text);
+    if (cuesInText === undefined) this.cuesFound.set(text, (cuesInText = new Map()));
+    let found = cuesInText.get(cue);
+    if (found === undefined) {
+      const folded = this.fold(text);
+      found = cue.some((alternative) => folded.includes(alternative.text) && alternative.pattern.test(folded));
+      cuesInText.set(cue, found);
+    }
+    return found;
   }
 
   negated(text: string): boolean {
@@ -195,7 +217,19 @@ export class PracticeTexts {
 
   /** Whether a sentence says nothing positive across its clauses: negated, or limiting what is done. */
   negatedOrRestricted(sentence: string): boolean {
-    return this.negated(sentence) || RESTRICTED.test(this.fold(sentence));
+    return this.negated(sentence) || this.tested(RESTRICTED, this.restricted, sentence);
+  }
+
+  /** Whether a sentence makes what is done wait for someone or something (GATED). */
+  gated(sentence: string): boolean {
+    return this.tested(GATED, this.gatedTexts, sentence);
+  }
+
+  /** Whether a pattern matches the text folded, remembered in `found` (one map a pattern). */
+  private tested(pattern: RegExp, found: Map<string, boolean>, text: string): boolean {
+    let matches = found.get(text);
+    if (matches === undefined) found.set(text, (matches = pattern.test(this.fold(text))));
+    return matches;
   }
 
   /** The clauses of a sentence that are not themselves negated, in order. */

@@ -408,25 +408,31 @@ export class RegistrySearchIndex {
     const about = new Map<string, Set<string>>();
     // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
     const sentencesOfClause = new Map<string, string[]>();
-    const triedIn = new Map<string, Set<string>>();
     for (const sentence of sentences) {
       for (const id of this.conditionsByCue.clausesFor(sentence)) {
         const bearing = sentencesOfClause.get(id);
         if (bearing) bearing.push(sentence);
         else sentencesOfClause.set(id, [sentence]);
-        triedIn.set(sentence, (triedIn.get(sentence) ?? new Set()).add(id));
       }
+    }
+    const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
+    const texts = new PracticeTexts();
+    // The sentences that state the opposite of each clause; a contradiction counts only in a sentence about the clause.
+    const contradictedIn = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing, texts)]));
+    const contradictedBy = new Map<string, Set<string>>();
+    for (const [id, matches] of contradictedIn) {
+      for (const { sentence } of matches) contradictedBy.set(sentence, (contradictedBy.get(sentence) ?? new Set()).add(id));
     }
     sentences.forEach((sentence, i) => {
       const query = this.withTermNames(sentence, namedTerms[i]);
       const options = searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 });
       // The evidence's share bounds the search; whether the sentence is about a clause (a lower share) is asked
-      // only of the clauses it may contradict, scored alone: at full size a sentence is about thousands of clauses.
+      // only of the clauses it contradicts, scored alone: at full size a sentence is about thousands of clauses.
       const ranking = this.clauseIndex.search(query, options, { atLeast: EVIDENCE_SHARE });
-      const tried = triedIn.get(sentence);
-      if (tried !== undefined && ranking.size > 0) {
+      const contradicted = contradictedBy.get(sentence);
+      if (contradicted !== undefined && ranking.size > 0) {
         const floor = ranking.scoreAt(0) * ABOUT_SHARE;
-        for (const [id, score] of this.clauseIndex.scoresOf(query, options, tried)) {
+        for (const [id, score] of this.clauseIndex.scoresOf(query, options, contradicted)) {
           if (score >= floor) about.set(id, (about.get(id) ?? new Set()).add(sentence));
         }
       }
@@ -445,16 +451,11 @@ export class RegistrySearchIndex {
     });
     const practiceTerms = namedTerms.flat();
 
-    const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
-    const texts = new PracticeTexts();
     // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
     // sentence about something else (a rounding rule's "cent … calculated" in a sentence on access) say nothing of it.
     const isAbout = (id: string, sentence: string) => about.get(id)?.has(sentence) ?? false;
     const contradictions = new Map(
-      tried.map(({ id, conditions, bearing }) => [
-        id,
-        conditions.contradictions(bearing, texts).filter((match) => isAbout(id, match.sentence)),
-      ]),
+      [...contradictedIn].map(([id, matches]) => [id, matches.filter((match) => isAbout(id, match.sentence))]),
     );
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
