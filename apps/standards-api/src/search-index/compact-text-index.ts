@@ -68,44 +68,35 @@ export class TextRanking {
   }
 }
 
-const CHUNK_BITS = 16;
-const CHUNK = 1 << CHUNK_BITS;
-
-/**
- * Growable column of 32-bit integers, for the postings while the index is built: in chunks, so it holds at most
- * a chunk more than its values and is never copied to grow (a doubled array held up to twice the postings, and
- * three times while it grew: at full size tens of MB of a switch's peak).
- */
+/** Growable column of 32-bit integers, for the postings while the index is built. */
 class IntColumn {
-  private chunks: Int32Array[] = [];
+  values = new Int32Array(1 << 16);
   length = 0;
 
   push(value: number): void {
-    const offset = this.length & (CHUNK - 1);
-    if (offset === 0) this.chunks.push(new Int32Array(CHUNK));
-    this.chunks[this.chunks.length - 1]![offset] = value;
-    this.length++;
-  }
-
-  at(i: number): number {
-    return this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
-  }
-
-  max(): number {
-    let max = 0;
-    for (let i = 0; i < this.length; i++) if (this.at(i) > max) max = this.at(i);
-    return max;
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
   }
 
   release(): void {
-    this.chunks = [];
+    this.values = new Int32Array(0);
     this.length = 0;
   }
 }
 
-/** An array for counts up to `max`: 16 bits when they fit (they always do for registry text), else 32. */
-function countArray(max: number, length: number): Uint16Array | Int32Array {
-  return max <= 0xffff ? new Uint16Array(length) : new Int32Array(length);
+/**
+ * Counts in 16 bits when they fit (they always do for registry text), else in 32: a copy of them, or with a
+ * length, an array of that length for counts to be written to (in the order of a sort).
+ */
+function compactCounts(counts: Int32Array, length?: number): Uint16Array | Int32Array {
+  let max = 0;
+  for (const count of counts) if (count > max) max = count;
+  if (length !== undefined) return max <= 0xffff ? new Uint16Array(length) : new Int32Array(length);
+  return max <= 0xffff ? Uint16Array.from(counts) : counts.slice();
 }
 
 /**
@@ -418,26 +409,25 @@ export class CompactTextIndex {
     const { keys, frequencies, lengths, documentStarts, tokenCount } = build;
     this.averageFieldLengths = build.averageFieldLengths;
     this.longestFields = new Int32Array(this.fieldCount);
-    this.fieldLengths = countArray(lengths.max(), lengths.length);
     for (let i = 0; i < lengths.length; i++) {
       const field = i % this.fieldCount;
-      this.fieldLengths[i] = lengths.at(i);
-      this.longestFields[field] = Math.max(this.longestFields[field]!, lengths.at(i));
+      this.longestFields[field] = Math.max(this.longestFields[field]!, lengths.values[i]!);
     }
+    this.fieldLengths = compactCounts(lengths.values.subarray(0, lengths.length));
 
     // A counting sort by token and field; stable, so each list stays in document order as MiniSearch's Maps are.
     const postingCount = keys.length;
     this.offsets = new Int32Array(tokenCount * this.fieldCount + 1);
-    for (let i = 0; i < postingCount; i++) this.offsets[keys.at(i) + 1]!++;
+    for (let i = 0; i < postingCount; i++) this.offsets[keys.values[i]! + 1]!++;
     for (let key = 1; key < this.offsets.length; key++) this.offsets[key]! += this.offsets[key - 1]!;
     const next = this.offsets.slice(0, -1);
     this.postingDocuments = new Int32Array(postingCount);
-    this.postingFrequencies = countArray(frequencies.max(), postingCount);
+    this.postingFrequencies = compactCounts(frequencies.values.subarray(0, postingCount), postingCount);
     for (let document = 0; document < this.ids.length; document++) {
-      for (let i = documentStarts.at(document); i < documentStarts.at(document + 1); i++) {
-        const at = next[keys.at(i)]!++;
+      for (let i = documentStarts.values[document]!; i < documentStarts.values[document + 1]!; i++) {
+        const at = next[keys.values[i]!]!++;
         this.postingDocuments[at] = document;
-        this.postingFrequencies[at] = frequencies.at(i);
+        this.postingFrequencies[at] = frequencies.values[i]!;
       }
     }
     build.spend();
