@@ -81,6 +81,11 @@ class IntColumn {
     }
     this.values[this.length++] = value;
   }
+
+  release(): void {
+    this.values = new Int32Array(0);
+    this.length = 0;
+  }
 }
 
 /**
@@ -340,6 +345,17 @@ export class TextIndexBuild {
     }
     this.documentStarts.push(this.keys.length);
   }
+
+  /**
+   * Lets go of the postings as counted and of the look-up of tokens once an index is made from the build (which
+   * keeps its ids and vocabulary): at full size a hundred MB that would otherwise live as long as the caller's
+   * reference to the build, through the rest of a release's load.
+   */
+  spend(): void {
+    for (const column of [this.documentStarts, this.keys, this.frequencies, this.lengths]) column.release();
+    this.numberOfToken.clear();
+    this.frequencyOfToken.clear();
+  }
 }
 
 export class CompactTextIndex {
@@ -414,6 +430,7 @@ export class CompactTextIndex {
         this.postingFrequencies[at] = frequencies.values[i]!;
       }
     }
+    build.spend();
 
     this.maxScores = new Float32Array(tokenCount * this.fieldCount);
     for (let key = 0; key < this.maxScores.length; key++) {

@@ -18,13 +18,9 @@ import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { NearWords } from './near-words';
 import { TermNameIndex, type NamedTerm } from './term-names';
+import { IndexedTermsBuild, type IndexedTerm, type IndexedTerms } from './indexed-terms';
 
-/** A term as the index keeps it: its id, its names and the blocks it governs (its record stays in the database). */
-export interface IndexedTerm {
-  termId: string;
-  term: Localized;
-  standards: string[];
-}
+export type { IndexedTerm } from './indexed-terms';
 
 /** A current standards block and the conditions the pack gives its clauses (both languages together), as the index is built from it. */
 export interface IndexedStandard {
@@ -155,7 +151,7 @@ interface SearchIndexParts {
   termIndex: CompactTextIndex;
   clauseIndex: CompactTextIndex;
   roleIndex: CompactTextIndex;
-  terms: Map<string, IndexedTerm>;
+  terms: IndexedTerms;
   roles: Map<string, RoleDto>;
   standards: Map<string, IndexedBlock>;
   clauseTexts: Map<string, Localized>;
@@ -168,7 +164,7 @@ export class RegistrySearchIndex {
   private readonly termIndex: CompactTextIndex;
   private readonly clauseIndex: CompactTextIndex;
   private readonly roleIndex: CompactTextIndex;
-  private readonly terms: Map<string, IndexedTerm>;
+  private readonly terms: IndexedTerms;
   private readonly roles: Map<string, RoleDto>;
   private readonly standards: Map<string, IndexedBlock>;
   /** Each current clause's text, which a departure is read against (a few MB at full size; the blocks stay in the database). */
@@ -187,13 +183,13 @@ export class RegistrySearchIndex {
    * as it comes and let go, and of each record it keeps what a hit needs, never the record itself.
    */
   static async build(source: SearchIndexSource): Promise<RegistrySearchIndex> {
-    const terms = new Map<string, IndexedTerm>();
+    const keptTerms = new IndexedTermsBuild();
     const termBuild = new TextIndexBuild(TERM_FIELDS, searchTermsOfAll);
     const namedTerms: NamedTerm[] = [];
     for await (const batch of source.terms) {
       const termDocuments: TextDocument[] = [];
       for (const term of batch) {
-        terms.set(term.termId, { termId: term.termId, term: term.term, standards: term.standards });
+        keptTerms.add(term.termId, term.term, term.standards);
         termDocuments.push({
           id: term.termId,
           fields: [
@@ -211,6 +207,7 @@ export class RegistrySearchIndex {
       }
       termBuild.add(termDocuments);
     }
+    const terms = keptTerms.done();
     const termIndex = index(TERM_FIELDS, termBuild);
     const termNames = new TermNameIndex(namedTerms);
     const nearWords = new NearWords(termNames.foldedNames());
