@@ -624,16 +624,19 @@ export class RegistrySearchIndex {
       const scored = blocks.filter((hit) => hit.score > 0);
       scored.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
       // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
-      const floor = Math.max(0, ...scored.map((hit) => hit.unvoted)) * RELATIVE_FLOOR;
+      const bestUnvoted = Math.max(0, ...scored.map((hit) => hit.unvoted));
+      const floor = bestUnvoted * RELATIVE_FLOOR;
       const hits = scored.filter((hit) => hit.unvoted >= floor).slice(0, limit);
-      // Open: a block answered without all its clauses scored, or one not answered whose bound reaches the answer.
+      // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
+      // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
       const answered = new Set(hits);
-      const reaches =
-        hits.length === limit
-          ? (hit: { most: number }) => hit.most >= hits[hits.length - 1]!.score
-          : (hit: { most: number; votes: number }) => hit.most - hit.votes >= Math.max(floor, Number.MIN_VALUE);
-      const last = hits.length === limit ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE);
-      const open = blocks.filter((hit) => hit.unscored.length > 0 && (answered.has(hit) || reaches(hit)));
+      const full = hits.length === limit;
+      const last = full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE);
+      const open = blocks.filter(
+        (hit) =>
+          hit.unscored.length > 0 &&
+          (answered.has(hit) || (full ? hit.most : hit.most - hit.votes) >= last || hit.most - hit.votes > bestUnvoted),
+      );
       if (open.length > 0) {
         const ids = new Set(open.flatMap((hit) => hit.unscored));
         for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) clauseScores.set(id, score);
