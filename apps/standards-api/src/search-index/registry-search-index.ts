@@ -99,6 +99,15 @@ export interface StandardHit {
   terms: string[];
 }
 
+/** What the practice says of a block besides its clauses' relevance: each adds to the block's score. */
+interface BlockSignals {
+  contradicted: number;
+  stated: number;
+  terms: Set<string>;
+  /** The block's ranks in the sentences' rankings, fused (SENTENCE_VOTE). */
+  sentenceVotes: number;
+}
+
 const SHORT_QUERY_TERMS = 6;
 /** The clauses an alignment search ranks at first for each block it is asked for (a block has about eight). */
 const CLAUSES_PER_BLOCK_HIT = 64;
@@ -117,6 +126,10 @@ const ABOUT_SHARE = 0.15;
  * clauses at once: posted before the period closed, and edited after posting).
  */
 const DEPARTURE_SHARE = 0.8;
+/** What a block gains from each sentence whose best evidence clause is one of its clauses (issue 28, fifth round). */
+const SENTENCE_VOTE = 0.3;
+/** The constant of reciprocal rank fusion: the block a sentence ranks second gains 2/3 of the vote, the third 1/2. */
+const RANK_FUSION_CONSTANT = 1;
 /** What the registry names of the terms a role description names count beside its own words. */
 const TERM_NAMES_WEIGHT = 0.5;
 
@@ -403,6 +416,8 @@ export class RegistrySearchIndex {
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
     const about = new Map<string, Set<string>>();
+    /** For each sentence, the blocks of its evidence clauses, best first. */
+    const blocksOfSentences: string[][] = [];
     // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
     const sentencesOfClause = new Map<string, string[]>();
     for (const sentence of sentences) {
@@ -438,8 +453,12 @@ export class RegistrySearchIndex {
         const cue = departureCue(sentence, this.clauseText(id));
         if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
       }
+      const blocksOfSentence: string[] = [];
+      blocksOfSentences.push(blocksOfSentence);
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
         const id = ranking.idAt(rank);
+        const sectionId = id.slice(0, id.indexOf('#'));
+        if (!blocksOfSentence.includes(sectionId)) blocksOfSentence.push(sectionId);
         evidence.set(id, [
           ...(evidence.get(id) ?? []),
           { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
@@ -468,12 +487,19 @@ export class RegistrySearchIndex {
 
     // A block's signals: how many of its clauses are contradicted and stated, the practice's terms it governs.
     const sectionOf = (clauseId: string) => clauseId.slice(0, clauseId.indexOf('#'));
-    const signalsOf = new Map<string, { contradicted: number; stated: number; terms: Set<string> }>();
+    const signalsOf = new Map<string, BlockSignals>();
     const signalsOfSection = (sectionId: string) => {
       let signals = signalsOf.get(sectionId);
-      if (signals === undefined) signalsOf.set(sectionId, (signals = { contradicted: 0, stated: 0, terms: new Set() }));
+      if (signals === undefined) signalsOf.set(sectionId, (signals = { contradicted: 0, stated: 0, terms: new Set(), sentenceVotes: 0 }));
       return signals;
     };
+    // Reciprocal rank fusion of each sentence's ranking of blocks into the whole practice's: a block gains
+    // SENTENCE_VOTE for each sentence whose best evidence is in it, less for those ranking it lower.
+    for (const blocks of blocksOfSentences) {
+      blocks.forEach((sectionId, rank) => {
+        signalsOfSection(sectionId).sentenceVotes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
+      });
+    }
     for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(sectionOf(id)).contradicted++;
     for (const [id, found] of statements) if (found.length > 0) signalsOfSection(sectionOf(id)).stated++;
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
@@ -523,7 +549,7 @@ export class RegistrySearchIndex {
   private rankBlocks(
     practice: string,
     limit: number,
-    signalsOf: Map<string, { contradicted: number; stated: number; terms: Set<string> }>,
+    signalsOf: Map<string, BlockSignals>,
   ): { hits: { block: IndexedBlock; score: number; terms: string[] }[]; clauseScores: Map<string, number> } {
     const query = this.withTermNames(practice);
     const options = searchOptions(practice, { text: 2, conditions: 1.5, heading: 1 });
@@ -553,7 +579,15 @@ export class RegistrySearchIndex {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
       const isKnown = (id: string) => whole.complete || clauseScores.has(id) || scoredAlone.has(id);
-      const blocks: { block: IndexedBlock; score: number; most: number; terms: string[]; unscored: string[] }[] = [];
+      const blocks: {
+        block: IndexedBlock;
+        score: number;
+        unvoted: number;
+        most: number;
+        votes: number;
+        terms: string[];
+        unscored: string[];
+      }[] = [];
       const sections = new Set([...clauseScores.keys()].map((id) => id.slice(0, id.indexOf('#'))));
       for (const sectionId of signalsOf.keys()) sections.add(sectionId);
       for (const sectionId of sections) {
@@ -573,18 +607,36 @@ export class RegistrySearchIndex {
         }
         const signals = signalsOf.get(sectionId);
         const terms = [...(signals?.terms ?? [])].sort();
+        const votes = signals?.sentenceVotes ?? 0;
         const signal =
           Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
-        blocks.push({ block, score: round(relevanceOf(found) + signal), most: round(relevanceOf(most) + signal), terms, unscored });
+        const score = round(relevanceOf(found) + signal);
+        blocks.push({
+          block,
+          score: round(score + votes),
+          unvoted: score,
+          most: round(relevanceOf(most) + signal + votes),
+          votes,
+          terms,
+          unscored,
+        });
       }
       const scored = blocks.filter((hit) => hit.score > 0);
       scored.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
-      const top = scored[0]?.score ?? 0;
-      const hits = scored.filter((hit) => hit.score >= top * RELATIVE_FLOOR).slice(0, limit);
-      // Open: a block answered without all its clauses scored, or one not answered whose bound reaches the answer.
+      // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
+      const bestUnvoted = Math.max(0, ...scored.map((hit) => hit.unvoted));
+      const floor = bestUnvoted * RELATIVE_FLOOR;
+      const hits = scored.filter((hit) => hit.unvoted >= floor).slice(0, limit);
+      // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
+      // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
       const answered = new Set(hits);
-      const last = hits.length === limit ? hits[hits.length - 1]!.score : Math.max(top * RELATIVE_FLOOR, Number.MIN_VALUE);
-      const open = blocks.filter((hit) => hit.unscored.length > 0 && (answered.has(hit) || hit.most >= last));
+      const full = hits.length === limit;
+      const last = full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE);
+      const open = blocks.filter(
+        (hit) =>
+          hit.unscored.length > 0 &&
+          (answered.has(hit) || (full ? hit.most : hit.most - hit.votes) >= last || hit.most - hit.votes > bestUnvoted),
+      );
       if (open.length > 0) {
         const ids = new Set(open.flatMap((hit) => hit.unscored));
         for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) clauseScores.set(id, score);
