@@ -775,14 +775,16 @@ export class CompactTextIndex {
         // the next term is read for them alone: when fewer than `wanted` of them are above what the terms left could
         // give a document none found (nor the share of the best), the wanted-th is not, and need not be selected.
         const reach = restBound * restTerms;
-        const decided =
-          candidates === null &&
-          step < order.length - 1 &&
-          byShare * ROUNDING_SLACK <= reach &&
-          this.countAbove(documents, partial, partialTerms, reach) < wanted;
-        if (wanted <= documents.length && !decided) {
-          kth = this.kthLowerBound(documents, partial, partialTerms, wanted, kth);
-          threshold = Math.max(byShare, kth);
+        if (wanted <= documents.length) {
+          const decided =
+            candidates === null &&
+            step < order.length - 1 &&
+            byShare * ROUNDING_SLACK <= reach &&
+            this.countAbove(documents, partial, partialTerms, reach) < wanted;
+          if (!decided) {
+            kth = this.kthLowerBound(documents, partial, partialTerms, wanted, kth);
+            threshold = Math.max(byShare, kth);
+          }
         }
       }
     }
