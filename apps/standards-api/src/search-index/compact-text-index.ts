@@ -705,7 +705,10 @@ export class CompactTextIndex {
     };
     const order = units.map((_, i) => i).sort((a, b) => units[b]!.bound - units[a]!.bound);
     let restBound = units.reduce((sum, unit) => sum + unit.bound, 0);
-    let restTerms = units.length;
+    // A term whose tokens have no postings finds no document: it adds neither to a sum nor to the terms found.
+    let restTerms = units.filter((unit) => unit.lists.starts.length > 0).length;
+    /** The last wanted-th best lower bound worked out (lower bounds only rise, so most documents fall below it). */
+    let kth = 0;
     let candidates: Int32Array | null = null;
     let bestLowerBound = 0;
     for (let step = 0; step < order.length; step++) {
@@ -758,11 +761,32 @@ export class CompactTextIndex {
         }
       }
       restBound -= unit.bound;
-      restTerms--;
+      if (lists.starts.length > 0) restTerms--;
       // The threshold is at most the best lower bound: while the terms left could lift a document none found
       // above that, it would neither end the first pass nor rule anything out, and is not worked out.
       const needed = candidates !== null || restTerms === 0 || restBound * restTerms < bestLowerBound * ROUNDING_SLACK;
-      threshold = needed ? this.threshold(candidates ?? touched, partial, partialTerms, share, wanted) : 0;
+      threshold = 0;
+      if (needed) {
+        // The best lower bound of the documents left is the best one met: a document ruled out was below it.
+        const documents = candidates ?? touched;
+        const byShare = bestLowerBound * share;
+        threshold = byShare;
+        // Before the last term, while every document found is still a candidate, the threshold decides only whether
+        // the next term is read for them alone: when fewer than `wanted` of them are above what the terms left could
+        // give a document none found (nor the share of the best), the wanted-th is not, and need not be selected.
+        const reach = restBound * restTerms;
+        if (wanted <= documents.length) {
+          const decided =
+            candidates === null &&
+            step < order.length - 1 &&
+            byShare * ROUNDING_SLACK <= reach &&
+            this.countAbove(documents, partial, partialTerms, reach) < wanted;
+          if (!decided) {
+            kth = this.kthLowerBound(documents, partial, partialTerms, wanted, kth);
+            threshold = Math.max(byShare, kth);
+          }
+        }
+      }
     }
     return ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
   }
@@ -780,18 +804,41 @@ export class CompactTextIndex {
     return documents.subarray(0, count);
   }
 
-  /** What every hit of the answer is known to score at least: the wanted-th best lower bound, the share of the best. */
-  private threshold(documents: ArrayLike<number>, partial: Float64Array, partialTerms: Uint16Array, share: number, wanted: number): number {
-    const lowerBounds = new Float64Array(documents.length);
-    let best = 0;
+  /** How many of the documents have a lower bound that stays above `reach` once lowered by the rounding slack. */
+  private countAbove(documents: ArrayLike<number>, partial: Float64Array, partialTerms: Uint16Array, reach: number): number {
+    let count = 0;
+    for (let i = 0; i < documents.length; i++) {
+      const document = documents[i]!;
+      if (partial[document]! * partialTerms[document]! * ROUNDING_SLACK > reach) count++;
+    }
+    return count;
+  }
+
+  /**
+   * The wanted-th largest lower bound of the documents (wanted ≤ their number), selected among those at or above
+   * `floor` when at least `wanted` are (the k-th largest is then theirs), else among all.
+   */
+  private kthLowerBound(
+    documents: ArrayLike<number>,
+    partial: Float64Array,
+    partialTerms: Uint16Array,
+    wanted: number,
+    floor: number,
+  ): number {
+    let above = 0;
+    for (let i = 0; i < documents.length; i++) {
+      const document = documents[i]!;
+      if (partial[document]! * partialTerms[document]! >= floor) above++;
+    }
+    const least = above >= wanted ? floor : -Infinity;
+    const lowerBounds = new Float64Array(above >= wanted ? above : documents.length);
+    let count = 0;
     for (let i = 0; i < documents.length; i++) {
       const document = documents[i]!;
       const lowerBound = partial[document]! * partialTerms[document]!;
-      lowerBounds[i] = lowerBound;
-      if (lowerBound > best) best = lowerBound;
+      if (lowerBound >= least) lowerBounds[count++] = lowerBound;
     }
-    const byShare = best * share;
-    return wanted <= documents.length ? Math.max(byShare, kthLargest(lowerBounds, wanted)) : byShare;
+    return kthLargest(lowerBounds, wanted);
   }
 
   /**
