@@ -286,30 +286,32 @@ function treeOrder(sorted: readonly number[], shared: Int32Array, lengthAt: (pos
       firstOfChildren[to] = first;
     } else if (first < secondOfChildren[to]!) secondOfChildren[to] = first;
   };
-  const path = [0];
+  // The nodes from the root to the last token's, as a stack.
+  const path = new Int32Array(most);
+  let top = 0;
   for (let position = 0; position < count; position++) {
     const common = position === 0 ? 0 : shared[position]!;
-    while (depth[path.at(-1)!]! > common) {
-      const node = path.pop()!;
+    while (depth[path[top]!]! > common) {
+      const node = path[top--]!;
       finish(node);
-      const above = path.at(-1)!;
+      const above = path[top]!;
       if (depth[above]! >= common) attach(node, above);
       else {
         const branch = nodes++;
         depth[branch] = common;
-        path.push(branch);
+        path[++top] = branch;
         attach(node, branch);
       }
     }
     const leaf = nodes++;
     depth[leaf] = lengthAt(position);
     token[leaf] = sorted[position]!;
-    path.push(leaf);
+    path[++top] = leaf;
   }
-  while (path.length > 1) {
-    const node = path.pop()!;
+  while (top > 0) {
+    const node = path[top--]!;
     finish(node);
-    attach(node, path.at(-1)!);
+    attach(node, path[top]!);
   }
   created[0] = -1;
 
@@ -322,15 +324,31 @@ function treeOrder(sorted: readonly number[], shared: Int32Array, lengthAt: (pos
   const filled = entryStarts.slice(0, nodes);
   for (let node = 0; node < nodes; node++) if (token[node]! >= 0) entries[filled[node]!++] = -1 - node;
   for (let node = 1; node < nodes; node++) entries[filled[parent[node]!]!++] = node;
-  const setAt = (entry: number) => (entry < 0 ? token[-1 - entry]! : created[entry]!);
+  // An entry is set once the node and the one under it exist; at most one existed before its node (the
+  // child the node was split above), and it is set first, so the entries are in the order the nodes under them came to exist.
+  const setAt = new Int32Array(entries.length);
+  for (let i = 0; i < entries.length; i++) setAt[i] = entries[i]! < 0 ? token[-1 - entries[i]!]! : created[entries[i]!]!;
   for (let node = 0; node < nodes; node++) {
     const from = entryStarts[node]!;
     const to = entryStarts[node + 1]!;
-    if (to - from < 2) continue;
-    // An entry is set once the node and the one under it exist; at most one existed before its node (the
-    // child the node was split above), and it is set first, so the entries are in the order the nodes under them came to exist.
-    const ordered = Array.from(entries.subarray(from, to)).sort((a, b) => setAt(a) - setAt(b));
-    entries.set(ordered, from);
+    if (to - from > 16) {
+      const ordered = Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => setAt[a]! - setAt[b]!);
+      const orderedEntries = ordered.map((i) => entries[i]!);
+      entries.set(orderedEntries, from);
+      continue;
+    }
+    // Most nodes have two or three entries: sorted by insertion.
+    for (let i = from + 1; i < to; i++) {
+      const entry = entries[i]!;
+      const key = setAt[i]!;
+      let j = i - 1;
+      for (; j >= from && setAt[j]! > key; j--) {
+        entries[j + 1] = entries[j]!;
+        setAt[j + 1] = setAt[j]!;
+      }
+      entries[j + 1] = entry;
+      setAt[j + 1] = key;
+    }
   }
 
   // Depth first, each node's entries first to last: the order the typo search meets the tokens.
