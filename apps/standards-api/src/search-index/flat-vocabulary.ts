@@ -12,6 +12,18 @@
 const HAN_FIRST = /^\p{Script=Han}/u;
 /** The shared lengths are kept in a byte: a longer one is kept as 255, which only costs recomputing rows. */
 const MOST_SHARED = 255;
+/** The least shared length of each block of this many positions, and of each run of this many blocks, is kept to skip them. */
+const BLOCK = 32;
+
+/** The least of each block of BLOCK values. */
+function leastOfBlocks(values: Uint8Array): Uint8Array {
+  const least = new Uint8Array(Math.ceil(values.length / BLOCK)).fill(MOST_SHARED);
+  values.forEach((value, i) => {
+    const block = Math.floor(i / BLOCK);
+    if (value < least[block]!) least[block] = value;
+  });
+  return least;
+}
 
 /** The tokens a typo look-up finds, in the tree's order: their numbers, lengths and distances to the term. */
 export interface TokensWithinDistance {
@@ -34,7 +46,14 @@ export class FlatVocabulary {
     private readonly tokenOf: Int32Array,
     /** The first sorted position of a token that starts with a Han character. */
     private readonly hanStart: number,
-  ) {}
+  ) {
+    this.blockLeast = leastOfBlocks(shared);
+    this.runLeast = leastOfBlocks(this.blockLeast);
+  }
+
+  /** The least shared length of each block of 32 positions, and of each run of 32 blocks. */
+  private readonly blockLeast: Uint8Array;
+  private readonly runLeast: Uint8Array;
 
   /**
    * The vocabulary of these tokens (distinct, none empty), token number i being tokens[i]: the order they were
@@ -92,7 +111,7 @@ export class FlatVocabulary {
     const [from, to] = this.segmentOf(prefix);
     const start = this.firstAtOrAfter(prefix, from, to);
     if (start === to || !this.sharesPrefix(start, prefix, prefix.length)) return;
-    const end = this.afterGallop(start, to, (position) => this.sharesPrefix(position, prefix, prefix.length));
+    const end = this.afterGroup(start, to, prefix.length);
     // A prefix's tokens are one subtree of the tree, so their ranks are consecutive (but for the empty prefix,
     // whose half is not one subtree): listed from the highest, as the iterator walks a node's entries from its last.
     let least = Infinity;
@@ -120,6 +139,7 @@ export class FlatVocabulary {
     const found: number[] = [];
     const distances: number[] = [];
     const columns = term.length + 1;
+    const termUnits = Uint16Array.from({ length: term.length }, (_, i) => term.charCodeAt(i));
     // Row i holds the distances from the first i characters of the token at hand to each prefix of the term;
     // a row is computed only within maxDistance of the diagonal, the rest keeps maxDistance + 1 (as MiniSearch's).
     const rows = new Uint8Array((columns + maxDistance + 1) * columns).fill(maxDistance + 1);
@@ -144,7 +164,7 @@ export class FlatVocabulary {
           let least = rows[here]!;
           const last = Math.min(columns - 1, row + maxDistance);
           for (let column = Math.max(1, row - maxDistance); column <= last; column++) {
-            const replace = rows[above + column - 1]! + (character === term.charCodeAt(column - 1) ? 0 : 1);
+            const replace = rows[above + column - 1]! + (character === termUnits[column - 1] ? 0 : 1);
             const distance = Math.min(replace, rows[above + column]! + 1, rows[here + column - 1]! + 1);
             rows[here + column] = distance;
             if (distance < least) least = distance;
@@ -158,8 +178,7 @@ export class FlatVocabulary {
         if (prunedAt > 0) {
           // Every token that shares these characters is as far: skipped.
           computed = prunedAt - 1;
-          const least = Math.min(prunedAt, MOST_SHARED);
-          position = this.afterGallop(position, to, (next) => this.shared[next]! >= least && this.sharesWith(next, start, prunedAt));
+          position = this.afterGroup(position, to, prunedAt);
           continue;
         }
         const distance = rows[length * columns + columns - 1]!;
@@ -198,6 +217,31 @@ export class FlatVocabulary {
     if (this.ends[position]! - start < length) return false;
     for (let i = 0; i < length; i++) if (this.packed.charCodeAt(start + i) !== text.charCodeAt(i)) return false;
     return true;
+  }
+
+  /**
+   * The first position after `position` (up to `to`) whose token does not share the first `length` characters
+   * of the token at `position`: read off the shared lengths one by one, then by galloping over the characters.
+   */
+  private afterGroup(position: number, to: number, length: number): number {
+    if (length > MOST_SHARED) {
+      const from = position === 0 ? 0 : this.ends[position - 1]!;
+      return this.afterGallop(position, to, (other) => this.sharesWith(other, from, length));
+    }
+    // The first position whose shared length is below `length`: through the rest of its block of 32, then
+    // over whole blocks (and runs of 32 blocks) that share at least that much, then through the block found.
+    const { shared, blockLeast, runLeast } = this;
+    let next = position + 1;
+    for (; next < to && next % BLOCK !== 0; next++) if (shared[next]! < length) return next;
+    while (next < to) {
+      const block = next / BLOCK;
+      if (block % BLOCK === 0 && runLeast[block / BLOCK]! >= length) next += BLOCK * BLOCK;
+      else if (blockLeast[block]! >= length) next += BLOCK;
+      else {
+        for (const end = Math.min(next + BLOCK, to); next < end; next++) if (shared[next]! < length) return next;
+      }
+    }
+    return to;
   }
 
   /** Whether the token at a position starts with the `length` characters of `packed` from `from`. */
