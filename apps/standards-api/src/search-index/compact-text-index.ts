@@ -2,7 +2,7 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
-import SearchableMap from 'minisearch/SearchableMap';
+import { FlatVocabulary, type TokensWithinDistance } from './flat-vocabulary';
 
 /** A document to index: its id and the text of each field, in the index's field order. */
 export interface TextDocument {
@@ -236,28 +236,6 @@ function kthLargest(values: Float64Array, k: number): number {
   return values[target]!;
 }
 
-/** A node of SearchableMap's radix tree: a child by each edge's characters, the value under the empty key. */
-type RadixNode = Map<string, RadixNode | number>;
-
-/** The radix tree under a SearchableMap (its `_tree`): walked directly, a prefix's thousands of tokens cost no key strings. */
-function treeOf(map: SearchableMap<number>): RadixNode {
-  return (map as unknown as { _tree: RadixNode })._tree;
-}
-
-/**
- * Each token of a tree with its length, in the order SearchableMap's iterator gives them (children last
- * added first, depth first), `length` being the length of the tree's prefix.
- */
-function eachToken(node: RadixNode, length: number, visit: (tokenNumber: number, length: number) => void): void {
-  const keys = [...node.keys()];
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const key = keys[i]!;
-    const child = node.get(key)!;
-    if (key === '') visit(child as number, length);
-    else eachToken(child as RadixNode, length + key.length, visit);
-  }
-}
-
 /**
  * An index while its documents are added, a batch at a time: a release's texts are read from the database in
  * batches, and each batch is tokenized and counted here and let go, so the texts of the whole release are never
@@ -266,9 +244,7 @@ function eachToken(node: RadixNode, length: number, visit: (tokenNumber: number,
  */
 export class TextIndexBuild {
   readonly ids: string[] = [];
-  /** The vocabulary tree in two halves (see CompactTextIndex). */
-  readonly hanFirst = new SearchableMap<number>();
-  readonly otherFirst = new SearchableMap<number>();
+  /** Whether every token that starts with a Han character is Han throughout. */
   hanFirstAllHan = true;
   tokenCount = 0;
   /** Document d's postings are those from documentStarts[d] to documentStarts[d + 1] (its number is not stored per posting). */
@@ -279,9 +255,7 @@ export class TextIndexBuild {
   /** Distinct tokens of document d in field f at d * fieldCount + f. */
   readonly lengths = new IntColumn();
   readonly averageFieldLengths: Float64Array;
-  // The tree's look-up scans a node's children (thousands of Chinese characters at its root): while
-  // building, a hash map answers whether a token is known, and the tree is only written to. Counted here
-  // too, as SearchableMap's size walks the whole tree after every change.
+  /** The tokens met so far, by their numbers (the order met); the vocabulary is made of them once every document is in. */
   private readonly numberOfToken = new Map<string, number>();
   private readonly frequencyOfToken = new Map<number, number>();
 
@@ -321,17 +295,14 @@ export class TextIndexBuild {
     const frequencyOfToken = this.frequencyOfToken;
     for (let field = 0; field < fieldCount; field++) {
       frequencyOfToken.clear();
-      // Tokens are numbered in the order MiniSearch first meets them, so the vocabulary tree is built alike
-      // and its prefix and typo look-ups list the same tokens in the same order.
+      // Tokens are numbered in the order MiniSearch first meets them, so the vocabulary orders its prefix and
+      // typo look-ups as MiniSearch's tree, built in that order, lists them.
       for (const token of tokensOfFields[field]!) {
         if (!token) continue;
         let tokenNumber = this.numberOfToken.get(token);
         if (tokenNumber === undefined) {
           this.numberOfToken.set(token, (tokenNumber = this.tokenCount++));
-          if (HAN_FIRST.test(token)) {
-            this.hanFirst.set(token, tokenNumber);
-            if (!ALL_HAN.test(token)) this.hanFirstAllHan = false;
-          } else this.otherFirst.set(token, tokenNumber);
+          if (this.hanFirstAllHan && HAN_FIRST.test(token) && !ALL_HAN.test(token)) this.hanFirstAllHan = false;
         }
         frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
       }
@@ -344,6 +315,11 @@ export class TextIndexBuild {
       }
     }
     this.documentStarts.push(this.keys.length);
+  }
+
+  /** The vocabulary of the tokens met. */
+  vocabulary(): FlatVocabulary {
+    return FlatVocabulary.of([...this.numberOfToken.keys()]);
   }
 
   /**
@@ -362,17 +338,13 @@ export class CompactTextIndex {
   private readonly fieldCount: number;
   private readonly ids: string[];
   /**
-   * The vocabulary tree, in two: tokens that start with a Han character and the others. Each half is the
-   * whole tree's subtrees under its first characters, alike in shape and order, so a look-up or a prefix
-   * answers as the whole tree would; a typo look-up of a Latin word in the other half alone skips the
-   * thousands of Chinese characters at the root (the most of a cold search at 100 000 terms).
+   * The vocabulary: each token's number, and the tokens a prefix or a typo finds in MiniSearch's order. Its
+   * tokens that start with a Han character are apart from the others, so a typo look-up of a Latin word can
+   * skip the thousands of Chinese characters (the most of a cold search at 100 000 terms).
    */
-  private readonly hanFirst: SearchableMap<number>;
-  private readonly otherFirst: SearchableMap<number>;
+  private readonly vocabulary: FlatVocabulary;
   /** Whether every token that starts with a Han character is Han throughout (then no Latin typo reaches one). */
   private readonly hanFirstAllHan: boolean;
-  /** The whole tree, built only for a typo look-up the halves cannot answer alone (none in the registry's searches). */
-  private wholeVocabulary: SearchableMap<number> | undefined;
   /** Postings of token t in field f: documents and frequencies at offsets[t * fieldCount + f] up to the next offset. */
   private readonly offsets: Int32Array;
   private readonly postingDocuments: Int32Array;
@@ -403,8 +375,7 @@ export class CompactTextIndex {
     const build = documents instanceof TextIndexBuild ? documents : new TextIndexBuild(fields, tokenizeAll).add(documents);
     this.fieldCount = fields.length;
     this.ids = build.ids;
-    this.hanFirst = build.hanFirst;
-    this.otherFirst = build.otherFirst;
+    this.vocabulary = build.vocabulary();
     this.hanFirstAllHan = build.hanFirstAllHan;
     const { keys, frequencies, lengths, documentStarts, tokenCount } = build;
     this.averageFieldLengths = build.averageFieldLengths;
@@ -588,20 +559,19 @@ export class CompactTextIndex {
       found.tokens.push(tokenNumber);
       found.weights.push(weight);
     };
-    const vocabulary = HAN_FIRST.test(term) ? this.hanFirst : this.otherFirst;
-    const exact = vocabulary.get(term);
+    const exact = this.vocabulary.get(term);
     if (exact !== undefined) add(exact, 1);
-    let fuzzyMatches: Map<string, [number, number]> | undefined;
+    let fuzzyMatches: TokensWithinDistance | undefined;
     if (fuzziness) {
       const fraction = fuzziness === true ? 0.2 : fuzziness;
       const maxDistance = fraction < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fraction)) : fraction;
       // A word without Han characters is as many edits from an all-Han token as the longer of the two is long.
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
-      if (maxDistance) fuzzyMatches = (latinTypo ? this.otherFirst : this.whole()).fuzzyGet(term, maxDistance);
+      if (maxDistance) fuzzyMatches = this.vocabulary.withinDistance(term, maxDistance, latinTypo);
     }
     const prefixed = new Set<number>();
     if (byPrefix) {
-      eachToken(treeOf(vocabulary.atPrefix(term)), term.length, (tokenNumber, length) => {
+      this.vocabulary.eachWithPrefix(term, (tokenNumber, length) => {
         const distance = length - term.length;
         if (!distance) return;
         prefixed.add(tokenNumber);
@@ -609,18 +579,14 @@ export class CompactTextIndex {
       });
     }
     if (fuzzyMatches) {
-      for (const [token, [tokenNumber, distance]] of fuzzyMatches) {
-        if (!distance || prefixed.has(tokenNumber)) continue;
-        add(tokenNumber, (weights.fuzzy * token.length) / (token.length + distance));
-      }
+      fuzzyMatches.tokens.forEach((tokenNumber, i) => {
+        const distance = fuzzyMatches.distances[i]!;
+        if (!distance || prefixed.has(tokenNumber)) return;
+        const length = fuzzyMatches.lengths[i]!;
+        add(tokenNumber, (weights.fuzzy * length) / (length + distance));
+      });
     }
     return found;
-  }
-
-  /** The vocabulary as one tree, its tokens set in the order they were numbered (so shaped as MiniSearch's). */
-  private whole(): SearchableMap<number> {
-    this.wholeVocabulary ??= SearchableMap.from([...this.otherFirst, ...this.hanFirst].sort((a, b) => a[1] - b[1]));
-    return this.wholeVocabulary;
   }
 
   /**
