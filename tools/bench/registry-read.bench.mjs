@@ -210,15 +210,20 @@ function summarize(runs) {
   });
 }
 
+/** A server's CPU time per 1 000 requests for a scenario, one figure per round (null where /proc could not tell). */
+function cpuOfRounds(runs, server, scenario) {
+  return runs.filter((run) => run.server === server && run.scenario === scenario.name).map((run) => run.cpuMsPerThousand);
+}
+
 /** The least CPU time per request a server needed for a scenario over the rounds (null without /proc). */
 function leastCpu(runs, server, scenario) {
-  const measured = runs.filter((run) => run.server === server && run.scenario === scenario.name).map((run) => run.cpuMsPerThousand);
+  const measured = cpuOfRounds(runs, server, scenario);
   return measured.includes(null) ? null : Math.min(...measured);
 }
 
 /** The middle of a server's CPU time per request for a scenario over the rounds (null without /proc). */
 function medianCpu(runs, server, scenario) {
-  const measured = runs.filter((run) => run.server === server && run.scenario === scenario.name).map((run) => run.cpuMsPerThousand);
+  const measured = cpuOfRounds(runs, server, scenario);
   if (measured.includes(null)) return null;
   const sorted = measured.sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

@@ -2,7 +2,7 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
-import { FlatVocabulary, type TokensWithinDistance } from './flat-vocabulary';
+import { FlatVocabulary, startsWithHan, type TokensWithinDistance } from './flat-vocabulary';
 
 /** A document to index: its id and the text of each field, in the index's field order. */
 export interface TextDocument {
@@ -36,7 +36,6 @@ const D = 0.5;
 const MAX_FUZZY = 6;
 const DOCUMENTS_PER_BATCH = 500;
 const HAN = /\p{Script=Han}/u;
-const HAN_FIRST = /^\p{Script=Han}/u;
 const ALL_HAN = /^\p{Script=Han}+$/u;
 
 /** The documents a query matches, best first (ties in the order MiniSearch gives them: the order first matched). */
@@ -302,7 +301,7 @@ export class TextIndexBuild {
         let tokenNumber = this.numberOfToken.get(token);
         if (tokenNumber === undefined) {
           this.numberOfToken.set(token, (tokenNumber = this.tokenCount++));
-          if (this.hanFirstAllHan && HAN_FIRST.test(token) && !ALL_HAN.test(token)) this.hanFirstAllHan = false;
+          if (this.hanFirstAllHan && startsWithHan(token) && !ALL_HAN.test(token)) this.hanFirstAllHan = false;
         }
         frequencyOfToken.set(tokenNumber, (frequencyOfToken.get(tokenNumber) ?? 0) + 1);
       }

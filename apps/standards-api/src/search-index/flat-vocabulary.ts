@@ -10,6 +10,11 @@
 // and the node under it exist, and a node with path P exists from the first token equal to P or the
 // second token that branches at P, whichever comes first (`FlatVocabulary.of` works that out).
 const HAN_FIRST = /^\p{Script=Han}/u;
+
+/** Whether a token starts with a Han character: the vocabulary keeps those apart from the others. */
+export function startsWithHan(token: string): boolean {
+  return HAN_FIRST.test(token);
+}
 /** The shared lengths are kept in a byte: a longer one is kept as 255, which only costs recomputing rows. */
 const MOST_SHARED = 255;
 /** The least shared length of each block of this many positions, and of each run of this many blocks, is kept to skip them. */
@@ -63,7 +68,7 @@ export class FlatVocabulary {
     const count = tokens.length;
     const other: number[] = [];
     const han: number[] = [];
-    tokens.forEach((token, tokenNumber) => (HAN_FIRST.test(token) ? han : other).push(tokenNumber));
+    tokens.forEach((token, tokenNumber) => (startsWithHan(token) ? han : other).push(tokenNumber));
     const byText = (a: number, b: number) => (tokens[a]! < tokens[b]! ? -1 : 1);
     const sorted = [...other.sort(byText), ...han.sort(byText)];
     const ends = new Int32Array(count);
@@ -200,7 +205,7 @@ export class FlatVocabulary {
   }
 
   private segmentOf(term: string): [number, number] {
-    return HAN_FIRST.test(term) ? [this.hanStart, this.size] : [0, this.hanStart];
+    return startsWithHan(term) ? [this.hanStart, this.size] : [0, this.hanStart];
   }
 
   private tokenAt(position: number): number {

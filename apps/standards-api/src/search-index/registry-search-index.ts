@@ -108,6 +108,11 @@ interface BlockSignals {
   sentenceVotes: number;
 }
 
+/** The block a clause belongs to: its id up to the `#` (RUL-3#2 is a clause of RUL-3). */
+function blockOfClause(clauseId: string): string {
+  return clauseId.slice(0, clauseId.indexOf('#'));
+}
+
 const SHORT_QUERY_TERMS = 6;
 /** The clauses an alignment search ranks at first for each block it is asked for (a block has about eight). */
 const CLAUSES_PER_BLOCK_HIT = 64;
@@ -457,7 +462,7 @@ export class RegistrySearchIndex {
       blocksOfSentences.push(blocksOfSentence);
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
         const id = ranking.idAt(rank);
-        const sectionId = id.slice(0, id.indexOf('#'));
+        const sectionId = blockOfClause(id);
         if (!blocksOfSentence.includes(sectionId)) blocksOfSentence.push(sectionId);
         evidence.set(id, [
           ...(evidence.get(id) ?? []),
@@ -486,7 +491,6 @@ export class RegistrySearchIndex {
     );
 
     // A block's signals: how many of its clauses are contradicted and stated, the practice's terms it governs.
-    const sectionOf = (clauseId: string) => clauseId.slice(0, clauseId.indexOf('#'));
     const signalsOf = new Map<string, BlockSignals>();
     const signalsOfSection = (sectionId: string) => {
       let signals = signalsOf.get(sectionId);
@@ -500,8 +504,8 @@ export class RegistrySearchIndex {
         signalsOfSection(sectionId).sentenceVotes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
       });
     }
-    for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(sectionOf(id)).contradicted++;
-    for (const [id, found] of statements) if (found.length > 0) signalsOfSection(sectionOf(id)).stated++;
+    for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(blockOfClause(id)).contradicted++;
+    for (const [id, found] of statements) if (found.length > 0) signalsOfSection(blockOfClause(id)).stated++;
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
     const { hits, clauseScores } = this.rankBlocks(practice, limit, signalsOf);
@@ -588,7 +592,7 @@ export class RegistrySearchIndex {
         terms: string[];
         unscored: string[];
       }[] = [];
-      const sections = new Set([...clauseScores.keys()].map((id) => id.slice(0, id.indexOf('#'))));
+      const sections = new Set([...clauseScores.keys()].map(blockOfClause));
       for (const sectionId of signalsOf.keys()) sections.add(sectionId);
       for (const sectionId of sections) {
         const block = this.standards.get(sectionId);
