@@ -1,6 +1,6 @@
 import { contentDigest, loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
 import { RegistryRelease } from '../src/registry-release/registry-release';
-import { storeSearchIndex } from '../src/registry-release/stored-search-index';
+import { SEARCH_INDEX_CHUNK_BYTES, storeSearchIndex } from '../src/registry-release/stored-search-index';
 import type { ContentReleaseEntity } from '../src/registry-storage/registry.entity';
 import { RegistryRepository } from '../src/registry-storage/registry.repository';
 import { RegistryService } from '../src/registry/registry.service';
@@ -15,6 +15,8 @@ let pack: ContentPack;
 let words: string[];
 /** The release as loaded with no stored index: its index built from the records. */
 let fromRecords: RegistryRelease;
+/** How many chunks the sample pack's stored index takes. */
+let chunkCount: number;
 
 const sql = (text: string, parameters: unknown[] = []) => api.dataSource.query(text, parameters);
 const dropStoredIndexes = () => sql('DELETE FROM search_index_snapshot WHERE release = $1', [release.sequence]);
@@ -40,7 +42,11 @@ afterAll(async () => {
 describe('the stored search index of a release', () => {
   it('is stored by the import, and the service serves the release from it', async () => {
     const stored = await repository.storedSearchIndexes(release.sequence);
-    expect(stored).toEqual([expect.objectContaining({ formatVersion: SEARCH_INDEX_FORMAT_VERSION, chunkCount: 1 })]);
+    expect(stored).toEqual([expect.objectContaining({ formatVersion: SEARCH_INDEX_FORMAT_VERSION })]);
+    // Even the sample pack's index takes a few chunks: the specs below read, drop and corrupt one of several.
+    expect(stored[0]!.chunkCount).toBe(Math.ceil(stored[0]!.byteLength / SEARCH_INDEX_CHUNK_BYTES));
+    expect(stored[0]!.chunkCount).toBeGreaterThan(2);
+    chunkCount = stored[0]!.chunkCount;
     expect(api.app.get(RegistryService).currentRelease()?.searchIndexOrigin).toEqual({ from: 'stored' });
   });
 
@@ -60,7 +66,7 @@ describe('the stored search index of a release', () => {
   it('with a corrupt chunk, is built from the records (the same answers) and stored again in its place', async () => {
     await sql(
       `UPDATE search_index_snapshot_chunk SET bytes = set_byte(bytes, 4000, (get_byte(bytes, 4000) + 1) % 256)
-        WHERE release = $1 AND chunk = 0`,
+        WHERE release = $1 AND chunk = 1`,
       [release.sequence],
     );
     const loaded = await RegistryRelease.load(repository, release);
@@ -71,14 +77,21 @@ describe('the stored search index of a release', () => {
   });
 
   it('with a chunk missing, or one too short, is built from the records', async () => {
-    await sql('DELETE FROM search_index_snapshot_chunk WHERE release = $1 AND chunk = 0', [release.sequence]);
+    await sql('DELETE FROM search_index_snapshot_chunk WHERE release = $1 AND chunk = 1', [release.sequence]);
     const missing = await RegistryRelease.load(repository, release);
-    expect(missing.searchIndexOrigin).toEqual({ from: 'records', problem: 'chunk 0 of 1 is missing', replacing: true });
+    expect(missing.searchIndexOrigin).toEqual({ from: 'records', problem: `chunk 1 of ${chunkCount} is missing`, replacing: true });
     expectSameAnswers(fromRecords.search, missing.search, words, 40);
     await storedAgain();
-    await sql('UPDATE search_index_snapshot_chunk SET bytes = substring(bytes from 1 for 1000) WHERE release = $1', [release.sequence]);
+    await sql('UPDATE search_index_snapshot_chunk SET bytes = substring(bytes from 1 for 1000) WHERE release = $1 AND chunk = 0', [
+      release.sequence,
+    ]);
     const short = await RegistryRelease.load(repository, release);
-    expect(short.searchIndexOrigin).toMatchObject({ from: 'records', problem: expect.stringMatching(/^the chunks hold 1000 of the/) });
+    const stored = (await repository.storedSearchIndexes(release.sequence))[0]!;
+    expect(short.searchIndexOrigin).toEqual({
+      from: 'records',
+      problem: `the chunks hold ${stored.byteLength - SEARCH_INDEX_CHUNK_BYTES + 1000} of the ${stored.byteLength} bytes stored`,
+      replacing: true,
+    });
     await storedAgain();
   });
 
@@ -116,7 +129,7 @@ describe('the stored search index of a release', () => {
       otherVersion,
     ]);
     await sql(
-      `UPDATE search_index_snapshot s SET sha256 = (SELECT sha256(bytes) FROM search_index_snapshot_chunk c
+      `UPDATE search_index_snapshot s SET sha256 = (SELECT sha256(string_agg(bytes, ''::bytea ORDER BY chunk)) FROM search_index_snapshot_chunk c
           WHERE c.release = s.release AND c.format_version = s.format_version) WHERE release = $1`,
       [release.sequence],
     );
@@ -140,7 +153,7 @@ describe('the stored search index of a release', () => {
     const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM search_index_snapshot_chunk WHERE release = $1', [
       release.sequence,
     ]);
-    expect(chunks).toBe(1);
+    expect(chunks).toBe(chunkCount);
     expect((await RegistryRelease.load(repository, release)).searchIndexOrigin).toEqual({ from: 'stored' });
   });
 

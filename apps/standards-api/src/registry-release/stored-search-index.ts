@@ -12,8 +12,14 @@ import {
   type StoredTextIndexes,
 } from '../search-index/search-index-snapshot';
 
-/** The bytes of a chunk row: a few MB, so that neither a write nor a read holds the whole index as one hex string. */
-export const SEARCH_INDEX_CHUNK_BYTES = 4 * 2 ** 20;
+/**
+ * The bytes of a chunk row: small, so that no read holds the whole index as one hex string, and every buffer a read
+ * allocates for a chunk (the driver's message, its hex text, the chunk's bytes) stays small enough for glibc's
+ * allocator to reuse; 4 MB chunks left 287-329 MB of RSS after the load against 294-296 (docs/decisions.md).
+ */
+export const SEARCH_INDEX_CHUNK_BYTES = 64 * 1024;
+/** The chunks read by one query: about 2 MB of index, each chunk its own row (message) all the same. */
+const CHUNKS_PER_READ = 32;
 
 /** What was found stored for a release: its text indexes, or why there are none to use. */
 export type StoredSearchIndex =
@@ -41,14 +47,19 @@ export async function readStoredSearchIndex(repository: RegistryRepository, rele
   const snapshot = new Uint8Array(header.byteLength);
   const hash = createHash('sha256');
   let filled = 0;
-  for (let chunk = 0; chunk < header.chunkCount; chunk++) {
-    const bytes = await repository.storedSearchIndexChunk(release, SEARCH_INDEX_FORMAT_VERSION, chunk);
-    if (bytes === undefined) return unreadable(`chunk ${chunk} of ${header.chunkCount} is missing`);
-    if (filled + bytes.byteLength > snapshot.byteLength)
-      return unreadable(`the chunks hold more than the ${header.byteLength} bytes stored`);
-    snapshot.set(bytes, filled);
-    filled += bytes.byteLength;
-    hash.update(bytes);
+  for (let first = 0; first < header.chunkCount; first += CHUNKS_PER_READ) {
+    const count = Math.min(CHUNKS_PER_READ, header.chunkCount - first);
+    const rows = await repository.storedSearchIndexChunks(release, SEARCH_INDEX_FORMAT_VERSION, first, count);
+    for (let i = 0; i < count; i++) {
+      const row = rows[i];
+      if (row?.chunk !== first + i) return unreadable(`chunk ${first + i} of ${header.chunkCount} is missing`);
+      if (filled + row.bytes.byteLength > snapshot.byteLength) {
+        return unreadable(`the chunks hold more than the ${header.byteLength} bytes stored`);
+      }
+      snapshot.set(row.bytes, filled);
+      filled += row.bytes.byteLength;
+      hash.update(row.bytes);
+    }
   }
   if (filled !== snapshot.byteLength) return unreadable(`the chunks hold ${filled} of the ${header.byteLength} bytes stored`);
   if (!hash.digest().equals(header.sha256)) return unreadable('the checksum does not match');

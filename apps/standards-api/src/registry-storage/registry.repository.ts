@@ -183,13 +183,18 @@ export class RegistryRepository {
     return rows.map((row) => ({ ...row, byteLength: Number(row.byteLength) }));
   }
 
-  /** The bytes of one chunk of a stored search index, or undefined when it is missing. */
-  async storedSearchIndexChunk(release: string, formatVersion: number, chunk: number): Promise<Buffer | undefined> {
-    const rows: { bytes: Buffer }[] = await this.dataSource.query(
-      `SELECT bytes FROM search_index_snapshot_chunk WHERE release = $1 AND format_version = $2 AND chunk = $3`,
-      [release, formatVersion, chunk],
+  /** The chunks of a stored search index numbered from `first` to `first + count - 1` that are stored, in their order. */
+  async storedSearchIndexChunks(
+    release: string,
+    formatVersion: number,
+    first: number,
+    count: number,
+  ): Promise<{ chunk: number; bytes: Buffer }[]> {
+    return this.dataSource.query(
+      `SELECT chunk, bytes FROM search_index_snapshot_chunk
+         WHERE release = $1 AND format_version = $2 AND chunk >= $3 AND chunk < $3 + $4 ORDER BY chunk`,
+      [release, formatVersion, first, count],
     );
-    return rows[0]?.bytes;
   }
 
   /**

@@ -34,8 +34,9 @@ SELECT doc FROM ${table} WHERE release = $1;
 SELECT format_version AS "formatVersion", byte_length AS "byteLength", chunk_count AS "chunkCount", sha256
 FROM search_index_snapshot WHERE release = $1;
 
--- RegistryRepository.storedSearchIndexChunk
-SELECT bytes FROM search_index_snapshot_chunk WHERE release = $1 AND format_version = $2 AND chunk = $3;
+-- RegistryRepository.storedSearchIndexChunks
+SELECT chunk, bytes FROM search_index_snapshot_chunk
+WHERE release = $1 AND format_version = $2 AND chunk >= $3 AND chunk < $3 + $4 ORDER BY chunk;
 
 -- RegistryRepository.storeSearchIndex
 SELECT pg_advisory_xact_lock($1, $2::bigint::integer);
