@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { contentDigest, loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
 import { RegistryRelease } from '../src/registry-release/registry-release';
 import { SEARCH_INDEX_CHUNK_BYTES, storeSearchIndex } from '../src/registry-release/stored-search-index';
@@ -157,12 +158,33 @@ describe('the stored search index of a release', () => {
     expect((await RegistryRelease.load(repository, release)).searchIndexOrigin).toEqual({ from: 'stored' });
   });
 
-  it('of a release imported without one (by an older build) is built when the service loads it, and stored once it serves', async () => {
+  it('of a release just imported is waited for by a replica serving another, which then switches to it as stored', async () => {
+    const service = api.app.get(RegistryService);
+    const serving = service.currentRelease()!.sequence;
     const changed: ContentPack = { ...pack, pack: { ...pack.pack, packVersion: '2099.1.0' } };
+    // As the import does before it stores the index: the release committed, its index not yet stored.
+    const imported = (await repository.replaceContent(changed, contentDigest(changed)))!;
+    await service.refreshIfChanged();
+    expect(service.currentRelease()?.sequence).toBe(serving);
+    const built = await RegistryRelease.load(repository, imported);
+    expect(await storeSearchIndex(repository, imported.sequence, built.search)).toBe(true);
+    await service.refreshIfChanged();
+    expect(service.currentRelease()?.sequence).toBe(imported.sequence);
+    expect(service.currentRelease()?.searchIndexOrigin).toEqual({ from: 'stored' });
+  });
+
+  it('of a release imported without one (by an older build) is built when the service loads it, and stored once it serves', async () => {
+    const changed: ContentPack = { ...pack, pack: { ...pack.pack, packVersion: '2099.2.0' } };
     const imported = (await repository.replaceContent(changed, contentDigest(changed)))!;
     expect(await repository.storedSearchIndexes(imported.sequence)).toEqual([]);
     const service = api.app.get(RegistryService);
-    await service.refreshIfChanged();
+    // An hour after the import: a replica no longer waits for its index (content_release is append-only, so the clock moves).
+    const anHourLater = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 3_600_000);
+    try {
+      await service.refreshIfChanged();
+    } finally {
+      anHourLater.mockRestore();
+    }
     expect(service.currentRelease()?.sequence).toBe(imported.sequence);
     expect(service.currentRelease()?.searchIndexOrigin).toEqual({ from: 'records', problem: undefined, replacing: false });
     const deadline = Date.now() + 20_000;

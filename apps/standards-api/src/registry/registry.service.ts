@@ -19,6 +19,7 @@ import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistryRelease } from '../registry-release/registry-release';
 import { storeSearchIndex } from '../registry-release/stored-search-index';
+import { SEARCH_INDEX_FORMAT_VERSION } from '../search-index/search-index-snapshot';
 import { policyDto, standardBlockDto, standardSummaryDto, taskSpecDto, termDto } from '../registry-release/registry-records';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';
@@ -27,6 +28,8 @@ import { giveBackUnusedHeap, heapGiveBackAfter, type HeapGiveBackWhenIdle, withH
 const REPRESENTATION_CACHE_LIMITS = { entries: 4096, bytes: 32 * 1024 * 1024 };
 /** How long after a release without a stored search index serves its index is stored: not before the service is ready. */
 const SEARCH_INDEX_STORE_DELAY_MS = 1000;
+/** How long after an import a serving replica waits for the import to store the new release's search index. */
+const SEARCH_INDEX_WAIT_MS = 120_000;
 
 /** The records of a release were asked for after the release's rows were deleted (two newer releases imported since). */
 class ReleaseGone extends Error {}
@@ -94,14 +97,31 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     return this.release !== null;
   }
 
-  /** Reloads the release when another one has become current. */
+  /**
+   * Reloads the release when another one has become current, once its search index is stored (or it was imported
+   * SEARCH_INDEX_WAIT_MS ago): the one serving serves meanwhile.
+   */
   async refreshIfChanged(): Promise<void> {
     try {
       const sequence = await this.repository.currentReleaseSequence();
-      if (sequence !== (this.release?.sequence ?? null)) await this.refresh();
+      if (sequence === (this.release?.sequence ?? null)) return;
+      if (sequence !== null && this.release !== null && (await this.awaitsStoredSearchIndex(sequence))) return;
+      await this.refresh();
     } catch (error) {
       this.logger.warn(`registry refresh failed: ${(error as Error).message}`, 'RegistryService');
     }
+  }
+
+  /**
+   * Whether a release just imported has no stored search index yet: the import stores it once the release has
+   * committed (15-50 s later at full size), and a replica serving another release waits for it rather than build the
+   * same index beside the import, until SEARCH_INDEX_WAIT_MS after the import (an older build's import stores none).
+   */
+  private async awaitsStoredSearchIndex(sequence: string): Promise<boolean> {
+    const release = await this.repository.currentRelease();
+    if (release?.sequence !== sequence || Date.now() - release.importedAt.getTime() >= SEARCH_INDEX_WAIT_MS) return false;
+    const stored = await this.repository.storedSearchIndexes(sequence);
+    return !stored.some((header) => header.formatVersion === SEARCH_INDEX_FORMAT_VERSION);
   }
 
   /**
