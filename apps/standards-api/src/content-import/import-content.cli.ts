@@ -59,6 +59,11 @@ try {
       break;
     case 'imported':
       process.stdout.write(`imported pack ${outcome.packVersion} (${outcome.digest}) at ${outcome.importedAt.toISOString()}\n`);
+      process.stdout.write(
+        outcome.searchIndex.stored
+          ? `stored its search index (${outcome.searchIndex.milliseconds} ms)\n`
+          : `did not store its search index (the first replica to load it will): ${outcome.searchIndex.problem}\n`,
+      );
       break;
   }
 } finally {

@@ -10,6 +10,7 @@ import { EventOutbox1764300000000 } from './1764300000000-event-outbox';
 import { LedgerRunningBalance1764321000000 } from './1764321000000-ledger-running-balance';
 import { RuleVersionInForce1764340000000 } from './1764340000000-rule-version-in-force';
 import { RegistryRecordsByRelease1764400000000 } from './1764400000000-registry-records-by-release';
+import { SearchIndexSnapshot1764500000000 } from './1764500000000-search-index-snapshot';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const STANDARDS_API_MIGRATIONS = [
   LedgerRunningBalance1764321000000,
   RuleVersionInForce1764340000000,
   RegistryRecordsByRelease1764400000000,
+  SearchIndexSnapshot1764500000000,
 ];

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { eventWebhooks, STANDARDS_API_ERRORS, STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
 import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
-import { API_VERSION } from '../registry/registry-release';
+import { API_VERSION } from '../registry-release/registry-release';
 
 /** Builds the OpenAPI 3.1 description from the controllers and the contracts DTOs. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

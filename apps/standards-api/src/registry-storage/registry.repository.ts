@@ -27,6 +27,14 @@ export interface PolicyVersionKey {
   effectiveTo: string | null;
 }
 
+/** A stored search index of a release (search_index_snapshot), without its bytes. */
+export interface StoredSearchIndexHeader {
+  formatVersion: number;
+  byteLength: number;
+  chunkCount: number;
+  sha256: Buffer;
+}
+
 /** The tables of a release's records, each keyed by release first. */
 export const CONTENT_TABLES = [
   'standard_block_version',
@@ -39,6 +47,8 @@ export const CONTENT_TABLES = [
 ];
 // Serializes imports across processes; any number of replicas may try at once.
 const IMPORT_LOCK_KEY = 7_341_001;
+/** Serializes the writes of one release's stored search index (the release's sequence is the second key). */
+const SEARCH_INDEX_LOCK_KEY = 7_341_002;
 /** The keyed tables read in batches, with their key column (collation "C", migration 1764400000000: the order of JavaScript's `<` for these ids, served by the primary key). */
 const BATCHED = { term: 'term_id', task_spec: 'task_code' } as const;
 
@@ -163,6 +173,68 @@ export class RegistryRepository {
     return rows.map((row) => row.doc);
   }
 
+  /** The search indexes stored for a release, one per format version, without their bytes. */
+  async storedSearchIndexes(release: string): Promise<StoredSearchIndexHeader[]> {
+    const rows: { formatVersion: number; byteLength: string; chunkCount: number; sha256: Buffer }[] = await this.dataSource.query(
+      `SELECT format_version AS "formatVersion", byte_length AS "byteLength", chunk_count AS "chunkCount", sha256
+         FROM search_index_snapshot WHERE release = $1`,
+      [release],
+    );
+    return rows.map((row) => ({ ...row, byteLength: Number(row.byteLength) }));
+  }
+
+  /** The chunks of a stored search index numbered from `first` to `first + count - 1` that are stored, in their order. */
+  async storedSearchIndexChunks(
+    release: string,
+    formatVersion: number,
+    first: number,
+    count: number,
+  ): Promise<{ chunk: number; bytes: Buffer }[]> {
+    return this.dataSource.query(
+      `SELECT chunk, bytes FROM search_index_snapshot_chunk
+         WHERE release = $1 AND format_version = $2 AND chunk >= $3 AND chunk < $3 + $4 ORDER BY chunk`,
+      [release, formatVersion, first, count],
+    );
+  }
+
+  /**
+   * Stores a release's search index in one transaction, a chunk per statement: unless one of that format version
+   * is stored already (another replica, or the import, was first), or with `replacing`, in place of it (one that
+   * did not read back). Returns whether it stored it. Two writers at once wait for each other (a lock per release).
+   */
+  async storeSearchIndex(
+    release: string,
+    header: StoredSearchIndexHeader,
+    chunks: Iterable<Uint8Array>,
+    { replacing = false }: { replacing?: boolean } = {},
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, $2::bigint::integer)', [SEARCH_INDEX_LOCK_KEY, release]);
+      if (replacing) {
+        await manager.query('DELETE FROM search_index_snapshot WHERE release = $1 AND format_version = $2', [
+          release,
+          header.formatVersion,
+        ]);
+      }
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO search_index_snapshot (release, format_version, byte_length, chunk_count, sha256) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (release, format_version) DO NOTHING RETURNING release`,
+        [release, header.formatVersion, header.byteLength, header.chunkCount, header.sha256],
+      );
+      if (inserted.length === 0) return false;
+      let chunk = 0;
+      for (const bytes of chunks) {
+        await manager.query(`INSERT INTO search_index_snapshot_chunk (release, format_version, chunk, bytes) VALUES ($1, $2, $3, $4)`, [
+          release,
+          header.formatVersion,
+          chunk++,
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        ]);
+      }
+      return true;
+    });
+  }
+
   /**
    * Records a validated pack as a new release, its records beside those of the release current until now (a
    * replica may still be serving it); those of any earlier release are deleted. All in one transaction. Returns
@@ -184,6 +256,7 @@ export class RegistryRepository {
       const kept = [release.sequence, ...(current ? [current.sequence] : [])];
       // Row by row, not TRUNCATE: a read of the records of a kept release never waits for an import.
       for (const table of CONTENT_TABLES) await manager.query(`DELETE FROM ${table} WHERE release <> ALL($1::bigint[])`, [kept]);
+      await manager.query(`DELETE FROM search_index_snapshot WHERE release <> ALL($1::bigint[])`, [kept]);
       await this.insertContent(manager, pack, release.sequence);
       return release;
     });

@@ -17,13 +17,19 @@ import { ContentImportService } from '../content-import/content-import.service';
 import { paginate, type RankedItems } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
-import { RegistryRelease } from './registry-release';
-import { policyDto, standardBlockDto, standardSummaryDto, taskSpecDto, termDto } from './registry-records';
+import { RegistryRelease } from '../registry-release/registry-release';
+import { storeSearchIndex } from '../registry-release/stored-search-index';
+import { SEARCH_INDEX_FORMAT_VERSION } from '../search-index/search-index-snapshot';
+import { policyDto, standardBlockDto, standardSummaryDto, taskSpecDto, termDto } from '../registry-release/registry-records';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';
 import { giveBackUnusedHeap, heapGiveBackAfter, type HeapGiveBackWhenIdle, withHeapGrowthHeld } from './unused-heap';
 
 const REPRESENTATION_CACHE_LIMITS = { entries: 4096, bytes: 32 * 1024 * 1024 };
+/** How long after a release without a stored search index serves its index is stored: not before the service is ready. */
+const SEARCH_INDEX_STORE_DELAY_MS = 1000;
+/** How long after an import a serving replica waits for the import to store the new release's search index. */
+const SEARCH_INDEX_WAIT_MS = 120_000;
 
 /** The records of a release were asked for after the release's rows were deleted (two newer releases imported since). */
 class ReleaseGone extends Error {}
@@ -42,6 +48,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   private giveBackTimer: NodeJS.Timeout | undefined;
   private heapGiveBack: HeapGiveBackWhenIdle | null = null;
   private refreshing: Promise<void> | null = null;
+  private searchIndexStoreTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repository: RegistryRepository,
@@ -69,6 +76,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     clearInterval(this.refreshTimer);
     clearInterval(this.giveBackTimer);
+    clearTimeout(this.searchIndexStoreTimer);
   }
 
   /** The representations kept now: how many and their bodies' bytes. */
@@ -89,14 +97,31 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     return this.release !== null;
   }
 
-  /** Reloads the release when another one has become current. */
+  /**
+   * Reloads the release when another one has become current, once its search index is stored (or it was imported
+   * SEARCH_INDEX_WAIT_MS ago): the one serving serves meanwhile.
+   */
   async refreshIfChanged(): Promise<void> {
     try {
       const sequence = await this.repository.currentReleaseSequence();
-      if (sequence !== (this.release?.sequence ?? null)) await this.refresh();
+      if (sequence === (this.release?.sequence ?? null)) return;
+      if (sequence !== null && this.release !== null && (await this.awaitsStoredSearchIndex(sequence))) return;
+      await this.refresh();
     } catch (error) {
       this.logger.warn(`registry refresh failed: ${(error as Error).message}`, 'RegistryService');
     }
+  }
+
+  /**
+   * Whether a release just imported has no stored search index yet: the import stores it once the release has
+   * committed (15-50 s later at full size), and a replica serving another release waits for it rather than build the
+   * same index beside the import, until SEARCH_INDEX_WAIT_MS after the import (an older build's import stores none).
+   */
+  private async awaitsStoredSearchIndex(sequence: string): Promise<boolean> {
+    const release = await this.repository.currentRelease();
+    if (release?.sequence !== sequence || Date.now() - release.importedAt.getTime() >= SEARCH_INDEX_WAIT_MS) return false;
+    const stored = await this.repository.storedSearchIndexes(sequence);
+    return !stored.some((header) => header.formatVersion === SEARCH_INDEX_FORMAT_VERSION);
   }
 
   /**
@@ -160,6 +185,41 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     // The build's garbage and the release before (once the reads still on it end) are given back now, not
     // when V8 next finds the process idle: at full size half the process's memory (docs/performance.md).
     this.giveBackHeap('gave back the heap the release load left unused', release?.sequence ?? null);
+    if (release !== null) this.storeSearchIndexIfBuilt(release);
+  }
+
+  /**
+   * A release whose index was built from its records (none stored, or one that did not read) has it stored once
+   * it serves, for the next replica and the next start; another replica may store it first, which is fine.
+   */
+  private storeSearchIndexIfBuilt(release: RegistryRelease): void {
+    const origin = release.searchIndexOrigin;
+    if (origin.from === 'stored') return;
+    if (origin.problem !== undefined) {
+      this.logger.warn(
+        `the stored search index of release ${release.sequence} was not used (${origin.problem}): built from the records`,
+        'RegistryService',
+      );
+    }
+    clearTimeout(this.searchIndexStoreTimer);
+    this.searchIndexStoreTimer = setTimeout(() => {
+      const started = performance.now();
+      storeSearchIndex(this.repository, release.sequence, release.search, { replacing: origin.replacing }).then(
+        (stored) =>
+          this.logger.event(
+            'info',
+            stored ? 'stored the search index of the release' : 'the search index of the release was stored already',
+            { sequence: release.sequence, milliseconds: Math.round(performance.now() - started) },
+            'RegistryService',
+          ),
+        (error: unknown) =>
+          this.logger.warn(
+            `storing the search index of release ${release.sequence} failed: ${(error as Error).message}`,
+            'RegistryService',
+          ),
+      );
+    }, SEARCH_INDEX_STORE_DELAY_MS);
+    this.searchIndexStoreTimer.unref();
   }
 
   private giveBackHeap(message: string, sequence: string | null): void {

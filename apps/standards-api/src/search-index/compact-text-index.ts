@@ -2,7 +2,7 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
-import { FlatVocabulary, startsWithHan, type TokensWithinDistance } from './flat-vocabulary';
+import { FlatVocabulary, startsWithHan, type TokensWithinDistance, type VocabularyParts } from './flat-vocabulary';
 
 /** A document to index: its id and the text of each field, in the index's field order. */
 export interface TextDocument {
@@ -333,6 +333,68 @@ export class TextIndexBuild {
   }
 }
 
+/** What a CompactTextIndex is made of once built (its fields aside): what a stored index keeps of it. */
+export interface TextIndexParts {
+  ids: string[];
+  vocabulary: VocabularyParts;
+  hanFirstAllHan: boolean;
+  offsets: Int32Array;
+  postingDocuments: Int32Array;
+  postingFrequencies: Uint16Array | Int32Array;
+  fieldLengths: Uint16Array | Int32Array;
+  averageFieldLengths: Float64Array;
+  longestFields: Int32Array;
+  maxScores: Float32Array;
+}
+
+/** The parts of an index made from a build, but for the bounds of its lists (worked out from the others). */
+type PostingsParts = Omit<TextIndexParts, 'maxScores'>;
+
+function isTextIndexParts(documents: Iterable<TextDocument> | TextIndexBuild | TextIndexParts): documents is TextIndexParts {
+  return !(documents instanceof TextIndexBuild) && 'postingDocuments' in documents;
+}
+
+/** The postings of a build sorted by token and field, and its other counts; the build is spent. */
+function postingsOf(build: TextIndexBuild, fieldCount: number): PostingsParts {
+  const { ids, keys, frequencies, lengths, documentStarts, tokenCount } = build;
+  const longestFields = new Int32Array(fieldCount);
+  for (let i = 0; i < lengths.length; i++) {
+    const field = i % fieldCount;
+    longestFields[field] = Math.max(longestFields[field]!, lengths.values[i]!);
+  }
+  const fieldLengths = compactCounts(lengths.values.subarray(0, lengths.length));
+
+  // A counting sort by token and field; stable, so each list stays in document order as MiniSearch's Maps are.
+  const postingCount = keys.length;
+  const offsets = new Int32Array(tokenCount * fieldCount + 1);
+  for (let i = 0; i < postingCount; i++) offsets[keys.values[i]! + 1]!++;
+  for (let key = 1; key < offsets.length; key++) offsets[key]! += offsets[key - 1]!;
+  const next = offsets.slice(0, -1);
+  const postingDocuments = new Int32Array(postingCount);
+  const postingFrequencies = compactCounts(frequencies.values.subarray(0, postingCount), postingCount);
+  for (let document = 0; document < ids.length; document++) {
+    for (let i = documentStarts.values[document]!; i < documentStarts.values[document + 1]!; i++) {
+      const at = next[keys.values[i]!]!++;
+      postingDocuments[at] = document;
+      postingFrequencies[at] = frequencies.values[i]!;
+    }
+  }
+  const vocabulary = build.vocabulary().parts();
+  const { hanFirstAllHan, averageFieldLengths } = build;
+  build.spend();
+  return {
+    ids,
+    vocabulary,
+    hanFirstAllHan,
+    offsets,
+    postingDocuments,
+    postingFrequencies,
+    fieldLengths,
+    averageFieldLengths,
+    longestFields,
+  };
+}
+
 export class CompactTextIndex {
   private readonly fieldCount: number;
   private readonly ids: string[];
@@ -366,44 +428,50 @@ export class CompactTextIndex {
   constructor(
     private readonly fields: readonly string[],
     private readonly tokenize: (text: string) => string[],
-    /** The documents, or an index build they were added to (with the same fields). */
-    documents: Iterable<TextDocument> | TextIndexBuild,
+    /** The documents, an index build they were added to (with the same fields), or the parts of an index as parts() gave them. */
+    documents: Iterable<TextDocument> | TextIndexBuild | TextIndexParts,
     /** The tokens of many texts at once, as tokenize gives them one by one (cheaper over a whole release). */
     tokenizeAll: (texts: string[]) => string[][] = (texts) => texts.map(tokenize),
   ) {
-    const build = documents instanceof TextIndexBuild ? documents : new TextIndexBuild(fields, tokenizeAll).add(documents);
     this.fieldCount = fields.length;
-    this.ids = build.ids;
-    this.vocabulary = build.vocabulary();
-    this.hanFirstAllHan = build.hanFirstAllHan;
-    const { keys, frequencies, lengths, documentStarts, tokenCount } = build;
-    this.averageFieldLengths = build.averageFieldLengths;
-    this.longestFields = new Int32Array(this.fieldCount);
-    for (let i = 0; i < lengths.length; i++) {
-      const field = i % this.fieldCount;
-      this.longestFields[field] = Math.max(this.longestFields[field]!, lengths.values[i]!);
-    }
-    this.fieldLengths = compactCounts(lengths.values.subarray(0, lengths.length));
+    const parts: PostingsParts & { maxScores?: Float32Array } = isTextIndexParts(documents)
+      ? documents
+      : postingsOf(
+          documents instanceof TextIndexBuild ? documents : new TextIndexBuild(fields, tokenizeAll).add(documents),
+          this.fieldCount,
+        );
+    this.ids = parts.ids;
+    this.vocabulary = FlatVocabulary.fromParts(parts.vocabulary);
+    this.hanFirstAllHan = parts.hanFirstAllHan;
+    this.offsets = parts.offsets;
+    this.postingDocuments = parts.postingDocuments;
+    this.postingFrequencies = parts.postingFrequencies;
+    this.fieldLengths = parts.fieldLengths;
+    this.averageFieldLengths = parts.averageFieldLengths;
+    this.longestFields = parts.longestFields;
+    this.maxScores = parts.maxScores ?? this.listBounds();
+  }
 
-    // A counting sort by token and field; stable, so each list stays in document order as MiniSearch's Maps are.
-    const postingCount = keys.length;
-    this.offsets = new Int32Array(tokenCount * this.fieldCount + 1);
-    for (let i = 0; i < postingCount; i++) this.offsets[keys.values[i]! + 1]!++;
-    for (let key = 1; key < this.offsets.length; key++) this.offsets[key]! += this.offsets[key - 1]!;
-    const next = this.offsets.slice(0, -1);
-    this.postingDocuments = new Int32Array(postingCount);
-    this.postingFrequencies = compactCounts(frequencies.values.subarray(0, postingCount), postingCount);
-    for (let document = 0; document < this.ids.length; document++) {
-      for (let i = documentStarts.values[document]!; i < documentStarts.values[document + 1]!; i++) {
-        const at = next[keys.values[i]!]!++;
-        this.postingDocuments[at] = document;
-        this.postingFrequencies[at] = frequencies.values[i]!;
-      }
-    }
-    build.spend();
+  /** What the index is made of, for storing it (search-index-snapshot.ts): a new index made of them answers as this one. */
+  parts(): TextIndexParts {
+    return {
+      ids: this.ids,
+      vocabulary: this.vocabulary.parts(),
+      hanFirstAllHan: this.hanFirstAllHan,
+      offsets: this.offsets,
+      postingDocuments: this.postingDocuments,
+      postingFrequencies: this.postingFrequencies,
+      fieldLengths: this.fieldLengths,
+      averageFieldLengths: this.averageFieldLengths,
+      longestFields: this.longestFields,
+      maxScores: this.maxScores,
+    };
+  }
 
-    this.maxScores = new Float32Array(tokenCount * this.fieldCount);
-    for (let key = 0; key < this.maxScores.length; key++) {
+  /** The most each token adds in each field to one document (BM25+, unweighted), rounded up. */
+  private listBounds(): Float32Array {
+    const maxScores = new Float32Array(this.offsets.length - 1);
+    for (let key = 0; key < maxScores.length; key++) {
       const field = key % this.fieldCount;
       const start = this.offsets[key]!;
       const end = this.offsets[key + 1]!;
@@ -415,8 +483,9 @@ export class CompactTextIndex {
         if (score > max) max = score;
       }
       // A 32-bit float holds the bound to 6e-8 of it; raised by 1e-6 it stays above the score it bounds.
-      this.maxScores[key] = max * (1 + 1e-6);
+      maxScores[key] = max * (1 + 1e-6);
     }
+    return maxScores;
   }
 
   idOf(documentNumber: number): string {

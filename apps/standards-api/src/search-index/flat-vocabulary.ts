@@ -37,6 +37,16 @@ export interface TokensWithinDistance {
   distances: number[];
 }
 
+/** What a vocabulary is made of: what a stored index keeps of it (search-index-snapshot.ts). */
+export interface VocabularyParts {
+  packed: string;
+  ends: Int32Array;
+  shared: Uint8Array;
+  rankOf: Int32Array;
+  tokenOf: Int32Array;
+  hanStart: number;
+}
+
 export class FlatVocabulary {
   private constructor(
     /** The tokens in sorted order (those that start with a Han character after the others), side by side. */
@@ -92,6 +102,16 @@ export class FlatVocabulary {
     tokenAtRank.forEach((tokenNumber, rank) => (rankOf[positionOf[tokenNumber]!] = rank));
     const packed = sorted.map((tokenNumber) => tokens[tokenNumber]).join('');
     return new FlatVocabulary(packed, ends, shared, rankOf, Int32Array.from(sorted), other.length);
+  }
+
+  /** A vocabulary as parts() gave it. */
+  static fromParts(parts: VocabularyParts): FlatVocabulary {
+    return new FlatVocabulary(parts.packed, parts.ends, parts.shared, parts.rankOf, parts.tokenOf, parts.hanStart);
+  }
+
+  parts(): VocabularyParts {
+    const { packed, ends, shared, rankOf, tokenOf, hanStart } = this;
+    return { packed, ends, shared, rankOf, tokenOf, hanStart };
   }
 
   /** How many tokens it has. */

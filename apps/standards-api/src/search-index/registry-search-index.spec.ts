@@ -1,34 +1,13 @@
-import { compareVersions, loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { indexedStandard } from '../registry/registry-release';
-import { byKey, roleDto, taskSpecDto, termDto } from '../registry/registry-records';
+import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
+import { sampleSearchSource } from '../../test/support/sample-search-source';
 import { RegistrySearchIndex } from './registry-search-index';
 
 let index: RegistrySearchIndex;
 
-/** A list as the one batch of a release's records. */
-async function* inOneBatch<T>(items: T[]): AsyncGenerator<T[]> {
-  yield items;
-}
-
 beforeAll(async () => {
   const loaded = await loadPack(samplePackDirectory());
   if (!loaded.ok) throw new Error('the sample pack does not load');
-  const { pack } = loaded;
-  const sectionIds = [...new Set(pack.standards.map((b) => b.sectionId))].sort();
-  const standards = sectionIds.map((sectionId) => {
-    const blocks = pack.standards.filter((b) => b.sectionId === sectionId).sort((a, b) => compareVersions(a.version, b.version));
-    const current = blocks.find((b) => b.status === 'current') ?? blocks[blocks.length - 1]!;
-    return indexedStandard(
-      current,
-      blocks.map((b) => b.version),
-    );
-  });
-  index = await RegistrySearchIndex.build({
-    terms: inOneBatch([...pack.terms].sort(byKey((t) => t.termId)).map(termDto)),
-    standards: inOneBatch(standards),
-    roles: [...pack.roles].sort(byKey((r) => r.role)).map(roleDto),
-    tasks: inOneBatch([...pack.tasks].sort(byKey((t) => t.taskCode)).map(taskSpecDto)),
-  });
+  index = await RegistrySearchIndex.build(sampleSearchSource(loaded.pack));
 });
 
 const topTerm = (text: string) => index.searchTerms(text, 5)[0]?.term.termId;

@@ -13,12 +13,20 @@ import {
   type ClauseConditions,
   type ConditionMatch,
 } from './clause-conditions';
-import { CompactTextIndex, TextIndexBuild, type TextDocument, type TextRanking, type TextSearchOptions } from './compact-text-index';
+import {
+  CompactTextIndex,
+  TextIndexBuild,
+  type TextDocument,
+  type TextIndexParts,
+  type TextRanking,
+  type TextSearchOptions,
+} from './compact-text-index';
 import { departureCue } from './departures';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { NearWords } from './near-words';
 import { TermNameIndex, type NamedTerm } from './term-names';
 import { IndexedTermsBuild, type IndexedTerm, type IndexedTerms } from './indexed-terms';
+import { storedIndexFor, type StoredTextIndexes } from './search-index-snapshot';
 
 export type { IndexedTerm } from './indexed-terms';
 
@@ -158,7 +166,9 @@ function searchOptions(query: string, boost: Record<string, number>, writtenOnly
 const TERM_FIELDS = ['name', 'designations', 'termWords', 'definition'];
 const CLAUSE_FIELDS = ['text', 'conditions', 'heading'];
 
-function index(fields: string[], documents: Iterable<TextDocument> | TextIndexBuild): CompactTextIndex {
+const ROLE_FIELDS = ['name', 'description', 'responsibilities', 'tasks'];
+
+function index(fields: string[], documents: Iterable<TextDocument> | TextIndexBuild | TextIndexParts): CompactTextIndex {
   return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
 }
 
@@ -198,16 +208,21 @@ export class RegistrySearchIndex {
 
   /**
    * Builds the index of a release from its records, read a batch at a time: each batch's text is indexed
-   * as it comes and let go, and of each record it keeps what a hit needs, never the record itself.
+   * as it comes and let go, and of each record it keeps what a hit needs, never the record itself. With the
+   * release's stored text indexes (search-index-snapshot.ts), its texts are not indexed again: the records
+   * give the rest, and must be those the stored indexes were built from (else UnreadableSearchIndexSnapshot).
    */
-  static async build(source: SearchIndexSource): Promise<RegistrySearchIndex> {
+  static async build(source: SearchIndexSource, stored?: StoredTextIndexes): Promise<RegistrySearchIndex> {
     const keptTerms = new IndexedTermsBuild();
     const termBuild = new TextIndexBuild(TERM_FIELDS, searchTermsOfAll);
+    const termIds: string[] = [];
     const namedTerms: NamedTerm[] = [];
     for await (const batch of source.terms) {
       const termDocuments: TextDocument[] = [];
       for (const term of batch) {
         keptTerms.add(term.termId, term.term, term.standards);
+        termIds.push(term.termId);
+        if (stored) continue;
         termDocuments.push({
           id: term.termId,
           fields: [
@@ -217,6 +232,8 @@ export class RegistrySearchIndex {
             both(term.definition),
           ],
         });
+      }
+      for (const term of batch) {
         namedTerms.push({
           termId: term.termId,
           names: [term.term.en, term.term['zh-Hans']],
@@ -226,7 +243,7 @@ export class RegistrySearchIndex {
       termBuild.add(termDocuments);
     }
     const terms = keptTerms.done();
-    const termIndex = index(TERM_FIELDS, termBuild);
+    const termIndex = index(TERM_FIELDS, stored ? storedIndexFor(stored.terms, TERM_FIELDS, termIds) : termBuild);
     const termNames = new TermNameIndex(namedTerms);
     const nearWords = new NearWords(termNames.foldedNames());
 
@@ -240,6 +257,7 @@ export class RegistrySearchIndex {
     const compiled = new Map<string, CompiledConditions>();
     const phrases = new PhraseCompiler(namesOf);
     const clauseBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
+    const clauseIds: string[] = [];
     for await (const batch of source.standards) {
       const clauses: TextDocument[] = [];
       for (const standard of batch) {
@@ -259,6 +277,8 @@ export class RegistrySearchIndex {
             compiled.set(id, new CompiledConditions(conditions, phrases));
           }
           clauseTexts.set(id, clause.text);
+          clauseIds.push(id);
+          if (stored) continue;
           clauses.push({
             id,
             fields: [both(clause.text), [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '), heading],
@@ -267,7 +287,7 @@ export class RegistrySearchIndex {
       }
       clauseBuild.add(clauses);
     }
-    const clauseIndex = index(CLAUSE_FIELDS, clauseBuild);
+    const clauseIndex = index(CLAUSE_FIELDS, stored ? storedIndexFor(stored.clauses, CLAUSE_FIELDS, clauseIds) : clauseBuild);
 
     const tasksOf = new Map<string, string[]>();
     for await (const batch of source.tasks) {
@@ -277,16 +297,22 @@ export class RegistrySearchIndex {
     }
     const roles = new Map(source.roles.map((role) => [role.role, role]));
     const roleIndex = index(
-      ['name', 'description', 'responsibilities', 'tasks'],
-      source.roles.map((role) => ({
-        id: role.role,
-        fields: [
-          `${both(role.name)}\n${role.role.replace(/-/g, ' ')}`,
-          both(role.description),
-          bothLists(role.responsibilities),
-          (tasksOf.get(role.role) ?? []).join('\n'),
-        ],
-      })),
+      ROLE_FIELDS,
+      stored
+        ? storedIndexFor(
+            stored.roles,
+            ROLE_FIELDS,
+            source.roles.map((role) => role.role),
+          )
+        : source.roles.map((role) => ({
+            id: role.role,
+            fields: [
+              `${both(role.name)}\n${role.role.replace(/-/g, ' ')}`,
+              both(role.description),
+              bothLists(role.responsibilities),
+              (tasksOf.get(role.role) ?? []).join('\n'),
+            ],
+          })),
     );
     return new RegistrySearchIndex({
       termIndex,
@@ -317,6 +343,15 @@ export class RegistrySearchIndex {
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
+  }
+
+  /** The text indexes, as a snapshot stores them (search-index-snapshot.ts). */
+  textIndexes(): StoredTextIndexes {
+    return {
+      terms: { fields: TERM_FIELDS, parts: this.termIndex.parts() },
+      clauses: { fields: CLAUSE_FIELDS, parts: this.clauseIndex.parts() },
+      roles: { fields: ROLE_FIELDS, parts: this.roleIndex.parts() },
+    };
   }
 
   /** How many terms, blocks and roles the index answers with (what it keeps of each is in IndexedTerm and IndexedBlock). */

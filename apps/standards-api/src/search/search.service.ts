@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SearchHitDto, SearchRequestDto, SearchResultDto } from '@stdreg/contracts';
-import type { RegistryRelease } from '../registry/registry-release';
+import type { RegistryRelease } from '../registry-release/registry-release';
 import { RegistryService } from '../registry/registry.service';
 import { searchNoContent } from './search.errors';
 

@@ -30,6 +30,24 @@ SELECT doc FROM ${table} WHERE release = $1 AND ${key} = ANY($2::text[]);
 -- RegistryRepository.docs
 SELECT doc FROM ${table} WHERE release = $1;
 
+-- RegistryRepository.storedSearchIndexes
+SELECT format_version AS "formatVersion", byte_length AS "byteLength", chunk_count AS "chunkCount", sha256
+FROM search_index_snapshot WHERE release = $1;
+
+-- RegistryRepository.storedSearchIndexChunks
+SELECT chunk, bytes FROM search_index_snapshot_chunk
+WHERE release = $1 AND format_version = $2 AND chunk >= $3 AND chunk < $3 + $4 ORDER BY chunk;
+
+-- RegistryRepository.storeSearchIndex
+SELECT pg_advisory_xact_lock($1, $2::bigint::integer);
+
+DELETE FROM search_index_snapshot WHERE release = $1 AND format_version = $2;
+
+INSERT INTO search_index_snapshot (release, format_version, byte_length, chunk_count, sha256) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (release, format_version) DO NOTHING RETURNING release;
+
+INSERT INTO search_index_snapshot_chunk (release, format_version, chunk, bytes) VALUES ($1, $2, $3, $4);
+
 -- RegistryRepository.replaceContent
 SELECT pg_advisory_xact_lock($1);
 
@@ -38,6 +56,8 @@ SELECT pg_advisory_xact_lock($1);
 -- TypeORM: manager.getRepository(ContentReleaseEntity).save({ packVersion: pack.pack.packVersion, formatVersion: pack.pack.formatVersion, publisher: pack.pack.publisher, digest, importedAt: new Date(), meta: pack.pack, })
 
 DELETE FROM ${table} WHERE release <> ALL($1::bigint[]);
+
+DELETE FROM search_index_snapshot WHERE release <> ALL($1::bigint[]);
 
 -- RegistryRepository.insertContent
 INSERT INTO standard_block_version (release, section_id, version, status, effective_from, doc)
