@@ -108,17 +108,6 @@ describe('the registry search index', () => {
     expect(index.searchTerms('zzqx', 5)).toEqual([]);
   });
 
-  it('answers words no term uses with the terms named by the clauses that use most of them, marked related', () => {
-    const hits = index.searchTerms('contiguous boundaries', 5);
-    expect(hits[0]).toMatchObject({ match: 'related', term: { termId: 'settlement-period' } });
-    expect(hits.every((hit) => hit.match === 'related')).toBe(true);
-    expect(index.searchTerms('exponent', 5).map((hit) => hit.term.termId)).toContain('minor-unit');
-    // A clause holding "world" holds half of "hello world": not about it.
-    expect(index.searchTerms('hello world', 5)).toEqual([]);
-    expect(index.searchTerms('pizza delivery', 5)).toEqual([]);
-    expect(index.searchTerms('basis points', 5)[0]?.match).not.toBe('related');
-  });
-
   it('ranks the standards a practice must meet, with the sentences that bear on each clause', () => {
     const practice = 'The same analyst prepares the monthly settlement run and approves it.';
     const [first] = index.searchStandards(practice, 5);

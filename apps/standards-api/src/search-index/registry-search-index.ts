@@ -48,11 +48,8 @@ export interface SearchIndexSource {
 export interface TermHit {
   term: IndexedTerm;
   score: number;
-  /**
-   * exact: the text is the term's name; synonym: one of its synonyms or designations; near: found by search;
-   * related: named by the clauses the text finds, when no term's own text holds any of its words.
-   */
-  match: 'exact' | 'synonym' | 'near' | 'related';
+  /** exact: the text is the term's name; synonym: one of its synonyms or designations; near: found by search. */
+  match: 'exact' | 'synonym' | 'near';
   matchedWords: string[];
 }
 
@@ -138,8 +135,6 @@ const DEPARTURE_SHARE = 0.8;
 const SENTENCE_VOTE = 0.3;
 /** The constant of reciprocal rank fusion: the block a sentence ranks second gains 2/3 of the vote, the third 1/2. */
 const RANK_FUSION_CONSTANT = 1;
-/** The clauses a look-up no term's text answers is searched in, whose named terms answer it instead. */
-const CLAUSES_FOR_RELATED_TERMS = 3;
 /** What the registry names of the terms a role description names count beside its own words. */
 const TERM_NAMES_WEIGHT = 0.5;
 
@@ -162,8 +157,6 @@ function searchOptions(query: string, boost: Record<string, number>, writtenOnly
 
 const TERM_FIELDS = ['name', 'designations', 'termWords', 'definition'];
 const CLAUSE_FIELDS = ['text', 'conditions', 'heading'];
-/** What a word found in each field of a clause counts. */
-const CLAUSE_BOOST = { text: 2, conditions: 1.5, heading: 0.5 };
 
 function index(fields: string[], documents: Iterable<TextDocument> | TextIndexBuild): CompactTextIndex {
   return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
@@ -353,37 +346,7 @@ export class RegistrySearchIndex {
     if (ranked.hitAt(0) !== undefined) return ranked;
     // Nothing found: the look-up again with its unknown words replaced by the nearest words of the names.
     const corrected = this.nearWords.corrected(foldText(query));
-    const near = corrected === undefined ? undefined : this.rankTermsOf(corrected, firstHits, true);
-    if (near?.hitAt(0) !== undefined) return near;
-    // Still nothing: the terms the standards name where they use the look-up's words.
-    return this.relatedTerms(query);
-  }
-
-  /**
-   * The terms named by the first clauses a look-up finds (CLAUSES_FOR_RELATED_TERMS), each scored by the
-   * scores of the clauses naming it: a look-up in words no term's names or definition use ("contiguous
-   * boundaries") may be the standards' words around a term. Empty when no clause holds most of its words.
-   */
-  private relatedTerms(query: string): RankedTerms {
-    const options = searchOptions(query, CLAUSE_BOOST);
-    const clauses = this.clauseIndex.search(query, options, { atLeast: RELATIVE_FLOOR, limit: CLAUSES_FOR_RELATED_TERMS });
-    const related = new Map<string, { term: IndexedTerm; score: number; matchedWords: Set<string> }>();
-    const words = new Set(searchTerms(query)).size;
-    for (let rank = 0; rank < clauses.size; rank++) {
-      // A clause holding half the look-up's words or fewer ("world" of "hello world") is not about it.
-      if (clauses.queryTermsAt(rank).length * 2 <= words) continue;
-      const text = this.clauseText(clauses.idAt(rank));
-      for (const term of this.termsNamedIn(`${text.en}\n${text['zh-Hans']}`)) {
-        const found = related.get(term.termId) ?? { term, score: 0, matchedWords: new Set<string>() };
-        found.score += clauses.scoreAt(rank);
-        for (const word of clauses.queryTermsAt(rank)) found.matchedWords.add(word);
-        related.set(term.termId, found);
-      }
-    }
-    const hits: TermHit[] = [...related.values()]
-      .sort((a, b) => b.score - a.score || a.term.termId.localeCompare(b.term.termId))
-      .map(({ term, score, matchedWords }) => ({ term, score: round(score), match: 'related', matchedWords: [...matchedWords] }));
-    return { hitAt: (position) => hits[position] };
+    return corrected === undefined ? ranked : this.rankTermsOf(corrected, firstHits, true);
   }
 
   /** rankTerms of a text as written, or (`near`) of a look-up's words corrected, whose hits are all near. */
@@ -479,7 +442,7 @@ export class RegistrySearchIndex {
     }
     sentences.forEach((sentence, i) => {
       const query = this.withTermNames(sentence, namedTerms[i]);
-      const options = searchOptions(sentence, CLAUSE_BOOST);
+      const options = searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 });
       // The evidence's share bounds the search; whether the sentence is about a clause (a lower share) is asked
       // only of the clauses it contradicts, scored alone: at full size a sentence is about thousands of clauses.
       const ranking = this.clauseIndex.search(query, options, { atLeast: EVIDENCE_SHARE });

@@ -84,12 +84,8 @@ export class SearchHitDto {
   @ApiProperty({ description: 'Relevance; comparable within one answer only' }) score!: number;
   @ApiProperty({ type: [String], description: 'Words of the text that matched (after folding, stemming and segmentation)' })
   matchedWords!: string[];
-  @ApiPropertyOptional({
-    enum: ['exact', 'synonym', 'near', 'related'],
-    description:
-      "terms: how the text names the term (related: no term's text holds its words; a standard's clause using them names the term)",
-  })
-  match?: 'exact' | 'synonym' | 'near' | 'related';
+  @ApiPropertyOptional({ enum: ['exact', 'synonym', 'near'], description: 'terms: how the text names the term' })
+  match?: 'exact' | 'synonym' | 'near';
   @ApiPropertyOptional({ type: () => TermDto }) term?: TermDto;
   @ApiPropertyOptional({ type: () => RoleDto }) role?: RoleDto;
   @ApiPropertyOptional({ type: () => StandardFindingDto }) standard?: StandardFindingDto;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 
-const MATCH_KINDS = ['exact', 'synonym', 'near', 'related'] as const;
+const MATCH_KINDS = ['exact', 'synonym', 'near'] as const;
 
 const output = z.object({
   query: z.string(),
@@ -22,7 +22,7 @@ export const resolveTerm = defineTool({
   name: 'resolve_term',
   title: 'Resolve a term',
   description:
-    'Find controlled terms for a word or phrase in English or Chinese, best first: exact, synonym or designation, near (search tolerant of typos, prefixes), or related (no term uses the words; named by the clauses of the standards that use them).',
+    'Find controlled terms for a word or phrase in English or Chinese, best first: exact, synonym or designation, or near (search tolerant of typos, prefixes).',
   input: z
     .object({
       text: text(100).describe('A word or phrase in either language'),
