@@ -172,7 +172,8 @@ async function main() {
 /**
  * The dev part alone, through the same tools: its figures, then a line per case that is not answered first
  * (alignment: the relevant standards' ranks and what the report says of each clause the practice violates, and
- * of every clause it calls `at_risk`; term and role look-ups: the first five answers). The test part is never read.
+ * of every clause it calls `at_risk`; term and role look-ups: the first five answers), after the figures of the
+ * cases beside the code and the floors they cross. The test part is never read.
  */
 async function diagnoseDev(callTool) {
   const dev = loadPart('dev');
@@ -184,6 +185,8 @@ async function diagnoseDev(callTool) {
     return output;
   };
   const { figures, misses } = await runEval(dev, recording);
+  const beside = await runEval(loadCases(), callTool);
+  const broken = brokenFloors(beside.figures, parseFloors(readFileSync(DOC, 'utf8')));
   const lines = [];
   let at = 0;
   for (const c of dev.alignment) {
@@ -211,7 +214,10 @@ async function diagnoseDev(callTool) {
     if (roles[0]?.startsWith(`${c.expected}:`)) continue;
     lines.push(`ROLE ${c.id} expected ${c.expected} got ${roles.join(',')}\n  ${c.description}`);
   }
-  process.stdout.write(`${figuresTable(figures)}\n\nCases missed: ${misses.join(', ')}\n\n${lines.join('\n')}\n`);
+  process.stdout.write(
+    `The cases beside the code:\n${figuresTable(beside.figures)}\nFloors crossed: ${broken.join('; ') || 'none'}\n\n` +
+      `Dev part:\n${figuresTable(figures)}\n\nCases missed: ${misses.join(', ')}\n\n${lines.join('\n')}\n`,
+  );
 }
 
 /** The commit measured: HEAD, marked when the work tree differs from it. */
