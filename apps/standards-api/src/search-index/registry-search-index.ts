@@ -253,7 +253,6 @@ export class RegistrySearchIndex {
     const blockBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
     for await (const batch of source.standards) {
       const clauses: TextDocument[] = [];
-      const blocks: TextDocument[] = [];
       for (const standard of batch) {
         const { block } = standard;
         standards.set(block.sectionId, {
@@ -264,8 +263,6 @@ export class RegistrySearchIndex {
           clauseIds: block.clauses.map((clause) => clause.clauseId),
         });
         const heading = `${both(block.title)}\n${both(block.summary)}\n${block.tags.join(' ')}`;
-        const blockTexts: string[] = [];
-        const blockConditions: string[] = [];
         for (const clause of block.clauses) {
           const id = `${block.sectionId}#${clause.clauseId}`;
           const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
@@ -275,13 +272,20 @@ export class RegistrySearchIndex {
           clauseTexts.set(id, clause.text);
           const conditionText = [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' ');
           clauses.push({ id, fields: [both(clause.text), conditionText, heading] });
-          blockTexts.push(both(clause.text));
-          blockConditions.push(conditionText);
         }
-        blocks.push({ id: block.sectionId, fields: [blockTexts.join('\n'), blockConditions.join('\n'), heading] });
       }
-      clauseBuild.add(clauses);
-      blockBuild.add(blocks);
+      // A block's document is its clauses' tokens (their text and conditions) and its heading's once.
+      let block: { sectionId: string; tokensOfFields: string[][] } | undefined;
+      clauseBuild.add(clauses, (id, [text, conditions, heading]) => {
+        const sectionId = blockOfClause(id);
+        if (block?.sectionId !== sectionId) {
+          if (block) blockBuild.addTokenized(block.sectionId, block.tokensOfFields);
+          block = { sectionId, tokensOfFields: [[], [], heading!] };
+        }
+        for (const token of text!) block.tokensOfFields[0]!.push(token);
+        for (const token of conditions!) block.tokensOfFields[1]!.push(token);
+      });
+      if (block) blockBuild.addTokenized(block.sectionId, block.tokensOfFields);
     }
     const clauseIndex = index(CLAUSE_FIELDS, clauseBuild);
     const blockIndex = index(CLAUSE_FIELDS, blockBuild);
