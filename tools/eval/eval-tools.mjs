@@ -170,10 +170,10 @@ async function main() {
 }
 
 /**
- * The dev part alone, through the same tools: its figures, then a line per case that is not answered first
- * (alignment: the relevant standards' ranks and what the report says of each clause the practice violates, and
- * of every clause it calls `at_risk`; term and role look-ups: the first five answers), after the figures of the
- * cases beside the code and the floors they cross. The test part is never read.
+ * The dev part alone, through the same tools: the figures of the cases beside the code and the floors they
+ * cross, the dev figures, then a line per practice (the relevant standards' ranks, what the report says of each
+ * clause the practice violates and of every other clause it calls `at_risk`) and per term or role look-up not
+ * answered first (its first five answers). Test cases are filtered out as the file is loaded and never printed.
  */
 async function diagnoseDev(callTool) {
   const dev = loadPart('dev');
