@@ -1,7 +1,7 @@
 // The one full-text index of a registry release (MiniSearch's ranking in a compact form: BM25+, field weights,
 // prefix and typo tolerance), built with the release's snapshot: terms by their names, designations and definitions,
-// clauses of the current standards with their block's headings and condition phrases, roles with the tasks
-// they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
+// clauses of the current standards with their block's headings and condition phrases (and each block whole, its
+// clauses as one document), roles with the tasks they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
 // It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
 // or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
