@@ -41,7 +41,7 @@ describe('the stored form of a search index', () => {
     const bytes = loadedBytes(snapshot);
     const decoded = decodeSearchIndexSnapshot(bytes);
     const written = built.textIndexes();
-    for (const name of ['terms', 'clauses', 'roles'] as const) {
+    for (const name of ['terms', 'clauses', 'blocks', 'roles'] as const) {
       expect(decoded[name].fields).toEqual(written[name].fields);
       expect(decoded[name].parts).toEqual(written[name].parts);
       expect(decoded[name].parts.postingDocuments.buffer).toBe(bytes.buffer);
