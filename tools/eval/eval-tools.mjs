@@ -27,6 +27,8 @@ import {
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
 const DOC = path.join(ROOT, 'docs/tool-quality.md');
 const record = process.argv.find((arg) => arg.startsWith('--record='))?.slice('--record='.length) ?? 'after';
+/** `--dev-only`: the dev part alone, each case with what the tools answered, for reading misses; writes nothing. */
+const devOnly = process.argv.includes('--dev-only');
 const serviceToken = randomBytes(32).toString('base64url');
 const tempDir = makeTempDir('stdreg-eval-tools-');
 
@@ -112,6 +114,11 @@ async function main() {
     return answer.result.structuredContent;
   };
 
+  if (devOnly) {
+    await diagnoseDev(callTool);
+    counted.close();
+    return;
+  }
   const { figures, misses } = await runEval(loadCases(), callTool);
   const dev = loadPart('dev');
   const test = loadPart('test');
@@ -160,6 +167,57 @@ async function main() {
     if (broken.length > 0) throw new Error(`below the floors of docs/tool-quality.md:\n${broken.join('\n')}`);
     log('every floor of docs/tool-quality.md holds');
   }
+}
+
+/**
+ * The dev part alone, through the same tools: the figures of the cases beside the code and the floors they
+ * cross, the dev figures, then a line per practice (the relevant standards' ranks, what the report says of each
+ * clause the practice violates and of every other clause it calls `at_risk`) and per term or role look-up not
+ * answered first (its first five answers). Test cases are filtered out as the file is loaded and never printed.
+ */
+async function diagnoseDev(callTool) {
+  const dev = loadPart('dev');
+  if (!dev) throw new Error('no independent cases');
+  const answers = [];
+  const recording = async (name, args) => {
+    const output = await callTool(name, args);
+    answers.push(output);
+    return output;
+  };
+  const { figures, misses } = await runEval(dev, recording);
+  const beside = await runEval(loadCases(), callTool);
+  const broken = brokenFloors(beside.figures, parseFloors(readFileSync(DOC, 'utf8')));
+  const lines = [];
+  let at = 0;
+  for (const c of dev.alignment) {
+    const standards = answers[at++]?.standards ?? [];
+    const ranked = standards.map((s) => String(s.citation).split('@')[0]);
+    const claims = new Map();
+    for (const s of standards)
+      for (const clause of s.clauses ?? []) claims.set(`${String(s.citation).split('@')[0]}#${clause.clauseId}`, clause);
+    const ranks = c.relevant.map((id) => `${id}:${ranked.indexOf(id) + 1 || '-'}`);
+    const violated = c.violates.map((id) => `${id}=${claims.get(id)?.status ?? 'absent'}`);
+    const alarms = [...claims]
+      .filter(([id, clause]) => clause.status === 'at_risk' && !c.violates.includes(id))
+      .map(([id, clause]) => `${id}(${clause.basis ?? ''})`);
+    lines.push(
+      `ALIGN ${c.id} ranks ${ranks.join(' ')} answered ${ranked.join(',')} | violates ${violated.join(' ') || '-'} | other at_risk ${alarms.join(' ') || '-'}\n  ${c.practice}`,
+    );
+  }
+  for (const c of dev.terms) {
+    const matches = (answers[at++]?.matches ?? []).map((m) => m.termId);
+    if (matches[0] !== undefined && c.expected.includes(matches[0])) continue;
+    lines.push(`TERM ${c.id} "${c.text}" expected ${c.expected.join('|')} got ${matches.join(',') || 'nothing'}`);
+  }
+  for (const c of dev.roles) {
+    const roles = (answers[at++]?.roles ?? []).map((r) => `${r.role}:${r.score}`);
+    if (roles[0]?.startsWith(`${c.expected}:`)) continue;
+    lines.push(`ROLE ${c.id} expected ${c.expected} got ${roles.join(',')}\n  ${c.description}`);
+  }
+  process.stdout.write(
+    `The cases beside the code:\n${figuresTable(beside.figures)}\nFloors crossed: ${broken.join('; ') || 'none'}\n\n` +
+      `Dev part:\n${figuresTable(figures)}\n\nCases missed: ${misses.join(', ')}\n\n${lines.join('\n')}\n`,
+  );
 }
 
 /** The commit measured: HEAD, marked when the work tree differs from it. */

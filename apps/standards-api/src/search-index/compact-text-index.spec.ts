@@ -117,6 +117,33 @@ const limit = fc.constantFrom(Infinity, 0, 1, 2, 3, 5, 10);
 const kept = fc.uniqueArray(fc.nat(30), { maxLength: 3 }).map((numbers) => new Set(numbers.map((n) => `d${n}`)));
 
 describe('the compact text index', () => {
+  it('answers from the tokens a build hands out as the build that tokenized them', () => {
+    fc.assert(
+      fc.property(corpus, fc.array(fc.nat(30), { maxLength: 3 }), text(5), searchOptions, (documents, batchSizes, query, options) => {
+        const textDocuments = documents.map((fields, i) => ({ id: `d${i}`, fields }));
+        const handedOut: [string, string[][]][] = [];
+        const tokenizing = new TextIndexBuild(FIELDS, searchTermsOfAll);
+        let from = 0;
+        for (const size of batchSizes) {
+          tokenizing.add(textDocuments.slice(from, from + size), (id, tokensOfFields) => handedOut.push([id, tokensOfFields]));
+          from += size;
+        }
+        tokenizing.add(textDocuments.slice(from), (id, tokensOfFields) => handedOut.push([id, tokensOfFields]));
+        const fromTokens = new TextIndexBuild(FIELDS, searchTermsOfAll);
+        for (const [id, tokensOfFields] of handedOut) fromTokens.addTokenized(id, tokensOfFields);
+        const answer = (index: CompactTextIndex) => {
+          const ranking = index.search(query, options);
+          return Array.from({ length: ranking.size }, (_, rank) => [ranking.idAt(rank), ranking.scoreAt(rank), ranking.queryTermsAt(rank)]);
+        };
+        expect(handedOut.map(([id]) => id)).toEqual(textDocuments.map((document) => document.id));
+        expect(answer(new CompactTextIndex(FIELDS, searchTerms, fromTokens, searchTermsOfAll))).toEqual(
+          answer(new CompactTextIndex(FIELDS, searchTerms, tokenizing, searchTermsOfAll)),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('ranks, scores and credits query terms as MiniSearch does', () => {
     fc.assert(
       fc.property(corpus, text(5), searchOptions, share, (documents, query, options, atLeast) => {

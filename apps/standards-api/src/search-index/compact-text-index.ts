@@ -267,27 +267,35 @@ export class TextIndexBuild {
     this.documentStarts.push(0);
   }
 
-  /** Adds documents, tokenized DOCUMENTS_PER_BATCH at a time. */
-  add(documents: Iterable<TextDocument>): this {
+  /**
+   * Adds documents, tokenized DOCUMENTS_PER_BATCH at a time; `tokenized` is given each document's tokens by field,
+   * for another build made of the same text (a block's clauses), which then needs not tokenize it again.
+   */
+  add(documents: Iterable<TextDocument>, tokenized?: (id: string, tokensOfFields: string[][]) => void): this {
     let batch: TextDocument[] = [];
     for (const document of documents) {
       batch.push(document);
       if (batch.length === DOCUMENTS_PER_BATCH) {
-        this.addBatch(batch);
+        this.addBatch(batch, tokenized);
         batch = [];
       }
     }
-    if (batch.length > 0) this.addBatch(batch);
+    if (batch.length > 0) this.addBatch(batch, tokenized);
     return this;
   }
 
-  private addBatch(batch: TextDocument[]): void {
+  private addBatch(batch: TextDocument[], tokenized?: (id: string, tokensOfFields: string[][]) => void): void {
     const fieldCount = this.fields.length;
     const tokens = this.tokenizeAll(batch.flatMap((document) => this.fields.map((_, field) => document.fields[field] ?? '')));
-    batch.forEach((document, i) => this.addDocument(document.id, tokens.slice(i * fieldCount, (i + 1) * fieldCount)));
+    batch.forEach((document, i) => {
+      const tokensOfFields = tokens.slice(i * fieldCount, (i + 1) * fieldCount);
+      this.addTokenized(document.id, tokensOfFields);
+      tokenized?.(document.id, tokensOfFields);
+    });
   }
 
-  private addDocument(id: string, tokensOfFields: string[][]): void {
+  /** Adds a document already tokenized, a list of tokens per field. */
+  addTokenized(id: string, tokensOfFields: string[][]): void {
     const fieldCount = this.fields.length;
     const documentNumber = this.ids.length;
     this.ids.push(id);

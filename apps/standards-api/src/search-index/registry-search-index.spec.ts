@@ -118,6 +118,22 @@ describe('the registry search index', () => {
     }
   });
 
+  it('puts first the block a practice is about as a whole, unless the practice contradicts a clause', () => {
+    const onboarding =
+      "Before a partner's first payout we confirm their bank account with a small test transfer and record their company registration.";
+    // Its best single clause is the legal entity's (EQT-2); as a whole it is the partner's onboarding (PRJ-2).
+    expect(
+      index
+        .searchStandards(onboarding, 5)
+        .map((hit) => hit.block.sectionId)
+        .slice(0, 2),
+    ).toEqual(['PRJ-2', 'EQT-2']);
+    // Settlement runs are SET-5's words, but the contradicted separation of duties stays first.
+    expect(index.searchStandards('The same analyst prepares the monthly settlement run and approves it.', 5)[0]!.block.sectionId).toBe(
+      'GOV-2',
+    );
+  });
+
   it('finds where a practice states the opposite of a clause, in English and in Chinese', () => {
     expect(finding('Our AI agent releases payments automatically; nobody signs off on them.', 'FIN-2#2')).toBe('contradicted');
     expect(finding('我们的AI助手每周自动向合作方付款，没有人审批付款指令。', 'FIN-2#2')).toBe('contradicted');

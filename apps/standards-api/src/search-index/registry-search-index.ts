@@ -1,7 +1,7 @@
 // The one full-text index of a registry release (MiniSearch's ranking in a compact form: BM25+, field weights,
 // prefix and typo tolerance), built with the release's snapshot: terms by their names, designations and definitions,
-// clauses of the current standards with their block's headings and condition phrases, roles with the tasks
-// they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
+// clauses of the current standards with their block's headings and condition phrases (and each block whole, its
+// clauses as one document), roles with the tasks they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
 // It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
 // or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
 import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
@@ -112,8 +112,8 @@ interface BlockSignals {
   contradicted: number;
   stated: number;
   terms: Set<string>;
-  /** The block's ranks in the sentences' rankings, fused (SENTENCE_VOTE). */
-  sentenceVotes: number;
+  /** The block's ranks in the sentences' rankings, fused (SENTENCE_VOTE), and WHOLE_BLOCK_VOTE if first as a whole. */
+  votes: number;
 }
 
 /** The block a clause belongs to: its id up to the `#` (RUL-3#2 is a clause of RUL-3). */
@@ -139,6 +139,11 @@ const ABOUT_SHARE = 0.15;
  * clauses at once: posted before the period closed, and edited after posting).
  */
 const DEPARTURE_SHARE = 0.8;
+/**
+ * What a block gains from the ranking of whole blocks when it is first there and the practice contradicts no
+ * clause (issue 28, sixth round): a contradiction says what the practice is about more surely than its words.
+ */
+const WHOLE_BLOCK_VOTE = 0.5;
 /** What a block gains from each sentence whose best evidence clause is one of its clauses (issue 28, fifth round). */
 const SENTENCE_VOTE = 0.3;
 /** The constant of reciprocal rank fusion: the block a sentence ranks second gains 2/3 of the vote, the third 1/2. */
@@ -165,6 +170,8 @@ function searchOptions(query: string, boost: Record<string, number>, writtenOnly
 
 const TERM_FIELDS = ['name', 'designations', 'termWords', 'definition'];
 const CLAUSE_FIELDS = ['text', 'conditions', 'heading'];
+/** What a word found in each field counts when the whole practice is searched (a block's fields are its clauses'). */
+const BLOCK_BOOST = { text: 2, conditions: 1.5, heading: 1 };
 
 const ROLE_FIELDS = ['name', 'description', 'responsibilities', 'tasks'];
 
@@ -178,6 +185,7 @@ const bothLists = (list: Localized<string[]>): string => [...list.en, ...list['z
 interface SearchIndexParts {
   termIndex: CompactTextIndex;
   clauseIndex: CompactTextIndex;
+  blockIndex: CompactTextIndex;
   roleIndex: CompactTextIndex;
   terms: IndexedTerms;
   roles: Map<string, RoleDto>;
@@ -191,6 +199,8 @@ interface SearchIndexParts {
 export class RegistrySearchIndex {
   private readonly termIndex: CompactTextIndex;
   private readonly clauseIndex: CompactTextIndex;
+  /** Each block as one document (its clauses and heading): a word's weight is by how few blocks use it. */
+  private readonly blockIndex: CompactTextIndex;
   private readonly roleIndex: CompactTextIndex;
   private readonly terms: IndexedTerms;
   private readonly roles: Map<string, RoleDto>;
@@ -257,7 +267,9 @@ export class RegistrySearchIndex {
     const compiled = new Map<string, CompiledConditions>();
     const phrases = new PhraseCompiler(namesOf);
     const clauseBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
+    const blockBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
     const clauseIds: string[] = [];
+    const blockIds: string[] = [];
     for await (const batch of source.standards) {
       const clauses: TextDocument[] = [];
       for (const standard of batch) {
@@ -269,6 +281,7 @@ export class RegistrySearchIndex {
           title: block.title,
           clauseIds: block.clauses.map((clause) => clause.clauseId),
         });
+        if (block.clauses.length > 0) blockIds.push(block.sectionId);
         const heading = `${both(block.title)}\n${both(block.summary)}\n${block.tags.join(' ')}`;
         for (const clause of block.clauses) {
           const id = `${block.sectionId}#${clause.clauseId}`;
@@ -279,15 +292,25 @@ export class RegistrySearchIndex {
           clauseTexts.set(id, clause.text);
           clauseIds.push(id);
           if (stored) continue;
-          clauses.push({
-            id,
-            fields: [both(clause.text), [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' '), heading],
-          });
+          const conditionText = [...conditions.requires, ...conditions.contradictedBy].join('\n').replace(/[|_@]/g, ' ');
+          clauses.push({ id, fields: [both(clause.text), conditionText, heading] });
         }
       }
-      clauseBuild.add(clauses);
+      // A block's document is its clauses' tokens (their text and conditions) and its heading's once.
+      let block: { sectionId: string; tokensOfFields: string[][] } | undefined;
+      clauseBuild.add(clauses, (id, [text, conditions, heading]) => {
+        const sectionId = blockOfClause(id);
+        if (block?.sectionId !== sectionId) {
+          if (block) blockBuild.addTokenized(block.sectionId, block.tokensOfFields);
+          block = { sectionId, tokensOfFields: [[], [], heading!] };
+        }
+        for (const token of text!) block.tokensOfFields[0]!.push(token);
+        for (const token of conditions!) block.tokensOfFields[1]!.push(token);
+      });
+      if (block) blockBuild.addTokenized(block.sectionId, block.tokensOfFields);
     }
     const clauseIndex = index(CLAUSE_FIELDS, stored ? storedIndexFor(stored.clauses, CLAUSE_FIELDS, clauseIds) : clauseBuild);
+    const blockIndex = index(CLAUSE_FIELDS, stored ? storedIndexFor(stored.blocks, CLAUSE_FIELDS, blockIds) : blockBuild);
 
     const tasksOf = new Map<string, string[]>();
     for await (const batch of source.tasks) {
@@ -317,6 +340,7 @@ export class RegistrySearchIndex {
     return new RegistrySearchIndex({
       termIndex,
       clauseIndex,
+      blockIndex,
       roleIndex,
       terms,
       roles,
@@ -331,6 +355,7 @@ export class RegistrySearchIndex {
   private constructor(parts: SearchIndexParts) {
     this.termIndex = parts.termIndex;
     this.clauseIndex = parts.clauseIndex;
+    this.blockIndex = parts.blockIndex;
     this.roleIndex = parts.roleIndex;
     this.terms = parts.terms;
     this.roles = parts.roles;
@@ -350,6 +375,7 @@ export class RegistrySearchIndex {
     return {
       terms: { fields: TERM_FIELDS, parts: this.termIndex.parts() },
       clauses: { fields: CLAUSE_FIELDS, parts: this.clauseIndex.parts() },
+      blocks: { fields: CLAUSE_FIELDS, parts: this.blockIndex.parts() },
       roles: { fields: ROLE_FIELDS, parts: this.roleIndex.parts() },
     };
   }
@@ -529,15 +555,21 @@ export class RegistrySearchIndex {
     const signalsOf = new Map<string, BlockSignals>();
     const signalsOfSection = (sectionId: string) => {
       let signals = signalsOf.get(sectionId);
-      if (signals === undefined) signalsOf.set(sectionId, (signals = { contradicted: 0, stated: 0, terms: new Set(), sentenceVotes: 0 }));
+      if (signals === undefined) signalsOf.set(sectionId, (signals = { contradicted: 0, stated: 0, terms: new Set(), votes: 0 }));
       return signals;
     };
     // Reciprocal rank fusion of each sentence's ranking of blocks into the whole practice's: a block gains
     // SENTENCE_VOTE for each sentence whose best evidence is in it, less for those ranking it lower.
     for (const blocks of blocksOfSentences) {
       blocks.forEach((sectionId, rank) => {
-        signalsOfSection(sectionId).sentenceVotes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
+        signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
       });
+    }
+    // The block the practice is about as a whole: blocks ranked as documents, where a word weighs by how few
+    // blocks use it (in the clauses' ranking, by how few clauses); the first gains WHOLE_BLOCK_VOTE.
+    if (![...contradictions.values()].some((found) => found.length > 0)) {
+      const wholeBlocks = this.blockIndex.search(this.withTermNames(practice), searchOptions(practice, BLOCK_BOOST), { limit: 1 });
+      if (wholeBlocks.size > 0) signalsOfSection(wholeBlocks.idAt(0)).votes += WHOLE_BLOCK_VOTE;
     }
     for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(blockOfClause(id)).contradicted++;
     for (const [id, found] of statements) if (found.length > 0) signalsOfSection(blockOfClause(id)).stated++;
@@ -591,7 +623,7 @@ export class RegistrySearchIndex {
     signalsOf: Map<string, BlockSignals>,
   ): { hits: { block: IndexedBlock; score: number; terms: string[] }[]; clauseScores: Map<string, number> } {
     const query = this.withTermNames(practice);
-    const options = searchOptions(practice, { text: 2, conditions: 1.5, heading: 1 });
+    const options = searchOptions(practice, BLOCK_BOOST);
     // A limit that is not a whole number of hits is answered as before: from every clause's score.
     let clauseLimit = Number.isInteger(limit) && limit >= 1 ? CLAUSES_PER_BLOCK_HIT * limit : Infinity;
     /** Clauses scored alone: their scores are in clauseScores, or they score nothing. */
@@ -646,7 +678,7 @@ export class RegistrySearchIndex {
         }
         const signals = signalsOf.get(sectionId);
         const terms = [...(signals?.terms ?? [])].sort();
-        const votes = signals?.sentenceVotes ?? 0;
+        const votes = signals?.votes ?? 0;
         const signal =
           Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
         const score = round(relevanceOf(found) + signal);

@@ -23,6 +23,22 @@ function loadedBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
 }
 
+/** The snapshot with its JSON header edited, its parts moved after the new header (their offsets are from its end). */
+function withHeader(edit: (header: { indexes: Record<string, unknown> }) => void): Uint8Array {
+  const headerLength = new DataView(snapshot.buffer, snapshot.byteOffset, 12).getUint32(8, true);
+  const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(12, 12 + headerLength))) as { indexes: Record<string, unknown> };
+  edit(header);
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const bodyStart = (length: number) => Math.ceil((12 + length) / 8) * 8;
+  const body = snapshot.subarray(bodyStart(headerLength));
+  const bytes = new Uint8Array(bodyStart(headerBytes.byteLength) + body.byteLength);
+  bytes.set(snapshot.subarray(0, 12));
+  new DataView(bytes.buffer).setUint32(8, headerBytes.byteLength, true);
+  bytes.set(headerBytes, 12);
+  bytes.set(body, bodyStart(headerBytes.byteLength));
+  return bytes;
+}
+
 function expectUnreadable(bytes: Uint8Array, message: RegExp): void {
   expect(() => decodeSearchIndexSnapshot(bytes)).toThrow(UnreadableSearchIndexSnapshot);
   expect(() => decodeSearchIndexSnapshot(bytes)).toThrow(message);
@@ -41,7 +57,7 @@ describe('the stored form of a search index', () => {
     const bytes = loadedBytes(snapshot);
     const decoded = decodeSearchIndexSnapshot(bytes);
     const written = built.textIndexes();
-    for (const name of ['terms', 'clauses', 'roles'] as const) {
+    for (const name of ['terms', 'clauses', 'blocks', 'roles'] as const) {
       expect(decoded[name].fields).toEqual(written[name].fields);
       expect(decoded[name].parts).toEqual(written[name].parts);
       expect(decoded[name].parts.postingDocuments.buffer).toBe(bytes.buffer);
@@ -81,6 +97,15 @@ describe('the stored form of a search index', () => {
     badHeader[12] = 0x20;
     badHeader[13] = 0x7d;
     expectUnreadable(badHeader, /the header does not read/);
+  });
+
+  it('refuses a header without the block index (as format version 1 laid it out)', () => {
+    expectUnreadable(
+      withHeader((header) => delete header.indexes['blocks']),
+      /the blocks index is missing or incomplete/,
+    );
+    // Rewritten with its header as it was, it reads: the rewriting is not what refuses the one above.
+    expect(decodeSearchIndexSnapshot(withHeader(() => undefined)).blocks.parts).toEqual(built.textIndexes().blocks.parts);
   });
 
   it('is not used for other records than those it was built from', async () => {

@@ -1,4 +1,4 @@
-// The stored form of a release's text indexes (terms, clauses, roles: the tokenizing and the postings, the most
+// The stored form of a release's text indexes (terms, clauses, blocks, roles: the tokenizing and the postings, the most
 // of a release's load), built once per release and loaded by every replica instead of rebuilt (docs/decisions.md,
 // issue 30, the stored index). One byte string: a fixed start (magic, format version, the header's length), a
 // JSON header naming each part's place, then the parts, each at a multiple of 8 bytes so that a loaded typed
@@ -6,7 +6,7 @@
 import type { TextIndexParts } from './compact-text-index';
 
 /** Changes whenever what is stored or how it is laid out changes: a snapshot of another version is not read. */
-export const SEARCH_INDEX_FORMAT_VERSION = 1;
+export const SEARCH_INDEX_FORMAT_VERSION = 2;
 
 const MAGIC = 0x58495253; // "SRIX" read as a little-endian 32-bit integer
 const START_BYTES = 12;
@@ -16,6 +16,8 @@ const ALIGNMENT = 8;
 export interface StoredTextIndexes {
   terms: StoredTextIndex;
   clauses: StoredTextIndex;
+  /** Each current block as one document (its clauses' text and conditions, its heading once). */
+  blocks: StoredTextIndex;
   roles: StoredTextIndex;
 }
 
@@ -44,7 +46,7 @@ interface PartPlace {
   length: number;
 }
 
-type IndexName = 'terms' | 'clauses' | 'roles';
+type IndexName = 'terms' | 'clauses' | 'blocks' | 'roles';
 type ArrayPartName =
   | 'offsets'
   | 'postingDocuments'
@@ -122,7 +124,12 @@ export function encodeSearchIndexSnapshot(indexes: StoredTextIndexes): Uint8Arra
     };
   };
   const header: Header = {
-    indexes: { terms: indexHeader(indexes.terms), clauses: indexHeader(indexes.clauses), roles: indexHeader(indexes.roles) },
+    indexes: {
+      terms: indexHeader(indexes.terms),
+      clauses: indexHeader(indexes.clauses),
+      blocks: indexHeader(indexes.blocks),
+      roles: indexHeader(indexes.roles),
+    },
   };
   const headerBytes = encoder.encode(JSON.stringify(header));
   const bodyStart = aligned(START_BYTES + headerBytes.byteLength);
@@ -228,7 +235,7 @@ export function decodeSearchIndexSnapshot(snapshot: Uint8Array): StoredTextIndex
       },
     };
   };
-  return { terms: indexOf('terms'), clauses: indexOf('clauses'), roles: indexOf('roles') };
+  return { terms: indexOf('terms'), clauses: indexOf('clauses'), blocks: indexOf('blocks'), roles: indexOf('roles') };
 }
 
 /**
