@@ -12,7 +12,6 @@ import { SplitProjectsModule } from './split-projects/split-projects.module';
 import { RuleVersionsModule } from './rule-versions/rule-versions.module';
 import { ComparisonsModule } from './comparisons/comparisons.module';
 import { SettlementsModule } from './settlements/settlements.module';
-import { IdempotencyModule } from './idempotency/idempotency.module';
 import { EventsModule } from './events/events.module';
 
 @Module({})
@@ -36,7 +35,6 @@ export class AppModule {
         RuleVersionsModule,
         ComparisonsModule,
         SettlementsModule,
-        IdempotencyModule,
         HealthModule.register(
           {
             useFactory: (dataSource: DataSource, registry: RegistryService) => [

@@ -4,9 +4,11 @@ import { ScenarioComparisonDto, ScenarioComparisonRequestDto } from '@stdreg/con
 import { Authorize, Authorized } from '../callers/authorize.decorator';
 import type { Caller } from '../callers/caller';
 import { ComparisonsService } from './comparisons.service';
+import { IdempotentWrites } from '../idempotency/idempotency.interceptor';
 
 @ApiTags('split projects')
 @Controller('split-projects')
+@IdempotentWrites()
 export class ComparisonsController {
   constructor(private readonly comparisons: ComparisonsService) {}
 

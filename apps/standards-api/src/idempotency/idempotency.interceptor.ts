@@ -1,4 +1,4 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -64,4 +64,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw error;
     }
   }
+}
+
+/** The controller's protected POSTs take an Idempotency-Key (its module imports IdempotencyModule). */
+export function IdempotentWrites(): ClassDecorator {
+  return UseInterceptors(IdempotencyInterceptor);
 }

@@ -22,10 +22,12 @@ import { Authorize, Authorized } from '../callers/authorize.decorator';
 import type { Caller } from '../callers/caller';
 import { ApiPage } from '../api-decorators/api-decorators';
 import { RuleVersionsService } from './rule-versions.service';
+import { IdempotentWrites } from '../idempotency/idempotency.interceptor';
 
 @ApiTags('split projects')
 @ApiExtraModels(ConfirmationRequiredProblemDto)
 @Controller('split-projects')
+@IdempotentWrites()
 export class RuleVersionsController {
   constructor(private readonly versions: RuleVersionsService) {}
 

@@ -1,6 +1,7 @@
 import { EventsModule } from '../events/events.module';
 import { Module } from '@nestjs/common';
 import { CallersModule } from '../callers/callers.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WriteAuditModule } from '../write-audit/write-audit.module';
 import { ConfirmationsModule } from '../confirmations/confirmations.module';
 import { SplitProjectsModule } from '../split-projects/split-projects.module';
@@ -9,7 +10,7 @@ import { RuleVersionsRepository } from './rule-versions.repository';
 import { RuleVersionsService } from './rule-versions.service';
 
 @Module({
-  imports: [CallersModule, WriteAuditModule, SplitProjectsModule, ConfirmationsModule, EventsModule],
+  imports: [CallersModule, IdempotencyModule, WriteAuditModule, SplitProjectsModule, ConfirmationsModule, EventsModule],
   controllers: [RuleVersionsController],
   providers: [RuleVersionsRepository, RuleVersionsService],
 })

@@ -23,10 +23,12 @@ import type { Caller } from '../callers/caller';
 import { ApiPage } from '../api-decorators/api-decorators';
 import { SettlementPostingService } from './settlement-posting.service';
 import { SettlementsService } from './settlements.service';
+import { IdempotentWrites } from '../idempotency/idempotency.interceptor';
 
 @ApiTags('settlements')
 @ApiExtraModels(SettlementConfirmationRequiredProblemDto)
 @Controller()
+@IdempotentWrites()
 export class SettlementsController {
   constructor(
     private readonly settlements: SettlementsService,

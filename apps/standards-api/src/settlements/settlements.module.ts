@@ -1,6 +1,7 @@
 import { EventsModule } from '../events/events.module';
 import { Module } from '@nestjs/common';
 import { CallersModule } from '../callers/callers.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WriteAuditModule } from '../write-audit/write-audit.module';
 import { ConfirmationsModule } from '../confirmations/confirmations.module';
 import { SplitProjectsModule } from '../split-projects/split-projects.module';
@@ -10,7 +11,7 @@ import { SettlementsRepository } from './settlements.repository';
 import { SettlementsService } from './settlements.service';
 
 @Module({
-  imports: [CallersModule, WriteAuditModule, SplitProjectsModule, ConfirmationsModule, EventsModule],
+  imports: [CallersModule, IdempotencyModule, WriteAuditModule, SplitProjectsModule, ConfirmationsModule, EventsModule],
   controllers: [SettlementsController],
   providers: [SettlementsRepository, SettlementsService, SettlementPostingService],
 })

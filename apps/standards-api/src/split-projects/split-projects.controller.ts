@@ -11,9 +11,11 @@ import {
 import { Authorize, Authorized } from '../callers/authorize.decorator';
 import type { Caller } from '../callers/caller';
 import { SplitProjectsService } from './split-projects.service';
+import { IdempotentWrites } from '../idempotency/idempotency.interceptor';
 
 @ApiTags('split projects')
 @Controller('split-projects')
+@IdempotentWrites()
 export class SplitProjectsController {
   constructor(private readonly projects: SplitProjectsService) {}
 

@@ -1,6 +1,7 @@
 import { EventsModule } from '../events/events.module';
 import { Module } from '@nestjs/common';
 import { CallersModule } from '../callers/callers.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WriteAuditModule } from '../write-audit/write-audit.module';
 import { RegistryModule } from '../registry/registry.module';
 import { OperatingScenariosController } from './operating-scenarios.controller';
@@ -9,7 +10,7 @@ import { SplitProjectsRepository } from './split-projects.repository';
 import { SplitProjectsService } from './split-projects.service';
 
 @Module({
-  imports: [CallersModule, WriteAuditModule, RegistryModule, EventsModule],
+  imports: [CallersModule, IdempotencyModule, WriteAuditModule, RegistryModule, EventsModule],
   controllers: [SplitProjectsController, OperatingScenariosController],
   providers: [SplitProjectsRepository, SplitProjectsService],
   exports: [SplitProjectsService],
