@@ -232,6 +232,11 @@ export class RegistrySearchIndex {
       for (const term of batch) {
         keptTerms.add(term.termId, term.term, term.standards);
         termIds.push(term.termId);
+        namedTerms.push({
+          termId: term.termId,
+          names: [term.term.en, term.term['zh-Hans']],
+          otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
+        });
         if (stored) continue;
         termDocuments.push({
           id: term.termId,
@@ -241,13 +246,6 @@ export class RegistrySearchIndex {
             term.termId.replace(/-/g, ' '),
             both(term.definition),
           ],
-        });
-      }
-      for (const term of batch) {
-        namedTerms.push({
-          termId: term.termId,
-          names: [term.term.en, term.term['zh-Hans']],
-          otherNames: [term.synonyms, term.designations].flatMap((names) => [names.en, names['zh-Hans']].flat()),
         });
       }
       termBuild.add(termDocuments);
@@ -565,17 +563,20 @@ export class RegistrySearchIndex {
         signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
       });
     }
+    // The whole practice with the registry's names of the terms it names, as both whole-practice searches ask it.
+    const wholeQuery = this.withTermNames(practice);
+    const wholeOptions = searchOptions(practice, BLOCK_BOOST);
     // The block the practice is about as a whole: blocks ranked as documents, where a word weighs by how few
     // blocks use it (in the clauses' ranking, by how few clauses); the first gains WHOLE_BLOCK_VOTE.
     if (![...contradictions.values()].some((found) => found.length > 0)) {
-      const wholeBlocks = this.blockIndex.search(this.withTermNames(practice), searchOptions(practice, BLOCK_BOOST), { limit: 1 });
+      const wholeBlocks = this.blockIndex.search(wholeQuery, wholeOptions, { limit: 1 });
       if (wholeBlocks.size > 0) signalsOfSection(wholeBlocks.idAt(0)).votes += WHOLE_BLOCK_VOTE;
     }
     for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(blockOfClause(id)).contradicted++;
     for (const [id, found] of statements) if (found.length > 0) signalsOfSection(blockOfClause(id)).stated++;
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
-    const { hits, clauseScores } = this.rankBlocks(practice, limit, signalsOf);
+    const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
     return hits.map(({ block, score, terms }) => ({
       block,
       score,
@@ -618,12 +619,11 @@ export class RegistrySearchIndex {
    * times as many clauses.
    */
   private rankBlocks(
-    practice: string,
+    query: string,
+    options: TextSearchOptions,
     limit: number,
     signalsOf: Map<string, BlockSignals>,
   ): { hits: { block: IndexedBlock; score: number; terms: string[] }[]; clauseScores: Map<string, number> } {
-    const query = this.withTermNames(practice);
-    const options = searchOptions(practice, BLOCK_BOOST);
     // A limit that is not a whole number of hits is answered as before: from every clause's score.
     let clauseLimit = Number.isInteger(limit) && limit >= 1 ? CLAUSES_PER_BLOCK_HIT * limit : Infinity;
     /** Clauses scored alone: their scores are in clauseScores, or they score nothing. */
