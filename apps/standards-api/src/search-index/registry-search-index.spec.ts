@@ -1,6 +1,6 @@
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
 import { sampleSearchSource } from '../../test/support/sample-search-source';
-import { RegistrySearchIndex } from './registry-search-index';
+import { RegistrySearchIndex, type IndexedStandard } from './registry-search-index';
 
 let index: RegistrySearchIndex;
 
@@ -184,5 +184,38 @@ describe('the registry search index', () => {
     // "partner company" names the legal entity; what the person does (integrating, the API, credentials) decides.
     const description = 'Developer at a partner company integrating with the platform API and storing its credentials';
     expect(index.searchRoles(description, 3)[0]!.role.role).toBe('partner-developer');
+  });
+});
+
+describe('an alignment search over many blocks that say the same', () => {
+  it('answers its first blocks as its whole ranking has them when a hundred blocks score alike', async () => {
+    // Every block has three clauses of the same text: the blocks tie, their order is their ids', the first clauses
+    // searched for end inside a block, whose other clauses are then scored alone.
+    const loaded = await loadPack(samplePackDirectory());
+    if (!loaded.ok) throw new Error('the sample pack does not load');
+    const source = sampleSearchSource(loaded.pack);
+    const [first] = (await source.standards[Symbol.asyncIterator]().next()).value as IndexedStandard[];
+    const { block, conditions } = first!;
+    const clause = block.clauses[0]!;
+    const alike: IndexedStandard[] = Array.from({ length: 120 }, (_, n) => ({
+      block: {
+        ...block,
+        sectionId: `DUP-${String(n).padStart(3, '0')}`,
+        title: { en: `Block ${n}`, 'zh-Hans': `块 ${n}` },
+        summary: { en: '', 'zh-Hans': '' },
+        tags: [],
+        clauses: [1, 2, 3].map((k) => ({ ...clause, clauseId: String(k) })),
+      },
+      conditions: new Map([...conditions].filter(([clauseId]) => clauseId === clause.clauseId)),
+    }));
+    const duplicated = await RegistrySearchIndex.build({
+      ...sampleSearchSource(loaded.pack),
+      standards: (async function* () {
+        yield alike;
+      })(),
+    });
+    const every = duplicated.searchStandards(clause.text.en, 10_000);
+    expect(every.length).toBeGreaterThan(1);
+    for (const limit of [1, 2, 3]) expect(duplicated.searchStandards(clause.text.en, limit)).toEqual(every.slice(0, limit));
   });
 });

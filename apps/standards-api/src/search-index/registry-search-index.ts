@@ -22,6 +22,7 @@ import {
   type TextSearchOptions,
 } from './compact-text-index';
 import { departureCue } from './departures';
+import { firstOf } from './first-of';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
 import { NearWords } from './near-words';
 import { TermNameIndex, type NamedTerm } from './term-names';
@@ -116,6 +117,18 @@ interface BlockSignals {
   votes: number;
 }
 
+/** A block as an alignment search ranks it: its score, the most its clauses not yet scored could bring it to, and those clauses. */
+interface BlockHit {
+  block: IndexedBlock;
+  score: number;
+  /** The score without the sentences' votes. */
+  unvoted: number;
+  most: number;
+  votes: number;
+  terms: string[];
+  unscored: string[];
+}
+
 /** The block a clause belongs to: its id up to the `#` (RUL-3#2 is a clause of RUL-3). */
 function blockOfClause(clauseId: string): string {
   return clauseId.slice(0, clauseId.indexOf('#'));
@@ -191,6 +204,7 @@ interface SearchIndexParts {
   roles: Map<string, RoleDto>;
   standards: Map<string, IndexedBlock>;
   clauseTexts: Map<string, Localized>;
+  clauseKeys: Map<string, string[]>;
   compiled: Map<string, CompiledConditions>;
   termNames: TermNameIndex;
   nearWords: NearWords;
@@ -207,6 +221,8 @@ export class RegistrySearchIndex {
   private readonly standards: Map<string, IndexedBlock>;
   /** Each current clause's text, which a departure is read against (a few MB at full size; the blocks stay in the database). */
   private readonly clauseTexts: Map<string, Localized>;
+  /** Each block's clauses by their keys in the clause index (RUL-3#2), the strings clauseTexts holds: an alignment search looks up hundreds of blocks' clauses. */
+  private readonly clauseKeys: Map<string, string[]>;
   /** The conditions of the clauses the pack gives any (a clause without is in none of them). */
   private readonly compiled: Map<string, CompiledConditions>;
   /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
@@ -262,6 +278,7 @@ export class RegistrySearchIndex {
     };
     const standards = new Map<string, IndexedBlock>();
     const clauseTexts = new Map<string, Localized>();
+    const clauseKeys = new Map<string, string[]>();
     const compiled = new Map<string, CompiledConditions>();
     const phrases = new PhraseCompiler(namesOf);
     const clauseBuild = new TextIndexBuild(CLAUSE_FIELDS, searchTermsOfAll);
@@ -281,8 +298,11 @@ export class RegistrySearchIndex {
         });
         if (block.clauses.length > 0) blockIds.push(block.sectionId);
         const heading = `${both(block.title)}\n${both(block.summary)}\n${block.tags.join(' ')}`;
+        const keys: string[] = [];
+        clauseKeys.set(block.sectionId, keys);
         for (const clause of block.clauses) {
           const id = `${block.sectionId}#${clause.clauseId}`;
+          keys.push(id);
           const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
           if (conditions.requires.length > 0 || conditions.contradictedBy.length > 0) {
             compiled.set(id, new CompiledConditions(conditions, phrases));
@@ -344,6 +364,7 @@ export class RegistrySearchIndex {
       roles,
       standards,
       clauseTexts,
+      clauseKeys,
       compiled,
       termNames,
       nearWords,
@@ -359,6 +380,7 @@ export class RegistrySearchIndex {
     this.roles = parts.roles;
     this.standards = parts.standards;
     this.clauseTexts = parts.clauseTexts;
+    this.clauseKeys = parts.clauseKeys;
     this.compiled = parts.compiled;
     this.termNames = parts.termNames;
     this.nearWords = parts.nearWords;
@@ -640,34 +662,43 @@ export class RegistrySearchIndex {
       scores.sort((a, b) => b - a);
       return best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
     };
-    const clauseKeys = new Map<string, string[]>();
-    const keysOf = (block: IndexedBlock) => {
-      let keys = clauseKeys.get(block.sectionId);
-      if (keys === undefined) clauseKeys.set(block.sectionId, (keys = block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`)));
-      return keys;
+    /** What a block's signals give it: the same in every round of the loop. */
+    const signalled = new Map<string, { terms: string[]; votes: number; signal: number }>();
+    const signalledOf = (sectionId: string) => {
+      let known = signalled.get(sectionId);
+      if (known === undefined) {
+        const signals = signalsOf.get(sectionId);
+        const terms = [...(signals?.terms ?? [])].sort();
+        const signal =
+          Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
+        signalled.set(sectionId, (known = { terms, votes: signals?.votes ?? 0, signal }));
+      }
+      return known;
     };
+    /**
+     * Each block's hit as the last round worked it out: a round that only scores some clauses alone works out again
+     * the blocks of those clauses alone (the others' clauses, and what a clause not found may score, are unchanged).
+     */
+    const hitOf = new Map<string, BlockHit>();
     for (;;) {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
       const isKnown = (id: string) => whole.complete || clauseScores.has(id) || scoredAlone.has(id);
-      const blocks: {
-        block: IndexedBlock;
-        score: number;
-        unvoted: number;
-        most: number;
-        votes: number;
-        terms: string[];
-        unscored: string[];
-      }[] = [];
+      const blocks: BlockHit[] = [];
       const sections = new Set([...clauseScores.keys()].map(blockOfClause));
       for (const sectionId of signalsOf.keys()) sections.add(sectionId);
       for (const sectionId of sections) {
+        const known = hitOf.get(sectionId);
+        if (known !== undefined) {
+          blocks.push(known);
+          continue;
+        }
         const block = this.standards.get(sectionId);
         if (!block) continue;
         const found: number[] = [];
         const most: number[] = [];
         const unscored: string[] = [];
-        for (const id of keysOf(block)) {
+        for (const id of this.clauseKeys.get(sectionId) ?? []) {
           const score = clauseScores.get(id);
           found.push(score === undefined ? 0 : round(score));
           if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
@@ -676,13 +707,9 @@ export class RegistrySearchIndex {
             unscored.push(id);
           }
         }
-        const signals = signalsOf.get(sectionId);
-        const terms = [...(signals?.terms ?? [])].sort();
-        const votes = signals?.votes ?? 0;
-        const signal =
-          Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
+        const { terms, votes, signal } = signalledOf(sectionId);
         const score = round(relevanceOf(found) + signal);
-        blocks.push({
+        const hit: BlockHit = {
           block,
           score: round(score + votes),
           unvoted: score,
@@ -690,14 +717,20 @@ export class RegistrySearchIndex {
           votes,
           terms,
           unscored,
-        });
+        };
+        hitOf.set(sectionId, hit);
+        blocks.push(hit);
       }
       const scored = blocks.filter((hit) => hit.score > 0);
-      scored.sort((a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId));
       // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
-      const bestUnvoted = Math.max(0, ...scored.map((hit) => hit.unvoted));
+      let bestUnvoted = 0;
+      for (const hit of scored) if (hit.unvoted > bestUnvoted) bestUnvoted = hit.unvoted;
       const floor = bestUnvoted * RELATIVE_FLOOR;
-      const hits = scored.filter((hit) => hit.unvoted >= floor).slice(0, limit);
+      const hits = firstOf(
+        scored.filter((hit) => hit.unvoted >= floor),
+        limit,
+        (a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId),
+      );
       // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
       // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
       const answered = new Set(hits);
@@ -711,10 +744,14 @@ export class RegistrySearchIndex {
       if (open.length > 0) {
         const ids = new Set(open.flatMap((hit) => hit.unscored));
         for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) clauseScores.set(id, score);
-        for (const id of ids) scoredAlone.add(id);
+        for (const id of ids) {
+          scoredAlone.add(id);
+          hitOf.delete(blockOfClause(id));
+        }
       } else if (!whole.complete && round(relevanceOf([unknown, unknown, unknown])) >= last) {
         clauseLimit *= 4;
         whole = searchWhole();
+        hitOf.clear();
       } else {
         return { hits, clauseScores };
       }
