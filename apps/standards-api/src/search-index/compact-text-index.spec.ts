@@ -207,6 +207,31 @@ describe('the compact text index', () => {
     );
   });
 
+  it('answers as MiniSearch does when asked again for words found by prefix in hundreds of lists (read by document)', () => {
+    // Words sharing a prefix, as the generated terms' compounds share their first word's: asked again, a term of more
+    // than 256 lists is read by document, whole or for the candidates alone, and must add up and rank as before.
+    const letters = 'abcdefghijklmnopq';
+    const compounds = [...letters].flatMap((a) => [...letters].map((b) => `pay${a}${b}`));
+    const compound = fc.constantFrom(...compounds);
+    const mixed = (maxWords: number) => fc.array(fc.oneof(compound, word), { maxLength: maxWords }).map((words) => words.join(' '));
+    const large = fc.array(fc.tuple(mixed(4), mixed(3), mixed(8)), { minLength: 150, maxLength: 300 });
+    const query = fc.array(fc.oneof(fc.constantFrom('pay', 'payment', 'ledger', 'settle', 'rate'), compound), {
+      minLength: 1,
+      maxLength: 4,
+    });
+    const prefixed = searchOptions.map((options) => ({ ...options, prefix: (term: string) => term.length >= 3 }));
+    fc.assert(
+      fc.property(large, fc.array(fc.tuple(query, prefixed, share, limit, kept), { minLength: 1, maxLength: 3 }), (documents, asks) => {
+        const indexes = bothIndexes(documents);
+        for (let round = 0; round < 3; round++) {
+          for (const [words, options, atLeast, first, keep] of asks)
+            expectSameAnswer(indexes, words.join(' '), options, atLeast, first, keep);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('answers a bounded search with the first hits of the same search unbounded, the pruned documents never among them', () => {
     const large = fc.array(fc.tuple(text(4), text(3), text(8)), { minLength: 50, maxLength: 400 });
     fc.assert(

@@ -156,7 +156,30 @@ interface TermLists {
   inverseFrequencies: Float64Array;
   /** The term's bound (one occurrence) by the fields' boosts. */
   bounds: Map<string, number>;
+  /** How many searches have asked for these lists; the second makes `byDocument`, when they are many. */
+  asked: number;
+  byDocument?: PostingsByDocument;
 }
+
+/**
+ * Every posting of a term's lists, by document and, for a document, in the lists' order (the order its sum is
+ * added up in): a term found by prefix has thousands of short lists scattered over the postings, and read list by
+ * list its documents are met in no order, each a miss in the per-document arrays; read by document they are met
+ * in order, and a few candidates are found by a seek each instead of reading every list again.
+ */
+interface PostingsByDocument {
+  documents: Int32Array;
+  postings: Int32Array;
+  /** Each posting's frequency, copied beside it (read from the postings, it would be a miss each). */
+  frequencies: Uint16Array | Int32Array;
+  /** The list (its index in TermLists) each posting is of. */
+  lists: Int32Array;
+}
+
+/** A term's lists are kept by document too when it has more than this many (a word found by prefix has thousands). */
+const LISTS_BY_DOCUMENT = 256;
+/** Postings of a term's lists in the key that orders them by document: below 2^21 (and the key below 2^53). */
+const POSTINGS_BY_DOCUMENT = 1 << 21;
 
 /** A distinct term of a query: its lists, how often the query has it, and its bound. */
 interface QueryUnit {
@@ -171,6 +194,8 @@ interface QueryUnit {
 /** The lists a term finds, by the term and how it is looked up; the least recently used go past a number of lists. */
 class TermListsMemo {
   private readonly entries = new Map<string, TermLists>();
+  /** What each entry counts towards the most kept, in lists (32 bytes): its lists, and its postings by document (14 bytes a posting). */
+  private readonly sizes = new Map<string, number>();
   private listCount = 0;
 
   constructor(private readonly maxLists: number) {}
@@ -184,14 +209,27 @@ class TermListsMemo {
     return lists;
   }
 
+  /** Keeps the lists (again, when their postings by document were added: they then count for those too). */
   set(key: string, lists: TermLists): void {
-    if (lists.starts.length > this.maxLists) return;
+    const byDocument = lists.byDocument;
+    const size =
+      lists.starts.length +
+      (byDocument ? Math.ceil((byDocument.documents.length * (12 + byDocument.frequencies.BYTES_PER_ELEMENT)) / 32) : 0);
+    const known = this.sizes.get(key);
+    if (known !== undefined) {
+      this.entries.delete(key);
+      this.listCount -= known;
+      this.sizes.delete(key);
+    }
+    if (size > this.maxLists) return;
     this.entries.set(key, lists);
-    this.listCount += lists.starts.length;
-    for (const [oldest, old] of this.entries) {
+    this.sizes.set(key, size);
+    this.listCount += size;
+    for (const oldest of this.entries.keys()) {
       if (this.listCount <= this.maxLists) break;
       this.entries.delete(oldest);
-      this.listCount -= old.starts.length;
+      this.listCount -= this.sizes.get(oldest)!;
+      this.sizes.delete(oldest);
     }
   }
 }
@@ -587,7 +625,10 @@ export class CompactTextIndex {
     const fuzziness = options.fuzzy(term);
     const key = `${term}\u0000${byPrefix}\u0000${fuzziness}\u0000${options.weights.prefix}\u0000${options.weights.fuzzy}`;
     const known = this.memo.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
+      return known;
+    }
     const { tokens, weights } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
     const { fieldCount, offsets } = this;
     let count = 0;
@@ -604,6 +645,7 @@ export class CompactTextIndex {
       weights: new Float64Array(count),
       inverseFrequencies: new Float64Array(count),
       bounds: new Map(),
+      asked: 1,
     };
     let i = 0;
     tokens.forEach((tokenNumber, j) => {
@@ -621,6 +663,41 @@ export class CompactTextIndex {
     });
     this.memo.set(key, termLists);
     return termLists;
+  }
+
+  /** Adds the lists' postings by document (PostingsByDocument), unless they are too many; whether it did. */
+  private byDocument(lists: TermLists): boolean {
+    let count = 0;
+    for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
+    if (count >= POSTINGS_BY_DOCUMENT) return false;
+    // Each posting's key: its document, then its place in the lists read one after the other (so in the lists' order).
+    const keys = new Float64Array(count);
+    const postings = new Int32Array(count);
+    const listOf = new Int32Array(count);
+    let k = 0;
+    for (let i = 0; i < lists.starts.length; i++) {
+      for (let posting = lists.starts[i]!; posting < lists.ends[i]!; posting++) {
+        keys[k] = this.postingDocuments[posting]! * POSTINGS_BY_DOCUMENT + k;
+        postings[k] = posting;
+        listOf[k++] = i;
+      }
+    }
+    keys.sort();
+    const byDocument: PostingsByDocument = {
+      documents: new Int32Array(count),
+      postings: new Int32Array(count),
+      frequencies: this.postingFrequencies instanceof Uint16Array ? new Uint16Array(count) : new Int32Array(count),
+      lists: new Int32Array(count),
+    };
+    for (let j = 0; j < count; j++) {
+      const place = keys[j]! % POSTINGS_BY_DOCUMENT;
+      byDocument.documents[j] = (keys[j]! - place) / POSTINGS_BY_DOCUMENT;
+      byDocument.postings[j] = postings[place]!;
+      byDocument.frequencies[j] = this.postingFrequencies[postings[place]!]!;
+      byDocument.lists[j] = listOf[place]!;
+    }
+    lists.byDocument = byDocument;
+    return true;
   }
 
   /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
@@ -769,7 +846,22 @@ export class CompactTextIndex {
         if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
       };
       const { lists } = unit;
-      for (let i = 0; i < lists.starts.length; i++) {
+      const { byDocument } = lists;
+      // A term kept by document (PostingsByDocument) is read that way, whole or for a few candidates; else list by list.
+      const readByDocument = byDocument !== undefined && (candidates === null || candidates.length * 4 < byDocument.documents.length);
+      if (readByDocument && candidates === null) {
+        bestLowerBound = this.readByDocument(unit, byDocument, boosts, stamp, scratch, touched, bestLowerBound);
+      } else if (readByDocument) {
+        this.eachCandidateByDocument(candidates!, byDocument, (document, posting, i) => {
+          const field = lists.places[i]! % fieldCount;
+          found(
+            document,
+            lists.weights[i]! * boosts[field]! * unit.occurrences * this.scoreOf(lists.inverseFrequencies[i]!, posting, field),
+          );
+        });
+      }
+      const listsToRead = readByDocument ? 0 : lists.starts.length;
+      for (let i = 0; i < listsToRead; i++) {
         const start = lists.starts[i]!;
         const end = lists.ends[i]!;
         const field = lists.places[i]! % fieldCount;
@@ -927,7 +1019,16 @@ export class CompactTextIndex {
         }
       };
       const { lists } = unit;
-      for (let i = 0; i < lists.starts.length; i++) {
+      const { byDocument } = lists;
+      const readByDocument = byDocument !== undefined && candidates !== null && candidates.length * 4 < byDocument.documents.length;
+      if (readByDocument) {
+        this.eachCandidateByDocument(candidates!, byDocument, (document, posting, i) => {
+          list = listsBefore + lists.places[i]! + 1;
+          const field = lists.places[i]! % this.fieldCount;
+          found(document, lists.weights[i]! * boosts[field]! * this.scoreOf(lists.inverseFrequencies[i]!, posting, field));
+        });
+      }
+      for (let i = 0; i < (readByDocument ? 0 : lists.starts.length); i++) {
         // Numbered as every list of the term's tokens, the empty ones too, in MiniSearch's order.
         list = listsBefore + lists.places[i]! + 1;
         const start = lists.starts[i]!;
@@ -1021,8 +1122,59 @@ export class CompactTextIndex {
   private scoreOf(inverseDocumentFrequency: number, posting: number, field: number): number {
     const frequency = this.postingFrequencies[posting]!;
     const length = this.fieldLengths[this.postingDocuments[posting]! * this.fieldCount + field]!;
-    const averageLength = this.averageFieldLengths[field]!;
-    return inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
+    return bm25(inverseDocumentFrequency, frequency, length, this.averageFieldLengths[field]!);
+  }
+
+  /**
+   * Every posting of a term's lists read in the first pass, by document (PostingsByDocument): the same sums as
+   * list by list, as a document's postings are added in the lists' order either way. Returns the best lower bound met.
+   */
+  private readByDocument(
+    unit: QueryUnit,
+    byDocument: PostingsByDocument,
+    boosts: number[],
+    stamp: number,
+    scratch: SearchScratch,
+    touched: number[],
+    bestLowerBound: number,
+  ): number {
+    const { partial, partialTerms, state, lastSeen } = scratch;
+    const { places, inverseFrequencies, weights } = unit.lists;
+    const { documents, frequencies, lists } = byDocument;
+    let best = bestLowerBound;
+    for (let j = 0; j < documents.length; j++) {
+      const document = documents[j]!;
+      const i = lists[j]!;
+      const field = places[i]! % this.fieldCount;
+      if (state[document] === 0) {
+        state[document] = 1;
+        touched.push(document);
+      }
+      const length = this.fieldLengths[document * this.fieldCount + field]!;
+      const score = bm25(inverseFrequencies[i]!, frequencies[j]!, length, this.averageFieldLengths[field]!);
+      partial[document]! += weights[i]! * boosts[field]! * unit.occurrences * score;
+      if (lastSeen[document] !== stamp) {
+        lastSeen[document] = stamp;
+        partialTerms[document]!++;
+      }
+      best = Math.max(best, partial[document]! * partialTerms[document]!);
+    }
+    return best;
+  }
+
+  /** Each posting of a candidate (in document order) in a term's lists, by document, found by a seek per candidate: its posting and list. */
+  private eachCandidateByDocument(
+    candidates: ArrayLike<number>,
+    byDocument: PostingsByDocument,
+    visit: (document: number, posting: number, list: number) => void,
+  ): void {
+    const { documents, postings, lists } = byDocument;
+    let at = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const document = candidates[i]!;
+      at = firstAtOrAfter(documents, document, at, documents.length);
+      for (; at < documents.length && documents[at] === document; at++) visit(document, postings[at]!, lists[at]!);
+    }
   }
 
   /**
@@ -1052,23 +1204,32 @@ export class CompactTextIndex {
     }
   }
 
-  /** The first posting at or after `from` (and before `end`) of a document at or after `document`: galloping, then halving. */
+  /** The first posting at or after `from` (and before `end`) of a document at or after `document`. */
   private seek(document: number, from: number, end: number): number {
-    const documents = this.postingDocuments;
-    let low = from;
-    let high = from;
-    let step = 1;
-    while (high < end && documents[high]! < document) {
-      low = high + 1;
-      high += step;
-      step *= 2;
-    }
-    if (high > end) high = end;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (documents[middle]! < document) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstAtOrAfter(this.postingDocuments, document, from, end);
   }
+}
+
+/** A posting's BM25+ score from its frequency and its document's field length (MiniSearch's formula). */
+function bm25(inverseDocumentFrequency: number, frequency: number, length: number, averageLength: number): number {
+  return inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
+}
+
+/** The first place at or after `from` (and before `end`) of a value at or after `value` in ascending values: galloping, then halving. */
+function firstAtOrAfter(values: Int32Array, value: number, from: number, end: number): number {
+  let low = from;
+  let high = from;
+  let step = 1;
+  while (high < end && values[high]! < value) {
+    low = high + 1;
+    high += step;
+    step *= 2;
+  }
+  if (high > end) high = end;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
