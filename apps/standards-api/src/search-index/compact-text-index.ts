@@ -191,10 +191,15 @@ interface QueryUnit {
   bound: number;
 }
 
+/** What a term's lists count towards the memo's most, in lists (32 bytes): the lists, and their postings by document (12 bytes a posting and its frequency's). */
+function memoSize(lists: number, postingsByDocument: number, frequencyBytes: number): number {
+  return lists + Math.ceil((postingsByDocument * (12 + frequencyBytes)) / 32);
+}
+
 /** The lists a term finds, by the term and how it is looked up; the least recently used go past a number of lists. */
 class TermListsMemo {
   private readonly entries = new Map<string, TermLists>();
-  /** What each entry counts towards the most kept, in lists (32 bytes): its lists, and its postings by document (14 bytes a posting). */
+  /** What each entry counts towards the most kept (memoSize). */
   private readonly sizes = new Map<string, number>();
   private listCount = 0;
 
@@ -209,12 +214,15 @@ class TermListsMemo {
     return lists;
   }
 
+  /** Whether an entry of this size (memoSize) can be kept. */
+  fits(size: number): boolean {
+    return size <= this.maxLists;
+  }
+
   /** Keeps the lists (again, when their postings by document were added: they then count for those too). */
   set(key: string, lists: TermLists): void {
-    const byDocument = lists.byDocument;
-    const size =
-      lists.starts.length +
-      (byDocument ? Math.ceil((byDocument.documents.length * (12 + byDocument.frequencies.BYTES_PER_ELEMENT)) / 32) : 0);
+    const { byDocument } = lists;
+    const size = memoSize(lists.starts.length, byDocument?.documents.length ?? 0, byDocument?.frequencies.BYTES_PER_ELEMENT ?? 0);
     const known = this.sizes.get(key);
     if (known !== undefined) {
       this.entries.delete(key);
@@ -665,11 +673,15 @@ export class CompactTextIndex {
     return termLists;
   }
 
-  /** Adds the lists' postings by document (PostingsByDocument), unless they are too many; whether it did. */
+  /**
+   * Adds the lists' postings by document (PostingsByDocument), unless they are too many or the memo could not keep
+   * them (it would then drop the lists themselves, and every other ask would make both again); whether it did.
+   */
   private byDocument(lists: TermLists): boolean {
     let count = 0;
     for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
-    if (count >= POSTINGS_BY_DOCUMENT) return false;
+    const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
+    if (count >= POSTINGS_BY_DOCUMENT || !this.memo.fits(size)) return false;
     // Each posting's key: its document, then its place in the lists read one after the other (so in the lists' order).
     const keys = new Float64Array(count);
     const postings = new Int32Array(count);
