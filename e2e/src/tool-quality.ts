@@ -6,8 +6,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type Language = 'en' | 'zh-Hans';
-/** Which half of the independent cases a case is in: tuned on (`dev`) or only measured (`test`). */
-export type Part = 'dev' | 'test';
+/**
+ * Which part of the independent cases a case is in: tuned on (`dev`), measured to keep or drop a method before
+ * test is read (`check`, written later by another author, figures only), or measured once a method is kept (`test`).
+ */
+export type Part = 'dev' | 'check' | 'test';
 
 interface AlignmentCase {
   id: string;
@@ -58,6 +61,8 @@ export interface EvalRun {
 const CASES_DIR = path.join(import.meta.dirname, '../../tools/eval/cases');
 /** Cases written by someone who had not read the matching code (issue 28), each with its part. */
 export const INDEPENDENT_CASES_DIR = path.join(CASES_DIR, 'independent');
+/** Cases written the same way by a second author, after seven rounds of tuning on `dev`: the `check` part. */
+export const CHECK_CASES_DIR = path.join(CASES_DIR, 'check');
 export const CASE_FILES = ['alignment.json', 'terms.json', 'roles.json'] as const;
 
 export function loadCases(directory = CASES_DIR): EvalCases {
@@ -66,7 +71,7 @@ export function loadCases(directory = CASES_DIR): EvalCases {
 }
 
 /** One part of the independent cases, or null before they are in the repository. */
-export function loadPart(part: Part, directory = INDEPENDENT_CASES_DIR): EvalCases | null {
+export function loadPart(part: Part, directory = part === 'check' ? CHECK_CASES_DIR : INDEPENDENT_CASES_DIR): EvalCases | null {
   if (!CASE_FILES.every((file) => existsSync(path.join(directory, file)))) return null;
   const all = loadCases(directory);
   const of = <T extends { part?: Part }>(cases: T[]): T[] => cases.filter((c) => c.part === part);
@@ -325,4 +330,44 @@ export function replaceSection(markdown: string, name: string, content: string):
   const after = rest?.split(end)[1];
   if (before === undefined || after === undefined) throw new Error(`docs/tool-quality.md has no ${name} section`);
   return `${before}${start}\n${content}\n${end}${after}`;
+}
+
+/** What a case's labels may name: the standards' current clauses, the term ids and the role ids of a content pack. */
+export interface CaseLabels {
+  clausesBySection: Map<string, Set<string>>;
+  termIds: Set<string>;
+  roleIds: Set<string>;
+}
+
+/** The labels a content pack offers: its current standards' clauses, its term ids, its role ids. */
+export function packLabels(directory: string): CaseLabels {
+  const read = <T>(file: string): T[] => JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as T[];
+  const standards = read<{ sectionId: string; status: string; clauses: { clauseId: string }[] }>('standards.json');
+  return {
+    clausesBySection: new Map(
+      standards.filter((s) => s.status === 'current').map((s) => [s.sectionId, new Set(s.clauses.map((c) => c.clauseId))]),
+    ),
+    termIds: new Set(read<{ termId: string }>('terms.json').map((t) => t.termId)),
+    roleIds: new Set(read<{ role: string }>('roles.json').map((r) => r.role)),
+  };
+}
+
+/** Every label of the cases that names nothing in the pack, and every id used twice, as readable lines. */
+export function caseLabelErrors(cases: EvalCases, labels: CaseLabels): string[] {
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const { id } of [...cases.alignment, ...cases.terms, ...cases.roles]) {
+    if (seen.has(id)) errors.push(`${id}: the id appears twice`);
+    seen.add(id);
+  }
+  for (const c of cases.alignment) {
+    for (const section of c.relevant) if (!labels.clausesBySection.has(section)) errors.push(`${c.id}: no standard ${section}`);
+    for (const clause of c.violates) {
+      const [section = '', clauseId = ''] = clause.split('#');
+      if (!labels.clausesBySection.get(section)?.has(clauseId)) errors.push(`${c.id}: no current clause ${clause}`);
+    }
+  }
+  for (const c of cases.terms) for (const term of c.expected) if (!labels.termIds.has(term)) errors.push(`${c.id}: no term ${term}`);
+  for (const c of cases.roles) if (!labels.roleIds.has(c.expected)) errors.push(`${c.id}: no role ${c.expected}`);
+  return errors;
 }

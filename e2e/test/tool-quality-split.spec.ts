@@ -1,4 +1,17 @@
-import { historyRow, splitBySeed, withHistoryRow, type Figure, type Language } from '../src/tool-quality';
+import path from 'node:path';
+import {
+  CHECK_CASES_DIR,
+  INDEPENDENT_CASES_DIR,
+  caseLabelErrors,
+  historyRow,
+  loadCases,
+  loadPart,
+  packLabels,
+  splitBySeed,
+  withHistoryRow,
+  type Figure,
+  type Language,
+} from '../src/tool-quality';
 
 const cases = (lang: Language, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${lang}-${i}`, lang, text: `case ${i}` }));
 
@@ -57,5 +70,52 @@ describe('the history of the test figures', () => {
         'after',
       ].join('\n'),
     );
+  });
+});
+
+describe('the labels of the independent cases', () => {
+  const labels = {
+    clausesBySection: new Map([['FIN-2', new Set(['1', '2'])]]),
+    termIds: new Set(['basis-point']),
+    roleIds: new Set(['project-owner']),
+  };
+  const practice = { id: 'p', lang: 'en' as const, practice: 'text', relevant: ['FIN-2'], violates: ['FIN-2#2'] };
+  const term = { id: 't', lang: 'en' as const, text: 'bps', expected: ['basis-point'] };
+  const role = { id: 'r', lang: 'en' as const, description: 'owns it', expected: 'project-owner' };
+
+  it('finds nothing wrong in labels the pack has', () => {
+    expect(caseLabelErrors({ alignment: [practice], terms: [term], roles: [role] }, labels)).toEqual([]);
+  });
+
+  it('names each label the pack does not have and each id used twice', () => {
+    const errors = caseLabelErrors(
+      {
+        alignment: [{ ...practice, relevant: ['FIN-9'], violates: ['FIN-2#3', 'FIN-2'] }],
+        terms: [{ ...term, expected: ['basis-points'] }],
+        roles: [{ ...role, id: 'p', expected: 'owner' }],
+      },
+      labels,
+    );
+    expect(errors).toEqual([
+      'p: the id appears twice',
+      'p: no standard FIN-9',
+      'p: no current clause FIN-2#3',
+      'p: no current clause FIN-2',
+      't: no term basis-points',
+      'p: no role owner',
+    ]);
+  });
+
+  it('holds for every case in the repository: each label is in the content pack, no id is in two parts', () => {
+    const pack = packLabels(path.join(import.meta.dirname, '../../libs/registry-content/pack'));
+    const independent = loadCases(INDEPENDENT_CASES_DIR);
+    const check = loadPart('check', CHECK_CASES_DIR) ?? { alignment: [], terms: [], roles: [] };
+    const all = {
+      alignment: [...independent.alignment, ...check.alignment],
+      terms: [...independent.terms, ...check.terms],
+      roles: [...independent.roles, ...check.roles],
+    };
+    expect(caseLabelErrors(all, pack)).toEqual([]);
+    expect(all.alignment.length).toBeGreaterThan(0);
   });
 });

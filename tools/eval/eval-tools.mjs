@@ -4,8 +4,9 @@
 // counted by a pass-through). Prints the figures, writes them to docs/tool-quality.md (the `after`
 // section; `--record=before` writes the `before` one), and exits non-zero when a figure is below a floor
 // recorded there. The independent cases (tools/eval/cases/independent, issue 28) are measured apart, by
-// part: `dev` with the cases it misses, `test` as figures only (never a case), and the test figures are
-// kept over time in the history table of docs/tool-quality.md, a row per commit.
+// part: `dev` with the cases it misses, `check` (tools/eval/cases/check, a second author's) and `test` as
+// figures only (never a case), and the test figures are kept over time in the history table of
+// docs/tool-quality.md, a row per commit.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,10 @@ import {
 const MAIN = (app) => path.join(ROOT, 'dist/apps', app, 'main.js');
 const DOC = path.join(ROOT, 'docs/tool-quality.md');
 const record = process.argv.find((arg) => arg.startsWith('--record='))?.slice('--record='.length) ?? 'after';
-/** `--dev-only`: the dev part alone, each case with what the tools answered, for reading misses; writes nothing. */
+/**
+ * `--dev-only`: the dev part, each case with what the tools answered, for reading misses, and the check part's
+ * figures (never its cases) to keep or drop a method before test is read; writes nothing.
+ */
 const devOnly = process.argv.includes('--dev-only');
 const serviceToken = randomBytes(32).toString('base64url');
 const tempDir = makeTempDir('stdreg-eval-tools-');
@@ -121,8 +125,10 @@ async function main() {
   }
   const { figures, misses } = await runEval(loadCases(), callTool);
   const dev = loadPart('dev');
+  const check = loadPart('check');
   const test = loadPart('test');
   const devRun = dev && (await runEval(dev, callTool));
+  const checkRun = check && (await runEval(check, callTool));
   const testRun = test && (await runEval(test, callTool));
   counted.close();
   const requestLines = Object.entries(requestsPerCall).map(
@@ -160,6 +166,11 @@ async function main() {
     doc = replaceSection(doc, 'independent-test', testReport);
     doc = withHistoryRow(doc, historyRow(date, commitNow(), testRun.figures));
   } else log('no independent cases in tools/eval/cases/independent: measured the cases beside the code only');
+  if (checkRun) {
+    const checkReport = [`Measured ${date} on the \`check\` part: ${sizes(check)}.`, '', figuresTable(checkRun.figures)].join('\n');
+    process.stdout.write(`\nIndependent cases, check part (figures only):\n${checkReport}\n`);
+    doc = replaceSection(doc, 'independent-check', checkReport);
+  }
   writeFileSync(DOC, doc);
   log(`wrote the ${record} figures to docs/tool-quality.md`);
   if (record === 'after') {
@@ -173,7 +184,8 @@ async function main() {
  * The dev part alone, through the same tools: the figures of the cases beside the code and the floors they
  * cross, the dev figures, then a line per practice (the relevant standards' ranks, what the report says of each
  * clause the practice violates and of every other clause it calls `at_risk`) and per term or role look-up not
- * answered first (its first five answers). Test cases are filtered out as the file is loaded and never printed.
+ * answered first (its first five answers), and last the check part's figures alone. Test cases are filtered out as
+ * the file is loaded and never printed; check cases are measured, never printed.
  */
 async function diagnoseDev(callTool) {
   const dev = loadPart('dev');
@@ -186,6 +198,8 @@ async function diagnoseDev(callTool) {
   };
   const { figures, misses } = await runEval(dev, recording);
   const beside = await runEval(loadCases(), callTool);
+  const check = loadPart('check');
+  const checkRun = check && (await runEval(check, callTool));
   const broken = brokenFloors(beside.figures, parseFloors(readFileSync(DOC, 'utf8')));
   const lines = [];
   let at = 0;
@@ -216,7 +230,8 @@ async function diagnoseDev(callTool) {
   }
   process.stdout.write(
     `The cases beside the code:\n${figuresTable(beside.figures)}\nFloors crossed: ${broken.join('; ') || 'none'}\n\n` +
-      `Dev part:\n${figuresTable(figures)}\n\nCases missed: ${misses.join(', ')}\n\n${lines.join('\n')}\n`,
+      `Dev part:\n${figuresTable(figures)}\n\nCases missed: ${misses.join(', ')}\n\n${lines.join('\n')}\n` +
+      (checkRun ? `\nCheck part (figures only):\n${figuresTable(checkRun.figures)}\n` : ''),
   );
 }
 
