@@ -33,6 +33,11 @@ const record = process.argv.find((arg) => arg.startsWith('--record='))?.slice('-
  * figures (never its cases) to keep or drop a method before test is read; writes nothing.
  */
 const devOnly = process.argv.includes('--dev-only');
+/**
+ * `--without-check` (with `--dev-only`): the check part is not measured, so dev's cases can be read as often as a
+ * method needs without spending one of the round's reads of check (docs/decisions.md, issue 28, eighth round).
+ */
+const withoutCheck = process.argv.includes('--without-check');
 const serviceToken = randomBytes(32).toString('base64url');
 const tempDir = makeTempDir('stdreg-eval-tools-');
 
@@ -198,7 +203,7 @@ async function diagnoseDev(callTool) {
   };
   const { figures, misses } = await runEval(dev, recording);
   const beside = await runEval(loadCases(), callTool);
-  const check = loadPart('check');
+  const check = withoutCheck ? null : loadPart('check');
   const checkRun = check && (await runEval(check, callTool));
   const broken = brokenFloors(beside.figures, parseFloors(readFileSync(DOC, 'utf8')));
   const lines = [];

@@ -1,6 +1,6 @@
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
 import { sampleSearchSource } from '../../test/support/sample-search-source';
-import { RegistrySearchIndex, type IndexedStandard } from './registry-search-index';
+import { blockRelevance, RegistrySearchIndex, wholePracticeNames, type IndexedStandard } from './registry-search-index';
 
 let index: RegistrySearchIndex;
 
@@ -101,7 +101,8 @@ describe('the registry search index', () => {
       'Our AI agent releases payments automatically every Friday; nobody signs off on them, and the same analyst prepares and approves the settlement run.',
       'The equity ledger is reconciled once a year. Refunds are posted before the period closes.',
       '我们的AI助手每周五自动付款，没有人审批；结算批次由同一名分析师编制并审批。股权账簿每年核对一次。',
-      'exchange rate',
+      // A one-word look-up ('exchange rate' now answers FIN-1 alone: SET-2 came in by the term's Chinese name).
+      'rounding',
       // Practices naming terms beside a clause: blocks the terms govern (their signals) compete with blocks found by their clauses.
       'Rate limit and Partner app. Each AI agent must have a named agent supervisor who is accountable for its configuration and scopes. Split tier.',
       'Rate limit and Basis point. A person with a declared interest must not approve a rule version, settlement run or equity ledger entry that changes the amount or share attributable to that interest. Personal data.',
@@ -132,6 +133,29 @@ describe('the registry search index', () => {
     expect(index.searchStandards('The same analyst prepares the monthly settlement run and approves it.', 5)[0]!.block.sectionId).toBe(
       'GOV-2',
     );
+  });
+
+  it('ranks an English practice by its own words, not by the Chinese names of the terms it names', () => {
+    // Each names registry terms (minor unit, by 'cents'; basis point; settlement period). Their Chinese names, character
+    // pairs the practice never wrote, put first the blocks that use those terms most (SET-4, RUL-4, SET-1).
+    expect(wholePracticeNames('Our fixed tiers are stored in cents in the rule.')).toBe('en');
+    const practices = [
+      'Our fixed tiers are stored in cents in the rule.',
+      'Partners see their share in basis points and in percent.',
+      'Rule changes start at the next settlement period and are never backdated.',
+    ];
+    expect(practices.map((practice) => index.searchStandards(practice, 5)[0]?.block.sectionId)).toEqual(['RUL-2', 'RUL-3', 'RUL-6']);
+    // A Chinese practice, or one that mixes the two, keeps both names.
+    expect(wholePracticeNames('固定层级按分存储。')).toBe('both');
+    expect(wholePracticeNames('The AI助手 posts the run.')).toBe('both');
+  });
+
+  it("counts a block's second clause at half its score: two clauses about the practice outweigh one a little better", () => {
+    // Another family's block often has one clause sharing a few of the practice's words; the practice's own
+    // standard has a second clause about it too.
+    expect(blockRelevance([100, 70], 120)).toBeGreaterThan(blockRelevance([120], 120));
+    expect(blockRelevance([120, 30, 10], 120)).toBeCloseTo((120 + 0.5 * 30 + 0.1 * 10) / 120);
+    expect(blockRelevance([10, 20], 0)).toBe(0);
   });
 
   it('finds where a practice states the opposite of a clause, in English and in Chinese', () => {

@@ -163,6 +163,38 @@ const SENTENCE_VOTE = 0.3;
 const RANK_FUSION_CONSTANT = 1;
 /** What the registry names of the terms a role description names count beside its own words. */
 const TERM_NAMES_WEIGHT = 0.5;
+/**
+ * What a block's second and third best clauses add to its relevance beside its best one (issue 28, eighth round:
+ * 0.25 and 0.1 before). A practice's words as a whole belong to its standard, whose second clause is often about it
+ * too, while a block of another family tends to have one clause that shares a few of its words.
+ */
+const SECOND_CLAUSE_SHARE = 0.5;
+const THIRD_CLAUSE_SHARE = 0.1;
+
+/**
+ * A block's relevance to the whole practice: its best clause's score, and shares of its second and third, against
+ * the best clause of any block. Sorts `clauseScores`.
+ */
+/** Which of a term's registry names are added to a text: both languages', or the English one alone. */
+export type NameLanguages = 'both' | 'en';
+
+/**
+ * The registry names added to a whole practice (issue 28, eighth round): a practice without Chinese characters gets
+ * the English names alone. A clause holds its text in both languages, so the English name finds it; the Chinese name
+ * is split into character pairs (最小货币单位: five search terms), and as a document's score is multiplied by how many
+ * of the query's terms it matches, a term the practice names once counted several times over every other word it
+ * wrote. A Chinese practice keeps both (its own words are character pairs already, and the English names read with
+ * them; measured: without them its figures fell).
+ */
+export function wholePracticeNames(practice: string): NameLanguages {
+  return /\p{Script=Han}/u.test(practice) ? 'both' : 'en';
+}
+
+export function blockRelevance(clauseScores: number[], bestClause: number): number {
+  clauseScores.sort((a, b) => b - a);
+  if (bestClause === 0) return 0;
+  return (clauseScores[0]! + SECOND_CLAUSE_SHARE * (clauseScores[1] ?? 0) + THIRD_CLAUSE_SHARE * (clauseScores[2] ?? 0)) / bestClause;
+}
 
 /**
  * Prefix and typo look-ups for the words of the query; with `writtenOnly`, for the words as written only: the
@@ -585,8 +617,9 @@ export class RegistrySearchIndex {
         signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
       });
     }
-    // The whole practice with the registry's names of the terms it names, as both whole-practice searches ask it.
-    const wholeQuery = this.withTermNames(practice);
+    // The whole practice with the registry's names of the terms it names, as both whole-practice searches ask it:
+    // a practice without Chinese characters gets their English names alone (wholePracticeNames).
+    const wholeQuery = this.withTermNames(practice, undefined, wholePracticeNames(practice));
     const wholeOptions = searchOptions(practice, BLOCK_BOOST);
     // The block the practice is about as a whole: blocks ranked as documents, where a word weighs by how few
     // blocks use it (in the clauses' ranking, by how few clauses); the first gains WHOLE_BLOCK_VOTE.
@@ -627,8 +660,8 @@ export class RegistrySearchIndex {
   }
 
   /**
-   * The blocks an alignment search answers, best first: a block scores its relevance to the whole practice (its
-   * three best clauses' scores against the best clause's) plus its signals; those below RELATIVE_FLOOR of the
+   * The blocks an alignment search answers, best first: a block scores its relevance to the whole practice
+   * (blockRelevance: its three best clauses' scores against the best clause's) plus its signals; those below RELATIVE_FLOOR of the
    * best block are left out, and the first `limit` answered, with the scores of their clauses.
    *
    * The whole practice is searched for its first `CLAUSES_PER_BLOCK_HIT * limit` clauses, not for every clause
@@ -658,10 +691,7 @@ export class RegistrySearchIndex {
     };
     let whole = searchWhole();
     const best = whole.size === 0 ? 0 : whole.scoreAt(0);
-    const relevanceOf = (scores: number[]) => {
-      scores.sort((a, b) => b - a);
-      return best === 0 ? 0 : (scores[0]! + 0.25 * (scores[1] ?? 0) + 0.1 * (scores[2] ?? 0)) / best;
-    };
+    const relevanceOf = (scores: number[]) => blockRelevance(scores, best);
     /** What a block's signals give it: the same in every round of the loop. */
     const signalled = new Map<string, { terms: string[]; votes: number; signal: number }>();
     const signalledOf = (sectionId: string) => {
@@ -766,14 +796,15 @@ export class RegistrySearchIndex {
    * The text with the registry names of the terms it calls by another name (a designation, a synonym), so
    * everyday words find the clauses and roles written in the registry's words.
    */
-  private withTermNames(text: string, named = this.termsNamedIn(text)): string {
-    const names = this.termNamesOf(named);
+  private withTermNames(text: string, named = this.termsNamedIn(text), languages: NameLanguages = 'both'): string {
+    const names = this.termNamesOf(named, languages);
     return names === undefined ? text : `${text}\n${names}`;
   }
 
-  /** The registry names (both languages) of terms, a line each; undefined for none. */
-  private termNamesOf(terms: IndexedTerm[]): string | undefined {
-    return terms.length === 0 ? undefined : terms.map((term) => `${term.term.en} ${term.term['zh-Hans']}`).join('\n');
+  /** The registry names of terms (both languages, or English alone), a line each; undefined for none. */
+  private termNamesOf(terms: IndexedTerm[], languages: NameLanguages = 'both'): string | undefined {
+    if (terms.length === 0) return undefined;
+    return terms.map((term) => (languages === 'en' ? term.term.en : `${term.term.en} ${term.term['zh-Hans']}`)).join('\n');
   }
 
   /** The registry terms a sentence names, by any of their names (whole words in Latin script). */
