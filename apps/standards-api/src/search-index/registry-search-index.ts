@@ -171,10 +171,6 @@ const TERM_NAMES_WEIGHT = 0.5;
 const SECOND_CLAUSE_SHARE = 0.5;
 const THIRD_CLAUSE_SHARE = 0.1;
 
-/**
- * A block's relevance to the whole practice: its best clause's score, and shares of its second and third, against
- * the best clause of any block. Sorts `clauseScores`.
- */
 /** Which of a term's registry names are added to a text: both languages', or the English one alone. */
 export type NameLanguages = 'both' | 'en';
 
@@ -190,6 +186,10 @@ export function wholePracticeNames(practice: string): NameLanguages {
   return /\p{Script=Han}/u.test(practice) ? 'both' : 'en';
 }
 
+/**
+ * A block's relevance to the whole practice: its best clause's score, and shares of its second and third, against
+ * the best clause of any block. Sorts `clauseScores`.
+ */
 export function blockRelevance(clauseScores: number[], bestClause: number): number {
   clauseScores.sort((a, b) => b - a);
   if (bestClause === 0) return 0;
