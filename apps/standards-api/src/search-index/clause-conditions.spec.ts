@@ -137,6 +137,26 @@ describe('what a sentence states', () => {
   });
 });
 
+describe('a sentence that makes the act wait', () => {
+  const payoutApproval = () => new CompiledConditions(Object.fromEntries(conditioned)['generated#1']!, namesOf);
+
+  it.each([
+    ['what is missing before the act goes ahead (X后才)', '没有审批的付款系统拒绝放行，补上审批后才付款。'],
+    ['the only case in which it goes ahead (只有X才)', '只有审批过的付款才放行，没有审批的一律退回。'],
+    ['what is missing until a person acts', 'Nobody can release a payout until finance has approved it.'],
+  ])('states the control, not the opposite: %s', (_, sentence) => {
+    expect(payoutApproval().contradictions([sentence])).toEqual([]);
+  });
+
+  it('is read as such only where it says so', () => {
+    expect(
+      payoutApproval()
+        .contradictions(['付款没有审批就放行了。'])
+        .map((match) => match.sentence),
+    ).toEqual(['付款没有审批就放行了。']);
+  });
+});
+
 function namesOf(termId: string): string[] {
   const term = pack.terms.find((t) => t.termId === termId);
   return term

@@ -98,10 +98,16 @@ const RESTRICTED = /(?<![a-z])(only|solely|merely|just)(?![a-z])|只|仅/u;
 
 /**
  * A sentence that makes what is done wait for someone or something (nothing takes effect until a person adopts
- * it, 必须等主管放行才出款) states the control a clause asks for, whatever else it says was done automatically.
+ * it, 必须等主管放行才出款, 补上了接收方后才通过, 只有确认应收的收入才进结算) states the control a clause asks for,
+ * whatever else it says was done automatically: Chinese says "only then" with 才 after the condition (X后才, 只有X才).
  */
 const GATED =
-  /(?<![a-z])(until|only after|only once|not before|must first|has to first)(?![a-z])|之前必须|必须等|等到|直到|才会|才能|才可|方可|须经|需经|经过?[^，。；,;]{0,12}后才/u;
+  /(?<![a-z])(until|only after|only once|not before|must first|has to first)(?![a-z])|之前必须|必须等|等到|直到|才会|才能|才可|方可|须经|需经|后才|只有[^，。；,;]*才/u;
+
+/** Whether a sentence makes what is done wait for someone or something (GATED). */
+export function isGated(sentence: string): boolean {
+  return GATED.test(foldText(sentence));
+}
 
 /** The clauses of a sentence (split at commas, colons and "but"), where a positive phrase must be found whole. */
 function clausesOf(sentence: string): string[] {

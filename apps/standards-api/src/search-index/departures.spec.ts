@@ -18,6 +18,7 @@ describe('what a sentence says against the clause it is most about', () => {
     ['a contracted negation in either apostrophe', 'Our keys haven’t expired in years.', obliges, 'haven’t'],
     ['an act done loosely', 'Keys expire after roughly a quarter, give or take.', obliges, 'roughly'],
     ['an act done after the fact, in Chinese', '密钥到期后事后再补登记。', obliges, '事后'],
+    ['a concession in a sentence that makes the act wait', '尽管规则要求先审批，修改也要等到月底才会生效。', forbids, '尽管'],
   ])('finds %s', (_, sentence, clause, cue) => {
     expect(departureCue(sentence, clause)).toBe(cue);
   });
@@ -30,6 +31,9 @@ describe('what a sentence says against the clause it is most about', () => {
     ['a sentence that says neither, in Chinese', '密钥每60天轮换一次。', obliges],
     ['a contracted negation in a condition', "When a key isn't used for 90 days, it expires.", obliges],
     ['a contracted negation of what a clause forbids', "We don't modify a released payment instruction.", forbids],
+    ['a negation of what is missing before the act may go ahead (X后才)', '没有到期日的密钥系统拒绝签发，补上到期日后才签发。', obliges],
+    ['a negation in the only case the act goes ahead (只有X才)', '只有设了到期日的密钥才签发，没有到期日的一律不发。', obliges],
+    ['a negation of what is missing until a person acts', 'No key is issued until an expiry date is set.', obliges],
   ])('finds nothing in %s', (_, sentence, clause) => {
     expect(departureCue(sentence, clause)).toBeUndefined();
   });

@@ -3,6 +3,7 @@
 // done regardless ("even though the rule says", "anyway", 尽管). Practices that depart from a clause say so in
 // everyday words the clause does not use; these markers are how a departure is said, whatever its subject.
 import type { Localized } from '@stdreg/contracts';
+import { isGated } from './clause-conditions';
 import { foldText, isHan, isNegated, negationIn, searchTerms } from './search-text';
 
 const CONCESSION =
@@ -63,6 +64,8 @@ export function departureCue(sentence: string, clause: Localized): string | unde
   const folded = foldText(sentence);
   const concession = CONCESSION.exec(folded)?.[0] ?? LOOSENESS.exec(folded)?.[0];
   if (concession) return concession;
+  // A sentence that makes the act wait (没有指定接收方，系统拒绝启用，补上后才通过) negates what is missing before it may go ahead.
+  if (isGated(sentence)) return undefined;
   const negation = negationIn(sentence.replace(NO_LONGER, ' ')) ?? unconditionalContraction(sentence);
   if (!negation) return undefined;
   return aboutAProhibition(sentence, isHan(sentence) ? clause['zh-Hans'] : clause.en) ? undefined : negation;
