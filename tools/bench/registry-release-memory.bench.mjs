@@ -5,10 +5,12 @@
 // imported by its own build's import-content. For each: start to ready (the manifest answers), RSS after
 // loading, every page of every list (100 a page) and a spread of items, term searches and POST /search
 // compared byte for byte between the two (ETags and status included; error bodies without their requestId),
-// RSS after those reads, then a release switch: the same pack as another pack version imported while it
-// serves, RSS sampled every 200 ms (and the kernel's peak, reset first) until it serves the new release, with
-// the reads that failed or waited meanwhile. Servers on CPU 0 (one at a time while loading), this script
-// wherever. Run from the repository root (`npm run bench:registry-memory -- --baseline <dir>` builds first):
+// RSS after those reads (the reads that find the URLs are asked of both servers too: asked of the new one
+// alone, they left it about 35 MB more of glibc's free heap than the baseline, whatever the builds), then a
+// release switch: the same pack as another pack version imported while it serves, RSS sampled every 200 ms
+// (and the kernel's peak, reset first) until it serves the new release, with the reads that failed or waited
+// meanwhile. Servers on CPU 0 (one at a time while loading), this script wherever. Run from the repository
+// root (`npm run bench:registry-memory -- --baseline <dir>` builds first):
 //   node tools/bench/registry-release-memory.bench.mjs --baseline dist/baseline-standards-api [--pack dir]
 // `--new-env NAME=VALUE` (repeatable) sets a variable for this build's server only, e.g. `--baseline` the same
 // build and `--new-env MALLOC_ARENA_MAX=2` to weigh a setting against none in one run.
@@ -141,12 +143,12 @@ async function start(name, dist, db, port, extraEnv = {}) {
   return { name, child, port, pid: child.pid, readySeconds: seconds, afterLoad: { ...mem, breakdown } };
 }
 
-async function walk(port, list) {
+async function walk(ask, list) {
   const pages = [];
   let cursor = null;
   do {
     const path = `/api/v2/${list}?limit=100${cursor ? `&cursor=${cursor}` : ''}`;
-    const r = await get(port, path);
+    const r = await ask(path);
     pages.push(path);
     cursor = JSON.parse(r.body).nextCursor;
   } while (cursor);
@@ -166,17 +168,22 @@ const main = async () => {
   result.ready = { old: old.readySeconds, new: neu.readySeconds };
   result.afterLoad = { old: old.afterLoad, new: neu.afterLoad };
 
-  // The URLs: every page of every list (100 a page), then items and searches.
+  // The URLs: every page of every list (100 a page), then items and searches. Each read that finds them is asked of
+  // both servers (the new one's answer used), so that both have served the same reads when their memory is compared.
+  const askBoth = async (u) => {
+    await get(old.port, u);
+    return get(neu.port, u);
+  };
   const lists = ['standards', 'terms', 'tasks', 'policies', 'roles', 'split-templates'];
   const urls = [];
-  for (const list of lists) urls.push(...(await walk(neu.port, list)));
+  for (const list of lists) urls.push(...(await walk(askBoth, list)));
   const sections = [];
   for (const u of urls.filter((u) => u.includes('/standards?')))
-    sections.push(...JSON.parse((await get(neu.port, u)).body).items.map((s) => s.sectionId));
+    sections.push(...JSON.parse((await askBoth(u)).body).items.map((s) => s.sectionId));
   const termNames = [];
   for (const u of urls.filter((u) => u.includes('/terms?')).filter((_, i) => i % 50 === 0))
     termNames.push(
-      ...JSON.parse((await get(neu.port, u)).body)
+      ...JSON.parse((await askBoth(u)).body)
         .items.slice(0, 2)
         .map((t) => t.term),
     );
@@ -187,7 +194,7 @@ const main = async () => {
   for (let i = 0; i < 1000; i += 37)
     urls.push(`/api/v2/tasks/TSK-${String(i).padStart(3, '0')}`, `/api/v2/tasks/TSK-${String(i).padStart(3, '0')}?lang=zh-Hans`);
   for (const u of urls.filter((u) => u.includes('/policies?')).slice(0, 3)) {
-    for (const p of JSON.parse((await get(neu.port, u)).body).items.slice(0, 30))
+    for (const p of JSON.parse((await askBoth(u)).body).items.slice(0, 30))
       urls.push(
         `/api/v2/policies/${p.policyId}`,
         `/api/v2/policies/${p.policyId}?at=2025-06-01`,
