@@ -242,6 +242,9 @@ class TermListsMemo {
   }
 }
 
+/** Lists shorter than this have their inverse document frequency kept by length (8 bytes each, 8 KB an index). */
+const SHORT_LIST = 1024;
+
 /** The postings lists the memo of an index keeps at most (32 bytes each: 2 MB). */
 const MEMO_LISTS = 65_536;
 
@@ -478,6 +481,13 @@ export class CompactTextIndex {
   private numberOfId: Map<string, number> | undefined;
   /** The lists of the terms searched for lately: a term's prefix and typo look-ups are the most of a cold search. */
   private readonly memo = new TermListsMemo(MEMO_LISTS);
+  /**
+   * The inverse document frequency of a list of each length below SHORT_LIST, worked out when first needed: a word
+   * found by prefix has thousands of lists of a posting or two, each of which would take a logarithm.
+   */
+  private readonly inverseFrequencyOfLength = new Float64Array(SHORT_LIST);
+  /** 1 for the tokens a term being looked up found by prefix (cleared after), so its typo look-up leaves them out. */
+  private foundByPrefix: Uint8Array | undefined;
 
   constructor(
     private readonly fields: readonly string[],
@@ -734,22 +744,25 @@ export class CompactTextIndex {
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
       if (maxDistance) fuzzyMatches = this.vocabulary.withinDistance(term, maxDistance, latinTypo);
     }
-    const prefixed = new Set<number>();
+    const prefixedFrom = found.tokens.length;
     if (byPrefix) {
       this.vocabulary.eachWithPrefix(term, (tokenNumber, length) => {
         const distance = length - term.length;
         if (!distance) return;
-        prefixed.add(tokenNumber);
         add(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
       });
     }
     if (fuzzyMatches) {
+      const prefixed = (this.foundByPrefix ??= new Uint8Array(this.vocabulary.size));
+      const prefixedTo = found.tokens.length;
+      for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 1;
       fuzzyMatches.tokens.forEach((tokenNumber, i) => {
         const distance = fuzzyMatches.distances[i]!;
-        if (!distance || prefixed.has(tokenNumber)) return;
+        if (!distance || prefixed[tokenNumber] === 1) return;
         const length = fuzzyMatches.lengths[i]!;
         add(tokenNumber, (weights.fuzzy * length) / (length + distance));
       });
+      for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 0;
     }
     return found;
   }
@@ -1127,7 +1140,9 @@ export class CompactTextIndex {
   }
 
   private inverseDocumentFrequency(matching: number): number {
-    return Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5));
+    if (matching >= this.inverseFrequencyOfLength.length) return Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5));
+    // Never 0 once worked out (a list is at most every document, whose log is still above 0).
+    return (this.inverseFrequencyOfLength[matching] ||= Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5)));
   }
 
   /** A posting's BM25+ score in its field (MiniSearch's, before the term's weight and the field's boost). */
