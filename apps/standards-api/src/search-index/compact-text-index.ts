@@ -2,6 +2,7 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
+import { placesByDocument } from './places-by-document';
 import { FlatVocabulary, startsWithHan, type TokensWithinDistance, type VocabularyParts } from './flat-vocabulary';
 
 /** A document to index: its id and the text of each field, in the index's field order. */
@@ -178,8 +179,6 @@ interface PostingsByDocument {
 
 /** A term's lists are kept by document too when it has more than this many (a word found by prefix has thousands). */
 const LISTS_BY_DOCUMENT = 256;
-/** Postings of a term's lists in the key that orders them by document: below 2^21 (and the key below 2^53). */
-const POSTINGS_BY_DOCUMENT = 1 << 21;
 
 /** A distinct term of a query: its lists, how often the query has it, and its bound. */
 interface QueryUnit {
@@ -684,36 +683,35 @@ export class CompactTextIndex {
   }
 
   /**
-   * Adds the lists' postings by document (PostingsByDocument), unless they are too many or the memo could not keep
+   * Adds the lists' postings by document (PostingsByDocument), unless the memo could not keep
    * them (it would then drop the lists themselves, and every other ask would make both again); whether it did.
    */
   private byDocument(lists: TermLists): boolean {
     let count = 0;
     for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
     const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
-    if (count >= POSTINGS_BY_DOCUMENT || !this.memo.fits(size)) return false;
-    // Each posting's key: its document, then its place in the lists read one after the other (so in the lists' order).
-    const keys = new Float64Array(count);
+    if (!this.memo.fits(size)) return false;
+    // Each posting's document, in the lists read one after the other, then ordered by document (stably, so in the lists' order).
+    const documents = new Int32Array(count);
     const postings = new Int32Array(count);
     const listOf = new Int32Array(count);
     let k = 0;
     for (let i = 0; i < lists.starts.length; i++) {
       for (let posting = lists.starts[i]!; posting < lists.ends[i]!; posting++) {
-        keys[k] = this.postingDocuments[posting]! * POSTINGS_BY_DOCUMENT + k;
+        documents[k] = this.postingDocuments[posting]!;
         postings[k] = posting;
         listOf[k++] = i;
       }
     }
-    keys.sort();
+    const ordered = placesByDocument(documents);
     const byDocument: PostingsByDocument = {
-      documents: new Int32Array(count),
+      documents: ordered.documents,
       postings: new Int32Array(count),
       frequencies: this.postingFrequencies instanceof Uint16Array ? new Uint16Array(count) : new Int32Array(count),
       lists: new Int32Array(count),
     };
     for (let j = 0; j < count; j++) {
-      const place = keys[j]! % POSTINGS_BY_DOCUMENT;
-      byDocument.documents[j] = (keys[j]! - place) / POSTINGS_BY_DOCUMENT;
+      const place = ordered.places[j]!;
       byDocument.postings[j] = postings[place]!;
       byDocument.frequencies[j] = this.postingFrequencies[postings[place]!]!;
       byDocument.lists[j] = listOf[place]!;
