@@ -2,6 +2,7 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
+import { placesByDocument } from './places-by-document';
 import { FlatVocabulary, startsWithHan, type TokensWithinDistance, type VocabularyParts } from './flat-vocabulary';
 
 /** A document to index: its id and the text of each field, in the index's field order. */
@@ -178,8 +179,6 @@ interface PostingsByDocument {
 
 /** A term's lists are kept by document too when it has more than this many (a word found by prefix has thousands). */
 const LISTS_BY_DOCUMENT = 256;
-/** Postings of a term's lists in the key that orders them by document: below 2^21 (and the key below 2^53). */
-const POSTINGS_BY_DOCUMENT = 1 << 21;
 
 /** A distinct term of a query: its lists, how often the query has it, and its bound. */
 interface QueryUnit {
@@ -241,6 +240,9 @@ class TermListsMemo {
     }
   }
 }
+
+/** Lists shorter than this have their inverse document frequency kept by length (8 bytes each, 8 KB an index). */
+const SHORT_LIST = 1024;
 
 /** The postings lists the memo of an index keeps at most (32 bytes each: 2 MB). */
 const MEMO_LISTS = 65_536;
@@ -478,6 +480,13 @@ export class CompactTextIndex {
   private numberOfId: Map<string, number> | undefined;
   /** The lists of the terms searched for lately: a term's prefix and typo look-ups are the most of a cold search. */
   private readonly memo = new TermListsMemo(MEMO_LISTS);
+  /**
+   * The inverse document frequency of a list of each length below SHORT_LIST, worked out when first needed: a word
+   * found by prefix has thousands of lists of a posting or two, each of which would take a logarithm.
+   */
+  private readonly inverseFrequencyOfLength = new Float64Array(SHORT_LIST);
+  /** 1 for the tokens a term being looked up found by prefix (cleared after), so its typo look-up leaves them out. */
+  private foundByPrefix: Uint8Array | undefined;
 
   constructor(
     private readonly fields: readonly string[],
@@ -674,36 +683,35 @@ export class CompactTextIndex {
   }
 
   /**
-   * Adds the lists' postings by document (PostingsByDocument), unless they are too many or the memo could not keep
+   * Adds the lists' postings by document (PostingsByDocument), unless the memo could not keep
    * them (it would then drop the lists themselves, and every other ask would make both again); whether it did.
    */
   private byDocument(lists: TermLists): boolean {
     let count = 0;
     for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
     const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
-    if (count >= POSTINGS_BY_DOCUMENT || !this.memo.fits(size)) return false;
-    // Each posting's key: its document, then its place in the lists read one after the other (so in the lists' order).
-    const keys = new Float64Array(count);
+    if (!this.memo.fits(size)) return false;
+    // Each posting's document, in the lists read one after the other, then ordered by document (stably, so in the lists' order).
+    const documents = new Int32Array(count);
     const postings = new Int32Array(count);
     const listOf = new Int32Array(count);
     let k = 0;
     for (let i = 0; i < lists.starts.length; i++) {
       for (let posting = lists.starts[i]!; posting < lists.ends[i]!; posting++) {
-        keys[k] = this.postingDocuments[posting]! * POSTINGS_BY_DOCUMENT + k;
+        documents[k] = this.postingDocuments[posting]!;
         postings[k] = posting;
         listOf[k++] = i;
       }
     }
-    keys.sort();
+    const ordered = placesByDocument(documents);
     const byDocument: PostingsByDocument = {
-      documents: new Int32Array(count),
+      documents: ordered.documents,
       postings: new Int32Array(count),
       frequencies: this.postingFrequencies instanceof Uint16Array ? new Uint16Array(count) : new Int32Array(count),
       lists: new Int32Array(count),
     };
     for (let j = 0; j < count; j++) {
-      const place = keys[j]! % POSTINGS_BY_DOCUMENT;
-      byDocument.documents[j] = (keys[j]! - place) / POSTINGS_BY_DOCUMENT;
+      const place = ordered.places[j]!;
       byDocument.postings[j] = postings[place]!;
       byDocument.frequencies[j] = this.postingFrequencies[postings[place]!]!;
       byDocument.lists[j] = listOf[place]!;
@@ -734,22 +742,25 @@ export class CompactTextIndex {
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
       if (maxDistance) fuzzyMatches = this.vocabulary.withinDistance(term, maxDistance, latinTypo);
     }
-    const prefixed = new Set<number>();
+    const prefixedFrom = found.tokens.length;
     if (byPrefix) {
       this.vocabulary.eachWithPrefix(term, (tokenNumber, length) => {
         const distance = length - term.length;
         if (!distance) return;
-        prefixed.add(tokenNumber);
         add(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
       });
     }
     if (fuzzyMatches) {
+      const prefixed = (this.foundByPrefix ??= new Uint8Array(this.vocabulary.size));
+      const prefixedTo = found.tokens.length;
+      for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 1;
       fuzzyMatches.tokens.forEach((tokenNumber, i) => {
         const distance = fuzzyMatches.distances[i]!;
-        if (!distance || prefixed.has(tokenNumber)) return;
+        if (!distance || prefixed[tokenNumber] === 1) return;
         const length = fuzzyMatches.lengths[i]!;
         add(tokenNumber, (weights.fuzzy * length) / (length + distance));
       });
+      for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 0;
     }
     return found;
   }
@@ -1127,7 +1138,9 @@ export class CompactTextIndex {
   }
 
   private inverseDocumentFrequency(matching: number): number {
-    return Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5));
+    if (matching >= this.inverseFrequencyOfLength.length) return Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5));
+    // Never 0 once worked out (a list is at most every document, whose log is still above 0).
+    return (this.inverseFrequencyOfLength[matching] ||= Math.log(1 + (this.ids.length - matching + 0.5) / (matching + 0.5)));
   }
 
   /** A posting's BM25+ score in its field (MiniSearch's, before the term's weight and the field's boost). */
