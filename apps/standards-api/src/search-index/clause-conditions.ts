@@ -102,7 +102,7 @@ const RESTRICTED = /(?<![a-z])(only|solely|merely|just)(?![a-z])|只|仅/u;
  * whatever else it says was done automatically: Chinese says "only then" with 才 after the condition (X后才, 只有X才).
  */
 const GATED =
-  /(?<![a-z])(until|only after|only once|not before|must first|has to first)(?![a-z])|之前必须|必须等|等到|直到|才会|才能|才可|方可|须经|需经|后才|只有[^，。；,;]*才/u;
+  /(?<![a-z])(until|only after|only once|not before|must first|has to first)(?![a-z])|之前必须|必须等|等到|直到|才会|才能|才可|方可|须经|需经|后才|只有[^，。；,;]{0,30}才/u;
 
 /** Whether a sentence makes what is done wait for someone or something (GATED). */
 export function isGated(sentence: string): boolean {
