@@ -183,7 +183,7 @@ export type NameLanguages = 'both' | 'en';
  * them; measured: without them its figures fell).
  */
 export function wholePracticeNames(practice: string): NameLanguages {
-  return /\p{Script=Han}/u.test(practice) ? 'both' : 'en';
+  return isHan(practice) ? 'both' : 'en';
 }
 
 /**
