@@ -104,9 +104,9 @@ const RESTRICTED = /(?<![a-z])(only|solely|merely|just)(?![a-z])|只|仅/u;
 const GATED =
   /(?<![a-z])(until|only after|only once|not before|must first|has to first)(?![a-z])|之前必须|必须等|等到|直到|才会|才能|才可|方可|须经|需经|后才|只有[^，。；,;]{0,30}才/u;
 
-/** Whether a sentence makes what is done wait for someone or something (GATED). */
-export function isGated(sentence: string): boolean {
-  return GATED.test(foldText(sentence));
+/** Whether a sentence, folded by foldText, makes what is done wait for someone or something (GATED). */
+export function isGated(folded: string): boolean {
+  return GATED.test(folded);
 }
 
 /** The clauses of a sentence (split at commas, colons and "but"), where a positive phrase must be found whole. */

@@ -65,7 +65,7 @@ export function departureCue(sentence: string, clause: Localized): string | unde
   const concession = CONCESSION.exec(folded)?.[0] ?? LOOSENESS.exec(folded)?.[0];
   if (concession) return concession;
   // A sentence that makes the act wait (没有指定接收方，系统拒绝启用，补上后才通过) negates what is missing before it may go ahead.
-  if (isGated(sentence)) return undefined;
+  if (isGated(folded)) return undefined;
   const negation = negationIn(sentence.replace(NO_LONGER, ' ')) ?? unconditionalContraction(sentence);
   if (!negation) return undefined;
   return aboutAProhibition(sentence, isHan(sentence) ? clause['zh-Hans'] : clause.en) ? undefined : negation;
