@@ -36,6 +36,9 @@ describe('the registry search index', () => {
     const [first] = index.searchTerms('基点', 5);
     expect(first).toMatchObject({ match: 'exact', term: { termId: 'basis-point' } });
     expect(index.searchTerms('bps', 5)[0]).toMatchObject({ match: 'synonym', term: { termId: 'basis-point' } });
+    // The registry writes "AI 助手" and "API 密钥"; a look-up spaced otherwise names them all the same.
+    expect(index.searchTerms('AI助手', 5)[0]).toMatchObject({ match: 'synonym', term: { termId: 'agent' } });
+    expect(index.searchTerms('API密钥', 5)[0]).toMatchObject({ match: 'exact', term: { termId: 'api-key' } });
   });
 
   it('reads the same ranking of terms whether it ranks one hit at first (and more as read) or every one', () => {
@@ -208,6 +211,12 @@ describe('the registry search index', () => {
     // "partner company" names the legal entity; what the person does (integrating, the API, credentials) decides.
     const description = 'Developer at a partner company integrating with the platform API and storing its credentials';
     expect(index.searchRoles(description, 3)[0]!.role.role).toBe('partner-developer');
+  });
+
+  it('reads a Chinese term name in a role description however it is spaced from its letters', () => {
+    // The registry writes "AI 助手" (a designation of agent); written without the space it names the agent all the same.
+    expect(index.searchRoles('AI助手想自己批准付款，这事找谁？', 3)[0]!.role.role).toBe('agent-supervisor');
+    expect(index.searchRoles('AI 助手想自己批准付款，这事找谁？', 3)[0]!.role.role).toBe('agent-supervisor');
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { foldText, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
+import { foldText, searchTerms, searchTermsOfAll, sentencesOf, withoutSpacesBesideHan } from './search-text';
 
 describe('search terms of many texts at once', () => {
   it("are each text's own search terms, for every text of the sample pack", async () => {
@@ -43,6 +43,12 @@ describe('folding a text', () => {
   it('leaves simplified Chinese and Latin text as they are, but for case, width and accents', () => {
     expect(foldText('结算批次由同一人编制并审批')).toBe('结算批次由同一人编制并审批');
     expect(foldText('ＡＰＩ Café')).toBe('api cafe');
+  });
+
+  it('drops the spaces between Chinese and letters or digits, and no other space', () => {
+    expect(withoutSpacesBesideHan('ai 助手 v2 和  api 密钥')).toBe('ai助手v2和api密钥');
+    expect(withoutSpacesBesideHan('助手， ai')).toBe('助手， ai');
+    expect(withoutSpacesBesideHan('api key and audit log')).toBe('api key and audit log');
   });
 });
 

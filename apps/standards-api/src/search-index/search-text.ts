@@ -77,6 +77,16 @@ export function isHan(term: string): boolean {
   return HAN.test(term);
 }
 
+const SPACE_BESIDE_HAN = /(?<=\p{Script=Han})\s+(?=[\p{L}\p{N}])|(?<=[\p{L}\p{N}])\s+(?=\p{Script=Han})/gu;
+
+/**
+ * A text without the spaces between a Chinese character and a letter or digit: mixed-script spacing is a matter of
+ * typography ("AI 助手" and "AI助手" are one word), and writers and the registry differ in it.
+ */
+export function withoutSpacesBesideHan(text: string): string {
+  return isHan(text) ? text.replace(SPACE_BESIDE_HAN, '') : text;
+}
+
 const ENDINGS: [string, string][] = [
   ['isations', 'is'],
   ['izations', 'iz'],

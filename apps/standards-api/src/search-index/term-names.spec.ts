@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { foldText, isHan, sentencesOf } from './search-text';
-import { TermNameIndex, type NamedTerm } from './term-names';
+import { foldText, isHan, sentencesOf, withoutSpacesBesideHan } from './search-text';
+import { TermNameIndex, type NamedTerm, type NameSpacing } from './term-names';
 
 /** What the index must answer: every name tested against the text, as the search index did before it had one. */
-function namedByTestingEveryName(terms: NamedTerm[], text: string): string[] {
+function namedByTestingEveryName(terms: NamedTerm[], text: string, spacing: NameSpacing = 'as written'): string[] {
   const folded = foldText(text);
+  const unspaced = withoutSpacesBesideHan(folded);
   return terms
     .filter((term) =>
       [...term.names, ...term.otherNames]
@@ -13,17 +14,20 @@ function namedByTestingEveryName(terms: NamedTerm[], text: string): string[] {
         .filter((name) => name.length >= 2)
         .some((name) =>
           isHan(name)
-            ? folded.includes(name)
+            ? folded.includes(name) || (spacing === 'ignored' && unspaced.includes(withoutSpacesBesideHan(name)))
             : new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(folded),
         ),
     )
     .map((term) => term.termId);
 }
 
-/** What calledBy must answer: every name of every term compared with the whole text, an own name first. */
+/**
+ * What calledBy must answer: every name of every term compared with the whole text, an own name first; the spaces
+ * between Chinese and letters do not count.
+ */
 function calledByTestingEveryName(terms: NamedTerm[], text: string): [string, 'own' | 'other'][] {
-  const folded = foldText(text).trim();
-  const fold = (names: string[]) => names.map((name) => foldText(name).trim()).filter((name) => name.length > 0);
+  const folded = withoutSpacesBesideHan(foldText(text).trim());
+  const fold = (names: string[]) => names.map((name) => withoutSpacesBesideHan(foldText(name).trim())).filter((name) => name.length > 0);
   return terms
     .map((term): [string, 'own' | 'other' | null] => [
       term.termId,
@@ -71,6 +75,7 @@ describe('the index of term names', () => {
         const index = new TermNameIndex(terms);
         for (const text of [...texts, ...terms.flatMap((term) => [...term.names, ...term.otherNames])]) {
           expect(index.namedIn(text)).toEqual(namedByTestingEveryName(terms, text));
+          expect(index.namedIn(text, 'ignored')).toEqual(namedByTestingEveryName(terms, text, 'ignored'));
           expect([...index.calledBy(text)].sort(([a], [b]) => a.localeCompare(b))).toEqual(calledByTestingEveryName(terms, text));
         }
       }),
@@ -95,6 +100,20 @@ describe('the index of term names', () => {
   it('finds a Chinese name anywhere in a text, and reports each term once, in the order given', () => {
     expect(index.namedIn('我们的智能体按基点收费，由智能体审批。')).toEqual(['basis-point', 'ai-agent']);
     expect(index.namedIn('The agent, an AI agent, drafts.')).toEqual(['ai-agent']);
+  });
+
+  it('finds a Chinese name spaced from its letters otherwise, when asked to ignore that spacing, and calls a text by it', () => {
+    const spaced = new TermNameIndex([
+      { termId: 'agent', names: ['Agent', '智能体'], otherNames: ['AI 助手', 'AI代理'] },
+      { termId: 'api-key', names: ['API key', 'API 密钥'], otherNames: [] },
+    ]);
+    expect(spaced.namedIn('AI助手刚才想自己过账')).toEqual([]);
+    expect(spaced.namedIn('AI助手刚才想自己过账', 'ignored')).toEqual(['agent']);
+    expect(spaced.namedIn('问 AI 代理', 'ignored')).toEqual(['agent']);
+    expect(spaced.namedIn('问 AI 代理 和 API 密钥')).toEqual(['api-key']);
+    expect(spaced.calledBy('ＡＰＩ密钥')).toEqual(new Map([['api-key', 'own']]));
+    expect(spaced.calledBy('AI 代理')).toEqual(new Map([['agent', 'other']]));
+    expect(spaced.calledBy('AI')).toEqual(new Map());
   });
 
   it('says which terms a whole text is a name of, their own name before another', () => {

@@ -5,7 +5,7 @@
 // At full size a release has about half a million names: they are kept as two strings (the Latin names
 // one after the other, and the Chinese ones) and a few numbers a name in typed arrays, the names of a key
 // side by side, rather than an object and a string per name (docs/decisions.md, issue 30).
-import { foldText, isHan } from './search-text';
+import { foldText, isHan, withoutSpacesBesideHan } from './search-text';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const ENDS_WITH_WORD_CHARACTER = /[\p{L}\p{N}]$/u;
@@ -13,6 +13,9 @@ const STARTS_WITH_WORD_CHARACTER = /^[\p{L}\p{N}]/u;
 /** A name's flags: one of the term's own names; in the Chinese table (it has a Han character). */
 const OWN = 1;
 const HAN = 2;
+
+/** How a Chinese name is found in a text: as written, or whatever the spaces between its Chinese and its letters. */
+export type NameSpacing = 'as written' | 'ignored';
 
 /** A term as the name index reads it: its own names (en, zh-Hans) and the others it answers to (synonyms, designations). */
 export interface NamedTerm {
@@ -81,7 +84,8 @@ export class TermNameIndex {
       const han = (filed.flags & HAN) !== 0;
       const words = han ? null : filed.name.match(WORD);
       if (filed.name.length < 2) filed.key = keyOf(this.byCharacter, filed.name);
-      else if (han) filed.key = keyOf(this.byPair, filed.name.slice(0, 2));
+      // Under the pair a text has whether or not it spaces the name's Chinese from its letters (namedIn, calledBy).
+      else if (han) filed.key = keyOf(this.byPair, withoutSpacesBesideHan(filed.name).slice(0, 2));
       else if (!words) filed.key = this.unfiled;
       else
         filed.key = keyOf(
@@ -127,28 +131,52 @@ export class TermNameIndex {
 
   /**
    * The terms a text names by any of their names of two characters or more (a Chinese name anywhere in
-   * it, a Latin one as whole words), each once, in the order the terms were given.
+   * it, a Latin one as whole words), each once, in the order the terms were given. With `spacing` 'ignored',
+   * a Chinese name is found whatever the spaces between its Chinese and its letters ("AI助手" names "AI 助手").
    */
-  namedIn(text: string): string[] {
+  namedIn(text: string, spacing: NameSpacing = 'as written'): string[] {
     const folded = foldText(text);
+    const unspaced = withoutSpacesBesideHan(folded);
     const named = new Set<number>();
-    for (const n of this.candidates(folded)) {
+    for (const n of this.candidatesOf(folded, unspaced)) {
       const term = this.nameTerms[n]!;
       if (named.has(term)) continue;
       const name = this.nameOf(n);
-      if (this.nameFlags[n]! & HAN ? folded.includes(name) : containsAsWords(folded, name)) named.add(term);
+      if (!(this.nameFlags[n]! & HAN)) {
+        if (containsAsWords(folded, name)) named.add(term);
+      } else if (
+        folded.includes(name) ||
+        (spacing === 'ignored' && this.spacedApart(name, folded, unspaced) && unspaced.includes(withoutSpacesBesideHan(name)))
+      ) {
+        named.add(term);
+      }
     }
     return [...named].sort((a, b) => a - b).map((term) => this.termIds[term]!);
   }
 
-  /** The terms one of whose names is the whole text (folded and trimmed): `own` when it is one of the term's own names. */
+  /**
+   * The terms one of whose names is the whole text (folded and trimmed, the spaces between Chinese and letters
+   * ignored): `own` when it is one of the term's own names.
+   */
   calledBy(text: string): Map<string, 'own' | 'other'> {
     const folded = foldText(text).trim();
+    const unspaced = withoutSpacesBesideHan(folded);
     const called = new Map<string, 'own' | 'other'>();
     const character = this.byCharacter.get(folded);
-    const names = character === undefined ? this.candidates(folded) : [...this.candidates(folded), ...this.namesOfKey(character)];
+    const candidates = this.candidatesOf(folded, unspaced);
+    const names = character === undefined ? candidates : [...candidates, ...this.namesOfKey(character)];
     for (const n of names) {
-      if (this.nameLengths[n] !== folded.length || !this.tableOf(n).startsWith(folded, this.nameStarts[n]!)) continue;
+      const asWritten = this.nameLengths[n] === folded.length && this.tableOf(n).startsWith(folded, this.nameStarts[n]!);
+      if (
+        !asWritten &&
+        !(
+          this.nameFlags[n]! & HAN &&
+          this.spacedApart(this.nameOf(n), folded, unspaced) &&
+          withoutSpacesBesideHan(this.nameOf(n)) === unspaced
+        )
+      ) {
+        continue;
+      }
       const termId = this.termIds[this.nameTerms[n]!]!;
       if (called.get(termId) !== 'own') called.set(termId, this.nameFlags[n]! & OWN ? 'own' : 'other');
     }
@@ -158,6 +186,16 @@ export class TermNameIndex {
   /** Every name, folded and trimmed as the index keeps it, in the order filed. */
   *foldedNames(): Generator<string> {
     for (let n = 0; n < this.nameTerms.length; n++) yield this.nameOf(n);
+  }
+
+  /** Whether a Chinese name or the text it is looked for in has a space that spacing may set apart from the other. */
+  private spacedApart(name: string, folded: string, unspaced: string): boolean {
+    return unspaced !== folded || name.includes(' ');
+  }
+
+  /** The names that may be in a folded text, or in it without its spaces beside Chinese characters. */
+  private candidatesOf(folded: string, unspaced: string): number[] {
+    return unspaced === folded ? this.candidates(folded) : [...this.candidates(folded), ...this.candidates(unspaced)];
   }
 
   /** The names that may be in a folded text: those filed under its words and character pairs. */
