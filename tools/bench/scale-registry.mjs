@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { generateRegistryPack } from '../scale/registry-pack-generator.mjs';
+// mulberry32, the generator the pack generator draws with: the same practices on every machine.
+import { generator as random } from '../../e2e/src/simulation/schedule.ts';
 import { ROOT, createBenchDatabase, log, requestJson } from './bench-kit.mjs';
 
 const IMPORT_COMMAND = path.join(ROOT, 'dist/apps/standards-api/import-content.js');
@@ -23,6 +25,30 @@ export const ROLE_QUERY_ZH = '负责审批结算批次并签署付款指令的�
 export const PRACTICE =
   'Our AI agent releases payments automatically every Friday; nobody signs off on them, and the same analyst prepares and approves the settlement run. The equity ledger is reconciled once a year.';
 export const PRACTICE_ZH = '我们的AI助手每周五自动付款，没有人审批；结算批次由同一名分析师编制并审批。股权账簿每年核对一次。';
+
+/**
+ * The practices of the cold alignment rows: the i-th is two clauses of the sample pack's current blocks (every pair
+ * of its 131 clauses, in an order shuffled with seed 30), in one language. The full pack holds the sample's blocks,
+ * so both sizes are asked the same text, in the registry's own words, and each server is asked each text once: the
+ * only difference between the sizes is the registry asked.
+ */
+function freshPractices() {
+  const blocks = JSON.parse(readFileSync(path.join(SAMPLE_PACK, 'standards.json'), 'utf8'));
+  const clauses = blocks.filter((block) => block.status === 'current').flatMap((block) => block.clauses);
+  const pairs = clauses.flatMap((first, a) => clauses.slice(a + 1).map((second) => [first, second]));
+  const next = random(30);
+  for (let i = pairs.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [pairs[i], pairs[j]] = [pairs[j], pairs[i]];
+  }
+  return pairs;
+}
+let practices;
+/** The i-th fresh practice in a language (see freshPractices). */
+const freshPractice = (i, language) =>
+  (practices ??= freshPractices())[i % practices.length].map((clause) => clause.text[language]).join(' ');
+/** How many fresh practices there are: the pairs of the sample pack's 131 current clauses. */
+const FRESH_PRACTICES = (131 * 130) / 2;
 
 /** Resident and peak memory of a process, in MB, from /proc (Linux). */
 export function memoryOf(pid) {
@@ -250,6 +276,18 @@ export function registryReads(page) {
       area: 'search (draft_alignment_report)',
       read: '`POST /search` in standards, a practice (zh-Hans)',
       ...search(() => ({ q: PRACTICE_ZH, in: 'standards', limit: 5 })),
+    },
+    {
+      area: 'search (draft_alignment_report, cold)',
+      read: '`POST /search` in standards, a new practice each time (two sample clauses, en)',
+      cold: () => FRESH_PRACTICES,
+      ...search((s, i) => ({ q: freshPractice(i, 'en'), in: 'standards', limit: 5 })),
+    },
+    {
+      area: 'search (draft_alignment_report, cold)',
+      read: '`POST /search` in standards, a new practice each time (two sample clauses, zh-Hans)',
+      cold: () => FRESH_PRACTICES,
+      ...search((s, i) => ({ q: freshPractice(i, 'zh-Hans'), in: 'standards', limit: 5 })),
     },
   ];
 }

@@ -243,3 +243,91 @@ describe('an alignment search over many blocks that say the same', () => {
     for (const limit of [1, 2, 3]) expect(duplicated.searchStandards(clause.text.en, limit)).toEqual(every.slice(0, limit));
   });
 });
+
+describe('an alignment search whose best block none of the first clauses searched for is in', () => {
+  // Three sentences of six made-up words each; blocks of one clause saying one sentence whole score the most, and
+  // a block of three clauses of two words of each sentence scores a little less for each but more for the three.
+  const sentences = ['zor', 'vel', 'taz'].map((stem) => [...'bcdfgh'].map((letter) => `${stem}${letter}ax`));
+  const practice = sentences.map((words) => `${words.join(' ')}.`).join(' ');
+  const threeClauses = sentences.map((words) => words.slice(0, 2).join(' ')).join(' ');
+  const everyWord = sentences.flat();
+  /** A block of nine clauses of two words each: it holds all eighteen, so the ranking of whole blocks puts it first. */
+  const everyWordTwoByTwo = everyWord.flatMap((word, i) => (i % 2 === 0 ? [`${word} ${everyWord[i + 1]}`] : []));
+
+  /** The index of these blocks (section id and clause texts, in both languages alike) and the sample pack's terms. */
+  async function indexOf(blocks: [string, string[]][]): Promise<RegistrySearchIndex> {
+    const loaded = await loadPack(samplePackDirectory());
+    if (!loaded.ok) throw new Error('the sample pack does not load');
+    const [first] = (await sampleSearchSource(loaded.pack).standards[Symbol.asyncIterator]().next()).value as IndexedStandard[];
+    const template = first!.block;
+    const standards = blocks
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([sectionId, texts]): IndexedStandard => ({
+        block: {
+          ...template,
+          sectionId,
+          title: { en: 'Block', 'zh-Hans': '块' },
+          summary: { en: '', 'zh-Hans': '' },
+          tags: [],
+          clauses: texts.map((text, k) => ({ ...template.clauses[0]!, clauseId: String(k + 1), text: { en: text, 'zh-Hans': text } })),
+        },
+        conditions: new Map(),
+      }));
+    return RegistrySearchIndex.build({
+      ...sampleSearchSource(loaded.pack),
+      standards: (async function* () {
+        yield standards;
+      })(),
+    });
+  }
+  const oneClauseBlocks = (sentence: number, count: number): [string, string[]][] =>
+    Array.from({ length: count }, (_, n) => [`ONE-${sentence}${String(n).padStart(2, '0')}`, [sentences[sentence]!.join(' ')]]);
+
+  it('searches the whole practice again for more clauses, and answers the block its whole ranking has first', async () => {
+    // 72 blocks of one clause: the first 64 clauses searched for (a limit of one block) are theirs. No sentence finds the
+    // block of three clauses (two of its six words), it governs no term the practice names, and the ranking of whole
+    // blocks puts another first: nothing but a second search of the whole practice finds it.
+    const index = await indexOf([
+      ...[0, 1, 2].flatMap((sentence) => oneClauseBlocks(sentence, 24)),
+      ['THREE-1', [threeClauses, threeClauses, threeClauses]],
+      ['WORDS-1', everyWordTwoByTwo],
+    ]);
+    const every = index.searchStandards(practice, 10_000);
+    const three = every[0]!;
+    expect(three.block.sectionId).toBe('THREE-1');
+    const oneClause = every.filter((hit) => hit.block.sectionId.startsWith('ONE-'));
+    expect(oneClause).toHaveLength(72);
+    // Each of its clauses scores below the 72 others (so none is among the first 64 found), the three together above.
+    expect(Math.max(...three.clauses.map((clause) => clause.score))).toBeLessThan(
+      Math.min(...oneClause.map((hit) => hit.clauses[0]!.score)),
+    );
+    expect(three.clauses.every((clause) => clause.evidence.length === 0)).toBe(true);
+    expect(index.searchStandards(practice, 1)).toEqual(every.slice(0, 1));
+  });
+
+  it('scores alone the clauses of a block none of whose clauses were found when its signals may put it first', async () => {
+    // The block of three clauses is SEC-1, which governs the terms the last sentence names: it has a signal, so it is
+    // in the loop from the start, with none of its clauses found. TOP-1 (three clauses of a whole sentence) scores
+    // more than three clauses of the 64th score could, so the practice is not searched again: only scoring SEC-1's
+    // clauses alone, because they may score up to the 64th, shows that it comes first.
+    const index = await indexOf([
+      ...[0, 1, 2].flatMap((sentence) => oneClauseBlocks(sentence, sentence === 1 ? 21 : 24)),
+      ['TOP-1', [1, 2, 3].map(() => sentences[1]!.join(' '))],
+      ['SEC-1', [threeClauses, threeClauses, threeClauses]],
+      // Governs three terms the practice names, and says nothing of the practice: its clauses, scored alone, score nothing.
+      ['SET-4', ['quopax', 'quorax', 'quosax']],
+      ['WORDS-1', everyWordTwoByTwo],
+    ]);
+    const naming = `${practice} Waitlist, scope, rate limit. Tie-break, remainder and largest-remainder rounding.`;
+    const every = index.searchStandards(naming, 10_000);
+    expect(every.slice(0, 2).map((hit) => [hit.block.sectionId, hit.terms])).toEqual([
+      ['SEC-1', ['rate-limit', 'scope', 'waitlist']],
+      ['TOP-1', []],
+    ]);
+    const top = every[1]!;
+    expect(Math.max(...every[0]!.clauses.map((clause) => clause.score))).toBeLessThan(
+      Math.min(...top.clauses.map((clause) => clause.score)),
+    );
+    expect(index.searchStandards(naming, 1)).toEqual(every.slice(0, 1));
+  });
+});

@@ -119,7 +119,7 @@ interface BlockSignals {
 
 /** A block as an alignment search ranks it: its score, the most its clauses not yet scored could bring it to, and those clauses. */
 interface BlockHit {
-  block: IndexedBlock;
+  sectionId: string;
   score: number;
   /** The score without the sentences' votes. */
   unvoted: number;
@@ -684,9 +684,15 @@ export class RegistrySearchIndex {
     /** Clauses scored alone: their scores are in clauseScores, or they score nothing. */
     const scoredAlone = new Set<string>();
     const clauseScores = new Map<string, number>();
+    /** The blocks of the clauses in clauseScores, and those some of whose clauses were scored alone. */
+    const foundSections = new Set<string>();
+    const openedSections = new Set<string>();
     const searchWhole = () => {
       const whole = this.clauseIndex.search(query, options, { limit: clauseLimit });
-      for (let rank = 0; rank < whole.size; rank++) clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
+      for (let rank = 0; rank < whole.size; rank++) {
+        clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
+        foundSections.add(blockOfClause(whole.idAt(rank)));
+      }
       return whole;
     };
     let whole = searchWhole();
@@ -714,8 +720,12 @@ export class RegistrySearchIndex {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
       const isKnown = (id: string) => whole.complete || clauseScores.has(id) || scoredAlone.has(id);
+      // A block none of whose clauses were found or scored alone (most of the signalled ones) has its relevance from
+      // its number of clauses alone: each scores nothing, and at most `unknown`. Only its best three count.
+      const noneFound = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(0)));
+      const noneFoundMost = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(whole.complete ? 0 : unknown)));
       const blocks: BlockHit[] = [];
-      const sections = new Set([...clauseScores.keys()].map(blockOfClause));
+      const sections = new Set(foundSections);
       for (const sectionId of signalsOf.keys()) sections.add(sectionId);
       for (const sectionId of sections) {
         const known = hitOf.get(sectionId);
@@ -723,27 +733,39 @@ export class RegistrySearchIndex {
           blocks.push(known);
           continue;
         }
-        const block = this.standards.get(sectionId);
-        if (!block) continue;
-        const found: number[] = [];
-        const most: number[] = [];
-        const unscored: string[] = [];
-        for (const id of this.clauseKeys.get(sectionId) ?? []) {
-          const score = clauseScores.get(id);
-          found.push(score === undefined ? 0 : round(score));
-          if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
-          else {
-            most.push(unknown);
-            unscored.push(id);
+        const keys = this.clauseKeys.get(sectionId);
+        if (keys === undefined) continue;
+        let relevance: number;
+        let mostRelevance: number;
+        let unscored: string[];
+        if (!foundSections.has(sectionId) && !openedSections.has(sectionId)) {
+          const counted = Math.min(keys.length, 3);
+          relevance = noneFound[counted]!;
+          mostRelevance = noneFoundMost[counted]!;
+          unscored = whole.complete ? [] : keys;
+        } else {
+          const found: number[] = [];
+          const most: number[] = [];
+          unscored = [];
+          for (const id of keys) {
+            const score = clauseScores.get(id);
+            found.push(score === undefined ? 0 : round(score));
+            if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
+            else {
+              most.push(unknown);
+              unscored.push(id);
+            }
           }
+          relevance = relevanceOf(found);
+          mostRelevance = relevanceOf(most);
         }
         const { terms, votes, signal } = signalledOf(sectionId);
-        const score = round(relevanceOf(found) + signal);
+        const score = round(relevance + signal);
         const hit: BlockHit = {
-          block,
+          sectionId,
           score: round(score + votes),
           unvoted: score,
-          most: round(relevanceOf(most) + signal + votes),
+          most: round(mostRelevance + signal + votes),
           votes,
           terms,
           unscored,
@@ -759,7 +781,7 @@ export class RegistrySearchIndex {
       const hits = firstOf(
         scored.filter((hit) => hit.unvoted >= floor),
         limit,
-        (a, b) => b.score - a.score || a.block.sectionId.localeCompare(b.block.sectionId),
+        (a, b) => b.score - a.score || a.sectionId.localeCompare(b.sectionId),
       );
       // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
       // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
@@ -773,9 +795,13 @@ export class RegistrySearchIndex {
       );
       if (open.length > 0) {
         const ids = new Set(open.flatMap((hit) => hit.unscored));
-        for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) clauseScores.set(id, score);
+        for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) {
+          clauseScores.set(id, score);
+          foundSections.add(blockOfClause(id));
+        }
         for (const id of ids) {
           scoredAlone.add(id);
+          openedSections.add(blockOfClause(id));
           hitOf.delete(blockOfClause(id));
         }
       } else if (!whole.complete && round(relevanceOf([unknown, unknown, unknown])) >= last) {
@@ -783,7 +809,7 @@ export class RegistrySearchIndex {
         whole = searchWhole();
         hitOf.clear();
       } else {
-        return { hits, clauseScores };
+        return { hits: hits.map(({ sectionId, score, terms }) => ({ block: this.standards.get(sectionId)!, score, terms })), clauseScores };
       }
     }
   }
