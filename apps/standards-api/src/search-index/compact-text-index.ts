@@ -260,7 +260,7 @@ interface PreparedQuery {
 
 /** Above any rounding of a sum of a few hundred terms: a document is ruled out only when it is clearly below. */
 const ROUNDING_SLACK = 1 - 1e-9;
-/** Frequencies below this have their BM25+ factor in a table (BM25_FACTORS): nearly every posting is of a token once or twice. */
+/** Frequencies below this have their BM25+ factor in a table (CompactTextIndex.factors): nearly every posting is of a token once or twice. */
 const TABULATED_FREQUENCIES = 4;
 
 /** The k-th largest of values (k ≥ 1, k ≤ values.length), by selection; reorders values. */
