@@ -115,6 +115,8 @@ class SearchScratch {
   readonly firstList: Int32Array;
   /** The last unit or query term that found a document, plus one, to count each once. */
   readonly lastSeen: Int32Array;
+  /** Phase one's lower bounds of the documents found, to select the wanted-th of (one more place, see kthLowerBound). */
+  readonly lowerBounds: Float64Array;
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -124,6 +126,7 @@ class SearchScratch {
     this.totalScores = new Float64Array(documentCount);
     this.firstList = new Int32Array(documentCount);
     this.lastSeen = new Int32Array(documentCount);
+    this.lowerBounds = new Float64Array(documentCount + 1);
   }
 
   clear(documents: Iterable<number>): void {
@@ -257,6 +260,8 @@ interface PreparedQuery {
 
 /** Above any rounding of a sum of a few hundred terms: a document is ruled out only when it is clearly below. */
 const ROUNDING_SLACK = 1 - 1e-9;
+/** Frequencies below this have their BM25+ factor in a table (CompactTextIndex.factors): nearly every posting is of a token once or twice. */
+const TABULATED_FREQUENCIES = 4;
 
 /** The k-th largest of values (k ≥ 1, k ≤ values.length), by selection; reorders values. */
 function kthLargest(values: Float64Array, k: number): number {
@@ -473,6 +478,12 @@ export class CompactTextIndex {
   private readonly maxScores: Float32Array;
   /** The most distinct tokens a document has in each field. */
   private readonly longestFields: Int32Array;
+  /**
+   * bm25Factor of each field, field length (up to the field's longest) and frequency below TABULATED_FREQUENCIES,
+   * at (factorRows[f] + length) * TABULATED_FREQUENCIES + frequency: the same doubles, without a posting's two divisions.
+   */
+  private readonly factors: Float64Array;
+  private readonly factorRows: Int32Array;
   private scratch: SearchScratch | undefined;
   /** The last query prepared, by its text and options (the same options object, whose functions give the same answers). */
   private lastQuery: { query: string; options: TextSearchOptions; prepared: PreparedQuery } | undefined;
@@ -512,6 +523,7 @@ export class CompactTextIndex {
     this.fieldLengths = parts.fieldLengths;
     this.averageFieldLengths = parts.averageFieldLengths;
     this.longestFields = parts.longestFields;
+    ({ factors: this.factors, rows: this.factorRows } = factorTable(this.fieldLengths, this.averageFieldLengths));
     this.maxScores = parts.maxScores ?? this.listBounds();
   }
 
@@ -826,7 +838,7 @@ export class CompactTextIndex {
     touched: number[],
   ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
-    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths } = this;
+    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
     let threshold = 0;
     // A kept document is a candidate from the start and never ruled out.
     for (const document of kept) {
@@ -893,6 +905,7 @@ export class CompactTextIndex {
         if (candidates === null) {
           // Every posting of the list (the loop of a long list, so scoreOf is written out).
           const averageLength = this.averageFieldLengths[field]!;
+          const firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
           for (let posting = start; posting < end; posting++) {
             const document = postingDocuments[posting]!;
             if (state[document] === 0) {
@@ -901,9 +914,11 @@ export class CompactTextIndex {
             }
             const frequency = postingFrequencies[posting]!;
             const length = fieldLengths[document * fieldCount + field]!;
-            partial[document]! +=
-              fieldWeight *
-              (inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength))));
+            const factor =
+              frequency < TABULATED_FREQUENCIES
+                ? factors[firstFactor + length * TABULATED_FREQUENCIES + frequency]!
+                : bm25Factor(frequency, length, averageLength);
+            partial[document]! += fieldWeight * (inverseDocumentFrequency * factor);
             if (lastSeen[document] !== stamp) {
               lastSeen[document] = stamp;
               partialTerms[document]!++;
@@ -939,7 +954,7 @@ export class CompactTextIndex {
             byShare * ROUNDING_SLACK <= reach &&
             this.countAbove(documents, partial, partialTerms, reach) < wanted;
           if (!decided) {
-            kth = this.kthLowerBound(documents, partial, partialTerms, wanted, kth);
+            kth = this.kthLowerBound(documents, scratch, wanted, kth);
             threshold = Math.max(byShare, kth);
           }
         }
@@ -954,10 +969,13 @@ export class CompactTextIndex {
    */
   private inDocumentOrder(touched: number[], state: Uint8Array): Int32Array {
     if (touched.length * 32 < state.length) return Int32Array.from(touched).sort();
-    const documents = new Int32Array(touched.length);
+    // One more place, as each document is written and kept only when its state is 1 or 3 (without a branch to mispredict).
+    const documents = new Int32Array(touched.length + 1);
     let count = 0;
-    for (let document = 0; document < state.length; document++)
-      if (state[document] === 1 || state[document] === 3) documents[count++] = document;
+    for (let document = 0; document < state.length; document++) {
+      documents[count] = document;
+      count += state[document]! & 1;
+    }
     return documents.subarray(0, count);
   }
 
@@ -975,27 +993,21 @@ export class CompactTextIndex {
    * The wanted-th largest lower bound of the documents (wanted ≤ their number), selected among those at or above
    * `floor` when at least `wanted` are (the k-th largest is then theirs), else among all.
    */
-  private kthLowerBound(
-    documents: ArrayLike<number>,
-    partial: Float64Array,
-    partialTerms: Uint16Array,
-    wanted: number,
-    floor: number,
-  ): number {
-    let above = 0;
-    for (let i = 0; i < documents.length; i++) {
-      const document = documents[i]!;
-      if (partial[document]! * partialTerms[document]! >= floor) above++;
-    }
-    const least = above >= wanted ? floor : -Infinity;
-    const lowerBounds = new Float64Array(above >= wanted ? above : documents.length);
+  private kthLowerBound(documents: ArrayLike<number>, scratch: SearchScratch, wanted: number, floor: number): number {
+    const { partial, partialTerms, lowerBounds } = scratch;
     let count = 0;
+    // Each lower bound is written and kept only when at or above the floor (without a branch to mispredict).
     for (let i = 0; i < documents.length; i++) {
       const document = documents[i]!;
       const lowerBound = partial[document]! * partialTerms[document]!;
-      if (lowerBound >= least) lowerBounds[count++] = lowerBound;
+      lowerBounds[count] = lowerBound;
+      count += lowerBound >= floor ? 1 : 0;
     }
-    return kthLargest(lowerBounds, wanted);
+    if (count < wanted) {
+      for (count = 0; count < documents.length; count++)
+        lowerBounds[count] = partial[documents[count]!]! * partialTerms[documents[count]!]!;
+    }
+    return kthLargest(lowerBounds.subarray(0, count), wanted);
   }
 
   /**
@@ -1147,7 +1159,13 @@ export class CompactTextIndex {
   private scoreOf(inverseDocumentFrequency: number, posting: number, field: number): number {
     const frequency = this.postingFrequencies[posting]!;
     const length = this.fieldLengths[this.postingDocuments[posting]! * this.fieldCount + field]!;
-    return bm25(inverseDocumentFrequency, frequency, length, this.averageFieldLengths[field]!);
+    return inverseDocumentFrequency * this.factorOf(frequency, length, field);
+  }
+
+  /** bm25Factor, from the table when the frequency is in it. */
+  private factorOf(frequency: number, length: number, field: number): number {
+    if (frequency < TABULATED_FREQUENCIES) return this.factors[(this.factorRows[field]! + length) * TABULATED_FREQUENCIES + frequency]!;
+    return bm25Factor(frequency, length, this.averageFieldLengths[field]!);
   }
 
   /**
@@ -1176,7 +1194,7 @@ export class CompactTextIndex {
         touched.push(document);
       }
       const length = this.fieldLengths[document * this.fieldCount + field]!;
-      const score = bm25(inverseFrequencies[i]!, frequencies[j]!, length, this.averageFieldLengths[field]!);
+      const score = inverseFrequencies[i]! * this.factorOf(frequencies[j]!, length, field);
       partial[document]! += weights[i]! * boosts[field]! * unit.occurrences * score;
       if (lastSeen[document] !== stamp) {
         lastSeen[document] = stamp;
@@ -1235,9 +1253,33 @@ export class CompactTextIndex {
   }
 }
 
-/** A posting's BM25+ score from its frequency and its document's field length (MiniSearch's formula). */
-function bm25(inverseDocumentFrequency: number, frequency: number, length: number, averageLength: number): number {
-  return inverseDocumentFrequency * (D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength)));
+/**
+ * A posting's BM25+ score from its frequency and its document's field length (MiniSearch's formula), before it is
+ * multiplied by the list's inverse document frequency.
+ */
+function bm25Factor(frequency: number, length: number, averageLength: number): number {
+  return D + (frequency * (K + 1)) / (frequency + K * (1 - B + (B * length) / averageLength));
+}
+
+/** bm25Factor of every field, length up to the field's longest and frequency below TABULATED_FREQUENCIES (see CompactTextIndex.factors). */
+function factorTable(fieldLengths: ArrayLike<number>, averageFieldLengths: Float64Array): { factors: Float64Array; rows: Int32Array } {
+  const fieldCount = averageFieldLengths.length;
+  // Read off the lengths themselves, so that every length an index holds has its row.
+  const longestFields = new Int32Array(fieldCount);
+  for (let i = 0; i < fieldLengths.length; i++) longestFields[i % fieldCount] = Math.max(longestFields[i % fieldCount]!, fieldLengths[i]!);
+  const rows = new Int32Array(fieldCount);
+  let rowCount = 0;
+  longestFields.forEach((longest, field) => {
+    rows[field] = rowCount;
+    rowCount += longest + 1;
+  });
+  const factors = new Float64Array(rowCount * TABULATED_FREQUENCIES);
+  longestFields.forEach((longest, field) => {
+    for (let length = 0; length <= longest; length++)
+      for (let frequency = 0; frequency < TABULATED_FREQUENCIES; frequency++)
+        factors[(rows[field]! + length) * TABULATED_FREQUENCIES + frequency] = bm25Factor(frequency, length, averageFieldLengths[field]!);
+  });
+  return { factors, rows };
 }
 
 /** The first place at or after `from` (and before `end`) of a value at or after `value` in ascending values: galloping, then halving. */
