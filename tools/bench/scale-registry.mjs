@@ -28,7 +28,7 @@ export const PRACTICE_ZH = '我们的AI助手每周五自动付款，没有人�
 
 /**
  * The practices of the cold alignment rows: the i-th is two clauses of the sample pack's current blocks (every pair
- * of its 131 clauses, in an order shuffled with seed 30), in one language. The full pack holds the sample's blocks,
+ * of its current clauses, in an order shuffled with seed 30), in one language. The full pack holds the sample's blocks,
  * so both sizes are asked the same text, in the registry's own words, and each server is asked each text once: the
  * only difference between the sizes is the registry asked.
  */

@@ -720,10 +720,9 @@ export class RegistrySearchIndex {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
       const isKnown = (id: string) => whole.complete || clauseScores.has(id) || scoredAlone.has(id);
-      // A block none of whose clauses were found or scored alone (most of the signalled ones) has its relevance from
-      // its number of clauses alone: each scores nothing, and at most `unknown`. Only its best three count.
-      const noneFound = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(0)));
-      const noneFoundMost = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(whole.complete ? 0 : unknown)));
+      // A block none of whose clauses were found or scored alone (most of the signalled ones) is worked out from its
+      // number of clauses alone: each scores nothing (relevance 0), and at most `unknown`. Only its best three count.
+      const noneFoundMost = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(unknown)));
       const blocks: BlockHit[] = [];
       const sections = new Set(foundSections);
       for (const sectionId of signalsOf.keys()) sections.add(sectionId);
@@ -739,9 +738,8 @@ export class RegistrySearchIndex {
         let mostRelevance: number;
         let unscored: string[];
         if (!foundSections.has(sectionId) && !openedSections.has(sectionId)) {
-          const counted = Math.min(keys.length, 3);
-          relevance = noneFound[counted]!;
-          mostRelevance = noneFoundMost[counted]!;
+          relevance = 0;
+          mostRelevance = noneFoundMost[Math.min(keys.length, 3)]!;
           unscored = whole.complete ? [] : keys;
         } else {
           const found: number[] = [];
