@@ -115,7 +115,7 @@ class SearchScratch {
   readonly firstList: Int32Array;
   /** The last unit or query term that found a document, plus one, to count each once. */
   readonly lastSeen: Int32Array;
-  /** Phase one's lower bounds of the documents found, to select the wanted-th of (one more place, see kthLowerBound). */
+  /** Phase one's lower bounds of the documents found, to select the wanted-th of (see kthLowerBound). */
   readonly lowerBounds: Float64Array;
 
   constructor(documentCount: number) {
@@ -126,7 +126,7 @@ class SearchScratch {
     this.totalScores = new Float64Array(documentCount);
     this.firstList = new Int32Array(documentCount);
     this.lastSeen = new Int32Array(documentCount);
-    this.lowerBounds = new Float64Array(documentCount + 1);
+    this.lowerBounds = new Float64Array(documentCount);
   }
 
   clear(documents: Iterable<number>): void {
