@@ -99,6 +99,24 @@ function compactCounts(counts: Int32Array, length?: number): Uint16Array | Int32
   return max <= 0xffff ? Uint16Array.from(counts) : counts.slice();
 }
 
+/** The documents a search has written to the scratch, in the order first met (each once), to clear after it. */
+class TouchedDocuments {
+  readonly documents: Int32Array;
+  length = 0;
+
+  constructor(documentCount: number) {
+    this.documents = new Int32Array(documentCount);
+  }
+
+  push(document: number): void {
+    this.documents[this.length++] = document;
+  }
+
+  list(): Int32Array {
+    return this.documents.subarray(0, this.length);
+  }
+}
+
 /**
  * The per-document arrays of a search, kept by the index between searches (a search runs to its end
  * without yielding, so one set serves every search of the index); a search clears what it wrote.
@@ -117,6 +135,8 @@ class SearchScratch {
   readonly lastSeen: Int32Array;
   /** Phase one's lower bounds of the documents found, to select the wanted-th of (see kthLowerBound). */
   readonly lowerBounds: Float64Array;
+  /** A typed array, not a list: a prefix word read whole meets ten thousand documents at full size, each pushed. */
+  readonly touched: TouchedDocuments;
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -127,10 +147,14 @@ class SearchScratch {
     this.firstList = new Int32Array(documentCount);
     this.lastSeen = new Int32Array(documentCount);
     this.lowerBounds = new Float64Array(documentCount);
+    this.touched = new TouchedDocuments(documentCount);
   }
 
-  clear(documents: Iterable<number>): void {
-    for (const document of documents) {
+  /** Clears what a search wrote, for the documents it touched. */
+  clear(): void {
+    const { documents, length } = this.touched;
+    for (let i = 0; i < length; i++) {
+      const document = documents[i]!;
       this.partial[document] = 0;
       this.partialTerms[document] = 0;
       this.state[document] = 0;
@@ -139,6 +163,7 @@ class SearchScratch {
       this.firstList[document] = 0;
       this.lastSeen[document] = 0;
     }
+    this.touched.length = 0;
   }
 }
 
@@ -591,12 +616,12 @@ export class CompactTextIndex {
     const kept = this.documentsOf(keep);
     // One more than asked for beside the kept ones, to know whether more follow.
     const wanted = first + 1 + kept.length;
-    const touched: number[] = [];
+    const { touched } = scratch;
     try {
       const candidates = share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, kept, scratch, touched) : null;
       return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, first, kept, candidates, scratch, touched);
     } finally {
-      scratch.clear(touched);
+      scratch.clear();
     }
   }
 
@@ -610,14 +635,17 @@ export class CompactTextIndex {
     const scores = new Map<string, number>();
     if (documents.length === 0 || units.length === 0) return scores;
     const scratch = (this.scratch ??= new SearchScratch(this.ids.length));
-    for (const document of documents) scratch.state[document] = 3;
-    const touched = documents.slice();
+    const { touched } = scratch;
+    for (const document of documents) {
+      scratch.state[document] = 3;
+      touched.push(document);
+    }
     try {
       const ranking = this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, 0, 0, documents, documents, scratch, touched);
       for (let rank = 0; rank < ranking.size; rank++) scores.set(ranking.idAt(rank), ranking.scoreAt(rank));
       return scores;
     } finally {
-      scratch.clear(touched);
+      scratch.clear();
     }
   }
 
@@ -835,7 +863,7 @@ export class CompactTextIndex {
     wanted: number,
     kept: number[],
     scratch: SearchScratch,
-    touched: number[],
+    touched: TouchedDocuments,
   ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
     const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
@@ -940,7 +968,7 @@ export class CompactTextIndex {
       threshold = 0;
       if (needed) {
         // The best lower bound of the documents left is the best one met: a document ruled out was below it.
-        const documents = candidates ?? touched;
+        const documents = candidates ?? touched.list();
         const byShare = bestLowerBound * share;
         threshold = byShare;
         // Before the last term, while every document found is still a candidate, the threshold decides only whether
@@ -967,8 +995,8 @@ export class CompactTextIndex {
    * The documents found so far (none ruled out yet: each is a candidate or kept), in document order: sorted when
    * they are few, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
    */
-  private inDocumentOrder(touched: number[], state: Uint8Array): Int32Array {
-    if (touched.length * 32 < state.length) return Int32Array.from(touched).sort();
+  private inDocumentOrder(touched: TouchedDocuments, state: Uint8Array): Int32Array {
+    if (touched.length * 32 < state.length) return touched.list().slice().sort();
     // One more place, as each document is written and kept only when its state is 1 or 3 (without a branch to mispredict).
     const documents = new Int32Array(touched.length + 1);
     let count = 0;
@@ -1025,7 +1053,7 @@ export class CompactTextIndex {
     kept: number[],
     candidates: ArrayLike<number> | null,
     scratch: SearchScratch,
-    touched: number[],
+    touched: TouchedDocuments,
   ): TextRanking {
     const { termScores, totalScores, firstList, lastSeen, state } = scratch;
     // The number of distinct query terms that found each document (the first pass's counts are done with).
@@ -1178,7 +1206,7 @@ export class CompactTextIndex {
     boosts: number[],
     stamp: number,
     scratch: SearchScratch,
-    touched: number[],
+    touched: TouchedDocuments,
     bestLowerBound: number,
   ): number {
     const { partial, partialTerms, state, lastSeen } = scratch;
