@@ -33,6 +33,8 @@ beforeAll(async () => {
     ],
     // The same phrases against as generated#1 (clauses share lists of phrases at full size).
     ['generated#3', { requires: ['payout releas', '付款 放行'], contradictedBy: ['nobody|without|never approv', '没有|未经|无人 审批'] }],
+    // The same required phrases as generated#1, other phrases against.
+    ['generated#4', { requires: ['payout approv', '付款 审批'], contradictedBy: ['nobody|without|never releas', '没有|未经|无人 放行'] }],
   );
 });
 
@@ -84,12 +86,12 @@ describe('the conditions filed by cue', () => {
     let found = 0;
     fc.assert(
       fc.property(fc.array(sentence, { minLength: 1, maxLength: 4 }), (sentences) => {
-        const candidates = sentences.map((s) => byCue.clausesFor(s));
+        const candidates = sentences.map((s) => byCue.conditionsFor(s));
         // One practice's texts, shared by every clause tried, compiled by one compiler (as an alignment search and the
         // index share them): what it remembers of one clause's phrases and cues answers for another's as a fresh one would.
         const shared = new PracticeTexts();
-        compiled.forEach(([id, conditions], k) => {
-          const bearing = sentences.filter((_, i) => candidates[i]!.has(id));
+        compiled.forEach(([, conditions], k) => {
+          const bearing = sentences.filter((_, i) => candidates[i]!.has(conditions));
           expect(conditions.contradictions(bearing)).toEqual(conditions.contradictions(sentences));
           expect(conditions.statements(bearing)).toEqual(conditions.statements(sentences));
           const sharing = compiledTogether[k]![1];
@@ -104,12 +106,48 @@ describe('the conditions filed by cue', () => {
     expect(found).toBeGreaterThan(200);
   });
 
+  it('files the clauses given the same phrases once, and tries each on the sentences it would be tried on alone', () => {
+    // Clauses copied 0 to 3 times under other ids (a generated pack repeats its phrases over thousands of clauses).
+    const copied = conditioned.flatMap(([id, conditions], k): [string, ClauseConditions][] => [
+      [id, conditions],
+      ...Array.from({ length: k % 4 }, (_, copy): [string, ClauseConditions] => [
+        `${id}~${copy}`,
+        { requires: [...conditions.requires], contradictedBy: [...conditions.contradictedBy] },
+      ]),
+    ]);
+    const compiler = new PhraseCompiler(namesOf);
+    const shared = copied.map(([id, conditions]): [string, CompiledConditions] => [id, compiler.conditionsOf(conditions)]);
+    const alone = new ConditionsByCue(copied.map(([id, conditions]) => [id, new CompiledConditions(conditions, namesOf)]));
+    const together = new ConditionsByCue(shared);
+    const compiledOf = new Map(shared);
+    // One object for the same phrases only: generated#4 shares generated#1's requirements, generated#3 its phrases against.
+    expect(compiledOf.get('generated#1')).not.toBe(compiledOf.get('generated#3'));
+    expect(compiledOf.get('generated#1')).not.toBe(compiledOf.get('generated#4'));
+    expect(new Set(shared.map(([, compiled]) => compiled)).size).toBe(new Set(copied.map(([, c]) => JSON.stringify(c))).size);
+    const clausesFor = (byCue: ConditionsByCue, sentence: string) =>
+      [...byCue.conditionsFor(sentence)].flatMap((compiled) => byCue.clausesWith(compiled)).sort();
+    const sentence = fc
+      .array(fc.constantFrom(...practiceWords()), { minLength: 1, maxLength: 8 })
+      .chain((words) => fc.constantFrom(' ', '').map((space) => words.join(space)));
+    let tried = 0;
+    fc.assert(
+      fc.property(sentence, (text) => {
+        const clauses = clausesFor(together, text);
+        expect(clauses).toEqual(clausesFor(alone, text));
+        tried += clauses.length;
+      }),
+      { numRuns: 300 },
+    );
+    expect(tried).toBeGreaterThan(1000);
+  });
+
   it('tries a sentence on the clauses of its cues only', () => {
     const compiled = conditioned.map(([id, conditions]): [string, CompiledConditions] => [id, new CompiledConditions(conditions, namesOf)]);
     const byCue = new ConditionsByCue(compiled);
-    expect(byCue.clausesFor('The equity ledger is reconciled once a year.')).toContain('generated#2');
-    expect(byCue.clausesFor('The equity ledger is reconciled once a year.')).not.toContain('generated#1');
-    expect(byCue.clausesFor('Lunch is at noon.').size).toBeLessThan(compiled.length / 4);
+    const clausesFor = (sentence: string) => [...byCue.conditionsFor(sentence)].flatMap((conditions) => byCue.clausesWith(conditions));
+    expect(clausesFor('The equity ledger is reconciled once a year.')).toContain('generated#2');
+    expect(clausesFor('The equity ledger is reconciled once a year.')).not.toContain('generated#1');
+    expect(clausesFor('Lunch is at noon.').length).toBeLessThan(compiled.length / 4);
   });
 });
 

@@ -65,8 +65,21 @@ interface CompiledPhrase {
 export class PhraseCompiler {
   private readonly phrases = new Map<string, CompiledPhrase>();
   private readonly cues = new Map<string, Cue>();
+  private readonly conditions = new Map<string, CompiledConditions>();
 
   constructor(private readonly namesOf: TermNames) {}
+
+  /**
+   * The conditions compiled, one object for the clauses given the same phrases: what they find in a practice
+   * depends on the phrases alone, so an alignment search reads it once for all of them (at full size 5 096
+   * conditioned clauses have 287 distinct lists of phrases).
+   */
+  conditionsOf(conditions: ClauseConditions): CompiledConditions {
+    const key = JSON.stringify([conditions.requires, conditions.contradictedBy]);
+    let compiled = this.conditions.get(key);
+    if (compiled === undefined) this.conditions.set(key, (compiled = new CompiledConditions(conditions, this)));
+    return compiled;
+  }
 
   compile(phrases: string[]): CompiledPhrase[] {
     return phrases.map((phrase) => {
@@ -255,48 +268,62 @@ export class PracticeTexts {
 }
 
 /**
- * The conditioned clauses filed by a cue of each of their phrases (the rarest), so that a sentence is tried
- * only against the clauses whose cue it contains: a phrase none of whose cues a sentence contains cannot be
- * found in it, nor in any part of it.
+ * The conditioned clauses' conditions filed by a cue of each of their phrases (the rarest), so that a sentence
+ * is tried only against the conditions whose cue it contains: a phrase none of whose cues a sentence contains
+ * cannot be found in it, nor in any part of it. Clauses that share their compiled conditions (PhraseCompiler's
+ * conditionsOf) are filed once, as those conditions: a sentence is tried on each distinct list of phrases once,
+ * however many clauses the corpus gives it.
  */
 export class ConditionsByCue {
-  private readonly byWordStart = new Map<string, Set<string>>();
-  private readonly byCharacters = new Map<string, Set<string>>();
-  /** Clauses with a phrase that has no cue to file it under (an alternative without a letter): always tried. */
-  private readonly unfiled = new Set<string>();
+  private readonly byWordStart = new Map<string, Set<CompiledConditions>>();
+  private readonly byCharacters = new Map<string, Set<CompiledConditions>>();
+  /** Conditions with a phrase that has no cue to file it under (an alternative without a letter): always tried. */
+  private readonly unfiled = new Set<CompiledConditions>();
+  /** The clauses of each conditions, in the order given. */
+  private readonly clauses = new Map<CompiledConditions, string[]>();
 
   constructor(conditions: Iterable<[string, CompiledConditions]>) {
-    const clauses = [...conditions];
+    for (const [clauseId, compiled] of conditions) {
+      const clauseIds = this.clauses.get(compiled);
+      if (clauseIds) clauseIds.push(clauseId);
+      else this.clauses.set(compiled, [clauseId]);
+    }
+    // A key's frequency counts every clause filed under it, as if each had its own conditions.
     const frequency = new Map<string, number>();
     const keyOf = (alternative: Alternative) => `${alternative.han ? 'han' : 'word'}:${alternative.key}`;
-    for (const [, compiled] of clauses) {
+    for (const [compiled, clauseIds] of this.clauses) {
       for (const cue of compiled.phraseCues.flat()) {
-        for (const key of new Set(cue.map(keyOf))) frequency.set(key, (frequency.get(key) ?? 0) + 1);
+        for (const key of new Set(cue.map(keyOf))) frequency.set(key, (frequency.get(key) ?? 0) + clauseIds.length);
       }
     }
     const cost = (cue: Cue) =>
       cue.some((alternative) => alternative.key === '') ? Infinity : cue.reduce((sum, a) => sum + frequency.get(keyOf(a))!, 0);
-    for (const [clauseId, compiled] of clauses) {
+    for (const compiled of this.clauses.keys()) {
       for (const cues of compiled.phraseCues) {
         const rarest = cues.reduce<Cue | undefined>((best, cue) => (best === undefined || cost(cue) < cost(best) ? cue : best), undefined);
         if (rarest === undefined || cost(rarest) === Infinity) {
-          this.unfiled.add(clauseId);
+          this.unfiled.add(compiled);
           continue;
         }
         for (const alternative of rarest) {
           const map = alternative.han ? this.byCharacters : this.byWordStart;
           const filed = map.get(alternative.key);
-          if (filed) filed.add(clauseId);
-          else map.set(alternative.key, new Set([clauseId]));
+          if (filed) filed.add(compiled);
+          else map.set(alternative.key, new Set([compiled]));
         }
       }
     }
   }
 
-  /** The clauses whose conditions may be found in a sentence, or in one of its clauses. */
-  clausesFor(sentence: string): Set<string> {
+  /** The clauses given these conditions. */
+  clausesWith(compiled: CompiledConditions): readonly string[] {
+    return this.clauses.get(compiled) ?? [];
+  }
+
+  /** The conditions that may be found in a sentence, or in one of its clauses. */
+  conditionsFor(sentence: string): Set<CompiledConditions> {
     const found = new Set(this.unfiled);
-    const add = (clauseIds: Set<string> | undefined) => clauseIds?.forEach((clauseId) => found.add(clauseId));
+    const add = (filed: Set<CompiledConditions> | undefined) => filed?.forEach((compiled) => found.add(compiled));
     // The sentence's parts are folded apart, as they are tried, in case folding a part differs from a slice of the whole.
     for (const folded of new Set([sentence, ...clausesOf(sentence)].map(foldText))) {
       for (const word of folded.match(WORD) ?? []) {

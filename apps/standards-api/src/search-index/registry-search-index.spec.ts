@@ -244,6 +244,65 @@ describe('an alignment search over many blocks that say the same', () => {
   });
 });
 
+describe('an alignment search over clauses given the same phrases', () => {
+  it('finds each such clause stated and contradicted as it would with phrases of its own', async () => {
+    // The sample's blocks and three copies of each block with conditions, under other ids: a copy's clauses have its
+    // block's phrases, read once for all of them; in the second index each copy's phrases end in spaces of their own,
+    // which compile alike but are other lists, so each clause's are read on their own.
+    const loaded = await loadPack(samplePackDirectory());
+    if (!loaded.ok) throw new Error('the sample pack does not load');
+    const standards = (await sampleSearchSource(loaded.pack).standards[Symbol.asyncIterator]().next()).value as IndexedStandard[];
+    const withCopies = (spacesOfCopy: (copy: number) => string) =>
+      RegistrySearchIndex.build({
+        ...sampleSearchSource(loaded.pack),
+        standards: (async function* () {
+          yield [
+            ...standards,
+            ...standards
+              .filter(({ conditions }) => conditions.size > 0)
+              .flatMap(({ block, conditions }) =>
+                [1, 2, 3].map((copy): IndexedStandard => ({
+                  block: { ...block, sectionId: `${block.sectionId}-COPY-${copy}` },
+                  conditions: new Map(
+                    [...conditions].map(([clauseId, { requires, contradictedBy }]) => [
+                      clauseId,
+                      {
+                        requires: requires.map((phrase) => `${phrase}${spacesOfCopy(copy)}`),
+                        contradictedBy: contradictedBy.map((phrase) => `${phrase}${spacesOfCopy(copy)}`),
+                      },
+                    ]),
+                  ),
+                })),
+              ),
+          ].sort((a, b) => a.block.sectionId.localeCompare(b.block.sectionId));
+        })(),
+      });
+    const shared = await withCopies(() => '');
+    const own = await withCopies((copy) => ' '.repeat(copy));
+    const practices = [
+      'Our AI agent releases payments automatically; nobody signs off on them.',
+      'Every payment instruction is approved by our finance controller before release.',
+      '我们的AI助手每周自动向合作方付款，没有人审批付款指令。',
+      '结算批次由同一名财务人员编制并审批。',
+      'Everyone in the company can open and change the split rules.',
+    ];
+    let found = 0;
+    for (const practice of practices) {
+      const hits = shared.searchStandards(practice, 10_000);
+      // The phrase a finding names as the pack gave it, without the copy's spaces.
+      const phrasesTrimmed = (key: string, value: unknown) => (key === 'phrase' && typeof value === 'string' ? value.trim() : value);
+      expect(JSON.parse(JSON.stringify(own.searchStandards(practice, 10_000), phrasesTrimmed))).toEqual(hits);
+      for (const limit of [1, 3, 5]) expect(shared.searchStandards(practice, limit)).toEqual(hits.slice(0, limit));
+      found += hits
+        .filter((hit) => hit.block.sectionId.includes('-COPY-'))
+        .flatMap((hit) => hit.clauses)
+        .filter((clause) => clause.stated.length + clause.contradicted.length > 0).length;
+    }
+    // Copies' clauses are found stated and contradicted: the equalities above are not of clauses found neither.
+    expect(found).toBeGreaterThan(10);
+  });
+});
+
 describe('an alignment search whose best block none of the first clauses searched for is in', () => {
   // Three sentences of six made-up words each; blocks of one clause saying one sentence whole score the most, and
   // a block of three clauses of two words of each sentence scores a little less for each but more for the three.

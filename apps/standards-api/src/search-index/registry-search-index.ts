@@ -255,7 +255,7 @@ export class RegistrySearchIndex {
   private readonly clauseTexts: Map<string, Localized>;
   /** Each block's clauses by their keys in the clause index (RUL-3#2), the strings clauseTexts holds: an alignment search looks up hundreds of blocks' clauses. */
   private readonly clauseKeys: Map<string, string[]>;
-  /** The conditions of the clauses the pack gives any (a clause without is in none of them). */
+  /** The conditions of the clauses the pack gives any (a clause without is in none of them), one object for the clauses given the same phrases. */
   private readonly compiled: Map<string, CompiledConditions>;
   /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
   private readonly conditionsByCue: ConditionsByCue;
@@ -337,7 +337,7 @@ export class RegistrySearchIndex {
           keys.push(id);
           const conditions = standard.conditions.get(clause.clauseId) ?? { requires: [], contradictedBy: [] };
           if (conditions.requires.length > 0 || conditions.contradictedBy.length > 0) {
-            compiled.set(id, new CompiledConditions(conditions, phrases));
+            compiled.set(id, phrases.conditionsOf(conditions));
           }
           clauseTexts.set(id, clause.text);
           clauseIds.push(id);
@@ -536,22 +536,31 @@ export class RegistrySearchIndex {
     const about = new Map<string, Set<string>>();
     /** For each sentence, the blocks of its evidence clauses, best first. */
     const blocksOfSentences: string[][] = [];
-    // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
-    const sentencesOfClause = new Map<string, string[]>();
+    // Each distinct conditions (those of every clause given the same phrases) is tried on the sentences that contain
+    // a cue of it, in the practice's order, once for all its clauses.
+    const bearingOf = new Map<CompiledConditions, string[]>();
     for (const sentence of sentences) {
-      for (const id of this.conditionsByCue.clausesFor(sentence)) {
-        const bearing = sentencesOfClause.get(id);
+      for (const conditions of this.conditionsByCue.conditionsFor(sentence)) {
+        const bearing = bearingOf.get(conditions);
         if (bearing) bearing.push(sentence);
-        else sentencesOfClause.set(id, [sentence]);
+        else bearingOf.set(conditions, [sentence]);
       }
     }
-    const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
     const texts = new PracticeTexts();
-    // The sentences that state the opposite of each clause; a contradiction counts only in a sentence about the clause.
-    const contradictedIn = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing, texts)]));
+    // The sentences that state the opposite of each conditions' clauses, for those that have any; a contradiction counts
+    // only in a sentence about the clause.
+    const contradictedIn = new Map<CompiledConditions, ConditionMatch[]>();
+    for (const [conditions, bearing] of bearingOf) {
+      const found = conditions.contradictions(bearing, texts);
+      if (found.length > 0) contradictedIn.set(conditions, found);
+    }
     const contradictedBy = new Map<string, Set<string>>();
-    for (const [id, matches] of contradictedIn) {
-      for (const { sentence } of matches) contradictedBy.set(sentence, (contradictedBy.get(sentence) ?? new Set()).add(id));
+    for (const [conditions, matches] of contradictedIn) {
+      for (const { sentence } of matches) {
+        const clauses = contradictedBy.get(sentence) ?? new Set<string>();
+        for (const id of this.conditionsByCue.clausesWith(conditions)) clauses.add(id);
+        contradictedBy.set(sentence, clauses);
+      }
     }
     sentences.forEach((sentence, i) => {
       const query = this.withTermNames(sentence, namedTerms[i]);
@@ -587,21 +596,28 @@ export class RegistrySearchIndex {
 
     // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
     // sentence about something else (a rounding rule's "cent … calculated" in a sentence on access) say nothing of it.
-    const isAbout = (id: string, sentence: string) => about.get(id)?.has(sentence) ?? false;
-    const contradictions = new Map(
-      [...contradictedIn].map(([id, matches]) => [id, matches.filter((match) => isAbout(id, match.sentence))]),
-    );
+    // Only a clause scored about a sentence can be contradicted: the clauses of `about`, with the contradictions found.
+    const contradictions = new Map<string, ConditionMatch[]>();
+    for (const [id, aboutSentences] of about) {
+      const found = contradictedIn.get(this.compiled.get(id)!)!.filter((match) => aboutSentences.has(match.sentence));
+      if (found.length > 0) contradictions.set(id, found);
+    }
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
-    const statements = new Map(
-      tried.map(({ id, conditions, bearing }) => [
-        id,
-        conditions.statements(
-          bearing.filter((sentence) => !contradicting.has(sentence)),
-          texts,
-        ),
-      ]),
-    );
+    /** The sentences that state what each conditions' clauses require, for those that have any. */
+    const statedIn = new Map<CompiledConditions, ConditionMatch[]>();
+    for (const [conditions, bearing] of bearingOf) {
+      const found = conditions.statements(
+        bearing.filter((sentence) => !contradicting.has(sentence)),
+        texts,
+      );
+      if (found.length > 0) statedIn.set(conditions, found);
+    }
+    // A clause's own list: the clauses given the same phrases share what was found.
+    const statementsOf = (id: string): ConditionMatch[] => {
+      const conditions = this.compiled.get(id);
+      return conditions === undefined ? [] : [...(statedIn.get(conditions) ?? [])];
+    };
 
     // A block's signals: how many of its clauses are contradicted and stated, the practice's terms it governs.
     const signalsOf = new Map<string, BlockSignals>();
@@ -623,12 +639,14 @@ export class RegistrySearchIndex {
     const wholeOptions = searchOptions(practice, BLOCK_BOOST);
     // The block the practice is about as a whole: blocks ranked as documents, where a word weighs by how few
     // blocks use it (in the clauses' ranking, by how few clauses); the first gains WHOLE_BLOCK_VOTE.
-    if (![...contradictions.values()].some((found) => found.length > 0)) {
+    if (contradictions.size === 0) {
       const wholeBlocks = this.blockIndex.search(wholeQuery, wholeOptions, { limit: 1 });
       if (wholeBlocks.size > 0) signalsOfSection(wholeBlocks.idAt(0)).votes += WHOLE_BLOCK_VOTE;
     }
-    for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(blockOfClause(id)).contradicted++;
-    for (const [id, found] of statements) if (found.length > 0) signalsOfSection(blockOfClause(id)).stated++;
+    for (const id of contradictions.keys()) signalsOfSection(blockOfClause(id)).contradicted++;
+    for (const conditions of statedIn.keys()) {
+      for (const id of this.conditionsByCue.clausesWith(conditions)) signalsOfSection(blockOfClause(id)).stated++;
+    }
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
     const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
@@ -638,7 +656,7 @@ export class RegistrySearchIndex {
       clauses: block.clauseIds.map((clauseId): ClauseFinding => {
         const id = `${block.sectionId}#${clauseId}`;
         const contradicted = contradictions.get(id) ?? [];
-        const stated = statements.get(id) ?? [];
+        const stated = statementsOf(id);
         const bearing = [...(evidence.get(id) ?? [])];
         for (const match of [...contradicted, ...stated]) {
           if (!bearing.some((e) => e.sentence === match.sentence)) {

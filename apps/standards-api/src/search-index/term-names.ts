@@ -1,7 +1,8 @@
 // The names of the registry's terms, found in a text without testing every name: each name is filed
-// under a key the text must contain for the name to be in it (a Latin name's rarest word, a Chinese
-// name's first two characters), so a text is tested only against the names filed under its own words
-// and character pairs. The cost of a look-up follows the text, not the size of the glossary.
+// under a key the text must contain for the name to be in it (a Latin name's rarest word or pair of words
+// side by side, a Chinese name's rarest pair of characters), so a text is tested only against the names
+// filed under its own words, pairs of words and character pairs. The cost of a look-up follows the text
+// and how many names share its keys, not the size of the glossary.
 // At full size a release has about half a million names: they are kept as two strings (the Latin names
 // one after the other, and the Chinese ones) and a few numbers a name in typed arrays, the names of a key
 // side by side, rather than an object and a string per name (docs/decisions.md, issue 30).
@@ -65,11 +66,21 @@ export class TermNameIndex {
         }
       }
     });
+    // How many names each key would file: at full size a generated name's three words are each in thousands of
+    // names, and two of them side by side in tens.
     const wordFrequency = new Map<string, number>();
+    const pairFrequency = new Map<string, number>();
     for (const { name, flags } of names) {
-      if (flags & HAN) continue;
-      for (const word of new Set(name.match(WORD) ?? [])) wordFrequency.set(word, (wordFrequency.get(word) ?? 0) + 1);
+      const [keys, frequency] =
+        flags & HAN ? [addCharacterPairs(name, new Set()), pairFrequency] : [addWordKeys(name.match(WORD) ?? [], new Set()), wordFrequency];
+      for (const key of keys) frequency.set(key, (frequency.get(key) ?? 0) + 1);
     }
+    /** The key filing the fewest names, the first of them (a word before a pair of words). */
+    const rarest = (keys: Set<string>, frequency: Map<string, number>) => {
+      let rarest: string | undefined;
+      for (const key of keys) if (rarest === undefined || frequency.get(key)! < frequency.get(rarest)!) rarest = key;
+      return rarest!;
+    };
     let keyCount = 0;
     this.unfiled = keyCount++;
     const keyOf = (map: Map<string, number>, key: string) => {
@@ -81,13 +92,9 @@ export class TermNameIndex {
       const han = (filed.flags & HAN) !== 0;
       const words = han ? null : filed.name.match(WORD);
       if (filed.name.length < 2) filed.key = keyOf(this.byCharacter, filed.name);
-      else if (han) filed.key = keyOf(this.byPair, filed.name.slice(0, 2));
+      else if (han) filed.key = keyOf(this.byPair, rarest(addCharacterPairs(filed.name, new Set()), pairFrequency));
       else if (!words) filed.key = this.unfiled;
-      else
-        filed.key = keyOf(
-          this.byWord,
-          words.reduce((rarest, word) => (wordFrequency.get(word)! < wordFrequency.get(rarest)! ? word : rarest)),
-        );
+      else filed.key = keyOf(this.byWord, rarest(addWordKeys(words, new Set()), wordFrequency));
     }
 
     // A counting sort by key, stable: the names of a key stay in the order given.
@@ -160,16 +167,14 @@ export class TermNameIndex {
     for (let n = 0; n < this.nameTerms.length; n++) yield this.nameOf(n);
   }
 
-  /** The names that may be in a folded text: those filed under its words and character pairs. */
+  /** The names that may be in a folded text: those filed under its words, pairs of words side by side and character pairs. */
   private candidates(folded: string): number[] {
     const candidates = this.namesOfKey(this.unfiled);
     const add = (key: number | undefined) => {
       if (key !== undefined) for (let n = this.keyStarts[key]!; n < this.keyStarts[key + 1]!; n++) candidates.push(n);
     };
-    for (const word of new Set(folded.match(WORD) ?? [])) add(this.byWord.get(word));
-    const pairs = new Set<string>();
-    for (let i = 0; i + 1 < folded.length; i++) pairs.add(folded.slice(i, i + 2));
-    for (const pair of pairs) add(this.byPair.get(pair));
+    for (const key of addWordKeys(folded.match(WORD) ?? [], new Set())) add(this.byWord.get(key));
+    for (const pair of addCharacterPairs(folded, new Set())) add(this.byPair.get(pair));
     return candidates;
   }
 
@@ -187,6 +192,22 @@ export class TermNameIndex {
     const start = this.nameStarts[n]!;
     return this.tableOf(n).slice(start, start + this.nameLengths[n]!);
   }
+}
+
+/**
+ * Adds the keys of a Latin text's words to `keys`, each once: each word, then each two words side by side joined
+ * by a space (which no word holds). A name found as whole words in a text has its words side by side there.
+ */
+function addWordKeys(words: readonly string[], keys: Set<string>): Set<string> {
+  for (const word of words) keys.add(word);
+  for (let i = 0; i + 1 < words.length; i++) keys.add(`${words[i]} ${words[i + 1]}`);
+  return keys;
+}
+
+/** Adds each two code units side by side to `pairs`, each once: a Chinese name found in a text has each of its pairs there. */
+function addCharacterPairs(text: string, pairs: Set<string>): Set<string> {
+  for (let i = 0; i + 1 < text.length; i++) pairs.add(text.slice(i, i + 2));
+  return pairs;
 }
 
 /** Whether `name` occurs in `text` with no letter or digit right before or after it. */
