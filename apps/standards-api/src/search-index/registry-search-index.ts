@@ -170,6 +170,8 @@ const TERM_NAMES_WEIGHT = 0.5;
  */
 const SECOND_CLAUSE_SHARE = 0.5;
 const THIRD_CLAUSE_SHARE = 0.1;
+/** More than a score rounded to thousandths (round) can be off from the value it was rounded from. */
+const ROUNDING_SLACK = 0.001;
 
 /** Which of a term's registry names are added to a text: both languages', or the English one alone. */
 export type NameLanguages = 'both' | 'en';
@@ -532,10 +534,23 @@ export class RegistrySearchIndex {
     const sentences = sentencesOf(practice);
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
     const evidence = new Map<string, Evidence[]>();
-    const departures = new Map<string, Departure[]>();
+    /**
+     * For each sentence, the clauses it is about above all (DEPARTURE_SHARE of its best): whether it departs from one
+     * is read only for the clauses of the blocks answered (at full size a sentence is about hundreds of clauses).
+     */
+    const departingOf: Set<string>[] = [];
+    const departuresFrom = (id: string): Departure[] => {
+      const found: Departure[] = [];
+      sentences.forEach((sentence, i) => {
+        if (!departingOf[i]!.has(id)) return;
+        const cue = departureCue(sentence, this.clauseText(id));
+        if (cue) found.push({ sentence, cue });
+      });
+      return found;
+    };
     const about = new Map<string, Set<string>>();
     /** For each sentence, the blocks of its evidence clauses, best first. */
-    const blocksOfSentences: string[][] = [];
+    const blocksOfSentences: Set<string>[] = [];
     // Each conditioned clause is tried on the sentences that contain a cue of it, in the practice's order.
     const sentencesOfClause = new Map<string, string[]>();
     for (const sentence of sentences) {
@@ -566,17 +581,16 @@ export class RegistrySearchIndex {
           if (score >= floor) about.set(id, (about.get(id) ?? new Set()).add(sentence));
         }
       }
+      const departing = new Set<string>();
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
-        const id = ranking.idAt(rank);
-        const cue = departureCue(sentence, this.clauseText(id));
-        if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
+        departing.add(ranking.idAt(rank));
       }
-      const blocksOfSentence: string[] = [];
+      departingOf.push(departing);
+      const blocksOfSentence = new Set<string>();
       blocksOfSentences.push(blocksOfSentence);
       for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
         const id = ranking.idAt(rank);
-        const sectionId = blockOfClause(id);
-        if (!blocksOfSentence.includes(sectionId)) blocksOfSentence.push(sectionId);
+        blocksOfSentence.add(blockOfClause(id));
         evidence.set(id, [
           ...(evidence.get(id) ?? []),
           { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
@@ -613,9 +627,11 @@ export class RegistrySearchIndex {
     // Reciprocal rank fusion of each sentence's ranking of blocks into the whole practice's: a block gains
     // SENTENCE_VOTE for each sentence whose best evidence is in it, less for those ranking it lower.
     for (const blocks of blocksOfSentences) {
-      blocks.forEach((sectionId, rank) => {
+      let rank = 0;
+      for (const sectionId of blocks) {
         signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
-      });
+        rank++;
+      }
     }
     // The whole practice with the registry's names of the terms it names, as both whole-practice searches ask it:
     // a practice without Chinese characters gets their English names alone (wholePracticeNames).
@@ -652,7 +668,7 @@ export class RegistrySearchIndex {
           evidence: bearing,
           stated,
           contradicted,
-          departures: departures.get(id) ?? [],
+          departures: departuresFrom(id),
         };
       }),
       terms,
@@ -716,6 +732,16 @@ export class RegistrySearchIndex {
      * the blocks of those clauses alone (the others' clauses, and what a clause not found may score, are unchanged).
      */
     const hitOf = new Map<string, BlockHit>();
+    // The blocks the sentences' votes alone signal (hundreds at full size, where the practice's words are in the
+    // evidence of clauses of many blocks): while none of their clauses is found or scored alone, such a block scores
+    // nothing before its votes, so it is never answered once a block scores more than nothing, and is read only when
+    // its bound may reach the answer (voted below).
+    const votedOnly: { sectionId: string; votes: number }[] = [];
+    const otherSignalled: string[] = [];
+    for (const [sectionId, { contradicted, stated, terms, votes }] of signalsOf) {
+      if (contradicted === 0 && stated === 0 && terms.size === 0) votedOnly.push({ sectionId, votes });
+      else otherSignalled.push(sectionId);
+    }
     for (;;) {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
@@ -723,17 +749,11 @@ export class RegistrySearchIndex {
       // A block none of whose clauses were found or scored alone (most of the signalled ones) is worked out from its
       // number of clauses alone: each scores nothing (relevance 0), and at most `unknown`. Only its best three count.
       const noneFoundMost = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(unknown)));
-      const blocks: BlockHit[] = [];
-      const sections = new Set(foundSections);
-      for (const sectionId of signalsOf.keys()) sections.add(sectionId);
-      for (const sectionId of sections) {
+      const hitFor = (sectionId: string): BlockHit | undefined => {
         const known = hitOf.get(sectionId);
-        if (known !== undefined) {
-          blocks.push(known);
-          continue;
-        }
+        if (known !== undefined) return known;
         const keys = this.clauseKeys.get(sectionId);
-        if (keys === undefined) continue;
+        if (keys === undefined) return undefined;
         let relevance: number;
         let mostRelevance: number;
         let unscored: string[];
@@ -769,23 +789,46 @@ export class RegistrySearchIndex {
           unscored,
         };
         hitOf.set(sectionId, hit);
-        blocks.push(hit);
+        return hit;
+      };
+      const isQuiet = (sectionId: string) => !foundSections.has(sectionId) && !openedSections.has(sectionId);
+      const blocks: BlockHit[] = [];
+      const sections = new Set([...foundSections, ...openedSections, ...otherSignalled]);
+      for (const sectionId of sections) {
+        const hit = hitFor(sectionId);
+        if (hit !== undefined) blocks.push(hit);
       }
-      const scored = blocks.filter((hit) => hit.score > 0);
-      // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
-      let bestUnvoted = 0;
-      for (const hit of scored) if (hit.unvoted > bestUnvoted) bestUnvoted = hit.unvoted;
-      const floor = bestUnvoted * RELATIVE_FLOOR;
-      const hits = firstOf(
-        scored.filter((hit) => hit.unvoted >= floor),
-        limit,
-        (a, b) => b.score - a.score || a.sectionId.localeCompare(b.sectionId),
-      );
+      const answerOf = (candidates: BlockHit[]) => {
+        const scored = candidates.filter((hit) => hit.score > 0);
+        // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
+        let bestUnvoted = 0;
+        for (const hit of scored) if (hit.unvoted > bestUnvoted) bestUnvoted = hit.unvoted;
+        const floor = bestUnvoted * RELATIVE_FLOOR;
+        const hits = firstOf(
+          scored.filter((hit) => hit.unvoted >= floor),
+          limit,
+          (a, b) => b.score - a.score || a.sectionId.localeCompare(b.sectionId),
+        );
+        const full = hits.length === limit;
+        return { bestUnvoted, floor, hits, full, last: full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE) };
+      };
+      let answer = answerOf(blocks);
+      // A quiet voted block (unvoted 0) is left out of the answer by any floor above 0, and opened only when its bound
+      // reaches the last block answered or, less its votes, may raise the floor. Its bound less its votes is
+      // noneFoundMost, rounded once (half a thousandth at most), and its bound is at most noneFoundMost[3] plus its votes,
+      // rounded. When the answer is not full, or the floor is 0, or that rounding leaves the second in doubt, every
+      // quiet voted block is worked out as the others.
+      const quietLeftOut = answer.full && answer.bestUnvoted > noneFoundMost[3]! + ROUNDING_SLACK;
+      for (const { sectionId, votes } of votedOnly) {
+        if (!isQuiet(sectionId) || (quietLeftOut && round(noneFoundMost[3]! + votes) < answer.last)) continue;
+        const hit = hitFor(sectionId);
+        if (hit !== undefined) blocks.push(hit);
+      }
+      if (!quietLeftOut) answer = answerOf(blocks);
+      const { bestUnvoted, hits, full, last } = answer;
       // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
       // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
       const answered = new Set(hits);
-      const full = hits.length === limit;
-      const last = full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE);
       const open = blocks.filter(
         (hit) =>
           hit.unscored.length > 0 &&
