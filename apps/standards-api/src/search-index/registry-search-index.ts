@@ -533,21 +533,12 @@ export class RegistrySearchIndex {
   searchStandards(practice: string, limit: number): StandardHit[] {
     const sentences = sentencesOf(practice);
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
-    const evidence = new Map<string, Evidence[]>();
     /**
-     * For each sentence, the clauses it is about above all (DEPARTURE_SHARE of its best): whether it departs from one
-     * is read only for the clauses of the blocks answered (at full size a sentence is about hundreds of clauses).
+     * Each sentence's ranking of clauses: its first `evidence` are its evidence (EVIDENCE_SHARE of its best), its first
+     * `departing` those it is about above all (DEPARTURE_SHARE). Both are read only for the clauses of the blocks
+     * answered: at full size a sentence's evidence is hundreds of clauses.
      */
-    const departingOf: Set<string>[] = [];
-    const departuresFrom = (id: string): Departure[] => {
-      const found: Departure[] = [];
-      sentences.forEach((sentence, i) => {
-        if (!departingOf[i]!.has(id)) return;
-        const cue = departureCue(sentence, this.clauseText(id));
-        if (cue) found.push({ sentence, cue });
-      });
-      return found;
-    };
+    const rankingsOf: { ranking: TextRanking; evidence: number; departing: number }[] = [];
     const about = new Map<string, Set<string>>();
     /** For each sentence, the blocks of its evidence clauses, best first. */
     const blocksOfSentences: Set<string>[] = [];
@@ -581,21 +572,15 @@ export class RegistrySearchIndex {
           if (score >= floor) about.set(id, (about.get(id) ?? new Set()).add(sentence));
         }
       }
-      const departing = new Set<string>();
-      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
-        departing.add(ranking.idAt(rank));
-      }
-      departingOf.push(departing);
+      let departing = 0;
+      while (departing < ranking.size && ranking.scoreAt(departing) >= ranking.scoreAt(0) * DEPARTURE_SHARE) departing++;
       const blocksOfSentence = new Set<string>();
       blocksOfSentences.push(blocksOfSentence);
-      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
-        const id = ranking.idAt(rank);
-        blocksOfSentence.add(blockOfClause(id));
-        evidence.set(id, [
-          ...(evidence.get(id) ?? []),
-          { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
-        ]);
+      let rank = 0;
+      for (; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
+        blocksOfSentence.add(blockOfClause(ranking.idAt(rank)));
       }
+      rankingsOf.push({ ranking, evidence: rank, departing });
     });
     const practiceTerms = namedTerms.flat();
 
@@ -648,6 +633,27 @@ export class RegistrySearchIndex {
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
     const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
+    // What the sentences say of the clauses answered, in the practice's order: their evidence and their departures.
+    const answeredClauses = new Set(hits.flatMap(({ block }) => block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`)));
+    const evidence = new Map<string, Evidence[]>();
+    const departures = new Map<string, Departure[]>();
+    sentences.forEach((sentence, i) => {
+      const { ranking, evidence: evidenceCount, departing } = rankingsOf[i]!;
+      for (let rank = 0; rank < Math.max(evidenceCount, departing); rank++) {
+        const id = ranking.idAt(rank);
+        if (!answeredClauses.has(id)) continue;
+        if (rank < departing) {
+          const cue = departureCue(sentence, this.clauseText(id));
+          if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
+        }
+        if (rank < evidenceCount) {
+          evidence.set(id, [
+            ...(evidence.get(id) ?? []),
+            { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
+          ]);
+        }
+      }
+    });
     return hits.map(({ block, score, terms }) => ({
       block,
       score,
@@ -668,7 +674,7 @@ export class RegistrySearchIndex {
           evidence: bearing,
           stated,
           contradicted,
-          departures: departuresFrom(id),
+          departures: departures.get(id) ?? [],
         };
       }),
       terms,
