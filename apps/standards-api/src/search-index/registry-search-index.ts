@@ -726,10 +726,10 @@ export class RegistrySearchIndex {
       let known = signalled.get(sectionId);
       if (known === undefined) {
         const signals = signalsOf.get(sectionId);
-        const terms = [...(signals?.terms ?? [])].sort();
-        const signal =
-          Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
-        signalled.set(sectionId, (known = { terms, votes: signals?.votes ?? 0, signal }));
+        signalled.set(
+          sectionId,
+          (known = { terms: [...(signals?.terms ?? [])].sort(), votes: signals?.votes ?? 0, signal: signalOf(signals) }),
+        );
       }
       return known;
     };
@@ -738,16 +738,12 @@ export class RegistrySearchIndex {
      * the blocks of those clauses alone (the others' clauses, and what a clause not found may score, are unchanged).
      */
     const hitOf = new Map<string, BlockHit>();
-    // The blocks the sentences' votes alone signal (hundreds at full size, where the practice's words are in the
-    // evidence of clauses of many blocks): while none of their clauses is found or scored alone, such a block scores
-    // nothing before its votes, so it is never answered once a block scores more than nothing, and is read only when
-    // its bound may reach the answer (voted below).
-    const votedOnly: { sectionId: string; votes: number }[] = [];
-    const otherSignalled: string[] = [];
-    for (const [sectionId, { contradicted, stated, terms, votes }] of signalsOf) {
-      if (contradicted === 0 && stated === 0 && terms.size === 0) votedOnly.push({ sectionId, votes });
-      else otherSignalled.push(sectionId);
-    }
+    // The signalled blocks by what their signals and votes give them, most first (hundreds at full size, where the
+    // practice's words are in the evidence of clauses of many blocks, and its cues in the conditions of many).
+    const bySignals = [...signalsOf].map(([sectionId, signals]) => ({ sectionId, signal: signalOf(signals), votes: signals.votes }));
+    bySignals.sort((a, b) => b.signal + b.votes - (a.signal + a.votes));
+    let mostSignal = 0;
+    for (const { signal } of bySignals) if (signal > mostSignal) mostSignal = signal;
     for (;;) {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
@@ -797,10 +793,8 @@ export class RegistrySearchIndex {
         hitOf.set(sectionId, hit);
         return hit;
       };
-      const isQuiet = (sectionId: string) => !foundSections.has(sectionId) && !openedSections.has(sectionId);
       const blocks: BlockHit[] = [];
-      const sections = new Set([...foundSections, ...openedSections, ...otherSignalled]);
-      for (const sectionId of sections) {
+      for (const sectionId of new Set([...foundSections, ...openedSections])) {
         const hit = hitFor(sectionId);
         if (hit !== undefined) blocks.push(hit);
       }
@@ -818,19 +812,22 @@ export class RegistrySearchIndex {
         const full = hits.length === limit;
         return { bestUnvoted, floor, hits, full, last: full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE) };
       };
-      let answer = answerOf(blocks);
-      // A quiet voted block (unvoted 0) is left out of the answer by any floor above 0, and opened only when its bound
-      // reaches the last block answered or, less its votes, may raise the floor. Its bound less its votes is
-      // noneFoundMost, rounded once (half a thousandth at most), and its bound is at most noneFoundMost[3] plus its votes,
-      // rounded. When the answer is not full, or the floor is 0, or that rounding leaves the second in doubt, every
-      // quiet voted block is worked out as the others.
-      const quietLeftOut = answer.full && answer.bestUnvoted > noneFoundMost[3]! + ROUNDING_SLACK;
-      for (const { sectionId, votes } of votedOnly) {
-        if (!isQuiet(sectionId) || (quietLeftOut && round(noneFoundMost[3]! + votes) < answer.last)) continue;
+      // A quiet block (signalled, none of its clauses found or scored alone) scores its signals and votes alone, and at
+      // most noneFoundMost[3] more. When the blocks found answer a full page, and no quiet block's score before votes,
+      // nor its bound before votes, can raise the floor, a quiet block whose bound is below the last block answered can
+      // neither be answered nor opened, whatever the other quiet blocks add to the answer (more blocks only raise the
+      // last one): the quiet blocks are worked out in order of their signals and votes until that bound is below it.
+      // Else every quiet block is worked out. Scores are rounded to thousandths, hence the slack.
+      const isQuiet = (sectionId: string) => !foundSections.has(sectionId) && !openedSections.has(sectionId);
+      const firstAnswer = answerOf(blocks);
+      const boundedQuiet = firstAnswer.full && noneFoundMost[3]! + mostSignal + ROUNDING_SLACK < firstAnswer.bestUnvoted;
+      for (const { sectionId, signal, votes } of bySignals) {
+        if (boundedQuiet && noneFoundMost[3]! + (signal + votes) + 2 * ROUNDING_SLACK < firstAnswer.last) break;
+        if (!isQuiet(sectionId)) continue;
         const hit = hitFor(sectionId);
         if (hit !== undefined) blocks.push(hit);
       }
-      if (!quietLeftOut) answer = answerOf(blocks);
+      const answer = answerOf(blocks);
       const { bestUnvoted, hits, full, last } = answer;
       // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
       // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
@@ -884,6 +881,13 @@ export class RegistrySearchIndex {
   private termsNamedIn(sentence: string): IndexedTerm[] {
     return this.termNames.namedIn(sentence).map((termId) => this.terms.get(termId)!);
   }
+}
+
+/** What a block's signals add to its score, votes aside: its clauses contradicted and stated, the practice's terms it governs. */
+function signalOf(signals: BlockSignals | undefined): number {
+  return (
+    Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, signals?.terms.size ?? 0) * 0.1
+  );
 }
 
 function round(score: number): number {
