@@ -810,17 +810,17 @@ export class RegistrySearchIndex {
           (a, b) => b.score - a.score || a.sectionId.localeCompare(b.sectionId),
         );
         const full = hits.length === limit;
-        return { bestUnvoted, floor, hits, full, last: full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE) };
+        return { bestUnvoted, hits, full, last: full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE) };
       };
-      // A quiet block (signalled, none of its clauses found or scored alone) scores its signals and votes alone, and at
-      // most noneFoundMost[3] more. When the blocks found answer a full page, and no quiet block's score before votes,
-      // nor its bound before votes, can raise the floor, a quiet block whose bound is below the last block answered can
-      // neither be answered nor opened, whatever the other quiet blocks add to the answer (more blocks only raise the
-      // last one): the quiet blocks are worked out in order of their signals and votes until that bound is below it.
-      // Else every quiet block is worked out. Scores are rounded to thousandths, hence the slack.
+      // A quiet block (signalled, none of its clauses found or scored alone) scores its signals and votes, and its
+      // clauses at most noneFoundMost[3] more. When no quiet block's score before votes, nor its bound before votes, can
+      // raise the floor set by the blocks found, a quiet block whose bound is below the answer of the blocks found (the
+      // last block of a full page, else the floor) can neither be answered nor opened, whatever the other quiet blocks
+      // add (more blocks only raise the last one): the quiet blocks are worked out in order of their signals and votes
+      // until that bound is below it. Else every quiet block is. Scores are rounded to thousandths, hence the slack.
       const isQuiet = (sectionId: string) => !foundSections.has(sectionId) && !openedSections.has(sectionId);
       const firstAnswer = answerOf(blocks);
-      const boundedQuiet = firstAnswer.full && noneFoundMost[3]! + mostSignal + ROUNDING_SLACK < firstAnswer.bestUnvoted;
+      const boundedQuiet = noneFoundMost[3]! + mostSignal + ROUNDING_SLACK < firstAnswer.bestUnvoted;
       for (const { sectionId, signal, votes } of bySignals) {
         if (boundedQuiet && noneFoundMost[3]! + (signal + votes) + 2 * ROUNDING_SLACK < firstAnswer.last) break;
         if (!isQuiet(sectionId)) continue;
