@@ -551,10 +551,14 @@ export class RegistrySearchIndex {
         else sentencesOfClause.set(id, [sentence]);
       }
     }
-    const tried = [...sentencesOfClause].map(([id, bearing]) => ({ id, conditions: this.compiled.get(id)!, bearing }));
     const texts = new PracticeTexts();
-    // The sentences that state the opposite of each clause; a contradiction counts only in a sentence about the clause.
-    const contradictedIn = new Map(tried.map(({ id, conditions, bearing }) => [id, conditions.contradictions(bearing, texts)]));
+    // The sentences that state the opposite of each clause (of those some sentence does); a contradiction counts only in
+    // a sentence about the clause. At full size the practice's cues are in the conditions of thousands of clauses.
+    const contradictedIn = new Map<string, ConditionMatch[]>();
+    for (const [id, bearing] of sentencesOfClause) {
+      const matches = this.compiled.get(id)!.contradictions(bearing, texts);
+      if (matches.length > 0) contradictedIn.set(id, matches);
+    }
     const contradictedBy = new Map<string, Set<string>>();
     for (const [id, matches] of contradictedIn) {
       for (const { sentence } of matches) contradictedBy.set(sentence, (contradictedBy.get(sentence) ?? new Set()).add(id));
@@ -587,20 +591,22 @@ export class RegistrySearchIndex {
     // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
     // sentence about something else (a rounding rule's "cent … calculated" in a sentence on access) say nothing of it.
     const isAbout = (id: string, sentence: string) => about.get(id)?.has(sentence) ?? false;
-    const contradictions = new Map(
-      [...contradictedIn].map(([id, matches]) => [id, matches.filter((match) => isAbout(id, match.sentence))]),
-    );
+    const contradictions = new Map<string, ConditionMatch[]>();
+    for (const [id, matches] of contradictedIn) {
+      const found = matches.filter((match) => isAbout(id, match.sentence));
+      if (found.length > 0) contradictions.set(id, found);
+    }
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
-    const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
-    const statements = new Map(
-      tried.map(({ id, conditions, bearing }) => [
-        id,
-        conditions.statements(
-          bearing.filter((sentence) => !contradicting.has(sentence)),
-          texts,
-        ),
-      ]),
-    );
+    const contradicting = new Set<string>();
+    for (const found of contradictions.values()) for (const { sentence } of found) contradicting.add(sentence);
+    const statements = new Map<string, ConditionMatch[]>();
+    for (const [id, bearing] of sentencesOfClause) {
+      const found = this.compiled.get(id)!.statements(
+        bearing.filter((sentence) => !contradicting.has(sentence)),
+        texts,
+      );
+      if (found.length > 0) statements.set(id, found);
+    }
 
     // A block's signals: how many of its clauses are contradicted and stated, the practice's terms it governs.
     const signalsOf = new Map<string, BlockSignals>();
@@ -624,12 +630,12 @@ export class RegistrySearchIndex {
     const wholeOptions = searchOptions(practice, BLOCK_BOOST);
     // The block the practice is about as a whole: blocks ranked as documents, where a word weighs by how few
     // blocks use it (in the clauses' ranking, by how few clauses); the first gains WHOLE_BLOCK_VOTE.
-    if (![...contradictions.values()].some((found) => found.length > 0)) {
+    if (contradictions.size === 0) {
       const wholeBlocks = this.blockIndex.search(wholeQuery, wholeOptions, { limit: 1 });
       if (wholeBlocks.size > 0) signalsOfSection(wholeBlocks.idAt(0)).votes += WHOLE_BLOCK_VOTE;
     }
-    for (const [id, found] of contradictions) if (found.length > 0) signalsOfSection(blockOfClause(id)).contradicted++;
-    for (const [id, found] of statements) if (found.length > 0) signalsOfSection(blockOfClause(id)).stated++;
+    for (const id of contradictions.keys()) signalsOfSection(blockOfClause(id)).contradicted++;
+    for (const id of statements.keys()) signalsOfSection(blockOfClause(id)).stated++;
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
     const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
