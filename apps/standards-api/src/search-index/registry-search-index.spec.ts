@@ -390,3 +390,57 @@ describe('an alignment search whose best block none of the first clauses searche
     expect(index.searchStandards(naming, 1)).toEqual(every.slice(0, 1));
   });
 });
+
+describe('an alignment search over blocks that many sentences vote for and many cues contradict', () => {
+  it('answers its first blocks as its whole ranking has them, the signalled blocks none of whose clauses were found included', async () => {
+    // Hundreds of blocks of made-up words, some common, many clauses contradicted by "nobody" and a word of theirs: the
+    // practices' sentences vote for and contradict more blocks than the first clauses searched for are in.
+    let seed = 30;
+    const next = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * below);
+    };
+    const words = [...'bcdfgh'].flatMap((letter) => [`${letter}orax`, `${letter}elix`]);
+    /** A word, the first ones far more often: a few words are in most clauses, most in a few. */
+    const word = () => words[Math.min(next(words.length), next(words.length), next(words.length))]!;
+    const wordsOf = (least: number, most: number) => Array.from({ length: least + next(most - least + 1) }, word);
+    const loaded = await loadPack(samplePackDirectory());
+    if (!loaded.ok) throw new Error('the sample pack does not load');
+    const [first] = (await sampleSearchSource(loaded.pack).standards[Symbol.asyncIterator]().next()).value as IndexedStandard[];
+    const template = first!.block;
+    const standards = Array.from({ length: 400 }, (_, n): IndexedStandard => {
+      const texts = Array.from({ length: 1 + next(3) }, () => wordsOf(2, 6));
+      return {
+        block: {
+          ...template,
+          sectionId: `GEN-${String(n).padStart(3, '0')}`,
+          title: { en: 'Block', 'zh-Hans': '块' },
+          summary: { en: '', 'zh-Hans': '' },
+          tags: [],
+          clauses: texts.map((text, k) => ({
+            ...template.clauses[0]!,
+            clauseId: String(k + 1),
+            text: { en: text.join(' '), 'zh-Hans': text.join(' ') },
+          })),
+        },
+        conditions: new Map(
+          texts.flatMap((text, k) =>
+            next(2) === 0 ? [[String(k + 1), { requires: [`${text[0]} ${text[1]}`], contradictedBy: [`nobody|never ${text[0]}`] }]] : [],
+          ),
+        ),
+      };
+    });
+    const index = await RegistrySearchIndex.build({
+      ...sampleSearchSource(loaded.pack),
+      standards: (async function* () {
+        yield standards;
+      })(),
+    });
+    for (let practice = 0; practice < 80; practice++) {
+      const sentences = Array.from({ length: 1 + next(3) }, () => `${next(2) === 0 ? 'Nobody ' : ''}${wordsOf(2, 6).join(' ')}.`);
+      const text = sentences.join(' ');
+      const every = index.searchStandards(text, 10_000);
+      for (const limit of [1, 2, 3]) expect(index.searchStandards(text, limit)).toEqual(every.slice(0, limit));
+    }
+  });
+});

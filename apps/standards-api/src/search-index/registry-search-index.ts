@@ -170,6 +170,8 @@ const TERM_NAMES_WEIGHT = 0.5;
  */
 const SECOND_CLAUSE_SHARE = 0.5;
 const THIRD_CLAUSE_SHARE = 0.1;
+/** More than a score rounded to thousandths (round) can be off from the value it was rounded from. */
+const ROUNDING_SLACK = 0.001;
 
 /** Which of a term's registry names are added to a text: both languages', or the English one alone. */
 export type NameLanguages = 'both' | 'en';
@@ -531,11 +533,15 @@ export class RegistrySearchIndex {
   searchStandards(practice: string, limit: number): StandardHit[] {
     const sentences = sentencesOf(practice);
     const namedTerms = sentences.map((sentence) => this.termsNamedIn(sentence));
-    const evidence = new Map<string, Evidence[]>();
-    const departures = new Map<string, Departure[]>();
+    /**
+     * Each sentence's ranking of clauses: its first `evidence` are its evidence (EVIDENCE_SHARE of its best), its first
+     * `departing` those it is about above all (DEPARTURE_SHARE). Both are read only for the clauses of the blocks
+     * answered: at full size a sentence's evidence is hundreds of clauses.
+     */
+    const rankingsOf: { ranking: TextRanking; evidence: number; departing: number }[] = [];
     const about = new Map<string, Set<string>>();
     /** For each sentence, the blocks of its evidence clauses, best first. */
-    const blocksOfSentences: string[][] = [];
+    const blocksOfSentences: Set<string>[] = [];
     // Each distinct conditions (those of every clause given the same phrases) is tried on the sentences that contain
     // a cue of it, in the practice's order, once for all its clauses.
     const bearingOf = new Map<CompiledConditions, string[]>();
@@ -575,22 +581,15 @@ export class RegistrySearchIndex {
           if (score >= floor) about.set(id, (about.get(id) ?? new Set()).add(sentence));
         }
       }
-      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * DEPARTURE_SHARE; rank++) {
-        const id = ranking.idAt(rank);
-        const cue = departureCue(sentence, this.clauseText(id));
-        if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
-      }
-      const blocksOfSentence: string[] = [];
+      let departing = 0;
+      while (departing < ranking.size && ranking.scoreAt(departing) >= ranking.scoreAt(0) * DEPARTURE_SHARE) departing++;
+      const blocksOfSentence = new Set<string>();
       blocksOfSentences.push(blocksOfSentence);
-      for (let rank = 0; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
-        const id = ranking.idAt(rank);
-        const sectionId = blockOfClause(id);
-        if (!blocksOfSentence.includes(sectionId)) blocksOfSentence.push(sectionId);
-        evidence.set(id, [
-          ...(evidence.get(id) ?? []),
-          { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
-        ]);
+      let rank = 0;
+      for (; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
+        blocksOfSentence.add(blockOfClause(ranking.idAt(rank)));
       }
+      rankingsOf.push({ ranking, evidence: rank, departing });
     });
     const practiceTerms = namedTerms.flat();
 
@@ -629,9 +628,11 @@ export class RegistrySearchIndex {
     // Reciprocal rank fusion of each sentence's ranking of blocks into the whole practice's: a block gains
     // SENTENCE_VOTE for each sentence whose best evidence is in it, less for those ranking it lower.
     for (const blocks of blocksOfSentences) {
-      blocks.forEach((sectionId, rank) => {
+      let rank = 0;
+      for (const sectionId of blocks) {
         signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
-      });
+        rank++;
+      }
     }
     // The whole practice with the registry's names of the terms it names, as both whole-practice searches ask it:
     // a practice without Chinese characters gets their English names alone (wholePracticeNames).
@@ -650,6 +651,27 @@ export class RegistrySearchIndex {
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
     const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
+    // What the sentences say of the clauses answered, in the practice's order: their evidence and their departures.
+    const answeredClauses = new Set(hits.flatMap(({ block }) => block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`)));
+    const evidence = new Map<string, Evidence[]>();
+    const departures = new Map<string, Departure[]>();
+    sentences.forEach((sentence, i) => {
+      const { ranking, evidence: evidenceCount, departing } = rankingsOf[i]!;
+      for (let rank = 0; rank < Math.max(evidenceCount, departing); rank++) {
+        const id = ranking.idAt(rank);
+        if (!answeredClauses.has(id)) continue;
+        if (rank < departing) {
+          const cue = departureCue(sentence, this.clauseText(id));
+          if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
+        }
+        if (rank < evidenceCount) {
+          evidence.set(id, [
+            ...(evidence.get(id) ?? []),
+            { sentence, words: ranking.queryTermsAt(rank), terms: namedTerms[i]!.map((t) => t.termId) },
+          ]);
+        }
+      }
+    });
     return hits.map(({ block, score, terms }) => ({
       block,
       score,
@@ -722,10 +744,10 @@ export class RegistrySearchIndex {
       let known = signalled.get(sectionId);
       if (known === undefined) {
         const signals = signalsOf.get(sectionId);
-        const terms = [...(signals?.terms ?? [])].sort();
-        const signal =
-          Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, terms.length) * 0.1;
-        signalled.set(sectionId, (known = { terms, votes: signals?.votes ?? 0, signal }));
+        signalled.set(
+          sectionId,
+          (known = { terms: [...(signals?.terms ?? [])].sort(), votes: signals?.votes ?? 0, signal: signalOf(signals) }),
+        );
       }
       return known;
     };
@@ -734,6 +756,12 @@ export class RegistrySearchIndex {
      * the blocks of those clauses alone (the others' clauses, and what a clause not found may score, are unchanged).
      */
     const hitOf = new Map<string, BlockHit>();
+    // The signalled blocks by what their signals and votes give them, most first (hundreds at full size, where the
+    // practice's words are in the evidence of clauses of many blocks, and its cues in the conditions of many).
+    const bySignals = [...signalsOf].map(([sectionId, signals]) => ({ sectionId, signal: signalOf(signals), votes: signals.votes }));
+    bySignals.sort((a, b) => b.signal + b.votes - (a.signal + a.votes));
+    let mostSignal = 0;
+    for (const { signal } of bySignals) if (signal > mostSignal) mostSignal = signal;
     for (;;) {
       // What a clause not found may score: nothing when the search found every clause, else the last one ranked.
       const unknown = whole.complete ? 0 : round(whole.scoreAt(clauseLimit - 1));
@@ -741,17 +769,11 @@ export class RegistrySearchIndex {
       // A block none of whose clauses were found or scored alone (most of the signalled ones) is worked out from its
       // number of clauses alone: each scores nothing (relevance 0), and at most `unknown`. Only its best three count.
       const noneFoundMost = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(unknown)));
-      const blocks: BlockHit[] = [];
-      const sections = new Set(foundSections);
-      for (const sectionId of signalsOf.keys()) sections.add(sectionId);
-      for (const sectionId of sections) {
+      const hitFor = (sectionId: string): BlockHit | undefined => {
         const known = hitOf.get(sectionId);
-        if (known !== undefined) {
-          blocks.push(known);
-          continue;
-        }
+        if (known !== undefined) return known;
         const keys = this.clauseKeys.get(sectionId);
-        if (keys === undefined) continue;
+        if (keys === undefined) return undefined;
         let relevance: number;
         let mostRelevance: number;
         let unscored: string[];
@@ -787,23 +809,47 @@ export class RegistrySearchIndex {
           unscored,
         };
         hitOf.set(sectionId, hit);
-        blocks.push(hit);
+        return hit;
+      };
+      const blocks: BlockHit[] = [];
+      for (const sectionId of new Set([...foundSections, ...openedSections])) {
+        const hit = hitFor(sectionId);
+        if (hit !== undefined) blocks.push(hit);
       }
-      const scored = blocks.filter((hit) => hit.score > 0);
-      // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
-      let bestUnvoted = 0;
-      for (const hit of scored) if (hit.unvoted > bestUnvoted) bestUnvoted = hit.unvoted;
-      const floor = bestUnvoted * RELATIVE_FLOOR;
-      const hits = firstOf(
-        scored.filter((hit) => hit.unvoted >= floor),
-        limit,
-        (a, b) => b.score - a.score || a.sectionId.localeCompare(b.sectionId),
-      );
+      const answerOf = (candidates: BlockHit[]) => {
+        const scored = candidates.filter((hit) => hit.score > 0);
+        // The floor is a share of the best score before the sentences' votes: they reorder the blocks, not how many are answered.
+        let bestUnvoted = 0;
+        for (const hit of scored) if (hit.unvoted > bestUnvoted) bestUnvoted = hit.unvoted;
+        const floor = bestUnvoted * RELATIVE_FLOOR;
+        const hits = firstOf(
+          scored.filter((hit) => hit.unvoted >= floor),
+          limit,
+          (a, b) => b.score - a.score || a.sectionId.localeCompare(b.sectionId),
+        );
+        const full = hits.length === limit;
+        return { bestUnvoted, hits, full, last: full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE) };
+      };
+      // A quiet block (signalled, none of its clauses found or scored alone) scores its signals and votes, and its
+      // clauses at most noneFoundMost[3] more. When no quiet block's score before votes, nor its bound before votes, can
+      // raise the floor set by the blocks found, a quiet block whose bound is below the answer of the blocks found (the
+      // last block of a full page, else the floor) can neither be answered nor opened, whatever the other quiet blocks
+      // add (more blocks only raise the last one): the quiet blocks are worked out in order of their signals and votes
+      // until that bound is below it. Else every quiet block is. Scores are rounded to thousandths, hence the slack.
+      const isQuiet = (sectionId: string) => !foundSections.has(sectionId) && !openedSections.has(sectionId);
+      const firstAnswer = answerOf(blocks);
+      const boundedQuiet = noneFoundMost[3]! + mostSignal + ROUNDING_SLACK < firstAnswer.bestUnvoted;
+      for (const { sectionId, signal, votes } of bySignals) {
+        if (boundedQuiet && noneFoundMost[3]! + (signal + votes) + 2 * ROUNDING_SLACK < firstAnswer.last) break;
+        if (!isQuiet(sectionId)) continue;
+        const hit = hitFor(sectionId);
+        if (hit !== undefined) blocks.push(hit);
+      }
+      const answer = answerOf(blocks);
+      const { bestUnvoted, hits, full, last } = answer;
       // Open: a block answered without all its clauses scored, one not answered whose bound reaches the answer (the
       // last block's score, or the floor when fewer are answered), or one whose score before votes may raise the floor.
       const answered = new Set(hits);
-      const full = hits.length === limit;
-      const last = full ? hits[hits.length - 1]!.score : Math.max(floor, Number.MIN_VALUE);
       const open = blocks.filter(
         (hit) =>
           hit.unscored.length > 0 &&
@@ -853,6 +899,13 @@ export class RegistrySearchIndex {
   private termsNamedIn(sentence: string): IndexedTerm[] {
     return this.termNames.namedIn(sentence).map((termId) => this.terms.get(termId)!);
   }
+}
+
+/** What a block's signals add to its score, votes aside: its clauses contradicted and stated, the practice's terms it governs. */
+function signalOf(signals: BlockSignals | undefined): number {
+  return (
+    Math.min(2, signals?.contradicted ?? 0) * 1.2 + Math.min(2, signals?.stated ?? 0) * 0.5 + Math.min(3, signals?.terms.size ?? 0) * 0.1
+  );
 }
 
 function round(score: number): number {
