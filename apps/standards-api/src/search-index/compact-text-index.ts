@@ -137,6 +137,8 @@ class SearchScratch {
   readonly lowerBounds: Float64Array;
   /** A typed array, not a list: a prefix word read whole meets ten thousand documents at full size, each pushed. */
   readonly touched: TouchedDocuments;
+  /** The postings of one list that are a candidate's (a list has each document at most once). */
+  readonly candidatePostings: Int32Array;
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -148,6 +150,7 @@ class SearchScratch {
     this.lastSeen = new Int32Array(documentCount);
     this.lowerBounds = new Float64Array(documentCount);
     this.touched = new TouchedDocuments(documentCount);
+    this.candidatePostings = new Int32Array(documentCount);
   }
 
   /** Clears what a search wrote, for the documents it touched. */
@@ -823,16 +826,22 @@ export class CompactTextIndex {
 
   /** A term's bound for one occurrence (see boundOf). */
   private termBound(lists: TermLists, boosts: number[]): number {
+    const { fieldCount } = this;
+    const { places, weights, tokens } = lists;
+    // What each list can add, grouped by field in one pass (each field's in the term's token order).
+    const fieldStarts = new Int32Array(fieldCount + 1);
+    for (let i = 0; i < places.length; i++) fieldStarts[(places[i]! % fieldCount) + 1]!++;
+    for (let field = 0; field < fieldCount; field++) fieldStarts[field + 1]! += fieldStarts[field]!;
+    const next = fieldStarts.slice(0, fieldCount);
+    const most = new Float64Array(places.length);
+    for (let i = 0; i < places.length; i++) {
+      const field = places[i]! % fieldCount;
+      most[next[field]!++] = weights[i]! * this.maxScores[tokens[i]! * fieldCount + field]!;
+    }
     let bound = 0;
-    const most = new Float64Array(lists.starts.length);
-    for (let field = 0; field < this.fieldCount; field++) {
-      let count = 0;
-      // The lists are in the term's token order, so a field's are in its token order too.
-      for (let i = 0; i < lists.starts.length; i++) {
-        if (lists.places[i]! % this.fieldCount !== field) continue;
-        most[count++] = lists.weights[i]! * this.maxScores[lists.tokens[i]! * this.fieldCount + field]!;
-      }
-      const found = most.subarray(0, count);
+    for (let field = 0; field < fieldCount; field++) {
+      const found = most.subarray(fieldStarts[field]!, fieldStarts[field + 1]!);
+      const count = found.length;
       const longest = this.longestFields[field]!;
       // The largest `longest` of them: those at or above the longest-th largest, ties with it counted up to `longest`.
       const least = count > longest ? kthLargest(found, longest) : 0;
@@ -955,9 +964,12 @@ export class CompactTextIndex {
             if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
           }
         } else {
-          this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
-            found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
-          );
+          const { candidatePostings } = scratch;
+          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          for (let k = 0; k < count; k++) {
+            const posting = candidatePostings[k]!;
+            found(postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+          }
         }
       }
       restBound -= unit.bound;
@@ -1104,9 +1116,12 @@ export class CompactTextIndex {
             found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
           }
         } else {
-          this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
-            found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
-          );
+          const { candidatePostings } = scratch;
+          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          for (let k = 0; k < count; k++) {
+            const posting = candidatePostings[k]!;
+            found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+          }
         }
       }
       listsBefore += lists.tokenCount * this.fieldCount;
@@ -1249,30 +1264,28 @@ export class CompactTextIndex {
   }
 
   /**
-   * Each posting in [start, end) of a candidate (in document order): a short list is read through, checking
-   * each document, a long one is searched for each candidate (the candidates are in document order).
+   * The postings in [start, end) of a candidate (in document order), written to `into` (as many as returned): a
+   * short list is read through, checking each document, a long one is searched for each candidate (the
+   * candidates are in document order). Written, not visited, so that a term of thousands of lists makes no
+   * function per list.
    */
-  private eachCandidatePosting(
-    candidates: ArrayLike<number>,
-    state: Uint8Array,
-    start: number,
-    end: number,
-    visit: (document: number, posting: number) => void,
-  ): void {
+  private candidatePostingsOf(candidates: ArrayLike<number>, state: Uint8Array, start: number, end: number, into: Int32Array): number {
+    let count = 0;
     if (end - start <= candidates.length * 4) {
       for (let posting = start; posting < end; posting++) {
         const document = this.postingDocuments[posting]!;
-        if (state[document] === 1 || state[document] === 3) visit(document, posting);
+        if (state[document] === 1 || state[document] === 3) into[count++] = posting;
       }
-      return;
+      return count;
     }
     let posting = start;
     for (let i = 0; i < candidates.length; i++) {
       const document = candidates[i]!;
       posting = this.seek(document, posting, end);
-      if (posting === end) return;
-      if (this.postingDocuments[posting] === document) visit(document, posting);
+      if (posting === end) return count;
+      if (this.postingDocuments[posting] === document) into[count++] = posting;
     }
+    return count;
   }
 
   /** The first posting at or after `from` (and before `end`) of a document at or after `document`. */
