@@ -117,6 +117,26 @@ class TouchedDocuments {
   }
 }
 
+/** The tokens a query term finds and their weights (tokensOf), kept by the index and written again for each new term; grown as needed, once. */
+class FoundTokens {
+  tokens = new Int32Array(16);
+  weights = new Float64Array(16);
+  length = 0;
+
+  push(token: number, weight: number): void {
+    if (this.length === this.tokens.length) {
+      const tokens = new Int32Array(this.length * 2);
+      const weights = new Float64Array(this.length * 2);
+      tokens.set(this.tokens);
+      weights.set(this.weights);
+      this.tokens = tokens;
+      this.weights = weights;
+    }
+    this.tokens[this.length] = token;
+    this.weights[this.length++] = weight;
+  }
+}
+
 /**
  * The per-document arrays of a search, kept by the index between searches (a search runs to its end
  * without yielding, so one set serves every search of the index); a search clears what it wrote.
@@ -526,6 +546,8 @@ export class CompactTextIndex {
   private readonly inverseFrequencyOfLength = new Float64Array(SHORT_LIST);
   /** 1 for the tokens a term being looked up found by prefix (cleared after), so its typo look-up leaves them out. */
   private foundByPrefix: Uint8Array | undefined;
+  /** What the last term looked up found: a word found by prefix has thousands of tokens, and a new one is looked up each search. */
+  private readonly foundTokens = new FoundTokens();
 
   constructor(
     private readonly fields: readonly string[],
@@ -689,15 +711,16 @@ export class CompactTextIndex {
       if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
       return known;
     }
-    const { tokens, weights } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
+    const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
     const { fieldCount, offsets } = this;
     let count = 0;
-    for (const tokenNumber of tokens) {
+    for (let j = 0; j < tokenCount; j++) {
+      const tokenNumber = tokens[j]!;
       for (let list = tokenNumber * fieldCount; list < (tokenNumber + 1) * fieldCount; list++)
         if (offsets[list] !== offsets[list + 1]) count++;
     }
     const termLists: TermLists = {
-      tokenCount: tokens.length,
+      tokenCount,
       starts: new Int32Array(count),
       ends: new Int32Array(count),
       tokens: new Int32Array(count),
@@ -708,7 +731,8 @@ export class CompactTextIndex {
       asked: 1,
     };
     let i = 0;
-    tokens.forEach((tokenNumber, j) => {
+    for (let j = 0; j < tokenCount; j++) {
+      const tokenNumber = tokens[j]!;
       for (let field = 0; field < fieldCount; field++) {
         const start = offsets[tokenNumber * fieldCount + field]!;
         const end = offsets[tokenNumber * fieldCount + field + 1]!;
@@ -720,7 +744,7 @@ export class CompactTextIndex {
         termLists.weights[i] = weights[j]!;
         termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
       }
-    });
+    }
     this.memo.set(key, termLists);
     return termLists;
   }
@@ -763,20 +787,12 @@ export class CompactTextIndex {
     return true;
   }
 
-  /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
-  private tokensOf(
-    term: string,
-    byPrefix: boolean,
-    fuzziness: boolean | number,
-    weights: TextSearchOptions['weights'],
-  ): { tokens: number[]; weights: number[] } {
-    const found = { tokens: [] as number[], weights: [] as number[] };
-    const add = (tokenNumber: number, weight: number) => {
-      found.tokens.push(tokenNumber);
-      found.weights.push(weight);
-    };
+  /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo (in foundTokens, until the next term). */
+  private tokensOf(term: string, byPrefix: boolean, fuzziness: boolean | number, weights: TextSearchOptions['weights']): FoundTokens {
+    const found = this.foundTokens;
+    found.length = 0;
     const exact = this.vocabulary.get(term);
-    if (exact !== undefined) add(exact, 1);
+    if (exact !== undefined) found.push(exact, 1);
     let fuzzyMatches: TokensWithinDistance | undefined;
     if (fuzziness) {
       const fraction = fuzziness === true ? 0.2 : fuzziness;
@@ -785,23 +801,23 @@ export class CompactTextIndex {
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
       if (maxDistance) fuzzyMatches = this.vocabulary.withinDistance(term, maxDistance, latinTypo);
     }
-    const prefixedFrom = found.tokens.length;
+    const prefixedFrom = found.length;
     if (byPrefix) {
       this.vocabulary.eachWithPrefix(term, (tokenNumber, length) => {
         const distance = length - term.length;
         if (!distance) return;
-        add(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
+        found.push(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
       });
     }
     if (fuzzyMatches) {
       const prefixed = (this.foundByPrefix ??= new Uint8Array(this.vocabulary.size));
-      const prefixedTo = found.tokens.length;
+      const prefixedTo = found.length;
       for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 1;
       fuzzyMatches.tokens.forEach((tokenNumber, i) => {
         const distance = fuzzyMatches.distances[i]!;
         if (!distance || prefixed[tokenNumber] === 1) return;
         const length = fuzzyMatches.lengths[i]!;
-        add(tokenNumber, (weights.fuzzy * length) / (length + distance));
+        found.push(tokenNumber, (weights.fuzzy * length) / (length + distance));
       });
       for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 0;
     }
