@@ -117,6 +117,26 @@ class TouchedDocuments {
   }
 }
 
+/** The tokens a query term finds and their weights (tokensOf), kept by the index and written again for each new term; grown as needed, once. */
+class FoundTokens {
+  tokens = new Int32Array(16);
+  weights = new Float64Array(16);
+  length = 0;
+
+  push(token: number, weight: number): void {
+    if (this.length === this.tokens.length) {
+      const tokens = new Int32Array(this.length * 2);
+      const weights = new Float64Array(this.length * 2);
+      tokens.set(this.tokens);
+      weights.set(this.weights);
+      this.tokens = tokens;
+      this.weights = weights;
+    }
+    this.tokens[this.length] = token;
+    this.weights[this.length++] = weight;
+  }
+}
+
 /**
  * The per-document arrays of a search, kept by the index between searches (a search runs to its end
  * without yielding, so one set serves every search of the index); a search clears what it wrote.
@@ -137,6 +157,8 @@ class SearchScratch {
   readonly lowerBounds: Float64Array;
   /** A typed array, not a list: a prefix word read whole meets ten thousand documents at full size, each pushed. */
   readonly touched: TouchedDocuments;
+  /** The postings of one list that are a candidate's (a list has each document at most once). */
+  readonly candidatePostings: Int32Array;
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -148,6 +170,7 @@ class SearchScratch {
     this.lastSeen = new Int32Array(documentCount);
     this.lowerBounds = new Float64Array(documentCount);
     this.touched = new TouchedDocuments(documentCount);
+    this.candidatePostings = new Int32Array(documentCount);
   }
 
   /** Clears what a search wrote, for the documents it touched. */
@@ -523,6 +546,8 @@ export class CompactTextIndex {
   private readonly inverseFrequencyOfLength = new Float64Array(SHORT_LIST);
   /** 1 for the tokens a term being looked up found by prefix (cleared after), so its typo look-up leaves them out. */
   private foundByPrefix: Uint8Array | undefined;
+  /** What the last term looked up found: a word found by prefix has thousands of tokens, and a new one is looked up each search. */
+  private readonly foundTokens = new FoundTokens();
 
   constructor(
     private readonly fields: readonly string[],
@@ -686,15 +711,16 @@ export class CompactTextIndex {
       if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
       return known;
     }
-    const { tokens, weights } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
+    const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
     const { fieldCount, offsets } = this;
     let count = 0;
-    for (const tokenNumber of tokens) {
+    for (let j = 0; j < tokenCount; j++) {
+      const tokenNumber = tokens[j]!;
       for (let list = tokenNumber * fieldCount; list < (tokenNumber + 1) * fieldCount; list++)
         if (offsets[list] !== offsets[list + 1]) count++;
     }
     const termLists: TermLists = {
-      tokenCount: tokens.length,
+      tokenCount,
       starts: new Int32Array(count),
       ends: new Int32Array(count),
       tokens: new Int32Array(count),
@@ -705,7 +731,8 @@ export class CompactTextIndex {
       asked: 1,
     };
     let i = 0;
-    tokens.forEach((tokenNumber, j) => {
+    for (let j = 0; j < tokenCount; j++) {
+      const tokenNumber = tokens[j]!;
       for (let field = 0; field < fieldCount; field++) {
         const start = offsets[tokenNumber * fieldCount + field]!;
         const end = offsets[tokenNumber * fieldCount + field + 1]!;
@@ -717,7 +744,7 @@ export class CompactTextIndex {
         termLists.weights[i] = weights[j]!;
         termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
       }
-    });
+    }
     this.memo.set(key, termLists);
     return termLists;
   }
@@ -760,20 +787,12 @@ export class CompactTextIndex {
     return true;
   }
 
-  /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo. */
-  private tokensOf(
-    term: string,
-    byPrefix: boolean,
-    fuzziness: boolean | number,
-    weights: TextSearchOptions['weights'],
-  ): { tokens: number[]; weights: number[] } {
-    const found = { tokens: [] as number[], weights: [] as number[] };
-    const add = (tokenNumber: number, weight: number) => {
-      found.tokens.push(tokenNumber);
-      found.weights.push(weight);
-    };
+  /** The tokens a query term finds and their weights, in MiniSearch's order: exact, by prefix, by typo (in foundTokens, until the next term). */
+  private tokensOf(term: string, byPrefix: boolean, fuzziness: boolean | number, weights: TextSearchOptions['weights']): FoundTokens {
+    const found = this.foundTokens;
+    found.length = 0;
     const exact = this.vocabulary.get(term);
-    if (exact !== undefined) add(exact, 1);
+    if (exact !== undefined) found.push(exact, 1);
     let fuzzyMatches: TokensWithinDistance | undefined;
     if (fuzziness) {
       const fraction = fuzziness === true ? 0.2 : fuzziness;
@@ -782,23 +801,23 @@ export class CompactTextIndex {
       const latinTypo = this.hanFirstAllHan && !HAN.test(term) && maxDistance < term.length;
       if (maxDistance) fuzzyMatches = this.vocabulary.withinDistance(term, maxDistance, latinTypo);
     }
-    const prefixedFrom = found.tokens.length;
+    const prefixedFrom = found.length;
     if (byPrefix) {
       this.vocabulary.eachWithPrefix(term, (tokenNumber, length) => {
         const distance = length - term.length;
         if (!distance) return;
-        add(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
+        found.push(tokenNumber, (weights.prefix * length) / (length + 0.3 * distance));
       });
     }
     if (fuzzyMatches) {
       const prefixed = (this.foundByPrefix ??= new Uint8Array(this.vocabulary.size));
-      const prefixedTo = found.tokens.length;
+      const prefixedTo = found.length;
       for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 1;
       fuzzyMatches.tokens.forEach((tokenNumber, i) => {
         const distance = fuzzyMatches.distances[i]!;
         if (!distance || prefixed[tokenNumber] === 1) return;
         const length = fuzzyMatches.lengths[i]!;
-        add(tokenNumber, (weights.fuzzy * length) / (length + distance));
+        found.push(tokenNumber, (weights.fuzzy * length) / (length + distance));
       });
       for (let i = prefixedFrom; i < prefixedTo; i++) prefixed[found.tokens[i]!] = 0;
     }
@@ -823,16 +842,22 @@ export class CompactTextIndex {
 
   /** A term's bound for one occurrence (see boundOf). */
   private termBound(lists: TermLists, boosts: number[]): number {
+    const { fieldCount } = this;
+    const { places, weights, tokens } = lists;
+    // What each list can add, grouped by field in one pass (each field's in the term's token order).
+    const fieldStarts = new Int32Array(fieldCount + 1);
+    for (let i = 0; i < places.length; i++) fieldStarts[(places[i]! % fieldCount) + 1]!++;
+    for (let field = 0; field < fieldCount; field++) fieldStarts[field + 1]! += fieldStarts[field]!;
+    const next = fieldStarts.slice(0, fieldCount);
+    const most = new Float64Array(places.length);
+    for (let i = 0; i < places.length; i++) {
+      const field = places[i]! % fieldCount;
+      most[next[field]!++] = weights[i]! * this.maxScores[tokens[i]! * fieldCount + field]!;
+    }
     let bound = 0;
-    const most = new Float64Array(lists.starts.length);
-    for (let field = 0; field < this.fieldCount; field++) {
-      let count = 0;
-      // The lists are in the term's token order, so a field's are in its token order too.
-      for (let i = 0; i < lists.starts.length; i++) {
-        if (lists.places[i]! % this.fieldCount !== field) continue;
-        most[count++] = lists.weights[i]! * this.maxScores[lists.tokens[i]! * this.fieldCount + field]!;
-      }
-      const found = most.subarray(0, count);
+    for (let field = 0; field < fieldCount; field++) {
+      const found = most.subarray(fieldStarts[field]!, fieldStarts[field + 1]!);
+      const count = found.length;
       const longest = this.longestFields[field]!;
       // The largest `longest` of them: those at or above the longest-th largest, ties with it counted up to `longest`.
       const least = count > longest ? kthLargest(found, longest) : 0;
@@ -955,9 +980,12 @@ export class CompactTextIndex {
             if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
           }
         } else {
-          this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
-            found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
-          );
+          const { candidatePostings } = scratch;
+          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          for (let k = 0; k < count; k++) {
+            const posting = candidatePostings[k]!;
+            found(postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+          }
         }
       }
       restBound -= unit.bound;
@@ -1104,9 +1132,12 @@ export class CompactTextIndex {
             found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
           }
         } else {
-          this.eachCandidatePosting(candidates, state, start, end, (document, posting) =>
-            found(document, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field)),
-          );
+          const { candidatePostings } = scratch;
+          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          for (let k = 0; k < count; k++) {
+            const posting = candidatePostings[k]!;
+            found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+          }
         }
       }
       listsBefore += lists.tokenCount * this.fieldCount;
@@ -1249,30 +1280,28 @@ export class CompactTextIndex {
   }
 
   /**
-   * Each posting in [start, end) of a candidate (in document order): a short list is read through, checking
-   * each document, a long one is searched for each candidate (the candidates are in document order).
+   * The postings in [start, end) of a candidate (in document order), written to `into` (as many as returned): a
+   * short list is read through, checking each document, a long one is searched for each candidate (the
+   * candidates are in document order). Written, not visited, so that a term of thousands of lists makes no
+   * function per list.
    */
-  private eachCandidatePosting(
-    candidates: ArrayLike<number>,
-    state: Uint8Array,
-    start: number,
-    end: number,
-    visit: (document: number, posting: number) => void,
-  ): void {
+  private candidatePostingsOf(candidates: ArrayLike<number>, state: Uint8Array, start: number, end: number, into: Int32Array): number {
+    let count = 0;
     if (end - start <= candidates.length * 4) {
       for (let posting = start; posting < end; posting++) {
         const document = this.postingDocuments[posting]!;
-        if (state[document] === 1 || state[document] === 3) visit(document, posting);
+        if (state[document] === 1 || state[document] === 3) into[count++] = posting;
       }
-      return;
+      return count;
     }
     let posting = start;
     for (let i = 0; i < candidates.length; i++) {
       const document = candidates[i]!;
       posting = this.seek(document, posting, end);
-      if (posting === end) return;
-      if (this.postingDocuments[posting] === document) visit(document, posting);
+      if (posting === end) return count;
+      if (this.postingDocuments[posting] === document) into[count++] = posting;
     }
+    return count;
   }
 
   /** The first posting at or after `from` (and before `end`) of a document at or after `document`. */
