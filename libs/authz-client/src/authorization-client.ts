@@ -42,6 +42,8 @@ export interface AuthorizationClientOptions {
   connections?: number;
   /** The resource this service is (RFC 8707), named in every question: identity refuses access tokens for another. Absent: the standards API. */
   audience?: string;
+  /** The time in milliseconds the reuse window is read against (default `Date.now`; a spec holds it still). */
+  clock?: () => number;
 }
 
 export interface AuthorizationQuestion {
@@ -99,9 +101,11 @@ export class AuthorizationClient {
   private readonly serviceToken: string;
   private readonly path: string;
   private readonly audience: string | undefined;
+  private readonly clock: () => number;
 
   constructor(options: AuthorizationClientOptions) {
     this.audience = options.audience;
+    this.clock = options.clock ?? Date.now;
     const origin = new URL(options.identityUrl);
     this.pool = new Pool(origin.origin, { connections: options.connections ?? 32, pipelining: 1 });
     this.timeoutMs = options.timeoutMs ?? 2000;
@@ -141,7 +145,7 @@ export class AuthorizationClient {
     // Without the change stream open, identity is asked every time: a change could pass unheard.
     if (!this.reusesAllows || !mayReuseAllow(question)) return this.askIdentity(question);
     const cacheKey = cacheKeyOf(question);
-    const now = Date.now();
+    const now = this.clock();
     const generation = this.generation;
     const cached = this.readAllows.get(cacheKey);
     if (cached && cached.expiresAt > now) return cached.answer;

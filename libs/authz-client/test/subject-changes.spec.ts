@@ -5,6 +5,7 @@ import { SUBJECT_CHANGES_APPLIED_PATH, SUBJECT_CHANGES_PATH, type ForwardedCrede
 import { AuthorizationClient, type AuthorizationQuestion } from '../src';
 import { answerAsIdentity, SERVICE_TOKEN } from './support/identity-answer';
 
+const HELD_TIME = Date.parse('2026-11-29T00:00:00Z');
 const ORG = '01900000-0000-7000-8000-00000000000a';
 /** Whom identity says each credential is. */
 const SUBJECTS: Record<string, Record<string, unknown>> = {
@@ -34,6 +35,9 @@ describe('AuthorizationClient following subject changes', () => {
       serviceToken: SERVICE_TOKEN,
       readAllowCacheMs: 1000,
       followSubjectChanges: true,
+      // Held still: what these specs show is what a change drops, not the window's end, which a slow
+      // machine could otherwise reach between two asks (CI at load 14 did).
+      clock: () => HELD_TIME,
     });
     clients.push(client);
     return client;
