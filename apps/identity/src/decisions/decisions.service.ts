@@ -7,9 +7,11 @@ import {
   type DecisionRequestDto,
   type DecisionResponseDto,
 } from '@stdreg/contracts';
-import { type Actor, AuditService } from '../platform/audit-trail/audit.service';
+import type { Actor } from '../platform/audit-trail/actor';
+import { AuditService } from '../platform/audit-trail/audit.service';
 import { IdentityConfig } from '../platform/config/identity.config';
 import { ForwardedCredentials } from '../access/callers/forwarded-credentials';
+import { actorOf, actorOfSubject } from '../access/callers/caller';
 import type { DecisionSubject } from '../access/callers/decision-subject';
 import { decide, subjectDto, type DenialReason } from './decision-policy';
 import { RefusalTally } from './refusal-tally';
@@ -70,11 +72,7 @@ export class DecisionsService {
   private async recordRefusedCredential(request: DecisionRequestDto, serviceName: string, reason: DenialReason): Promise<void> {
     const known = await this.credentials.refusedKey(request.credential);
     if (known) {
-      const actor: Actor =
-        known.agentSupervisorUid !== null
-          ? { kind: 'agent', id: known.keyPrefix, supervisor: known.agentSupervisorUid }
-          : { kind: known.keyClass === 'platform' ? 'platform_key' : 'app_key', id: known.keyPrefix };
-      return this.recordFormal(request, serviceName, actor, 'denied', reason);
+      return this.recordFormal(request, serviceName, actorOf(known), 'denied', reason);
     }
     const refused = this.refusals.count(`${serviceName} ${request.action}`);
     if (refused !== null)
@@ -115,15 +113,4 @@ function questionOf(request: DecisionRequestDto): DecisionQuestionDto {
 
 function isFormal(action: string): boolean {
   return isAction(action) && actionDefinition(action).formal;
-}
-
-function actorOfSubject(subject: DecisionSubject): Actor {
-  switch (subject.kind) {
-    case 'human':
-      return { kind: 'human', id: subject.uid };
-    case 'agent':
-      return { kind: 'agent', id: subject.via === 'token' ? subject.clientId : subject.keyPrefix, supervisor: subject.supervisorUid };
-    default:
-      return { kind: subject.kind, id: subject.keyPrefix };
-  }
 }

@@ -1,27 +1,21 @@
 // Every keyed decision of the gateway, asked of identity and failing closed.
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthorizationClient } from '@stdreg/authz-client';
+import { INVALID_CREDENTIAL, type Action, type AgentScope, type DecisionSubjectDto, type ForwardedCredentialDto } from '@stdreg/contracts';
+import type { McpCaller } from './caller';
 import {
-  INVALID_CREDENTIAL,
-  type Action,
-  type AgentScope,
-  type DecisionSubjectDto,
-  type ForwardedCredentialDto,
-  type GatewayRefusalCode,
-} from '@stdreg/contracts';
-import type { McpCaller } from '../callers/caller';
+  AUTHORIZATION_UNAVAILABLE,
+  CREDENTIAL_REQUIRED,
+  HEADER_NOT_AN_ORGANIZATION,
+  NO_ORGANIZATION_OF_ITS_OWN,
+  notAllowed,
+  type CallerRefusal,
+} from './callers.errors';
 
 export type OrganizationReadAction = Extract<
   Action,
   'organization:read' | 'split-project:read' | 'settlement-run:read' | 'equity-ledger:read'
 >;
-
-/** Why a caller was refused, in words and as a code (tools/call results carry both). */
-export interface CallerRefusal {
-  ok: false;
-  code: GatewayRefusalCode;
-  message: string;
-}
 
 export type Authorized = { ok: true; subject: DecisionSubjectDto; organizationId: string | null } | CallerRefusal;
 
@@ -43,24 +37,6 @@ export type Admission =
   | { kind: 'invalid_token' }
   | { kind: 'insufficient_scope'; held: readonly string[] }
   | { kind: 'refused'; message: string };
-
-const UNAVAILABLE = 'Authorization could not be established (identity unavailable); nothing was done. Retry later.';
-const CREDENTIAL_REQUIRED: CallerRefusal = {
-  ok: false,
-  code: 'credential_required',
-  message: 'A credential is required: send Authorization: Bearer <API key or agent token>.',
-};
-const AUTHORIZATION_UNAVAILABLE: CallerRefusal = { ok: false, code: 'authorization_unavailable', message: UNAVAILABLE };
-const HEADER_NOT_AN_ORGANIZATION: CallerRefusal = {
-  ok: false,
-  code: 'organization_header_invalid',
-  message: 'X-Organization-Id must be an organization id (uuid).',
-};
-const NO_ORGANIZATION_OF_ITS_OWN: CallerRefusal = {
-  ok: false,
-  code: 'organization_required',
-  message: 'Name the organization with the X-Organization-Id header: this credential has no organization of its own.',
-};
 
 function actingOrganization(caller: McpCaller, subject: DecisionSubjectDto): ActingOrganization {
   if (caller.organizationHeaderInvalid) return HEADER_NOT_AN_ORGANIZATION;
@@ -123,7 +99,7 @@ export class GatewayAuthorization {
       ...(scopes.includes('projects:draft') ? {} : { readOnly: true }),
     });
     if (answer.decision === 'allow') return { kind: 'admitted', subject: answer.subject };
-    if (answer.unavailable) return { kind: 'refused', message: UNAVAILABLE };
+    if (answer.unavailable) return { kind: 'refused', message: AUTHORIZATION_UNAVAILABLE.message };
     if (answer.reason === INVALID_CREDENTIAL) return { kind: 'invalid_token' };
     if (answer.reason === 'insufficient_scope') return { kind: 'insufficient_scope', held: answer.subject?.scopes ?? [] };
     return { kind: 'refused', message: `Not allowed (tool:call): ${answer.reason}.` };
@@ -144,6 +120,6 @@ export class GatewayAuthorization {
     });
     if (answer.decision === 'allow') return { ok: true, subject: answer.subject, organizationId };
     if (answer.unavailable) return AUTHORIZATION_UNAVAILABLE;
-    return { ok: false, code: 'not_allowed', message: `Not allowed (${action}): ${answer.reason}.` };
+    return notAllowed(action, answer.reason);
   }
 }

@@ -15,10 +15,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseResourceUri } from '../resources/resource-catalogue';
 import { ResourceDirectory } from '../resources/resource-directory';
-import { ResourceReader } from '../resources/resource-reader';
+import { ResourceReader, type ResourceRead } from '../resources/resource-reader';
 import { ToolRunner } from '../tools/tool-runner';
 import type { McpCaller } from '../callers/caller';
-import { JsonRpcErrorCode, PROTOCOL_VERSION } from './protocol';
+import { JsonRpcErrorCode, PROTOCOL_VERSION, refusalMeta } from './protocol';
 
 const SERVER_INFO = { name: 'stdreg-mcp-gateway', title: 'Standards registry tool gateway', version: '1.0.0' };
 const INSTRUCTIONS =
@@ -66,13 +66,10 @@ export class McpServerFactory {
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const { uri } = request.params;
       const parsed = parseResourceUri(uri);
-      if (!parsed) throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri });
+      if (!parsed)
+        throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri, ...refusalMeta('resource_not_found') });
       const read = await this.reader.read(parsed, caller);
-      if (!read.ok) {
-        if (read.reason === 'not_found') throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri });
-        if (read.reason === 'denied') throw new McpError(ACCESS_DENIED, read.message, { uri });
-        throw new McpError(ErrorCode.InternalError, read.message, { uri });
-      }
+      if (!read.ok) throw readError(read, uri);
       return { contents: [{ uri, mimeType: 'application/json', text: read.json }] };
     });
     server.setRequestHandler(CompleteRequestSchema, async (request) => {
@@ -81,5 +78,18 @@ export class McpServerFactory {
       return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
     });
     return server;
+  }
+}
+
+/** A refused read as its JSON-RPC error: the code by how it ended, and why (the refusal's code) in `data` beside the URI. */
+function readError(read: Extract<ResourceRead, { ok: false }>, uri: string): McpError {
+  const data = { uri, ...refusalMeta(read.code) };
+  switch (read.reason) {
+    case 'not_found':
+      return new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', data);
+    case 'denied':
+      return new McpError(ACCESS_DENIED, read.message, data);
+    case 'unavailable':
+      return new McpError(ErrorCode.InternalError, read.message, data);
   }
 }

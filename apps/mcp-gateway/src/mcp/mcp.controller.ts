@@ -1,8 +1,8 @@
 import { All, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { JsonRpcErrorCode, jsonRpcError } from './protocol';
 import { McpEndpoint } from './mcp-endpoint.service';
+import { refuseMethod } from './mcp.errors';
 
 /** POST /mcp is the whole protocol; the gateway keeps no sessions, so there is no stream to GET or session to DELETE. */
 @ApiExcludeController()
@@ -17,9 +17,6 @@ export class McpController {
 
   @All()
   notAllowed(@Res() response: Response): void {
-    response
-      .status(405)
-      .setHeader('Allow', 'POST')
-      .json(jsonRpcError(JsonRpcErrorCode.Refused, 'Method not allowed: this stateless server answers POST only.'));
+    refuseMethod(response);
   }
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { CallersModule } from '../callers/callers.module';
-import { ProtectedResourceModule } from '../protected-resource/protected-resource.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ResourcesModule } from '../resources/resources.module';
 import { ToolsModule } from '../tools/tools.module';
@@ -10,7 +9,7 @@ import { McpServerFactory } from './mcp-server.factory';
 import { McpGatewayConfigModule } from '../config/mcp-gateway-config.module';
 
 @Module({
-  imports: [McpGatewayConfigModule, CallersModule, ProtectedResourceModule, RateLimitModule, ResourcesModule, ToolsModule],
+  imports: [McpGatewayConfigModule, CallersModule, RateLimitModule, ResourcesModule, ToolsModule],
   controllers: [McpController],
   providers: [McpEndpoint, McpServerFactory],
 })

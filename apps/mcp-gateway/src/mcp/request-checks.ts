@@ -1,5 +1,6 @@
 // Checks on the HTTP request before it reaches an MCP server: DNS-rebinding protection and the fixed protocol version.
 import type { IncomingHttpHeaders } from 'node:http';
+import { httpStatusOf, type HttpRefusal } from './mcp.errors';
 import { PROTOCOL_VERSION, PROTOCOL_VERSION_HEADER } from './protocol';
 
 export interface OriginPolicy {
@@ -9,7 +10,11 @@ export interface OriginPolicy {
   allowedOrigins: readonly string[];
 }
 
-export type RequestCheck = { ok: true } | { ok: false; status: 400 | 403; message: string };
+export type RequestCheck = { ok: true } | (HttpRefusal & { ok: false; status: number });
+
+function refused(code: 'host_not_allowed' | 'origin_not_allowed' | 'protocol_version_unsupported', message: string): RequestCheck {
+  return { ok: false, status: httpStatusOf(code), code, message };
+}
 
 function hostnameOf(host: string): string {
   const bracketed = /^(\[[^\]]+\])(:\d+)?$/.exec(host);
@@ -20,7 +25,7 @@ function hostnameOf(host: string): string {
 export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy): RequestCheck {
   const host = headers.host;
   if (!host || !policy.allowedHosts.includes(hostnameOf(host))) {
-    return { ok: false, status: 403, message: `Forbidden: host ${host ?? '(none)'} is not served here.` };
+    return refused('host_not_allowed', `Forbidden: host ${host ?? '(none)'} is not served here.`);
   }
   const origin = headers.origin;
   if (origin === undefined) return { ok: true };
@@ -28,22 +33,21 @@ export function checkOrigin(headers: IncomingHttpHeaders, policy: OriginPolicy):
   try {
     parsed = new URL(origin);
   } catch {
-    return { ok: false, status: 403, message: 'Forbidden: the Origin header is not an origin.' };
+    return refused('origin_not_allowed', 'Forbidden: the Origin header is not an origin.');
   }
   const allowed =
     policy.allowedOrigins.length > 0
       ? policy.allowedOrigins.includes(parsed.origin)
       : policy.allowedHosts.includes(hostnameOf(parsed.host));
-  return allowed ? { ok: true } : { ok: false, status: 403, message: `Forbidden: origin ${parsed.origin} is not allowed.` };
+  return allowed ? { ok: true } : refused('origin_not_allowed', `Forbidden: origin ${parsed.origin} is not allowed.`);
 }
 
 /** A request that names a protocol version must name the one this gateway speaks. */
 export function checkProtocolVersion(headers: IncomingHttpHeaders): RequestCheck {
   const version = headers[PROTOCOL_VERSION_HEADER];
   if (version === undefined || version === PROTOCOL_VERSION) return { ok: true };
-  return {
-    ok: false,
-    status: 400,
-    message: `Bad Request: unsupported protocol version ${String(version)}; this server speaks ${PROTOCOL_VERSION} only.`,
-  };
+  return refused(
+    'protocol_version_unsupported',
+    `Bad Request: unsupported protocol version ${String(version)}; this server speaks ${PROTOCOL_VERSION} only.`,
+  );
 }

@@ -264,6 +264,7 @@ describe('the glossary resource', () => {
     expect(await reader.read(parseResourceUri('stdreg://glossary-page/bm90LWEtY3Vyc29y')!, { credential: null } as never)).toEqual({
       ok: false,
       reason: 'not_found',
+      code: 'resource_not_found',
       message: 'Resource not found',
     });
   });

@@ -1,7 +1,7 @@
 // Schemas and refusals more than one tool uses.
-import { isStandardsApiCallerError, isStandardsApiErrorCode, type ToolRefusalCode } from '@stdreg/contracts';
+import { isStandardsApiCallerError, type ToolRefusalCode } from '@stdreg/contracts';
 import { z } from 'zod';
-import type { UpstreamResult } from '../upstream/upstream-result';
+import { standardsApiCodeOf, type UpstreamResult } from '../upstream/upstream-result';
 
 export const localized = z.object({ en: z.string(), 'zh-Hans': z.string() }).strict();
 export const locale = z.enum(['en', 'zh-Hans']);
@@ -14,7 +14,7 @@ export const failure = (message: string, code: ToolRefusalCode = 'tool_refused')
  * `Refused: ...`; any other names standards-api and what it refused.
  */
 export function standardsApiRefusal(result: Extract<UpstreamResult<unknown>, { ok: false }>, what: string) {
-  const code = result.domainCode !== undefined && isStandardsApiErrorCode(result.domainCode) ? result.domainCode : undefined;
+  const code = standardsApiCodeOf(result);
   if (code === undefined) return failure(`standards-api refused ${what}: ${result.message}`, 'upstream_failed');
   return isStandardsApiCallerError(code)
     ? failure(`Refused: ${result.message}`, code)

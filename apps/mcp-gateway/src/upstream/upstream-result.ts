@@ -1,10 +1,24 @@
 // The outcome of one read or draft against standards-api or identity, with the upstream's own words on failure.
-import { DOMAIN_ERRORS, type DomainErrorCode, type ProblemDetails } from '@stdreg/contracts';
+import {
+  DOMAIN_ERRORS,
+  isStandardsApiErrorCode,
+  type DomainErrorCode,
+  type ProblemDetails,
+  type StandardsApiErrorCode,
+} from '@stdreg/contracts';
 import { outgoingTraceHeaders } from '@stdreg/server-kit';
 
 /** `domainCode`: the upstream's own code for the failure (`authorization.denied`), when its problem body names one the contracts know. */
 export type UpstreamResult<T> =
   { ok: true; status: number; body: T } | { ok: false; status: number; message: string; domainCode?: DomainErrorCode };
+
+/**
+ * standards-api's own code for a failure, when it named one: the code a refusal of the gateway carries
+ * for it, in a tool's result (standardsApiRefusal) and a resource read's error alike.
+ */
+export function standardsApiCodeOf(result: Extract<UpstreamResult<unknown>, { ok: false }>): StandardsApiErrorCode | undefined {
+  return result.domainCode !== undefined && isStandardsApiErrorCode(result.domainCode) ? result.domainCode : undefined;
+}
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';

@@ -128,7 +128,9 @@ export class FakeIdentity {
         return this.misshapenAnswer(response, { ...allowOf(question.credential.value), question: echo });
       }
       const decision =
-        this.mode === 'decide' ? decide(question.credential.value, question.action, question.resource.organizationId) : undefined;
+        this.mode === 'decide'
+          ? decide(question.credential.value, question.action, question.resource.organizationId, question.scope)
+          : undefined;
       this.answer(response, { ...(decision ?? { decision: 'deny', reason: 'organization_mismatch', subject: null }), question: echo });
     });
   }
@@ -190,9 +192,17 @@ const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create',
  *   what an App key is, denied the formal actions (`agent_delegated`);
  * - `stdreg_misjudged_agent_of:<org>`: an agent's key identity wrongly allows everything.
  */
-function decide(credential: string, action: string, organizationId: string | undefined) {
+function decide(credential: string, action: string, organizationId: string | undefined, scope?: string) {
   const allow = (reason: string, kind: string, id: string) => ({ decision: 'allow', reason, subject: { kind, id } });
   const deny = (reason: string) => ({ decision: 'deny', reason, subject: null });
+  // Agents' tokens, for the gateway's sign-in checks: one identity no longer accepts, and one holding the scopes it names.
+  if (credential === 'agent-token-revoked') return deny('invalid_credential');
+  const held = /^agent-token-holding:(.*)$/.exec(credential)?.[1]?.split(',');
+  if (held !== undefined && action === 'tool:call') {
+    const subject = { kind: 'agent', id: 'agent-client', supervisorId: 'supervisor-of-agent', scopes: held };
+    const lacking = (scope ?? '').split(' ').filter((asked) => asked !== '' && !held.includes(asked));
+    return lacking.length > 0 ? { ...deny('insufficient_scope'), subject } : { decision: 'allow', reason: 'agent_scopes', subject };
+  }
   const member = /^member-of:(.+)$/.exec(credential)?.[1];
   if (member !== undefined && member === organizationId) {
     return FORMAL_ACTIONS.has(action) ? deny('role_required') : allow('role:project-owner', 'human', `uid-${member}`);

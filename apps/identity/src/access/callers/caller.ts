@@ -1,12 +1,17 @@
-import type { Request } from 'express';
 import { KeyClass } from '@stdreg/contracts';
-import type { Actor } from '../../platform/audit-trail/audit.service';
+import type { Actor } from '../../platform/audit-trail/actor';
+import type { DecisionSubject } from './decision-subject';
 
 // Who is calling identity, framework-free: a key on identity's own API, and (decision-subject.ts) whoever a
-// service forwards to the decision endpoint.
+// service forwards to the decision endpoint; and, for each, the actor an audit entry names.
 
-/** A request a key guard has let through carries its caller. */
-export type RequestWithCaller = Request & { caller?: KeyCaller };
+/** An HTTP request a key guard has let through carries its caller (structural, so this file needs no HTTP framework). */
+export interface RequestWithCaller {
+  headers: { authorization?: string | undefined };
+  method: string;
+  originalUrl: string;
+  caller?: KeyCaller;
+}
 
 /** The API key a request was made with, as resolved by KeyAuthGuard. */
 export interface KeyCaller {
@@ -20,9 +25,22 @@ export interface KeyCaller {
   agentSupervisorUid: string | null;
 }
 
-export function actorOf(caller: KeyCaller): Actor {
+/** The actor of a key: the key itself, by its prefix; an agent's key names its supervisor. Also a refused key identity issued. */
+export function actorOf(caller: Pick<KeyCaller, 'keyPrefix' | 'keyClass' | 'agentSupervisorUid'>): Actor {
   if (caller.agentSupervisorUid !== null) return { kind: 'agent', id: caller.keyPrefix, supervisor: caller.agentSupervisorUid };
   return { kind: caller.keyClass === KeyClass.Platform ? 'platform_key' : 'app_key', id: caller.keyPrefix };
+}
+
+/** The actor of a decision's subject: a person by uid, an agent by its client or key under its supervisor, a key by its prefix. */
+export function actorOfSubject(subject: DecisionSubject): Actor {
+  switch (subject.kind) {
+    case 'human':
+      return { kind: 'human', id: subject.uid };
+    case 'agent':
+      return { kind: 'agent', id: subject.via === 'token' ? subject.clientId : subject.keyPrefix, supervisor: subject.supervisorUid };
+    default:
+      return { kind: subject.kind, id: subject.keyPrefix };
+  }
 }
 
 /** A key may use a registry when it is a platform key or the registry is bound to it. */

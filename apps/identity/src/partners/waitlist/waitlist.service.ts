@@ -9,7 +9,8 @@ import {
   type WaitlistRequestDto,
 } from '@stdreg/contracts';
 import { keysetPage, uuidv7 } from '@stdreg/server-kit';
-import { AuditService, type Actor } from '../../platform/audit-trail/audit.service';
+import type { Actor } from '../../platform/audit-trail/actor';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { KeysService } from '../../access/keys/keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { alreadyDecided, requestNotFound } from './waitlist.errors';

@@ -11,7 +11,8 @@ import {
   type SyncResultDto,
 } from '@stdreg/contracts';
 import { flattenValidationErrors } from '@stdreg/server-kit';
-import { type Actor, AuditService } from '../../platform/audit-trail/audit.service';
+import type { Actor } from '../../platform/audit-trail/actor';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { eventActorOf, PartnerEventsService } from '../../platform/outbox/events.service';
 import { RegisteredAppsService } from '../../partners/registered-apps/registered-apps.service';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AppLinkDto, type RoleBindingDto, type UnifiedUserDto } from '@stdreg/contracts';
-import { AuditService, type Actor } from '../../platform/audit-trail/audit.service';
+import type { Actor } from '../../platform/audit-trail/actor';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { appAlreadyLinked, appNotLinked, beingMerged, registryNotFound, unifiedUserNotFound } from './unified-users.errors';
 import { UnifiedUsersRepository, type RoleBinding, type UnifiedUser } from './unified-users.repository';
 

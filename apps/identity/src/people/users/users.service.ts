@@ -9,7 +9,8 @@ import {
   type UserListQueryDto,
 } from '@stdreg/contracts';
 import { DomainError, keysetPage, uuidv7 } from '@stdreg/server-kit';
-import { type Actor, AuditService } from '../../platform/audit-trail/audit.service';
+import type { Actor } from '../../platform/audit-trail/actor';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../../access/callers/caller';
 import { appNotFound } from '../../partners/registered-apps/registered-apps.errors';
 import { RegisteredAppsService } from '../../partners/registered-apps/registered-apps.service';

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ActorKind, AuditEntryDto, AuditOutcome, AuditQueryDto } from '@stdreg/contracts';
+import type { AuditEntryDto, AuditOutcome, AuditQueryDto } from '@stdreg/contracts';
 import { currentRequestId, keysetPage, uuidv7 } from '@stdreg/server-kit';
+import type { Actor } from './actor';
 import { AuditRepository, type AuditEntry } from './audit.repository';
-
-export interface Actor {
-  kind: ActorKind;
-  id: string;
-  /** For an agent: the person accountable for it, recorded in the entry's detail as `supervisor`. */
-  supervisor?: string;
-}
 
 export interface AuditEvent {
   action: string;

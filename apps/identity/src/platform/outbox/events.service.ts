@@ -9,7 +9,7 @@ import {
   type PartnerEventType,
 } from '@stdreg/contracts';
 import { uuidv7 } from '@stdreg/server-kit';
-import type { Actor } from '../audit-trail/audit.service';
+import type { Actor } from '../audit-trail/actor';
 import { EventsRepository, type OutboxRecord } from './events.repository';
 
 /** The actor of an event, from the actor the audit log records: keys by their public prefix, people by uid. */
