@@ -234,34 +234,23 @@ function queriesIn(fn, following = new Set()) {
   return found;
 }
 
-/** Whether a function reaches the database: it names a DataSource, an EntityManager or a QueryRunner. */
-function touchesDatabase(fn) {
-  let touches = false;
-  const visit = (node) => {
-    if (touches) return;
-    if (ts.isIdentifier(node) && DATABASE_HANDLES.has(node.text)) touches = true;
-    else ts.forEachChild(node, visit);
-  };
-  visit(fn);
-  return touches;
+/** Whether some node under `fn` (itself included) satisfies `test`. */
+function contains(fn, test) {
+  return test(fn) || ts.forEachChild(fn, (child) => contains(child, test) || undefined) === true;
 }
 
+/** Whether a function reaches the database: it names a DataSource, an EntityManager or a QueryRunner. */
+const touchesDatabase = (fn) => contains(fn, (node) => ts.isIdentifier(node) && DATABASE_HANDLES.has(node.text));
+
 /** Whether a function hands the work to another method of its class (`this.other(...)`). */
-function delegates(fn) {
-  let found = false;
-  const visit = (node) => {
-    if (found) return;
-    if (
+const delegates = (fn) =>
+  contains(
+    fn,
+    (node) =>
       ts.isCallExpression(node) &&
       ts.isPropertyAccessExpression(node.expression) &&
-      node.expression.expression.kind === ts.SyntaxKind.ThisKeyword
-    )
-      found = true;
-    else ts.forEachChild(node, visit);
-  };
-  visit(fn);
-  return found;
-}
+      node.expression.expression.kind === ts.SyntaxKind.ThisKeyword,
+  );
 
 function snapshotOf(file) {
   const source = sourceOf(file);
