@@ -16,6 +16,14 @@ const NO_GLOBAL_MODULES = [
   { selector: "Property[key.value='global']:not([value.value=false])", message: GLOBAL_MODULE },
   { selector: "AssignmentExpression > MemberExpression.left[property.name='global']", message: GLOBAL_MODULE },
 ];
+const ERROR_IN_ERRORS_MODULE =
+  "Errors are declared in their feature's *.errors.ts (a function that returns one); raise them by calling it.";
+const ERRORS_IN_ERROR_MODULES = [
+  { selector: "NewExpression[callee.name='DomainError']", message: ERROR_IN_ERRORS_MODULE },
+  { selector: "CallExpression[callee.object.name='DomainError'][callee.property.name='of']", message: ERROR_IN_ERRORS_MODULE },
+  { selector: 'NewExpression[callee.name=/Exception$/]', message: ERROR_IN_ERRORS_MODULE },
+  { selector: 'NewExpression[callee.property.name=/Exception$/]', message: ERROR_IN_ERRORS_MODULE },
+];
 
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'coverage', 'test-artifacts'] },
@@ -55,15 +63,23 @@ export default [
     // that exports it, so its imports say what it stands on. The exceptions are the framework's, in
     // libs/server-kit (DatabaseModule.forRoot, the kit's settings in run-service.ts), as Nest's own
     // TypeOrmModule.forRoot and ConfigModule's host are; an app reads them through its config module.
+    // Every error a service raises on purpose is declared in its feature's *.errors.ts (issue 29), so a
+    // feature's refusals read in one file: no DomainError and no Nest *Exception is made anywhere else.
     files: ['apps/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...NO_GLOBAL_MODULES] },
+    rules: { 'no-restricted-syntax': ['error', ...NO_GLOBAL_MODULES, ...ERRORS_IN_ERROR_MODULES] },
   },
   {
     // Every query in a repository (or a migration): services orchestrate, repositories speak SQL.
     // (A later block replaces no-restricted-syntax for the files it matches, so it repeats the rule above.)
     files: ['apps/*/src/**/*.ts'],
     ignores: ['**/*.repository.ts', '**/migrations/**', '**/*.spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...NO_GLOBAL_MODULES, ...ERRORS_IN_ERROR_MODULES, ...QUERIES_IN_REPOSITORIES] },
+  },
+  {
+    // A feature's *.errors.ts is where its errors are made (and it is no repository: no query there either).
+    files: ['apps/*/src/**/*.errors.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: { 'no-restricted-syntax': ['error', ...NO_GLOBAL_MODULES, ...QUERIES_IN_REPOSITORIES] },
   },
   {

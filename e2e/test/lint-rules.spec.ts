@@ -57,3 +57,39 @@ describe('lint: every query in a repository', () => {
     expect(await restrictedLines('apps/standards-api/src/planted/planted.repository.ts', A_QUERY)).toEqual([]);
   });
 });
+
+const ERRORS_RAISED = `import * as common from '@nestjs/common';
+import { NotFoundException } from '@nestjs/common';
+import { DomainError } from '@stdreg/server-kit';
+import { ErrorCode } from '@stdreg/contracts';
+export const made = () => new DomainError(ErrorCode.NotFound, 'No such thing.');
+export const named = () => DomainError.of('keys.not_found', 'No such key.');
+export const nest = () => new NotFoundException('No such thing.');
+export const throughTheNamespace = () => new common.BadRequestException('No.');
+export const programmingError = () => new Error('unreachable');
+`;
+const ERRORS_RAISED_LINES = [5, 6, 7, 8];
+
+describe("lint: errors are declared in their feature's *.errors.ts (issue 29)", () => {
+  it.each(APPS)('refuses a DomainError or a Nest exception made in a service of %s, not a plain Error', async (app) => {
+    const lines = await restrictedLines(`apps/${app}/src/planted/planted.service.ts`, ERRORS_RAISED);
+    expect(lines.map(({ line }) => line)).toEqual(ERRORS_RAISED_LINES);
+    expect(lines[0]!.message).toMatch(/\*\.errors\.ts/);
+  });
+
+  it('refuses them in a repository too, where queries are allowed', async () => {
+    const lines = await restrictedLines('apps/identity/src/planted/planted.repository.ts', ERRORS_RAISED + A_QUERY);
+    expect(lines.map(({ line }) => line)).toEqual(ERRORS_RAISED_LINES);
+  });
+
+  it("allows them in a feature's *.errors.ts, which still refuses a query and a global module", async () => {
+    expect(await restrictedLines('apps/standards-api/src/planted/planted.errors.ts', ERRORS_RAISED)).toEqual([]);
+    const lines = await restrictedLines('apps/standards-api/src/planted/planted.errors.ts', A_QUERY + GLOBAL_MODULES);
+    expect(lines.map(({ line }) => line)).toEqual([1, ...GLOBAL_LINES.map((line) => line + 1)]);
+  });
+
+  it('allows them in specs and outside the apps', async () => {
+    expect(await restrictedLines('apps/identity/src/planted/planted.spec.ts', ERRORS_RAISED)).toEqual([]);
+    expect(await restrictedLines('libs/server-kit/src/planted/planted.ts', ERRORS_RAISED)).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { AuthorizationClient } from '@stdreg/authz-client';
 import { decisionsAnswered, recordDecisions, type DecisionRecorder } from './support/decision-recorder';
 import { brokenScenario, evenSplitScenario, sampleScenario, validToolCalls } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
@@ -586,6 +587,34 @@ describe('read-only tool calls reuse an allow for AUTHZ_READ_CACHE_MS, drafting 
     } finally {
       await on.close();
     }
+  });
+
+  it('refuses a revoked key as soon as the revoke has answered, within the window of its allow', async () => {
+    // The gateway follows identity's subject changes: reused allows only while that stream is open.
+    const client = cached.app.get(AuthorizationClient);
+    for (let attempt = 0; attempt < 100 && !client.reusesAllows; attempt++) await pause(50);
+    expect(client.reusesAllows).toBe(true);
+    // A second key's allow, asked first and not touched by the revoke: still reused after the refusal, it shows
+    // the revoked key's allow (asked after it) was inside its window too, so only the drop refused it.
+    let withinTheWindow = 0;
+    for (let round = 0; round < 5; round++) {
+      const control = await freshAgent();
+      const { key, on } = await freshAgent();
+      try {
+        expect((await call(...readOnlyCall(), control.on)).isError ?? false).toBe(false);
+        for (let calls = 0; calls < 2; calls++) expect((await call(...readOnlyCall(), on)).isError ?? false).toBe(false);
+        expect(recorder.actions).toEqual(['tool:call', 'tool:call']);
+        await platform.revokeKey(key.keyId);
+        expect(await refused(...readOnlyCall(), on)).toMatch(/^Refused: Not allowed \(tool:call\): invalid_credential/);
+        expect(recorder.actions).toEqual(['tool:call', 'tool:call', 'tool:call']);
+        expect((await call(...readOnlyCall(), control.on)).isError ?? false).toBe(false);
+        if (recorder.actions.length === 3) withinTheWindow++;
+      } finally {
+        await on.close();
+        await control.on.close();
+      }
+    }
+    expect(withinTheWindow).toBeGreaterThan(0);
   });
 
   it('refuses a revoked key once the window is over', async () => {

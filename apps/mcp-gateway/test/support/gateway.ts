@@ -13,6 +13,8 @@ import { MCP_GATEWAY } from '../../src/mcp-gateway.service';
 export interface RunningGateway {
   url: string;
   mcpUrl: string;
+  /** The gateway's Nest application (a test reads its providers, e.g. its AuthorizationClient). */
+  app: NestExpressApplication;
   close(): Promise<void>;
 }
 
@@ -22,7 +24,7 @@ export async function startGateway(env: Record<string, string>, listenOn = 0): P
   await app.listen(listenOn, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  return { url, mcpUrl: `${url}/mcp`, close: () => app.close() };
+  return { url, mcpUrl: `${url}/mcp`, app, close: () => app.close() };
 }
 
 /** A 2020-12 validator: the client checks every structuredContent against the tool's output schema with it. */

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { AuthorizationClient } from '@stdreg/authz-client';
-import { CuttableProxy } from '@stdreg/server-kit/testing';
+import { CuttableProxy, startSignedInPartner } from '@stdreg/server-kit/testing';
 import { startRealIdentity, type RealIdentity } from '../support/real-identity';
 import { startStandardsApi, type RunningStandardsApi } from '../support/standards-api-app';
 
@@ -33,6 +33,15 @@ const listProjects = (api: RunningStandardsApi, as: { organizationId: string; ke
   request(api.server)
     .get('/api/v2/split-projects')
     .set({ Authorization: `Bearer ${as.key}`, 'X-Organization-Id': as.organizationId });
+
+/** Takes a role: deletes the binding, and resolves once identity has answered (204). */
+async function takeRole(bindingId: string): Promise<void> {
+  const response = await fetch(`${identity.url}/v1/role-bindings/${bindingId}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${identity.platformKey}` },
+  });
+  if (response.status !== 204) throw new Error(`DELETE /v1/role-bindings/${bindingId}: ${response.status} ${await response.text()}`);
+}
 
 /** Waits (a few seconds at most) until the replica's authorization client reuses allows or stops doing so. */
 async function reusesAllows(api: RunningStandardsApi, wanted: boolean): Promise<void> {
@@ -91,6 +100,44 @@ describe('subject changes across replicas', () => {
       for (const api of apis) await listProjects(api, acme).expect(200);
       await identityCall('POST', `/v1/keys/${acme.keyId}/revoke`);
       for (const api of apis) await listProjects(api, acme).expect(401);
+    }
+  });
+
+  it('refuses a person whose role was taken, for reads on both replicas, as soon as the delete has answered', async () => {
+    // A person signed in (an access token), who reads split projects with a reading role in the partner's
+    // organization; the role is given again each round, so one sign-in serves every round.
+    const studio = await startSignedInPartner(identity);
+    try {
+      const person = await studio.userWithRoles([]);
+      const as = { organizationId: studio.organizationId, key: await studio.signIn(person.email) };
+      // A key of the same organization, whose allow the role change does not touch: still reused after the
+      // refusal, it shows the window of the person's allow was not over either, so only the drop refused it.
+      const control = { organizationId: studio.organizationId, key: studio.appKey };
+      const identities = [identity.url, identityReplica.url];
+      let withinTheWindow = 0;
+      for (let round = 0; round < 5; round++) {
+        const binding = await identityCall('POST', '/v1/role-bindings', {
+          uid: person.uid,
+          role: 'investor',
+          organizationId: studio.organizationId,
+        });
+        for (const api of apis) {
+          await listProjects(api, control).expect(200);
+          await listProjects(api, as).expect(200);
+        }
+        await takeRole(binding['id'] as string);
+        for (const api of apis) {
+          const refused = await listProjects(api, as).expect(403);
+          expect(refused.body.detail).toBe('Not allowed: role_required.');
+        }
+        const before = await Promise.all(identities.map(decided));
+        for (const api of apis) await listProjects(api, control).expect(200);
+        if ((await Promise.all(identities.map(decided))).every((count, i) => count === before[i])) withinTheWindow++;
+      }
+      // Each round refused at once; at least one shows the refusal came while the person's allow could still be reused.
+      expect(withinTheWindow).toBeGreaterThan(0);
+    } finally {
+      await studio.close();
     }
   });
 

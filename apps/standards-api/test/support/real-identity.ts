@@ -16,7 +16,7 @@ export interface RealIdentity {
   url: string;
   serviceToken: string;
   platformKey: string;
-  /** One more identity process on the same database (give both a REDIS_URL to share what replicas share). */
+  /** One more identity process on the same database and issuer (give both a REDIS_URL to share what replicas share). */
   replica(): Promise<{ url: string; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
@@ -55,7 +55,9 @@ export async function startRealIdentity(
   }
   const platformKey = (await readFile(path.join(dataDir, 'bootstrap-platform-key'), 'utf8')).trim();
   const replica = async () => {
-    const started = await spawnIdentity(env);
+    // Replicas sit behind one public address in production: a replica names the first's issuer, so it
+    // accepts the access tokens the first issued (the issuer defaults to each process's own address).
+    const started = await spawnIdentity({ OIDC_ISSUER: `${first.url}/oidc`, ...env });
     replicas.push(started);
     if (!started.ready) throw new Error('the identity replica did not become ready');
     return started;

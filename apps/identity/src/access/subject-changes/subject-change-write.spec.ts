@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { storedModel } from '../../sign-in/oidc/oidc-store.repository';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../../..');
@@ -29,7 +30,7 @@ import type { RegisteredAppsRepository } from '../../partners/registered-apps/re
 import type { RoleBindingsRepository } from '../../people/role-bindings/role-bindings.repository';
 import type { MergesRepository, UserMerge } from '../../people/unified-users/merges.repository';
 import type { RevokedAccessTokensRepository } from '../../sign-in/oidc/revoked-access-tokens.repository';
-import type { OidcStoreRepository } from '../../sign-in/oidc/oidc-store.repository';
+import { storedModel, type OidcStoreRepository } from '../../sign-in/oidc/oidc-store.repository';
 import { SubjectChange, SubjectChangeWrite, type SubjectChanges } from './subject-changes';
 declare const manager: EntityManager;
 declare const changes: SubjectChanges;
@@ -53,6 +54,7 @@ const WRITES = [
   `bindings.delete(manager, 'b'WRITE)`,
   `merges.moveAll(manager, 'm', 's'WRITE)`,
   `merges.moveBack(manager, mergeWRITE)`,
+  `merges.release(manager, 'u'WRITE)`,
   `tokens.insert('j', 'c', new Date()WRITE)`,
   `store.destroySubject('Grant', 'g'WRITE)`,
 ];
@@ -63,16 +65,26 @@ const FORGED = [
   `const lookalike: SubjectChangeWrite = { change: SubjectChange.accessTokens() };`,
   `void [made, lookalike];`,
 ];
+/** A grant or a client is removed only with the proof: the store's plain `destroy` takes only what storedModel sorted as another model. */
+const DESTROYS = [
+  `void store.destroy('Grant', 'g');`,
+  `void store.destroy('Client', 'c');`,
+  `const sorted = storedModel('Session');`,
+  `if (sorted.kind === 'other') void store.destroy(sorted.model, 's');`,
+  `if (sorted.kind === 'subject') void store.destroy(sorted.model, 's');`,
+];
+const PARTS = [INSIDE, OUTSIDE, FORGED, DESTROYS];
+type Part = 0 | 1 | 2 | 3;
 /** The planted file's lines: the header, then each part; the first line of each part. */
-const firstLine = (part: 0 | 1 | 2) => HEADER.split('\n').length + [0, INSIDE.length, INSIDE.length + OUTSIDE.length][part]!;
-const lines = (part: 0 | 1 | 2, count: number) => Array.from({ length: count }, (_, i) => firstLine(part) + i);
+const firstLine = (part: Part) => HEADER.split('\n').length + PARTS.slice(0, part).reduce((sum, lines) => sum + lines.length, 0);
+const lines = (part: Part, count: number) => Array.from({ length: count }, (_, i) => firstLine(part) + i);
 
 describe('SubjectChangeWrite: a subject-ending write cannot skip SubjectChanges.apply', () => {
   let errors: number[];
   beforeAll(() => {
-    errors = errorLines(HEADER + [...INSIDE, ...OUTSIDE, ...FORGED].join('\n'));
+    errors = errorLines(HEADER + PARTS.flat().join('\n'));
   });
-  const errorsIn = (part: 0 | 1 | 2, count: number) => errors.filter((line) => lines(part, count).includes(line));
+  const errorsIn = (part: Part, count: number) => errors.filter((line) => lines(part, count).includes(line));
 
   it('compiles every subject-ending write made inside SubjectChanges.apply', () => {
     expect(errorsIn(0, INSIDE.length)).toEqual([]);
@@ -86,7 +98,16 @@ describe('SubjectChangeWrite: a subject-ending write cannot skip SubjectChanges.
     expect(errorsIn(2, FORGED.length)).toEqual(lines(2, 2));
   });
 
+  it("refuses a grant or a client given to the store's plain destroy, and takes another model sorted by storedModel", () => {
+    const [grant, client, , other, subject] = lines(3, DESTROYS.length);
+    expect(errorsIn(3, DESTROYS.length)).toEqual([grant, client, subject]);
+    expect(errors).not.toContain(other);
+    expect(storedModel('Grant').kind).toBe('subject');
+    expect(storedModel('Client').kind).toBe('subject');
+    expect(storedModel('Session').kind).toBe('other');
+  });
+
   it('reports nothing else (the planted file resolves its imports)', () => {
-    expect(errors.length).toBe(OUTSIDE.length + 2);
+    expect(errors.length).toBe(OUTSIDE.length + 2 + 3);
   });
 });

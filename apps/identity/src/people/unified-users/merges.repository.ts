@@ -174,8 +174,11 @@ export class MergesRepository {
     return rows[0]?.uid ?? null;
   }
 
-  /** Makes an alias a user of its own again; false when its verified email was taken meanwhile (the unique index decides). */
-  async release(manager: EntityManager, uid: string): Promise<boolean> {
+  /**
+   * Makes an alias a user of its own again; false when its verified email was taken meanwhile (the unique index decides).
+   * Its uid stops resolving to the survivor (and the survivor's roles), so it changes a subject.
+   */
+  async release(manager: EntityManager, uid: string, _write: SubjectChangeWrite): Promise<boolean> {
     try {
       await manager.query('UPDATE unified_user SET merged_into = NULL WHERE uid = $1', [uid]);
       return true;

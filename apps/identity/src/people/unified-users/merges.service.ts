@@ -100,7 +100,7 @@ export class MergesService {
           await this.merges.lockUser(manager, merge.mergedUid);
           await this.refuseIfDependedOn(manager, merge, survivor!);
           const holder = await this.merges.verifiedEmailHolder(manager, merge.mergedUid);
-          if (holder || !(await this.merges.release(manager, merge.mergedUid))) {
+          if (holder || !(await this.merges.release(manager, merge.mergedUid, write))) {
             throw emailTakenSince(holder, merge.mergedUid);
           }
           const movedBack = await this.merges.moveBack(manager, merge, write);

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
 import { unstorableText } from '@stdreg/server-kit';
-import { isSubjectModel, type OidcStoreRepository } from './oidc-store.repository';
+import { storedModel, type OidcStoreRepository } from './oidc-store.repository';
 import { SubjectChange, type SubjectChanges } from '../../access/subject-changes/subject-changes';
 
 /** Where the provider's `Client` model comes from: the registered apps, never a static list. */
@@ -46,8 +46,9 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
     }
 
     async destroy(id: string): Promise<void> {
-      const model = this.model;
-      if (!isSubjectModel(model)) return store.destroy(model, id);
+      const stored = storedModel(this.model);
+      if (stored.kind === 'other') return store.destroy(stored.model, id);
+      const { model } = stored;
       await subjectChanges.apply(SubjectChange.accessTokens(), (write) => store.destroySubject(model, id, write));
     }
 

@@ -7,8 +7,18 @@ import type { SubjectChangeWrite } from '../../access/subject-changes/subject-ch
 const SUBJECT_MODELS = ['Grant', 'Client'] as const;
 export type SubjectModel = (typeof SUBJECT_MODELS)[number];
 
-export function isSubjectModel(model: string): model is SubjectModel {
-  return (SUBJECT_MODELS as readonly string[]).includes(model);
+declare const endsNoAccessToken: unique symbol;
+/** Any other model (a session, a code, an interaction): a name `storedModel` sorted, which `destroy` takes. */
+export type OtherModel = string & { readonly [endsNoAccessToken]: true };
+
+/**
+ * Sorts a model name: a grant or a client, removed only with a SubjectChangeWrite (`destroySubject`), or
+ * any other, removed by `destroy`. So `destroy('Grant', id)` does not compile.
+ */
+export function storedModel(model: string): { kind: 'subject'; model: SubjectModel } | { kind: 'other'; model: OtherModel } {
+  return (SUBJECT_MODELS as readonly string[]).includes(model)
+    ? { kind: 'subject', model: model as SubjectModel }
+    : { kind: 'other', model: model as OtherModel };
 }
 
 /** Every query of what the OpenID Provider stores: one row per model and id, expiring. */
@@ -51,9 +61,12 @@ export class OidcStoreRepository {
     await this.dataSource.query('UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2', [model, id]);
   }
 
-  /** Removes a model that ends no access token (a session, a code, an interaction); see `destroySubject`. */
-  async destroy(model: string, id: string): Promise<void> {
-    if (isSubjectModel(model)) throw new Error(`a ${model} ends access tokens: remove it with destroySubject`);
+  /**
+   * Removes a model that ends no access token (a session, a code, an interaction); see `destroySubject`.
+   * The type refuses a grant or a client; the check stays for a name cast past it.
+   */
+  async destroy(model: OtherModel, id: string): Promise<void> {
+    if (storedModel(model).kind === 'subject') throw new Error(`a ${model} ends access tokens: remove it with destroySubject`);
     await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
   }
 
