@@ -283,6 +283,39 @@ describe('the compact text index', () => {
     );
   });
 
+  it('tells which chosen documents reach a share of the best score of their own, as scoring them alone does, answering as it would without them', () => {
+    // Many documents of few words, some with words found by prefix in hundreds of lists (read by document when asked
+    // again), and up to 80 chosen ones: most chosen documents are ruled out in the first pass, some are told apart
+    // there, and the rest are scored with the answer.
+    const letters = 'abcdefghijklmnopq';
+    const compound = fc.constantFrom(...[...letters].flatMap((a) => [...letters].map((b) => `pay${a}${b}`)));
+    const mixed = (maxWords: number) => fc.array(fc.oneof(compound, word, word), { maxLength: maxWords }).map((words) => words.join(' '));
+    const large = fc.array(fc.tuple(mixed(4), mixed(3), mixed(8)), { minLength: 50, maxLength: 300 });
+    const chosen = fc.uniqueArray(fc.nat(320), { maxLength: 80 }).map((numbers) => new Set(numbers.map((n) => `d${n}`)));
+    const ownShare = fc.constantFrom(0, 0.05, 0.15, 0.3, 0.45, 1);
+    const ask = fc.tuple(mixed(6), searchOptions, share, limit, kept, chosen, ownShare);
+    fc.assert(
+      fc.property(large, fc.array(ask, { minLength: 1, maxLength: 3 }), (documents, asks) => {
+        const { compact } = bothIndexes(documents);
+        const hits = (ranking: ReturnType<CompactTextIndex['search']>) =>
+          Array.from({ length: ranking.size }, (_, rank) => [ranking.idAt(rank), ranking.scoreAt(rank), ranking.queryTermsAt(rank)]);
+        for (let round = 0; round < 2; round++) {
+          for (const [query, options, atLeast, first, keep, ids, own] of asks) {
+            const without = compact.search(query, options, { atLeast, limit: first, keep });
+            const ranking = compact.search(query, options, { atLeast, limit: first, keep, reaching: { ids, atLeast: own } });
+            expect(hits(ranking)).toEqual(hits(without));
+            expect(ranking.complete).toBe(without.complete);
+            const all = compact.search(query, options);
+            const floor = all.size > 0 ? all.scoreAt(0) * own : 0;
+            const expected = [...compact.scoresOf(query, options, ids)].filter(([, score]) => score >= floor).map(([id]) => id);
+            expect([...ranking.reaching].sort()).toEqual(expected.sort());
+          }
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
   it('scores chosen documents alone as MiniSearch scores them, leaving out those the query does not match', () => {
     const chosen = fc.uniqueArray(fc.nat(30), { maxLength: 8 }).map((numbers) => new Set(numbers.map((n) => `d${n}`)));
     fc.assert(

@@ -28,6 +28,12 @@ export interface TextSearchBounds {
   limit?: number;
   /** Documents answered wherever they rank (if they reach the share), beside the first `limit`. */
   keep?: ReadonlySet<string>;
+  /**
+   * Documents to be told whether they score at least `atLeast` of the best score (a share of their own, below the
+   * search's), answered or not (TextRanking.reaching): read with the search's own postings, left out as soon as they
+   * cannot reach it, and scored exactly only when the first pass cannot tell, instead of scored alone (scoresOf).
+   */
+  reaching?: { ids: ReadonlySet<string>; atLeast: number };
 }
 
 // MiniSearch's defaults: BM25+ parameters and the most edits a fractional fuzziness allows.
@@ -48,6 +54,8 @@ export class TextRanking {
     private readonly rankedTerms: string[][],
     /** False when the search was asked for fewer hits than match: more follow the last one. */
     readonly complete: boolean,
+    /** The documents of `reaching` (TextSearchBounds) that score at least its share of the best, answered or not. */
+    readonly reaching: ReadonlySet<string> = new Set(),
   ) {}
 
   get size(): number {
@@ -145,7 +153,10 @@ class SearchScratch {
   /** Phase one: the sum of the contributions seen so far and the number of query terms they came from. */
   readonly partial: Float64Array;
   readonly partialTerms: Uint16Array;
-  /** 1 while a document is a candidate, 2 once it is ruled out, 3 when it is kept whatever its score. */
+  /**
+   * 1 while a document is a candidate, 2 once it is ruled out, 3 when it is kept whatever its score, 5 while a
+   * document of TextSearchBounds.reaching may reach its share and is not told yet (odd: a candidate).
+   */
   readonly state: Uint8Array;
   /** Phase two, in MiniSearch's order: the current term's score, the total, the first list that found it. */
   readonly termScores: Float64Array;
@@ -230,6 +241,13 @@ interface PostingsByDocument {
 
 /** A term's lists are kept by document too when it has more than this many (a word found by prefix has thousands). */
 const LISTS_BY_DOCUMENT = 256;
+
+/** The documents of TextSearchBounds.reaching by number, the share of the best they must reach, and those the first pass found reach it. */
+interface DocumentsToScore {
+  documents: number[];
+  share: number;
+  reaching: number[];
+}
 
 /** A distinct term of a query: its lists, how often the query has it, and its bound. */
 interface QueryUnit {
@@ -630,7 +648,7 @@ export class CompactTextIndex {
    * has, ruling out those that cannot reach the threshold any more. The second pass scores the documents
    * left exactly as MiniSearch does, term by term in the query's order, so scores, order and ties are its.
    */
-  search(query: string, options: TextSearchOptions, { atLeast = 0, limit = Infinity, keep }: TextSearchBounds = {}): TextRanking {
+  search(query: string, options: TextSearchOptions, { atLeast = 0, limit = Infinity, keep, reaching }: TextSearchBounds = {}): TextRanking {
     const { queryTerms, units, unitOfOccurrence, boosts } = this.queryOf(query, options);
     if (this.ids.length === 0 || units.length === 0) return new TextRanking(this, new Int32Array(0), new Float64Array(0), [], true);
     for (const unit of units) unit.bound = this.boundOf(unit, boosts);
@@ -641,10 +659,16 @@ export class CompactTextIndex {
     const kept = this.documentsOf(keep);
     // One more than asked for beside the kept ones, to know whether more follow.
     const wanted = first + 1 + kept.length;
+    const toScore: DocumentsToScore = {
+      documents: this.documentsOf(reaching?.ids),
+      share: Math.min(Math.max(reaching?.atLeast ?? 0, 0), 1),
+      reaching: [],
+    };
     const { touched } = scratch;
     try {
-      const candidates = share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, kept, scratch, touched) : null;
-      return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, first, kept, candidates, scratch, touched);
+      const candidates =
+        share > 0 || wanted < Infinity ? this.candidates(units, boosts, share, wanted, kept, toScore, scratch, touched) : null;
+      return this.exactRanking(queryTerms, units, unitOfOccurrence, boosts, share, first, kept, candidates, scratch, touched, toScore);
     } finally {
       scratch.clear();
     }
@@ -887,25 +911,34 @@ export class CompactTextIndex {
     share: number,
     wanted: number,
     kept: number[],
+    toScore: DocumentsToScore,
     scratch: SearchScratch,
     touched: TouchedDocuments,
   ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
     const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
     let threshold = 0;
-    // A kept document is a candidate from the start and never ruled out.
+    // A kept document is a candidate from the start and never ruled out; a document to score is one until it
+    // can reach neither the threshold nor its own share of the best lower bound (at most that share of the best score).
     for (const document of kept) {
       state[document] = 3;
       touched.push(document);
     }
+    for (const document of toScore.documents) {
+      if (state[document] !== 0) continue;
+      state[document] = 5;
+      touched.push(document);
+    }
+    let bestLowerBound = 0;
     // Leaves in place, in document order, the candidates whose upper bound (with `rest` more, from `restTerms` terms) reaches the threshold.
     const ruleOut = (documents: Int32Array, rest: number, restTerms: number): Int32Array => {
       const least = threshold * ROUNDING_SLACK;
+      const leastToScore = bestLowerBound * toScore.share * ROUNDING_SLACK;
       let left = 0;
       for (let i = 0; i < documents.length; i++) {
         const document = documents[i]!;
-        if (state[document] === 3 || (partial[document]! + rest) * (partialTerms[document]! + restTerms) >= least)
-          documents[left++] = document;
+        const most = (partial[document]! + rest) * (partialTerms[document]! + restTerms);
+        if (state[document] === 3 || most >= (state[document] === 5 ? Math.min(least, leastToScore) : least)) documents[left++] = document;
         else state[document] = 2;
       }
       return documents.subarray(0, left);
@@ -917,7 +950,6 @@ export class CompactTextIndex {
     /** The last wanted-th best lower bound worked out (lower bounds only rise, so most documents fall below it). */
     let kth = 0;
     let candidates: Int32Array | null = null;
-    let bestLowerBound = 0;
     for (let step = 0; step < order.length; step++) {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
@@ -1016,7 +1048,42 @@ export class CompactTextIndex {
         }
       }
     }
-    return ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
+    const left = ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
+    return toScore.documents.length === 0 ? left : this.toldApart(left, share, toScore, scratch);
+  }
+
+  /**
+   * The candidates left after the first pass, less the documents to score (state 5) that it tells apart. A
+   * candidate's lower bound is then its score but for the order of the additions (every term was read for it), and
+   * the best of them the best score: one clearly below the search's share of the best is not answered, and if it is
+   * also clearly above or below its own share, it needs no exact score (it is added to `toScore.reaching` when above).
+   */
+  private toldApart(candidates: Int32Array, share: number, toScore: DocumentsToScore, scratch: SearchScratch): Int32Array {
+    const { partial, partialTerms, state } = scratch;
+    let best = 0;
+    for (let i = 0; i < candidates.length; i++) best = Math.max(best, partial[candidates[i]!]! * partialTerms[candidates[i]!]!);
+    // Each bound is widened by the rounding slack, far more than the order of a few hundred additions can move a sum.
+    const answered = best * share * ROUNDING_SLACK;
+    const reaches = (best * toScore.share) / ROUNDING_SLACK;
+    const fallsShort = best * toScore.share * ROUNDING_SLACK;
+    let left = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const document = candidates[i]!;
+      const score = partial[document]! * partialTerms[document]!;
+      if (state[document] === 5 && score / ROUNDING_SLACK < answered) {
+        if (score > 0 && score * ROUNDING_SLACK >= reaches) {
+          toScore.reaching.push(document);
+          state[document] = 2;
+          continue;
+        }
+        if (score / ROUNDING_SLACK < fallsShort) {
+          state[document] = 2;
+          continue;
+        }
+      }
+      candidates[left++] = document;
+    }
+    return candidates.subarray(0, left);
   }
 
   /**
@@ -1082,6 +1149,7 @@ export class CompactTextIndex {
     candidates: ArrayLike<number> | null,
     scratch: SearchScratch,
     touched: TouchedDocuments,
+    toScore?: DocumentsToScore,
   ): TextRanking {
     const { termScores, totalScores, firstList, lastSeen, state } = scratch;
     // The number of distinct query terms that found each document (the first pass's counts are done with).
@@ -1159,6 +1227,16 @@ export class CompactTextIndex {
       if (score > best) best = score;
     });
     const floor = best * share;
+    // The documents to score that the first pass told apart, and those it did not, from their scores.
+    const reaching = new Set<string>();
+    if (toScore !== undefined && toScore.documents.length > 0) {
+      for (const document of toScore.reaching) reaching.add(this.ids[document]!);
+      const toScoreSet = new Set(toScore.documents);
+      const least = best * toScore.share;
+      matched.forEach((document, position) => {
+        if (finalScores[position]! >= least && toScoreSet.has(document)) reaching.add(this.ids[document]!);
+      });
+    }
     const aboveFloor: number[] = [];
     for (let position = 0; position < matched.length; position++) if (finalScores[position]! >= floor) aboveFloor.push(position);
     const keptSet = new Set(kept);
@@ -1193,7 +1271,7 @@ export class CompactTextIndex {
       for (const document of documents) termsOf.get(document)?.push(units[unitNumber]!.term);
     });
     const rankedTerms = Array.from(ranked, (document) => termsOf.get(document)!);
-    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length);
+    return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length, reaching);
   }
 
   /** The numbers of the documents with these ids (ids the index does not have are left out). */
@@ -1290,7 +1368,7 @@ export class CompactTextIndex {
     if (end - start <= candidates.length * 4) {
       for (let posting = start; posting < end; posting++) {
         const document = this.postingDocuments[posting]!;
-        if (state[document] === 1 || state[document] === 3) into[count++] = posting;
+        if ((state[document]! & 1) === 1) into[count++] = posting;
       }
       return count;
     }

@@ -572,15 +572,14 @@ export class RegistrySearchIndex {
       const query = this.withTermNames(sentence, namedTerms[i]);
       const options = searchOptions(sentence, { text: 2, conditions: 1.5, heading: 0.5 });
       // The evidence's share bounds the search; whether the sentence is about a clause (a lower share) is asked
-      // only of the clauses it contradicts, scored alone: at full size a sentence is about thousands of clauses.
-      const ranking = this.clauseIndex.search(query, options, { atLeast: EVIDENCE_SHARE });
+      // only of the clauses it contradicts, scored by the same search: at full size a sentence is about thousands of
+      // clauses, and of a thousand it contradicts, a few dozen.
       const contradicted = contradictedBy.get(sentence);
-      if (contradicted !== undefined && ranking.size > 0) {
-        const floor = ranking.scoreAt(0) * ABOUT_SHARE;
-        for (const [id, score] of this.clauseIndex.scoresOf(query, options, contradicted)) {
-          if (score >= floor) about.set(id, (about.get(id) ?? new Set()).add(sentence));
-        }
-      }
+      const ranking = this.clauseIndex.search(query, options, {
+        atLeast: EVIDENCE_SHARE,
+        reaching: contradicted && { ids: contradicted, atLeast: ABOUT_SHARE },
+      });
+      for (const id of ranking.reaching) about.set(id, (about.get(id) ?? new Set()).add(sentence));
       let departing = 0;
       while (departing < ranking.size && ranking.scoreAt(departing) >= ranking.scoreAt(0) * DEPARTURE_SHARE) departing++;
       const blocksOfSentence = new Set<string>();
