@@ -214,6 +214,33 @@ interface TermLists {
 }
 
 /**
+ * The lists of the terms of a query asked for the first time, kept by the index and written again for the next
+ * query: a word asked once (at full size a new term name's first word finds 4 000 lists, 128 KB of arrays) is not
+ * kept by the memo, whose arrays would outlive the young generation and be dropped later, which the collector paid
+ * for. One set of arrays a query's terms take turns in, grown (twice what was wanted) when a query needs more, the
+ * terms already written keeping the arrays they were written to.
+ */
+class FirstAskLists {
+  arrays = listArrays(64);
+  /** How much of the arrays the query being prepared has taken. */
+  used = 0;
+
+  /** Where `count` lists can be written, the arrays grown if needed. */
+  take(count: number): number {
+    if (this.used + count > this.arrays.starts.length) {
+      this.arrays = listArrays(2 * (this.used + count));
+      this.used = 0;
+    }
+    const at = this.used;
+    this.used += count;
+    return at;
+  }
+}
+
+/** How many words asked once the index remembers (their keys only), to keep the lists of those asked a second time. */
+const ASKED_ONCE = 4096;
+
+/**
  * Every posting of a term's lists, by document and, for a document, in the lists' order (the order its sum is
  * added up in): a term found by prefix has thousands of short lists scattered over the postings, and read list by
  * list its documents are met in no order, each a miss in the per-document arrays; read by document they are met
@@ -244,6 +271,21 @@ interface QueryUnit {
 /** What a term's lists count towards the memo's most, in lists (32 bytes): the lists, and their postings by document (12 bytes a posting and its frequency's). */
 function memoSize(lists: number, postingsByDocument: number, frequencyBytes: number): number {
   return lists + Math.ceil((postingsByDocument * (12 + frequencyBytes)) / 32);
+}
+
+/** The arrays of a term's lists (TermLists but for its counts). */
+type ListArrays = Pick<TermLists, 'starts' | 'ends' | 'tokens' | 'places' | 'weights' | 'inverseFrequencies'>;
+
+/** Arrays for `count` lists. */
+function listArrays(count: number): ListArrays {
+  return {
+    starts: new Int32Array(count),
+    ends: new Int32Array(count),
+    tokens: new Int32Array(count),
+    places: new Int32Array(count),
+    weights: new Float64Array(count),
+    inverseFrequencies: new Float64Array(count),
+  };
 }
 
 /** The lists a term finds, by the term and how it is looked up; the least recently used go past a number of lists. */
@@ -548,6 +590,10 @@ export class CompactTextIndex {
   private foundByPrefix: Uint8Array | undefined;
   /** What the last term looked up found: a word found by prefix has thousands of tokens, and a new one is looked up each search. */
   private readonly foundTokens = new FoundTokens();
+  /** The keys of the terms asked once lately (oldest first), whose lists were not kept: a second ask keeps them. */
+  private readonly askedOnce = new Set<string>();
+  /** The lists of the terms of the query being prepared that are asked for the first time. */
+  private readonly firstAskLists = new FirstAskLists();
 
   constructor(
     private readonly fields: readonly string[],
@@ -689,6 +735,8 @@ export class CompactTextIndex {
   private prepare(query: string, options: TextSearchOptions): PreparedQuery {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
+    // The lists of the last query prepared are let go (the last query is this one from now on).
+    this.firstAskLists.used = 0;
     const units: QueryUnit[] = [];
     const unitOfOccurrence = queryTerms.map((term) => {
       const known = units.findIndex((unit) => unit.term === term);
@@ -701,7 +749,10 @@ export class CompactTextIndex {
     return { queryTerms, units, unitOfOccurrence, boosts };
   }
 
-  /** The lists of the tokens a query term finds, remembered by the term and how it is looked up. */
+  /**
+   * The lists of the tokens a query term finds, remembered by the term and how it is looked up once asked a second
+   * time; at its first ask, written to firstAskLists (valid until the next query is prepared).
+   */
   private termLists(term: string, options: TextSearchOptions): TermLists {
     const byPrefix = options.prefix(term);
     const fuzziness = options.fuzzy(term);
@@ -719,17 +770,16 @@ export class CompactTextIndex {
       for (let list = tokenNumber * fieldCount; list < (tokenNumber + 1) * fieldCount; list++)
         if (offsets[list] !== offsets[list + 1]) count++;
     }
-    const termLists: TermLists = {
-      tokenCount,
-      starts: new Int32Array(count),
-      ends: new Int32Array(count),
-      tokens: new Int32Array(count),
-      places: new Int32Array(count),
-      weights: new Float64Array(count),
-      inverseFrequencies: new Float64Array(count),
-      bounds: new Map(),
-      asked: 1,
-    };
+    const { askedOnce } = this;
+    // Kept at the second ask (unless too many for the memo), remembered as asked once at the first.
+    const keep = this.memo.fits(count) && askedOnce.delete(key);
+    if (!keep && !askedOnce.has(key)) {
+      askedOnce.add(key);
+      if (askedOnce.size > ASKED_ONCE) for (const oldest of askedOnce) if (askedOnce.delete(oldest)) break;
+    }
+    const termLists: TermLists = keep
+      ? { tokenCount, ...listArrays(count), bounds: new Map(), asked: 1 }
+      : this.listsAskedOnce(count, tokenCount);
     let i = 0;
     for (let j = 0; j < tokenCount; j++) {
       const tokenNumber = tokens[j]!;
@@ -745,8 +795,26 @@ export class CompactTextIndex {
         termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
       }
     }
-    this.memo.set(key, termLists);
+    if (keep) this.memo.set(key, termLists);
     return termLists;
+  }
+
+  /** Lists of a term asked for the first time, in firstAskLists. */
+  private listsAskedOnce(count: number, tokenCount: number): TermLists {
+    const at = this.firstAskLists.take(count);
+    const { starts, ends, tokens, places, weights, inverseFrequencies } = this.firstAskLists.arrays;
+    const end = at + count;
+    return {
+      tokenCount,
+      starts: starts.subarray(at, end),
+      ends: ends.subarray(at, end),
+      tokens: tokens.subarray(at, end),
+      places: places.subarray(at, end),
+      weights: weights.subarray(at, end),
+      inverseFrequencies: inverseFrequencies.subarray(at, end),
+      bounds: new Map(),
+      asked: 1,
+    };
   }
 
   /**
