@@ -990,8 +990,9 @@ export class CompactTextIndex {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
       // A document no earlier term found has at most every remaining term, each at its most.
-      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = this.inDocumentOrder(touched, state);
-      if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK)
+        candidates = this.leftInDocumentOrder(touched, state, (documents) => ruleOut(documents, restBound, restTerms));
+      else if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
       const found = (document: number, score: number) => {
         partial[document]! += score;
         if (lastSeen[document] !== stamp) {
@@ -1084,17 +1085,22 @@ export class CompactTextIndex {
         }
       }
     }
-    return ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
+    return candidates !== null
+      ? ruleOut(candidates, 0, 0)
+      : this.leftInDocumentOrder(touched, state, (documents) => ruleOut(documents, 0, 0));
   }
 
   /**
-   * The documents found so far (none ruled out yet: each is a candidate or kept), in document order: sorted when
-   * they are few, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
+   * The documents found so far (none ruled out yet: each is a candidate or kept) that `ruleOut` leaves (it marks
+   * the others 2), in document order: ruled out first, in the order found, as most are; then sorted when few are
+   * left, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
    */
-  private inDocumentOrder(touched: TouchedDocuments, state: Uint8Array): Int32Array {
-    if (touched.length * 32 < state.length) return touched.list().slice().sort();
+  private leftInDocumentOrder(touched: TouchedDocuments, state: Uint8Array, ruleOut: (documents: Int32Array) => Int32Array): Int32Array {
     // One more place, as each document is written and kept only when its state is 1 or 3 (without a branch to mispredict).
     const documents = new Int32Array(touched.length + 1);
+    documents.set(touched.list());
+    const left = ruleOut(documents.subarray(0, touched.length)).length;
+    if (left * 32 < state.length) return documents.subarray(0, left).sort();
     let count = 0;
     for (let document = 0; document < state.length; document++) {
       documents[count] = document;
