@@ -224,6 +224,14 @@ class FirstAskLists {
   arrays = listArrays(64);
   /** How much of the arrays the query being prepared has taken. */
   used = 0;
+  /** The lists written, by the key of their term (TermListsMemo's). */
+  readonly byKey = new Map<string, TermLists>();
+
+  /** Emptied for the next query. */
+  reset(): void {
+    this.used = 0;
+    this.byKey.clear();
+  }
 
   /** Where `count` lists can be written, the arrays grown if needed. */
   take(count: number): number {
@@ -592,8 +600,13 @@ export class CompactTextIndex {
   private readonly foundTokens = new FoundTokens();
   /** The keys of the terms asked once lately (oldest first), whose lists were not kept: a second ask keeps them. */
   private readonly askedOnce = new Set<string>();
-  /** The lists of the terms of the query being prepared that are asked for the first time. */
-  private readonly firstAskLists = new FirstAskLists();
+  /**
+   * The lists of the terms of the query being prepared that are asked for the first time, and those of the query
+   * prepared before it: a word the next query asks again (a user's look-up typed on, a page of names sharing their
+   * first word) is copied from there to the memo rather than looked up again.
+   */
+  private firstAskLists = new FirstAskLists();
+  private lastFirstAskLists = new FirstAskLists();
 
   constructor(
     private readonly fields: readonly string[],
@@ -735,8 +748,9 @@ export class CompactTextIndex {
   private prepare(query: string, options: TextSearchOptions): PreparedQuery {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
-    // The lists of the last query prepared are let go (the last query is this one from now on).
-    this.firstAskLists.used = 0;
+    // The lists of the query before the last are let go (the last query is this one from now on).
+    [this.lastFirstAskLists, this.firstAskLists] = [this.firstAskLists, this.lastFirstAskLists];
+    this.firstAskLists.reset();
     const units: QueryUnit[] = [];
     const unitOfOccurrence = queryTerms.map((term) => {
       const known = units.findIndex((unit) => unit.term === term);
@@ -751,7 +765,7 @@ export class CompactTextIndex {
 
   /**
    * The lists of the tokens a query term finds, remembered by the term and how it is looked up once asked a second
-   * time; at its first ask, written to firstAskLists (valid until the next query is prepared).
+   * time; at its first ask, written to firstAskLists (valid until the query after the next is prepared).
    */
   private termLists(term: string, options: TextSearchOptions): TermLists {
     const byPrefix = options.prefix(term);
@@ -762,6 +776,8 @@ export class CompactTextIndex {
       if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
       return known;
     }
+    const recent = this.lastFirstAskLists.byKey.get(key);
+    if (recent !== undefined && this.memo.fits(recent.starts.length)) return this.keptFromLastQuery(key, recent);
     const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
     const { fieldCount, offsets } = this;
     let count = 0;
@@ -796,7 +812,30 @@ export class CompactTextIndex {
       }
     }
     if (keep) this.memo.set(key, termLists);
+    else this.firstAskLists.byKey.set(key, termLists);
     return termLists;
+  }
+
+  /**
+   * The lists of a term the query before asked for the first time, copied and kept: its second ask, at which the
+   * memo, had it kept them at the first, would add their postings by document.
+   */
+  private keptFromLastQuery(key: string, recent: TermLists): TermLists {
+    this.askedOnce.delete(key);
+    const kept: TermLists = {
+      tokenCount: recent.tokenCount,
+      starts: recent.starts.slice(),
+      ends: recent.ends.slice(),
+      tokens: recent.tokens.slice(),
+      places: recent.places.slice(),
+      weights: recent.weights.slice(),
+      inverseFrequencies: recent.inverseFrequencies.slice(),
+      bounds: recent.bounds,
+      asked: 2,
+    };
+    if (kept.starts.length > LISTS_BY_DOCUMENT) this.byDocument(kept);
+    this.memo.set(key, kept);
+    return kept;
   }
 
   /** Lists of a term asked for the first time, in firstAskLists. */
