@@ -214,41 +214,6 @@ interface TermLists {
 }
 
 /**
- * The lists of the terms of a query asked for the first time, kept by the index and written again for the next
- * query: a word asked once (at full size a new term name's first word finds 4 000 lists, 128 KB of arrays) is not
- * kept by the memo, whose arrays would outlive the young generation and be dropped later, which the collector paid
- * for. One set of arrays a query's terms take turns in, grown (twice what was wanted) when a query needs more, the
- * terms already written keeping the arrays they were written to.
- */
-class FirstAskLists {
-  arrays = listArrays(64);
-  /** How much of the arrays the query being prepared has taken. */
-  used = 0;
-  /** The lists written, by the key of their term (TermListsMemo's). */
-  readonly byKey = new Map<string, TermLists>();
-
-  /** Emptied for the next query. */
-  reset(): void {
-    this.used = 0;
-    this.byKey.clear();
-  }
-
-  /** Where `count` lists can be written, the arrays grown if needed. */
-  take(count: number): number {
-    if (this.used + count > this.arrays.starts.length) {
-      this.arrays = listArrays(2 * (this.used + count));
-      this.used = 0;
-    }
-    const at = this.used;
-    this.used += count;
-    return at;
-  }
-}
-
-/** How many words asked once the index remembers (their keys only), to keep the lists of those asked a second time. */
-const ASKED_ONCE = 4096;
-
-/**
  * Every posting of a term's lists, by document and, for a document, in the lists' order (the order its sum is
  * added up in): a term found by prefix has thousands of short lists scattered over the postings, and read list by
  * list its documents are met in no order, each a miss in the per-document arrays; read by document they are met
@@ -279,21 +244,6 @@ interface QueryUnit {
 /** What a term's lists count towards the memo's most, in lists (32 bytes): the lists, and their postings by document (12 bytes a posting and its frequency's). */
 function memoSize(lists: number, postingsByDocument: number, frequencyBytes: number): number {
   return lists + Math.ceil((postingsByDocument * (12 + frequencyBytes)) / 32);
-}
-
-/** The arrays of a term's lists (TermLists but for its counts). */
-type ListArrays = Pick<TermLists, 'starts' | 'ends' | 'tokens' | 'places' | 'weights' | 'inverseFrequencies'>;
-
-/** Arrays for `count` lists. */
-function listArrays(count: number): ListArrays {
-  return {
-    starts: new Int32Array(count),
-    ends: new Int32Array(count),
-    tokens: new Int32Array(count),
-    places: new Int32Array(count),
-    weights: new Float64Array(count),
-    inverseFrequencies: new Float64Array(count),
-  };
 }
 
 /** The lists a term finds, by the term and how it is looked up; the least recently used go past a number of lists. */
@@ -598,15 +548,6 @@ export class CompactTextIndex {
   private foundByPrefix: Uint8Array | undefined;
   /** What the last term looked up found: a word found by prefix has thousands of tokens, and a new one is looked up each search. */
   private readonly foundTokens = new FoundTokens();
-  /** The keys of the terms asked once lately (oldest first), whose lists were not kept: a second ask keeps them. */
-  private readonly askedOnce = new Set<string>();
-  /**
-   * The lists of the terms of the query being prepared that are asked for the first time, and those of the query
-   * prepared before it: a word the next query asks again (a user's look-up typed on, a page of names sharing their
-   * first word) is copied from there to the memo rather than looked up again.
-   */
-  private firstAskLists = new FirstAskLists();
-  private lastFirstAskLists = new FirstAskLists();
 
   constructor(
     private readonly fields: readonly string[],
@@ -748,9 +689,6 @@ export class CompactTextIndex {
   private prepare(query: string, options: TextSearchOptions): PreparedQuery {
     const queryTerms = this.tokenize(query).filter((term) => term);
     const boosts = this.fields.map((field) => (Object.hasOwn(options.boost, field) ? options.boost[field] : 0) || 1);
-    // The lists of the query before the last are let go (the last query is this one from now on).
-    [this.lastFirstAskLists, this.firstAskLists] = [this.firstAskLists, this.lastFirstAskLists];
-    this.firstAskLists.reset();
     const units: QueryUnit[] = [];
     const unitOfOccurrence = queryTerms.map((term) => {
       const known = units.findIndex((unit) => unit.term === term);
@@ -763,10 +701,7 @@ export class CompactTextIndex {
     return { queryTerms, units, unitOfOccurrence, boosts };
   }
 
-  /**
-   * The lists of the tokens a query term finds, remembered by the term and how it is looked up once asked a second
-   * time; at its first ask, written to firstAskLists (valid until the query after the next is prepared).
-   */
+  /** The lists of the tokens a query term finds, remembered by the term and how it is looked up. */
   private termLists(term: string, options: TextSearchOptions): TermLists {
     const byPrefix = options.prefix(term);
     const fuzziness = options.fuzzy(term);
@@ -776,8 +711,6 @@ export class CompactTextIndex {
       if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
       return known;
     }
-    const recent = this.lastFirstAskLists.byKey.get(key);
-    if (recent !== undefined && this.memo.fits(recent.starts.length)) return this.keptFromLastQuery(key, recent);
     const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
     const { fieldCount, offsets } = this;
     let count = 0;
@@ -786,16 +719,17 @@ export class CompactTextIndex {
       for (let list = tokenNumber * fieldCount; list < (tokenNumber + 1) * fieldCount; list++)
         if (offsets[list] !== offsets[list + 1]) count++;
     }
-    const { askedOnce } = this;
-    // Kept at the second ask (unless too many for the memo), remembered as asked once at the first.
-    const keep = this.memo.fits(count) && askedOnce.delete(key);
-    if (!keep && !askedOnce.has(key)) {
-      askedOnce.add(key);
-      if (askedOnce.size > ASKED_ONCE) for (const oldest of askedOnce) if (askedOnce.delete(oldest)) break;
-    }
-    const termLists: TermLists = keep
-      ? { tokenCount, ...listArrays(count), bounds: new Map(), asked: 1 }
-      : this.listsAskedOnce(count, tokenCount);
+    const termLists: TermLists = {
+      tokenCount,
+      starts: new Int32Array(count),
+      ends: new Int32Array(count),
+      tokens: new Int32Array(count),
+      places: new Int32Array(count),
+      weights: new Float64Array(count),
+      inverseFrequencies: new Float64Array(count),
+      bounds: new Map(),
+      asked: 1,
+    };
     let i = 0;
     for (let j = 0; j < tokenCount; j++) {
       const tokenNumber = tokens[j]!;
@@ -811,49 +745,8 @@ export class CompactTextIndex {
         termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
       }
     }
-    if (keep) this.memo.set(key, termLists);
-    else this.firstAskLists.byKey.set(key, termLists);
+    this.memo.set(key, termLists);
     return termLists;
-  }
-
-  /**
-   * The lists of a term the query before asked for the first time, copied and kept: its second ask, at which the
-   * memo, had it kept them at the first, would add their postings by document.
-   */
-  private keptFromLastQuery(key: string, recent: TermLists): TermLists {
-    this.askedOnce.delete(key);
-    const kept: TermLists = {
-      tokenCount: recent.tokenCount,
-      starts: recent.starts.slice(),
-      ends: recent.ends.slice(),
-      tokens: recent.tokens.slice(),
-      places: recent.places.slice(),
-      weights: recent.weights.slice(),
-      inverseFrequencies: recent.inverseFrequencies.slice(),
-      bounds: recent.bounds,
-      asked: 2,
-    };
-    if (kept.starts.length > LISTS_BY_DOCUMENT) this.byDocument(kept);
-    this.memo.set(key, kept);
-    return kept;
-  }
-
-  /** Lists of a term asked for the first time, in firstAskLists. */
-  private listsAskedOnce(count: number, tokenCount: number): TermLists {
-    const at = this.firstAskLists.take(count);
-    const { starts, ends, tokens, places, weights, inverseFrequencies } = this.firstAskLists.arrays;
-    const end = at + count;
-    return {
-      tokenCount,
-      starts: starts.subarray(at, end),
-      ends: ends.subarray(at, end),
-      tokens: tokens.subarray(at, end),
-      places: places.subarray(at, end),
-      weights: weights.subarray(at, end),
-      inverseFrequencies: inverseFrequencies.subarray(at, end),
-      bounds: new Map(),
-      asked: 1,
-    };
   }
 
   /**
@@ -1029,9 +922,8 @@ export class CompactTextIndex {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
       // A document no earlier term found has at most every remaining term, each at its most.
-      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK)
-        candidates = this.leftInDocumentOrder(touched, state, (documents) => ruleOut(documents, restBound, restTerms));
-      else if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = this.inDocumentOrder(touched, state);
+      if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
       const found = (document: number, score: number) => {
         partial[document]! += score;
         if (lastSeen[document] !== stamp) {
@@ -1124,22 +1016,17 @@ export class CompactTextIndex {
         }
       }
     }
-    return candidates !== null
-      ? ruleOut(candidates, 0, 0)
-      : this.leftInDocumentOrder(touched, state, (documents) => ruleOut(documents, 0, 0));
+    return ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
   }
 
   /**
-   * The documents found so far (none ruled out yet: each is a candidate or kept) that `ruleOut` leaves (it marks
-   * the others 2), in document order: ruled out first, in the order found, as most are; then sorted when few are
-   * left, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
+   * The documents found so far (none ruled out yet: each is a candidate or kept), in document order: sorted when
+   * they are few, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
    */
-  private leftInDocumentOrder(touched: TouchedDocuments, state: Uint8Array, ruleOut: (documents: Int32Array) => Int32Array): Int32Array {
+  private inDocumentOrder(touched: TouchedDocuments, state: Uint8Array): Int32Array {
+    if (touched.length * 32 < state.length) return touched.list().slice().sort();
     // One more place, as each document is written and kept only when its state is 1 or 3 (without a branch to mispredict).
     const documents = new Int32Array(touched.length + 1);
-    documents.set(touched.list());
-    const left = ruleOut(documents.subarray(0, touched.length)).length;
-    if (left * 32 < state.length) return documents.subarray(0, left).sort();
     let count = 0;
     for (let document = 0; document < state.length; document++) {
       documents[count] = document;
