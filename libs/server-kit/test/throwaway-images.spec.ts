@@ -1,3 +1,4 @@
+// CI runs this spec once, in the embedded run: it opens its own in-memory PGlite (memory://) whatever DATABASE_URL says.
 import { chmod, mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// CI runs this spec once, in the PostgreSQL run: plain code (no database), placed there to even out the two runs.
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
