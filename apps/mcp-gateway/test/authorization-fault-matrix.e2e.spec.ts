@@ -3,32 +3,19 @@
 // could not be established…`), a resource read is -32003, nothing reaches standards-api, each cell is
 // counted once as outcome="unavailable", and the same call works again once identity answers.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createTestDatabase,
-  FakeIdentity,
-  FAULT_MODES,
-  freePort,
-  startBuiltService,
-  type BuiltService,
-  type FaultMode,
-  type TestDatabase,
-} from '@stdreg/server-kit/testing';
+import { FakeIdentity, FAULT_MODES, type FaultMode } from '@stdreg/server-kit/testing';
 import { validToolCalls } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
 import { PLATFORM_START_TIMEOUT_MS } from './support/platform';
+import { startStandardsApiBesideFake, type StandardsApiBesideFake } from './support/standards-api-beside-fake';
 import { countRequests, type RequestCounter } from './support/request-counter';
 
 const ORG = randomUUID();
 const UNAVAILABLE = 'Authorization could not be established (identity unavailable); nothing was done. Retry later.';
 const identity = new FakeIdentity();
-let standardsApi: BuiltService;
-let standardsDb: TestDatabase;
-let standardsData: string;
+let standardsApi: StandardsApiBesideFake;
 let upstream: RequestCounter;
 let gateway: RunningGateway;
 let client: Client;
@@ -92,20 +79,7 @@ async function underFault<T>(fault: FaultMode, act: () => Promise<T>): Promise<T
 
 beforeAll(async () => {
   await identity.start();
-  standardsData = await mkdtemp(path.join(tmpdir(), 'stdreg-matrix-standards-'));
-  standardsDb = await createTestDatabase('standards_for_matrix');
-  const port = await freePort();
-  standardsApi = await startBuiltService('standards-api', port, {
-    STANDARDS_API_PORT: String(port),
-    DATA_DIR: standardsData,
-    IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
-    // As the gateway's below: the fake identity answers from this test's process, slow on a loaded machine.
-    AUTHZ_TIMEOUT_MS: '5000',
-    // The fake identity answers decisions only; nothing here is about partner events.
-    EVENT_RELAY: 'off',
-    ...(standardsDb.kind === 'server' ? standardsDb.env : {}),
-  });
+  standardsApi = await startStandardsApiBesideFake(identity.url, 'matrix');
   upstream = await countRequests(standardsApi.url);
   gateway = await startGateway({
     STANDARDS_API_URL: upstream.url,
@@ -127,8 +101,6 @@ afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
   await standardsApi?.stop();
-  await standardsDb?.drop();
-  if (standardsData) await rm(standardsData, { recursive: true, force: true });
   await identity.stop();
 });
 

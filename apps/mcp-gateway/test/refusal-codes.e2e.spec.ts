@@ -2,31 +2,20 @@
 // refused over HTTP before any MCP server saw it and a refused resources/read in the JSON-RPC error's `data`,
 // a refused tools/call in its result's `_meta`; the same code for the same cause on every path.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_CREDENTIAL_LENGTH, TOOL_REFUSAL_META, type ToolRefusalCode } from '@stdreg/contracts';
-import {
-  createTestDatabase,
-  FakeIdentity,
-  freePort,
-  startBuiltService,
-  type BuiltService,
-  type TestDatabase,
-} from '@stdreg/server-kit/testing';
+import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { validToolCalls } from './support/examples';
 import { connectClient, startGateway, type RunningGateway } from './support/gateway';
 import { PLATFORM_START_TIMEOUT_MS } from './support/platform';
+import { startStandardsApiBesideFake, type StandardsApiBesideFake } from './support/standards-api-beside-fake';
 
 const ORG = randomUUID();
 const OWNER_KEY = `stdreg_app_owner_of:${ORG}`;
 const identity = new FakeIdentity();
-let standardsApi: BuiltService;
-let standardsDb: TestDatabase;
-let standardsData: string;
+let standardsApi: StandardsApiBesideFake;
 let gateway: RunningGateway;
 let limited: RunningGateway;
 let owner: Client;
@@ -97,18 +86,7 @@ async function toolRefusal(on: Client, name: string): Promise<ToolRefusalCode | 
 
 beforeAll(async () => {
   await identity.start();
-  standardsData = await mkdtemp(path.join(tmpdir(), 'stdreg-refusals-standards-'));
-  standardsDb = await createTestDatabase('standards_for_refusals');
-  const port = await freePort();
-  standardsApi = await startBuiltService('standards-api', port, {
-    STANDARDS_API_PORT: String(port),
-    DATA_DIR: standardsData,
-    IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
-    AUTHZ_TIMEOUT_MS: '5000',
-    EVENT_RELAY: 'off',
-    ...(standardsDb.kind === 'server' ? standardsDb.env : {}),
-  });
+  standardsApi = await startStandardsApiBesideFake(identity.url, 'refusals');
   const env = {
     STANDARDS_API_URL: standardsApi.url,
     IDENTITY_URL: identity.url,
@@ -132,8 +110,6 @@ afterAll(async () => {
   await gateway?.close();
   await limited?.close();
   await standardsApi?.stop();
-  await standardsDb?.drop();
-  if (standardsData) await rm(standardsData, { recursive: true, force: true });
   await identity.stop();
 });
 
