@@ -233,6 +233,27 @@ describe('the compact text index', () => {
     );
   });
 
+  it('answers as MiniSearch does when two words found by prefix in hundreds of lists are asked in turn, each read by document', () => {
+    // Each word's postings are ordered by document in working arrays the index lends again: the second word's must
+    // not overwrite what the first one keeps, nor a search's candidates in order what a list's postings are read into.
+    const letters = 'abcdefghijklmnopq';
+    const compounds = ['pay', 'fee'].flatMap((prefix) => [...letters].flatMap((a) => [...letters].map((b) => `${prefix}${a}${b}`)));
+    const mixed = (maxWords: number) =>
+      fc.array(fc.oneof(fc.constantFrom(...compounds), word), { maxLength: maxWords }).map((words) => words.join(' '));
+    const large = fc.array(fc.tuple(mixed(4), mixed(3), mixed(8)), { minLength: 150, maxLength: 300 });
+    const prefixed = searchOptions.map((options) => ({ ...options, prefix: (term: string) => term.length >= 3 }));
+    const asked = fc.tuple(fc.constantFrom('pay', 'pay rate', 'pay fee'), fc.constantFrom('fee', 'fee ledger', 'settle fee'));
+    fc.assert(
+      fc.property(large, asked, prefixed, share, limit, kept, (documents, queries, options, atLeast, first, keep) => {
+        const indexes = bothIndexes(documents);
+        for (let round = 0; round < 3; round++) {
+          for (const query of queries) expectSameAnswer(indexes, query, options, atLeast, first, keep);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('answers a bounded search with the first hits of the same search unbounded, the pruned documents never among them', () => {
     const large = fc.array(fc.tuple(text(4), text(3), text(8)), { minLength: 50, maxLength: 400 });
     fc.assert(

@@ -3,6 +3,7 @@
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
 import { placesByDocument } from './places-by-document';
+import { reusedFloat64Array, reusedInt32Array } from './reused-array';
 import { FlatVocabulary, startsWithHan, type TokensWithinDistance, type VocabularyParts } from './flat-vocabulary';
 
 /** A document to index: its id and the text of each field, in the index's field order. */
@@ -170,6 +171,8 @@ class SearchScratch {
   readonly touched: TouchedDocuments;
   /** The postings of one list that are a candidate's (a list has each document at most once). */
   readonly candidatePostings: Int32Array;
+  /** The documents found, in document order (inDocumentOrder), one more place than documents: the candidates, ruled out in place. */
+  readonly inOrder: Int32Array;
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -182,6 +185,7 @@ class SearchScratch {
     this.lowerBounds = new Float64Array(documentCount);
     this.touched = new TouchedDocuments(documentCount);
     this.candidatePostings = new Int32Array(documentCount);
+    this.inOrder = new Int32Array(documentCount + 1);
   }
 
   /** Clears what a search wrote, for the documents it touched. */
@@ -566,6 +570,11 @@ export class CompactTextIndex {
   private foundByPrefix: Uint8Array | undefined;
   /** What the last term looked up found: a word found by prefix has thousands of tokens, and a new one is looked up each search. */
   private readonly foundTokens = new FoundTokens();
+  /** What each list of a term can add, grouped by field (termBound). */
+  private readonly listMaxima = reusedFloat64Array();
+  /** A term's postings while they are ordered by document (byDocument): its documents, postings and lists, and placesByDocument's four. */
+  private readonly unordered = [reusedInt32Array(), reusedInt32Array(), reusedInt32Array()] as const;
+  private readonly sortWork = [reusedInt32Array(), reusedInt32Array(), reusedInt32Array(), reusedInt32Array()] as const;
 
   constructor(
     private readonly fields: readonly string[],
@@ -783,9 +792,7 @@ export class CompactTextIndex {
     const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
     if (!this.memo.fits(size)) return false;
     // Each posting's document, in the lists read one after the other, then ordered by document (stably, so in the lists' order).
-    const documents = new Int32Array(count);
-    const postings = new Int32Array(count);
-    const listOf = new Int32Array(count);
+    const [documents, postings, listOf] = this.unordered.map((array) => array.take(count)) as [Int32Array, Int32Array, Int32Array];
     let k = 0;
     for (let i = 0; i < lists.starts.length; i++) {
       for (let posting = lists.starts[i]!; posting < lists.ends[i]!; posting++) {
@@ -794,9 +801,12 @@ export class CompactTextIndex {
         listOf[k++] = i;
       }
     }
-    const ordered = placesByDocument(documents);
+    const ordered = placesByDocument(
+      documents,
+      (length) => this.sortWork.map((array) => array.take(length)) as [Int32Array, Int32Array, Int32Array, Int32Array],
+    );
     const byDocument: PostingsByDocument = {
-      documents: ordered.documents,
+      documents: ordered.documents.slice(),
       postings: new Int32Array(count),
       frequencies: this.postingFrequencies instanceof Uint16Array ? new Uint16Array(count) : new Int32Array(count),
       lists: new Int32Array(count),
@@ -873,7 +883,7 @@ export class CompactTextIndex {
     for (let i = 0; i < places.length; i++) fieldStarts[(places[i]! % fieldCount) + 1]!++;
     for (let field = 0; field < fieldCount; field++) fieldStarts[field + 1]! += fieldStarts[field]!;
     const next = fieldStarts.slice(0, fieldCount);
-    const most = new Float64Array(places.length);
+    const most = this.listMaxima.take(places.length);
     for (let i = 0; i < places.length; i++) {
       const field = places[i]! % fieldCount;
       most[next[field]!++] = weights[i]! * this.maxScores[tokens[i]! * fieldCount + field]!;
@@ -954,7 +964,8 @@ export class CompactTextIndex {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
       // A document no earlier term found has at most every remaining term, each at its most.
-      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK) candidates = this.inDocumentOrder(touched, state);
+      if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK)
+        candidates = this.inDocumentOrder(touched, state, scratch.inOrder);
       if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
       const found = (document: number, score: number) => {
         partial[document]! += score;
@@ -1048,7 +1059,7 @@ export class CompactTextIndex {
         }
       }
     }
-    const left = ruleOut(candidates ?? this.inDocumentOrder(touched, state), 0, 0);
+    const left = ruleOut(candidates ?? this.inDocumentOrder(touched, state, scratch.inOrder), 0, 0);
     return toScore.documents.length === 0 ? left : this.toldApart(left, share, toScore, scratch);
   }
 
@@ -1090,10 +1101,12 @@ export class CompactTextIndex {
    * The documents found so far (none ruled out yet: each is a candidate or kept), in document order: sorted when
    * they are few, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
    */
-  private inDocumentOrder(touched: TouchedDocuments, state: Uint8Array): Int32Array {
-    if (touched.length * 32 < state.length) return touched.list().slice().sort();
-    // One more place, as each document is written and kept only when its state is 1 or 3 (without a branch to mispredict).
-    const documents = new Int32Array(touched.length + 1);
+  private inDocumentOrder(touched: TouchedDocuments, state: Uint8Array, documents: Int32Array): Int32Array {
+    if (touched.length * 32 < state.length) {
+      documents.set(touched.list());
+      return documents.subarray(0, touched.length).sort();
+    }
+    // Each document is written and kept only when its state is 1 or 3 (without a branch to mispredict), hence the one more place.
     let count = 0;
     for (let document = 0; document < state.length; document++) {
       documents[count] = document;

@@ -9,6 +9,8 @@
 // token ending there) are in the order they were last set in its Map. An entry is set when both its node
 // and the node under it exist, and a node with path P exists from the first token equal to P or the
 // second token that branches at P, whichever comes first (`FlatVocabulary.of` works that out).
+import { reusedInt32Array } from './reused-array';
+
 const HAN_FIRST = /^\p{Script=Han}/u;
 
 /** Whether a token starts with a Han character: the vocabulary keeps those apart from the others. */
@@ -69,6 +71,8 @@ export class FlatVocabulary {
   /** The least shared length of each block of 32 positions, and of each run of 32 blocks. */
   private readonly blockLeast: Uint8Array;
   private readonly runLeast: Uint8Array;
+  /** A prefix's tokens by rank (eachWithPrefix): a word found by prefix has thousands of tokens, and each search looks new words up. */
+  private readonly byRank = reusedInt32Array();
 
   /**
    * The vocabulary of these tokens (distinct, none empty), token number i being tokens[i]: the order they were
@@ -145,12 +149,12 @@ export class FlatVocabulary {
       least = Math.min(least, this.rankOf[position]!);
       most = Math.max(most, this.rankOf[position]!);
     }
-    let byRank: Int32Array;
+    const byRank = this.byRank.take(end - start);
     if (most - least + 1 === end - start) {
-      byRank = new Int32Array(end - start);
       for (let position = start; position < end; position++) byRank[this.rankOf[position]! - least] = position;
     } else {
-      byRank = Int32Array.from({ length: end - start }, (_, i) => start + i).sort((a, b) => this.rankOf[a]! - this.rankOf[b]!);
+      for (let i = 0; i < byRank.length; i++) byRank[i] = start + i;
+      byRank.sort((a, b) => this.rankOf[a]! - this.rankOf[b]!);
     }
     for (let i = byRank.length - 1; i >= 0; i--) visit(this.tokenOf[byRank[i]!]!, this.lengthAt(byRank[i]!));
   }

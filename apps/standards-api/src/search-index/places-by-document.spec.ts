@@ -26,6 +26,14 @@ describe('placesByDocument', () => {
     );
   });
 
+  it('orders in working arrays lent to it, whatever they held before', () => {
+    const working = [new Int32Array(8).fill(5), new Int32Array(8).fill(-1), new Int32Array(8).fill(3), new Int32Array(8).fill(9)];
+    const ordered = placesByDocument(Int32Array.of(4, 1, 4, 0), (length) => working.map((array) => array.subarray(0, length)) as never);
+    expect([...ordered.places]).toEqual([3, 1, 0, 2]);
+    expect([...ordered.documents]).toEqual([0, 1, 4, 4]);
+    expect(working.map((array) => array.buffer)).toContain(ordered.documents.buffer);
+  });
+
   it('orders nothing, and documents all numbered 0', () => {
     expect(placesByDocument(new Int32Array(0))).toEqual({ places: new Int32Array(0), documents: new Int32Array(0) });
     expect(placesByDocument(new Int32Array(3))).toEqual({ places: Int32Array.of(0, 1, 2), documents: new Int32Array(3) });
