@@ -126,7 +126,8 @@ interface BlockHit {
   most: number;
   votes: number;
   terms: string[];
-  unscored: string[];
+  /** How many of its clauses are neither scored nor known to score nothing (scored alone, or every clause found). */
+  unscored: number;
 }
 
 /** The block a clause belongs to: its id up to the `#` (RUL-3#2 is a clause of RUL-3). */
@@ -726,12 +727,23 @@ export class RegistrySearchIndex {
     /** The blocks of the clauses in clauseScores, and those some of whose clauses were scored alone. */
     const foundSections = new Set<string>();
     const openedSections = new Set<string>();
+    /**
+     * The scores of each block's clauses in clauseScores, rounded: a block's relevance is worked out from them and its
+     * number of clauses, not by looking up each of its clauses (hundreds of blocks are worked out at full size).
+     */
+    const foundScores = new Map<string, number[]>();
+    const addFound = (id: string, score: number) => {
+      const sectionId = blockOfClause(id);
+      foundSections.add(sectionId);
+      const scores = foundScores.get(sectionId);
+      if (scores === undefined) foundScores.set(sectionId, [round(score)]);
+      else scores.push(round(score));
+    };
     const searchWhole = () => {
       const whole = this.clauseIndex.search(query, options, { limit: clauseLimit });
-      for (let rank = 0; rank < whole.size; rank++) {
-        clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
-        foundSections.add(blockOfClause(whole.idAt(rank)));
-      }
+      for (let rank = 0; rank < whole.size; rank++) clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
+      foundScores.clear();
+      for (const [id, score] of clauseScores) addFound(id, score);
       return whole;
     };
     let whole = searchWhole();
@@ -775,26 +787,22 @@ export class RegistrySearchIndex {
         if (keys === undefined) return undefined;
         let relevance: number;
         let mostRelevance: number;
-        let unscored: string[];
+        let unscored: number;
         if (!foundSections.has(sectionId) && !openedSections.has(sectionId)) {
           relevance = 0;
           mostRelevance = noneFoundMost[Math.min(keys.length, 3)]!;
-          unscored = whole.complete ? [] : keys;
+          unscored = whole.complete ? 0 : keys.length;
         } else {
-          const found: number[] = [];
-          const most: number[] = [];
-          unscored = [];
-          for (const id of keys) {
-            const score = clauseScores.get(id);
-            found.push(score === undefined ? 0 : round(score));
-            if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
-            else {
-              most.push(unknown);
-              unscored.push(id);
-            }
-          }
-          relevance = relevanceOf(found);
-          mostRelevance = relevanceOf(most);
+          // A block opened had every clause not yet known scored alone; one not opened has none scored alone.
+          const scores = foundScores.get(sectionId) ?? [];
+          const notFound = keys.length - scores.length;
+          unscored = whole.complete || openedSections.has(sectionId) ? 0 : notFound;
+          relevance = relevanceOf([...scores, ...new Array<number>(notFound).fill(0)]);
+          mostRelevance = relevanceOf([
+            ...scores,
+            ...new Array<number>(notFound - unscored).fill(0),
+            ...new Array<number>(unscored).fill(unknown),
+          ]);
         }
         const { terms, votes, signal } = signalledOf(sectionId);
         const score = round(relevance + signal);
@@ -851,14 +859,13 @@ export class RegistrySearchIndex {
       const answered = new Set(hits);
       const open = blocks.filter(
         (hit) =>
-          hit.unscored.length > 0 &&
-          (answered.has(hit) || (full ? hit.most : hit.most - hit.votes) >= last || hit.most - hit.votes > bestUnvoted),
+          hit.unscored > 0 && (answered.has(hit) || (full ? hit.most : hit.most - hit.votes) >= last || hit.most - hit.votes > bestUnvoted),
       );
       if (open.length > 0) {
-        const ids = new Set(open.flatMap((hit) => hit.unscored));
+        const ids = new Set(open.flatMap((hit) => this.clauseKeys.get(hit.sectionId)!.filter((id) => !isKnown(id))));
         for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) {
           clauseScores.set(id, score);
-          foundSections.add(blockOfClause(id));
+          addFound(id, score);
         }
         for (const id of ids) {
           scoredAlone.add(id);
