@@ -67,6 +67,11 @@ export class TextRanking {
     return this.index.idOf(this.ranked[rank]!);
   }
 
+  /** The document's number in the index (CompactTextIndex.idOf). */
+  documentAt(rank: number): number {
+    return this.ranked[rank]!;
+  }
+
   scoreAt(rank: number): number {
     return this.rankedScores[rank]!;
   }
@@ -630,6 +635,11 @@ export class CompactTextIndex {
       maxScores[key] = max * (1 + 1e-6);
     }
     return maxScores;
+  }
+
+  /** How many documents the index has, numbered from 0 (idOf). */
+  get documentCount(): number {
+    return this.ids.length;
   }
 
   idOf(documentNumber: number): string {

@@ -21,6 +21,7 @@ import {
   type TextRanking,
   type TextSearchOptions,
 } from './compact-text-index';
+import { blockOfClause, ClauseBlocks } from './clause-blocks';
 import { departureCue } from './departures';
 import { firstOf } from './first-of';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
@@ -128,11 +129,6 @@ interface BlockHit {
   terms: string[];
   /** How many of its clauses are neither scored nor known to score nothing (scored alone, or every clause found). */
   unscored: number;
-}
-
-/** The block a clause belongs to: its id up to the `#` (RUL-3#2 is a clause of RUL-3). */
-function blockOfClause(clauseId: string): string {
-  return clauseId.slice(0, clauseId.indexOf('#'));
 }
 
 const SHORT_QUERY_TERMS = 6;
@@ -266,6 +262,8 @@ export class RegistrySearchIndex {
   private readonly termNames: TermNameIndex;
   /** The words of the terms' names by their trigrams, for a look-up the term index finds nothing for. */
   private readonly nearWords: NearWords;
+  /** The block of each clause by its number in the clause index. */
+  private readonly clauseBlocks: ClauseBlocks;
 
   /**
    * Builds the index of a release from its records, read a batch at a time: each batch's text is indexed
@@ -420,6 +418,7 @@ export class RegistrySearchIndex {
     this.termNames = parts.termNames;
     this.nearWords = parts.nearWords;
     this.conditionsByCue = new ConditionsByCue(this.compiled);
+    this.clauseBlocks = new ClauseBlocks(this.clauseIndex);
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
@@ -541,8 +540,8 @@ export class RegistrySearchIndex {
      */
     const rankingsOf: { ranking: TextRanking; evidence: number; departing: number }[] = [];
     const about = new Map<string, Set<string>>();
-    /** For each sentence, the blocks of its evidence clauses, best first. */
-    const blocksOfSentences: Set<string>[] = [];
+    /** For each sentence, the blocks of its evidence clauses by number (ClauseBlocks), best first. */
+    const blocksOfSentences: Set<number>[] = [];
     // Each distinct conditions (those of every clause given the same phrases) is tried on the sentences that contain
     // a cue of it, in the practice's order, once for all its clauses.
     const bearingOf = new Map<CompiledConditions, string[]>();
@@ -583,11 +582,11 @@ export class RegistrySearchIndex {
       for (const id of ranking.reaching) about.set(id, (about.get(id) ?? new Set()).add(sentence));
       let departing = 0;
       while (departing < ranking.size && ranking.scoreAt(departing) >= ranking.scoreAt(0) * DEPARTURE_SHARE) departing++;
-      const blocksOfSentence = new Set<string>();
+      const blocksOfSentence = new Set<number>();
       blocksOfSentences.push(blocksOfSentence);
       let rank = 0;
       for (; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
-        blocksOfSentence.add(blockOfClause(ranking.idAt(rank)));
+        blocksOfSentence.add(this.clauseBlocks.blockOf(ranking.documentAt(rank)));
       }
       rankingsOf.push({ ranking, evidence: rank, departing });
     });
@@ -629,8 +628,9 @@ export class RegistrySearchIndex {
     // SENTENCE_VOTE for each sentence whose best evidence is in it, less for those ranking it lower.
     for (const blocks of blocksOfSentences) {
       let rank = 0;
-      for (const sectionId of blocks) {
-        signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
+      for (const block of blocks) {
+        signalsOfSection(this.clauseBlocks.sectionIdOf(block)).votes +=
+          (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
         rank++;
       }
     }
@@ -652,14 +652,15 @@ export class RegistrySearchIndex {
 
     const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
     // What the sentences say of the clauses answered, in the practice's order: their evidence and their departures.
-    const answeredClauses = new Set(hits.flatMap(({ block }) => block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`)));
+    // The clause index holds every clause of each block answered, and no other of theirs.
+    const answeredSections = new Set(hits.map(({ block }) => block.sectionId));
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
     sentences.forEach((sentence, i) => {
       const { ranking, evidence: evidenceCount, departing } = rankingsOf[i]!;
       for (let rank = 0; rank < Math.max(evidenceCount, departing); rank++) {
+        if (!answeredSections.has(this.clauseBlocks.sectionIdOf(this.clauseBlocks.blockOf(ranking.documentAt(rank))))) continue;
         const id = ranking.idAt(rank);
-        if (!answeredClauses.has(id)) continue;
         if (rank < departing) {
           const cue = departureCue(sentence, this.clauseText(id));
           if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
