@@ -52,7 +52,8 @@ export class TextRanking {
     private readonly index: CompactTextIndex,
     private readonly ranked: Int32Array,
     private readonly rankedScores: Float64Array,
-    private readonly rankedTerms: string[][],
+    /** The query terms that found the document at a rank (queryTermsAt). */
+    private readonly rankedTerms: (rank: number) => string[],
     /** False when the search was asked for fewer hits than match: more follow the last one. */
     readonly complete: boolean,
     /** The documents of `reaching` (TextSearchBounds) that score at least its share of the best, answered or not. */
@@ -67,13 +68,18 @@ export class TextRanking {
     return this.index.idOf(this.ranked[rank]!);
   }
 
+  /** The document's number in the index (CompactTextIndex.idOf). */
+  documentAt(rank: number): number {
+    return this.ranked[rank]!;
+  }
+
   scoreAt(rank: number): number {
     return this.rankedScores[rank]!;
   }
 
   /** The query terms that found the document, in the query's order (MiniSearch's queryTerms). */
   queryTermsAt(rank: number): string[] {
-    return this.rankedTerms[rank]!;
+    return this.rankedTerms(rank);
   }
 }
 
@@ -640,6 +646,11 @@ export class CompactTextIndex {
     return maxScores;
   }
 
+  /** How many documents the index has, numbered from 0 (idOf). */
+  get documentCount(): number {
+    return this.ids.length;
+  }
+
   idOf(documentNumber: number): string {
     return this.ids[documentNumber]!;
   }
@@ -659,7 +670,7 @@ export class CompactTextIndex {
    */
   search(query: string, options: TextSearchOptions, { atLeast = 0, limit = Infinity, keep, reaching }: TextSearchBounds = {}): TextRanking {
     const { queryTerms, units, unitOfOccurrence, boosts } = this.queryOf(query, options);
-    if (this.ids.length === 0 || units.length === 0) return new TextRanking(this, new Int32Array(0), new Float64Array(0), [], true);
+    if (this.ids.length === 0 || units.length === 0) return new TextRanking(this, new Int32Array(0), new Float64Array(0), () => [], true);
     for (const unit of units) unit.bound = this.boundOf(unit, boosts);
 
     const scratch = (this.scratch ??= new SearchScratch(this.ids.length));
@@ -1272,18 +1283,16 @@ export class CompactTextIndex {
     const answered = ordered.filter((position, rank) => rank < first || keptSet.has(matched[position]!));
     const ranked = new Int32Array(answered.length);
     const rankedScores = new Float64Array(answered.length);
-    const termsOf = new Map<number, string[]>();
     answered.forEach((position, rank) => {
-      const document = matched[position]!;
-      ranked[rank] = document;
+      ranked[rank] = matched[position]!;
       rankedScores[rank] = finalScores[position]!;
-      termsOf.set(document, []);
     });
-    // A document's terms in the order they first found it: units are numbered in the order the query first has them.
-    matchedByUnit.forEach((documents, unitNumber) => {
-      for (const document of documents) termsOf.get(document)?.push(units[unitNumber]!.term);
-    });
-    const rankedTerms = Array.from(ranked, (document) => termsOf.get(document)!);
+    const rankedTerms = rankedTermsOf(
+      ranked,
+      matchedByUnit,
+      units.map((unit) => unit.term),
+      firstList,
+    );
     return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length, reaching);
   }
 
@@ -1399,6 +1408,28 @@ export class CompactTextIndex {
   private seek(document: number, from: number, end: number): number {
     return firstAtOrAfter(this.postingDocuments, document, from, end);
   }
+}
+
+/**
+ * The query terms that found each ranked document, read by rank: a document's terms in the order they first found it
+ * (units are numbered in the order the query first has them). Kept as unit numbers, a rank's side by side, and made
+ * words only when read: an alignment search's sentence ranks a thousand clauses at full size and reads the terms of a
+ * few. `rankOf` is a per-document array the search no longer needs (cleared after it), written here with -(rank + 1).
+ */
+function rankedTermsOf(ranked: Int32Array, matchedByUnit: number[][], terms: string[], rankOf: Int32Array): (rank: number) => string[] {
+  for (let rank = 0; rank < ranked.length; rank++) rankOf[ranked[rank]!] = -(rank + 1);
+  // A counting sort of (rank, unit) by rank, stable: each rank's units stay in the units' order.
+  const starts = new Int32Array(ranked.length + 1);
+  for (const documents of matchedByUnit) {
+    for (const document of documents) if (rankOf[document]! < 0) starts[-rankOf[document]!]!++;
+  }
+  for (let rank = 1; rank <= ranked.length; rank++) starts[rank]! += starts[rank - 1]!;
+  const next = starts.slice(0, ranked.length);
+  const units = new Int32Array(starts[ranked.length]!);
+  matchedByUnit.forEach((documents, unit) => {
+    for (const document of documents) if (rankOf[document]! < 0) units[next[-rankOf[document]! - 1]!++] = unit;
+  });
+  return (rank) => Array.from(units.subarray(starts[rank]!, starts[rank + 1]!), (unit) => terms[unit]!);
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type TextRanking,
   type TextSearchOptions,
 } from './compact-text-index';
+import { blockOfClause, ClauseBlocks } from './clause-blocks';
 import { departureCue } from './departures';
 import { firstOf } from './first-of';
 import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
@@ -126,12 +127,8 @@ interface BlockHit {
   most: number;
   votes: number;
   terms: string[];
-  unscored: string[];
-}
-
-/** The block a clause belongs to: its id up to the `#` (RUL-3#2 is a clause of RUL-3). */
-function blockOfClause(clauseId: string): string {
-  return clauseId.slice(0, clauseId.indexOf('#'));
+  /** How many of its clauses are neither scored nor known to score nothing (scored alone, or every clause found). */
+  unscored: number;
 }
 
 const SHORT_QUERY_TERMS = 6;
@@ -265,6 +262,8 @@ export class RegistrySearchIndex {
   private readonly termNames: TermNameIndex;
   /** The words of the terms' names by their trigrams, for a look-up the term index finds nothing for. */
   private readonly nearWords: NearWords;
+  /** The block of each clause by its number in the clause index. */
+  private readonly clauseBlocks: ClauseBlocks;
 
   /**
    * Builds the index of a release from its records, read a batch at a time: each batch's text is indexed
@@ -419,6 +418,7 @@ export class RegistrySearchIndex {
     this.termNames = parts.termNames;
     this.nearWords = parts.nearWords;
     this.conditionsByCue = new ConditionsByCue(this.compiled);
+    this.clauseBlocks = new ClauseBlocks(this.clauseIndex);
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
     this.searchStandards(WARM_UP_PRACTICE, 1);
@@ -540,8 +540,8 @@ export class RegistrySearchIndex {
      */
     const rankingsOf: { ranking: TextRanking; evidence: number; departing: number }[] = [];
     const about = new Map<string, Set<string>>();
-    /** For each sentence, the blocks of its evidence clauses, best first. */
-    const blocksOfSentences: Set<string>[] = [];
+    /** For each sentence, the blocks of its evidence clauses by number (ClauseBlocks), best first. */
+    const blocksOfSentences: Set<number>[] = [];
     // Each distinct conditions (those of every clause given the same phrases) is tried on the sentences that contain
     // a cue of it, in the practice's order, once for all its clauses.
     const bearingOf = new Map<CompiledConditions, string[]>();
@@ -582,11 +582,11 @@ export class RegistrySearchIndex {
       for (const id of ranking.reaching) about.set(id, (about.get(id) ?? new Set()).add(sentence));
       let departing = 0;
       while (departing < ranking.size && ranking.scoreAt(departing) >= ranking.scoreAt(0) * DEPARTURE_SHARE) departing++;
-      const blocksOfSentence = new Set<string>();
+      const blocksOfSentence = new Set<number>();
       blocksOfSentences.push(blocksOfSentence);
       let rank = 0;
       for (; rank < ranking.size && ranking.scoreAt(rank) >= ranking.scoreAt(0) * EVIDENCE_SHARE; rank++) {
-        blocksOfSentence.add(blockOfClause(ranking.idAt(rank)));
+        blocksOfSentence.add(this.clauseBlocks.blockOf(ranking.documentAt(rank)));
       }
       rankingsOf.push({ ranking, evidence: rank, departing });
     });
@@ -628,8 +628,9 @@ export class RegistrySearchIndex {
     // SENTENCE_VOTE for each sentence whose best evidence is in it, less for those ranking it lower.
     for (const blocks of blocksOfSentences) {
       let rank = 0;
-      for (const sectionId of blocks) {
-        signalsOfSection(sectionId).votes += (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
+      for (const block of blocks) {
+        signalsOfSection(this.clauseBlocks.sectionIdOf(block)).votes +=
+          (SENTENCE_VOTE * (RANK_FUSION_CONSTANT + 1)) / (RANK_FUSION_CONSTANT + rank + 1);
         rank++;
       }
     }
@@ -651,14 +652,15 @@ export class RegistrySearchIndex {
 
     const { hits, clauseScores } = this.rankBlocks(wholeQuery, wholeOptions, limit, signalsOf);
     // What the sentences say of the clauses answered, in the practice's order: their evidence and their departures.
-    const answeredClauses = new Set(hits.flatMap(({ block }) => block.clauseIds.map((clauseId) => `${block.sectionId}#${clauseId}`)));
+    // The clause index holds every clause of each block answered, and no other of theirs.
+    const answeredSections = new Set(hits.map(({ block }) => block.sectionId));
     const evidence = new Map<string, Evidence[]>();
     const departures = new Map<string, Departure[]>();
     sentences.forEach((sentence, i) => {
       const { ranking, evidence: evidenceCount, departing } = rankingsOf[i]!;
       for (let rank = 0; rank < Math.max(evidenceCount, departing); rank++) {
+        if (!answeredSections.has(this.clauseBlocks.sectionIdOf(this.clauseBlocks.blockOf(ranking.documentAt(rank))))) continue;
         const id = ranking.idAt(rank);
-        if (!answeredClauses.has(id)) continue;
         if (rank < departing) {
           const cue = departureCue(sentence, this.clauseText(id));
           if (cue) departures.set(id, [...(departures.get(id) ?? []), { sentence, cue }]);
@@ -726,12 +728,23 @@ export class RegistrySearchIndex {
     /** The blocks of the clauses in clauseScores, and those some of whose clauses were scored alone. */
     const foundSections = new Set<string>();
     const openedSections = new Set<string>();
+    /**
+     * The scores of each block's clauses in clauseScores, rounded: a block's relevance is worked out from them and its
+     * number of clauses, not by looking up each of its clauses (hundreds of blocks are worked out at full size).
+     */
+    const foundScores = new Map<string, number[]>();
+    const addFound = (id: string, score: number) => {
+      const sectionId = blockOfClause(id);
+      foundSections.add(sectionId);
+      const scores = foundScores.get(sectionId);
+      if (scores === undefined) foundScores.set(sectionId, [round(score)]);
+      else scores.push(round(score));
+    };
     const searchWhole = () => {
       const whole = this.clauseIndex.search(query, options, { limit: clauseLimit });
-      for (let rank = 0; rank < whole.size; rank++) {
-        clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
-        foundSections.add(blockOfClause(whole.idAt(rank)));
-      }
+      for (let rank = 0; rank < whole.size; rank++) clauseScores.set(whole.idAt(rank), whole.scoreAt(rank));
+      foundScores.clear();
+      for (const [id, score] of clauseScores) addFound(id, score);
       return whole;
     };
     let whole = searchWhole();
@@ -775,26 +788,22 @@ export class RegistrySearchIndex {
         if (keys === undefined) return undefined;
         let relevance: number;
         let mostRelevance: number;
-        let unscored: string[];
+        let unscored: number;
         if (!foundSections.has(sectionId) && !openedSections.has(sectionId)) {
           relevance = 0;
           mostRelevance = noneFoundMost[Math.min(keys.length, 3)]!;
-          unscored = whole.complete ? [] : keys;
+          unscored = whole.complete ? 0 : keys.length;
         } else {
-          const found: number[] = [];
-          const most: number[] = [];
-          unscored = [];
-          for (const id of keys) {
-            const score = clauseScores.get(id);
-            found.push(score === undefined ? 0 : round(score));
-            if (score !== undefined || isKnown(id)) most.push(score === undefined ? 0 : round(score));
-            else {
-              most.push(unknown);
-              unscored.push(id);
-            }
-          }
-          relevance = relevanceOf(found);
-          mostRelevance = relevanceOf(most);
+          // A block opened had every clause not yet known scored alone; one not opened has none scored alone.
+          const scores = foundScores.get(sectionId) ?? [];
+          const notFound = keys.length - scores.length;
+          unscored = whole.complete || openedSections.has(sectionId) ? 0 : notFound;
+          relevance = relevanceOf([...scores, ...new Array<number>(notFound).fill(0)]);
+          mostRelevance = relevanceOf([
+            ...scores,
+            ...new Array<number>(notFound - unscored).fill(0),
+            ...new Array<number>(unscored).fill(unknown),
+          ]);
         }
         const { terms, votes, signal } = signalledOf(sectionId);
         const score = round(relevance + signal);
@@ -851,14 +860,13 @@ export class RegistrySearchIndex {
       const answered = new Set(hits);
       const open = blocks.filter(
         (hit) =>
-          hit.unscored.length > 0 &&
-          (answered.has(hit) || (full ? hit.most : hit.most - hit.votes) >= last || hit.most - hit.votes > bestUnvoted),
+          hit.unscored > 0 && (answered.has(hit) || (full ? hit.most : hit.most - hit.votes) >= last || hit.most - hit.votes > bestUnvoted),
       );
       if (open.length > 0) {
-        const ids = new Set(open.flatMap((hit) => hit.unscored));
+        const ids = new Set(open.flatMap((hit) => this.clauseKeys.get(hit.sectionId)!.filter((id) => !isKnown(id))));
         for (const [id, score] of this.clauseIndex.scoresOf(query, options, ids)) {
           clauseScores.set(id, score);
-          foundSections.add(blockOfClause(id));
+          addFound(id, score);
         }
         for (const id of ids) {
           scoredAlone.add(id);
