@@ -136,7 +136,7 @@ function blockOfClause(clauseId: string): string {
 
 const SHORT_QUERY_TERMS = 6;
 /** The clauses an alignment search ranks at first for each block it is asked for (a block has about eight). */
-const CLAUSES_PER_BLOCK_HIT = 32;
+const CLAUSES_PER_BLOCK_HIT = 24;
 /** The term hits ranked at first: a page of search results and the next page's first hit. */
 const FIRST_TERM_HITS = 64;
 const WARM_UP_PRACTICE =
