@@ -45,7 +45,7 @@ function freshPractices() {
 }
 let practices;
 /** The i-th fresh practice in a language (see freshPractices). */
-const freshPractice = (i, language) =>
+export const freshPractice = (i, language) =>
   (practices ??= freshPractices())[i % practices.length].map((clause) => clause.text[language]).join(' ');
 /** How many fresh practices there are: the pairs of the sample pack's current clauses. */
 const freshPracticeCount = () => (practices ??= freshPractices()).length;

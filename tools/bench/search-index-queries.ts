@@ -32,6 +32,8 @@ export interface Questions {
   ROLE_QUERY_ZH: string;
   PRACTICE: string;
   PRACTICE_ZH: string;
+  /** scale-registry.mjs's new practices (two sample clauses), by language: one for each round and one for the warm-up. */
+  FRESH_PRACTICES: { en: string[]; 'zh-Hans': string[] };
 }
 /** A page of `terms?q=` (50) and the hit after it, which tells whether a next page exists. */
 const PAGE_HITS = 51;
@@ -75,7 +77,7 @@ function newQuestions(sample: ContentPack) {
 
 function searches(
   rounds: number,
-  { SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH }: Questions,
+  { SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH, FRESH_PRACTICES }: Questions,
   sample: ContentPack,
 ): Search[] {
   const few = Math.max(3, Math.ceil(rounds / 5));
@@ -131,6 +133,17 @@ function searches(
       name: 'cold: POST /search in standards, a new practice each ask (two clauses, zh-Hans)',
       rounds: few,
       ask: (s, r) => s.index.searchStandards(fresh.practice(r, 'zh-Hans'), 5),
+    },
+    // The first ask of scale-registry.mjs's new practices, a different one each round (the warm-up asks the last).
+    {
+      name: "cold: POST /search in standards, scale-registry's new practice each ask (en)",
+      rounds: few,
+      ask: (s, r) => s.index.searchStandards(FRESH_PRACTICES.en[r % FRESH_PRACTICES.en.length]!, 5),
+    },
+    {
+      name: "cold: POST /search in standards, scale-registry's new practice each ask (zh-Hans)",
+      rounds: few,
+      ask: (s, r) => s.index.searchStandards(FRESH_PRACTICES['zh-Hans'][r % FRESH_PRACTICES['zh-Hans'].length]!, 5),
     },
   ];
 }

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { bundle } from '../build/bundle.mjs';
 import { generateRegistryPack } from '../scale/registry-pack-generator.mjs';
 import { ROOT, log } from './bench-kit.mjs';
-import { PRACTICE, PRACTICE_ZH, ROLE_QUERY, ROLE_QUERY_ZH, SAMPLE_TERM } from './scale-registry.mjs';
+import { PRACTICE, PRACTICE_ZH, ROLE_QUERY, ROLE_QUERY_ZH, SAMPLE_TERM, freshPractice } from './scale-registry.mjs';
 
 const { values: options } = parseArgs({
   options: { before: { type: 'string' }, rounds: { type: 'string', default: '40' }, only: { type: 'string' } },
@@ -38,6 +38,11 @@ const modules = (root) =>
   ['search-index/registry-search-index', 'registry/registry-release', 'registry/registry-records'].map((module) =>
     JSON.stringify(path.join(root, 'apps/standards-api/src', module)),
   );
+// The practices of scale-registry.mjs's cold alignment rows, one for each round and the warm-up's.
+const rounds = Number(options.rounds);
+const FRESH_PRACTICES = Object.fromEntries(
+  ['en', 'zh-Hans'].map((language) => [language, Array.from({ length: rounds + 1 }, (_, i) => freshPractice(i, language))]),
+);
 const [beforeIndex, beforeRelease, beforeRecords] = modules(path.join(outdir, 'before'));
 const [afterIndex, afterRelease, afterRecords] = modules(ROOT);
 writeFileSync(
@@ -52,7 +57,7 @@ writeFileSync(
     `import { run } from '${path.join(ROOT, 'tools/bench/search-index-queries')}';`,
     `const Before = { ...beforeRecords, RegistrySearchIndex: BeforeIndex, indexedStandard: beforeStandard };`,
     `const After = { ...afterRecords, RegistrySearchIndex: AfterIndex, indexedStandard: afterStandard };`,
-    `await run({ Before, After, samplePack: ${JSON.stringify(path.join(ROOT, 'libs/registry-content/pack'))}, fullPack: ${JSON.stringify(fullPack)}, rounds: ${Number(options.rounds)}, only: ${JSON.stringify(options.only)}, questions: ${JSON.stringify({ SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH })} });`,
+    `await run({ Before, After, samplePack: ${JSON.stringify(path.join(ROOT, 'libs/registry-content/pack'))}, fullPack: ${JSON.stringify(fullPack)}, rounds: ${rounds}, only: ${JSON.stringify(options.only)}, questions: ${JSON.stringify({ SAMPLE_TERM, ROLE_QUERY, ROLE_QUERY_ZH, PRACTICE, PRACTICE_ZH, FRESH_PRACTICES })} });`,
   ].join('\n'),
 );
 await bundle({ entryPoints: { main: path.join(outdir, 'entry.ts') }, outdir });

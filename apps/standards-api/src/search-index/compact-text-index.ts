@@ -2,6 +2,8 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
+import { DocumentsAboveReach } from './documents-above-reach';
+import { kthLargest } from './kth-largest';
 import { placesByDocument } from './places-by-document';
 import { reusedFloat64Array, reusedInt32Array } from './reused-array';
 import { FlatVocabulary, startsWithHan, type TokensWithinDistance, type VocabularyParts } from './flat-vocabulary';
@@ -338,31 +340,6 @@ interface PreparedQuery {
 const ROUNDING_SLACK = 1 - 1e-9;
 /** Frequencies below this have their BM25+ factor in a table (CompactTextIndex.factors): nearly every posting is of a token once or twice. */
 const TABULATED_FREQUENCIES = 4;
-
-/** The k-th largest of values (k ≥ 1, k ≤ values.length), by selection; reorders values. */
-function kthLargest(values: Float64Array, k: number): number {
-  let low = 0;
-  let high = values.length - 1;
-  const target = k - 1;
-  while (low < high) {
-    const pivot = values[(low + high) >>> 1]!;
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i]! > pivot) i++;
-      while (values[j]! < pivot) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i++] = values[j]!;
-        values[j--] = swap;
-      }
-    }
-    if (target <= j) high = j;
-    else if (target >= i) low = i;
-    else return values[target]!;
-  }
-  return values[target]!;
-}
 
 /**
  * An index while its documents are added, a batch at a time: a release's texts are read from the database in
@@ -971,6 +948,7 @@ export class CompactTextIndex {
     /** The last wanted-th best lower bound worked out (lower bounds only rise, so most documents fall below it). */
     let kth = 0;
     let candidates: Int32Array | null = null;
+    const above = new DocumentsAboveReach(partial, partialTerms, scratch.lowerBounds, ROUNDING_SLACK);
     for (let step = 0; step < order.length; step++) {
       const unit = units[order[step]!]!;
       const stamp = step + 1;
@@ -1044,6 +1022,10 @@ export class CompactTextIndex {
       }
       restBound -= unit.bound;
       if (lists.starts.length > 0) restTerms--;
+      if (candidates === null) {
+        if (readByDocument) above.raised(byDocument.documents, 0, byDocument.documents.length);
+        for (let i = 0; i < listsToRead; i++) above.raised(postingDocuments, lists.starts[i]!, lists.ends[i]!);
+      }
       // The threshold is at most the best lower bound: while the terms left could lift a document none found
       // above that, it would neither end the first pass nor rule anything out, and is not worked out.
       const needed = candidates !== null || restTerms === 0 || restBound * restTerms < bestLowerBound * ROUNDING_SLACK;
@@ -1062,7 +1044,7 @@ export class CompactTextIndex {
             candidates === null &&
             step < order.length - 1 &&
             byShare * ROUNDING_SLACK <= reach &&
-            this.countAbove(documents, partial, partialTerms, reach) < wanted;
+            above.fewerThan(wanted, documents, reach);
           if (!decided) {
             kth = this.kthLowerBound(documents, scratch, wanted, kth);
             threshold = Math.max(byShare, kth);
@@ -1124,16 +1106,6 @@ export class CompactTextIndex {
       count += state[document]! & 1;
     }
     return documents.subarray(0, count);
-  }
-
-  /** How many of the documents have a lower bound that stays above `reach` once lowered by the rounding slack. */
-  private countAbove(documents: ArrayLike<number>, partial: Float64Array, partialTerms: Uint16Array, reach: number): number {
-    let count = 0;
-    for (let i = 0; i < documents.length; i++) {
-      const document = documents[i]!;
-      if (partial[document]! * partialTerms[document]! * ROUNDING_SLACK > reach) count++;
-    }
-    return count;
   }
 
   /**

@@ -133,7 +133,7 @@ interface BlockHit {
 
 const SHORT_QUERY_TERMS = 6;
 /** The clauses an alignment search ranks at first for each block it is asked for (a block has about eight). */
-const CLAUSES_PER_BLOCK_HIT = 64;
+const CLAUSES_PER_BLOCK_HIT = 24;
 /** The term hits ranked at first: a page of search results and the next page's first hit. */
 const FIRST_TERM_HITS = 64;
 const WARM_UP_PRACTICE =
