@@ -179,8 +179,13 @@ class SearchScratch {
   readonly touched: TouchedDocuments;
   /** The postings of one list that are a candidate's (a list has each document at most once). */
   readonly candidatePostings: Int32Array;
-  /** The documents found, in document order (inDocumentOrder), one more place than documents: the candidates, ruled out in place. */
+  /** The documents found, in document order (leftInDocumentOrder), one more place than documents: the candidates, ruled out in place. */
   readonly inOrder: Int32Array;
+  /**
+   * The documents phase two scored (exactRanking's, each once): only they have a term's score, a total or a first
+   * list, and they are the candidates, a few of the thousands a word found by prefix touches.
+   */
+  scored: readonly number[] = [];
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -196,7 +201,7 @@ class SearchScratch {
     this.inOrder = new Int32Array(documentCount + 1);
   }
 
-  /** Clears what a search wrote, for the documents it touched. */
+  /** Clears what a search wrote: phase one's arrays for the documents it touched, phase two's for those it scored. */
   clear(): void {
     const { documents, length } = this.touched;
     for (let i = 0; i < length; i++) {
@@ -204,12 +209,15 @@ class SearchScratch {
       this.partial[document] = 0;
       this.partialTerms[document] = 0;
       this.state[document] = 0;
-      this.termScores[document] = 0;
-      this.totalScores[document] = 0;
-      this.firstList[document] = 0;
       this.lastSeen[document] = 0;
     }
     this.touched.length = 0;
+    for (const document of this.scored) {
+      this.termScores[document] = 0;
+      this.totalScores[document] = 0;
+      this.firstList[document] = 0;
+    }
+    this.scored = [];
   }
 }
 
@@ -954,8 +962,8 @@ export class CompactTextIndex {
       const stamp = step + 1;
       // A document no earlier term found has at most every remaining term, each at its most.
       if (candidates === null && restBound * restTerms < threshold * ROUNDING_SLACK)
-        candidates = this.inDocumentOrder(touched, state, scratch.inOrder);
-      if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
+        candidates = this.leftInDocumentOrder(touched, state, scratch.inOrder, (documents) => ruleOut(documents, restBound, restTerms));
+      else if (candidates !== null) candidates = ruleOut(candidates, restBound, restTerms);
       const found = (document: number, score: number) => {
         partial[document]! += score;
         if (lastSeen[document] !== stamp) {
@@ -1052,7 +1060,10 @@ export class CompactTextIndex {
         }
       }
     }
-    const left = ruleOut(candidates ?? this.inDocumentOrder(touched, state, scratch.inOrder), 0, 0);
+    const left =
+      candidates === null
+        ? this.leftInDocumentOrder(touched, state, scratch.inOrder, (documents) => ruleOut(documents, 0, 0))
+        : ruleOut(candidates, 0, 0);
     return toScore.documents.length === 0 ? left : this.toldApart(left, share, toScore, scratch);
   }
 
@@ -1091,15 +1102,21 @@ export class CompactTextIndex {
   }
 
   /**
-   * The documents found so far (none ruled out yet: each is a candidate or kept), in document order: sorted when
-   * they are few, else read off the states (a pass over one byte a document costs less than sorting tens of thousands).
+   * The documents found so far (none ruled out yet: each is a candidate or kept) that `ruleOut` leaves, in document
+   * order. They are ruled out in the order found (a word found by prefix touches thousands, and leaves a few), then
+   * sorted when they are few, else read off the states (a pass over one byte a document costs less than sorting tens
+   * of thousands).
    */
-  private inDocumentOrder(touched: TouchedDocuments, state: Uint8Array, documents: Int32Array): Int32Array {
-    if (touched.length * 32 < state.length) {
-      documents.set(touched.list());
-      return documents.subarray(0, touched.length).sort();
-    }
-    // Each document is written and kept only when its state is 1 or 3 (without a branch to mispredict), hence the one more place.
+  private leftInDocumentOrder(
+    touched: TouchedDocuments,
+    state: Uint8Array,
+    documents: Int32Array,
+    ruleOut: (documents: Int32Array) => Int32Array,
+  ): Int32Array {
+    documents.set(touched.list());
+    const left = ruleOut(documents.subarray(0, touched.length));
+    if (left.length * 32 < state.length) return left.sort();
+    // Each document is written and kept only when its state is odd, a candidate's (without a branch to mispredict), hence the one more place.
     let count = 0;
     for (let document = 0; document < state.length; document++) {
       documents[count] = document;
@@ -1152,6 +1169,7 @@ export class CompactTextIndex {
     const termCounts = scratch.partialTerms;
     if (candidates !== null) for (let i = 0; i < candidates.length; i++) termCounts[candidates[i]!] = 0;
     const matched: number[] = [];
+    scratch.scored = matched;
     /** The documents each distinct term found (every occurrence of a term finds the same ones). */
     const matchedByUnit: number[][] = units.map(() => []);
     let list = 0;
