@@ -254,6 +254,23 @@ describe('the compact text index', () => {
     );
   });
 
+  it('answers as MiniSearch does when the few documents left after the first pass were found out of document order', () => {
+    // A prefix's tokens each have their documents in order, but one after the other they are not: the few left are
+    // then put in order (sorted, not read off the states of hundreds), or a list read for them alone misses some.
+    const documents = Array.from({ length: 640 }, (_, i): [string, string, string] => {
+      const name = i === 5 || i === 400 ? 'payee' : i === 200 || i === 600 ? 'payer' : 'rate';
+      return [name, '', `ledger ${i % 3 === 0 ? 'ledger' : ''}`];
+    });
+    const indexes = bothIndexes(documents);
+    const options: TextSearchOptions = {
+      boost: {},
+      prefix: (term) => term === 'pay',
+      fuzzy: () => false,
+      weights: { fuzzy: 0.5, prefix: 0.4 },
+    };
+    for (const first of [1, 2, 3]) expectSameAnswer(indexes, 'pay ledger', options, 0, first);
+  });
+
   it('answers a bounded search with the first hits of the same search unbounded, the pruned documents never among them', () => {
     const large = fc.array(fc.tuple(text(4), text(3), text(8)), { minLength: 50, maxLength: 400 });
     fc.assert(
