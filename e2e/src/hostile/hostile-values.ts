@@ -98,7 +98,7 @@ export function nested(depth: number, kind: 'array' | 'object', inner: unknown =
   return value;
 }
 
-const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__'];
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'toJSON', 'hasOwnProperty', '__defineGetter__'];
 
 /** Any JSON value a hostile client could put where something else was expected. */
 export function hostileJson(): fc.Arbitrary<unknown> {

@@ -14,13 +14,13 @@ class QueryMemoizingValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'query' || !metadata.metatype || typeof value !== 'object' || value === null) {
-      return super.transform(value, metadata);
+      return this.validated(value, metadata);
     }
     const key = `${metadata.metatype.name}?${JSON.stringify(value)}`;
     let result = this.queryResults.get(key);
     if (!result) {
       try {
-        result = { value: Object.freeze(await super.transform(value, metadata)) };
+        result = { value: Object.freeze(await this.validated(value, metadata)) };
       } catch (error) {
         result = { error };
       }
@@ -29,6 +29,45 @@ class QueryMemoizingValidationPipe extends ValidationPipe {
     }
     if ('error' in result) throw result.error;
     return result.value;
+  }
+
+  // A field declared a number or a date is converted before it is validated; a JSON object whose own
+  // `toString` is not a method cannot be converted, and the conversion throws a TypeError.
+  private async validated(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      const field = error instanceof TypeError ? unconvertibleField(value) : null;
+      if (field === null) throw error;
+      throw new DomainError(ErrorCode.ValidationFailed, 'The request is invalid.', [
+        { field, message: `${field} is an object that has no number, text or date value` },
+      ]);
+    }
+  }
+}
+
+/** The path of the first object in a parsed JSON value that cannot be read as a primitive, or null. */
+export function unconvertibleField(value: unknown): string | null {
+  const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (pending.length > 0) {
+    const { value: current, path } = pending.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (!Array.isArray(current) && !convertible(current)) return path || 'body';
+    const entries = Array.isArray(current)
+      ? current.map((item, index) => [`[${index}]`, item] as const)
+      : Object.entries(current).map(([key, item]) => [path ? `.${key}` : key, item] as const);
+    for (const [step, item] of entries.reverse()) pending.push({ value: item, path: `${path}${step}` });
+  }
+  return null;
+}
+
+function convertible(object: object): boolean {
+  try {
+    Number(object);
+    String(object);
+    return true;
+  } catch {
+    return false;
   }
 }
 
