@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
@@ -172,6 +173,51 @@ describe('Dynamic Client Registration makes public agent clients', () => {
   it('never lets a client mark itself', async () => {
     const { body } = await register({ client_name: 'Sneaky', redirect_uris: ['http://127.0.0.1/cb'], client_kind: 'partner' });
     expect(body['client_kind']).toBe('agent');
+  });
+
+  it('answers hostile metadata with a 201 or an OAuth error, never a 5xx, and stores a client only when it answers 201', async () => {
+    // JSON the body parser can give: objects whose own toString, valueOf or __proto__ is data, arrays of them, any value.
+    const prototypeKeyed = fc
+      .tuple(fc.constantFrom('toString', 'valueOf', '__proto__', 'constructor', 'hasOwnProperty', 'toJSON'), fc.jsonValue({ maxDepth: 1 }))
+      .map(([key, value]) => JSON.parse(`{${JSON.stringify(key)}:${JSON.stringify(value)}}`) as unknown);
+    const hostile = fc.oneof(
+      prototypeKeyed,
+      fc.array(fc.oneof(prototypeKeyed, fc.jsonValue({ maxDepth: 1 })), { maxLength: 3 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const fields = [
+      'redirect_uris',
+      'grant_types',
+      'response_types',
+      'client_name',
+      'token_endpoint_auth_method',
+      'scope',
+      'contacts',
+      'client_uri',
+      'logo_uri',
+      'jwks',
+      'default_max_age',
+      'require_auth_time',
+      'post_logout_redirect_uris',
+      'application_type',
+      'id_token_signed_response_alg',
+      'software_id',
+      'client_kind',
+      'client_id',
+    ];
+    const storedClients = async () =>
+      Number((await scene.identity.dataSource.query(`SELECT count(*) AS n FROM oidc_model WHERE model = 'Client'`))[0].n);
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), hostile, { minKeys: 1, maxKeys: 3 }), async (replaced) => {
+        const before = await storedClients();
+        const metadata = JSON.parse(`{"client_name":"Fuzzed","redirect_uris":["http://127.0.0.1/cb"],${JSON.stringify(replaced).slice(1)}`);
+        const { status, body } = await register(metadata as Record<string, unknown>);
+        expect([201, 400]).toContain(status);
+        if (status === 400) expect(body['error']).toMatch(/^invalid_(client_metadata|redirect_uri|request)$/);
+        expect(await storedClients()).toBe(before + (status === 201 ? 1 : 0));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

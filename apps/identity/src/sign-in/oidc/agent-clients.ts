@@ -1,4 +1,5 @@
 import { errors } from 'oidc-provider';
+import { unconvertibleField } from '@stdreg/server-kit';
 
 /** The client metadata property that marks an agent client ("agent"); identity sets it, a client cannot. */
 export const AGENT_CLIENT_KIND_PROPERTY = 'client_kind';
@@ -38,13 +39,18 @@ export function agentClientMetadata(
     if (value !== undefined) throw new errors.InvalidClientMetadata(`${AGENT_CLIENT_KIND_PROPERTY} is set by identity`);
     return;
   }
+  // Before the provider's own checks, some of which convert a value to text and throw on one that has none.
+  const unconvertible = unconvertibleField(metadata);
+  if (unconvertible !== null) throw new errors.InvalidClientMetadata(`${unconvertible} is an object that has no text value`);
   metadata[AGENT_CLIENT_KIND_PROPERTY] = 'agent';
   // RFC 7591 §3.2.1 lets the server choose: an agent client never holds a secret.
   metadata['token_endpoint_auth_method'] = 'none';
   const grantTypes = Array.isArray(metadata['grant_types']) ? (metadata['grant_types'] as unknown[]) : AGENT_GRANT_TYPES;
   const refused = grantTypes.filter((grant) => typeof grant !== 'string' || !AGENT_GRANT_TYPES.includes(grant));
   if (refused.length > 0) {
-    throw new errors.InvalidClientMetadata(`agent clients may use only ${AGENT_GRANT_TYPES.join(' and ')}, not ${refused.join(', ')}`);
+    throw new errors.InvalidClientMetadata(
+      `agent clients may use only ${AGENT_GRANT_TYPES.join(' and ')}, not ${refused.map(describedGrant).join(', ')}`,
+    );
   }
   metadata['grant_types'] = AGENT_GRANT_TYPES;
   metadata['response_types'] = ['code'];
@@ -62,4 +68,10 @@ export function agentClientMetadata(
   delete metadata['scope'];
   delete metadata['require_auth_time'];
   delete metadata['default_max_age'];
+}
+
+/** A refused grant type as the error may quote it: a client's own text, shortened; any other JSON value as JSON. */
+function describedGrant(grant: unknown): string {
+  const text = typeof grant === 'string' ? grant : (JSON.stringify(grant) ?? String(typeof grant));
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
