@@ -95,3 +95,33 @@ describe('a sentence read against the kind of requirement a clause states', () =
     ).toBeDefined();
   });
 });
+
+describe('a period read whole, a duty read as recurring', () => {
+  const onePerPeriod = clause('Exactly one rule version must govern each settlement period.', '每个结算周期必须且只能由一个规则版本管辖。');
+  const quarterly = clause('Role assignments must be reviewed at least quarterly.', '角色分配必须至少每季度审查一次。');
+  const yearly = clause(
+    'The compliance officer must review the records at least once a calendar year.',
+    '合规官应至少每个日历年审查一次治理记录。',
+  );
+
+  it('finds a period cut in parts where one rule governs it whole', () => {
+    expect(kindDeparture(onePerPeriod, 'In May the March terms ran until mid-month and the revised ones after that.')?.stated).toBe(
+      '"mid-month"',
+    );
+    expect(kindDeparture(onePerPeriod, '五月份上半月用旧规则，之后换成新规则。')?.stated).toBe('"上半月"');
+    expect(kindDeparture(onePerPeriod, '合作方至少提前两周收到通知。')).toBeUndefined();
+    expect(kindDeparture(yearly, 'The old rule covers the first two weeks.')).toBeUndefined();
+  });
+
+  it('finds a recurring duty last done longer ago than it recurs, said with or without a negation', () => {
+    expect(kindDeparture(quarterly, 'The last look at who holds which role was three quarters ago.')?.stated).toBe(
+      'last done "three quarters ago"',
+    );
+    expect(kindDeparture(quarterly, 'No one has checked the roles since the audit two years ago.')?.stated).toBe(
+      'last done "two years ago"',
+    );
+    expect(kindDeparture(yearly, '上次审查治理记录是大前年。')?.stated).toBe('last done "大前年"');
+    expect(kindDeparture(yearly, 'We reviewed the records two months ago.')).toBeUndefined();
+    expect(kindDeparture(quarterly, 'We reviewed the roles a month ago.')).toBeUndefined();
+  });
+});

@@ -2,7 +2,9 @@
 // does not use: shares that must sum to the whole against percentages that do not (50 %, 30 %, 25 %); whole basis points against a share with a fraction of
 // one (33.333 %); one currency against two named side by side with no conversion; an order (convert before
 // allocating) against the opposite one (分配之后才换汇); a change that may not reach back against a start
-// before its signing (3月20日签, 从3月1日起); periods that must not overlap against ranges that do.
+// before its signing (3月20日签, 从3月1日起); periods that must not overlap against ranges that do; one rule for a
+// whole period against a period cut in parts (各管半个月); a duty recurring at least yearly against its last time
+// two years ago (前年).
 import type { Localized } from '@stdreg/contracts';
 
 /** What a sentence states against the kind of requirement a clause states. */
@@ -259,6 +261,64 @@ function overlappingRanges(clause: string, sentence: string): KindDeparture | un
   return undefined;
 }
 
+// --- One rule for a whole period, a duty recurring within one -------------------------------------------------
+
+/** A requirement that one thing holds for a whole period, from its start (exactly one rule version governs each period). */
+const WHOLE_PERIOD =
+  /(?<![a-z])(exactly one|only one|start of a)(?![a-z])[^;；。]*period|(?<![a-z])period[^;；。]*(?<![a-z])exactly one(?![a-z])|只能由一个|周期起始/iu;
+/** Words of a sentence saying a period is cut in parts (the first two weeks, the rest of the month, 各管半个月). */
+const PART_OF_PERIOD =
+  /(?<![a-z])((?:first|last|second) (?:two|three|\d+) (?:weeks|days)|the rest of the (?:month|quarter|period)|half (?:a|the|of the) (?:month|quarter|period)|mid-?(?:month|quarter|period)|midway through)(?![a-z])|半个月|上半月|下半月|月中|(?<!提)前两周|后两周|剩下的日子/iu;
+
+function periodCut(clause: string, sentence: string): KindDeparture | undefined {
+  if (!WHOLE_PERIOD.test(clause)) return undefined;
+  const part = PART_OF_PERIOD.exec(sentence);
+  return part ? { stated: `"${part[0]}"`, required: 'one rule for the whole period, from its start' } : undefined;
+}
+
+/** A duty a clause makes recur at least every so many days (at least quarterly, 至少每个日历年). */
+const RECURRENCE: [RegExp, number][] = [
+  [/at least (?:monthly|once a month|every month)|至少每(?:个)?月/iu, 31],
+  [/at least (?:quarterly|once a quarter|every quarter)|至少每(?:个)?季度/iu, 92],
+  [/at least (?:annually|yearly|once a (?:calendar )?year|every (?:calendar )?year)|至少每(?:个)?(?:日历)?年/iu, 366],
+];
+const ELAPSED_NUMBER: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  两: 2,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+};
+/** How long ago a sentence says a thing was last done (two years ago, since we launched three years ago, 前年, 两年前). */
+const ELAPSED =
+  /(?<![a-z])(\d+|a|an|one|two|three|four|five|six) (years?|months?|quarters?) ago(?![a-z])|(\d+|[两二三四五])(年|个月)(?:前|以前)|(大前年|前年)/iu;
+
+function elapsedDays(sentence: string): { text: string; days: number } | undefined {
+  const match = ELAPSED.exec(sentence);
+  if (!match) return undefined;
+  const [whole, count, unit, zhCount, zhUnit, zhYear] = match;
+  if (zhYear) return { text: whole, days: zhYear === '大前年' ? 3 * 365 : 2 * 365 };
+  const number = ELAPSED_NUMBER[(count ?? zhCount)!.toLowerCase()] ?? Number(count ?? zhCount);
+  const unitDays = /^year|年/iu.test((unit ?? zhUnit)!) ? 365 : /^quarter/iu.test((unit ?? zhUnit)!) ? 91 : 30;
+  return { text: whole, days: number * unitDays };
+}
+
+function recurrenceOverdue(clause: string, sentence: string): KindDeparture | undefined {
+  const recurrence = RECURRENCE.find(([pattern]) => pattern.test(clause));
+  if (!recurrence) return undefined;
+  const elapsed = elapsedDays(sentence);
+  if (!elapsed || elapsed.days <= recurrence[1]) return undefined;
+  return { stated: `last done "${elapsed.text}"`, required: `at least every ${recurrence[1]} days` };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Each kind of requirement, by name, and how a sentence departs from it. */
@@ -278,15 +338,23 @@ export const KIND_CHECKS: KindCheck[] = [
   ['currency', currenciesUnconverted],
   ...PAIRED_FIGURE_CHECKS,
   ['order', orderReversed],
+  ['period-cut', periodCut],
 ];
 
 /**
  * What the sentence states against the kind of requirement the clause states (in the sentence's language), or
  * undefined: a sentence that negates or makes a case (if two tiers share an id, the rule is refused) states none.
  */
-export function kindDeparture(clause: Localized, sentence: string, checks = KIND_CHECKS): KindDeparture | undefined {
-  if (NEGATION.test(sentence.replace(NOT_YET, ' ')) || CONDITIONAL.test(sentence)) return undefined;
+export function kindDeparture(clause: Localized, sentence: string, checks: KindCheck[] = KIND_CHECKS): KindDeparture | undefined {
+  if (CONDITIONAL.test(sentence)) return undefined;
   const text = textOf(clause, sentence);
+  // In a sentence about the clause only. "Nobody has reviewed it since two years ago": a negation says the recurring
+  // duty lapsed, as the time does, so this kind is read before negated sentences are left out.
+  if (checks === KIND_CHECKS) {
+    const overdue = recurrenceOverdue(text, sentence);
+    if (overdue) return overdue;
+  }
+  if (NEGATION.test(sentence.replace(NOT_YET, ' '))) return undefined;
   for (const [, check] of checks) {
     const departure = check(text, sentence);
     if (departure) return departure;
