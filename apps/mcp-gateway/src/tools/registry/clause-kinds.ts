@@ -144,7 +144,20 @@ const LATIN_ORDER = /(?<![a-z])(after|before|prior to|then|first)(?![a-z])/giu;
 const CHINESE_ORDER =
   /(\p{Script=Han}{2})(?:之前|以前|之后|以后|后方可|后才)|先[把将]?(\p{Script=Han}{2})|(?:然后|再|还没|尚未|没等)[把将]?(\p{Script=Han}{2})/gu;
 
+/** The orders of the texts read last: a report reads the same clauses, and each sentence against many clauses. */
+const ordersByText = new Map<string, Order>();
+const ORDERS_KEPT = 2048;
+
 function orderOf(text: string): Order {
+  let order = ordersByText.get(text);
+  if (order === undefined) {
+    if (ordersByText.size >= ORDERS_KEPT) ordersByText.clear();
+    ordersByText.set(text, (order = readOrder(text)));
+  }
+  return order;
+}
+
+function readOrder(text: string): Order {
   const order: Order = { earlier: [], later: [] };
   if (isChinese(text)) {
     for (const match of text.matchAll(CHINESE_ORDER)) {
