@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 import { figureDeparture, figuresNotStated } from './clause-figures';
+import { PAIRED_FIGURE_CHECKS, kindDeparture } from './clause-kinds';
 
 const CLAUSE_STATUSES = ['addressed', 'at_risk', 'not_addressed'] as const;
 type ClauseStatus = (typeof CLAUSE_STATUSES)[number];
@@ -49,7 +50,7 @@ const output = z.object({
  * Only what the sentences support: a contradiction outweighs a statement, and no evidence is no claim. A
  * statement of a clause that sets figures (within 5 working days) counts only when the sentence states them.
  */
-function statusOf(clause: ClauseFindingDto): { status: ClauseStatus; basis: string } {
+function statusOf(clause: ClauseFindingDto, practiceSentences: string[]): { status: ClauseStatus; basis: string } {
   const contradiction = clause.contradicted[0];
   if (contradiction) return { status: 'at_risk', basis: `the practice states the opposite ("${contradiction.phrase}")` };
   const departure = clause.departures[0];
@@ -65,6 +66,18 @@ function statusOf(clause: ClauseFindingDto): { status: ClauseStatus; basis: stri
       return {
         status: 'at_risk',
         basis: `a sentence of the practice about this clause states ${figure.stated} where the clause sets ${figure.bound}`,
+      };
+    }
+  }
+  const kinds = [
+    ...clause.evidence.map(({ sentence }) => kindDeparture(clause.text, sentence)),
+    ...practiceSentences.map((sentence) => kindDeparture(clause.text, sentence, PAIRED_FIGURE_CHECKS)),
+  ];
+  for (const kind of kinds) {
+    if (kind) {
+      return {
+        status: 'at_risk',
+        basis: `a sentence of the practice about this clause states ${kind.stated} where the clause requires ${kind.required}`,
       };
     }
   }
@@ -87,6 +100,14 @@ function statusOf(clause: ClauseFindingDto): { status: ClauseStatus; basis: stri
   };
 }
 
+/** The practice's sentences: a point before a digit is a decimal point (33.333 %), not a sentence's end. */
+function sentencesOf(practice: string): string[] {
+  return practice
+    .split(/(?<=[!?。！？;；]|\.(?!\d))\s*/u)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+}
+
 export const draftAlignmentReport = defineTool({
   name: 'draft_alignment_report',
   title: 'Draft an alignment report',
@@ -106,10 +127,11 @@ export const draftAlignmentReport = defineTool({
     const found = await registry.search({ q: practice, in: 'standards', limit: maxStandards });
     if (!found.ok) return failure(found.message);
     const counts = { addressed: 0, at_risk: 0, not_addressed: 0 };
+    const practiceSentences = sentencesOf(practice);
     const standards = found.body.hits.flatMap(({ standard, score }) => {
       if (!standard) return [];
       const clauses = standard.clauses.map((clause) => {
-        const { status, basis } = statusOf(clause);
+        const { status, basis } = statusOf(clause, practiceSentences);
         counts[status] += 1;
         return {
           clauseId: clause.clauseId,
