@@ -2,7 +2,6 @@
 // BM25+ scores, its order) but keeps the postings in flat typed arrays instead of a Map of fields of a Map
 // of documents per token, and scores into arrays indexed by document number instead of a result object per
 // document: a release of 100 000 bilingual terms has millions of postings.
-import { DocumentTokens } from './document-tokens';
 import { DocumentsAboveReach } from './documents-above-reach';
 import { kthLargest } from './kth-largest';
 import { placesByDocument } from './places-by-document';
@@ -470,15 +469,6 @@ export interface TextIndexParts {
   maxScores: Float32Array;
 }
 
-/** How an index is kept beside its postings by list. */
-export interface CompactTextIndexOptions {
-  /**
-   * Whether each document's own postings are kept too (DocumentTokens: 6 bytes a posting), so that a bounded search
-   * scores its candidates from them: for an index whose searches have long queries of prefix words (the clauses').
-   */
-  documentTokens?: boolean;
-}
-
 /** The parts of an index made from a build, but for the bounds of its lists (worked out from the others). */
 type PostingsParts = Omit<TextIndexParts, 'maxScores'>;
 
@@ -576,20 +566,6 @@ export class CompactTextIndex {
   /** A term's postings while they are ordered by document (byDocument): its documents, postings and lists, and placesByDocument's four. */
   private readonly unordered = [reusedInt32Array(), reusedInt32Array(), reusedInt32Array()] as const;
   private readonly sortWork = [reusedInt32Array(), reusedInt32Array(), reusedInt32Array(), reusedInt32Array()] as const;
-  /** Each document's own postings, when the index was asked to keep them (CompactTextIndexOptions.documentTokens). */
-  private readonly documentTokens: DocumentTokens | undefined;
-  /**
-   * While the exact pass scores from the documents' own postings: the query's lists (token and field) in a small
-   * open-addressing table (a slot's list, -1 when free, and its first entry plus one), which stays in the cache where
-   * an array over the index's hundreds of thousands of lists does not; an entry is a query term's list (its unit and
-   * its place among the term's lists) and the next entry of the same list plus one (0: none).
-   */
-  private readonly querySlots = [reusedInt32Array(), reusedInt32Array()] as const;
-  private readonly listEntries = [reusedInt32Array(), reusedInt32Array(), reusedInt32Array(), reusedInt32Array()] as const;
-  /** An entry's list's weight by the field's boost, and its inverse document frequency (the factors of a posting's score). */
-  private readonly entryFactors = [reusedFloat64Array(), reusedFloat64Array()] as const;
-  /** A candidate's postings that are the query's (entries and frequencies), while it is scored from its own postings. */
-  private readonly candidateMatches = [reusedInt32Array(), reusedInt32Array()] as const;
 
   constructor(
     private readonly fields: readonly string[],
@@ -598,7 +574,6 @@ export class CompactTextIndex {
     documents: Iterable<TextDocument> | TextIndexBuild | TextIndexParts,
     /** The tokens of many texts at once, as tokenize gives them one by one (cheaper over a whole release). */
     tokenizeAll: (texts: string[]) => string[][] = (texts) => texts.map(tokenize),
-    { documentTokens = false }: CompactTextIndexOptions = {},
   ) {
     this.fieldCount = fields.length;
     const parts: PostingsParts & { maxScores?: Float32Array } = isTextIndexParts(documents)
@@ -618,14 +593,6 @@ export class CompactTextIndex {
     this.longestFields = parts.longestFields;
     ({ factors: this.factors, rows: this.factorRows } = factorTable(this.fieldLengths, this.averageFieldLengths));
     this.maxScores = parts.maxScores ?? this.listBounds();
-    this.documentTokens = documentTokens
-      ? new DocumentTokens(this.offsets, this.postingDocuments, this.postingFrequencies, this.ids.length)
-      : undefined;
-  }
-
-  /** The bytes of the documents' own postings (0 when the index keeps none). */
-  get documentTokensByteLength(): number {
-    return this.documentTokens?.byteLength ?? 0;
   }
 
   /** What the index is made of, for storing it (search-index-snapshot.ts): a new index made of them answers as this one. */
@@ -1207,69 +1174,64 @@ export class CompactTextIndex {
     const matchedByUnit: number[][] = units.map(() => []);
     let list = 0;
     let listsBefore = 0;
-    const fromOwnTokens = candidates !== null && this.documentTokens !== undefined;
-    if (fromOwnTokens) {
-      this.scoreFromOwnTokens(candidates, units, unitOfOccurrence, boosts, scratch, matched, matchedByUnit);
-    }
-    if (!fromOwnTokens)
-      queryTerms.forEach((_, occurrence) => {
-        const unitNumber = unitOfOccurrence[occurrence]!;
-        const unit = units[unitNumber]!;
-        const stamp = units.length + 1 + occurrence;
-        const termMatched: number[] = [];
-        const found = (document: number, score: number) => {
-          termScores[document]! += score;
-          if (lastSeen[document] !== stamp) {
-            lastSeen[document] = stamp;
-            termMatched.push(document);
-          }
-          if (firstList[document] === 0) {
-            firstList[document] = list;
-            matched.push(document);
-            if (candidates === null) touched.push(document);
-          }
-        };
-        const { lists } = unit;
-        const { byDocument } = lists;
-        const readByDocument = byDocument !== undefined && candidates !== null && candidates.length * 4 < byDocument.documents.length;
-        if (readByDocument) {
-          this.eachCandidateByDocument(candidates!, byDocument, (document, posting, i) => {
-            list = listsBefore + lists.places[i]! + 1;
-            const field = lists.places[i]! % this.fieldCount;
-            found(document, lists.weights[i]! * boosts[field]! * this.scoreOf(lists.inverseFrequencies[i]!, posting, field));
-          });
+    queryTerms.forEach((_, occurrence) => {
+      const unitNumber = unitOfOccurrence[occurrence]!;
+      const unit = units[unitNumber]!;
+      const stamp = units.length + 1 + occurrence;
+      const termMatched: number[] = [];
+      const found = (document: number, score: number) => {
+        termScores[document]! += score;
+        if (lastSeen[document] !== stamp) {
+          lastSeen[document] = stamp;
+          termMatched.push(document);
         }
-        for (let i = 0; i < (readByDocument ? 0 : lists.starts.length); i++) {
-          // Numbered as every list of the term's tokens, the empty ones too, in MiniSearch's order.
+        if (firstList[document] === 0) {
+          firstList[document] = list;
+          matched.push(document);
+          if (candidates === null) touched.push(document);
+        }
+      };
+      const { lists } = unit;
+      const { byDocument } = lists;
+      const readByDocument = byDocument !== undefined && candidates !== null && candidates.length * 4 < byDocument.documents.length;
+      if (readByDocument) {
+        this.eachCandidateByDocument(candidates!, byDocument, (document, posting, i) => {
           list = listsBefore + lists.places[i]! + 1;
-          const start = lists.starts[i]!;
-          const end = lists.ends[i]!;
           const field = lists.places[i]! % this.fieldCount;
-          const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
-          const fieldWeight = lists.weights[i]! * boosts[field]!;
-          if (candidates === null) {
-            for (let posting = start; posting < end; posting++) {
-              found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
-            }
-          } else {
-            const { candidatePostings } = scratch;
-            const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
-            for (let k = 0; k < count; k++) {
-              const posting = candidatePostings[k]!;
-              found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
-            }
+          found(document, lists.weights[i]! * boosts[field]! * this.scoreOf(lists.inverseFrequencies[i]!, posting, field));
+        });
+      }
+      for (let i = 0; i < (readByDocument ? 0 : lists.starts.length); i++) {
+        // Numbered as every list of the term's tokens, the empty ones too, in MiniSearch's order.
+        list = listsBefore + lists.places[i]! + 1;
+        const start = lists.starts[i]!;
+        const end = lists.ends[i]!;
+        const field = lists.places[i]! % this.fieldCount;
+        const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
+        const fieldWeight = lists.weights[i]! * boosts[field]!;
+        if (candidates === null) {
+          for (let posting = start; posting < end; posting++) {
+            found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
+          }
+        } else {
+          const { candidatePostings } = scratch;
+          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          for (let k = 0; k < count; k++) {
+            const posting = candidatePostings[k]!;
+            found(this.postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
           }
         }
-        listsBefore += lists.tokenCount * this.fieldCount;
-        // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
-        const firstOccurrence = unitOfOccurrence.indexOf(unitNumber) === occurrence;
-        for (const document of termMatched) {
-          totalScores[document]! += termScores[document]!;
-          termScores[document] = 0;
-          if (firstOccurrence) termCounts[document]!++;
-        }
-        if (firstOccurrence) matchedByUnit[unitNumber] = termMatched;
-      });
+      }
+      listsBefore += lists.tokenCount * this.fieldCount;
+      // This term's scores are summed first and then added to the document's, as MiniSearch combines them.
+      const firstOccurrence = unitOfOccurrence.indexOf(unitNumber) === occurrence;
+      for (const document of termMatched) {
+        totalScores[document]! += termScores[document]!;
+        termScores[document] = 0;
+        if (firstOccurrence) termCounts[document]!++;
+      }
+      if (firstOccurrence) matchedByUnit[unitNumber] = termMatched;
+    });
 
     const finalScores = new Float64Array(matched.length);
     let best = 0;
@@ -1322,146 +1284,6 @@ export class CompactTextIndex {
       firstList,
     );
     return new TextRanking(this, ranked, rankedScores, rankedTerms, answered.length === aboveFloor.length, reaching);
-  }
-
-  /**
-   * The exact pass's sums of the candidates (in document order) from their own postings (DocumentTokens), the same
-   * doubles as read from the query's lists: each term's contributions added in its lists' order, the terms' sums in
-   * the query's order. Fills what the pass fills list by list: the totals, the number of distinct terms and the first
-   * list found (as numbered there) of each document matched, the documents each term found, and `matched` in the
-   * order the lists would have first found them (a term read by document finds its documents in document order,
-   * one read list by list in the order of their first list).
-   */
-  private scoreFromOwnTokens(
-    candidates: ArrayLike<number>,
-    units: QueryUnit[],
-    unitOfOccurrence: number[],
-    boosts: number[],
-    scratch: SearchScratch,
-    matched: number[],
-    matchedByUnit: number[][],
-  ): void {
-    const { fieldCount, fieldLengths } = this;
-    const own = this.documentTokens!;
-    const { totalScores, firstList } = scratch;
-    const termCounts = scratch.partialTerms;
-    let entryCount = 0;
-    for (const unit of units) entryCount += unit.lists.starts.length;
-    // At most a quarter full, so a probe mostly ends at its first slot.
-    const slotBits = Math.max(6, 32 - Math.clz32(entryCount * 4));
-    const slotMask = (1 << slotBits) - 1;
-    const [slotLists, slotHeads] = this.querySlots.map((array) => array.take(slotMask + 1)) as [Int32Array, Int32Array];
-    slotLists.fill(-1);
-    const slotOf = (ownList: number): number => {
-      let slot = Math.imul(ownList, 0x9e3779b1) >>> (32 - slotBits);
-      while (slotLists[slot] !== -1 && slotLists[slot] !== ownList) slot = (slot + 1) & slotMask;
-      return slot;
-    };
-    const [entryUnits, entryLists, nextEntries, entryFields] = this.listEntries.map((array) => array.take(entryCount)) as [
-      Int32Array,
-      Int32Array,
-      Int32Array,
-      Int32Array,
-    ];
-    const [entryWeights, entryInverseFrequencies] = this.entryFactors.map((array) => array.take(entryCount)) as [
-      Float64Array,
-      Float64Array,
-    ];
-    // Entries numbered by unit, then by list in the unit's order: a candidate's entries in ascending order are in the order summed.
-    let entry = 0;
-    units.forEach((unit, unitNumber) => {
-      const { tokens, places, weights, inverseFrequencies } = unit.lists;
-      for (let i = 0; i < tokens.length; i++) {
-        const field = places[i]! % fieldCount;
-        const ownList = tokens[i]! * fieldCount + field;
-        entryUnits[entry] = unitNumber;
-        entryLists[entry] = i;
-        entryFields[entry] = field;
-        entryWeights[entry] = weights[i]! * boosts[field]!;
-        entryInverseFrequencies[entry] = inverseFrequencies[i]!;
-        const slot = slotOf(ownList);
-        nextEntries[entry] = slotLists[slot] === ownList ? slotHeads[slot]! : 0;
-        slotLists[slot] = ownList;
-        slotHeads[slot] = ++entry;
-      }
-    });
-    // The lists' numbering of the exact pass: each occurrence's lists after all those of the occurrences before it.
-    const listsBeforeUnit = new Int32Array(units.length).fill(-1);
-    let listsBefore = 0;
-    for (const unitNumber of unitOfOccurrence) {
-      if (listsBeforeUnit[unitNumber] === -1) listsBeforeUnit[unitNumber] = listsBefore;
-      listsBefore += units[unitNumber]!.lists.tokenCount * fieldCount;
-    }
-    const termSums = new Float64Array(units.length);
-    const termFound = new Uint8Array(units.length);
-    const firstUnits: number[] = [];
-    let mostMatches = 0;
-    for (let i = 0; i < candidates.length; i++) {
-      const document = candidates[i]!;
-      mostMatches = Math.max(mostMatches, own.starts[document + 1]! - own.starts[document]!);
-    }
-    const [matchEntries, matchFrequencies] = this.candidateMatches.map((array) => array.take(mostMatches * units.length)) as [
-      Int32Array,
-      Int32Array,
-    ];
-    for (let c = 0; c < candidates.length; c++) {
-      const document = candidates[c]!;
-      let count = 0;
-      for (let j = own.starts[document]!; j < own.starts[document + 1]!; j++) {
-        const ownList = own.lists[j]!;
-        let slot = Math.imul(ownList, 0x9e3779b1) >>> (32 - slotBits);
-        while (slotLists[slot] !== -1 && slotLists[slot] !== ownList) slot = (slot + 1) & slotMask;
-        if (slotLists[slot] === -1) continue;
-        for (let found = slotHeads[slot]!; found !== 0; found = nextEntries[found - 1]!) {
-          // Inserted in ascending entry order (a document matches a few dozen of the query's lists).
-          let at = count++;
-          for (; at > 0 && matchEntries[at - 1]! > found - 1; at--) {
-            matchEntries[at] = matchEntries[at - 1]!;
-            matchFrequencies[at] = matchFrequencies[at - 1]!;
-          }
-          matchEntries[at] = found - 1;
-          matchFrequencies[at] = own.frequencies[j]!;
-        }
-      }
-      if (count === 0) continue;
-      let distinctTerms = 0;
-      for (let k = 0; k < count; k++) {
-        const matchEntry = matchEntries[k]!;
-        const unitNumber = entryUnits[matchEntry]!;
-        const field = entryFields[matchEntry]!;
-        const length = fieldLengths[document * fieldCount + field]!;
-        const score =
-          entryWeights[matchEntry]! * (entryInverseFrequencies[matchEntry]! * this.factorOf(matchFrequencies[k]!, length, field));
-        if (termFound[unitNumber] === 0) {
-          termFound[unitNumber] = 1;
-          termSums[unitNumber] = 0;
-          distinctTerms++;
-          matchedByUnit[unitNumber]!.push(document);
-        }
-        termSums[unitNumber]! += score;
-      }
-      let total = 0;
-      for (const unitNumber of unitOfOccurrence) if (termFound[unitNumber] === 1) total += termSums[unitNumber]!;
-      const firstUnit = entryUnits[matchEntries[0]!]!;
-      totalScores[document] = total;
-      termCounts[document] = distinctTerms;
-      firstList[document] = listsBeforeUnit[firstUnit]! + units[firstUnit]!.lists.places[entryLists[matchEntries[0]!]!]! + 1;
-      matched.push(document);
-      firstUnits.push(firstUnit);
-      for (let k = 0; k < count; k++) termFound[entryUnits[matchEntries[k]!]!] = 0;
-    }
-    // The order the lists would have first found them in: by the first term that found them, then (but for a term
-    // read by document, whose documents are found in document order) by their first list; stable, so else by document.
-    const readByDocument = units.map(
-      ({ lists }) => lists.byDocument !== undefined && candidates.length * 4 < lists.byDocument.documents.length,
-    );
-    const order = matched.map((_, position) => position);
-    order.sort(
-      (a, b) => firstUnits[a]! - firstUnits[b]! || (readByDocument[firstUnits[a]!] ? 0 : firstList[matched[a]!]! - firstList[matched[b]!]!),
-    );
-    const inOrder = order.map((position) => matched[position]!);
-    matched.length = 0;
-    matched.push(...inOrder);
   }
 
   /** The numbers of the documents with these ids (ids the index does not have are left out). */

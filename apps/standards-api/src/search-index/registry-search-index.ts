@@ -16,7 +16,6 @@ import {
 import {
   CompactTextIndex,
   TextIndexBuild,
-  type CompactTextIndexOptions,
   type TextDocument,
   type TextIndexParts,
   type TextRanking,
@@ -220,12 +219,8 @@ const BLOCK_BOOST = { text: 2, conditions: 1.5, heading: 1 };
 
 const ROLE_FIELDS = ['name', 'description', 'responsibilities', 'tasks'];
 
-function index(
-  fields: string[],
-  documents: Iterable<TextDocument> | TextIndexBuild | TextIndexParts,
-  options?: CompactTextIndexOptions,
-): CompactTextIndex {
-  return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll, options);
+function index(fields: string[], documents: Iterable<TextDocument> | TextIndexBuild | TextIndexParts): CompactTextIndex {
+  return new CompactTextIndex(fields, searchTerms, documents, searchTermsOfAll);
 }
 
 const both = (text: Localized): string => `${text.en}\n${text['zh-Hans']}`;
@@ -365,10 +360,7 @@ export class RegistrySearchIndex {
       });
       if (block) blockBuild.addTokenized(block.sectionId, block.tokensOfFields);
     }
-    // An alignment search's clause searches are long queries of prefix words, whose candidates are scored from their own postings.
-    const clauseIndex = index(CLAUSE_FIELDS, stored ? storedIndexFor(stored.clauses, CLAUSE_FIELDS, clauseIds) : clauseBuild, {
-      documentTokens: true,
-    });
+    const clauseIndex = index(CLAUSE_FIELDS, stored ? storedIndexFor(stored.clauses, CLAUSE_FIELDS, clauseIds) : clauseBuild);
     const blockIndex = index(CLAUSE_FIELDS, stored ? storedIndexFor(stored.blocks, CLAUSE_FIELDS, blockIds) : blockBuild);
 
     const tasksOf = new Map<string, string[]>();
