@@ -72,8 +72,9 @@ const EACH_OF = /(?<![a-z])(each|apiece)(?![a-z])|各/iu;
 const COUNT_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, 两: 2, 二: 2, 三: 3, 四: 4, 五: 5 };
 const COUNTED = /(?<![a-z])(two|three|four|five|[2-5])(?![a-z0-9%.])|([两二三四五])\s*[个名位家]/iu;
 
-function sharesNotWhole(clause: string, sentence: string): KindDeparture | undefined {
-  if (!requirementsOf(clause).some((requirement) => SUM.test(requirement) && WHOLE.test(requirement))) return undefined;
+const statesWholeSum = (clause: string) => requirementsOf(clause).some((requirement) => SUM.test(requirement) && WHOLE.test(requirement));
+
+function sharesNotWhole(_clause: string, sentence: string): KindDeparture | undefined {
   const shares = [...sentence.matchAll(PERCENT)].map((match) => ({ text: match[0], value: Number(match[1]) }));
   let total: number;
   let stated: string;
@@ -94,8 +95,7 @@ function sharesNotWhole(clause: string, sentence: string): KindDeparture | undef
 const WHOLE_UNITS =
   /(?<![a-z])(integer|whole)(?![a-z])[^;；。]*(basis point|minor unit)|整数[^;；。]*(基点|最小货币单位)|(basis point|基点)[^;；。]*(integer|整数)/iu;
 
-function fractionOfBasisPoint(clause: string, sentence: string): KindDeparture | undefined {
-  if (!WHOLE_UNITS.test(clause)) return undefined;
+function fractionOfBasisPoint(_clause: string, sentence: string): KindDeparture | undefined {
   for (const match of sentence.matchAll(PERCENT)) {
     const basisPoints = Number(match[1]) * 100;
     if (Math.abs(basisPoints - Math.round(basisPoints)) > 1e-6) {
@@ -122,8 +122,8 @@ const CURRENCIES: [string, RegExp][] = [
 const CONVERSION =
   /(?<![a-z])(convert\w*|conversion|exchange rate|fx rate|rate)(?![a-z])|(?<!省得|免得|不用|不必)(换算|兑换|汇率|折算|换成|折合)/iu;
 
-function currenciesUnconverted(clause: string, sentence: string): KindDeparture | undefined {
-  if (!ONE_CURRENCY.test(clause) || CONVERSION.test(sentence)) return undefined;
+function currenciesUnconverted(_clause: string, sentence: string): KindDeparture | undefined {
+  if (CONVERSION.test(sentence)) return undefined;
   const named = CURRENCIES.flatMap(([, pattern]) => {
     const match = pattern.exec(sentence);
     return match ? [match[0]] : [];
@@ -235,8 +235,7 @@ function partAround(sentence: string, index: number): string {
   return sentence.slice(start + 1, ends.length > 0 ? Math.min(...ends) : sentence.length);
 }
 
-function startBeforeSigning(clause: string, sentence: string): KindDeparture | undefined {
-  if (!FORWARD_ONLY.test(clause)) return undefined;
+function startBeforeSigning(_clause: string, sentence: string): KindDeparture | undefined {
   const dates = datesOf(sentence);
   const signed = dates.filter((date) => SIGNED.test(partAround(sentence, date.index)));
   const started = dates.filter((date) => !signed.includes(date) && STARTED.test(partAround(sentence, date.index)));
@@ -256,8 +255,7 @@ const RANGE = new RegExp(
   'giu',
 );
 
-function overlappingRanges(clause: string, sentence: string): KindDeparture | undefined {
-  if (!NO_OVERLAP.test(clause)) return undefined;
+function overlappingRanges(_clause: string, sentence: string): KindDeparture | undefined {
   const ranges = [...sentence.matchAll(RANGE)].map((match) => ({
     text: match[0].trim(),
     first: Number(match[1]),
@@ -283,8 +281,7 @@ const WHOLE_PERIOD =
 const PART_OF_PERIOD =
   /(?<![a-z])((?:first|last|second) (?:two|three|\d+) (?:weeks|days)|the rest of the (?:month|quarter|period)|half (?:a|the|of the) (?:month|quarter|period)|mid-?(?:month|quarter|period)|midway through)(?![a-z])|半个月|上半月|下半月|月中|(?<!提)前两周|后两周|剩下的日子/iu;
 
-function periodCut(clause: string, sentence: string): KindDeparture | undefined {
-  if (!WHOLE_PERIOD.test(clause)) return undefined;
+function periodCut(_clause: string, sentence: string): KindDeparture | undefined {
   const part = PART_OF_PERIOD.exec(sentence);
   return part ? { stated: `"${part[0]}"`, required: 'one rule for the whole period, from its start' } : undefined;
 }
@@ -324,8 +321,10 @@ function elapsedDays(sentence: string): { text: string; days: number } | undefin
   return { text: whole, days: number * unitDays };
 }
 
+const recurrenceOf = (clause: string) => RECURRENCE.find(([pattern]) => pattern.test(clause));
+
 function recurrenceOverdue(clause: string, sentence: string): KindDeparture | undefined {
-  const recurrence = RECURRENCE.find(([pattern]) => pattern.test(clause));
+  const recurrence = recurrenceOf(clause);
   if (!recurrence) return undefined;
   const elapsed = elapsedDays(sentence);
   if (!elapsed || elapsed.days <= recurrence[1]) return undefined;
@@ -334,42 +333,67 @@ function recurrenceOverdue(clause: string, sentence: string): KindDeparture | un
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Each kind of requirement, by name, and how a sentence departs from it. */
-type KindCheck = [string, (clause: string, sentence: string) => KindDeparture | undefined];
+/** A kind of requirement: whether a clause's text states it, and how a sentence departs from it. */
+interface KindCheck {
+  kind: string;
+  statedBy: (clause: string) => boolean;
+  departure: (clause: string, sentence: string) => KindDeparture | undefined;
+}
 /**
  * The kinds read from two figures of one kind set against each other (a start date before a signing date, two
  * day ranges): precise enough to read in any sentence of the practice, which may not rank the clause among its own.
  */
 export const PAIRED_FIGURE_CHECKS: KindCheck[] = [
-  ['dates', startBeforeSigning],
-  ['overlap', overlappingRanges],
+  { kind: 'dates', statedBy: (clause) => FORWARD_ONLY.test(clause), departure: startBeforeSigning },
+  { kind: 'overlap', statedBy: (clause) => NO_OVERLAP.test(clause), departure: overlappingRanges },
 ];
 /** The kinds read only in a sentence about the clause: percentages and currencies are named in many sentences about other things. */
 export const KIND_CHECKS: KindCheck[] = [
-  ['sum', sharesNotWhole],
-  ['whole-units', fractionOfBasisPoint],
-  ['currency', currenciesUnconverted],
+  { kind: 'sum', statedBy: statesWholeSum, departure: sharesNotWhole },
+  { kind: 'whole-units', statedBy: (clause) => WHOLE_UNITS.test(clause), departure: fractionOfBasisPoint },
+  { kind: 'currency', statedBy: (clause) => ONE_CURRENCY.test(clause), departure: currenciesUnconverted },
   ...PAIRED_FIGURE_CHECKS,
-  ['order', orderReversed],
-  ['period-cut', periodCut],
+  { kind: 'order', statedBy: (clause) => orderOf(clause).earlier.length + orderOf(clause).later.length > 0, departure: orderReversed },
+  { kind: 'period-cut', statedBy: (clause) => WHOLE_PERIOD.test(clause), departure: periodCut },
 ];
+const RECURRENCE_CHECK: KindCheck = {
+  kind: 'recurrence',
+  statedBy: (clause) => recurrenceOf(clause) !== undefined,
+  departure: recurrenceOverdue,
+};
+
+/** The kinds each clause text read last states: a report reads the same few dozen clauses against every sentence. */
+const kindsByClause = new Map<string, ReadonlySet<KindCheck>>();
+const KINDS_KEPT = 4096;
+
+function kindsStatedBy(clause: string): ReadonlySet<KindCheck> {
+  let kinds = kindsByClause.get(clause);
+  if (kinds === undefined) {
+    if (kindsByClause.size >= KINDS_KEPT) kindsByClause.clear();
+    kinds = new Set([...KIND_CHECKS, RECURRENCE_CHECK].filter((check) => check.statedBy(clause)));
+    kindsByClause.set(clause, kinds);
+  }
+  return kinds;
+}
 
 /**
  * What the sentence states against the kind of requirement the clause states (in the sentence's language), or
  * undefined: a sentence that negates or makes a case (if two tiers share an id, the rule is refused) states none.
  */
 export function kindDeparture(clause: Localized, sentence: string, checks: KindCheck[] = KIND_CHECKS): KindDeparture | undefined {
-  if (CONDITIONAL.test(sentence)) return undefined;
   const text = textOf(clause, sentence);
+  const stated = kindsStatedBy(text);
+  if (stated.size === 0 || CONDITIONAL.test(sentence)) return undefined;
   // In a sentence about the clause only. "Nobody has reviewed it since two years ago": a negation says the recurring
   // duty lapsed, as the time does, so this kind is read before negated sentences are left out.
-  if (checks === KIND_CHECKS) {
+  if (checks === KIND_CHECKS && stated.has(RECURRENCE_CHECK)) {
     const overdue = recurrenceOverdue(text, sentence);
     if (overdue) return overdue;
   }
   if (NEGATION.test(sentence.replace(NOT_YET, ' '))) return undefined;
-  for (const [, check] of checks) {
-    const departure = check(text, sentence);
+  for (const check of checks) {
+    if (!stated.has(check)) continue;
+    const departure = check.departure(text, sentence);
     if (departure) return departure;
   }
   return undefined;
