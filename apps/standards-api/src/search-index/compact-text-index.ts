@@ -185,7 +185,7 @@ class SearchScratch {
    * The documents phase two scored (exactRanking's, each once): only they have a term's score, a total or a first
    * list, and they are the candidates, a few of the thousands a word found by prefix touches.
    */
-  scored: readonly number[] = [];
+  scored: readonly number[] = NOTHING_SCORED;
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -203,21 +203,44 @@ class SearchScratch {
 
   /** Clears what a search wrote: phase one's arrays for the documents it touched, phase two's for those it scored. */
   clear(): void {
+    // Each loop in a function of its own (see readWhole): V8's code for a long loop, made on the first search, lacked
+    // what the code after the loop had not yet met, and was left for the interpreter at the loop's end every search.
     const { documents, length } = this.touched;
-    for (let i = 0; i < length; i++) {
-      const document = documents[i]!;
-      this.partial[document] = 0;
-      this.partialTerms[document] = 0;
-      this.state[document] = 0;
-      this.lastSeen[document] = 0;
-    }
     this.touched.length = 0;
-    for (const document of this.scored) {
-      this.termScores[document] = 0;
-      this.totalScores[document] = 0;
-      this.firstList[document] = 0;
-    }
-    this.scored = [];
+    const scored = this.scored;
+    this.scored = NOTHING_SCORED;
+    clearDocuments(documents, length, this.partial, this.partialTerms, this.state, this.lastSeen);
+    clearScored(scored, this.termScores, this.totalScores, this.firstList);
+  }
+}
+
+const NOTHING_SCORED: readonly number[] = [];
+
+/** Phase one's arrays zeroed for the first `length` documents. */
+function clearDocuments(
+  documents: Int32Array,
+  length: number,
+  partial: Float64Array,
+  partialTerms: Uint16Array,
+  state: Uint8Array,
+  lastSeen: Int32Array,
+): void {
+  for (let i = 0; i < length; i++) {
+    const document = documents[i]!;
+    partial[document] = 0;
+    partialTerms[document] = 0;
+    state[document] = 0;
+    lastSeen[document] = 0;
+  }
+}
+
+/** Phase two's arrays zeroed for the documents scored. */
+function clearScored(scored: readonly number[], termScores: Float64Array, totalScores: Float64Array, firstList: Int32Array): void {
+  for (let i = 0; i < scored.length; i++) {
+    const document = scored[i]!;
+    termScores[document] = 0;
+    totalScores[document] = 0;
+    firstList[document] = 0;
   }
 }
 
@@ -740,7 +763,17 @@ export class CompactTextIndex {
       if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
       return known;
     }
-    const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
+    const termLists = this.listsFound(term, byPrefix, fuzziness, options.weights);
+    this.memo.set(key, termLists);
+    return termLists;
+  }
+
+  /**
+   * The lists of the tokens a term finds, looked up (termLists when the memo has not got them). A method of its own:
+   * in termLists, optimized by V8 on the asks the memo answers, this part was left for the interpreter each time.
+   */
+  private listsFound(term: string, byPrefix: boolean, fuzziness: boolean | number, lookUpWeights: TextSearchOptions['weights']): TermLists {
+    const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, lookUpWeights);
     const { fieldCount, offsets } = this;
     let count = 0;
     for (let j = 0; j < tokenCount; j++) {
@@ -774,7 +807,6 @@ export class CompactTextIndex {
         termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
       }
     }
-    this.memo.set(key, termLists);
     return termLists;
   }
 
@@ -783,20 +815,13 @@ export class CompactTextIndex {
    * them (it would then drop the lists themselves, and every other ask would make both again); whether it did.
    */
   private byDocument(lists: TermLists): boolean {
-    let count = 0;
-    for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
+    // Its loops are functions of their own, with nothing after them (see SearchScratch.clear).
+    const count = postingCountOf(lists);
     const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
     if (!this.memo.fits(size)) return false;
     // Each posting's document, in the lists read one after the other, then ordered by document (stably, so in the lists' order).
     const [documents, postings, listOf] = this.unordered.map((array) => array.take(count)) as [Int32Array, Int32Array, Int32Array];
-    let k = 0;
-    for (let i = 0; i < lists.starts.length; i++) {
-      for (let posting = lists.starts[i]!; posting < lists.ends[i]!; posting++) {
-        documents[k] = this.postingDocuments[posting]!;
-        postings[k] = posting;
-        listOf[k++] = i;
-      }
-    }
+    postingsOneListAfterAnother(lists, this.postingDocuments, documents, postings, listOf);
     const ordered = placesByDocument(
       documents,
       (length) => this.sortWork.map((array) => array.take(length)) as [Int32Array, Int32Array, Int32Array, Int32Array],
@@ -807,12 +832,7 @@ export class CompactTextIndex {
       frequencies: this.postingFrequencies instanceof Uint16Array ? new Uint16Array(count) : new Int32Array(count),
       lists: new Int32Array(count),
     };
-    for (let j = 0; j < count; j++) {
-      const place = ordered.places[j]!;
-      byDocument.postings[j] = postings[place]!;
-      byDocument.frequencies[j] = this.postingFrequencies[postings[place]!]!;
-      byDocument.lists[j] = listOf[place]!;
-    }
+    postingsInPlaceOrder(ordered.places, postings, listOf, this.postingFrequencies, byDocument);
     lists.byDocument = byDocument;
     return true;
   }
@@ -922,7 +942,7 @@ export class CompactTextIndex {
     touched: TouchedDocuments,
   ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
-    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
+    const { fieldCount, postingDocuments } = this;
     let threshold = 0;
     // A kept document is a candidate from the start and never ruled out; a document to score is one until it
     // can reach neither the threshold nor its own share of the best lower bound (at most that share of the best score).
@@ -989,39 +1009,14 @@ export class CompactTextIndex {
         });
       }
       const listsToRead = readByDocument ? 0 : lists.starts.length;
-      for (let i = 0; i < listsToRead; i++) {
-        const start = lists.starts[i]!;
-        const end = lists.ends[i]!;
-        const field = lists.places[i]! % fieldCount;
-        const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
-        const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
-        if (candidates === null) {
-          // Every posting of the list (the loop of a long list, so scoreOf is written out).
-          const averageLength = this.averageFieldLengths[field]!;
-          const firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
-          for (let posting = start; posting < end; posting++) {
-            const document = postingDocuments[posting]!;
-            if (state[document] === 0) {
-              state[document] = 1;
-              touched.push(document);
-            }
-            const frequency = postingFrequencies[posting]!;
-            const length = fieldLengths[document * fieldCount + field]!;
-            const factor =
-              frequency < TABULATED_FREQUENCIES
-                ? factors[firstFactor + length * TABULATED_FREQUENCIES + frequency]!
-                : bm25Factor(frequency, length, averageLength);
-            partial[document]! += fieldWeight * (inverseDocumentFrequency * factor);
-            if (lastSeen[document] !== stamp) {
-              lastSeen[document] = stamp;
-              partialTerms[document]!++;
-            }
-            const lowerBound = partial[document]! * partialTerms[document]!;
-            if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
-          }
-        } else {
+      if (candidates === null && listsToRead > 0) bestLowerBound = this.readWhole(unit, boosts, stamp, scratch, bestLowerBound);
+      else {
+        for (let i = 0; i < listsToRead; i++) {
+          const field = lists.places[i]! % fieldCount;
+          const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
+          const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
           const { candidatePostings } = scratch;
-          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          const count = this.candidatePostingsOf(candidates!, state, lists.starts[i]!, lists.ends[i]!, candidatePostings);
           for (let k = 0; k < count; k++) {
             const posting = candidatePostings[k]!;
             found(postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
@@ -1116,13 +1111,7 @@ export class CompactTextIndex {
     documents.set(touched.list());
     const left = ruleOut(documents.subarray(0, touched.length));
     if (left.length * 32 < state.length) return left.sort();
-    // Each document is written and kept only when its state is odd, a candidate's (without a branch to mispredict), hence the one more place.
-    let count = 0;
-    for (let document = 0; document < state.length; document++) {
-      documents[count] = document;
-      count += state[document]! & 1;
-    }
-    return documents.subarray(0, count);
+    return candidatesInOrder(state, documents);
   }
 
   /**
@@ -1131,18 +1120,8 @@ export class CompactTextIndex {
    */
   private kthLowerBound(documents: ArrayLike<number>, scratch: SearchScratch, wanted: number, floor: number): number {
     const { partial, partialTerms, lowerBounds } = scratch;
-    let count = 0;
-    // Each lower bound is written and kept only when at or above the floor (without a branch to mispredict).
-    for (let i = 0; i < documents.length; i++) {
-      const document = documents[i]!;
-      const lowerBound = partial[document]! * partialTerms[document]!;
-      lowerBounds[count] = lowerBound;
-      count += lowerBound >= floor ? 1 : 0;
-    }
-    if (count < wanted) {
-      for (count = 0; count < documents.length; count++)
-        lowerBounds[count] = partial[documents[count]!]! * partialTerms[documents[count]!]!;
-    }
+    let count = lowerBoundsFrom(documents, partial, partialTerms, lowerBounds, floor);
+    if (count < wanted) count = lowerBoundsFrom(documents, partial, partialTerms, lowerBounds, -Infinity);
     return kthLargest(lowerBounds.subarray(0, count), wanted);
   }
 
@@ -1318,6 +1297,62 @@ export class CompactTextIndex {
   }
 
   /**
+   * Every posting of a term's lists read in the first pass, list by list; returns the best lower bound met. One loop
+   * over the postings, moving to the next list when one ends, in a method of its own: V8 first runs a long loop by
+   * on-stack replacement, and code made for an inner loop is left, at a cost, each time that loop ends. As a loop
+   * within a loop inside `candidates` (called once a search), a word of 4 000 lists left it 4 000 times a search,
+   * 5 to 50 ms, for the first few dozen searches of a process (until the whole method was optimized).
+   */
+  private readWhole(unit: QueryUnit, boosts: number[], stamp: number, scratch: SearchScratch, bestLowerBound: number): number {
+    const { partial, partialTerms, state, lastSeen, touched } = scratch;
+    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
+    const { lists } = unit;
+    const listCount = lists.starts.length;
+    let best = bestLowerBound;
+    let list = -1;
+    let posting = 0;
+    let end = 0;
+    let field = 0;
+    let weight = 0;
+    let inverseDocumentFrequency = 0;
+    let averageLength = 0;
+    let firstFactor = 0;
+    for (;;) {
+      if (posting === end) {
+        if (++list === listCount) break;
+        posting = lists.starts[list]!;
+        end = lists.ends[list]!;
+        field = lists.places[list]! % fieldCount;
+        weight = lists.weights[list]! * boosts[field]! * unit.occurrences;
+        inverseDocumentFrequency = lists.inverseFrequencies[list]!;
+        averageLength = this.averageFieldLengths[field]!;
+        firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
+        continue;
+      }
+      const document = postingDocuments[posting]!;
+      if (state[document] === 0) {
+        state[document] = 1;
+        touched.push(document);
+      }
+      const frequency = postingFrequencies[posting]!;
+      const length = fieldLengths[document * fieldCount + field]!;
+      const factor =
+        frequency < TABULATED_FREQUENCIES
+          ? factors[firstFactor + length * TABULATED_FREQUENCIES + frequency]!
+          : bm25Factor(frequency, length, averageLength);
+      partial[document]! += weight * (inverseDocumentFrequency * factor);
+      if (lastSeen[document] !== stamp) {
+        lastSeen[document] = stamp;
+        partialTerms[document]!++;
+      }
+      const lowerBound = partial[document]! * partialTerms[document]!;
+      if (lowerBound > best) best = lowerBound;
+      posting++;
+    }
+    return best;
+  }
+
+  /**
    * Every posting of a term's lists read in the first pass, by document (PostingsByDocument): the same sums as
    * list by list, as a document's postings are added in the lists' order either way. Returns the best lower bound met.
    */
@@ -1449,6 +1484,91 @@ function factorTable(fieldLengths: ArrayLike<number>, averageFieldLengths: Float
         factors[(rows[field]! + length) * TABULATED_FREQUENCIES + frequency] = bm25Factor(frequency, length, averageFieldLengths[field]!);
   });
   return { factors, rows };
+}
+
+/** How many postings a term's lists have. */
+function postingCountOf(lists: TermLists): number {
+  let count = 0;
+  for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
+  return count;
+}
+
+/** Each posting of a term's lists, the lists one after the other: its document, its place in the postings and its list. */
+function postingsOneListAfterAnother(
+  lists: TermLists,
+  postingDocuments: Int32Array,
+  documents: Int32Array,
+  postings: Int32Array,
+  listOf: Int32Array,
+): void {
+  // One loop, moving to the next list when one ends (see readWhole: an inner loop's code is left at each list's end).
+  let list = -1;
+  let posting = 0;
+  let end = 0;
+  for (let k = 0; ;) {
+    if (posting === end) {
+      if (++list === lists.starts.length) break;
+      posting = lists.starts[list]!;
+      end = lists.ends[list]!;
+      continue;
+    }
+    documents[k] = postingDocuments[posting]!;
+    postings[k] = posting++;
+    listOf[k++] = list;
+  }
+}
+
+/** The postings' places, lists and frequencies written to `into` in the order of `places` (PostingsByDocument's order). */
+function postingsInPlaceOrder(
+  places: Int32Array,
+  postings: Int32Array,
+  listOf: Int32Array,
+  postingFrequencies: Uint16Array | Int32Array,
+  into: PostingsByDocument,
+): void {
+  for (let j = 0; j < places.length; j++) {
+    const place = places[j]!;
+    into.postings[j] = postings[place]!;
+    into.frequencies[j] = postingFrequencies[postings[place]!]!;
+    into.lists[j] = listOf[place]!;
+  }
+}
+
+/**
+ * The lower bounds of the documents at or above `floor`, written to `lowerBounds`; how many. A function of its own
+ * (see SearchScratch.clear): a long loop, and nothing after it.
+ */
+function lowerBoundsFrom(
+  documents: ArrayLike<number>,
+  partial: Float64Array,
+  partialTerms: Uint16Array,
+  lowerBounds: Float64Array,
+  floor: number,
+): number {
+  let count = 0;
+  // Each lower bound is written and kept only when at or above the floor (without a branch to mispredict).
+  for (let i = 0; i < documents.length; i++) {
+    const document = documents[i]!;
+    const lowerBound = partial[document]! * partialTerms[document]!;
+    lowerBounds[count] = lowerBound;
+    count += lowerBound >= floor ? 1 : 0;
+  }
+  return count;
+}
+
+/**
+ * The candidates (documents whose state is odd) in document order, written to `documents` (one more place than
+ * states). A function of its own, not a branch of leftInDocumentOrder: V8 optimized that method on the asks that
+ * sort a few, and each ask that came here left the optimized code for the interpreter, for 100 000 states.
+ */
+function candidatesInOrder(state: Uint8Array, documents: Int32Array): Int32Array {
+  // Each document is written and kept only when its state is odd, a candidate's (without a branch to mispredict), hence the one more place.
+  let count = 0;
+  for (let document = 0; document < state.length; document++) {
+    documents[count] = document;
+    count += state[document]! & 1;
+  }
+  return documents.subarray(0, count);
 }
 
 /** The first place at or after `from` (and before `end`) of a value at or after `value` in ascending values: galloping, then halving. */
