@@ -185,7 +185,7 @@ class SearchScratch {
    * The documents phase two scored (exactRanking's, each once): only they have a term's score, a total or a first
    * list, and they are the candidates, a few of the thousands a word found by prefix touches.
    */
-  scored: readonly number[] = NOTHING_SCORED;
+  scored: readonly number[] = [];
 
   constructor(documentCount: number) {
     this.partial = new Float64Array(documentCount);
@@ -203,44 +203,21 @@ class SearchScratch {
 
   /** Clears what a search wrote: phase one's arrays for the documents it touched, phase two's for those it scored. */
   clear(): void {
-    // Each loop in a function of its own (see readWhole): V8's code for a long loop, made on the first search, lacked
-    // what the code after the loop had not yet met, and was left for the interpreter at the loop's end every search.
     const { documents, length } = this.touched;
+    for (let i = 0; i < length; i++) {
+      const document = documents[i]!;
+      this.partial[document] = 0;
+      this.partialTerms[document] = 0;
+      this.state[document] = 0;
+      this.lastSeen[document] = 0;
+    }
     this.touched.length = 0;
-    const scored = this.scored;
-    this.scored = NOTHING_SCORED;
-    clearDocuments(documents, length, this.partial, this.partialTerms, this.state, this.lastSeen);
-    clearScored(scored, this.termScores, this.totalScores, this.firstList);
-  }
-}
-
-const NOTHING_SCORED: readonly number[] = [];
-
-/** Phase one's arrays zeroed for the first `length` documents. */
-function clearDocuments(
-  documents: Int32Array,
-  length: number,
-  partial: Float64Array,
-  partialTerms: Uint16Array,
-  state: Uint8Array,
-  lastSeen: Int32Array,
-): void {
-  for (let i = 0; i < length; i++) {
-    const document = documents[i]!;
-    partial[document] = 0;
-    partialTerms[document] = 0;
-    state[document] = 0;
-    lastSeen[document] = 0;
-  }
-}
-
-/** Phase two's arrays zeroed for the documents scored. */
-function clearScored(scored: readonly number[], termScores: Float64Array, totalScores: Float64Array, firstList: Int32Array): void {
-  for (let i = 0; i < scored.length; i++) {
-    const document = scored[i]!;
-    termScores[document] = 0;
-    totalScores[document] = 0;
-    firstList[document] = 0;
+    for (const document of this.scored) {
+      this.termScores[document] = 0;
+      this.totalScores[document] = 0;
+      this.firstList[document] = 0;
+    }
+    this.scored = [];
   }
 }
 
@@ -815,7 +792,7 @@ export class CompactTextIndex {
    * them (it would then drop the lists themselves, and every other ask would make both again); whether it did.
    */
   private byDocument(lists: TermLists): boolean {
-    // Its loops are functions of their own, with nothing after them (see SearchScratch.clear).
+    // Its loops are functions of their own with nothing after them (see readWhole: code V8 makes for a loop is left at its end when code follows).
     const count = postingCountOf(lists);
     const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
     if (!this.memo.fits(size)) return false;
@@ -1111,7 +1088,13 @@ export class CompactTextIndex {
     documents.set(touched.list());
     const left = ruleOut(documents.subarray(0, touched.length));
     if (left.length * 32 < state.length) return left.sort();
-    return candidatesInOrder(state, documents);
+    // Each document is written and kept only when its state is odd, a candidate's (without a branch to mispredict), hence the one more place.
+    let count = 0;
+    for (let document = 0; document < state.length; document++) {
+      documents[count] = document;
+      count += state[document]! & 1;
+    }
+    return documents.subarray(0, count);
   }
 
   /**
@@ -1120,8 +1103,18 @@ export class CompactTextIndex {
    */
   private kthLowerBound(documents: ArrayLike<number>, scratch: SearchScratch, wanted: number, floor: number): number {
     const { partial, partialTerms, lowerBounds } = scratch;
-    let count = lowerBoundsFrom(documents, partial, partialTerms, lowerBounds, floor);
-    if (count < wanted) count = lowerBoundsFrom(documents, partial, partialTerms, lowerBounds, -Infinity);
+    let count = 0;
+    // Each lower bound is written and kept only when at or above the floor (without a branch to mispredict).
+    for (let i = 0; i < documents.length; i++) {
+      const document = documents[i]!;
+      const lowerBound = partial[document]! * partialTerms[document]!;
+      lowerBounds[count] = lowerBound;
+      count += lowerBound >= floor ? 1 : 0;
+    }
+    if (count < wanted) {
+      for (count = 0; count < documents.length; count++)
+        lowerBounds[count] = partial[documents[count]!]! * partialTerms[documents[count]!]!;
+    }
     return kthLargest(lowerBounds.subarray(0, count), wanted);
   }
 
@@ -1297,38 +1290,40 @@ export class CompactTextIndex {
   }
 
   /**
-   * Every posting of a term's lists read in the first pass, list by list; returns the best lower bound met. One loop
-   * over the postings, moving to the next list when one ends, in a method of its own: V8 first runs a long loop by
-   * on-stack replacement, and code made for an inner loop is left, at a cost, each time that loop ends. As a loop
-   * within a loop inside `candidates` (called once a search), a word of 4 000 lists left it 4 000 times a search,
-   * 5 to 50 ms, for the first few dozen searches of a process (until the whole method was optimized).
+   * Every posting of a term's lists read in the first pass, list by list; returns the best lower bound met. Each list
+   * by a method of its own (readList): V8 first runs a long loop by on-stack replacement, and code made for an inner
+   * loop is left, at a cost, each time that loop ends if code follows it. As a loop within a loop inside `candidates`
+   * (called once a search), a word of 4 000 lists left it 4 000 times a search, 5 to 50 ms, for the first few dozen
+   * searches of a process (until the whole method was optimized).
    */
   private readWhole(unit: QueryUnit, boosts: number[], stamp: number, scratch: SearchScratch, bestLowerBound: number): number {
+    const { lists } = unit;
+    let best = bestLowerBound;
+    for (let i = 0; i < lists.starts.length; i++) {
+      const field = lists.places[i]! % this.fieldCount;
+      const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
+      best = this.readList(lists.starts[i]!, lists.ends[i]!, field, fieldWeight, lists.inverseFrequencies[i]!, stamp, scratch, best);
+    }
+    return best;
+  }
+
+  /** The postings [start, end) of a list read whole (readWhole), in a field, at a weight; returns the best lower bound met. */
+  private readList(
+    start: number,
+    end: number,
+    field: number,
+    fieldWeight: number,
+    inverseDocumentFrequency: number,
+    stamp: number,
+    scratch: SearchScratch,
+    bestLowerBound: number,
+  ): number {
     const { partial, partialTerms, state, lastSeen, touched } = scratch;
     const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
-    const { lists } = unit;
-    const listCount = lists.starts.length;
+    const averageLength = this.averageFieldLengths[field]!;
+    const firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
     let best = bestLowerBound;
-    let list = -1;
-    let posting = 0;
-    let end = 0;
-    let field = 0;
-    let weight = 0;
-    let inverseDocumentFrequency = 0;
-    let averageLength = 0;
-    let firstFactor = 0;
-    for (;;) {
-      if (posting === end) {
-        if (++list === listCount) break;
-        posting = lists.starts[list]!;
-        end = lists.ends[list]!;
-        field = lists.places[list]! % fieldCount;
-        weight = lists.weights[list]! * boosts[field]! * unit.occurrences;
-        inverseDocumentFrequency = lists.inverseFrequencies[list]!;
-        averageLength = this.averageFieldLengths[field]!;
-        firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
-        continue;
-      }
+    for (let posting = start; posting < end; posting++) {
       const document = postingDocuments[posting]!;
       if (state[document] === 0) {
         state[document] = 1;
@@ -1340,14 +1335,13 @@ export class CompactTextIndex {
         frequency < TABULATED_FREQUENCIES
           ? factors[firstFactor + length * TABULATED_FREQUENCIES + frequency]!
           : bm25Factor(frequency, length, averageLength);
-      partial[document]! += weight * (inverseDocumentFrequency * factor);
+      partial[document]! += fieldWeight * (inverseDocumentFrequency * factor);
       if (lastSeen[document] !== stamp) {
         lastSeen[document] = stamp;
         partialTerms[document]!++;
       }
       const lowerBound = partial[document]! * partialTerms[document]!;
       if (lowerBound > best) best = lowerBound;
-      posting++;
     }
     return best;
   }
@@ -1532,43 +1526,6 @@ function postingsInPlaceOrder(
     into.frequencies[j] = postingFrequencies[postings[place]!]!;
     into.lists[j] = listOf[place]!;
   }
-}
-
-/**
- * The lower bounds of the documents at or above `floor`, written to `lowerBounds`; how many. A function of its own
- * (see SearchScratch.clear): a long loop, and nothing after it.
- */
-function lowerBoundsFrom(
-  documents: ArrayLike<number>,
-  partial: Float64Array,
-  partialTerms: Uint16Array,
-  lowerBounds: Float64Array,
-  floor: number,
-): number {
-  let count = 0;
-  // Each lower bound is written and kept only when at or above the floor (without a branch to mispredict).
-  for (let i = 0; i < documents.length; i++) {
-    const document = documents[i]!;
-    const lowerBound = partial[document]! * partialTerms[document]!;
-    lowerBounds[count] = lowerBound;
-    count += lowerBound >= floor ? 1 : 0;
-  }
-  return count;
-}
-
-/**
- * The candidates (documents whose state is odd) in document order, written to `documents` (one more place than
- * states). A function of its own, not a branch of leftInDocumentOrder: V8 optimized that method on the asks that
- * sort a few, and each ask that came here left the optimized code for the interpreter, for 100 000 states.
- */
-function candidatesInOrder(state: Uint8Array, documents: Int32Array): Int32Array {
-  // Each document is written and kept only when its state is odd, a candidate's (without a branch to mispredict), hence the one more place.
-  let count = 0;
-  for (let document = 0; document < state.length; document++) {
-    documents[count] = document;
-    count += state[document]! & 1;
-  }
-  return documents.subarray(0, count);
 }
 
 /** The first place at or after `from` (and before `end`) of a value at or after `value` in ascending values: galloping, then halving. */

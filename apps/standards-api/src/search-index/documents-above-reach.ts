@@ -43,8 +43,14 @@ export class DocumentsAboveReach {
   fewerThan(wanted: number, documents: ArrayLike<number>, reach: number): boolean {
     if (this.read && this.level * this.slack <= reach && this.counted + this.spare < wanted) return true;
     const { partial, partialTerms, lowerBounds, slack } = this;
-    const count = countAbove(documents, partial, partialTerms, lowerBounds, reach, slack);
-    const below = documents.length - count;
+    let count = 0;
+    let below = 0;
+    for (let i = 0; i < documents.length; i++) {
+      const document = documents[i]!;
+      const lowerBound = partial[document]! * partialTerms[document]!;
+      if (lowerBound * slack > reach) count++;
+      else lowerBounds[below++] = lowerBound;
+    }
     this.read = true;
     this.counted = count;
     const spare = Math.floor((wanted - count) / 2);
@@ -54,38 +60,9 @@ export class DocumentsAboveReach {
       this.spare = 0;
     } else {
       this.level = kthLargest(lowerBounds.subarray(0, below), spare + 1);
-      this.spare = countAboveLevel(lowerBounds, below, this.level);
+      this.spare = 0;
+      for (let i = 0; i < below; i++) if (lowerBounds[i]! > this.level) this.spare++;
     }
     return count < wanted;
   }
-}
-
-// Each loop in a function of its own, with nothing after it: V8's code for a long loop, made while a process's first
-// searches ran it, lacked what the code after the loop had not yet met, and was left at the loop's end every search.
-
-/** How many of the documents' lower bounds, once multiplied by the slack, are above the reach; the others' written to `below`, in order. */
-function countAbove(
-  documents: ArrayLike<number>,
-  partial: Float64Array,
-  partialTerms: Uint16Array,
-  below: Float64Array,
-  reach: number,
-  slack: number,
-): number {
-  let count = 0;
-  let written = 0;
-  for (let i = 0; i < documents.length; i++) {
-    const document = documents[i]!;
-    const lowerBound = partial[document]! * partialTerms[document]!;
-    if (lowerBound * slack > reach) count++;
-    else below[written++] = lowerBound;
-  }
-  return count;
-}
-
-/** How many of the first `length` values are above the level. */
-function countAboveLevel(values: Float64Array, length: number, level: number): number {
-  let count = 0;
-  for (let i = 0; i < length; i++) if (values[i]! > level) count++;
-  return count;
 }
