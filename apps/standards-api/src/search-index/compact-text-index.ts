@@ -740,7 +740,17 @@ export class CompactTextIndex {
       if (++known.asked === 2 && known.starts.length > LISTS_BY_DOCUMENT && this.byDocument(known)) this.memo.set(key, known);
       return known;
     }
-    const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, options.weights);
+    const termLists = this.listsFound(term, byPrefix, fuzziness, options.weights);
+    this.memo.set(key, termLists);
+    return termLists;
+  }
+
+  /**
+   * The lists of the tokens a term finds, looked up (termLists when the memo has not got them). A method of its own:
+   * in termLists, optimized by V8 on the asks the memo answers, this part was left for the interpreter each time.
+   */
+  private listsFound(term: string, byPrefix: boolean, fuzziness: boolean | number, lookUpWeights: TextSearchOptions['weights']): TermLists {
+    const { tokens, weights, length: tokenCount } = this.tokensOf(term, byPrefix, fuzziness, lookUpWeights);
     const { fieldCount, offsets } = this;
     let count = 0;
     for (let j = 0; j < tokenCount; j++) {
@@ -774,7 +784,6 @@ export class CompactTextIndex {
         termLists.inverseFrequencies[i++] = this.inverseDocumentFrequency(end - start);
       }
     }
-    this.memo.set(key, termLists);
     return termLists;
   }
 
@@ -783,20 +792,13 @@ export class CompactTextIndex {
    * them (it would then drop the lists themselves, and every other ask would make both again); whether it did.
    */
   private byDocument(lists: TermLists): boolean {
-    let count = 0;
-    for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
+    // Its loops are functions of their own with nothing after them (see readWhole: code V8 makes for a loop is left at its end when code follows).
+    const count = postingCountOf(lists);
     const size = memoSize(lists.starts.length, count, this.postingFrequencies.BYTES_PER_ELEMENT);
     if (!this.memo.fits(size)) return false;
     // Each posting's document, in the lists read one after the other, then ordered by document (stably, so in the lists' order).
     const [documents, postings, listOf] = this.unordered.map((array) => array.take(count)) as [Int32Array, Int32Array, Int32Array];
-    let k = 0;
-    for (let i = 0; i < lists.starts.length; i++) {
-      for (let posting = lists.starts[i]!; posting < lists.ends[i]!; posting++) {
-        documents[k] = this.postingDocuments[posting]!;
-        postings[k] = posting;
-        listOf[k++] = i;
-      }
-    }
+    postingsOneListAfterAnother(lists, this.postingDocuments, documents, postings, listOf);
     const ordered = placesByDocument(
       documents,
       (length) => this.sortWork.map((array) => array.take(length)) as [Int32Array, Int32Array, Int32Array, Int32Array],
@@ -807,12 +809,7 @@ export class CompactTextIndex {
       frequencies: this.postingFrequencies instanceof Uint16Array ? new Uint16Array(count) : new Int32Array(count),
       lists: new Int32Array(count),
     };
-    for (let j = 0; j < count; j++) {
-      const place = ordered.places[j]!;
-      byDocument.postings[j] = postings[place]!;
-      byDocument.frequencies[j] = this.postingFrequencies[postings[place]!]!;
-      byDocument.lists[j] = listOf[place]!;
-    }
+    postingsInPlaceOrder(ordered.places, postings, listOf, this.postingFrequencies, byDocument);
     lists.byDocument = byDocument;
     return true;
   }
@@ -922,7 +919,7 @@ export class CompactTextIndex {
     touched: TouchedDocuments,
   ) {
     const { partial, partialTerms, state, lastSeen } = scratch;
-    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
+    const { fieldCount, postingDocuments } = this;
     let threshold = 0;
     // A kept document is a candidate from the start and never ruled out; a document to score is one until it
     // can reach neither the threshold nor its own share of the best lower bound (at most that share of the best score).
@@ -989,39 +986,14 @@ export class CompactTextIndex {
         });
       }
       const listsToRead = readByDocument ? 0 : lists.starts.length;
-      for (let i = 0; i < listsToRead; i++) {
-        const start = lists.starts[i]!;
-        const end = lists.ends[i]!;
-        const field = lists.places[i]! % fieldCount;
-        const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
-        const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
-        if (candidates === null) {
-          // Every posting of the list (the loop of a long list, so scoreOf is written out).
-          const averageLength = this.averageFieldLengths[field]!;
-          const firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
-          for (let posting = start; posting < end; posting++) {
-            const document = postingDocuments[posting]!;
-            if (state[document] === 0) {
-              state[document] = 1;
-              touched.push(document);
-            }
-            const frequency = postingFrequencies[posting]!;
-            const length = fieldLengths[document * fieldCount + field]!;
-            const factor =
-              frequency < TABULATED_FREQUENCIES
-                ? factors[firstFactor + length * TABULATED_FREQUENCIES + frequency]!
-                : bm25Factor(frequency, length, averageLength);
-            partial[document]! += fieldWeight * (inverseDocumentFrequency * factor);
-            if (lastSeen[document] !== stamp) {
-              lastSeen[document] = stamp;
-              partialTerms[document]!++;
-            }
-            const lowerBound = partial[document]! * partialTerms[document]!;
-            if (lowerBound > bestLowerBound) bestLowerBound = lowerBound;
-          }
-        } else {
+      if (candidates === null && listsToRead > 0) bestLowerBound = this.readWhole(unit, boosts, stamp, scratch, bestLowerBound);
+      else {
+        for (let i = 0; i < listsToRead; i++) {
+          const field = lists.places[i]! % fieldCount;
+          const inverseDocumentFrequency = lists.inverseFrequencies[i]!;
+          const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
           const { candidatePostings } = scratch;
-          const count = this.candidatePostingsOf(candidates, state, start, end, candidatePostings);
+          const count = this.candidatePostingsOf(candidates!, state, lists.starts[i]!, lists.ends[i]!, candidatePostings);
           for (let k = 0; k < count; k++) {
             const posting = candidatePostings[k]!;
             found(postingDocuments[posting]!, fieldWeight * this.scoreOf(inverseDocumentFrequency, posting, field));
@@ -1318,6 +1290,63 @@ export class CompactTextIndex {
   }
 
   /**
+   * Every posting of a term's lists read in the first pass, list by list; returns the best lower bound met. Each list
+   * by a method of its own (readList): V8 first runs a long loop by on-stack replacement, and code made for an inner
+   * loop is left, at a cost, each time that loop ends if code follows it. As a loop within a loop inside `candidates`
+   * (called once a search), a word of 4 000 lists left it 4 000 times a search, 5 to 50 ms, for the first few dozen
+   * searches of a process (until the whole method was optimized).
+   */
+  private readWhole(unit: QueryUnit, boosts: number[], stamp: number, scratch: SearchScratch, bestLowerBound: number): number {
+    const { lists } = unit;
+    let best = bestLowerBound;
+    for (let i = 0; i < lists.starts.length; i++) {
+      const field = lists.places[i]! % this.fieldCount;
+      const fieldWeight = lists.weights[i]! * boosts[field]! * unit.occurrences;
+      best = this.readList(lists.starts[i]!, lists.ends[i]!, field, fieldWeight, lists.inverseFrequencies[i]!, stamp, scratch, best);
+    }
+    return best;
+  }
+
+  /** The postings [start, end) of a list read whole (readWhole), in a field, at a weight; returns the best lower bound met. */
+  private readList(
+    start: number,
+    end: number,
+    field: number,
+    fieldWeight: number,
+    inverseDocumentFrequency: number,
+    stamp: number,
+    scratch: SearchScratch,
+    bestLowerBound: number,
+  ): number {
+    const { partial, partialTerms, state, lastSeen, touched } = scratch;
+    const { fieldCount, postingDocuments, postingFrequencies, fieldLengths, factors } = this;
+    const averageLength = this.averageFieldLengths[field]!;
+    const firstFactor = this.factorRows[field]! * TABULATED_FREQUENCIES;
+    let best = bestLowerBound;
+    for (let posting = start; posting < end; posting++) {
+      const document = postingDocuments[posting]!;
+      if (state[document] === 0) {
+        state[document] = 1;
+        touched.push(document);
+      }
+      const frequency = postingFrequencies[posting]!;
+      const length = fieldLengths[document * fieldCount + field]!;
+      const factor =
+        frequency < TABULATED_FREQUENCIES
+          ? factors[firstFactor + length * TABULATED_FREQUENCIES + frequency]!
+          : bm25Factor(frequency, length, averageLength);
+      partial[document]! += fieldWeight * (inverseDocumentFrequency * factor);
+      if (lastSeen[document] !== stamp) {
+        lastSeen[document] = stamp;
+        partialTerms[document]!++;
+      }
+      const lowerBound = partial[document]! * partialTerms[document]!;
+      if (lowerBound > best) best = lowerBound;
+    }
+    return best;
+  }
+
+  /**
    * Every posting of a term's lists read in the first pass, by document (PostingsByDocument): the same sums as
    * list by list, as a document's postings are added in the lists' order either way. Returns the best lower bound met.
    */
@@ -1449,6 +1478,54 @@ function factorTable(fieldLengths: ArrayLike<number>, averageFieldLengths: Float
         factors[(rows[field]! + length) * TABULATED_FREQUENCIES + frequency] = bm25Factor(frequency, length, averageFieldLengths[field]!);
   });
   return { factors, rows };
+}
+
+/** How many postings a term's lists have. */
+function postingCountOf(lists: TermLists): number {
+  let count = 0;
+  for (let i = 0; i < lists.starts.length; i++) count += lists.ends[i]! - lists.starts[i]!;
+  return count;
+}
+
+/** Each posting of a term's lists, the lists one after the other: its document, its place in the postings and its list. */
+function postingsOneListAfterAnother(
+  lists: TermLists,
+  postingDocuments: Int32Array,
+  documents: Int32Array,
+  postings: Int32Array,
+  listOf: Int32Array,
+): void {
+  // One loop, moving to the next list when one ends (see readWhole: an inner loop's code is left at each list's end).
+  let list = -1;
+  let posting = 0;
+  let end = 0;
+  for (let k = 0; ;) {
+    if (posting === end) {
+      if (++list === lists.starts.length) break;
+      posting = lists.starts[list]!;
+      end = lists.ends[list]!;
+      continue;
+    }
+    documents[k] = postingDocuments[posting]!;
+    postings[k] = posting++;
+    listOf[k++] = list;
+  }
+}
+
+/** The postings' places, lists and frequencies written to `into` in the order of `places` (PostingsByDocument's order). */
+function postingsInPlaceOrder(
+  places: Int32Array,
+  postings: Int32Array,
+  listOf: Int32Array,
+  postingFrequencies: Uint16Array | Int32Array,
+  into: PostingsByDocument,
+): void {
+  for (let j = 0; j < places.length; j++) {
+    const place = places[j]!;
+    into.postings[j] = postings[place]!;
+    into.frequencies[j] = postingFrequencies[postings[place]!]!;
+    into.lists[j] = listOf[place]!;
+  }
 }
 
 /** The first place at or after `from` (and before `end`) of a value at or after `value` in ascending values: galloping, then halving. */
