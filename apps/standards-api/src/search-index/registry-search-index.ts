@@ -4,7 +4,7 @@
 // clauses as one document), roles with the tasks they take part in. It serves GET /terms?q= and POST /search, so every free-text tool asks one question.
 // It is built from the release's records a batch at a time and keeps none of them whole: a hit names its term
 // or block, whose record the caller reads from the database (docs/decisions.md, issue 30).
-import type { Localized, RoleDto, StandardBlockDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
+import { sentencesOf, type Localized, type RoleDto, type StandardBlockDto, type TaskSpecDto, type TermDto } from '@stdreg/contracts';
 import {
   CompiledConditions,
   ConditionsByCue,
@@ -24,7 +24,7 @@ import {
 import { blockOfClause, ClauseBlocks } from './clause-blocks';
 import { departureCue } from './departures';
 import { firstOf } from './first-of';
-import { foldText, isHan, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
+import { foldText, isHan, searchTerms, searchTermsOfAll } from './search-text';
 import { NearWords } from './near-words';
 import { TermNameIndex, type NamedTerm } from './term-names';
 import { IndexedTermsBuild, type IndexedTerm, type IndexedTerms } from './indexed-terms';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { foldText, searchTerms, searchTermsOfAll, sentencesOf } from './search-text';
+import { sentencesOf } from '@stdreg/contracts';
+import { foldText, searchTerms, searchTermsOfAll } from './search-text';
 
 describe('search terms of many texts at once', () => {
   it("are each text's own search terms, for every text of the sample pack", async () => {

@@ -185,14 +185,6 @@ function termsOf(folded: string, runs: string[], wordsOfRuns: string[][]): strin
   return terms;
 }
 
-/** The sentences of a text (., !, ?, ;, newlines and their Chinese forms end one; a point before a digit is a decimal point), trimmed, none empty. */
-export function sentencesOf(text: string): string[] {
-  return text
-    .split(/(?<=[!?;。！？；])\s*|(?<=\.)(?!\d)\s*|\n+/u)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
-}
-
 const NEGATION =
   /(?<![a-z])(no|not|never|without|nobody|none|nothing|neither|nor|cannot|n't|skip\w*|bypass\w*)(?![a-z])|没有|没|无需|无须|无人|从不|从未|不需|不用|不经|未经|未|不[^同得]|^不/u;
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
-import { foldText, isHan, sentencesOf } from './search-text';
+import { sentencesOf } from '@stdreg/contracts';
+import { foldText, isHan } from './search-text';
 import { TermNameIndex, type NamedTerm } from './term-names';
 
 /** What the index must answer: every name tested against the text, as the search index did before it had one. */

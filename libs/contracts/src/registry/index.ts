@@ -4,3 +4,4 @@ export * from './standards.dto';
 export * from './catalogue.dto';
 export * from './manifest.dto';
 export * from './search.dto';
+export * from './practice-sentences';

@@ -3,6 +3,7 @@
 // duration falls outside the clause's bound (notice two days before where the clause asks 14, kept for a year
 // where it asks 3) departs from the clause in words no condition phrase foresees.
 import type { Localized } from '@stdreg/contracts';
+import { clauseTextFor } from './clause-language';
 
 const NUMBER_WORDS: Record<string, string> = {
   one: '1',
@@ -47,13 +48,10 @@ const NUMBER = new RegExp(
   'giu',
 );
 
-const isChinese = (text: string) => /\p{Script=Han}/u.test(text);
-const textOf = (clause: Localized, sentence: string) => (isChinese(sentence) ? clause['zh-Hans'] : clause.en);
-
 /** The figures of a clause's limits in the sentence's language that the sentence does not state. */
 export function figuresNotStated(clause: Localized, sentence: string): string[] {
   const stated = new Set([...sentence.matchAll(NUMBER)].map(([n]) => NUMBER_WORDS[n.toLowerCase()] ?? n));
-  return [...textOf(clause, sentence).matchAll(FIGURE)].filter(([, n]) => !stated.has(n!)).map(([figure]) => figure);
+  return [...clauseTextFor(clause, sentence).matchAll(FIGURE)].filter(([, n]) => !stated.has(n!)).map(([figure]) => figure);
 }
 
 /** Days in one of a unit of time (a working day counted as the 7/5 of a day it spans in a week). */
@@ -160,7 +158,7 @@ export interface FigureDeparture {
  * against the clause's bound nearest to it in size (a clause may bound a review by quarters and a removal by days).
  */
 export function figureDeparture(clause: Localized, sentence: string): FigureDeparture | undefined {
-  const bounds = boundsOf(textOf(clause, sentence));
+  const bounds = boundsOf(clauseTextFor(clause, sentence));
   if (bounds.length === 0) return undefined;
   for (const duration of durationsIn(sentence)) {
     const distance = (bound: Bound) => Math.abs(Math.log(bound.days / Math.max(duration.most, 1 / 48)));

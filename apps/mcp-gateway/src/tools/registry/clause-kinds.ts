@@ -6,15 +6,13 @@
 // whole period against a period cut in parts (各管半个月); a duty recurring at least yearly against its last time
 // two years ago (前年).
 import type { Localized } from '@stdreg/contracts';
+import { clauseTextFor, isChinese } from './clause-language';
 
 /** What a sentence states against the kind of requirement a clause states. */
 export interface KindDeparture {
   stated: string;
   required: string;
 }
-
-const isChinese = (text: string) => /\p{Script=Han}/u.test(text);
-const textOf = (clause: Localized, sentence: string) => (isChinese(sentence) ? clause['zh-Hans'] : clause.en);
 
 /** A sentence saying something is not so (we never keep two baselines): what it counts or orders is not done. */
 const NEGATION =
@@ -381,7 +379,7 @@ function kindsStatedBy(clause: string): ReadonlySet<KindCheck> {
  * undefined: a sentence that negates or makes a case (if two tiers share an id, the rule is refused) states none.
  */
 export function kindDeparture(clause: Localized, sentence: string, checks: KindCheck[] = KIND_CHECKS): KindDeparture | undefined {
-  const text = textOf(clause, sentence);
+  const text = clauseTextFor(clause, sentence);
   const stated = kindsStatedBy(text);
   if (stated.size === 0 || CONDITIONAL.test(sentence)) return undefined;
   // In a sentence about the clause only. "Nobody has reviewed it since two years ago": a negation says the recurring

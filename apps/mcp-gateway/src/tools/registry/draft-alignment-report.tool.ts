@@ -1,4 +1,4 @@
-import type { ClauseFindingDto } from '@stdreg/contracts';
+import { sentencesOf, type ClauseFindingDto } from '@stdreg/contracts';
 import { z } from 'zod';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
@@ -98,14 +98,6 @@ function statusOf(clause: ClauseFindingDto, practiceSentences: string[]): { stat
         ? 'the practice touches the clause but states neither what it requires nor the opposite'
         : 'nothing in the practice bears on it',
   };
-}
-
-/** The practice's sentences: a point before a digit is a decimal point (33.333 %), not a sentence's end. */
-function sentencesOf(practice: string): string[] {
-  return practice
-    .split(/(?<=[!?。！？;；]|\.(?!\d))\s*/u)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length > 0);
 }
 
 export const draftAlignmentReport = defineTool({
