@@ -341,13 +341,18 @@ describe('the compact text index', () => {
         for (let round = 0; round < 2; round++) {
           for (const [query, options, atLeast, first, keep, ids, own] of asks) {
             const without = compact.search(query, options, { atLeast, limit: first, keep });
-            const ranking = compact.search(query, options, { atLeast, limit: first, keep, reaching: { ids, atLeast: own } });
+            const ranking = compact.search(query, options, {
+              atLeast,
+              limit: first,
+              keep,
+              reaching: { documents: compact.documentsOf(ids), atLeast: own },
+            });
             expect(hits(ranking)).toEqual(hits(without));
             expect(ranking.complete).toBe(without.complete);
             const all = compact.search(query, options);
             const floor = all.size > 0 ? all.scoreAt(0) * own : 0;
             const expected = [...compact.scoresOf(query, options, ids)].filter(([, score]) => score >= floor).map(([id]) => id);
-            expect([...ranking.reaching].sort()).toEqual(expected.sort());
+            expect(ranking.reaching.map((document) => compact.idOf(document)).sort()).toEqual(expected.sort());
           }
         }
       }),

@@ -32,11 +32,12 @@ export interface TextSearchBounds {
   /** Documents answered wherever they rank (if they reach the share), beside the first `limit`. */
   keep?: ReadonlySet<string>;
   /**
-   * Documents to be told whether they score at least `atLeast` of the best score (a share of their own, below the
-   * search's), answered or not (TextRanking.reaching): read with the search's own postings, left out as soon as they
-   * cannot reach it, and scored exactly only when the first pass cannot tell, instead of scored alone (scoresOf).
+   * Documents (by number: documentsOf) to be told whether they score at least `atLeast` of the best score (a share of
+   * their own, below the search's), answered or not (TextRanking.reaching): read with the search's own postings, left
+   * out as soon as they cannot reach it, and scored exactly only when the first pass cannot tell, instead of scored
+   * alone (scoresOf).
    */
-  reaching?: { ids: ReadonlySet<string>; atLeast: number };
+  reaching?: { documents: readonly number[]; atLeast: number };
 }
 
 // MiniSearch's defaults: BM25+ parameters and the most edits a fractional fuzziness allows.
@@ -58,8 +59,8 @@ export class TextRanking {
     private readonly rankedTerms: (rank: number) => string[],
     /** False when the search was asked for fewer hits than match: more follow the last one. */
     readonly complete: boolean,
-    /** The documents of `reaching` (TextSearchBounds) that score at least its share of the best, answered or not. */
-    readonly reaching: ReadonlySet<string> = new Set(),
+    /** The documents of `reaching` (TextSearchBounds) that score at least its share of the best, answered or not, by number. */
+    readonly reaching: readonly number[] = [],
   ) {}
 
   get size(): number {
@@ -264,7 +265,7 @@ const LISTS_BY_DOCUMENT = 256;
 
 /** The documents of TextSearchBounds.reaching by number, the share of the best they must reach, and those the first pass found reach it. */
 interface DocumentsToScore {
-  documents: number[];
+  documents: readonly number[];
   share: number;
   reaching: number[];
 }
@@ -665,7 +666,7 @@ export class CompactTextIndex {
     // One more than asked for beside the kept ones, to know whether more follow.
     const wanted = first + 1 + kept.length;
     const toScore: DocumentsToScore = {
-      documents: this.documentsOf(reaching?.ids),
+      documents: reaching?.documents ?? [],
       share: Math.min(Math.max(reaching?.atLeast ?? 0, 0), 1),
       reaching: [],
     };
@@ -1214,13 +1215,14 @@ export class CompactTextIndex {
     });
     const floor = best * share;
     // The documents to score that the first pass told apart, and those it did not, from their scores.
-    const reaching = new Set<string>();
+    // Each once: those told apart were left out of the candidates, so none of them is matched.
+    const reaching: number[] = [];
     if (toScore !== undefined && toScore.documents.length > 0) {
-      for (const document of toScore.reaching) reaching.add(this.ids[document]!);
+      reaching.push(...toScore.reaching);
       const toScoreSet = new Set(toScore.documents);
       const least = best * toScore.share;
       matched.forEach((document, position) => {
-        if (finalScores[position]! >= least && toScoreSet.has(document)) reaching.add(this.ids[document]!);
+        if (finalScores[position]! >= least && toScoreSet.has(document)) reaching.push(document);
       });
     }
     const aboveFloor: number[] = [];
@@ -1259,15 +1261,20 @@ export class CompactTextIndex {
   }
 
   /** The numbers of the documents with these ids (ids the index does not have are left out). */
-  private documentsOf(ids: ReadonlySet<string> | undefined): number[] {
-    if (ids === undefined || ids.size === 0) return [];
-    this.numberOfId ??= new Map(this.ids.map((id, number) => [id, number]));
+  documentsOf(ids: Iterable<string> | undefined): number[] {
+    if (ids === undefined) return [];
     const documents: number[] = [];
     for (const id of ids) {
-      const document = this.numberOfId.get(id);
+      const document = this.documentOf(id);
       if (document !== undefined) documents.push(document);
     }
     return documents;
+  }
+
+  /** The number of the document with this id (idOf's inverse), if the index has it. */
+  documentOf(id: string): number | undefined {
+    this.numberOfId ??= new Map(this.ids.map((id, number) => [id, number]));
+    return this.numberOfId.get(id);
   }
 
   private inverseDocumentFrequency(matching: number): number {

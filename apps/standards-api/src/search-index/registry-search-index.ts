@@ -196,6 +196,30 @@ export function blockRelevance(clauseScores: number[], bestClause: number): numb
 }
 
 /**
+ * blockRelevance of a block's clause scores and `moreCount` more clauses scoring `more` (its other clauses score 0),
+ * from its three best without building and sorting the list: hundreds of blocks are worked out an ask at full size.
+ */
+function relevanceWith(clauseScores: readonly number[], more: number, moreCount: number, bestClause: number): number {
+  if (bestClause === 0) return 0;
+  let first = 0;
+  let second = 0;
+  let third = 0;
+  const take = (score: number) => {
+    if (score > first) {
+      third = second;
+      second = first;
+      first = score;
+    } else if (score > second) {
+      third = second;
+      second = score;
+    } else if (score > third) third = score;
+  };
+  for (const score of clauseScores) take(score);
+  for (let i = 0; i < Math.min(moreCount, 3); i++) take(more);
+  return (first + SECOND_CLAUSE_SHARE * second + THIRD_CLAUSE_SHARE * third) / bestClause;
+}
+
+/**
  * Prefix and typo look-ups for the words of the query; with `writtenOnly`, for the words as written only: the
  * registry names added to it (withTermNames) are spelled right and looked up as they are, which keeps the longer
  * query from costing a prefix and typo search per added word (roles: 2.7 times the search of the query alone).
@@ -258,6 +282,10 @@ export class RegistrySearchIndex {
   private readonly compiled: Map<string, CompiledConditions>;
   /** The clauses the pack gives conditions, by their cues: only these can be contradicted or stated. */
   private readonly conditionsByCue: ConditionsByCue;
+  /** The clauses of each conditions (ConditionsByCue.clausesWith) by their numbers in the clause index. */
+  private readonly clauseDocumentsWith: Map<CompiledConditions, number[]>;
+  /** The conditions of each clause given any, by its number in the clause index (compiled's, by number). */
+  private readonly conditionsOfClause: (CompiledConditions | undefined)[];
   /** Every name of each term, for finding the terms a text names or is the name of. */
   private readonly termNames: TermNameIndex;
   /** The words of the terms' names by their trigrams, for a look-up the term index finds nothing for. */
@@ -418,6 +446,15 @@ export class RegistrySearchIndex {
     this.termNames = parts.termNames;
     this.nearWords = parts.nearWords;
     this.conditionsByCue = new ConditionsByCue(this.compiled);
+    this.clauseDocumentsWith = new Map(
+      [...new Set(this.compiled.values())].map((conditions) => [
+        conditions,
+        this.clauseIndex.documentsOf(this.conditionsByCue.clausesWith(conditions)),
+      ]),
+    );
+    this.conditionsOfClause = new Array<CompiledConditions | undefined>(this.clauseIndex.documentCount).fill(undefined);
+    for (const [conditions, documents] of this.clauseDocumentsWith)
+      for (const document of documents) this.conditionsOfClause[document] = conditions;
     this.clauseBlocks = new ClauseBlocks(this.clauseIndex);
     // V8 compiles a condition pattern on its first use: those of the common cues (approval, agents, payment)
     // here, when the release loads, not on a request; the rest on the first sentence with their cue.
@@ -539,7 +576,8 @@ export class RegistrySearchIndex {
      * answered: at full size a sentence's evidence is hundreds of clauses.
      */
     const rankingsOf: { ranking: TextRanking; evidence: number; departing: number }[] = [];
-    const about = new Map<string, Set<string>>();
+    /** The sentences about each contradicted clause, by the clause's number in the clause index. */
+    const about = new Map<number, Set<string>>();
     /** For each sentence, the blocks of its evidence clauses by number (ClauseBlocks), best first. */
     const blocksOfSentences: Set<number>[] = [];
     // Each distinct conditions (those of every clause given the same phrases) is tried on the sentences that contain
@@ -560,12 +598,13 @@ export class RegistrySearchIndex {
       const found = conditions.contradictions(bearing, texts);
       if (found.length > 0) contradictedIn.set(conditions, found);
     }
-    const contradictedBy = new Map<string, Set<string>>();
+    // The conditions each sentence contradicts, in the order found (each clause has one conditions).
+    const contradictedBy = new Map<string, Set<CompiledConditions>>();
     for (const [conditions, matches] of contradictedIn) {
       for (const { sentence } of matches) {
-        const clauses = contradictedBy.get(sentence) ?? new Set<string>();
-        for (const id of this.conditionsByCue.clausesWith(conditions)) clauses.add(id);
-        contradictedBy.set(sentence, clauses);
+        const contradicted = contradictedBy.get(sentence);
+        if (contradicted) contradicted.add(conditions);
+        else contradictedBy.set(sentence, new Set([conditions]));
       }
     }
     sentences.forEach((sentence, i) => {
@@ -577,9 +616,12 @@ export class RegistrySearchIndex {
       const contradicted = contradictedBy.get(sentence);
       const ranking = this.clauseIndex.search(query, options, {
         atLeast: EVIDENCE_SHARE,
-        reaching: contradicted && { ids: contradicted, atLeast: ABOUT_SHARE },
+        reaching: contradicted && {
+          documents: [...contradicted].flatMap((conditions) => this.clauseDocumentsWith.get(conditions)!),
+          atLeast: ABOUT_SHARE,
+        },
       });
-      for (const id of ranking.reaching) about.set(id, (about.get(id) ?? new Set()).add(sentence));
+      for (const document of ranking.reaching) about.set(document, (about.get(document) ?? new Set()).add(sentence));
       let departing = 0;
       while (departing < ranking.size && ranking.scoreAt(departing) >= ranking.scoreAt(0) * DEPARTURE_SHARE) departing++;
       const blocksOfSentence = new Set<number>();
@@ -595,10 +637,10 @@ export class RegistrySearchIndex {
     // A contradiction counts only in a sentence about the clause (one of its evidence): a phrase's cues found in a
     // sentence about something else (a rounding rule's "cent … calculated" in a sentence on access) say nothing of it.
     // Only a clause scored about a sentence can be contradicted: the clauses of `about`, with the contradictions found.
-    const contradictions = new Map<string, ConditionMatch[]>();
-    for (const [id, aboutSentences] of about) {
-      const found = contradictedIn.get(this.compiled.get(id)!)!.filter((match) => aboutSentences.has(match.sentence));
-      if (found.length > 0) contradictions.set(id, found);
+    const contradictions = new Map<number, ConditionMatch[]>();
+    for (const [document, aboutSentences] of about) {
+      const found = contradictedIn.get(this.conditionsOfClause[document]!)!.filter((match) => aboutSentences.has(match.sentence));
+      if (found.length > 0) contradictions.set(document, found);
     }
     // A sentence that states the opposite of any clause supports none: it is a finding, not a statement.
     const contradicting = new Set([...contradictions.values()].flat().map((match) => match.sentence));
@@ -644,9 +686,10 @@ export class RegistrySearchIndex {
       const wholeBlocks = this.blockIndex.search(wholeQuery, wholeOptions, { limit: 1 });
       if (wholeBlocks.size > 0) signalsOfSection(wholeBlocks.idAt(0)).votes += WHOLE_BLOCK_VOTE;
     }
-    for (const id of contradictions.keys()) signalsOfSection(blockOfClause(id)).contradicted++;
+    const sectionOf = (document: number) => this.clauseBlocks.sectionIdOf(this.clauseBlocks.blockOf(document));
+    for (const document of contradictions.keys()) signalsOfSection(sectionOf(document)).contradicted++;
     for (const conditions of statedIn.keys()) {
-      for (const id of this.conditionsByCue.clausesWith(conditions)) signalsOfSection(blockOfClause(id)).stated++;
+      for (const document of this.clauseDocumentsWith.get(conditions)!) signalsOfSection(sectionOf(document)).stated++;
     }
     for (const term of practiceTerms) for (const sectionId of term.standards) signalsOfSection(sectionId).terms.add(term.termId);
 
@@ -678,7 +721,8 @@ export class RegistrySearchIndex {
       score,
       clauses: block.clauseIds.map((clauseId): ClauseFinding => {
         const id = `${block.sectionId}#${clauseId}`;
-        const contradicted = contradictions.get(id) ?? [];
+        const document = this.clauseIndex.documentOf(id);
+        const contradicted = (document !== undefined && contradictions.get(document)) || [];
         const stated = statementsOf(id);
         const bearing = [...(evidence.get(id) ?? [])];
         for (const match of [...contradicted, ...stated]) {
@@ -798,12 +842,8 @@ export class RegistrySearchIndex {
           const scores = foundScores.get(sectionId) ?? [];
           const notFound = keys.length - scores.length;
           unscored = whole.complete || openedSections.has(sectionId) ? 0 : notFound;
-          relevance = relevanceOf([...scores, ...new Array<number>(notFound).fill(0)]);
-          mostRelevance = relevanceOf([
-            ...scores,
-            ...new Array<number>(notFound - unscored).fill(0),
-            ...new Array<number>(unscored).fill(unknown),
-          ]);
+          relevance = relevanceWith(scores, 0, 0, best);
+          mostRelevance = relevanceWith(scores, unknown, unscored, best);
         }
         const { terms, votes, signal } = signalledOf(sectionId);
         const score = round(relevance + signal);
