@@ -158,6 +158,14 @@ describe('the registry search index', () => {
     expect(blockRelevance([10, 20], 0)).toBe(0);
   });
 
+  it("takes a block's three best whatever their order, with clauses not yet scored counted at a score given for them", () => {
+    expect(blockRelevance([10, 120, 30, 5], 120)).toBeCloseTo((120 + 0.5 * 30 + 0.1 * 10) / 120);
+    // Two clauses not yet scored, at most 80 each, beside one scored 50: 80, 80, 50 are the three best.
+    expect(blockRelevance([50], 100, 80, 2)).toBeCloseTo((80 + 0.5 * 80 + 0.1 * 50) / 100);
+    // Only three count, however many are not yet scored.
+    expect(blockRelevance([], 100, 80, 7)).toBeCloseTo((80 + 0.5 * 80 + 0.1 * 80) / 100);
+  });
+
   it('finds where a practice states the opposite of a clause, in English and in Chinese', () => {
     expect(finding('Our AI agent releases payments automatically; nobody signs off on them.', 'FIN-2#2')).toBe('contradicted');
     expect(finding('我们的AI助手每周自动向合作方付款，没有人审批付款指令。', 'FIN-2#2')).toBe('contradicted');

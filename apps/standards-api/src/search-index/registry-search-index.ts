@@ -187,19 +187,11 @@ export function wholePracticeNames(practice: string): NameLanguages {
 
 /**
  * A block's relevance to the whole practice: its best clause's score, and shares of its second and third, against
- * the best clause of any block. Sorts `clauseScores`.
+ * the best clause of any block; with `moreCount` more clauses scoring `more` beside `clauseScores` (its other clauses
+ * score 0). Its three best are taken without building and sorting a list: hundreds of blocks are worked out an ask at
+ * full size.
  */
-export function blockRelevance(clauseScores: number[], bestClause: number): number {
-  clauseScores.sort((a, b) => b - a);
-  if (bestClause === 0) return 0;
-  return (clauseScores[0]! + SECOND_CLAUSE_SHARE * (clauseScores[1] ?? 0) + THIRD_CLAUSE_SHARE * (clauseScores[2] ?? 0)) / bestClause;
-}
-
-/**
- * blockRelevance of a block's clause scores and `moreCount` more clauses scoring `more` (its other clauses score 0),
- * from its three best without building and sorting the list: hundreds of blocks are worked out an ask at full size.
- */
-function relevanceWith(clauseScores: readonly number[], more: number, moreCount: number, bestClause: number): number {
+export function blockRelevance(clauseScores: readonly number[], bestClause: number, more = 0, moreCount = 0): number {
   if (bestClause === 0) return 0;
   let first = 0;
   let second = 0;
@@ -793,7 +785,7 @@ export class RegistrySearchIndex {
     };
     let whole = searchWhole();
     const best = whole.size === 0 ? 0 : whole.scoreAt(0);
-    const relevanceOf = (scores: number[]) => blockRelevance(scores, best);
+    const relevanceOf = (scores: readonly number[]) => blockRelevance(scores, best);
     /** What a block's signals give it: the same in every round of the loop. */
     const signalled = new Map<string, { terms: string[]; votes: number; signal: number }>();
     const signalledOf = (sectionId: string) => {
@@ -842,8 +834,8 @@ export class RegistrySearchIndex {
           const scores = foundScores.get(sectionId) ?? [];
           const notFound = keys.length - scores.length;
           unscored = whole.complete || openedSections.has(sectionId) ? 0 : notFound;
-          relevance = relevanceWith(scores, 0, 0, best);
-          mostRelevance = relevanceWith(scores, unknown, unscored, best);
+          relevance = blockRelevance(scores, best);
+          mostRelevance = blockRelevance(scores, best, unknown, unscored);
         }
         const { terms, votes, signal } = signalledOf(sectionId);
         const score = round(relevance + signal);
