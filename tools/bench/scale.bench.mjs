@@ -123,12 +123,16 @@ const { values: options } = parseArgs({
     only: { type: 'string' },
     // `--samples 50`: fewer requests per read (and a tenth of them as warm-up), for a quick look.
     samples: { type: 'string' },
+    // `--only registry --reads 'search|different term'`: only the registry reads whose name the pattern matches, in
+    // their order, and no gateway, to run a few rows again and again (a row's ratio moves by a fifth between runs here).
+    reads: { type: 'string' },
   },
 });
 const size = SIZES[options.size];
 if (!size) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', ')}, not ${options.size}`);
 if (options.only !== undefined && !['registry', 'split-projects'].includes(options.only))
   throw new Error(`--only takes registry or split-projects, not ${options.only}`);
+if (options.reads !== undefined && options.only !== 'registry') throw new Error('--reads goes with --only registry');
 if (options.samples) Object.assign(size, { samples: Number(options.samples), warmup: Math.ceil(Number(options.samples) / 10) });
 const tempDir = makeTempDir('scale-bench-');
 
@@ -143,10 +147,11 @@ run(async () => {
   await client.connect();
   try {
     const registry = options.only === 'split-projects' ? null : await seedRegistryArea(port);
-    const registryRows = registry === null ? [] : await measure(port, registry.subjects, registryReads(PAGE));
+    const reads = registryReads(PAGE).filter((read) => options.reads === undefined || new RegExp(options.reads).test(read.read));
+    const registryRows = registry === null ? [] : await measure(port, registry.subjects, reads);
     if (registry !== null) {
       registry.memoryAfterReads = { sample: memoryOf(registry.subjects.sample.pid), full: memoryOf(registry.subjects.full.pid) };
-      registryRows.push(...(await measureGateways(registry)));
+      if (options.reads === undefined) registryRows.push(...(await measureGateways(registry)));
     }
     if (options.only === 'registry') {
       report(registryRows, null, null, null, registry);
@@ -653,7 +658,9 @@ function report(rows, ledgers, projects, before, registry) {
           `--size ${options.size}: registry pack of ${generated.standards.toLocaleString('en')} blocks (${generated.standardVersions.toLocaleString('en')} versions), ${generated.terms.toLocaleString('en')} terms, ${generated.tasks.toLocaleString('en')} tasks, ${generated.policies.toLocaleString('en')} policies, generated in ${registry.generateSeconds.toFixed(1)} s.`,
           `Validation (\`import-content --check\`) ${registry.check.seconds.toFixed(1)} s, peak RSS ${peak(registry.check)}; import of the sample pack ${registry.sampleImport.seconds.toFixed(1)} s; import of the generated pack ${registry.fullImport.seconds.toFixed(1)} s, peak RSS ${peak(registry.fullImport)}.`,
           `standards-api RSS after loading the release: sample ${mb(registry.memoryAtStart.sample)}, full ${mb(registry.memoryAtStart.full)}; after the reads: sample ${mb(registry.memoryAfterReads.sample)}, full ${mb(registry.memoryAfterReads.full)}.`,
-          `mcp-gateway: resources/list of ${registry.gatewayResources.sample.toLocaleString('en')} resources (sample) and ${registry.gatewayResources.full.toLocaleString('en')} (full), every page checked; RSS after its reads: sample ${mb(registry.gatewayMemory.sample)}, full ${mb(registry.gatewayMemory.full)}.`,
+          registry.gatewayResources === undefined
+            ? `mcp-gateway: not measured (--reads).`
+            : `mcp-gateway: resources/list of ${registry.gatewayResources.sample.toLocaleString('en')} resources (sample) and ${registry.gatewayResources.full.toLocaleString('en')} (full), every page checked; RSS after its reads: sample ${mb(registry.gatewayMemory.sample)}, full ${mb(registry.gatewayMemory.full)}.`,
         ];
   const lines = [
     ...registryLines,
@@ -681,7 +688,10 @@ function report(rows, ledgers, projects, before, registry) {
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
   writeFileSync(
-    path.join(import.meta.dirname, `results/scale-${options.size}${options.only ? `-${options.only}` : ''}.json`),
+    path.join(
+      import.meta.dirname,
+      `results/scale-${options.size}${options.only ? `-${options.only}` : ''}${options.reads === undefined ? '' : '-reads'}.json`,
+    ),
     `${JSON.stringify({ size: options.size, ledgers, projects, rows, beforeOpeningBalanceP50Ms: before, registry: registry && registryResult(registry) }, null, 2)}\n`,
   );
 }
