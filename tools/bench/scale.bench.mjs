@@ -133,6 +133,10 @@ if (!size) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', '
 if (options.only !== undefined && !['registry', 'split-projects'].includes(options.only))
   throw new Error(`--only takes registry or split-projects, not ${options.only}`);
 if (options.reads !== undefined && options.only !== 'registry') throw new Error('--reads goes with --only registry');
+// Checked before anything is seeded: a pattern that is not one, or that no read's name matches, would measure nothing.
+const readsPattern = options.reads === undefined ? undefined : new RegExp(options.reads);
+const registryReadsMeasured = registryReads(PAGE).filter((read) => readsPattern === undefined || readsPattern.test(read.read));
+if (registryReadsMeasured.length === 0) throw new Error(`--reads ${options.reads} matches no registry read`);
 if (options.samples) Object.assign(size, { samples: Number(options.samples), warmup: Math.ceil(Number(options.samples) / 10) });
 const tempDir = makeTempDir('scale-bench-');
 
@@ -147,8 +151,7 @@ run(async () => {
   await client.connect();
   try {
     const registry = options.only === 'split-projects' ? null : await seedRegistryArea(port);
-    const reads = registryReads(PAGE).filter((read) => options.reads === undefined || new RegExp(options.reads).test(read.read));
-    const registryRows = registry === null ? [] : await measure(port, registry.subjects, reads);
+    const registryRows = registry === null ? [] : await measure(port, registry.subjects, registryReadsMeasured);
     if (registry !== null) {
       registry.memoryAfterReads = { sample: memoryOf(registry.subjects.sample.pid), full: memoryOf(registry.subjects.full.pid) };
       if (options.reads === undefined) registryRows.push(...(await measureGateways(registry)));
