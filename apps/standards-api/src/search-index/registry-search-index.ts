@@ -785,7 +785,6 @@ export class RegistrySearchIndex {
     };
     let whole = searchWhole();
     const best = whole.size === 0 ? 0 : whole.scoreAt(0);
-    const relevanceOf = (scores: readonly number[]) => blockRelevance(scores, best);
     /** What a block's signals give it: the same in every round of the loop. */
     const signalled = new Map<string, { terms: string[]; votes: number; signal: number }>();
     const signalledOf = (sectionId: string) => {
@@ -816,7 +815,7 @@ export class RegistrySearchIndex {
       const isKnown = (id: string) => whole.complete || clauseScores.has(id) || scoredAlone.has(id);
       // A block none of whose clauses were found or scored alone (most of the signalled ones) is worked out from its
       // number of clauses alone: each scores nothing (relevance 0), and at most `unknown`. Only its best three count.
-      const noneFoundMost = [0, 1, 2, 3].map((count) => relevanceOf(new Array<number>(count).fill(unknown)));
+      const noneFoundMost = [0, 1, 2, 3].map((count) => blockRelevance([], best, unknown, count));
       const hitFor = (sectionId: string): BlockHit | undefined => {
         const known = hitOf.get(sectionId);
         if (known !== undefined) return known;
@@ -905,7 +904,7 @@ export class RegistrySearchIndex {
           openedSections.add(blockOfClause(id));
           hitOf.delete(blockOfClause(id));
         }
-      } else if (!whole.complete && round(relevanceOf([unknown, unknown, unknown])) >= last) {
+      } else if (!whole.complete && round(blockRelevance([], best, unknown, 3)) >= last) {
         clauseLimit *= 4;
         whole = searchWhole();
         hitOf.clear();
