@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type {
   BrandSnapshot,
@@ -81,7 +82,9 @@ export class RegistryRepository {
   /** The standards block versions of a release with these keys (those that exist), in no particular order. */
   async blockVersions(release: string, keys: readonly { sectionId: string; version: string }[]): Promise<StandardBlockVersion[]> {
     if (keys.length === 0) return [];
-    const rows: { doc: StandardBlockVersion }[] = await this.dataSource.query(
+    const rows = await preparedQuery<{ doc: StandardBlockVersion }>(
+      this.dataSource,
+      'registry_block_versions_by_key',
       `SELECT b.doc FROM unnest($2::text[], $3::text[]) AS k (section_id, version)
          JOIN standard_block_version b ON b.release = $1 AND b.section_id = k.section_id AND b.version = k.version`,
       [release, keys.map((k) => k.sectionId), keys.map((k) => k.version)],
@@ -102,7 +105,9 @@ export class RegistryRepository {
   /** Every version of the policies of a release with these ids, with its policy's id, in no particular order. */
   async policyVersions(release: string, policyIds: readonly string[]): Promise<{ policyId: string; doc: PolicyVersion }[]> {
     if (policyIds.length === 0) return [];
-    return this.dataSource.query(
+    return preparedQuery(
+      this.dataSource,
+      'registry_policy_versions_by_key',
       `SELECT policy_id AS "policyId", doc FROM policy_version WHERE release = $1 AND policy_id = ANY($2::text[])`,
       [release, policyIds],
     );
@@ -161,10 +166,12 @@ export class RegistryRepository {
 
   private async docsByKey<T>(table: string, key: string, release: string, keys: readonly string[]): Promise<T[]> {
     if (keys.length === 0) return [];
-    const rows: { doc: T }[] = await this.dataSource.query(`SELECT doc FROM ${table} WHERE release = $1 AND ${key} = ANY($2::text[])`, [
-      release,
-      keys,
-    ]);
+    const rows = await preparedQuery<{ doc: T }>(
+      this.dataSource,
+      `registry_${table}_by_key`,
+      `SELECT doc FROM ${table} WHERE release = $1 AND ${key} = ANY($2::text[])`,
+      [release, keys],
+    );
     return rows.map((row) => row.doc);
   }
 

@@ -313,8 +313,8 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
         const ranked = r.search.rankTerms(q);
         const ranks: RankedItems<{ rank: string; termId: string }> = {
           at: (rank) => {
-            const hit = ranked.hitAt(rank);
-            return hit && { rank: rankKey(rank), termId: hit.term.termId };
+            const termId = ranked.termIdAt(rank);
+            return termId === undefined ? undefined : { rank: rankKey(rank), termId };
           },
           // A key that is no rank (a cursor of no page of this list) starts past the end, as it sorts after every rank.
           indexAfter: (key) => (/^\d{1,9}$/.test(key) ? Number(key) + 1 : Number.MAX_SAFE_INTEGER),

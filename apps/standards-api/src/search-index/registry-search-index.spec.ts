@@ -38,7 +38,16 @@ describe('the registry search index', () => {
     expect(index.searchTerms('bps', 5)[0]).toMatchObject({ match: 'synonym', term: { termId: 'basis-point' } });
   });
 
-  it('reads the same ranking of terms whether it ranks one hit at first (and more as read) or every one', () => {
+  it('reads the same ranking of terms whether it ranks one hit at first (and more as read) or every one, hits or ids alone', () => {
+    const everyId = (query: string, firstHits: number) => {
+      const ranked = index.rankTerms(query, firstHits);
+      const termIds = [];
+      for (let position = 0; ; position++) {
+        const termId = ranked.termIdAt(position);
+        if (termId === undefined) return termIds;
+        termIds.push(termId);
+      }
+    };
     const every = (query: string, firstHits: number) => {
       const ranked = index.rankTerms(query, firstHits);
       const hits = [];
@@ -71,6 +80,7 @@ describe('the registry search index', () => {
     const sizes = queries.map((query) => {
       const all = every(query, 100_000);
       expect(every(query, 1)).toEqual(all);
+      expect(everyId(query, 1)).toEqual(all.map((hit) => hit.term.termId));
       expect(index.searchTerms(query, 3)).toEqual(all.slice(0, 3));
       return all.length;
     });

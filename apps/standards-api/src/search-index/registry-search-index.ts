@@ -67,6 +67,8 @@ export interface TermHit {
 export interface RankedTerms {
   /** The hit at a position, or undefined past the last. */
   hitAt(position: number): TermHit | undefined;
+  /** The id of the hit's term at a position (hitAt's, without making the hit), or undefined past the last. */
+  termIdAt(position: number): string | undefined;
 }
 
 export interface RoleHit {
@@ -487,7 +489,7 @@ export class RegistrySearchIndex {
    */
   rankTerms(query: string, firstHits = FIRST_TERM_HITS): RankedTerms {
     const ranked = this.rankTermsOf(query, firstHits, false);
-    if (ranked.hitAt(0) !== undefined) return ranked;
+    if (ranked.termIdAt(0) !== undefined) return ranked;
     // Nothing found: the look-up again with its unknown words replaced by the nearest words of the names.
     const corrected = this.nearWords.corrected(foldText(query));
     return corrected === undefined ? ranked : this.rankTermsOf(corrected, firstHits, true);
@@ -513,11 +515,19 @@ export class RegistrySearchIndex {
     };
     let limit = Math.max(1, firstHits);
     rank(limit);
+    /** The place in the ranking of the hit at a position, ranking further when it is past those ranked. */
+    const rankingPlaceOf = (position: number): number | undefined => {
+      if (!Number.isInteger(position) || position < 0 || position >= this.terms.size) return undefined;
+      while (position >= named.length + nearHits.length && !ranking.complete) rank((limit = Math.max(limit * 4, position + 1)));
+      return position < named.length ? named[position] : nearHits[position - named.length];
+    };
     return {
+      termIdAt: (position) => {
+        const at = rankingPlaceOf(position);
+        return at === undefined ? undefined : ranking.idAt(at);
+      },
       hitAt: (position) => {
-        if (!Number.isInteger(position) || position < 0 || position >= this.terms.size) return undefined;
-        while (position >= named.length + nearHits.length && !ranking.complete) rank((limit = Math.max(limit * 4, position + 1)));
-        const at = position < named.length ? named[position] : nearHits[position - named.length];
+        const at = rankingPlaceOf(position);
         if (at === undefined) return undefined;
         const term = this.terms.get(ranking.idAt(at))!;
         const name = called.get(term.termId);

@@ -11,10 +11,12 @@ SELECT sequence::text AS sequence FROM content_release ORDER BY sequence DESC LI
 SELECT section_id AS "sectionId", version, status FROM standard_block_version WHERE release = $1;
 
 -- RegistryRepository.blockVersions
+-- prepared statement registry_block_versions_by_key
 SELECT b.doc FROM unnest($2::text[], $3::text[]) AS k (section_id, version)
 JOIN standard_block_version b ON b.release = $1 AND b.section_id = k.section_id AND b.version = k.version;
 
 -- RegistryRepository.policyVersions
+-- prepared statement registry_policy_versions_by_key
 SELECT policy_id AS "policyId", doc FROM policy_version WHERE release = $1 AND policy_id = ANY($2::text[]);
 
 -- RegistryRepository.policyVersionKeys
@@ -25,6 +27,7 @@ FROM policy_version WHERE release = $1;
 SELECT ${key} AS key, doc FROM ${table} WHERE release = $1 AND ${key} > $2 ORDER BY ${key} LIMIT $3;
 
 -- RegistryRepository.docsByKey
+-- prepared statement registry_${table}_by_key
 SELECT doc FROM ${table} WHERE release = $1 AND ${key} = ANY($2::text[]);
 
 -- RegistryRepository.docs
