@@ -39,23 +39,22 @@ describe('the registry search index', () => {
   });
 
   it('reads the same ranking of terms whether it ranks one hit at first (and more as read) or every one, hits or ids alone', () => {
-    const everyId = (query: string, firstHits: number) => {
-      const ranked = index.rankTerms(query, firstHits);
-      const termIds = [];
+    /** Every item of a ranking read one position after another, until `at` answers undefined. */
+    const readAll = <T>(at: (position: number) => T | undefined): T[] => {
+      const items: T[] = [];
       for (let position = 0; ; position++) {
-        const termId = ranked.termIdAt(position);
-        if (termId === undefined) return termIds;
-        termIds.push(termId);
+        const item = at(position);
+        if (item === undefined) return items;
+        items.push(item);
       }
     };
     const every = (query: string, firstHits: number) => {
       const ranked = index.rankTerms(query, firstHits);
-      const hits = [];
-      for (let position = 0; ; position++) {
-        const hit = ranked.hitAt(position);
-        if (hit === undefined) return hits;
-        hits.push(hit);
-      }
+      return readAll((position) => ranked.hitAt(position));
+    };
+    const everyId = (query: string, firstHits: number) => {
+      const ranked = index.rankTerms(query, firstHits);
+      return readAll((position) => ranked.termIdAt(position));
     };
     // Names (which put their term first), common words, a prefix, a misspelling, Chinese, a term id.
     const queries = [
