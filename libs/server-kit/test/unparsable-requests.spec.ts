@@ -33,6 +33,55 @@ describe('requests the HTTP parser refuses', () => {
     expect(bodyOf(answer)).toMatchObject({ status: 431, code: 'headers_too_large' });
   });
 
+  it('answers headers past the limit while the client is still sending a large body, and lets it read the answer', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+      // The server may reset the connection once it answered and the body keeps coming: what came is the answer.
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+      );
+      socket.on('close', () => resolve(received));
+      const chunk = 'x'.repeat(64 * 1024);
+      let sent = 0;
+      const sendMore = () => {
+        // A chunk at a time, each after the last was taken, as a client on another machine sends it.
+        while (sent < 6 * 1024 * 1024 && !socket.destroyed) {
+          sent += chunk.length;
+          if (!socket.write(chunk)) return void socket.once('drain', () => setTimeout(sendMore, 1));
+        }
+        socket.end();
+      };
+      socket.write(`POST / HTTP/1.1\r\nhost: x\r\nauthorization: ${'a'.repeat(20_000)}\r\ncontent-length: ${6 * 1024 * 1024}\r\n\r\n`);
+      setTimeout(sendMore, 1);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(bodyOf(answer)).toMatchObject({ status: 431, code: 'headers_too_large' });
+  });
+
+  it('closes a refused connection whose client never stops sending, a few seconds after the answer', async () => {
+    const started = Date.now();
+    const { answer, closedAfter } = await new Promise<{ answer: string; closedAfter: number }>((resolve, reject) => {
+      // Half open: the server's end of the answer does not end the client's sending.
+      const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true });
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+      );
+      const sending = setInterval(() => socket.write('x'.repeat(1024)), 10);
+      socket.on('close', () => {
+        clearInterval(sending);
+        resolve({ answer: received, closedAfter: Date.now() - started });
+      });
+      socket.write(`POST / HTTP/1.1\r\nhost: x\r\nx-long: ${'a'.repeat(20_000)}\r\ncontent-length: 100000000\r\n\r\n`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(closedAfter).toBeGreaterThanOrEqual(4_000);
+    expect(closedAfter).toBeLessThan(12_000);
+  }, 20_000);
+
   it('answers bytes that are not HTTP with 400 problem details', async () => {
     const answer = await exchange('NOT HTTP AT ALL\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
