@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { answerUnparsableRequests } from '../src/http/unparsable-requests';
 
 let server: Server;
@@ -11,16 +11,28 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+/**
+ * A raw connection to the server and everything it answers until the connection closes. A reset once the server has
+ * answered (the client still sending what the server will not read) ends it as a close does: what came is the answer.
+ */
+function rawConnection(options: { allowHalfOpen?: boolean } = {}): { socket: Socket; answer: Promise<string> } {
+  const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', ...options });
+  const answer = new Promise<string>((resolve, reject) => {
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
+    socket.on('close', () => resolve(received));
+  });
+  return { socket, answer };
+}
+
 /** Writes raw bytes and reads everything the server answers until it closes. */
 function exchange(raw: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-    socket.write(raw);
-  });
+  const { socket, answer } = rawConnection();
+  socket.write(raw);
+  return answer;
 }
 
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
@@ -34,49 +46,36 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   it('answers headers past the limit while the client is still sending a large body, and lets it read the answer', async () => {
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk.toString('utf8')));
-      // The server may reset the connection once it answered and the body keeps coming: what came is the answer.
-      socket.on('error', (error: NodeJS.ErrnoException) =>
-        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
-      );
-      socket.on('close', () => resolve(received));
-      const chunk = 'x'.repeat(64 * 1024);
-      let sent = 0;
-      const sendMore = () => {
-        // A chunk at a time, each after the last was taken, as a client on another machine sends it.
-        while (sent < 6 * 1024 * 1024 && !socket.destroyed) {
-          sent += chunk.length;
-          if (!socket.write(chunk)) return void socket.once('drain', () => setTimeout(sendMore, 1));
-        }
-        socket.end();
-      };
-      socket.write(`POST / HTTP/1.1\r\nhost: x\r\nauthorization: ${'a'.repeat(20_000)}\r\ncontent-length: ${6 * 1024 * 1024}\r\n\r\n`);
-      setTimeout(sendMore, 1);
-    });
+    // As many HTTP clients do, the answer is read only once the whole request is sent: a server that resets the
+    // connection while the body is still coming discards the answer before it is read.
+    const { socket, answer: answered } = rawConnection();
+    socket.pause();
+    const chunk = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    const sendMore = () => {
+      // A chunk at a time, each after the last was taken, as a client on another machine sends it.
+      while (sent < 6 * 1024 * 1024 && !socket.destroyed) {
+        sent += chunk.length;
+        if (!socket.write(chunk)) return void socket.once('drain', () => setTimeout(sendMore, 1));
+      }
+      socket.end();
+      socket.resume();
+    };
+    socket.write(`POST / HTTP/1.1\r\nhost: x\r\nauthorization: ${'a'.repeat(20_000)}\r\ncontent-length: ${6 * 1024 * 1024}\r\n\r\n`);
+    setTimeout(sendMore, 1);
+    const answer = await answered;
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(bodyOf(answer)).toMatchObject({ status: 431, code: 'headers_too_large' });
   });
 
   it('closes a refused connection whose client never stops sending, a few seconds after the answer', async () => {
     const started = Date.now();
-    const { answer, closedAfter } = await new Promise<{ answer: string; closedAfter: number }>((resolve, reject) => {
-      // Half open: the server's end of the answer does not end the client's sending.
-      const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true });
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk.toString('utf8')));
-      socket.on('error', (error: NodeJS.ErrnoException) =>
-        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
-      );
-      const sending = setInterval(() => socket.write('x'.repeat(1024)), 10);
-      socket.on('close', () => {
-        clearInterval(sending);
-        resolve({ answer: received, closedAfter: Date.now() - started });
-      });
-      socket.write(`POST / HTTP/1.1\r\nhost: x\r\nx-long: ${'a'.repeat(20_000)}\r\ncontent-length: 100000000\r\n\r\n`);
-    });
+    // Half open: the server's end of the answer does not end the client's sending.
+    const { socket, answer: answered } = rawConnection({ allowHalfOpen: true });
+    const sending = setInterval(() => socket.write('x'.repeat(1024)), 10);
+    socket.write(`POST / HTTP/1.1\r\nhost: x\r\nx-long: ${'a'.repeat(20_000)}\r\ncontent-length: 100000000\r\n\r\n`);
+    const answer = await answered.finally(() => clearInterval(sending));
+    const closedAfter = Date.now() - started;
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(closedAfter).toBeGreaterThanOrEqual(4_000);
     expect(closedAfter).toBeLessThan(12_000);
