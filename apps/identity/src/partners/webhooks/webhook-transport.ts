@@ -2,6 +2,7 @@ import { Agent, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { addressPolicy, parseAddress } from '../../platform/outbound/address-policy';
 import {
+  checkingConnector,
   checkingLookup,
   isLoopbackAddress,
   refuseLiteralOutside,
@@ -58,7 +59,7 @@ export class WebhookTransport {
   constructor(private readonly policy: TargetPolicy) {
     this.allowed = webhookAddressPolicy(policy);
     this.agent = new Agent({
-      connect: { lookup: checkingLookup(this.allowed, policy.resolve), timeout: policy.timeoutMs },
+      connect: checkingConnector(this.allowed, { resolve: policy.resolve, timeoutMs: policy.timeoutMs }),
       headersTimeout: policy.timeoutMs,
       bodyTimeout: policy.timeoutMs,
     });

@@ -104,6 +104,33 @@ describe("fetches on a client's word with private addresses allowed", () => {
     );
   });
 
+  it('follow a redirect only to an address the policy allows, checked as the redirect is followed', async () => {
+    // 0.0.0.0 is never reached; a socket asked for it connects to this machine, where `elsewhere` listens.
+    let reachedElsewhere = 0;
+    const elsewhere = createServer((_request, response) => response.end('{"keys":[{"kid":"elsewhere"}]}'));
+    elsewhere.on('connection', () => reachedElsewhere++);
+    await new Promise<void>((resolve) => elsewhere.listen(0, '0.0.0.0', resolve));
+    const elsewherePort = (elsewhere.address() as AddressInfo).port;
+    const redirecting = createServer((request, response) => {
+      const to = request.url === '/to-loopback' ? `http://127.0.0.1:${elsewherePort}/jwks` : `http://0.0.0.0:${elsewherePort}/jwks`;
+      response.writeHead(302, { location: to }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const from = (path: string) => `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}${path}`;
+    try {
+      const refused = await fetchFromLocalAddresses(from('/to-unspecified'), { signal: AbortSignal.timeout(5000) }).catch(
+        (error: unknown) => error,
+      );
+      expect((refused as Error & { cause?: unknown }).cause).toBeInstanceOf(SpecialUseAddressError);
+      expect(reachedElsewhere).toBe(0);
+      const followed = await fetchFromLocalAddresses(from('/to-loopback'), { signal: AbortSignal.timeout(5000) });
+      expect(await followed.json()).toEqual({ keys: [{ kid: 'elsewhere' }] });
+      expect(reachedElsewhere).toBe(1);
+    } finally {
+      await Promise.all([elsewhere, redirecting].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    }
+  });
+
   it('reach a loopback server, which the public-only fetch refuses before connecting', async () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`;
     await expect(fetchFromPublicAddresses(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow(SpecialUseAddressError);

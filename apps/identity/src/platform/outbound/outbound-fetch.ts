@@ -1,6 +1,6 @@
 import { lookup as systemLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { addressPolicy, judgeAddress, parseAddress, PUBLIC_ONLY, type AddressJudgement, type ReachPolicy } from './address-policy';
 
 type ProviderFetch = (url: URL | string | Request, options?: RequestInit) => Promise<Response>;
@@ -58,25 +58,49 @@ export function checkingLookup(allowed: AddressPolicy, resolve: Resolver = syste
   };
 }
 
-/** A host named by a literal address never reaches the lookup: it is checked here, before connecting. */
-export function refuseLiteralOutside(allowed: AddressPolicy, url: string): void {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) === 0 && parseAddress(host) === null) return;
+/** A host named by a literal address never reaches the lookup: it is judged here. */
+function refusedLiteral(allowed: AddressPolicy, hostname: string): SpecialUseAddressError | undefined {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) === 0 && parseAddress(host) === null) return undefined;
   const judged = allowed(host);
-  if (!judged.reachable) throw new SpecialUseAddressError(host, host, judged.why);
+  return judged.reachable ? undefined : new SpecialUseAddressError(host, host, judged.why);
+}
+
+/** Refuses a URL whose host is a literal address outside the policy, before any connection. */
+export function refuseLiteralOutside(allowed: AddressPolicy, url: string): void {
+  const refused = refusedLiteral(allowed, new URL(url).hostname);
+  if (refused) throw refused;
+}
+
+/**
+ * Connects only to the addresses the policy allows, checked for every connection whatever led to it (a redirect
+ * too): a host named by a literal address before connecting (the socket looks nothing up for it), a name as it
+ * resolves (checkingLookup).
+ */
+export function checkingConnector(
+  allowed: AddressPolicy,
+  options: { resolve?: Resolver; timeoutMs?: number } = {},
+): buildConnector.connector {
+  const connect = buildConnector({ lookup: checkingLookup(allowed, options.resolve), timeout: options.timeoutMs });
+  return (target, callback) => {
+    const refused = refusedLiteral(allowed, target.hostname);
+    if (refused) return callback(refused, null);
+    connect(target, callback);
+  };
 }
 
 /**
  * A fetch for what identity reads on a client's word (a Client ID Metadata Document, a jwks_uri, a sector
  * identifier) that reaches only the addresses the policy allows, checked before a connection is made. The
  * provider's own check destroys the socket once connected, so a refused address would still see a
- * connection and a TLS handshake. A host named by a literal address is checked here; a name is checked as
- * it resolves, and the socket connects to the address that was checked. The provider's time bound (its
- * signal) and size bounds stay.
+ * connection and a TLS handshake. A host named by a literal address is checked here and again as each
+ * connection is made, as is a name as it resolves: a redirect (which the provider's fetches follow) reaches
+ * only an address the policy allows, and the socket connects to the address that was checked. The
+ * provider's time bound (its signal) and size bounds stay.
  */
 function fetchWithin(policy: ReachPolicy): ProviderFetch {
   const allowed = addressPolicy(policy);
-  const dispatcher = new Agent({ connect: { lookup: checkingLookup(allowed) } });
+  const dispatcher = new Agent({ connect: checkingConnector(allowed) });
   return async (url, options) => {
     const target = url instanceof Request ? url.url : url;
     refuseLiteralOutside(allowed, target.toString());
