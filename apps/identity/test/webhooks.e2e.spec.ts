@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -127,6 +128,33 @@ describe('webhook endpoints', () => {
       });
       expect(verifies).toBe(true);
     }
+  });
+
+  it('stops signing with the previous secret once its overlap has ended', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const rotated = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.endpoint.id}/rotate-secret`)
+      .set(bearer(partner.key.secret))
+      .send({ overlapSeconds: 60 })
+      .expect(200);
+    receiver.expect(partner.path, rotated.body.secret);
+    await registerApp(partner.key.secret).expect(201);
+    await dispatcher.drain(new Date(Date.now() + 120_000));
+    const [delivered] = receiver.at(partner.path);
+    expect(delivered!.signature.split(' ')).toHaveLength(1);
+    const headers = { 'webhook-id': delivered!.webhookId, 'webhook-signature': delivered!.signature };
+    const timestamp = Math.floor(Date.now() / 1000);
+    const verifiesWith = (secret: string) =>
+      [timestamp - 2, timestamp - 1, timestamp, timestamp + 1].some((at) => {
+        try {
+          new Webhook(secret).verify(delivered!.body, { ...headers, 'webhook-timestamp': String(at) });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    expect(verifiesWith(rotated.body.secret)).toBe(true);
+    expect(verifiesWith(partner.secret)).toBe(false);
   });
 
   it.each([
@@ -359,6 +387,71 @@ describe('delivery', () => {
       .post(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries/0196a0c4-0000-7000-8000-000000000000/replay`)
       .set(bearer(partner.key.secret))
       .expect(404);
+  });
+
+  it("sends an organization's events to its own endpoints only, and a test event to the one endpoint it was asked for", async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const sibling = await partnerWithEndpoint(['app.registered'], { key: partner.key });
+    const stranger = await partnerWithEndpoint(['app.registered']);
+    await registerApp(partner.key.secret).expect(201);
+    await request(identity.server).post(`/v1/webhook-endpoints/${partner.endpoint.id}/test`).set(bearer(partner.key.secret)).expect(202);
+    await dispatcher.drain();
+    expect(receiver.at(partner.path).map((entry) => entry.event.type)).toEqual(['app.registered', 'webhook.test']);
+    expect(receiver.at(sibling.path).map((entry) => entry.event.type)).toEqual(['app.registered']);
+    expect(receiver.at(stranger.path)).toEqual([]);
+  });
+
+  it("replays no delivery of another endpoint, and none of another organization's", async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const stranger = await partnerWithEndpoint(['app.registered']);
+    await registerApp(stranger.key.secret).expect(201);
+    await dispatcher.drain();
+    const [theirs] = receiver.at(stranger.path);
+    await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries/${theirs!.webhookId}/replay`)
+      .set(bearer(partner.key.secret))
+      .expect(404);
+    await dispatcher.drain();
+    expect(receiver.at(stranger.path)).toHaveLength(1);
+  });
+
+  it('signs with the time of sending, so an event that waited (handed over late, retried) still verifies', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    await identity.dataSource.transaction((manager) =>
+      identity.app.get(PartnerEventsService).record(
+        manager,
+        {
+          type: 'webhook.test',
+          organizationId: partner.key.organizationId,
+          resource: `endpoint:${partner.endpoint.id}`,
+          actor: { kind: 'system', id: 'webhooks' },
+          data: { endpointId: partner.endpoint.id, message: 'An event from an hour ago.' },
+        },
+        new Date(Date.now() - 3_600_000),
+      ),
+    );
+    await dispatcher.drain();
+    expect(receiver.unverified.filter((entry) => entry.path === partner.path)).toEqual([]);
+    expect(receiver.at(partner.path).map((entry) => entry.event.type)).toEqual(['webhook.test']);
+  });
+
+  it('reads no more of an answer than it keeps a bound on, however long the answer goes on', async () => {
+    const endless = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const more = () => {
+        if (response.destroyed || response.writableEnded) return;
+        response.write('y'.repeat(16 * 1024), () => setImmediate(more));
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const transport = new WebhookTransport({ allowLoopback: true, allowPrivate: false, timeoutMs: 3000 });
+    const sent = await transport.send(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook`, '{}', {});
+    expect(sent).toMatchObject({ ok: true, status: 200, error: null });
+    expect(sent.body).toHaveLength(KEPT_RESPONSE_CHARS);
+    await transport.close();
+    endless.closeAllConnections();
+    await new Promise<void>((resolve) => endless.close(() => resolve()));
   });
 
   it('follows no redirect, and keeps only the start of a long answer', async () => {
