@@ -78,6 +78,20 @@ describe('Idempotency-Key on POST', () => {
     expect(await projectsNamed('Idem F')).toBe(2);
   });
 
+  it("keeps one person's key apart in each organization they act in, never answering with another organization's result", async () => {
+    const otherOrg = randomUUID();
+    const inOrg = (org: string) => ({
+      Authorization: `Bearer member-ann-of:${ORG},${otherOrg}`,
+      'X-Organization-Id': org,
+      'Idempotency-Key': 'person-key',
+    });
+    const here = await request(api.server).post('/api/v2/split-projects').set(inOrg(ORG)).send(project('Idem H')).expect(201);
+    const there = await request(api.server).post('/api/v2/split-projects').set(inOrg(otherOrg)).send(project('Idem H')).expect(201);
+    expect(there.headers['idempotent-replayed']).toBeUndefined();
+    expect([here.body.project.organizationId, there.body.project.organizationId]).toEqual([ORG, otherOrg]);
+    expect(await projectsNamed('Idem H')).toBe(2);
+  });
+
   it('refuses a malformed key', async () => {
     const response = await request(api.server).post('/api/v2/split-projects').set(headers('has space')).send(project('Idem G')).expect(400);
     expect(response.body.errors[0].field).toBe('Idempotency-Key');

@@ -212,9 +212,15 @@ describe('activation needs an explicit confirmation in two steps', () => {
   it('refuses a token presented with another scenario, revision or effective time than it confirms, without spending it', async () => {
     const { projectId, scenarioId } = await createProject();
     const { confirmationToken, challenge: shown } = await challenge(projectId, scenarioId, approver(), { effectiveFrom: inHours(1) });
+    const branch = await request(api.server)
+      .post(`/api/v2/split-projects/${projectId}/scenarios`)
+      .set(member())
+      .send({ fromScenarioId: scenarioId, name: 'Branch' })
+      .expect(201);
     const before = await written();
     await activateCall(projectId, { scenarioId, confirmationToken, effectiveFrom: inHours(2) }).expect(409);
     await activateCall(projectId, { scenarioId, confirmationToken, revision: 2 }).expect(409);
+    await activateCall(projectId, { scenarioId: branch.body.id, confirmationToken, effectiveFrom: shown.effectiveFrom }).expect(409);
     expect(await written()).toEqual(before);
     const confirmed = await activateCall(projectId, {
       scenarioId,

@@ -234,6 +234,24 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
     expect(expired.body.detail).toMatch(/expired/);
     expect(await written()).toEqual(before);
   });
+
+  it('refuses the token when the posting changed after the challenge, spending it and posting nothing', async () => {
+    const { projectId } = await activatedProject(running.api, ORG);
+    const mine = await challenge(projectId, { periodId: '2026-09', revenue: '1500.00', costs: '0' });
+    expect(mine.challenge.ruleVersion).toBe(1);
+    // Rule versions made through the API start in the future; one written directly puts version 2 in force
+    // at the period end, so the run would no longer be the one shown.
+    const [v1] = await sql('SELECT effective_from FROM rule_version WHERE project_id = $1 AND version = 1', [projectId]);
+    await sql(
+      `INSERT INTO rule_version (project_id, version, scenario_id, revision, rules_digest, rules, effective_from, created_by)
+       SELECT project_id, 2, scenario_id, revision, rules_digest, rules, $2::timestamptz + interval '1 millisecond', 'human:test' FROM rule_version WHERE project_id = $1 AND version = 1`,
+      [projectId, v1.effective_from],
+    );
+    const before = await written();
+    const changed = await postCall(projectId, { ...mine.body, confirmationToken: mine.token }).expect(409);
+    expect(changed.body.domainCode).toBe('settlements.changed');
+    expect(await written()).toEqual({ ...before, spentTokens: before.spentTokens + 1 });
+  });
 });
 
 describe('a period is settled once; corrections reverse entry by entry', () => {
@@ -262,6 +280,19 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
     const original = (await request(server()).get(`/api/v2/settlement-runs/${first.id}`).set(approver()).expect(200)).body;
     expect(original.correctedByRunId).toBe(correction.id);
     await post(projectId, { periodId: '2026-01', revenue: '2600.00', costs: '0', correctsRunId: correction.id });
+  });
+
+  it('refuses to correct a run of another project of the organization with 404, writing nothing (not even a challenge)', async () => {
+    const { projectId } = await activatedProject(running.api, ORG);
+    const other = await activatedProject(running.api, ORG);
+    const theirs = await post(other.projectId, { periodId: '2026-04', revenue: '2000.00', costs: '0' });
+    const before = await written();
+    const response = await postCall(
+      projectId,
+      withEnd({ periodId: '2026-04', revenue: '2500.00', costs: '0', correctsRunId: theirs.id }),
+    ).expect(404);
+    expect(response.body.domainCode).toBe('settlements.corrected_run_not_in_project');
+    expect(await written()).toEqual(before);
   });
 
   it('reverses the corrected run entry by entry, bringing every balance back exactly before the corrected allocation', async () => {

@@ -299,6 +299,19 @@ describe('operating scenarios are append-only', () => {
       .send({ fromScenarioId: scenario.id, fromRevision: 9, name: 'x' })
       .expect(404);
   });
+
+  it('refuses to branch from a scenario of another project of the organization with 404, storing nothing', async () => {
+    const { project } = await createProject();
+    const other = await createProject();
+    const before = await counts();
+    const response = await request(api.server)
+      .post(`/api/v2/split-projects/${project.id}/scenarios`)
+      .set(as(ORG_A))
+      .send({ fromScenarioId: other.scenario.id, name: 'Copied' })
+      .expect(404);
+    expect(response.body.domainCode).toBe('scenarios.not_found');
+    expect(await counts()).toEqual(before);
+  });
 });
 
 describe('authorization fails closed', () => {

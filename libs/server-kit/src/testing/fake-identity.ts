@@ -184,6 +184,8 @@ const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create',
 /**
  * The credential forms, each acting in the organization it names:
  * - `member-of:<org>`: a person allowed everything but the formal actions (denied `role_required`);
+ * - `member-<name>-of:<org>,<org>...`: the person `<name>` (subject `uid-<name>`), a member of each organization listed, acting in
+ *   any of them with the same credential; allowed what `member-of` is;
  * - `approver-of:<org>`, `approver-<name>-of:<org>`: people with an approving role, allowed everything;
  * - `stdreg_app_<name>_of:<org>`: an App key, denied the formal actions (`human_required`), allowed tool:call (of no organization)
  *   as a key of `<org>`;
@@ -206,6 +208,10 @@ function decide(credential: string, action: string, organizationId: string | und
   const member = /^member-of:(.+)$/.exec(credential)?.[1];
   if (member !== undefined && member === organizationId) {
     return FORMAL_ACTIONS.has(action) ? deny('role_required') : allow('role:project-owner', 'human', `uid-${member}`);
+  }
+  const person = /^member-([a-z0-9]+)-of:(.+)$/.exec(credential);
+  if (person && organizationId !== undefined && person[2]!.split(',').includes(organizationId)) {
+    return FORMAL_ACTIONS.has(action) ? deny('role_required') : allow('role:project-owner', 'human', `uid-${person[1]}`);
   }
   const approver = /^approver(?:-([a-z0-9]+))?-of:(.+)$/.exec(credential);
   if (approver && approver[2] === organizationId)
