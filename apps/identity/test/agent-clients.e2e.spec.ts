@@ -334,13 +334,17 @@ describe('decisions on an agent’s token', () => {
     });
   });
 
-  it('needs the scope an operation names: a tool’s scope, and projects:read for organization reads', async () => {
+  it('needs every scope an operation names: a tool’s scope, and projects:read for organization reads', async () => {
     const narrow = (await agentTokens(await registeredAgent(), { scope: 'registry:read' })).access_token;
     const ask = (action: string, extra: Record<string, unknown> = {}) => decide(narrow, action, { audience: MCP_RESOURCE, ...extra });
     expect((await ask('tool:call', { scope: 'registry:read' })).body).toMatchObject({ decision: 'allow' });
     expect((await ask('tool:call', { scope: 'projects:draft' })).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
     expect((await ask('split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
     expect((await ask('split-project:draft')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
+    expect((await ask('split-project:read', { scope: 'registry:read' })).body).toMatchObject({
+      decision: 'deny',
+      reason: 'insufficient_scope',
+    });
   });
 });
 
