@@ -429,6 +429,11 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     expect((await asStandardsApi('settlement-run:post')).body).toMatchObject({ decision: 'deny', reason: 'agent_delegated' });
     // Exchanged for the standards API, it is no token for the gateway.
     expect((await decide(body.access_token, 'tool:call', { audience: MCP_RESOURCE })).body).toMatchObject({ reason: 'invalid_credential' });
+    // Nor for an audience identity does not serve.
+    expect((await decide(body.access_token, 'split-project:read', { audience: 'https://elsewhere.example/mcp' })).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
   });
 
   it('narrows to the scopes asked for, and refuses wider ones', async () => {
