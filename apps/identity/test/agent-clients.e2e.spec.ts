@@ -334,13 +334,17 @@ describe('decisions on an agent’s token', () => {
     });
   });
 
-  it('needs the scope an operation names: a tool’s scope, and projects:read for organization reads', async () => {
+  it('needs every scope an operation names: a tool’s scope, and projects:read for organization reads', async () => {
     const narrow = (await agentTokens(await registeredAgent(), { scope: 'registry:read' })).access_token;
     const ask = (action: string, extra: Record<string, unknown> = {}) => decide(narrow, action, { audience: MCP_RESOURCE, ...extra });
     expect((await ask('tool:call', { scope: 'registry:read' })).body).toMatchObject({ decision: 'allow' });
     expect((await ask('tool:call', { scope: 'projects:draft' })).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
     expect((await ask('split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
     expect((await ask('split-project:draft')).body).toMatchObject({ decision: 'deny', reason: 'insufficient_scope' });
+    expect((await ask('split-project:read', { scope: 'registry:read' })).body).toMatchObject({
+      decision: 'deny',
+      reason: 'insufficient_scope',
+    });
   });
 });
 
@@ -425,6 +429,11 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     expect((await asStandardsApi('settlement-run:post')).body).toMatchObject({ decision: 'deny', reason: 'agent_delegated' });
     // Exchanged for the standards API, it is no token for the gateway.
     expect((await decide(body.access_token, 'tool:call', { audience: MCP_RESOURCE })).body).toMatchObject({ reason: 'invalid_credential' });
+    // Nor for an audience identity does not serve.
+    expect((await decide(body.access_token, 'split-project:read', { audience: 'https://elsewhere.example/mcp' })).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
   });
 
   it('narrows to the scopes asked for, and refuses wider ones', async () => {
