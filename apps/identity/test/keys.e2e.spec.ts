@@ -79,6 +79,7 @@ describe('API keys', () => {
       .send({ gracePeriodSeconds: 0 })
       .expect(200);
     expect(await keys.authenticate(rotated.body.secret)).toBeNull();
+    expect(await keys.authenticate(app.secret)).toBeNull();
     expect(await keys.authenticate(immediate.body.secret)).toMatchObject({ keyId: app.key.id });
   });
 
