@@ -524,6 +524,21 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(forged.text).toContain('This form has expired.');
   });
 
+  it('refuses a consent or cancel form without its CSRF token, and the interaction goes on untouched', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    const forgedCancel = await browser.submit(login, { csrf: 'x'.repeat(43) }, '/abort');
+    expect(forgedCancel.status).toBe(403);
+    const afterLogin = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+    const forged = await browser.submit(consent, { decision: 'allow', csrf: 'x'.repeat(43) }, '/consent');
+    expect(forged.status).toBe(403);
+    const allowed = await browser.submit(consent, { decision: 'allow' }, '/consent');
+    expect(allowed.status).toBe(303);
+  });
+
   it('stops a deleted app, or one whose key was revoked, from signing anyone in; their access tokens stop working', async () => {
     const partnerKey = await identity.newAppKey();
     const doomed = await registerPartnerApp(identity, [callback.redirectUri], partnerKey);
