@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { KeyAuthentication } from '../src/access/callers/key-authentication';
+import { RegisteredAppsService } from '../src/partners/registered-apps/registered-apps.service';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;
@@ -94,6 +95,19 @@ describe('POST /v1/apps', () => {
       partner.key.id,
     ]);
     expect(bindings[0].n).toBe(3);
+  });
+
+  it('refuses a registration by a key revoked after it was authenticated, and creates nothing', async () => {
+    const partner = await identity.newAppKey();
+    const caller = (await identity.app.get(KeyAuthentication).authenticate(partner.secret))!;
+    await request(identity.server).post(`/v1/keys/${partner.key.id}/revoke`).set(bearer(identity.platformKey)).expect(200);
+    await expect(identity.app.get(RegisteredAppsService).register({ ...validApp(), type: 'Traditional' }, caller)).rejects.toMatchObject({
+      domainCode: 'apps.key_revoked',
+    });
+    const stored = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [
+      partner.key.id,
+    ]);
+    expect(stored[0].n).toBe(0);
   });
 });
 
