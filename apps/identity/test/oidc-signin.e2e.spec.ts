@@ -539,6 +539,23 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(allowed.status).toBe(303);
   });
 
+  it('shows no interaction but its own: another interaction’s cookie on this one’s address is refused', async () => {
+    const config = await relyingParty();
+    const start = async () => {
+      const response = await fetch((await authorizationUrl(config)).url, { redirect: 'manual' });
+      const cookie = response.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0]!)
+        .join('; ');
+      return { location: new URL(response.headers.get('location')!), cookie };
+    };
+    const [mine, other] = [await start(), await start()];
+    expect((await fetch(mine.location, { headers: { Cookie: mine.cookie } })).status).toBe(200);
+    const crossed = await fetch(mine.location, { headers: { Cookie: other.cookie } });
+    expect(crossed.status).toBe(400);
+    expect(await crossed.text()).not.toContain('type="password"');
+  });
+
   it('stops a deleted app, or one whose key was revoked, from signing anyone in; their access tokens stop working', async () => {
     const partnerKey = await identity.newAppKey();
     const doomed = await registerPartnerApp(identity, [callback.redirectUri], partnerKey);
