@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
+import { AccessTokenSigner } from '../src/sign-in/oidc/access-token-signer';
 import { SERVICE_TOKEN } from './support/identity-app';
 import { API_AUDIENCE, FormBrowser, createUserWithPassword, getJson, type SignedUpUser } from './support/signin-fixture';
 import { startSigninScene, type SigninScene } from './support/signin-scene';
@@ -440,6 +441,15 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     expect((await exchange({ subject_token: agentToken, scope: 'projects:read' }).expect(200)).body.scope).toBe('projects:read');
     const wider = await exchange({ subject_token: agentToken, scope: 'projects:read projects:draft' }).expect(422);
     expect(wider.body.domainCode).toBe('token_exchange.scope_wider');
+  });
+
+  it('never outlives the agent’s own token', async () => {
+    const { jti: _jti, exp: _exp, iat: _iat, aud, iss: _iss, ...claims } = decodeJwt(agentToken);
+    const endsSoon = Math.floor(Date.now() / 1000) + 30;
+    const shortAgentToken = await scene.identity.app.get(AccessTokenSigner).sign(claims, aud as string, endsSoon);
+    const { body } = await exchange({ subject_token: shortAgentToken }).expect(200);
+    expect(decodeJwt(body.access_token).exp).toBe(endsSoon);
+    expect(body.expires_in).toBeLessThanOrEqual(30);
   });
 
   it('refuses what is no live agent token for the gateway, another target, and callers without a service credential', async () => {
