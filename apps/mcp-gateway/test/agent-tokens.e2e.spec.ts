@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -148,6 +149,15 @@ describe("an agent's token at the gateway", () => {
     expect(refused.challenge).toBe(
       `Bearer error="insufficient_scope", scope="registry:read projects:draft", resource_metadata="http://127.0.0.1:${new URL(mcpResource).port}/.well-known/oauth-protected-resource/mcp"`,
     );
+    expect(proxy.seen).toEqual([]);
+  });
+
+  it('answers a token without projects:read reading an organization resource with HTTP 403 insufficient_scope, and reads nothing', async () => {
+    proxy.seen.length = 0;
+    const { accessToken } = tokenFor.get('registry:read')!;
+    const refused = await rpc(accessToken, 'resources/read', { uri: `stdreg://split-projects/${randomUUID()}` });
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toMatch(/^Bearer error="insufficient_scope", scope="registry:read projects:read", resource_metadata="/);
     expect(proxy.seen).toEqual([]);
   });
 

@@ -177,7 +177,12 @@ describe('the codes of refused resource reads', () => {
     const badHeader = await client({ authorization: `Bearer ${OWNER_KEY}`, 'x-organization-id': 'not-a-uuid' });
     expect(await readError(badHeader, projectUri)).toMatchObject({ code: -32003, refusal: 'organization_header_invalid' });
     const agent = await client({ authorization: 'Bearer agent-token-holding:projects:read' });
-    expect(await readError(agent, `stdreg://organizations/${ORG}`)).toMatchObject({ code: -32003, refusal: 'not_allowed' });
+    // An agent's token goes to identity's decisions only, never to its organization read.
+    expect(await readError(agent, `stdreg://organizations/${ORG}`)).toMatchObject({
+      code: -32003,
+      message: expect.stringContaining("An organization's record is read with an API key"),
+      refusal: 'not_allowed',
+    });
   });
 
   it('names identity away as a tool call does, not as a denial', async () => {

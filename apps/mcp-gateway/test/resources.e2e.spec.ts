@@ -243,6 +243,10 @@ describe('organization resources (a key allowed in the organization)', () => {
       authorization: `Bearer ${other.secret}`,
       'x-organization-id': agent.organizationId,
     });
+    const namingOwn = await connectClient(gateway.mcpUrl, {
+      authorization: `Bearer ${other.secret}`,
+      'x-organization-id': other.organizationId,
+    });
     try {
       expect(await readError(intruder, `stdreg://organizations/${agent.organizationId}`)).toEqual({
         code: -32003,
@@ -250,9 +254,15 @@ describe('organization resources (a key allowed in the organization)', () => {
       });
       expect(await readError(naming, projectUri)).toEqual({ code: -32003, message: expect.stringContaining('organization_mismatch') });
       expect((await readError(intruder, projectUri)).code).toBe(-32002);
+      // Naming its own organization does not let it read another's record: the organization read is the one asked about.
+      expect(await readError(namingOwn, `stdreg://organizations/${agent.organizationId}`)).toEqual({
+        code: -32003,
+        message: expect.stringContaining('organization_mismatch'),
+      });
     } finally {
       await intruder.close();
       await naming.close();
+      await namingOwn.close();
     }
   });
 

@@ -44,6 +44,9 @@ describe('the codes of refused tool calls', () => {
     expect(await refusalCode(await client({ authorization: `Bearer ${platform.platformKey}` }), 'draft_split_project', draft())).toBe(
       'organization_required',
     );
+    // A malformed X-Organization-Id is refused, never read as no header (the key's own organization).
+    const badHeader = await client({ authorization: `Bearer ${agent.secret}`, 'x-organization-id': 'not-a-uuid' });
+    expect(await refusalCode(badHeader, 'draft_split_project', draft())).toBe('organization_header_invalid');
   });
 
   it("names the tool's own refusals: arguments that do not fit, content that breaks a rule", async () => {
