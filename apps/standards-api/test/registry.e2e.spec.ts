@@ -97,6 +97,14 @@ describe('lists and pagination', () => {
     expect(seen).toEqual([...expectedKeys(pack)].sort());
   });
 
+  it.each(lists)('%s hands out no cursor with a page that ends exactly at the last item', async (path, expectedKeys) => {
+    const count = new Set(expectedKeys(pack)).size;
+    expect(count).toBeLessThanOrEqual(100);
+    const { body } = await get(`${path}?limit=${count}`).expect(200);
+    expect(body.items).toHaveLength(count);
+    expect(body.nextCursor).toBeNull();
+  });
+
   it('refuses malformed limits and cursors, naming the parameter', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=ten']) {
       const { body } = await get(`/terms?${query}`).expect(400);
