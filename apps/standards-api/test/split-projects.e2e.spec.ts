@@ -303,6 +303,15 @@ describe('operating scenarios are append-only', () => {
     ]);
     expect(listed.body.items[0].content.periods).toEqual([{ periodId: '2026-06', revenue: '7.00', costs: '0' }]);
     expect(listed.body.items[1].content).toEqual(sampleScenario());
+    const scenarios = (cursor?: string) =>
+      request(api.server)
+        .get(`/api/v2/split-projects/${project.id}/scenarios?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .set(as(ORG_A))
+        .expect(200);
+    const firstPage = await scenarios();
+    const secondPage = await scenarios(firstPage.body.nextCursor);
+    expect([...firstPage.body.items, ...secondPage.body.items].map((s: { id: string }) => s.id)).toEqual([scenario.id, branch.body.id]);
+    expect(secondPage.body.nextCursor).toBeNull();
     await request(api.server)
       .post(`/api/v2/split-projects/${project.id}/scenarios`)
       .set(as(ORG_A))
