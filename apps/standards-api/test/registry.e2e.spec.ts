@@ -97,6 +97,14 @@ describe('lists and pagination', () => {
     expect(seen).toEqual([...expectedKeys(pack)].sort());
   });
 
+  it.each(lists)('%s hands out no cursor with a page that ends exactly at the last item', async (path, expectedKeys) => {
+    const count = new Set(expectedKeys(pack)).size;
+    expect(count).toBeLessThanOrEqual(100);
+    const { body } = await get(`${path}?limit=${count}`).expect(200);
+    expect(body.items).toHaveLength(count);
+    expect(body.nextCursor).toBeNull();
+  });
+
   it('refuses malformed limits and cursors, naming the parameter', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=ten']) {
       const { body } = await get(`/terms?${query}`).expect(400);
@@ -294,6 +302,28 @@ describe('caching', () => {
     await get('/manifest?lang=zh-Hans')
       .set('If-None-Match', both.headers['etag'] as string)
       .expect(200);
+  });
+
+  it('keeps each language variant of every single-record read apart, each with its own ETag and Content-Language', async () => {
+    const paths = [
+      `/standards/${pack.standards[0]!.sectionId}`,
+      `/tasks/${pack.tasks[0]!.taskCode}`,
+      '/roles/project-owner',
+      `/policies/${pack.policies[0]!.policyId}`,
+      '/brand/current',
+      `/split-templates/${pack.splitTemplates[0]!.version}`,
+    ];
+    for (const path of paths) {
+      const zh = await get(`${path}?lang=zh-Hans`).expect(200);
+      const en = await get(`${path}?lang=en`).expect(200);
+      const both = await get(path).expect(200);
+      expect([zh.headers['content-language'], en.headers['content-language'], both.headers['content-language']]).toEqual([
+        'zh-Hans',
+        'en',
+        undefined,
+      ]);
+      expect(new Set([zh.headers['etag'], en.headers['etag'], both.headers['etag']]).size).toBe(3);
+    }
   });
 });
 

@@ -272,6 +272,12 @@ describe('activation needs an explicit confirmation in two steps', () => {
     expect(await written()).toEqual(before);
   });
 
+  it("gives 404 for a rule version of another organization's project", async () => {
+    const { projectId } = await activatedProject();
+    await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member()).expect(200);
+    await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member(ORG_B)).expect(404);
+  });
+
   it('refuses an explicit effective time in the past, a stale revision and unknown fields, writing nothing', async () => {
     const { projectId, scenarioId } = await createProject();
     await request(api.server)

@@ -126,6 +126,7 @@ describe('organization scoping', () => {
     const { project, scenario } = await createProject(ORG_A);
     await request(api.server).get(`/api/v2/split-projects/${project.id}`).set(as(ORG_B)).expect(404);
     await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).expect(404);
+    await request(api.server).get(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_B)).expect(404);
     await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).send({ periods: [] }).expect(404);
     await request(api.server)
       .post(`/api/v2/split-projects/${project.id}/scenarios`)
@@ -192,6 +193,8 @@ describe('operating scenarios are append-only', () => {
     expect(revised.headers['etag']).toBe(`"${scenario.id}.2"`);
     const old = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}?revision=1`).set(as(ORG_A)).expect(200);
     expect(old.body.content).toEqual(sampleScenario());
+    // Not the current revision: no ETag, since "<id>.1" already named revision 1 while it was current.
+    expect(old.headers['etag']).toBeUndefined();
     const history = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}/revisions`).set(as(ORG_A)).expect(200);
     expect(history.body.items.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
   });
@@ -242,6 +245,13 @@ describe('operating scenarios are append-only', () => {
       .send({ periods: [{ periodId: '2026-05', revenue: '1.00', costs: '0' }] })
       .expect(412);
     expect(stale.body.code).toBe('precondition_failed');
+    // If-Match compares strongly (RFC 9110): the weak form of the current ETag is no match either.
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .set('If-Match', `W/"${scenario.id}.2"`)
+      .send({ periods: [{ periodId: '2026-05', revenue: '1.00', costs: '0' }] })
+      .expect(412);
     expect(await counts()).toEqual(before);
   });
 
@@ -293,6 +303,15 @@ describe('operating scenarios are append-only', () => {
     ]);
     expect(listed.body.items[0].content.periods).toEqual([{ periodId: '2026-06', revenue: '7.00', costs: '0' }]);
     expect(listed.body.items[1].content).toEqual(sampleScenario());
+    const scenarios = (cursor?: string) =>
+      request(api.server)
+        .get(`/api/v2/split-projects/${project.id}/scenarios?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+        .set(as(ORG_A))
+        .expect(200);
+    const firstPage = await scenarios();
+    const secondPage = await scenarios(firstPage.body.nextCursor);
+    expect([...firstPage.body.items, ...secondPage.body.items].map((s: { id: string }) => s.id)).toEqual([scenario.id, branch.body.id]);
+    expect(secondPage.body.nextCursor).toBeNull();
     await request(api.server)
       .post(`/api/v2/split-projects/${project.id}/scenarios`)
       .set(as(ORG_A))
