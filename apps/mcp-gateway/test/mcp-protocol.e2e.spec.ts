@@ -247,4 +247,30 @@ describe('tool-call rate limits', () => {
       await limited.close();
     }
   });
+
+  it('counts every tool call of a batch: a batch of more calls than the key has left is refused whole with 429', async () => {
+    const limited = await startGateway({
+      STANDARDS_API_URL: platform.standardsApiUrl,
+      IDENTITY_URL: platform.identityUrl,
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+      MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2',
+    });
+    try {
+      const call = (id: number) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'resolve_term', arguments: { text: 'cap' } },
+      });
+      const key = { authorization: 'Bearer stdreg_app_batch_key', 'mcp-protocol-version': '2025-11-25' };
+      const refused = await rpc([call(1), call(2), call(3)], key, limited.mcpUrl);
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ error: { data: { 'stdreg.dev/refusal': { code: 'rate_limited' } } } });
+      expect((await rpc([call(4), call(5)], { ...key, authorization: 'Bearer stdreg_app_other_batch_key' }, limited.mcpUrl)).status).toBe(
+        200,
+      );
+    } finally {
+      await limited.close();
+    }
+  });
 });
