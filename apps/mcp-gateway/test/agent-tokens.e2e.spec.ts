@@ -152,6 +152,35 @@ describe("an agent's token at the gateway", () => {
     expect(proxy.seen).toEqual([]);
   });
 
+  it('answers a batch whose later call needs a scope the token lacks with HTTP 403 insufficient_scope, and runs none of it', async () => {
+    proxy.seen.length = 0;
+    const { accessToken } = tokenFor.get('registry:read')!;
+    const refused = await fetch(gateway.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${accessToken}`,
+      },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } },
+        { jsonrpc: '2.0', id: ++rpcId, method: 'resources/read', params: { uri: `stdreg://split-projects/${randomUUID()}` } },
+        {
+          jsonrpc: '2.0',
+          id: ++rpcId,
+          method: 'tools/call',
+          params: { name: 'draft_split_project', arguments: draftArguments('Never made in a batch') },
+        },
+      ]),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope", scope="registry:read projects:read projects:draft", resource_metadata="/,
+    );
+    expect(proxy.seen.filter((seen) => seen.authorization !== undefined)).toEqual([]);
+  });
+
   it('answers a token without projects:read reading an organization resource with HTTP 403 insufficient_scope, and reads nothing', async () => {
     proxy.seen.length = 0;
     const { accessToken } = tokenFor.get('registry:read')!;

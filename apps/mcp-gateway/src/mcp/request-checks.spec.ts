@@ -27,9 +27,26 @@ describe('request checks', () => {
     expect(checkOrigin({ host: 'localhost', origin: 'http://localhost:3000' }, strict)).toMatchObject({ ok: false, status: 403 });
   });
 
+  it("refuses a configured origin's host on another scheme or port", () => {
+    const strict = { ...policy, allowedOrigins: ['https://agent.example'] };
+    for (const origin of ['http://agent.example', 'https://agent.example:8443', 'https://agent.example.evil.com'])
+      expect({ origin, check: checkOrigin({ host: 'localhost', origin }, strict) }).toMatchObject({
+        origin,
+        check: { ok: false, status: 403 },
+      });
+  });
+
   it('accepts no version header or 2025-11-25 and refuses any other with 400', () => {
     expect(checkProtocolVersion({})).toEqual({ ok: true });
     expect(checkProtocolVersion({ 'mcp-protocol-version': '2025-11-25' })).toEqual({ ok: true });
     expect(checkProtocolVersion({ 'mcp-protocol-version': '2025-06-18' })).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('refuses a version near 2025-11-25 or containing it: only the exact value is spoken', () => {
+    for (const version of ['2025-11-26', '2025-11-05', '2025-11-25x', '2025-11-25, 2025-06-18', '2025-11-2'])
+      expect({ version, check: checkProtocolVersion({ 'mcp-protocol-version': version }) }).toMatchObject({
+        version,
+        check: { ok: false, status: 400 },
+      });
   });
 });

@@ -110,6 +110,16 @@ describe('resources/list', () => {
     ]);
   });
 
+  it('hands out no cursor after a last page that is full', async () => {
+    // 18 resources besides the blocks: with 82 blocks, exactly two full pages.
+    const release = { ...RELEASE, sectionIds: ids('RUL', 82) };
+    const { directory } = directoryOf(new FakeRegistry(release));
+    expect(expectedUris(release)).toHaveLength(2 * RESOURCE_PAGE_SIZE);
+    const { uris, pageSizes } = await listAll(directory);
+    expect(pageSizes).toEqual([RESOURCE_PAGE_SIZE, RESOURCE_PAGE_SIZE]);
+    expect(uris).toEqual(expectedUris(release));
+  });
+
   it('reads the registry lists once per release, not on every page', async () => {
     const fake = new FakeRegistry(RELEASE);
     const { directory } = directoryOf(fake);
@@ -185,6 +195,15 @@ describe('completion of a template variable', () => {
     expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', '')).toMatchObject({
       total: sectionIds.length,
       hasMore: true,
+    });
+  });
+
+  it('says there are no more when exactly 100 values start with the prefix', async () => {
+    const { directory } = directoryOf(new FakeRegistry({ ...RELEASE, sectionIds: [...ids('PQR', 100), 'PQS-1'] }));
+    expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', 'pqr')).toEqual({
+      values: ids('PQR', 100),
+      total: 100,
+      hasMore: false,
     });
   });
 

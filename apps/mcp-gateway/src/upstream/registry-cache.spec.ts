@@ -1,3 +1,4 @@
+import type { SearchRequestDto } from '@stdreg/contracts';
 import { RegistryCache } from './registry-cache';
 import type { StandardsApiClient } from './standards-api.client';
 import type { UpstreamResult } from './upstream-result';
@@ -56,5 +57,70 @@ describe('values built once per release', () => {
     state.up = false;
     expect(await registry.perRelease('k', failing)).toMatchObject({ ok: false, status: 503, message: 'standards-api is unavailable' });
     expect(builds).toBe(2);
+  });
+});
+
+/**
+ * standards-api as reads and searches see it: every answer names the release (digest) it was given in and
+ * counts as one question; `failNext` answers the next read 503 once.
+ */
+function releaseNaming() {
+  const state = { digest: 'sha256:one', asked: 0, failNext: false };
+  const api = {
+    get: (path: string, query: Record<string, string | undefined> = {}): Promise<UpstreamResult<unknown>> => {
+      if (path === '/manifest') return Promise.resolve({ ok: true, status: 200, body: { digest: state.digest } });
+      state.asked++;
+      if (state.failNext) {
+        state.failNext = false;
+        return Promise.resolve({ ok: false, status: 503, message: 'standards-api is unavailable' });
+      }
+      if (path === '/standards/GONE') return Promise.resolve({ ok: false, status: 404, message: 'not found' });
+      return Promise.resolve({ ok: true, status: 200, body: { path, query, release: state.digest } });
+    },
+    search: (request: SearchRequestDto): Promise<UpstreamResult<unknown>> => {
+      state.asked++;
+      return Promise.resolve({ ok: true, status: 200, body: { request, release: state.digest } });
+    },
+  } as unknown as StandardsApiClient;
+  return { registry: new RegistryCache(api, 0), state };
+}
+
+describe('reads and searches cached per release', () => {
+  it('reads a document once per release and query, and again once the manifest names another release', async () => {
+    const { registry, state } = releaseNaming();
+    expect(await registry.read('/standards/RUL-1')).toMatchObject({ ok: true, body: { release: 'sha256:one' } });
+    expect(await registry.read('/standards/RUL-1')).toMatchObject({ ok: true, body: { release: 'sha256:one' } });
+    expect(await registry.read('/terms', { cursor: 'a' })).toMatchObject({ ok: true, body: { query: { cursor: 'a' } } });
+    expect(await registry.read('/terms', { cursor: 'b' })).toMatchObject({ ok: true, body: { query: { cursor: 'b' } } });
+    expect(state.asked).toBe(3);
+    state.digest = 'sha256:two';
+    expect(await registry.read('/standards/RUL-1')).toMatchObject({ ok: true, body: { release: 'sha256:two' } });
+    expect(state.asked).toBe(4);
+  });
+
+  it('keeps an absent document for the release, but not a failure: the next read asks again', async () => {
+    const { registry, state } = releaseNaming();
+    expect(await registry.read('/standards/GONE')).toMatchObject({ ok: false, status: 404 });
+    expect(await registry.read('/standards/GONE')).toMatchObject({ ok: false, status: 404 });
+    expect(state.asked).toBe(1);
+    state.failNext = true;
+    expect(await registry.read('/standards/RUL-2')).toMatchObject({ ok: false, status: 503 });
+    expect(await registry.read('/standards/RUL-2')).toMatchObject({ ok: true, body: { release: 'sha256:one' } });
+    expect(state.asked).toBe(3);
+  });
+
+  it('answers a search from the list it searched, the limit and the text it was asked, and again in a new release', async () => {
+    const { registry, state } = releaseNaming();
+    const terms: SearchRequestDto = { q: 'cap', in: 'terms', limit: 5 };
+    const standards: SearchRequestDto = { q: 'cap', in: 'standards', limit: 5 };
+    expect(await registry.search(terms)).toMatchObject({ ok: true, body: { request: { in: 'terms' } } });
+    expect(await registry.search(standards)).toMatchObject({ ok: true, body: { request: { in: 'standards' } } });
+    expect(await registry.search({ ...terms, limit: 10 })).toMatchObject({ ok: true, body: { request: { limit: 10 } } });
+    expect(await registry.search({ ...terms, q: 'cup' })).toMatchObject({ ok: true, body: { request: { q: 'cup' } } });
+    expect(await registry.search(terms)).toMatchObject({ ok: true, body: { release: 'sha256:one' } });
+    expect(state.asked).toBe(4);
+    state.digest = 'sha256:two';
+    expect(await registry.search(terms)).toMatchObject({ ok: true, body: { release: 'sha256:two' } });
+    expect(state.asked).toBe(5);
   });
 });

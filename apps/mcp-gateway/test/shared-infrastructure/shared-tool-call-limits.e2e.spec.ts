@@ -77,6 +77,27 @@ describe('tool-call limits shared by gateway replicas through Redis', () => {
     expect((await toolCall(replicas[1], key())).status).toBe(200);
   });
 
+  it('answers a key refused again and again with the same wait: a refused call takes no token', async () => {
+    const agent = key();
+    for (let call = 0; call < PER_KEY; call++) expect((await toolCall(replicas[call % 2]!, agent)).status).toBe(200);
+    // One token back takes 60 / PER_KEY = 15 s, however often the key knocks in the meantime.
+    const waits = [];
+    for (let call = 0; call < 6; call++) {
+      const refused = await toolCall(replicas[call % 2]!, agent);
+      expect(refused.status).toBe(429);
+      waits.push(Number(refused.headers.get('retry-after')));
+    }
+    for (const wait of waits) expect(wait).toBeLessThanOrEqual(60 / PER_KEY);
+  });
+
+  it('still refuses a drained key a few seconds later: its bucket is kept in Redis until it would be full again', async () => {
+    const agent = key();
+    for (let call = 0; call < PER_KEY; call++) expect((await toolCall(replicas[call % 2]!, agent)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await toolCall(replicas[0], agent)).status).toBe(429);
+    expect((await toolCall(replicas[1], agent)).status).toBe(429);
+  });
+
   it('allows exactly the key bucket of 200 calls with one key reaching both replicas at once', async () => {
     const agent = key();
     const statuses = await concurrentCalls(replicas, () => agent);
