@@ -122,6 +122,16 @@ describe('linking to unified users', () => {
     const unverifiedAgain = await createUser(second.key, newUser(second.registryId, { email, emailVerified: false }));
     expect(new Set([unverified.uid, verified.uid, unverifiedAgain.uid]).size).toBe(3);
   });
+
+  it('never links the records of two apps of no organization by a verified email: each such app vouches only for its own', async () => {
+    const [first, second] = [await identity.newRegistry(identity.platformKey), await identity.newRegistry(identity.platformKey)];
+    const email = uniqueEmail('cy');
+    const a = await createUser(identity.platformKey, newUser(first.registryId, { email }));
+    const b = await createUser(identity.platformKey, newUser(second.registryId, { email }));
+    const again = await createUser(identity.platformKey, newUser(first.registryId, { email }));
+    expect(b.uid).not.toBe(a.uid);
+    expect(again.uid).toBe(a.uid);
+  });
 });
 
 describe('PATCH /v1/users/{id}', () => {
