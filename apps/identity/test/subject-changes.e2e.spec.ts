@@ -145,6 +145,30 @@ describe('subject changes', () => {
     }
   });
 
+  it('names the survivor, who holds the role, when a role is granted through a merged uid', async () => {
+    const stream = await follow();
+    try {
+      await until(() => stream.heard.length === 1);
+      const [survivor, merged] = [uuidv7(), uuidv7()];
+      await identity.dataSource.query('INSERT INTO unified_user (uid) VALUES ($1), ($2)', [survivor, merged]);
+      await request(identity.server)
+        .post('/v1/unified-users/merge')
+        .set(platform())
+        .send({ survivorUid: survivor, mergedUid: merged })
+        .expect(201);
+      const granted = await request(identity.server)
+        .post('/v1/role-bindings')
+        .set(platform())
+        .send({ uid: merged, role: 'investor' })
+        .expect(201);
+      expect(granted.body.uid).toBe(survivor);
+      await until(() => stream.heard.length === 3);
+      expect(stream.heard.slice(2)).toEqual([change({ personUids: [survivor], accessTokens: true })]);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('tells nothing of a write refused before it changed anything', async () => {
     const stream = await follow();
     try {
