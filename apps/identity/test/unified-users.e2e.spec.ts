@@ -119,6 +119,27 @@ describe('GET /v1/unified-users/{uid}', () => {
     });
   });
 
+  it('reads a merged uid as its survivor, with the roles it brought, and without the app of a mirror record deleted since', async () => {
+    const [survivor, merged] = [await newUser(), await newUser()];
+    await newMirror(merged, registries[0]!);
+    const bindingId = await bind(merged, 'investor', organizations[0]!);
+    const { body: gone } = await request(identity.server)
+      .post('/v1/apps')
+      .set(platform())
+      .send({ name: 'Gone', type: 'Traditional', redirectUris: ['https://gone.example/cb'] })
+      .expect(201);
+    await newMirror(survivor, gone.app.registryId);
+    await request(identity.server).delete(`/v1/apps/${gone.app.registryId}`).set(platform()).expect(204);
+    await merge(survivor, merged).expect(201);
+    const { body } = await request(identity.server).get(`/v1/unified-users/${merged}`).set(platform()).expect(200);
+    expect(body).toMatchObject({
+      uid: survivor,
+      aliases: [merged],
+      apps: [{ registryId: registries[0], via: 'mirror' }],
+      roles: [{ id: bindingId, uid: survivor, role: 'investor', organizationId: organizations[0] }],
+    });
+  });
+
   it('answers 404 for an unknown uid and 400 for something that is not a uid', async () => {
     const unknown = await request(identity.server).get(`/v1/unified-users/${uuidv7()}`).set(platform()).expect(404);
     expect(unknown.body.code).toBe('not_found');
