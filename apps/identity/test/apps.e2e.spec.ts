@@ -130,6 +130,18 @@ describe('apps of other keys', () => {
     expect(platform.body.registryId).toBe(body.app.registryId);
   });
 
+  it('are all listed to a platform key, whichever key registered them', async () => {
+    const owner = await identity.newAppKey();
+    const { body } = await request(identity.server).post('/v1/apps').set(bearer(owner.secret)).send(validApp()).expect(201);
+    const stored: { registry_id: string }[] = await identity.dataSource.query(
+      'SELECT registry_id FROM registered_app WHERE deleted_at IS NULL ORDER BY registry_id',
+    );
+    const listed = await request(identity.server).get('/v1/apps').query({ limit: 100 }).set(bearer(identity.platformKey)).expect(200);
+    expect(stored.length).toBeLessThan(100);
+    expect(listed.body.items.map((app: { registryId: string }) => app.registryId)).toEqual(stored.map((row) => row.registry_id));
+    expect(stored.map((row) => row.registry_id)).toContain(body.app.registryId);
+  });
+
   it("are never in a key's list, which pages through its own apps: each once, in registry id order, the last page without a cursor", async () => {
     const partner = await identity.newAppKey({ maxApps: 5 });
     await identity.newRegistry();
