@@ -50,6 +50,12 @@ describe('POST /v1/apps', () => {
     [['http://portal.acme.example/cb'], 'must use https (http is allowed only on localhost)'],
     [['https://portal.acme.example/cb#frag'], 'must not contain a fragment'],
     [['/relative/callback'], 'must be an absolute URI'],
+    [['https://portal.acme.example/cb#'], 'must not contain a fragment'],
+    [['http://localhost.attacker.example/cb'], 'must use https (http is allowed only on localhost)'],
+    [['http://127.0.0.1.attacker.example/cb'], 'must use https (http is allowed only on localhost)'],
+    [['javascript:alert(1)'], 'must use https (http is allowed only on localhost)'],
+    [['com.acme.portal:/callback'], 'must use https (http is allowed only on localhost)'],
+    [['ftp://portal.acme.example/cb'], 'must use https (http is allowed only on localhost)'],
   ])('refuses redirect URIs %j', async (redirectUris, message) => {
     const partner = await identity.newAppKey();
     const response = await request(identity.server)
@@ -70,7 +76,7 @@ describe('POST /v1/apps', () => {
     await request(identity.server)
       .post('/v1/apps')
       .set(bearer(partner.secret))
-      .send({ ...validApp(), redirectUris: ['http://localhost:8080/cb', 'http://127.0.0.1/cb'] })
+      .send({ ...validApp(), redirectUris: ['http://localhost:8080/cb', 'http://127.0.0.1/cb', 'http://[::1]:8080/cb'] })
       .expect(201);
   });
 
@@ -122,6 +128,46 @@ describe('apps of other keys', () => {
     expect(listed.body).toEqual({ items: [], nextCursor: null });
     const platform = await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(identity.platformKey)).expect(200);
     expect(platform.body.registryId).toBe(body.app.registryId);
+  });
+
+  it('are all listed to a platform key, whichever key registered them', async () => {
+    const owner = await identity.newAppKey();
+    const { body } = await request(identity.server).post('/v1/apps').set(bearer(owner.secret)).send(validApp()).expect(201);
+    const stored: { registry_id: string }[] = await identity.dataSource.query(
+      'SELECT registry_id FROM registered_app WHERE deleted_at IS NULL ORDER BY registry_id',
+    );
+    const listed = await request(identity.server).get('/v1/apps').query({ limit: 100 }).set(bearer(identity.platformKey)).expect(200);
+    expect(stored.length).toBeLessThan(100);
+    expect(listed.body.items.map((app: { registryId: string }) => app.registryId)).toEqual(stored.map((row) => row.registry_id));
+    expect(stored.map((row) => row.registry_id)).toContain(body.app.registryId);
+  });
+
+  it("are never in a key's list, which pages through its own apps: each once, in registry id order, the last page without a cursor", async () => {
+    const partner = await identity.newAppKey({ maxApps: 5 });
+    await identity.newRegistry();
+    const registered: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { body } = await request(identity.server)
+        .post('/v1/apps')
+        .set(bearer(partner.secret))
+        .send(validApp(`App ${i}`))
+        .expect(201);
+      registered.push(body.app.registryId);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages <= registered.length; pages++) {
+      const page = await request(identity.server)
+        .get('/v1/apps')
+        .query({ limit: 2, ...(cursor ? { cursor } : {}) })
+        .set(bearer(partner.secret))
+        .expect(200);
+      seen.push(...page.body.items.map((app: { registryId: string }) => app.registryId));
+      cursor = page.body.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeUndefined();
+    expect(seen).toEqual([...registered].sort());
   });
 
   it('a deleted app frees a slot and disappears', async () => {

@@ -25,3 +25,24 @@ describe('reading an organization', () => {
     await request(identity.server).get(`/v1/organizations/${app.organizationId}`).expect(401);
   });
 });
+
+describe('listing organizations', () => {
+  it('walks every organization exactly once, page by page, in id order, the last page without a cursor', async () => {
+    for (let i = 0; i < 3; i++) await identity.newAppKey();
+    const stored: { id: string }[] = await identity.dataSource.query('SELECT id FROM organization ORDER BY id');
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages <= stored.length; pages++) {
+      const page = await request(identity.server)
+        .get('/v1/organizations')
+        .query({ limit: 2, ...(cursor ? { cursor } : {}) })
+        .set(bearer(identity.platformKey))
+        .expect(200);
+      seen.push(...page.body.items.map((organization: { id: string }) => organization.id));
+      cursor = page.body.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeUndefined();
+    expect(seen).toEqual(stored.map((row) => row.id));
+  });
+});

@@ -6,7 +6,8 @@ import { SERVICE_TOKEN, startIdentity, type RunningIdentity } from './support/id
 
 let identity: RunningIdentity;
 let url: string;
-const platform = () => ({ Authorization: `Bearer ${identity.platformKey}` });
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const platform = () => bearer(identity.platformKey);
 
 beforeAll(async () => {
   identity = await startIdentity();
@@ -93,6 +94,76 @@ describe('subject changes', () => {
         change({ accessTokens: true }),
         change({ keyIds: [partner.key.id], accessTokens: true }),
       ]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('names the people a user deletion, a sync deletion, a merge and an unmerge touch, both people of a merge', async () => {
+    const stream = await follow();
+    try {
+      await until(() => stream.heard.length === 1);
+      const { key, registryId } = await identity.newRegistry();
+      const person = (externalId: string) => ({
+        externalId,
+        email: `${externalId}.${uuidv7()}@example.com`,
+        emailVerified: true,
+        displayName: 'Ana Lima',
+        locale: 'en',
+      });
+      const created = async (externalId: string) =>
+        (
+          await request(identity.server)
+            .post('/v1/users')
+            .set(bearer(key))
+            .send({ registryId, ...person(externalId) })
+            .expect(201)
+        ).body;
+      const [deletedByApi, survivor, merged] = [await created('api'), await created('survivor'), await created('merged')];
+      const synced = person('synced');
+      const sync = (records: object[]) =>
+        request(identity.server).post('/v1/sync').set(bearer(key)).send({ registryId, records }).expect(200);
+      const syncedUid = (await sync([synced])).body.results[0].uid as string;
+
+      await request(identity.server).delete(`/v1/users/${deletedByApi.id}`).set(bearer(key)).expect(204);
+      await sync([{ ...synced, deleted: true }]);
+      const merge = await request(identity.server)
+        .post('/v1/unified-users/merge')
+        .set(platform())
+        .send({ survivorUid: survivor.uid, mergedUid: merged.uid })
+        .expect(201);
+      await request(identity.server).post(`/v1/merges/${merge.body.id}/unmerge`).set(platform()).expect(200);
+      await until(() => stream.heard.length === 5);
+      expect(stream.heard.slice(1)).toEqual([
+        change({ personUids: [deletedByApi.uid], accessTokens: true }),
+        change({ personUids: [syncedUid], accessTokens: true }),
+        change({ personUids: [survivor.uid, merged.uid], accessTokens: true }),
+        change({ personUids: [survivor.uid, merged.uid], accessTokens: true }),
+      ]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('names the survivor, who holds the role, when a role is granted through a merged uid', async () => {
+    const stream = await follow();
+    try {
+      await until(() => stream.heard.length === 1);
+      const [survivor, merged] = [uuidv7(), uuidv7()];
+      await identity.dataSource.query('INSERT INTO unified_user (uid) VALUES ($1), ($2)', [survivor, merged]);
+      await request(identity.server)
+        .post('/v1/unified-users/merge')
+        .set(platform())
+        .send({ survivorUid: survivor, mergedUid: merged })
+        .expect(201);
+      const granted = await request(identity.server)
+        .post('/v1/role-bindings')
+        .set(platform())
+        .send({ uid: merged, role: 'investor' })
+        .expect(201);
+      expect(granted.body.uid).toBe(survivor);
+      await until(() => stream.heard.length === 3);
+      expect(stream.heard.slice(2)).toEqual([change({ personUids: [survivor], accessTokens: true })]);
     } finally {
       stream.close();
     }

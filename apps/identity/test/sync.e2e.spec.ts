@@ -165,6 +165,11 @@ describe('POST /v1/sync', () => {
     });
     expect(await dump(registryId)).toEqual(before);
     expect(before.mirror).toEqual([]);
+    const audited = await query(
+      `SELECT outcome, detail->>'applied' AS applied FROM audit_entry WHERE action = 'sync.apply' AND target = $1`,
+      [registryId],
+    );
+    expect(audited).toEqual([{ outcome: 'failure', applied: 'false' }]);
   });
 
   it('applies an atomic batch whose records are all valid', async () => {

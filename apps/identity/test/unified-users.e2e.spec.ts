@@ -119,6 +119,27 @@ describe('GET /v1/unified-users/{uid}', () => {
     });
   });
 
+  it('reads a merged uid as its survivor, with the roles it brought, and without the app of a mirror record deleted since', async () => {
+    const [survivor, merged] = [await newUser(), await newUser()];
+    await newMirror(merged, registries[0]!);
+    const bindingId = await bind(merged, 'investor', organizations[0]!);
+    const { body: gone } = await request(identity.server)
+      .post('/v1/apps')
+      .set(platform())
+      .send({ name: 'Gone', type: 'Traditional', redirectUris: ['https://gone.example/cb'] })
+      .expect(201);
+    await newMirror(survivor, gone.app.registryId);
+    await request(identity.server).delete(`/v1/apps/${gone.app.registryId}`).set(platform()).expect(204);
+    await merge(survivor, merged).expect(201);
+    const { body } = await request(identity.server).get(`/v1/unified-users/${merged}`).set(platform()).expect(200);
+    expect(body).toMatchObject({
+      uid: survivor,
+      aliases: [merged],
+      apps: [{ registryId: registries[0], via: 'mirror' }],
+      roles: [{ id: bindingId, uid: survivor, role: 'investor', organizationId: organizations[0] }],
+    });
+  });
+
   it('answers 404 for an unknown uid and 400 for something that is not a uid', async () => {
     const unknown = await request(identity.server).get(`/v1/unified-users/${uuidv7()}`).set(platform()).expect(404);
     expect(unknown.body.code).toBe('not_found');
@@ -222,6 +243,8 @@ describe('merge and unmerge', () => {
     const before = { rows: await dump([survivor, merged]), merges: await countMerges() };
     const itself = await merge(survivor, survivor).expect(400);
     expect(itself.body.errors).toEqual([{ field: 'mergedUid', message: 'mergedUid must differ from survivorUid' }]);
+    const sameInCapitals = await merge(survivor, survivor.toUpperCase()).expect(400);
+    expect(sameInCapitals.body.errors).toEqual(itself.body.errors);
     await merge(survivor, uuidv7()).expect(404);
     await merge(uuidv7(), merged).expect(404);
     await merge(survivor, 'not-a-uid').expect(400);
@@ -359,6 +382,24 @@ describe('app links', () => {
     expect(await identity.dataSource.query('SELECT uid FROM app_link WHERE uid = $1', [survivor])).toEqual([]);
   });
 
+  it("unlinks only the app named, keeping the user's other links, and no longer shows an app deleted since it was linked", async () => {
+    const uid = await newUser();
+    const { body } = await request(identity.server)
+      .post('/v1/apps')
+      .set(platform())
+      .send({ name: 'Soon gone', type: 'Traditional', redirectUris: ['https://gone.example/cb'] })
+      .expect(201);
+    for (const registryId of [registries[0]!, registries[1]!, body.app.registryId as string]) {
+      await request(identity.server).post(`/v1/unified-users/${uid}/app-links`).set(platform()).send({ registryId }).expect(201);
+    }
+    await request(identity.server).delete(`/v1/apps/${body.app.registryId}`).set(platform()).expect(204);
+    const read = await request(identity.server).get(`/v1/unified-users/${uid}`).set(platform()).expect(200);
+    expect(read.body.apps).toEqual([registries[0]!, registries[1]!].sort().map((registryId) => ({ registryId, via: 'link' })));
+    await request(identity.server).delete(`/v1/unified-users/${uid}/app-links/${registries[0]}`).set(platform()).expect(204);
+    const links = await identity.dataSource.query('SELECT registry_id FROM app_link WHERE uid = $1 ORDER BY registry_id', [uid]);
+    expect(links).toEqual([registries[1]!, body.app.registryId].sort().map((registry_id) => ({ registry_id })));
+  });
+
   it('refuses an unknown or deleted app with 404, a malformed registry id with 400, and an unknown user with 404', async () => {
     const uid = await newUser();
     const { body } = await request(identity.server)
@@ -397,6 +438,24 @@ describe('platform-only administration', () => {
     }
     const merges = await identity.dataSource.query('SELECT unmerged_at FROM user_merge WHERE id = $1', [done.body.id]);
     expect(merges).toEqual([{ unmerged_at: null }]);
+  });
+
+  it('tells of a merge and of its unmerge each organization that mirrors either person, and no other', async () => {
+    const [ofSurvivor, ofMerged, bystander] = [await identity.newAppKey(), await identity.newAppKey(), await identity.newAppKey()];
+    const [survivor, merged] = [await newUser(), await newUser()];
+    await newMirror(survivor, (await identity.newRegistry(ofSurvivor.secret)).registryId);
+    await newMirror(merged, (await identity.newRegistry(ofMerged.secret)).registryId);
+    await identity.newRegistry(bystander.secret);
+    const done = await merge(survivor, merged).expect(201);
+    await unmerge(done.body.id).expect(200);
+    const told = await identity.dataSource.query(
+      `SELECT type, organization_id AS "organizationId" FROM event_outbox WHERE data->>'mergeId' = $1 ORDER BY type, organization_id`,
+      [done.body.id],
+    );
+    const organizations = [ofSurvivor.organizationId, ofMerged.organizationId].sort();
+    expect(told).toEqual(
+      ['user.merged', 'user.unmerged'].flatMap((type) => organizations.map((organizationId) => ({ type, organizationId }))),
+    );
   });
 
   it('records merge, unmerge, link and unlink in the audit log with the platform key prefix as actor', async () => {

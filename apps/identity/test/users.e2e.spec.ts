@@ -122,6 +122,16 @@ describe('linking to unified users', () => {
     const unverifiedAgain = await createUser(second.key, newUser(second.registryId, { email, emailVerified: false }));
     expect(new Set([unverified.uid, verified.uid, unverifiedAgain.uid]).size).toBe(3);
   });
+
+  it('never links the records of two apps of no organization by a verified email: each such app vouches only for its own', async () => {
+    const [first, second] = [await identity.newRegistry(identity.platformKey), await identity.newRegistry(identity.platformKey)];
+    const email = uniqueEmail('cy');
+    const a = await createUser(identity.platformKey, newUser(first.registryId, { email }));
+    const b = await createUser(identity.platformKey, newUser(second.registryId, { email }));
+    const again = await createUser(identity.platformKey, newUser(first.registryId, { email }));
+    expect(b.uid).not.toBe(a.uid);
+    expect(again.uid).toBe(a.uid);
+  });
 });
 
 describe('PATCH /v1/users/{id}', () => {
@@ -202,6 +212,23 @@ describe('DELETE /v1/users/{id}', () => {
     await request(identity.server).delete(`/v1/users/${linked.id}`).set(bearer(key)).expect(204);
     await request(identity.server).delete(`/v1/users/${granted.id}`).set(bearer(key)).expect(204);
     expect(await countRows('SELECT count(*)::int AS n FROM unified_user WHERE uid = ANY($1)', [[linked.uid, granted.uid]])).toBe(2);
+  });
+
+  it('deletes the last record of a person whose merge was undone, keeping the unified user the merge record names', async () => {
+    const { key, registryId } = await identity.newRegistry();
+    const survivor = await createUser(key, newUser(registryId));
+    const merged = await createUser(key, newUser(registryId));
+    const platform = bearer(identity.platformKey);
+    const merge = await request(identity.server)
+      .post('/v1/unified-users/merge')
+      .set(platform)
+      .send({ survivorUid: survivor.uid, mergedUid: merged.uid })
+      .expect(201);
+    await request(identity.server).post(`/v1/merges/${merge.body.id}/unmerge`).set(platform).expect(200);
+    await request(identity.server).delete(`/v1/users/${merged.id}`).set(bearer(key)).expect(204);
+    await request(identity.server).delete(`/v1/users/${survivor.id}`).set(bearer(key)).expect(204);
+    expect(await countRows('SELECT count(*)::int AS n FROM unified_user WHERE uid = ANY($1)', [[survivor.uid, merged.uid]])).toBe(2);
+    expect(await countRows('SELECT count(*)::int AS n FROM user_mirror WHERE registry_id = $1', [registryId])).toBe(0);
   });
 });
 

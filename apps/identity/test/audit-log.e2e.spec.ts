@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { uuidv7 } from '@stdreg/server-kit';
+import { startIdentity, type RunningIdentity } from './support/identity-app';
+
+let identity: RunningIdentity;
+const platform = () => ({ Authorization: `Bearer ${identity.platformKey}` });
+
+beforeAll(async () => {
+  identity = await startIdentity();
+});
+afterAll(() => identity.close());
+
+/** Entries of one actor of this test alone, at given times; their ids (uuidv7s of one millisecond need not ascend). */
+async function entriesOf(actorId: string, entries: { action: string; outcome: string; at: string }[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const entry of entries) {
+    const id = uuidv7();
+    await identity.dataSource.query(
+      `INSERT INTO audit_entry (id, at, actor_kind, actor_id, action, target, outcome) VALUES ($1, $2, 'platform_key', $3, $4, NULL, $5)`,
+      [id, entry.at, actorId, entry.action, entry.outcome],
+    );
+    ids.push(id);
+  }
+  return ids;
+}
+
+const read = async (query: Record<string, string | number>): Promise<{ items: { id: string }[]; nextCursor: string | null }> =>
+  (await request(identity.server).get('/v1/audit').query(query).set(platform()).expect(200)).body;
+const idsOf = async (query: Record<string, string | number>) => (await read({ limit: 100, ...query })).items.map((entry) => entry.id);
+
+describe('GET /v1/audit', () => {
+  it('answers exactly the entries of the actor, action, outcome and time asked for, both ends of the period included', async () => {
+    const [actor, other] = [`actor-${randomBytes(4).toString('hex')}`, `actor-${randomBytes(4).toString('hex')}`];
+    const [set, setup, denied] = await entriesOf(actor, [
+      { action: 'users.password-set', outcome: 'success', at: '2020-01-01T00:00:00.000Z' },
+      { action: 'users.password-setup', outcome: 'failure', at: '2020-01-02T00:00:00.000Z' },
+      { action: 'users.password-set', outcome: 'denied', at: '2020-01-03T00:00:00.000Z' },
+    ]);
+    await entriesOf(other, [{ action: 'users.password-set', outcome: 'failure', at: '2020-01-02T00:00:00.000Z' }]);
+
+    expect(await idsOf({ actor })).toEqual([set, setup, denied].sort());
+    expect(await idsOf({ actor, action: 'users.password-set' })).toEqual([set, denied].sort());
+    expect(await idsOf({ actor, outcome: 'failure' })).toEqual([setup]);
+    expect(await idsOf({ actor, from: '2020-01-02T00:00:00.000Z', to: '2020-01-02T00:00:00.000Z' })).toEqual([setup]);
+    expect(await idsOf({ actor, from: '2020-01-02T00:00:00.001Z' })).toEqual([denied]);
+    expect(await idsOf({ actor, to: '2020-01-01T23:59:59.999Z' })).toEqual([set]);
+  });
+
+  it('walks the entries asked for exactly once, page by page, the last page without a cursor', async () => {
+    const actor = `actor-${randomBytes(4).toString('hex')}`;
+    const written = await entriesOf(
+      actor,
+      Array.from({ length: 5 }, (_, i) => ({ action: 'keys.create', outcome: 'success', at: `2020-02-0${i + 1}T00:00:00.000Z` })),
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages <= written.length; pages++) {
+      const page = await read({ actor, limit: 2, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.items.map((entry) => entry.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toEqual([...written].sort());
+  });
+});
