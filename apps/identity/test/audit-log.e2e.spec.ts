@@ -47,6 +47,19 @@ describe('GET /v1/audit', () => {
     expect(await idsOf({ actor, to: '2020-01-01T23:59:59.999Z' })).toEqual([set]);
   });
 
+  it('takes an entry shown at `to` into the period: entries are written to the microsecond and shown to the millisecond', async () => {
+    const actor = `actor-${randomBytes(4).toString('hex')}`;
+    const [early, late] = await entriesOf(actor, [
+      { action: 'keys.create', outcome: 'success', at: '2020-03-01T00:00:00.000400Z' },
+      { action: 'keys.create', outcome: 'success', at: '2020-03-01T00:00:00.001900Z' },
+    ]);
+    const shown = (await read({ actor, limit: 100 })).items as unknown as { id: string; at: string }[];
+    expect(shown.map((entry) => entry.at).sort()).toEqual(['2020-03-01T00:00:00.000Z', '2020-03-01T00:00:00.001Z']);
+    expect(await idsOf({ actor, to: '2020-03-01T00:00:00.000Z' })).toEqual([early]);
+    expect(await idsOf({ actor, from: '2020-03-01T00:00:00.001Z', to: '2020-03-01T00:00:00.001Z' })).toEqual([late]);
+    expect(await idsOf({ actor, to: '2020-02-29T23:59:59.999Z' })).toEqual([]);
+  });
+
   it('walks the entries asked for exactly once, page by page, the last page without a cursor', async () => {
     const actor = `actor-${randomBytes(4).toString('hex')}`;
     const written = await entriesOf(

@@ -308,7 +308,7 @@ describe('equity ledgers', () => {
     ]);
   });
 
-  it('filters by from and to inclusively, to the microsecond, with balances that count the entries before from', async () => {
+  it('filters by from and to inclusively, a microsecond given as asked, with balances that count the entries before from', async () => {
     const window = await get(`/equity-ledgers/${ALICE}`).query({ from: '2026-02-28T10:00:00Z', to: '2026-03-31T10:00:00Z' }).expect(200);
     expect(summary(window.body.entries)).toEqual(FULL_LEDGER.slice(2, 5));
     expect(window.body.balances).toEqual([
@@ -325,6 +325,19 @@ describe('equity ledgers', () => {
     ]);
     const paged = await walkLedger({ limit: 1, from: '2026-02-28T10:00:00Z' });
     expect(summary(paged.flatMap((page) => page.entries))).toEqual(FULL_LEDGER.slice(2));
+  });
+
+  it('takes an entry shown at `to` into the window: times are shown to the millisecond, entries are posted to the microsecond', async () => {
+    const all = (await get(`/equity-ledgers/${ALICE}`).expect(200)).body.entries as { postedAt: string }[];
+    expect(all.slice(0, 2).map((entry) => entry.postedAt)).toEqual(['2026-01-31T10:00:00.000Z', '2026-01-31T10:00:00.000Z']);
+    for (const [index, entry] of all.entries()) {
+      const upTo = await get(`/equity-ledgers/${ALICE}`).query({ to: entry.postedAt }).expect(200);
+      expect(summary(upTo.body.entries)).toEqual(FULL_LEDGER.filter((_, shown) => all[shown]!.postedAt <= entry.postedAt));
+      const at = await get(`/equity-ledgers/${ALICE}`).query({ from: entry.postedAt, to: entry.postedAt }).expect(200);
+      expect(summary(at.body.entries)).toContain(FULL_LEDGER[index]);
+    }
+    const before = await get(`/equity-ledgers/${ALICE}`).query({ to: '2026-01-31T09:59:59.999Z' }).expect(200);
+    expect(before.body.entries).toEqual([]);
   });
 
   it('shows an organization only its own entries, and an organization with none an empty ledger, not a 404', async () => {

@@ -61,12 +61,12 @@ export const INSERT_ENTRIES = `INSERT INTO equity_ledger_entry (id, organization
 /** $1 entry, $2 organization, $3 legal entity. */
 export const HAS_LEDGER_ENTRY = 'SELECT 1 FROM equity_ledger_entry WHERE id = $1 AND organization_id = $2 AND legal_entity_id = $3';
 
-/** $1 organization, $2 legal entity, $3 the cursor's entry or null, $4 from or null, $5 to or null, $6 limit. */
+/** $1 organization, $2 legal entity, $3 the cursor's entry or null, $4 from or null, $5 to or null (to the millisecond, as times are shown: an entry shown at `to` is in), $6 limit. */
 export const LEDGER_ENTRIES = `SELECT ${LEDGER_ENTRY} FROM equity_ledger_entry e
   WHERE e.organization_id = $1 AND e.legal_entity_id = $2
     AND ($3::uuid IS NULL OR ${AFTER_CURSOR})
     AND ($4::timestamptz IS NULL OR e.posted_at >= $4)
-    AND ($5::timestamptz IS NULL OR e.posted_at <= $5)
+    AND ($5::timestamptz IS NULL OR e.posted_at < date_trunc('milliseconds', $5::timestamptz) + interval '1 millisecond')
   ORDER BY e.posted_at, e.id LIMIT $6`;
 
 /** Where a window starts, for BALANCES_BEFORE: up to a cursor's entry ($3 an entry id), or before a time ($3 a time). */

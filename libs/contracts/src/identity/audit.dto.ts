@@ -13,8 +13,14 @@ export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
   @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
   @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
-  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsRealIsoDate() from?: string;
-  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsRealIsoDate() to?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Entries at or after this time' }) @IsOptional() @IsRealIsoDate() from?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Entries at or before this time, to the millisecond: an entry whose `at` shows this time is included',
+  })
+  @IsOptional()
+  @IsRealIsoDate()
+  to?: string;
 }
 
 export class AuditEntryDto {

@@ -215,7 +215,10 @@ export class EquityLedgerQueryDto extends PageQueryDto {
   @IsISO8601({ strict: true }, { message: TIMESTAMP_MESSAGE('from') })
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Only entries posted at or before this time' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Only entries posted at or before this time, to the millisecond: an entry whose `postedAt` shows this time is included',
+  })
   @IsOptional()
   @Matches(TIMESTAMP, { message: TIMESTAMP_MESSAGE('to') })
   @IsISO8601({ strict: true }, { message: TIMESTAMP_MESSAGE('to') })

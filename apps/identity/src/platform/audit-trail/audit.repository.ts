@@ -55,7 +55,9 @@ export class AuditRepository {
       `SELECT id, at, actor_kind AS "actorKind", actor_id AS "actorId", action, target, outcome, detail, request_id AS "requestId"
          FROM audit_entry
         WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::text IS NULL OR action = $2) AND ($3::text IS NULL OR outcome = $3)
-          AND ($4::timestamptz IS NULL OR at >= $4) AND ($5::timestamptz IS NULL OR at <= $5) AND ($6::uuid IS NULL OR id > $6)
+          AND ($4::timestamptz IS NULL OR at >= $4)
+          AND ($5::timestamptz IS NULL OR at < date_trunc('milliseconds', $5::timestamptz) + interval '1 millisecond')
+          AND ($6::uuid IS NULL OR id > $6)
         ORDER BY id LIMIT $7`,
       [
         filter.actor ?? null,

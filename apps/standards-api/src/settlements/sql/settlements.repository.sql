@@ -62,7 +62,7 @@ e.currency, e.amount, e.posted_at AS "postedAt", e.kind, e.reverses_entry_id AS 
 WHERE e.organization_id = $1 AND e.legal_entity_id = $2
   AND ($3::uuid IS NULL OR (e.posted_at, e.id) > (SELECT c.posted_at, c.id FROM equity_ledger_entry c WHERE c.id = $3))
   AND ($4::timestamptz IS NULL OR e.posted_at >= $4)
-  AND ($5::timestamptz IS NULL OR e.posted_at <= $5)
+  AND ($5::timestamptz IS NULL OR e.posted_at < date_trunc('milliseconds', $5::timestamptz) + interval '1 millisecond')
 ORDER BY e.posted_at, e.id LIMIT $6;
 
 -- SettlementsRepository.balancesBefore
