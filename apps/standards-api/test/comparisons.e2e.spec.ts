@@ -128,6 +128,26 @@ describe('comparing scenarios', () => {
     expect(alice.columns[2].total.minorUnits).toBe(String(BigInt(alice.columns[2].total.amount.replace('.', ''))));
   });
 
+  it('gives every amount its exact minor units as a decimal string, beyond 2^53', async () => {
+    // 999999999999999999.99 EUR is 99999999999999999999 cents: a floating-point number would round it.
+    const { project, scenario } = await createProject();
+    await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .send({ periods: [{ periodId: '2026-01', revenue: '999999999999999999.99', costs: '0.00' }] })
+      .expect(200);
+    const response = await compare(project.id, [{ scenarioId: scenario.id, revision: 1 }, { scenarioId: scenario.id }]).expect(200);
+    expect(response.body.scenarios[1].distributable).toEqual({ amount: '999999999999999999.99', minorUnits: '99999999999999999999' });
+    const amounts = [
+      ...response.body.scenarios.flatMap((s: { distributable: object; difference: object }) => [s.distributable, s.difference]),
+      ...response.body.participants.flatMap((p: { columns: { total: object; difference: object }[] }) =>
+        p.columns.flatMap((column) => [column.total, column.difference]),
+      ),
+    ] as { amount: string; minorUnits: string }[];
+    expect(amounts.length).toBeGreaterThan(4);
+    for (const { amount, minorUnits } of amounts) expect(minorUnits).toBe(BigInt(amount.replace('.', '')).toString());
+  });
+
   it('stores nothing: every table, settlement tables included, has the same rows afterwards', async () => {
     const { projectId, baselineId, branchId } = await projectWithVariants();
     const before = await everyTableCount();

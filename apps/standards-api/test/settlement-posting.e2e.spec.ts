@@ -131,6 +131,8 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
       { participantId: 'bob', legalEntityId: LEGAL_ENTITIES.bob, name: { en: 'Bob Games', 'zh-Hans': '鲍勃游戏' }, amount: '3600.00' },
     ]);
     expect(shown.summary.en).toContain('period 2026-02');
+    expect(shown.summary.en).toContain('gross 12000.00 EUR, costs 2500.01 EUR, distributable 9499.99 EUR.');
+    expect(shown.summary['zh-Hans']).toContain('总收入 12000.00 EUR，成本 2500.01 EUR，可分配金额 9499.99 EUR。');
     expect(shown.summary.en).toContain('distributable 9499.99 EUR');
     expect(shown.summary.en).toContain('Alice Studio (LEI-ALICE-0002) 5399.99 EUR');
     expect(shown.summary['zh-Hans']).toContain('可分配金额 9499.99 EUR');
@@ -335,6 +337,32 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
       expect(reversal.balance).toBe(opening[legalEntityId]);
       const corrected = second.allocations.find((a: { legalEntityId: string }) => a.legalEntityId === legalEntityId).amount;
       expect(allocation.balance).toBe(formatAmount(parseAmount(opening[legalEntityId]!, 'EUR') + parseAmount(corrected, 'EUR'), 'EUR'));
+    }
+  });
+
+  it("reverses, in a correction of a correction, only the allocations of the run it corrects, not that run's reversals", async () => {
+    const { projectId } = await activatedProject(running.api, ORG);
+    const opening = Object.fromEntries(await Promise.all(Object.values(LEGAL_ENTITIES).map(async (id) => [id, await balanceOf(id)])));
+    const actuals = { periodId: '2028-01', costs: '0' };
+    const first = await post(projectId, { ...actuals, revenue: '1000.00' });
+    const second = await post(projectId, { ...actuals, revenue: '2000.00', correctsRunId: first.id });
+    const third = await challenge(projectId, { ...actuals, revenue: '3000.00', correctsRunId: second.id });
+    const secondAllocations: { id: string; amount: string }[] = await sql(
+      `SELECT id, amount FROM equity_ledger_entry WHERE settlement_run_id = $1 AND kind = 'allocation' ORDER BY posted_at, id`,
+      [second.id],
+    );
+    expect(secondAllocations).toHaveLength(3);
+    expect(third.challenge.reversals.map((r: { entryId: string; amount: string }) => [r.entryId, r.amount])).toEqual(
+      secondAllocations.map((e) => [e.id, formatAmount(-parseAmount(e.amount, 'EUR'), 'EUR')]),
+    );
+    expect(third.challenge.summary.en).toContain(`corrects run ${second.id}: its 3 ledger entries are reversed`);
+    const posted = (await postCall(projectId, { ...third.body, confirmationToken: third.token }).expect(201)).body;
+    for (const { legalEntityId, amount } of posted.allocations as { legalEntityId: string; amount: string }[]) {
+      const { entries } = await ledger(legalEntityId);
+      expect(entries.filter((e) => e.settlementRunId === posted.id).map((e) => e.kind)).toEqual(['reversal', 'allocation']);
+      expect(await balanceOf(legalEntityId)).toBe(
+        formatAmount(parseAmount(opening[legalEntityId]!, 'EUR') + parseAmount(amount, 'EUR'), 'EUR'),
+      );
     }
   });
 

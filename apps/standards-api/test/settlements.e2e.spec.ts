@@ -340,6 +340,29 @@ describe('equity ledgers', () => {
     expect(before.body.entries).toEqual([]);
   });
 
+  it('lists the balances by currency code, whatever currency the ledger or the page began with', async () => {
+    const carol = 'LEI-CAROL-0004';
+    const run = fixture.runsA[0]!.id;
+    const entries = [
+      ['JPY', '300', '2026-01-10T00:00:00Z'],
+      ['USD', '2.50', '2026-01-11T00:00:00Z'],
+      ['EUR', '1.25', '2026-01-12T00:00:00Z'],
+    ] as const;
+    for (const [currency, amount, postedAt] of entries) {
+      await insertEntry({ id: randomUUID(), org: ORG_A, legalEntityId: carol, runId: run, currency, amount, postedAt });
+    }
+    const whole = await get(`/equity-ledgers/${carol}`).expect(200);
+    expect(whole.body.balances).toEqual([
+      { currency: 'EUR', balance: '1.25' },
+      { currency: 'JPY', balance: '300' },
+      { currency: 'USD', balance: '2.50' },
+    ]);
+    const first = await get(`/equity-ledgers/${carol}`).query({ limit: 1 }).expect(200);
+    expect(first.body.balances).toEqual([{ currency: 'JPY', balance: '300' }]);
+    const rest = await get(`/equity-ledgers/${carol}`).query({ cursor: first.body.nextCursor }).expect(200);
+    expect(rest.body.balances).toEqual(whole.body.balances);
+  });
+
   it('shows an organization only its own entries, and an organization with none an empty ledger, not a 404', async () => {
     const b = await get(`/equity-ledgers/${ALICE}`, ORG_B).expect(200);
     expect(summary(b.body.entries)).toEqual(['5.00 EUR → 5.00']);

@@ -50,6 +50,39 @@ describe('compareScenarios', () => {
     expect(comparison.participants[1]!.columns[1]!.difference).toEqual({ minorUnits: -164999n, amount: '-1649.99' });
   });
 
+  it("gives each scenario its distributable amount less the first one's, signed", () => {
+    // 1000.00 more revenue in January is 1000.00 more to distribute over the three periods (19799.99).
+    const richer = studioScenario();
+    richer.periods[0]!.revenue = '11000.00';
+    const differences = (first: ScenarioContent, second: ScenarioContent) =>
+      compareScenarios([
+        { label: 'first', scenario: first },
+        { label: 'second', scenario: second },
+      ]).scenarios.map(({ distributable, difference }) => [distributable.amount, difference.amount, difference.minorUnits]);
+    expect(differences(studioScenario(), richer)).toEqual([
+      ['19799.99', '0.00', 0n],
+      ['20799.99', '1000.00', 100000n],
+    ]);
+    expect(differences(richer, studioScenario())).toEqual([
+      ['20799.99', '0.00', 0n],
+      ['19799.99', '-1000.00', -100000n],
+    ]);
+  });
+
+  it('shows a participant a scenario lists but pays nothing as present with 0, not as absent', () => {
+    const withCarol = studioScenario();
+    withCarol.participants.push({ participantId: 'carol', name: { en: 'Carol', 'zh-Hans': '卡罗尔' }, legalEntityId: 'LEI-CAROL' });
+    const comparison = compareScenarios([
+      { label: 'baseline', scenario: studioScenario() },
+      { label: 'with carol', scenario: withCarol },
+    ]);
+    const carol = comparison.participants.find((participant) => participant.participantId === 'carol')!;
+    expect(carol.columns.map(({ label, present, total, difference }) => [label, present, total.amount, difference.amount])).toEqual([
+      ['baseline', false, '0.00', '0.00'],
+      ['with carol', true, '0.00', '0.00'],
+    ]);
+  });
+
   it('takes up to four scenarios and refuses one or five', () => {
     const entry = { label: 'x', scenario: studioScenario() };
     expect(compareScenarios([entry, entry, entry, entry]).scenarios).toHaveLength(4);
@@ -64,5 +97,17 @@ describe('compareScenarios', () => {
         { label: 'yen', scenario: yenScenario() },
       ]),
     ).toThrow(expect.objectContaining({ code: 'currency_mismatch', message: expect.stringContaining('"yen" is in JPY') }));
+  });
+
+  it('refuses a scenario in another currency wherever it stands, not only second', () => {
+    const euro = (label: string) => ({ label, scenario: studioScenario() });
+    for (const scenarios of [
+      [euro('a'), euro('b'), { label: 'yen', scenario: yenScenario() }],
+      [euro('a'), euro('b'), euro('c'), { label: 'yen', scenario: yenScenario() }],
+    ]) {
+      expect(() => compareScenarios(scenarios)).toThrow(
+        expect.objectContaining({ code: 'currency_mismatch', message: expect.stringContaining('"yen" is in JPY') }),
+      );
+    }
   });
 });

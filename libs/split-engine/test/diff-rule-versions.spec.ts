@@ -179,4 +179,55 @@ describe('diffRuleVersions', () => {
       },
     ]);
   });
+
+  it('reports a fixed allocation dropped from a tier as removed, not as a new payment order', () => {
+    const fees = (participantIds: string[]) =>
+      revised((scenario) => {
+        scenario.tiers[0] = {
+          tierId: 'platform-fee',
+          kind: 'fixed',
+          label: { en: 'Platform fee', 'zh-Hans': '平台费' },
+          allocations: participantIds.map((participantId) => ({ participantId, amount: '500.00' })),
+        };
+      });
+    expect(kinds(fees(['platform', 'bob', 'alice']), fees(['platform', 'alice']))).toEqual([
+      {
+        kind: 'fixed_amount_changed',
+        tierId: 'platform-fee',
+        participantId: 'bob',
+        before: { amount: '500.00', currency: 'EUR' },
+        after: null,
+      },
+    ]);
+  });
+
+  it("reports a participant's new legal entity, whose ledger its allocations go to", () => {
+    const after = revised((scenario) => {
+      scenario.participants[1] = { ...scenario.participants[1]!, legalEntityId: 'LEI-ALICE-HOLDING' };
+    });
+    expect(diffRuleVersions(studioScenario(), after)).toEqual([
+      {
+        kind: 'participant_details_changed',
+        participantId: 'alice',
+        details: ['legalEntityId'],
+        description: { en: 'Participant alice changes legal entity', 'zh-Hans': '参与方 alice 的法律实体有变更' },
+      },
+    ]);
+  });
+
+  it('reports a name or a tier label changed in Chinese only', () => {
+    const after = revised((scenario) => {
+      scenario.participants[2] = { ...scenario.participants[2]!, name: { en: 'Bob Games', 'zh-Hans': '鲍勃游戏公司' } };
+      scenario.tiers[1] = { ...scenario.tiers[1]!, label: { en: 'Investor pool', 'zh-Hans': '投资者池' } } as PercentageTier;
+    });
+    expect(kinds(studioScenario(), after)).toEqual([
+      { kind: 'participant_details_changed', participantId: 'bob', details: ['name'] },
+      {
+        kind: 'tier_label_changed',
+        tierId: 'investor-pool',
+        before: { en: 'Investor pool', 'zh-Hans': '投资人池' },
+        after: { en: 'Investor pool', 'zh-Hans': '投资者池' },
+      },
+    ]);
+  });
 });

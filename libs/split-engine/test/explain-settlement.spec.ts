@@ -1,5 +1,7 @@
-import { explainSettlement, settlePeriod, settleScenario } from '../src';
+import fc from 'fast-check';
+import { explainSettlement, formatAmount, settlePeriod, settleScenario, type PeriodSettlement } from '../src';
 import { studioScenario, yenScenario } from './support/scenarios';
+import { validScenarios } from './support/valid-scenarios';
 
 describe('explainSettlement', () => {
   it('retells a period step by step: distributable, fixed payment, capped split with overflow, rounding, totals', () => {
@@ -87,5 +89,164 @@ describe('explainSettlement', () => {
         'zh-Hans': '全部 4 个期间合计：platform 1300.00 EUR，alice 10899.99 EUR，bob 7600.00 EUR；共计 19799.99 EUR，与可分配金额完全相等',
       },
     });
+  });
+
+  it('tells for each fixed payment what remained before it, down to nothing', () => {
+    // 700.00 distributable; fees of 500.00, 300.00 and 100.00 paid in that order.
+    const scenario = studioScenario();
+    scenario.periods = [{ periodId: 'thin', revenue: '700.00', costs: '0.00' }];
+    scenario.tiers[0] = {
+      tierId: 'fees',
+      kind: 'fixed',
+      label: { en: 'Fees', 'zh-Hans': '费用' },
+      allocations: [
+        { participantId: 'platform', amount: '500.00' },
+        { participantId: 'alice', amount: '300.00' },
+        { participantId: 'bob', amount: '100.00' },
+      ],
+    };
+    const fixed = explainSettlement(settlePeriod(scenario, 'thin')).filter((step) => step.kind === 'fixed_payment');
+    expect(fixed.map(({ text, ...facts }) => [facts, text.en])).toEqual([
+      [
+        {
+          kind: 'fixed_payment',
+          currency: 'EUR',
+          periodId: 'thin',
+          tierId: 'fees',
+          participantId: 'platform',
+          due: '500.00',
+          paid: '500.00',
+          available: '700.00',
+        },
+        'Tier fees (fixed) pays 500.00 EUR to platform',
+      ],
+      [
+        {
+          kind: 'fixed_payment',
+          currency: 'EUR',
+          periodId: 'thin',
+          tierId: 'fees',
+          participantId: 'alice',
+          due: '300.00',
+          paid: '200.00',
+          available: '200.00',
+        },
+        'Tier fees (fixed) pays 200.00 EUR to alice of 300.00 EUR due; only 200.00 EUR remained',
+      ],
+      [
+        {
+          kind: 'fixed_payment',
+          currency: 'EUR',
+          periodId: 'thin',
+          tierId: 'fees',
+          participantId: 'bob',
+          due: '100.00',
+          paid: '0.00',
+          available: '0.00',
+        },
+        'Tier fees (fixed) pays nothing to bob of 100.00 EUR due; nothing remained',
+      ],
+    ]);
+  });
+
+  it('says nothing passes on from a capped tier whose cap is not reached', () => {
+    // 1200.00 − 500.00 fee = 700.00, under the pool's cap of 1000.00: the pool splits all of it.
+    const scenario = studioScenario();
+    scenario.periods = [{ periodId: 'quiet', revenue: '1200.00', costs: '0.00' }];
+    const [, , pool, rest] = explainSettlement(settlePeriod(scenario, 'quiet'));
+    expect(pool!.text).toEqual({
+      en: 'Tier investor-pool (percentage, cap 1000.00 EUR): remaining 700.00 EUR split 50/50 by basis points: alice 350.00 EUR, bob 350.00 EUR',
+      'zh-Hans': '层级 investor-pool（百分比，上限 1000.00 EUR）：剩余 700.00 EUR 按基点 50/50 分配：alice 350.00 EUR，bob 350.00 EUR',
+    });
+    expect(rest!.text.en).toBe('Tier revenue-share (percentage): nothing remains to split');
+  });
+
+  it('calls a period whose costs equal its revenue a break-even with nothing to distribute, not a loss', () => {
+    const scenario = studioScenario();
+    scenario.periods = [{ periodId: 'even', revenue: '250.00', costs: '250.00' }];
+    const [first] = explainSettlement(settlePeriod(scenario, 'even'));
+    expect(first!.text).toEqual({
+      en: 'Period even: revenue 250.00 EUR less costs 250.00 EUR leaves 0.00 EUR to distribute',
+      'zh-Hans': '期间 even：收入 250.00 EUR 减去成本 250.00 EUR，可分配金额为 0.00 EUR',
+    });
+  });
+});
+
+/** The facts an explanation of `settlement` must state, worked out from the settlement alone. */
+function factsOf(settlement: PeriodSettlement): unknown[] {
+  const { currency, periodId } = settlement;
+  const money = (minor: bigint) => formatAmount(minor, currency);
+  return [
+    {
+      kind: 'distributable',
+      currency,
+      periodId,
+      revenue: money(settlement.revenue),
+      costs: money(settlement.costs),
+      distributable: money(settlement.distributable),
+    },
+    ...settlement.tiers.flatMap((tier): unknown[] => {
+      if (tier.kind === 'fixed') {
+        return tier.payments.map((payment, index) => ({
+          kind: 'fixed_payment',
+          currency,
+          periodId,
+          tierId: tier.tierId,
+          participantId: payment.participantId,
+          due: money(payment.due),
+          paid: money(payment.paid),
+          available: money(tier.available - tier.payments.slice(0, index).reduce((sum, earlier) => sum + earlier.paid, 0n)),
+        }));
+      }
+      return [
+        {
+          kind: 'percentage_split',
+          currency,
+          periodId,
+          tierId: tier.tierId,
+          available: money(tier.available),
+          capAmount: tier.capAmount === null ? null : money(tier.capAmount),
+          split: money(tier.paid),
+          passedOn: money(tier.passedOn),
+          shares: tier.payments.map(({ participantId, basisPoints, paid, roundingUnits }) => ({
+            participantId,
+            basisPoints,
+            paid: money(paid),
+            roundingUnits,
+          })),
+        },
+      ];
+    }),
+    {
+      kind: 'totals',
+      currency,
+      periodId,
+      distributable: money(settlement.distributable),
+      participants: settlement.participants.map(({ participantId, total }) => ({ participantId, total: money(total) })),
+    },
+  ];
+}
+
+describe('explainSettlement, for any valid scenario', () => {
+  it('states exactly the settled amounts, and says a split passes something on, rounds or follows a loss only when it does', () => {
+    fc.assert(
+      fc.property(validScenarios, (scenario) => {
+        for (const { periodId } of scenario.periods) {
+          const settlement = settlePeriod(scenario, periodId);
+          const steps = explainSettlement(settlement);
+          expect(steps.map(({ text: _, ...facts }) => facts)).toEqual(factsOf(settlement));
+          const [distributable] = steps;
+          expect(distributable!.text.en.includes('exceed')).toBe(settlement.costs > settlement.revenue);
+          const splits = steps.filter((step) => step.kind === 'percentage_split');
+          for (const step of splits) {
+            const { en } = step.text;
+            const moving = step.available !== formatAmount(0n, scenario.currency);
+            expect(en.includes('passes to the next tier')).toBe(moving && step.passedOn !== formatAmount(0n, scenario.currency));
+            expect(en.includes('of rounding went to')).toBe(moving && step.shares.some((share) => share.roundingUnits > 0));
+            if (moving) for (const share of step.shares) expect(en).toContain(`${share.participantId} ${share.paid} ${scenario.currency}`);
+          }
+        }
+      }),
+    );
   });
 });

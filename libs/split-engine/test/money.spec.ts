@@ -86,6 +86,27 @@ describe('minorDigitsOf', () => {
     expect(['EUR', 'USD', 'CNY', 'GBP'].map(minorDigitsOf)).toEqual([2, 2, 2, 2]);
     expect(minorDigitsOf('XYZ')).toBeUndefined();
   });
+
+  it('gives every supported currency its ISO 4217 exponent: a wrong one would scale its amounts by a power of ten', () => {
+    // Written out from ISO 4217 rather than read back from the table, so a code moved to the wrong list fails here.
+    const iso4217: Record<number, string[]> = {
+      0: ['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'],
+      3: ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'],
+    };
+    const expected = SUPPORTED_CURRENCIES.map((code) => [
+      code,
+      Number(Object.keys(iso4217).find((d) => iso4217[Number(d)]!.includes(code)) ?? 2),
+    ]);
+    expect(SUPPORTED_CURRENCIES.map((code) => [code, minorDigitsOf(code)])).toEqual(expected);
+    expect(
+      Object.values(iso4217)
+        .flat()
+        .every((code) => SUPPORTED_CURRENCIES.includes(code)),
+    ).toBe(true);
+    expect(parseAmount('1.234', 'LYD')).toBe(1234n);
+    expect(formatAmount(1234n, 'IQD')).toBe('1.234');
+    expect(formatAmount(1234n, 'CLP')).toBe('1234');
+  });
 });
 
 describe('basisPointsAsPercent', () => {

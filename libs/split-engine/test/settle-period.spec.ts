@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { formatAmount, formatSettlement, minorDigitsOf, settlePeriod, validateScenario, type ScenarioContent, type Tier } from '../src';
+import { formatSettlement, settlePeriod, validateScenario, type Tier } from '../src';
 import { studioScenario, yenScenario } from './support/scenarios';
+import { validScenarios } from './support/valid-scenarios';
 
 const totals = (settlement: { participants: { participantId: string; total: bigint }[] }) =>
   Object.fromEntries(settlement.participants.map(({ participantId, total }) => [participantId, total]));
@@ -85,6 +86,31 @@ describe('settlePeriod', () => {
     ]);
   });
 
+  it('lists a participant with no share or allocation with a total of 0, in the order the scenario lists participants', () => {
+    const scenario = studioScenario();
+    scenario.participants.unshift({ participantId: 'carol', name: { en: 'Carol', 'zh-Hans': '卡罗尔' }, legalEntityId: 'LEI-CAROL' });
+    scenario.participants.reverse();
+    expect(settlePeriod(scenario, '2026-01').participants).toEqual([
+      { participantId: 'bob', total: 390000n },
+      { participantId: 'alice', total: 560000n },
+      { participantId: 'platform', total: 50000n },
+      { participantId: 'carol', total: 0n },
+    ]);
+  });
+
+  it('refuses rules that would leave minor units unallocated (a capped last tier) rather than drop them', () => {
+    // Validation refuses such rules; the engine does not rely on it and never loses an amount silently.
+    const scenario = studioScenario();
+    scenario.tiers[2] = { ...scenario.tiers[2]!, capAmount: '100.00' } as Tier;
+    expect(() => settlePeriod(scenario, '2026-01')).toThrow(
+      expect.objectContaining({
+        name: 'SplitEngineError',
+        code: 'invalid_scenario',
+        message: expect.stringContaining('840000 minor units'),
+      }),
+    );
+  });
+
   it('refuses a period the scenario does not have', () => {
     expect(() => settlePeriod(studioScenario(), '2030-01')).toThrow(expect.objectContaining({ code: 'unknown_period' }));
   });
@@ -97,59 +123,10 @@ describe('settlePeriod', () => {
   });
 });
 
-/** Valid scenarios with random currencies, amounts, fixed tiers, capped tiers and share sets. */
-const scenarios = fc.constantFrom('EUR', 'JPY', 'KWD').chain((currency) => {
-  const digits = minorDigitsOf(currency)!;
-  const money = (max: bigint) => fc.bigInt({ min: 0n, max }).map((minor) => formatAmount(minor, currency));
-  const participantIds = ['ann', 'bea', 'cal', 'dev', 'eli'];
-  const shares = fc.uniqueArray(fc.integer({ min: 1, max: 9999 }), { maxLength: participantIds.length - 1 }).map((cuts) => {
-    const points = [0, ...cuts.sort((a, b) => a - b), 10000];
-    return points.slice(1).map((point, index) => ({ participantId: participantIds[index]!, basisPoints: point - points[index]! }));
-  });
-  const fixedTier = fc
-    .subarray(participantIds, { minLength: 1 })
-    .chain((ids) => fc.tuple(...ids.map((id) => money(10n ** BigInt(digits + 4)).map((amount) => ({ participantId: id, amount })))));
-  const cap = fc.bigInt({ min: 1n, max: 10n ** BigInt(digits + 5) }).map((minor) => formatAmount(minor, currency));
-  return fc
-    .record({
-      periods: fc.array(fc.record({ revenue: money(10n ** BigInt(digits + 6)), costs: money(10n ** BigInt(digits + 5)) }), {
-        minLength: 1,
-        maxLength: 3,
-      }),
-      fixed: fc.array(fixedTier, { maxLength: 3 }),
-      capped: fc.array(fc.tuple(shares, cap), { maxLength: 3 }),
-      last: shares,
-    })
-    .map(({ periods, fixed, capped, last }): ScenarioContent => {
-      const label = { en: 'Tier', 'zh-Hans': '层级' };
-      const tiers: Tier[] = [
-        ...fixed.map((allocations, i): Tier => ({ tierId: `fixed-${i}`, kind: 'fixed', label, allocations })),
-        ...capped.map(([tierShares, capAmount], i): Tier => ({
-          tierId: `capped-${i}`,
-          kind: 'percentage',
-          label,
-          shares: tierShares,
-          capAmount,
-        })),
-        { tierId: 'rest', kind: 'percentage', label, shares: last },
-      ];
-      return {
-        currency,
-        periods: periods.map((period, i) => ({ periodId: `p-${i}`, ...period })),
-        participants: participantIds.map((participantId) => ({
-          participantId,
-          name: { en: participantId, 'zh-Hans': participantId },
-          legalEntityId: `LEI-${participantId}`,
-        })),
-        tiers,
-      };
-    });
-});
-
 describe('settlePeriod, for any valid scenario', () => {
   it('pays out exactly the distributable amount, tier by tier and participant by participant', () => {
     fc.assert(
-      fc.property(scenarios, (scenario) => {
+      fc.property(validScenarios, (scenario) => {
         expect(validateScenario(scenario).ok).toBe(true);
         for (const { periodId } of scenario.periods) {
           const settlement = settlePeriod(scenario, periodId);
@@ -161,6 +138,16 @@ describe('settlePeriod, for any valid scenario', () => {
             expect(tier.available).toBe(tier.paid + tier.passedOn);
             expect(tier.payments.reduce((sum, payment) => sum + payment.paid, 0n)).toBe(tier.paid);
             expect(tier.payments.every((payment) => payment.paid >= 0n)).toBe(true);
+          }
+          // Every listed participant, in the scenario's order, paid or not, with the sum of its payments.
+          expect(settlement.participants.map((participant) => participant.participantId)).toEqual(
+            scenario.participants.map((participant) => participant.participantId),
+          );
+          for (const { participantId, total } of settlement.participants) {
+            const payments = settlement.tiers
+              .flatMap((tier): { participantId: string; paid: bigint }[] => tier.payments)
+              .filter((payment) => payment.participantId === participantId);
+            expect(total).toBe(payments.reduce((sum, payment) => sum + payment.paid, 0n));
           }
         }
       }),
