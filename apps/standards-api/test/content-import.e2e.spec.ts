@@ -193,6 +193,7 @@ describe('content import', () => {
         .sort(byPolicyKey),
     );
   });
+
   it('imports a pack that changes nothing but its brand as a new release, and serves that brand', async () => {
     const base = await copyOfSamplePack('brand-before');
     await editJson(base, 'pack.json', (meta) => {

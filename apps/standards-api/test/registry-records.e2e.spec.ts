@@ -167,6 +167,7 @@ describe('registry records', () => {
     const { body: manifest } = await get('/manifest').expect(200);
     expect(manifest.provenance.packVersion).toBe(packVersion);
   });
+
   it('answers a search from the current release when the records of the one it serves are gone', async () => {
     const served = registry().currentRelease()!.sequence;
     const sample = JSON.parse(await readFile(path.join(samplePackDirectory(), 'terms.json'), 'utf8')) as {

@@ -190,6 +190,7 @@ describe('AuthorizationClient following subject changes', () => {
     await askAll(client, ['key-1']);
     expect(asked).toEqual(['key-1', 'key-1', 'key-1', 'key-1']);
   });
+
   it('asks again after its stream was lost and opened again: an allow from before the loss is not reused', async () => {
     const client = await follow();
     await askAll(client, ['key-1', 'key-1']);
