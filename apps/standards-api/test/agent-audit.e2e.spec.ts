@@ -70,6 +70,29 @@ describe("an agent's writes", () => {
       { action: 'split-project.create', subjectKind: 'human', subjectId: `uid-${ORG}`, supervisorId: null },
     ]);
   });
+
+  it('records with each write the request id its answer carries, so the audit entry leads to the request in the logs', async () => {
+    const created = await request(server())
+      .post('/api/v2/split-projects')
+      .set(credentialHeaders(`member-of:${ORG}`, ORG))
+      .set('X-Request-Id', 'audit-request-0001')
+      .send({ name: 'Traced', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
+      .expect(201);
+    expect(created.headers['x-request-id']).toBe('audit-request-0001');
+    const revised = await request(server())
+      .patch(`/api/v2/operating-scenarios/${created.body.scenario.id}`)
+      .set(credentialHeaders(`member-of:${ORG}`, ORG))
+      .send({ periods: [{ periodId: '2026-04', revenue: '1.00', costs: '0' }] })
+      .expect(200);
+    const recorded = await running.api.dataSource.query(
+      `SELECT action, request_id AS "requestId" FROM write_audit WHERE target = ANY($1::text[]) ORDER BY at, id`,
+      [[created.body.project.id, created.body.scenario.id]],
+    );
+    expect(recorded).toEqual([
+      { action: 'split-project.create', requestId: 'audit-request-0001' },
+      { action: 'operating-scenario.revise', requestId: revised.headers['x-request-id'] },
+    ]);
+  });
 });
 
 describe('formal writes are never an agent’s', () => {

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { samplePackDirectory } from '@stdreg/registry-content';
 import { ContentImportService } from '../src/content-import/content-import.service';
 import { RegistryService } from '../src/registry/registry.service';
+import { RegistryRepository } from '../src/registry-storage/registry.repository';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 let api: RunningStandardsApi;
@@ -191,5 +192,47 @@ describe('content import', () => {
         )
         .sort(byPolicyKey),
     );
+  });
+
+  it('imports a pack that changes nothing but its brand as a new release, and serves that brand', async () => {
+    const base = await copyOfSamplePack('brand-before');
+    await editJson(base, 'pack.json', (meta) => {
+      meta.packVersion = '2026.12.2';
+    });
+    expect(await api.app.get(ContentImportService).importPack(base)).toMatchObject({ status: 'imported' });
+    const rebranded = await copyOfSamplePack('brand-after');
+    await editJson(rebranded, 'pack.json', (meta) => {
+      meta.packVersion = '2026.12.2';
+    });
+    await editJson(rebranded, 'brand.json', (brand) => {
+      brand.snapshotId = 'brand-2026-12';
+    });
+    const outcome = await api.app.get(ContentImportService).importPack(rebranded);
+    expect(outcome).toMatchObject({ status: 'imported' });
+    await api.app.get(RegistryService).refreshIfChanged();
+    const { body } = await request(api.server).get('/api/v2/brand/current').expect(200);
+    expect(body.snapshotId).toBe('brand-2026-12');
+  });
+
+  it('leaves the database as it was when an import is interrupted while writing its records', async () => {
+    const pack = await copyOfSamplePack('interrupted');
+    await editJson(pack, 'pack.json', (meta) => {
+      meta.packVersion = '2026.12.3';
+    });
+    const before = await databaseState();
+    const repository = api.app.get(RegistryRepository) as unknown as Record<'insertContent', (...args: unknown[]) => Promise<void>>;
+    const insertContent = repository.insertContent;
+    // Every record written, then the connection lost before the commit.
+    repository.insertContent = async function (this: unknown, ...args: unknown[]) {
+      await insertContent.apply(this, args);
+      throw new Error('interrupted');
+    };
+    try {
+      await expect(api.app.get(ContentImportService).importPack(pack)).rejects.toThrow('interrupted');
+    } finally {
+      repository.insertContent = insertContent;
+    }
+    expect(await databaseState()).toBe(before);
+    expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion: '2026.12.3' });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { FakeIdentity } from '@stdreg/server-kit/testing';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
@@ -90,6 +91,93 @@ describe('Idempotency-Key on POST', () => {
     expect(there.headers['idempotent-replayed']).toBeUndefined();
     expect([here.body.project.organizationId, there.body.project.organizationId]).toEqual([ORG, otherOrg]);
     expect(await projectsNamed('Idem H')).toBe(2);
+  });
+
+  it('replays a retry whose body says the same in another key order, writing once', async () => {
+    const body = project('Idem Order');
+    const reordered = { scenario: body.scenario, templateVersion: body.templateVersion, currency: body.currency, name: body.name };
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(body));
+    const first = await request(api.server).post('/api/v2/split-projects').set(headers('order-1')).send(body).expect(201);
+    const retry = await request(api.server).post('/api/v2/split-projects').set(headers('order-1')).send(reordered).expect(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(await projectsNamed('Idem Order')).toBe(1);
+  });
+
+  it('keeps one key apart on each route: the same key on another operation is a write of its own', async () => {
+    const created = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(headers('route-key'))
+      .send(project('Idem Route'))
+      .expect(201);
+    const branched = await request(api.server)
+      .post(`/api/v2/split-projects/${created.body.project.id}/scenarios`)
+      .set(headers('route-key'))
+      .send({ name: 'Branched under the same key', fromScenarioId: created.body.scenario.id })
+      .expect(201);
+    expect(branched.headers['idempotent-replayed']).toBeUndefined();
+    expect(branched.body.name).toBe('Branched under the same key');
+  });
+
+  it("keeps two people's keys apart in one organization: the second is written, not answered with the first's result", async () => {
+    const as = (person: string) => ({
+      Authorization: `Bearer member-${person}-of:${ORG}`,
+      'X-Organization-Id': ORG,
+      'Idempotency-Key': 'team-key',
+    });
+    const first = await request(api.server).post('/api/v2/split-projects').set(as('ann')).send(project('Idem Team')).expect(201);
+    const second = await request(api.server).post('/api/v2/split-projects').set(as('bob')).send(project('Idem Team')).expect(201);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect([first.body.project.createdBy, second.body.project.createdBy]).toEqual(['human:uid-ann', 'human:uid-bob']);
+    expect(await projectsNamed('Idem Team')).toBe(2);
+  });
+
+  it('still replays a stored result once the takeover time of an abandoned claim has passed, of a write and of a request that wrote nothing', async () => {
+    const created = await request(api.server).post('/api/v2/split-projects').set(headers('old-key')).send(project('Idem Old')).expect(201);
+    const { project: made, scenario } = created.body;
+    const branch = await request(api.server)
+      .post(`/api/v2/split-projects/${made.id}/scenarios`)
+      .set(headers())
+      .send({ name: 'Other', fromScenarioId: scenario.id })
+      .expect(201);
+    const compare = () =>
+      request(api.server)
+        .post(`/api/v2/split-projects/${made.id}/scenario-comparisons`)
+        .set(headers('old-comparison'))
+        .send({ scenarios: [{ scenarioId: scenario.id }, { scenarioId: branch.body.id }] })
+        .expect(200);
+    const compared = await compare();
+    await api.dataSource.query(
+      `UPDATE idempotency_record SET created_at = now() - interval '10 minutes' WHERE idempotency_key IN ('old-key', 'old-comparison')`,
+    );
+    const retry = await request(api.server).post('/api/v2/split-projects').set(headers('old-key')).send(project('Idem Old')).expect(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(created.body);
+    expect(await projectsNamed('Idem Old')).toBe(1);
+    const comparedAgain = await compare();
+    expect(comparedAgain.headers['idempotent-replayed']).toBe('true');
+    expect(comparedAgain.body).toEqual(compared.body);
+  });
+
+  it('keeps the claim of a write that committed when its answer could not be stored: the retry is refused answer_lost, not written again', async () => {
+    const records = api.app.get(IdempotencyRepository);
+    const complete = records.complete;
+    records.complete = async () => {
+      throw new Error('the connection was lost after the commit');
+    };
+    try {
+      await request(api.server).post('/api/v2/split-projects').set(headers('lost-answer')).send(project('Idem Lost'));
+    } finally {
+      records.complete = complete;
+    }
+    expect(await projectsNamed('Idem Lost')).toBe(1);
+    const retry = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(headers('lost-answer'))
+      .send(project('Idem Lost'))
+      .expect(409);
+    expect(retry.body.domainCode).toBe('idempotency.answer_lost');
+    expect(await projectsNamed('Idem Lost')).toBe(1);
   });
 
   it('refuses a malformed key', async () => {

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
+import { MAX_HANDOVER_EVENTS, STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
 import { CuttableProxy, WebhookReceiver } from '@stdreg/server-kit/testing';
+import { StandardsApiConfig } from '../src/config/standards-api.config';
 import { EventRelay } from '../src/events/event-relay';
 import { sampleScenario } from './support/sample-scenario';
 import { startRealIdentity, type RealIdentity } from './support/real-identity';
@@ -38,7 +40,7 @@ async function partnerWithEndpoint(path: string) {
     eventTypes: ['split_project.created', 'scenario.revised', 'scenario.branched'],
   });
   receiver.expect(path, created['secret'] as string);
-  return { organizationId: organization['id'] as string, key };
+  return { organizationId: organization['id'] as string, key, keyPrefix: (issued['key'] as { prefix: string }).prefix };
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -51,6 +53,13 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 const relay = () => api.app.get(EventRelay);
 const waiting = async () =>
   (await api.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL'))[0].n as number;
+/** A new project of the partner's, through standards-api: one split_project.created event. */
+const createProject = (partner: { key: string; organizationId: string }, name: string) =>
+  request(api.server)
+    .post('/api/v2/split-projects')
+    .set({ Authorization: `Bearer ${partner.key}`, 'X-Organization-Id': partner.organizationId })
+    .send({ name, currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
+    .expect(201);
 
 beforeAll(async () => {
   receiver = await new WebhookReceiver().start();
@@ -72,6 +81,7 @@ describe("standards-api's events reach a partner through identity", () => {
   it('delivers them signed, in the order of the project, and keeps them while identity is away', async () => {
     const partner = await partnerWithEndpoint('/standards');
     const as = { Authorization: `Bearer ${partner.key}`, 'X-Organization-Id': partner.organizationId };
+    const startedAt = Date.now();
     const created = await request(api.server)
       .post('/api/v2/split-projects')
       .set(as)
@@ -91,6 +101,7 @@ describe("standards-api's events reach a partner through identity", () => {
       .send({ name: 'Branch', fromScenarioId: scenarioId })
       .expect(201);
 
+    const writtenBy = Date.now();
     await proxy.cut();
     await expect(relay().relayOnce()).rejects.toThrow();
     expect(await waiting()).toBe(5);
@@ -109,6 +120,21 @@ describe("standards-api's events reach a partner through identity", () => {
     ]);
     expect(events.map((event) => event.data['revision'])).toEqual([undefined, 2, 3, 4, undefined]);
     expect(events.every((event) => event.organizationId === partner.organizationId)).toBe(true);
+    // The key that wrote them, by its public prefix.
+    expect(events.map((event) => event.actor)).toEqual(Array(5).fill({ kind: 'key', id: partner.keyPrefix }));
+    // Each keeps the time of its change, though it was handed over and sent later (identity was away).
+    const written: { id: string; occurredAt: string }[] = await api.dataSource.query(
+      `SELECT id, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt" FROM event_outbox
+        WHERE organization_id = $1 ORDER BY seq`,
+      [partner.organizationId],
+    );
+    expect(receiver.at('/standards').map((entry) => JSON.parse(entry.body) as { id: string; timestamp: string })).toEqual(
+      written.map(({ id, occurredAt }) => expect.objectContaining({ id, timestamp: occurredAt })),
+    );
+    for (const { occurredAt } of written) {
+      expect(Date.parse(occurredAt)).toBeGreaterThanOrEqual(startedAt);
+      expect(Date.parse(occurredAt)).toBeLessThanOrEqual(writtenBy);
+    }
     expect(receiver.unverified).toEqual([]);
     const { body: document } = await request(api.server).get('/api/v2/openapi.json').expect(200);
     expect(Object.keys(document.webhooks).sort()).toEqual([...STANDARDS_EVENT_TYPES].sort());
@@ -168,5 +194,56 @@ describe("standards-api's events reach a partner through identity", () => {
     const endpoints = await identityCall(partner.key, 'GET', '/v1/webhook-endpoints');
     const endpointId = (endpoints['items'] as { id: string }[])[0]!.id;
     expect((await identityCall(partner.key, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`))['items']).toEqual([]);
+  });
+
+  it('keeps the events when identity refuses the handover with an error answer, and hands them over once it takes them', async () => {
+    const partner = await partnerWithEndpoint('/refused');
+    await createProject(partner, 'Refused first');
+    const config = api.app.get(StandardsApiConfig);
+    const serviceToken = config.IDENTITY_SERVICE_TOKEN;
+    config.IDENTITY_SERVICE_TOKEN = 'not-the-service-token-of-standards-api';
+    try {
+      await expect(relay().relayOnce()).rejects.toThrow(/401/);
+    } finally {
+      config.IDENTITY_SERVICE_TOKEN = serviceToken;
+    }
+    expect(await waiting()).toBe(1);
+    expect(await relay().drain()).toBe(1);
+    await until(() => receiver.at('/refused').length >= 1, 'the delivery');
+    expect(receiver.at('/refused').map((entry) => entry.event.type)).toEqual(['split_project.created']);
+  });
+
+  it('leaves waiting an event written while a handover is on its way, and hands it over with the next', async () => {
+    const partner = await partnerWithEndpoint('/meanwhile');
+    await createProject(partner, 'Before the handover');
+    const realFetch = globalThis.fetch;
+    // The relay has read its batch and is about to send it when another change commits its event.
+    globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+      globalThis.fetch = realFetch;
+      await createProject(partner, 'During the handover');
+      return realFetch(...args);
+    };
+    try {
+      expect(await relay().relayOnce()).toBe(1);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(await waiting()).toBe(1);
+    expect(await relay().drain()).toBe(1);
+    await until(() => receiver.at('/meanwhile').length >= 2, 'both deliveries');
+    expect(receiver.at('/meanwhile').map((entry) => entry.event.type)).toEqual(['split_project.created', 'split_project.created']);
+  });
+
+  it('hands over an outbox longer than one batch, in batches identity takes', async () => {
+    const organizationId = randomUUID();
+    const count = MAX_HANDOVER_EVENTS + 50;
+    await api.dataSource.query(
+      `INSERT INTO event_outbox (id, type, organization_id, resource, actor, version, data, occurred_at)
+       SELECT gen_random_uuid(), 'scenario.revised', $1, 'split-project:' || n, '{"kind":"system","id":"backlog"}', 1, '{}', now()
+         FROM generate_series(1, $2::int) n`,
+      [organizationId, count],
+    );
+    expect(await relay().drain()).toBe(count);
+    expect(await waiting()).toBe(0);
   });
 });

@@ -46,7 +46,7 @@ async function postSettlement(projectId: string, body: Record<string, unknown>) 
 }
 
 describe("standards-api's outbox", () => {
-  it('writes each event with its change: project, revision, branch, activation, rule version, posting and correction', async () => {
+  it('writes each event with its change, beside its write audit entry: project, revision, branch, activation, rule version, posting and correction', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     await request(server())
       .patch(`/api/v2/operating-scenarios/${scenarioId}`)
@@ -100,6 +100,20 @@ describe("standards-api's outbox", () => {
       correctsRunId: first.id,
       distributableAmount: correction.distributable,
     });
+    // Each of these writes is in the write audit too, under its own action.
+    const audited = await running.api.dataSource.query(
+      `SELECT action, target FROM write_audit WHERE organization_id = $1 AND target = ANY($2::text[]) ORDER BY at, id`,
+      [ORG, [projectId, scenarioId, branch.body.id, first.id, correction.id]],
+    );
+    expect(audited).toEqual([
+      { action: 'split-project.create', target: projectId },
+      { action: 'split-project.activate', target: projectId },
+      { action: 'operating-scenario.revise', target: scenarioId },
+      { action: 'operating-scenario.branch', target: branch.body.id },
+      { action: 'rule-version.create', target: projectId },
+      { action: 'settlement-run.post', target: first.id },
+      { action: 'settlement-run.post', target: correction.id },
+    ]);
   });
 
   it('writes nothing for a refused (unauthorised) write or a rolled-back one', async () => {

@@ -167,4 +167,25 @@ describe('registry records', () => {
     const { body: manifest } = await get('/manifest').expect(200);
     expect(manifest.provenance.packVersion).toBe(packVersion);
   });
+
+  it('answers a search from the current release when the records of the one it serves are gone', async () => {
+    const served = registry().currentRelease()!.sequence;
+    const sample = JSON.parse(await readFile(path.join(samplePackDirectory(), 'terms.json'), 'utf8')) as {
+      termId: string;
+      term: { en: string };
+    }[];
+    const searched = sample[0]!;
+    await importRelease();
+    await importRelease({
+      'terms.json': (terms: { termId: string; definition: { en: string } }[]) => {
+        terms.find((t) => t.termId === searched.termId)!.definition.en = 'Searched two releases later';
+      },
+    });
+    const [{ count }] = await api.dataSource.query('SELECT count(*)::int AS count FROM term WHERE release = $1', [served]);
+    expect(count).toBe(0);
+    const { body } = await request(api.server).post('/api/v2/search').send({ q: searched.term.en, in: 'terms', limit: 5 }).expect(200);
+    const hit = (body.hits as { term: { termId: string; definition: { en: string } } }[]).find((h) => h.term.termId === searched.termId);
+    expect(hit?.term.definition.en).toBe('Searched two releases later');
+    expect(registry().currentRelease()!.sequence).toBe(await currentSequence());
+  });
 });

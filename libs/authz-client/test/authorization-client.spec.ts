@@ -307,6 +307,25 @@ describe('AuthorizationClient', () => {
     expect(requests).toHaveLength(6);
   });
 
+  it('keeps reused allows apart per organization, project, action and scope: one allow is never reused for another question', async () => {
+    behaviour = (_, body, response) => allow(body, response);
+    const cached = client({ readAllowCacheMs: 1000 });
+    const base = question('split-project:read');
+    const projectId = '01900000-0000-7000-8000-0000000000b1';
+    const variants: AuthorizationQuestion[] = [
+      base,
+      { ...base, resource: { organizationId: '01900000-0000-7000-8000-00000000000b' } },
+      { ...base, resource: { ...base.resource, projectId } },
+      { ...base, resource: { ...base.resource, projectId: '01900000-0000-7000-8000-0000000000b2' } },
+      { ...base, action: 'settlement-run:read' },
+      { ...base, scope: 'tools:read' },
+    ];
+    for (const variant of variants) await cached.ask(variant);
+    expect(requests).toHaveLength(variants.length);
+    for (const variant of variants) await cached.ask(variant);
+    expect(requests).toHaveLength(variants.length);
+  });
+
   it('reuses an allow of an action asked as read-only for the cache window, and asks every time when it is not', async () => {
     behaviour = (_, body, response) => allow(body, response);
     const cached = client({ readAllowCacheMs: 1000 });

@@ -24,6 +24,8 @@ describe('AuthorizationClient following subject changes', () => {
   let streams: ServerResponse[];
   let refuseStreams: boolean;
   let holdAnswers: (() => void)[] | null;
+  /** How often the stream says identity writes to it (it never does here: a stream is silent after its `ready`). */
+  let heartbeatMs: number;
   /** What the client said it applied, with how many changes each client had applied by then. */
   let appliedWords: { authorization: string | undefined; word: unknown; changesApplied: number[] }[];
   const streamIdOf = (index: number) => `01900000-0000-7000-8000-${String(index).padStart(12, '0')}`;
@@ -75,7 +77,7 @@ describe('AuthorizationClient following subject changes', () => {
       if (request.method === 'GET' && request.url === SUBJECT_CHANGES_PATH) {
         if (refuseStreams || request.headers.authorization !== `Bearer ${SERVICE_TOKEN}`) return void response.writeHead(503).end();
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write(`event: ready\ndata: ${JSON.stringify({ heartbeatMs: 5000, streamId: streamIdOf(streams.length) })}\n\n`);
+        response.write(`event: ready\ndata: ${JSON.stringify({ heartbeatMs, streamId: streamIdOf(streams.length) })}\n\n`);
         streams.push(response);
         return;
       }
@@ -112,6 +114,7 @@ describe('AuthorizationClient following subject changes', () => {
     streams = [];
     refuseStreams = false;
     holdAnswers = null;
+    heartbeatMs = 5000;
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -186,6 +189,31 @@ describe('AuthorizationClient following subject changes', () => {
     await until(() => !client.reusesAllows);
     await askAll(client, ['key-1']);
     expect(asked).toEqual(['key-1', 'key-1', 'key-1', 'key-1']);
+  });
+
+  it('asks again after its stream was lost and opened again: an allow from before the loss is not reused', async () => {
+    const client = await follow();
+    await askAll(client, ['key-1', 'key-1']);
+    expect(asked).toEqual(['key-1']);
+    refuseStreams = true;
+    streams.splice(0).forEach((stream) => stream.end());
+    await until(() => !client.reusesAllows);
+    // Whatever changed while the stream was down was never heard: only identity can say now.
+    refuseStreams = false;
+    await until(() => client.reusesAllows);
+    await askAll(client, ['key-1', 'key-1']);
+    expect(asked).toEqual(['key-1', 'key-1']);
+  });
+
+  it('takes a stream silent for three of its heartbeats as lost: it opens another, and asks again what it had allowed', async () => {
+    heartbeatMs = 100;
+    const client = await follow();
+    await askAll(client, ['key-1']);
+    // No heartbeat comes: a connection that died without closing sends nothing either.
+    await until(() => streams.length >= 2);
+    await until(() => client.reusesAllows);
+    await askAll(client, ['key-1']);
+    expect(asked).toEqual(['key-1', 'key-1']);
   });
 });
 

@@ -67,6 +67,21 @@ describe('the sample content pack', () => {
     expect(contentDigest(changedVersion)).not.toBe(digest);
   });
 
+  it('gives another digest for a change in any file of the pack', async () => {
+    const pack = await loadSample();
+    const digest = contentDigest(pack);
+    const changes: Record<string, ContentPack> = {
+      brand: { ...pack, brand: { ...pack.brand, snapshotId: `${pack.brand.snapshotId}-next` } },
+      standards: { ...pack, standards: pack.standards.slice(1) },
+      terms: { ...pack, terms: pack.terms.slice(1) },
+      roles: { ...pack, roles: pack.roles.slice(1) },
+      tasks: { ...pack, tasks: pack.tasks.slice(1) },
+      policies: { ...pack, policies: pack.policies.slice(1) },
+      splitTemplates: { ...pack, splitTemplates: pack.splitTemplates.slice(1) },
+    };
+    for (const [part, changed] of Object.entries(changes)) expect([part, contentDigest(changed)]).not.toEqual([part, digest]);
+  });
+
   it('is stored as files the digest reads exactly (no hidden normalization of strings)', async () => {
     const raw = JSON.parse(await readFile(path.join(samplePackDirectory(), 'terms.json'), 'utf8')) as unknown[];
     const pack = await loadSample();

@@ -73,6 +73,54 @@ describe('validatePack', () => {
     );
   });
 
+  it('refuses every reference that names nothing, or names the wrong thing, each at its place', async () => {
+    const files = await sampleFiles();
+    files.terms[0]!.standards = ['NOPE-1'];
+    files.terms[1]!.related = [files.terms[1]!.termId];
+    files.tasks[3]!.prerequisites = ['TSK-999'];
+    files.tasks[5]!.taskCode = files.tasks[4]!.taskCode;
+    files.splitTemplates[0]!.participantRoles = ['no-such-role'];
+    files.splitTemplates[1]!.standards = ['RUL-1@9.9'];
+    files.splitTemplates[0]!.status = 'current';
+    const superseding = files.standards.findIndex((b) => b.supersedes !== undefined);
+    files.standards[superseding]!.supersedes = '0.9';
+    files.policies[0]!.versions[1]!.citation = `${files.policies[0]!.policyId}@1.0`;
+    const result = validatePack(files);
+    expect(!result.ok && result.issues).toEqual(
+      expect.arrayContaining([
+        { file: 'terms.json', path: '/0/standards/0', message: 'names unknown standards block "NOPE-1"' },
+        { file: 'terms.json', path: '/1/related/0', message: 'a term cannot be related to itself' },
+        { file: 'tasks.json', path: '/3/prerequisites/0', message: 'names unknown task "TSK-999"' },
+        { file: 'tasks.json', path: '/5/taskCode', message: `duplicates taskCode "${files.tasks[4]!.taskCode}"` },
+        { file: 'split-templates.json', path: '/0/participantRoles/0', message: 'names unknown role "no-such-role"' },
+        { file: 'split-templates.json', path: '/1/standards/0', message: 'cites unknown standards block version "RUL-1@9.9"' },
+        { file: 'split-templates.json', path: '', message: 'exactly one version must be "current", found 2' },
+        {
+          file: 'standards.json',
+          path: `/${superseding}/supersedes`,
+          message: `names unknown version "0.9" of ${files.standards[superseding]!.sectionId}`,
+        },
+        { file: 'policies.json', path: '/0/versions/1/citation', message: `must be "${files.policies[0]!.policyId}@2.0"` },
+      ]),
+    );
+  });
+
+  it('refuses a section whose current version is not its latest', async () => {
+    const files = await sampleFiles();
+    const older = files.standards.findIndex((b) => b.status === 'superseded');
+    const newer = files.standards.findIndex((b) => b.sectionId === files.standards[older]!.sectionId && b.status === 'current');
+    files.standards[older]!.status = 'current';
+    files.standards[newer]!.status = 'superseded';
+    const result = validatePack(files);
+    expect(!result.ok && result.issues).toEqual([
+      {
+        file: 'standards.json',
+        path: `/${older}/status`,
+        message: `${files.standards[older]!.sectionId}: the current version must be the latest (${files.standards[newer]!.version})`,
+      },
+    ]);
+  });
+
   it('finds prerequisite cycles, duplicate ids and gaps between policy versions', async () => {
     const files = await sampleFiles();
     const first = files.tasks[0]!;

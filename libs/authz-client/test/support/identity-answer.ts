@@ -10,12 +10,16 @@ export function questionOf(requestBody: string): Record<string, unknown> {
     action: string;
     resource: Record<string, string>;
     nonce?: string;
+    audience?: string;
+    scope?: string;
   };
   return {
     action: asked.action,
     resource: asked.resource,
     credentialDigest: credentialDigest(asked.credential),
     nonce: asked.nonce ?? null,
+    ...(asked.audience === undefined ? {} : { audience: asked.audience }),
+    ...(asked.scope === undefined ? {} : { scope: asked.scope }),
   };
 }
 
