@@ -54,6 +54,21 @@ function postWithHost(host: string): Promise<number> {
   });
 }
 
+/** A gateway of its own with the limits given, closed after `use`. */
+async function withLimitedGateway(limits: Record<string, string>, use: (limited: RunningGateway) => Promise<void>): Promise<void> {
+  const limited = await startGateway({
+    STANDARDS_API_URL: platform.standardsApiUrl,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    ...limits,
+  });
+  try {
+    await use(limited);
+  } finally {
+    await limited.close();
+  }
+}
+
 const initialize = (protocolVersion: string) => ({
   jsonrpc: '2.0',
   id: 1,
@@ -227,13 +242,7 @@ describe('the MCP endpoint', () => {
 
 describe('tool-call rate limits', () => {
   it('answers 429 with Retry-After once a key has used its tool calls', async () => {
-    const limited = await startGateway({
-      STANDARDS_API_URL: platform.standardsApiUrl,
-      IDENTITY_URL: platform.identityUrl,
-      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
-      MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2',
-    });
-    try {
+    await withLimitedGateway({ MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2' }, async (limited) => {
       const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } };
       const key = { authorization: 'Bearer stdreg_app_some_key', 'mcp-protocol-version': '2025-11-25' };
       expect((await rpc(call, key, limited.mcpUrl)).status).toBe(200);
@@ -243,38 +252,22 @@ describe('tool-call rate limits', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect((await rpc(call, { ...key, authorization: 'Bearer stdreg_app_other_key' }, limited.mcpUrl)).status).toBe(200);
       expect((await rpc({ jsonrpc: '2.0', id: 6, method: 'tools/list' }, key, limited.mcpUrl)).status).toBe(200);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 
   it("counts a key's calls against the key, not the organization it names: another key naming it still calls", async () => {
-    const limited = await startGateway({
-      STANDARDS_API_URL: platform.standardsApiUrl,
-      IDENTITY_URL: platform.identityUrl,
-      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
-      MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2',
-    });
-    try {
+    await withLimitedGateway({ MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2' }, async (limited) => {
       const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } };
       const organization = { 'x-organization-id': '01900000-0000-7000-8000-0000000000aa', 'mcp-protocol-version': '2025-11-25' };
       const noisy = { ...organization, authorization: 'Bearer stdreg_app_noisy_key' };
       for (let i = 0; i < 2; i++) expect((await rpc(call, noisy, limited.mcpUrl)).status).toBe(200);
       expect((await rpc(call, noisy, limited.mcpUrl)).status).toBe(429);
       expect((await rpc(call, { ...organization, authorization: 'Bearer stdreg_app_quiet_key' }, limited.mcpUrl)).status).toBe(200);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 
   it('counts an address by the connection, not by an X-Forwarded-For it sends (no proxy is trusted by default)', async () => {
-    const limited = await startGateway({
-      STANDARDS_API_URL: platform.standardsApiUrl,
-      IDENTITY_URL: platform.identityUrl,
-      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
-      MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '2',
-    });
-    try {
+    await withLimitedGateway({ MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '2' }, async (limited) => {
       const call = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } };
       const statuses = [];
       for (let i = 0; i < 3; i++) {
@@ -282,19 +275,11 @@ describe('tool-call rate limits', () => {
         statuses.push((await rpc(call, { ...headers, 'mcp-protocol-version': '2025-11-25' }, limited.mcpUrl)).status);
       }
       expect(statuses).toEqual([200, 200, 429]);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 
   it('counts every tool call of a batch: a batch of more calls than the key has left is refused whole with 429', async () => {
-    const limited = await startGateway({
-      STANDARDS_API_URL: platform.standardsApiUrl,
-      IDENTITY_URL: platform.identityUrl,
-      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
-      MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2',
-    });
-    try {
+    await withLimitedGateway({ MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2' }, async (limited) => {
       const call = (id: number) => ({
         jsonrpc: '2.0',
         id,
@@ -308,8 +293,6 @@ describe('tool-call rate limits', () => {
       expect((await rpc([call(4), call(5)], { ...key, authorization: 'Bearer stdreg_app_other_batch_key' }, limited.mcpUrl)).status).toBe(
         200,
       );
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { explainSettlement, formatAmount, settlePeriod, settleScenario, type PeriodSettlement } from '../src';
-import { studioScenario, yenScenario } from './support/scenarios';
+import { studioScenario, thinFeesScenario, yenScenario } from './support/scenarios';
 import { validScenarios } from './support/valid-scenarios';
 
 describe('explainSettlement', () => {
@@ -92,19 +92,7 @@ describe('explainSettlement', () => {
   });
 
   it('tells for each fixed payment what remained before it, down to nothing', () => {
-    // 700.00 distributable; fees of 500.00, 300.00 and 100.00 paid in that order.
-    const scenario = studioScenario();
-    scenario.periods = [{ periodId: 'thin', revenue: '700.00', costs: '0.00' }];
-    scenario.tiers[0] = {
-      tierId: 'fees',
-      kind: 'fixed',
-      label: { en: 'Fees', 'zh-Hans': '费用' },
-      allocations: [
-        { participantId: 'platform', amount: '500.00' },
-        { participantId: 'alice', amount: '300.00' },
-        { participantId: 'bob', amount: '100.00' },
-      ],
-    };
+    const scenario = thinFeesScenario();
     const fixed = explainSettlement(settlePeriod(scenario, 'thin')).filter((step) => step.kind === 'fixed_payment');
     expect(fixed.map(({ text, ...facts }) => [facts, text.en])).toEqual([
       [

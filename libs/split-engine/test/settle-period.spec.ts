@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { formatSettlement, settlePeriod, validateScenario, type Tier } from '../src';
-import { studioScenario, yenScenario } from './support/scenarios';
+import { studioScenario, thinFeesScenario, yenScenario } from './support/scenarios';
 import { validScenarios } from './support/valid-scenarios';
 
 const totals = (settlement: { participants: { participantId: string; total: bigint }[] }) =>
@@ -49,18 +49,7 @@ describe('settlePeriod', () => {
   });
 
   it('pays fixed allocations in order, each capped by what remains', () => {
-    const scenario = studioScenario();
-    scenario.periods = [{ periodId: 'thin', revenue: '700.00', costs: '0.00' }];
-    scenario.tiers[0] = {
-      tierId: 'fees',
-      kind: 'fixed',
-      label: { en: 'Fees', 'zh-Hans': '费用' },
-      allocations: [
-        { participantId: 'platform', amount: '500.00' },
-        { participantId: 'alice', amount: '300.00' },
-        { participantId: 'bob', amount: '100.00' },
-      ],
-    };
+    const scenario = thinFeesScenario();
     const fee = settlePeriod(scenario, 'thin').tiers[0]!;
     expect(fee.kind === 'fixed' && fee.payments.map((payment) => payment.paid)).toEqual([50000n, 20000n, 0n]);
   });

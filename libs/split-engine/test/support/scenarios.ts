@@ -95,6 +95,23 @@ export function yenScenario(): ScenarioContent {
   };
 }
 
+/** The studio with 700.00 to distribute in period `thin` and fixed fees of 500.00, 300.00 and 100.00, paid in that order. */
+export function thinFeesScenario(): ScenarioContent {
+  const scenario = studioScenario();
+  scenario.periods = [{ periodId: 'thin', revenue: '700.00', costs: '0.00' }];
+  scenario.tiers[0] = {
+    tierId: 'fees',
+    kind: 'fixed',
+    label: { en: 'Fees', 'zh-Hans': '费用' },
+    allocations: [
+      { participantId: 'platform', amount: '500.00' },
+      { participantId: 'alice', amount: '300.00' },
+      { participantId: 'bob', amount: '100.00' },
+    ],
+  };
+  return scenario;
+}
+
 /** A deep copy as `unknown`, to break on purpose in validation specs. */
 export function raw(
   scenario: ScenarioContent,
