@@ -323,6 +323,10 @@ describe('rule versions', () => {
       .expect(200);
     expect(rest.body).toEqual({ items: [fromPast.body], nextCursor: null });
     await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/4`).set(member()).expect(404);
+    // A full last page hands out no cursor.
+    const whole = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions?limit=3`).set(member()).expect(200);
+    expect(whole.body.items.map((v: { version: number }) => v.version)).toEqual([1, 2, 3]);
+    expect(whole.body.nextCursor).toBeNull();
     expect(identity.questions.some((q) => q.action === 'rule-version:create')).toBe(true);
   });
 
@@ -338,6 +342,15 @@ describe('rule versions', () => {
     await createVersion(projectId, { scenarioId, effectiveFrom: later }).expect(422);
     const malformed = await createVersion(projectId, { scenarioId, effectiveFrom: 'tomorrow' }).expect(400);
     expect(malformed.body.errors[0].field).toBe('effectiveFrom');
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses a rule version from a scenario of another project of the organization with 404, writing nothing', async () => {
+    const { projectId } = await activatedProject();
+    const other = await createProject();
+    const before = await written();
+    const response = await createVersion(projectId, { scenarioId: other.scenarioId, effectiveFrom: inHours(24) }).expect(404);
+    expect(response.body.domainCode).toBe('rule_versions.scenario_not_in_project');
     expect(await written()).toEqual(before);
   });
 
