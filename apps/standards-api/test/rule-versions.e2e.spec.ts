@@ -327,6 +327,15 @@ describe('rule versions', () => {
     const whole = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions?limit=3`).set(member()).expect(200);
     expect(whole.body.items.map((v: { version: number }) => v.version)).toEqual([1, 2, 3]);
     expect(whole.body.nextCursor).toBeNull();
+    const versions = (cursor: string) =>
+      request(api.server)
+        .get(`/api/v2/split-projects/${projectId}/rule-versions?cursor=${encodeURIComponent(cursor)}`)
+        .set(member());
+    const forged = Buffer.from(JSON.stringify(['rule-versions', '1 OR 1=1'])).toString('base64url');
+    const foreign = Buffer.from(JSON.stringify(['revisions', '1'])).toString('base64url');
+    for (const cursor of [forged, foreign, 'not-a-cursor!']) {
+      expect((await versions(cursor).expect(400)).body.errors).toEqual([expect.objectContaining({ field: 'cursor' })]);
+    }
     expect(identity.questions.some((q) => q.action === 'rule-version:create')).toBe(true);
   });
 

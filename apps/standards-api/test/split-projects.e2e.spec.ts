@@ -329,6 +329,21 @@ describe('operating scenarios are append-only', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a body that is not a merge patch object with 400, storing nothing', async () => {
+    const { scenario } = await createProject();
+    const before = await counts();
+    for (const body of ['[]', JSON.stringify([sampleScenario()])]) {
+      const response = await request(api.server)
+        .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+        .set(as(ORG_A))
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(body)
+        .expect(400);
+      expect(response.body.domainCode).toBe('scenarios.patch_not_object');
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('is append-only in the database itself', async () => {
     const { scenario } = await createProject();
     await expect(
