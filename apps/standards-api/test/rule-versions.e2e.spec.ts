@@ -273,8 +273,15 @@ describe('activation needs an explicit confirmation in two steps', () => {
   });
 
   it("gives 404 for a rule version of another organization's project", async () => {
-    const { projectId } = await activatedProject();
-    await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member()).expect(200);
+    const { projectId, scenarioId } = await activatedProject();
+    const other = await activatedProject(ORG_B);
+    const own = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member()).expect(200);
+    expect(own.body).toMatchObject({ projectId, scenarioId, version: 1 });
+    const theirs = await request(api.server)
+      .get(`/api/v2/split-projects/${other.projectId}/rule-versions/1`)
+      .set(member(ORG_B))
+      .expect(200);
+    expect(theirs.body).toMatchObject({ projectId: other.projectId, scenarioId: other.scenarioId, version: 1 });
     await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member(ORG_B)).expect(404);
   });
 

@@ -199,6 +199,9 @@ describe('validateScenario', () => {
     const empty = raw(studioScenario());
     empty.periods = [];
     expect(errorsOf(empty)).toEqual([{ path: '/periods', code: 'too_few_items' }]);
+    const noTiers = raw(studioScenario());
+    noTiers.tiers = [];
+    expect(errorsOf(noTiers)).toEqual([{ path: '/tiers', code: 'too_few_items' }]);
     const many = raw(studioScenario());
     many.periods = Array.from({ length: 121 }, (_, i) => ({ periodId: `p-${i}`, revenue: '1.00', costs: '0.00' }));
     expect(errorsOf(many)).toEqual([{ path: '/periods', code: 'too_many_items' }]);
