@@ -273,8 +273,15 @@ describe('activation needs an explicit confirmation in two steps', () => {
   });
 
   it("gives 404 for a rule version of another organization's project", async () => {
-    const { projectId } = await activatedProject();
-    await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member()).expect(200);
+    const { projectId, scenarioId } = await activatedProject();
+    const other = await activatedProject(ORG_B);
+    const own = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member()).expect(200);
+    expect(own.body).toMatchObject({ projectId, scenarioId, version: 1 });
+    const theirs = await request(api.server)
+      .get(`/api/v2/split-projects/${other.projectId}/rule-versions/1`)
+      .set(member(ORG_B))
+      .expect(200);
+    expect(theirs.body).toMatchObject({ projectId: other.projectId, scenarioId: other.scenarioId, version: 1 });
     await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member(ORG_B)).expect(404);
   });
 
@@ -323,6 +330,19 @@ describe('rule versions', () => {
       .expect(200);
     expect(rest.body).toEqual({ items: [fromPast.body], nextCursor: null });
     await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions/4`).set(member()).expect(404);
+    // A full last page hands out no cursor.
+    const whole = await request(api.server).get(`/api/v2/split-projects/${projectId}/rule-versions?limit=3`).set(member()).expect(200);
+    expect(whole.body.items.map((v: { version: number }) => v.version)).toEqual([1, 2, 3]);
+    expect(whole.body.nextCursor).toBeNull();
+    const versions = (cursor: string) =>
+      request(api.server)
+        .get(`/api/v2/split-projects/${projectId}/rule-versions?cursor=${encodeURIComponent(cursor)}`)
+        .set(member());
+    const forged = Buffer.from(JSON.stringify(['rule-versions', '1 OR 1=1'])).toString('base64url');
+    const foreign = Buffer.from(JSON.stringify(['revisions', '1'])).toString('base64url');
+    for (const cursor of [forged, foreign, 'not-a-cursor!']) {
+      expect((await versions(cursor).expect(400)).body.errors).toEqual([expect.objectContaining({ field: 'cursor' })]);
+    }
     expect(identity.questions.some((q) => q.action === 'rule-version:create')).toBe(true);
   });
 
@@ -338,6 +358,15 @@ describe('rule versions', () => {
     await createVersion(projectId, { scenarioId, effectiveFrom: later }).expect(422);
     const malformed = await createVersion(projectId, { scenarioId, effectiveFrom: 'tomorrow' }).expect(400);
     expect(malformed.body.errors[0].field).toBe('effectiveFrom');
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses a rule version from a scenario of another project of the organization with 404, writing nothing', async () => {
+    const { projectId } = await activatedProject();
+    const other = await createProject();
+    const before = await written();
+    const response = await createVersion(projectId, { scenarioId: other.scenarioId, effectiveFrom: inHours(24) }).expect(404);
+    expect(response.body.domainCode).toBe('rule_versions.scenario_not_in_project');
     expect(await written()).toEqual(before);
   });
 

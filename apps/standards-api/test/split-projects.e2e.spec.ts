@@ -126,6 +126,7 @@ describe('organization scoping', () => {
     const { project, scenario } = await createProject(ORG_A);
     await request(api.server).get(`/api/v2/split-projects/${project.id}`).set(as(ORG_B)).expect(404);
     await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).expect(404);
+    await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}/revisions`).set(as(ORG_B)).expect(404);
     await request(api.server).get(`/api/v2/split-projects/${project.id}/scenarios`).set(as(ORG_B)).expect(404);
     await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_B)).send({ periods: [] }).expect(404);
     await request(api.server)
@@ -199,6 +200,49 @@ describe('operating scenarios are append-only', () => {
     expect(history.body.items.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
   });
 
+  it('applies each patch to the current revision, and changes the rules digest when the rules change only', async () => {
+    const { scenario } = await createProject();
+    const patch = (body: Record<string, unknown>) =>
+      request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).send(body).expect(200);
+    const periods = [{ periodId: '2026-03', revenue: '5000.00', costs: '100.00' }];
+    const forecast = (await patch({ periods })).body;
+    expect(forecast).toMatchObject({ revision: 2, content: { ...sampleScenario(), periods } });
+    expect(forecast.rulesDigest).toBe(scenario.rulesDigest);
+    // An array in a patch replaces the whole list: the fixed tier is gone, not merged with the new one.
+    const tiers = [
+      {
+        tierId: 'all',
+        kind: 'percentage',
+        label: { en: 'All', 'zh-Hans': '全部' },
+        shares: [{ participantId: 'alice', basisPoints: 10000 }],
+      },
+    ];
+    const rules = (await patch({ tiers })).body;
+    expect(rules).toMatchObject({ revision: 3, content: { ...sampleScenario(), periods, tiers } });
+    expect(rules.rulesDigest).not.toBe(forecast.rulesDigest);
+    const stored = await api.dataSource.query(
+      'SELECT revision, rules_digest FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision',
+      [scenario.id],
+    );
+    expect(stored.map((r: { rules_digest: string }) => r.rules_digest)).toEqual([
+      scenario.rulesDigest,
+      scenario.rulesDigest,
+      rules.rulesDigest,
+    ]);
+  });
+
+  it("refuses a patch that moves the scenario to another currency than the project's, storing nothing", async () => {
+    const { scenario } = await createProject();
+    const before = await counts();
+    const response = await request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+      .set(as(ORG_A))
+      .send({ currency: 'USD' })
+      .expect(422);
+    expect(response.body).toMatchObject({ domainCode: 'scenarios.currency_mismatch', errors: [{ field: 'content/currency' }] });
+    expect(await counts()).toEqual(before);
+  });
+
   it('pages the revision history oldest first, and refuses a cursor it did not hand out', async () => {
     const { scenario } = await createProject();
     for (const periodId of ['2026-05', '2026-06', '2026-07', '2026-08']) {
@@ -255,6 +299,24 @@ describe('operating scenarios are append-only', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('lets one of racing patches with the same If-Match through and refuses the others with 412; without If-Match numbers them all', async () => {
+    // Caught on PostgreSQL only: PGlite runs one transaction at a time, so nothing races there.
+    const { scenario } = await createProject();
+    const patch = (periodId: string, ifMatch?: string) => {
+      const call = request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A));
+      return (ifMatch ? call.set('If-Match', ifMatch) : call).send({ periods: [{ periodId, revenue: '1.00', costs: '0' }] });
+    };
+    const sameEtag = await Promise.all(['2026-01', '2026-02', '2026-03', '2026-04', '2026-05'].map((p) => patch(p, `"${scenario.id}.1"`)));
+    expect(sameEtag.map((r) => r.status).sort()).toEqual([200, 412, 412, 412, 412]);
+    const unconditional = await Promise.all(['2026-06', '2026-07', '2026-08', '2026-09', '2026-10'].map((p) => patch(p)));
+    expect(unconditional.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(unconditional.map((r) => r.body.revision as number).sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7]);
+    const stored = await api.dataSource.query('SELECT revision FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision', [
+      scenario.id,
+    ]);
+    expect(stored.map((r: { revision: number }) => r.revision)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('refuses a patch whose result breaks the rules, storing nothing', async () => {
     const { scenario } = await createProject();
     const before = await counts();
@@ -264,6 +326,21 @@ describe('operating scenarios are append-only', () => {
       .send({ participants: null })
       .expect(422);
     expect(response.body.errors[0].field).toMatch(/^content\//);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a body that is not a merge patch object with 400, storing nothing', async () => {
+    const { scenario } = await createProject();
+    const before = await counts();
+    for (const body of ['[]', JSON.stringify([sampleScenario()])]) {
+      const response = await request(api.server)
+        .patch(`/api/v2/operating-scenarios/${scenario.id}`)
+        .set(as(ORG_A))
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(body)
+        .expect(400);
+      expect(response.body.domainCode).toBe('scenarios.patch_not_object');
+    }
     expect(await counts()).toEqual(before);
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, rulesDigest, type PercentageTier } from '../src';
+import { canonicalJson, rulesDigest, type FixedTier, type PercentageTier } from '../src';
 import { studioScenario } from './support/scenarios';
 
 describe('canonicalJson (RFC 8785)', () => {
@@ -48,6 +48,10 @@ describe('rulesDigest', () => {
     const shortCap = studioScenario();
     (shortCap.tiers[1] as PercentageTier).capAmount = '1000';
     expect(rulesDigest(shortCap)).toBe(rulesDigest(scenario));
+
+    const shortFee = studioScenario();
+    (shortFee.tiers[0] as FixedTier).allocations[0]!.amount = '500';
+    expect(rulesDigest(shortFee)).toBe(rulesDigest(scenario));
 
     const changed = studioScenario();
     (changed.tiers[2] as PercentageTier).shares[0]!.basisPoints = 5999;

@@ -37,6 +37,40 @@ describe('validateScenario', () => {
     });
   });
 
+  it('refuses shares over 10000, naming the excess', () => {
+    const content = raw(studioScenario());
+    (content.tiers[2] as { shares: { basisPoints: number }[] }).shares[1]!.basisPoints = 4001;
+    expect(onlyError(content)).toEqual({
+      path: '/tiers/2/shares',
+      code: 'shares_not_10000',
+      message: 'Tier "revenue-share", shares sum to 10001 basis points, 1 over 10000 (100%)',
+    });
+  });
+
+  it('refuses a negative or fractional share even when the shares sum to 10000', () => {
+    const negative = raw(studioScenario());
+    (negative.participants as unknown[]).push({
+      participantId: 'carol',
+      name: { en: 'Carol', 'zh-Hans': '卡罗尔' },
+      legalEntityId: 'LEI-C',
+    });
+    (negative.tiers[2] as { shares: unknown[] }).shares = [
+      { participantId: 'alice', basisPoints: 6000 },
+      { participantId: 'bob', basisPoints: 5000 },
+      { participantId: 'carol', basisPoints: -1000 },
+    ];
+    expect(errorsOf(negative)).toEqual([{ path: '/tiers/2/shares/2/basisPoints', code: 'invalid_basis_points' }]);
+    const fractional = raw(studioScenario());
+    (fractional.tiers[2] as { shares: unknown[] }).shares = [
+      { participantId: 'alice', basisPoints: 6000.5 },
+      { participantId: 'bob', basisPoints: 3999.5 },
+    ];
+    expect(errorsOf(fractional)).toEqual([
+      { path: '/tiers/2/shares/0/basisPoints', code: 'invalid_basis_points' },
+      { path: '/tiers/2/shares/1/basisPoints', code: 'invalid_basis_points' },
+    ]);
+  });
+
   it('locates a bad share at its basisPoints, naming the tier and the participant', () => {
     const content = raw(studioScenario());
     (content.tiers[2] as { shares: { basisPoints: unknown }[] }).shares[1]!.basisPoints = 12000;
@@ -165,6 +199,9 @@ describe('validateScenario', () => {
     const empty = raw(studioScenario());
     empty.periods = [];
     expect(errorsOf(empty)).toEqual([{ path: '/periods', code: 'too_few_items' }]);
+    const noTiers = raw(studioScenario());
+    noTiers.tiers = [];
+    expect(errorsOf(noTiers)).toEqual([{ path: '/tiers', code: 'too_few_items' }]);
     const many = raw(studioScenario());
     many.periods = Array.from({ length: 121 }, (_, i) => ({ periodId: `p-${i}`, revenue: '1.00', costs: '0.00' }));
     expect(errorsOf(many)).toEqual([{ path: '/periods', code: 'too_many_items' }]);
