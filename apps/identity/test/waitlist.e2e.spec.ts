@@ -320,7 +320,9 @@ describe('the per-IP limit of waitlist requests', () => {
       expect([accepted.headers['x-ratelimit-limit'], accepted.headers['x-ratelimit-remaining']]).toEqual(['3', remaining]);
     }
     const refused = await request(limited.server).post('/v1/waitlist').send(validRequest('Fourth Co')).expect(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // 3 an hour: the next request is allowed once a third of an hour has passed, not a third of a minute.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(1100);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(1200);
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', title: 'Too many requests' });
     const stored: { n: number }[] = await limited.dataSource.query(`SELECT count(*)::int AS n FROM waitlist_request`);
