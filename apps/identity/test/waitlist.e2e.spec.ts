@@ -310,7 +310,7 @@ describe('the platform routes of the waitlist', () => {
 describe('the per-IP limit of waitlist requests', () => {
   let limited: RunningIdentity;
   beforeAll(async () => {
-    limited = await startIdentity({ RATE_LIMIT_WAITLIST_PER_HOUR: '3' });
+    limited = await startIdentity({ RATE_LIMIT_WAITLIST_PER_HOUR: '3', TRUSTED_PROXY_HOPS: '1' });
   });
   afterAll(() => limited.close());
 
@@ -335,5 +335,14 @@ describe('the per-IP limit of waitlist requests', () => {
       `SELECT count(*)::int AS n FROM audit_entry WHERE action = 'waitlist.request'`,
     );
     expect(audited[0]!.n).toBe(3);
+  });
+
+  it("keeps each address's allowance apart: one address using up its own leaves another's", async () => {
+    const from = (address: string, name: string) =>
+      request(limited.server).post('/v1/waitlist').set('X-Forwarded-For', address).send(validRequest(name));
+    for (let i = 0; i < 3; i++) await from('203.0.113.50', `Busy ${i}`).expect(201);
+    await from('203.0.113.50', 'Busy 3').expect(429);
+    const other = await from('203.0.113.51', 'Quiet Co').expect(201);
+    expect(other.headers['x-ratelimit-remaining']).toBe('2');
   });
 });

@@ -110,6 +110,26 @@ describe('the request log (LOG_LEVEL=debug)', () => {
   });
 });
 
+describe('log levels', () => {
+  it('writes what is at or above LOG_LEVEL, and audit events whatever it says', async () => {
+    const logger = new JsonLogger('example', 'warn');
+    const { lines } = await logLinesOf(async () => {
+      logger.debug('a debug line');
+      logger.log('an info line');
+      logger.warn('a warning');
+      logger.error('an error');
+      logger.fatal('a fatal error');
+      logger.audit('an audit event', { actor: 'test' });
+    });
+    expect(lines.map((entry) => [entry['level'], entry['msg']])).toEqual([
+      ['warn', 'a warning'],
+      ['error', 'an error'],
+      ['fatal', 'a fatal error'],
+      ['info', 'an audit event'],
+    ]);
+  });
+});
+
 describe('request ids', () => {
   let example: { app: NestExpressApplication; url: string };
   beforeAll(async () => (example = await startExample()));
