@@ -84,7 +84,7 @@ describe('password checks per client IP', () => {
   let identity: SigninIdentity;
   let callback: Awaited<ReturnType<typeof startCallbackServer>>;
   beforeAll(async () => {
-    identity = await startSigninIdentity({ SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '3' });
+    identity = await startSigninIdentity({ SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '3', TRUSTED_PROXY_HOPS: '1' });
     callback = await startCallbackServer();
   });
   afterAll(async () => {
@@ -109,5 +109,22 @@ describe('password checks per client IP', () => {
       user.uid,
     ]);
     expect(audited).toHaveLength(0);
+  });
+
+  it("keeps each client's attempts apart: one address using up its own leaves another's password checked", async () => {
+    const app = await registerPartnerApp(identity, [callback.redirectUri]);
+    const user = await createUserWithPassword(identity, app);
+    const flow = signinFlow(identity, callback.redirectUri);
+    const loginAt = async (browser: FormBrowser) =>
+      browser.follow((await flow.authorizationUrl(await flow.relyingParty(app))).url.toString(), callback.redirectUri);
+    const noisy = new FormBrowser({ 'X-Forwarded-For': '203.0.113.7' });
+    const noisyLogin = await loginAt(noisy);
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      expect((await noisy.submit(noisyLogin, { email, password: PASSWORD }, '/login')).status).toBe(401);
+    }
+    expect((await noisy.submit(noisyLogin, { email: 'd@example.com', password: PASSWORD }, '/login')).status).toBe(429);
+    const other = new FormBrowser({ 'X-Forwarded-For': '198.51.100.20' });
+    const wrong = await other.submit(await loginAt(other), { email: user.email, password: `${PASSWORD}-wrong` }, '/login');
+    expect(wrong.status).toBe(401);
   });
 });

@@ -8,6 +8,7 @@ const LIMITS = {
   RATE_LIMIT_APP_PER_MINUTE: '60',
   RATE_LIMIT_APP_WRITES_PER_MINUTE: '2',
   RATE_LIMIT_PLATFORM_BURST: '1000',
+  RATE_LIMIT_PLATFORM_PER_MINUTE: '6000',
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,6 +60,64 @@ describe('per-key rate limits', () => {
     expect(stored[0].n).toBe(2);
   });
 
+  it('takes DELETE from the same write bucket as POST, one bucket per key', async () => {
+    const partner = await identity.newAppKey({ maxApps: 10 });
+    const other = await identity.newAppKey({ maxApps: 10 });
+    const remove = (secret: string) => request(identity.server).delete('/v1/apps/reg_00000000000000000000').set(bearer(secret));
+    const first = await remove(partner.secret).expect(404);
+    expect([first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual(['2', '1']);
+    await remove(partner.secret).expect(404);
+    const refused = await remove(partner.secret).expect(429);
+    expect(Number(refused.headers['retry-after'])).toBe(30);
+    const app = { name: 'A', type: 'Traditional', redirectUris: ['https://a.example/cb'] };
+    await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(app).expect(429);
+    // Another key of the platform has its own write bucket.
+    const others = await remove(other.secret).expect(404);
+    expect([others.headers['x-ratelimit-limit'], others.headers['x-ratelimit-remaining']]).toEqual(['2', '1']);
+  });
+
+  it('takes no token from the key bucket for a write the write bucket refuses', async () => {
+    const partner = await identity.newAppKey();
+    const remove = () => request(identity.server).delete('/v1/apps/reg_00000000000000000000').set(bearer(partner.secret));
+    await remove().expect(404);
+    await remove().expect(404);
+    for (let i = 0; i < 3; i++) await remove().expect(429);
+    // Burst 6: two writes taken, the three refused took nothing, this read takes the third.
+    const read = await request(identity.server).get('/v1/apps').set(bearer(partner.secret)).expect(200);
+    expect(read.headers['x-ratelimit-limit']).toBe('6');
+    // (more only if the test took over a second: the key bucket refills one a second)
+    expect(Number(read.headers['x-ratelimit-remaining'])).toBeGreaterThanOrEqual(3);
+  });
+
+  it('gives platform keys their own burst and sustained rate, not the app limits', async () => {
+    const platform = () => request(identity.server).get('/v1/organizations').set(bearer(identity.platformKey)).expect(200);
+    const first = await platform();
+    expect(first.headers['x-ratelimit-limit']).toBe('1000');
+    const before = Number(first.headers['x-ratelimit-remaining']);
+    // 6000 a minute is 100 a second: 200 ms gives back far more than the one token the next request takes.
+    await sleep(200);
+    const after = Number((await platform()).headers['x-ratelimit-remaining']);
+    expect(after).toBeGreaterThanOrEqual(before);
+  });
+
+  it('counts a refusal under bucket="key" in /metrics, never naming the key', async () => {
+    const series = 'rate_limit_rejections_total{bucket="key"}';
+    const counted = async () => {
+      const { text } = await request(identity.server).get('/metrics').expect(200);
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return { text, value: line ? Number(line.slice(series.length + 1)) : 0 };
+    };
+    const before = (await counted()).value;
+    const partner = await identity.newAppKey();
+    for (let i = 0; i < 6; i++) await request(identity.server).get('/v1/apps').set(bearer(partner.secret)).expect(200);
+    await request(identity.server).get('/v1/apps').set(bearer(partner.secret)).expect(429);
+    const { text, value } = await counted();
+    expect(value).toBe(before + 1);
+    expect(text).not.toContain(partner.key.id);
+    expect(text).not.toContain(identity.redisPrefix);
+    expect(text).not.toContain(partner.secret);
+  });
+
   it('is exact under concurrency: of 40 simultaneous requests, exactly the burst gets through', async () => {
     const partner = await identity.newAppKey();
     const responses = await Promise.all(
@@ -86,7 +145,10 @@ describe('when Redis is unreachable', () => {
   it('answers keyed requests with 503, never unlimited, and reports not ready', async () => {
     const response = await request(identity.server).get('/v1/organizations').set(bearer(identity.platformKey)).expect(503);
     expect(response.body.code).toBe('service_unavailable');
+    const started = Date.now();
     const ready = await request(identity.server).get('/readyz').expect(503);
+    // At once: not held in a queue for the connection to come back (the store's command timeout is 1 s).
+    expect(Date.now() - started).toBeLessThan(900);
     expect(ready.body.checks).toEqual({ database: 'up', redis: 'down' });
   });
 });

@@ -310,7 +310,7 @@ describe('the platform routes of the waitlist', () => {
 describe('the per-IP limit of waitlist requests', () => {
   let limited: RunningIdentity;
   beforeAll(async () => {
-    limited = await startIdentity({ RATE_LIMIT_WAITLIST_PER_HOUR: '3' });
+    limited = await startIdentity({ RATE_LIMIT_WAITLIST_PER_HOUR: '3', TRUSTED_PROXY_HOPS: '1' });
   });
   afterAll(() => limited.close());
 
@@ -320,7 +320,9 @@ describe('the per-IP limit of waitlist requests', () => {
       expect([accepted.headers['x-ratelimit-limit'], accepted.headers['x-ratelimit-remaining']]).toEqual(['3', remaining]);
     }
     const refused = await request(limited.server).post('/v1/waitlist').send(validRequest('Fourth Co')).expect(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // 3 an hour: the next request is allowed once a third of an hour has passed, not a third of a minute.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(1100);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(1200);
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', title: 'Too many requests' });
     const stored: { n: number }[] = await limited.dataSource.query(`SELECT count(*)::int AS n FROM waitlist_request`);
@@ -333,5 +335,14 @@ describe('the per-IP limit of waitlist requests', () => {
       `SELECT count(*)::int AS n FROM audit_entry WHERE action = 'waitlist.request'`,
     );
     expect(audited[0]!.n).toBe(3);
+  });
+
+  it("keeps each address's allowance apart: one address using up its own leaves another's", async () => {
+    const from = (address: string, name: string) =>
+      request(limited.server).post('/v1/waitlist').set('X-Forwarded-For', address).send(validRequest(name));
+    for (let i = 0; i < 3; i++) await from('203.0.113.50', `Busy ${i}`).expect(201);
+    await from('203.0.113.50', 'Busy 3').expect(429);
+    const other = await from('203.0.113.51', 'Quiet Co').expect(201);
+    expect(other.headers['x-ratelimit-remaining']).toBe('2');
   });
 });

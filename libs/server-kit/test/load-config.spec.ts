@@ -31,4 +31,15 @@ describe('loadConfig', () => {
     expect(message).not.toContain('secret-password');
     expect(message).not.toContain('eighty');
   });
+
+  it.each([
+    ['DATABASE_POOL_IDLE_TIMEOUT_MS', ['-1', '0', '99', '3600001', '1500.5']],
+    ['SHUTDOWN_TIMEOUT_MS', ['-1', '0', '999', '120001']],
+    ['MIGRATE_ON_START', ['yes', '1']],
+    ['DATABASE_URL', ['postgres://', 'redis://db/x']],
+  ])('refuses %s outside its bounds or form, naming it', (variable, values) => {
+    for (const value of values) {
+      expect(() => loadConfig(ExampleConfig, { [variable]: value })).toThrow(new RegExp(`\\n  - ${variable}: `));
+    }
+  });
 });

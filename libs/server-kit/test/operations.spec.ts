@@ -1,9 +1,10 @@
 import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { get, type IncomingMessage } from 'node:http';
+import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createServiceApp,
+  downstreamServiceCheck,
   handleShutdownSignals,
   JsonLogger,
   loadConfig,
@@ -12,7 +13,7 @@ import {
   recordRateLimitRejection,
   requestContextMiddleware,
 } from '../src';
-import { EXAMPLE_SERVICE, ExampleConfig, Gate, slowGate } from './support/example-service';
+import { EXAMPLE_SERVICE, ExampleConfig, exampleChecks, Gate, slowGate } from './support/example-service';
 
 async function startExample(logLevel = 'warn'): Promise<{ app: NestExpressApplication; url: string }> {
   const app = await createServiceApp(EXAMPLE_SERVICE, loadConfig(ExampleConfig, { LOG_LEVEL: logLevel }));
@@ -68,6 +69,146 @@ describe('metrics at /metrics', () => {
     recordRateLimitRejection('key');
     expect(await metricValue(example.url, 'authorization_decisions_total{side="asked",outcome="allow"}')).toBe(allowed + 2);
     expect(await metricValue(example.url, 'rate_limit_rejections_total{bucket="key"}')).toBe(rejected + 1);
+  });
+});
+
+/** Runs `work` and answers the JSON lines written on stdout meanwhile. */
+async function logLinesOf(work: () => Promise<unknown>): Promise<{ lines: Record<string, unknown>[]; raw: string }> {
+  const chunks: string[] = [];
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  });
+  try {
+    await work();
+    // The request log is written when the response finishes, a tick after the client has it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    write.mockRestore();
+  }
+  return { lines: chunks.map((line) => JSON.parse(line) as Record<string, unknown>), raw: chunks.join('') };
+}
+
+describe('the request log (LOG_LEVEL=debug)', () => {
+  let example: { app: NestExpressApplication; url: string };
+  beforeAll(async () => (example = await startExample('debug')));
+  afterAll(() => example.app.close());
+
+  it('writes method, route template, status and time, never a credential, a cookie or the raw path', async () => {
+    const { lines, raw } = await logLinesOf(() =>
+      fetch(`${example.url}/api/slow-not/xyz-raw-path?token=q-s3cret`, {
+        headers: { Authorization: 'Bearer stdreg_app_abc_S3CRET', Cookie: '_session=c00kie', 'x-request-id': 'req-log-1' },
+      }),
+    );
+    const answered = lines.filter((entry) => entry['msg'] === 'request answered');
+    expect(answered).toHaveLength(1);
+    expect(Object.keys(answered[0]!).sort()).toEqual(
+      ['context', 'durationMs', 'level', 'method', 'msg', 'requestId', 'route', 'service', 'status', 'time', 'traceId'].sort(),
+    );
+    expect(answered[0]).toMatchObject({ method: 'GET', route: '/api*path', status: 404, requestId: 'req-log-1' });
+    expect(raw).not.toMatch(/S3CRET|c00kie|q-s3cret|xyz-raw-path/);
+  });
+});
+
+describe('log levels', () => {
+  it('writes what is at or above LOG_LEVEL, and audit events whatever it says', async () => {
+    const logger = new JsonLogger('example', 'warn');
+    const { lines } = await logLinesOf(async () => {
+      logger.debug('a debug line');
+      logger.log('an info line');
+      logger.warn('a warning');
+      logger.error('an error');
+      logger.fatal('a fatal error');
+      logger.audit('an audit event', { actor: 'test' });
+    });
+    expect(lines.map((entry) => [entry['level'], entry['msg']])).toEqual([
+      ['warn', 'a warning'],
+      ['error', 'an error'],
+      ['fatal', 'a fatal error'],
+      ['info', 'an audit event'],
+    ]);
+  });
+});
+
+describe('request ids', () => {
+  let example: { app: NestExpressApplication; url: string };
+  beforeAll(async () => (example = await startExample()));
+  afterAll(() => example.app.close());
+
+  it('adopts a sane incoming X-Request-Id and replaces anything else with a fresh one', async () => {
+    const idOf = async (incoming: string) =>
+      (await fetch(`${example.url}/healthz`, { headers: { 'x-request-id': incoming } })).headers.get('x-request-id');
+    expect(await idOf('abc-123:x.y_z')).toBe('abc-123:x.y_z');
+    for (const bad of ['a'.repeat(101), 'has space', '<script>', 'quote"d', 'tab\there', 'ünïcode']) {
+      const answered = await idOf(bad);
+      expect(answered).not.toBe(bad);
+      expect(answered).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+  });
+});
+
+describe('requests answered before any route', () => {
+  let example: { app: NestExpressApplication; url: string };
+  beforeAll(async () => (example = await startExample()));
+  afterAll(() => example.app.close());
+
+  it('refuses a JSON body over 256 kB with 413 problem details', async () => {
+    const response = await fetch(`${example.url}/api/items/large`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(300 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await response.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+
+  it('labels them unmatched in /metrics, never by their path', async () => {
+    const response = await fetch(`${example.url}/api/items/unparsed-path-7`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expect(response.status).toBe(400);
+    const text = await (await fetch(`${example.url}/metrics`)).text();
+    expect(text).toMatch(/http_requests_total\{method="POST",route="unmatched",status="400"\} [1-9]/);
+    expect(text).not.toContain('unparsed-path-7');
+  });
+});
+
+describe('readiness', () => {
+  let example: { app: NestExpressApplication; url: string };
+  beforeAll(async () => (example = await startExample()));
+  afterAll(() => example.app.close());
+  afterEach(() => exampleChecks.splice(0));
+
+  it('answers 503 within its time limit when a check never settles, naming it down', async () => {
+    exampleChecks.push(
+      { name: 'database', check: () => Promise.resolve() },
+      { name: 'redis', check: () => new Promise<void>(() => undefined) },
+    );
+    const started = Date.now();
+    const response = await fetch(`${example.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'not_ready', checks: { database: 'up', redis: 'down' } });
+  });
+
+  it('reports a downstream service answering an error status as down, and stays ready', async () => {
+    const downstream = createServer((_request, response) => response.writeHead(503).end('not ready'));
+    await new Promise<void>((resolve) => downstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = downstream.address() as AddressInfo;
+      exampleChecks.push(
+        { name: 'database', check: () => Promise.resolve() },
+        downstreamServiceCheck('identity', `http://127.0.0.1:${port}`),
+      );
+      const response = await fetch(`${example.url}/readyz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ready', checks: { database: 'up' }, downstream: { identity: 'down' } });
+    } finally {
+      await new Promise((resolve) => downstream.close(resolve));
+    }
   });
 });
 

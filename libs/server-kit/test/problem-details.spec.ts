@@ -1,6 +1,7 @@
-import type { ArgumentsHost } from '@nestjs/common';
+import { BadGatewayException, type ArgumentsHost } from '@nestjs/common';
+import { ErrorCode } from '@stdreg/contracts';
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { JsonLogger, ProblemDetailsFilter } from '../src';
+import { DomainError, JsonLogger, ProblemDetailsFilter } from '../src';
 
 /** What the filter answers for an error thrown by a request's handler. */
 function answerTo(exception: unknown): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
@@ -36,5 +37,65 @@ describe('a request whose database connection is lost', () => {
 
   it('still answers 500 to an error it does not know', () => {
     expect(answerTo(new Error('something else')).status).toBe(500);
+  });
+});
+
+describe('what a problem body reveals', () => {
+  const SECRET = 'stdreg_app_k3y_Sup3rSecret whsec_abcdef password=hunter2';
+
+  it('answers an unknown error with a fixed 500 detail, nothing of its message', () => {
+    const answer = answerTo(new Error(`request to https://partner.example failed: Authorization: Bearer ${SECRET}`));
+    expect(answer.status).toBe(500);
+    expect(answer.body).toMatchObject({ code: 'internal_error', detail: 'An unexpected error occurred.' });
+    expect(JSON.stringify(answer.body)).not.toMatch(/Sup3rSecret|whsec_|hunter2|Bearer/);
+  });
+
+  it('answers a 5xx HttpException with the same fixed detail, not its message', () => {
+    const answer = answerTo(new BadGatewayException(`upstream said ${SECRET}`));
+    expect(answer.status).toBe(500);
+    expect(answer.body['detail']).toBe('An unexpected error occurred.');
+    expect(JSON.stringify(answer.body)).not.toMatch(/Sup3rSecret|whsec_|hunter2/);
+  });
+
+  it('keeps the standard members when an error carries extensions of the same names', () => {
+    const error = new DomainError(ErrorCode.Conflict, 'The scenario changed.', undefined, undefined, {
+      status: 200,
+      code: 'ok',
+      type: 'about:blank',
+      title: 'Fine',
+      detail: 'nothing happened',
+      currentRevision: 4,
+    });
+    const answer = answerTo(error);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({
+      status: 409,
+      code: 'conflict',
+      title: 'Conflict',
+      detail: 'The scenario changed.',
+      currentRevision: 4,
+    });
+    expect(answer.body['type']).toMatch(/conflict$/);
+  });
+});
+
+describe('database failures a request can cause', () => {
+  it.each([
+    ['a serialization failure (40001)', '40001'],
+    ['a deadlock (40P01)', '40P01'],
+  ])('answers 409 conflict, nothing written, for %s', (_, code) => {
+    const answer = answerTo(sqlError(code, 'could not serialize access due to concurrent update'));
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'conflict', detail: expect.stringContaining('nothing was written') });
+  });
+
+  it.each([
+    ['a number out of range (22003)', '22003', 'value "99999999999999999999" is out of range for type bigint'],
+    ['an impossible date (22008)', '22008', 'date/time field value out of range: "2026-02-30"'],
+  ])('answers 400 validation_failed for %s, without echoing the value', (_, code, message) => {
+    const answer = answerTo(sqlError(code, message));
+    expect(answer.status).toBe(400);
+    expect(answer.body['code']).toBe('validation_failed');
+    expect(JSON.stringify(answer.body)).not.toMatch(/99999999999999999999|2026-02-30/);
   });
 });

@@ -41,7 +41,10 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
 
   /** Base URL of standards-api (without /api/v2). */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'STANDARDS_API_URL must be an http(s) URL' })
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'STANDARDS_API_URL must be an http(s) URL' },
+  )
   STANDARDS_API_URL = 'http://127.0.0.1:3001';
 
   /** How long the gateway waits for standards-api or identity reads. */

@@ -14,6 +14,9 @@ export interface Page {
 export class FormBrowser {
   private readonly cookies = new Map<string, { value: string; path: string }>();
 
+  /** `headers` go with every request (e.g. the X-Forwarded-For a proxy in front would add). */
+  constructor(private readonly headers: Record<string, string> = {}) {}
+
   async get(url: string): Promise<Page> {
     return this.request(url, { method: 'GET' });
   }
@@ -68,7 +71,7 @@ export class FormBrowser {
     const response = await fetch(url, {
       ...init,
       redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) },
+      headers: { ...this.headers, ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) },
     });
     for (const line of response.headers.getSetCookie()) this.store(line);
     return {

@@ -1,6 +1,6 @@
 // A minimal service built with the kit, for tests of what every service gets from it.
 import { Controller, Get, Inject, Module, Param } from '@nestjs/common';
-import { CommonServiceConfig, HealthModule, JsonLogger, type ServiceDefinition } from '../../src';
+import { CommonServiceConfig, HealthModule, JsonLogger, type ReadinessCheck, type ServiceDefinition } from '../../src';
 
 /** Requests to GET /api/slow wait until the test opens the gate. */
 export class Gate {
@@ -18,6 +18,9 @@ export class Gate {
   }
 }
 export const slowGate = { current: new Gate() };
+
+/** The example's readiness checks: a test puts in the ones it needs and takes them out after. */
+export const exampleChecks: ReadinessCheck[] = [];
 
 @Controller()
 class ExampleController {
@@ -41,7 +44,7 @@ class ExampleModule {
   static register(logger: JsonLogger) {
     return {
       module: ExampleModule,
-      imports: [HealthModule.register({ useValue: [] })],
+      imports: [HealthModule.register({ useValue: exampleChecks })],
       controllers: [ExampleController],
       providers: [{ provide: JsonLogger, useValue: logger }],
     };

@@ -1,0 +1,89 @@
+import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
+import { IdentityConfig } from './identity.config';
+
+/** The problems a start with `env` is refused for, or [] when it starts. */
+function problemsWith(env: Record<string, string>): string[] {
+  try {
+    loadConfig(IdentityConfig, env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+}
+
+const refusedNaming = (variable: string) => [expect.stringMatching(new RegExp(`^${variable}: `))];
+
+describe("identity's configuration", () => {
+  it('starts with the defaults, and the buckets are those of the README', () => {
+    expect(problemsWith({})).toEqual([]);
+    const config = loadConfig(IdentityConfig, {});
+    expect([
+      config.RATE_LIMIT_APP_PER_MINUTE,
+      config.RATE_LIMIT_APP_BURST,
+      config.RATE_LIMIT_APP_WRITES_PER_MINUTE,
+      config.RATE_LIMIT_PLATFORM_PER_MINUTE,
+      config.RATE_LIMIT_PLATFORM_BURST,
+      config.RATE_LIMIT_WAITLIST_PER_HOUR,
+    ]).toEqual([60, 120, 20, 120, 240, 10]);
+  });
+
+  it.each([
+    'RATE_LIMIT_APP_PER_MINUTE',
+    'RATE_LIMIT_APP_BURST',
+    'RATE_LIMIT_APP_WRITES_PER_MINUTE',
+    'RATE_LIMIT_PLATFORM_PER_MINUTE',
+    'RATE_LIMIT_PLATFORM_BURST',
+    'RATE_LIMIT_WAITLIST_PER_HOUR',
+    'SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE',
+  ])('refuses a bucket %s of zero, negative or not a whole number: a limit is never off', (variable) => {
+    for (const value of ['0', '-20', '2.5', 'unlimited']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));
+  });
+
+  it('refuses a REDIS_URL that is not redis:// or rediss://', () => {
+    for (const value of ['http://127.0.0.1:6379', '127.0.0.1:6379', 'redis://']) {
+      expect(problemsWith({ REDIS_URL: value })).toEqual(refusedNaming('REDIS_URL'));
+    }
+    expect(problemsWith({ REDIS_URL: 'rediss://:pw@redis.internal:6380/2' })).toEqual([]);
+  });
+
+  it('refuses service credentials shorter than 32 characters, or not name:token pairs', () => {
+    for (const value of ['standards-api:short-token', `standards-api:${'a'.repeat(32)},mcp-gateway:short`, 'a'.repeat(40)]) {
+      expect(problemsWith({ DECISION_SERVICE_TOKENS: value })).toEqual(refusedNaming('DECISION_SERVICE_TOKENS'));
+    }
+    const config = loadConfig(IdentityConfig, { DECISION_SERVICE_TOKENS: `standards-api:${'a'.repeat(32)},mcp-gateway:${'b'.repeat(40)}` });
+    expect([...config.serviceTokens.entries()]).toEqual([
+      ['a'.repeat(32), 'standards-api'],
+      ['b'.repeat(40), 'mcp-gateway'],
+    ]);
+  });
+
+  it('refuses a registration access token shorter than 32 characters', () => {
+    for (const value of ['short', 'x'.repeat(31), `${'x'.repeat(31)} `]) {
+      expect(problemsWith({ OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN: value })).toEqual(
+        refusedNaming('OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN'),
+      );
+    }
+  });
+
+  it("refuses the gateway's MCP resource with a query, a fragment or another scheme", () => {
+    for (const value of [
+      'https://platform.example.com/mcp?tenant=a',
+      'https://platform.example.com/mcp#x',
+      'urn:stdreg:mcp',
+      'platform.example.com/mcp',
+    ]) {
+      expect(problemsWith({ OIDC_MCP_RESOURCE: value })).toEqual(refusedNaming('OIDC_MCP_RESOURCE'));
+    }
+  });
+
+  it.each([
+    ['KEY_LEASE_MS', '5001'],
+    ['TOKEN_SUBJECT_LEASE_MS', '5001'],
+    ['KEY_ROTATION_GRACE_SECONDS', '2592001'],
+    ['WEBHOOK_SECRET_OVERLAP_SECONDS', '604801'],
+    ['TRUSTED_PROXY_HOPS', '11'],
+  ])('refuses %s above its bound (%s) or negative', (variable, above) => {
+    for (const value of [above, '-1']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));
+  });
+});

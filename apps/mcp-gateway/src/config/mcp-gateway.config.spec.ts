@@ -1,0 +1,51 @@
+import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
+import { McpGatewayConfig } from './mcp-gateway.config';
+
+/** The problems a start with `env` is refused for, or [] when it starts. */
+function problemsWith(env: Record<string, string>): string[] {
+  try {
+    loadConfig(McpGatewayConfig, env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+}
+
+describe("the gateway's configuration", () => {
+  it('starts with the defaults', () => {
+    expect(problemsWith({})).toEqual([]);
+  });
+
+  it.each(['IDENTITY_URL', 'STANDARDS_API_URL'])(
+    'refuses %s without an http(s) scheme, naming it (a URL the service could never call)',
+    (variable) => {
+      for (const value of ['identity.example.com:3003', '127.0.0.1:3003', 'localhost:3003', 'ftp://identity.example.com', 'not a url']) {
+        expect(problemsWith({ [variable]: value })).toEqual([expect.stringMatching(new RegExp(`^${variable}: `))]);
+      }
+      expect(problemsWith({ [variable]: 'https://identity.example.com' })).toEqual([]);
+    },
+  );
+
+  it('refuses browser origins with a path or no scheme', () => {
+    for (const value of ['https://agent.example/app', 'agent.example', 'https://agent example']) {
+      expect(problemsWith({ MCP_ALLOWED_ORIGINS: value })).toEqual([expect.stringMatching(/^MCP_ALLOWED_ORIGINS: /)]);
+    }
+    expect(problemsWith({ MCP_ALLOWED_ORIGINS: 'https://agent.example, http://127.0.0.1:5173' })).toEqual([]);
+  });
+
+  it.each(['MCP_TOOL_CALLS_PER_MINUTE_PER_KEY', 'MCP_TOOL_CALLS_PER_MINUTE_PER_IP'])(
+    'refuses a limit of %s that is zero, negative or not a whole number',
+    (variable) => {
+      for (const value of ['0', '-5', '2.5', 'many']) {
+        expect(problemsWith({ [variable]: value })).toEqual([expect.stringMatching(new RegExp(`^${variable}: `))]);
+      }
+    },
+  );
+
+  it('refuses a REDIS_URL that is not redis:// or rediss://', () => {
+    for (const value of ['http://127.0.0.1:6379', '127.0.0.1:6379']) {
+      expect(problemsWith({ REDIS_URL: value })).toEqual([expect.stringMatching(/^REDIS_URL: /)]);
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
+import { StandardsApiConfig } from './standards-api.config';
+
+/** The problems a start with `env` is refused for, or [] when it starts. */
+function problemsWith(env: Record<string, string>): string[] {
+  try {
+    loadConfig(StandardsApiConfig, env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+}
+
+describe("standards-api's configuration", () => {
+  it('starts with the defaults', () => {
+    expect(problemsWith({})).toEqual([]);
+  });
+
+  it('refuses an IDENTITY_URL without an http(s) scheme, naming it (every protected request would fail)', () => {
+    for (const value of ['identity:3003', '127.0.0.1:3003', 'identity.example.com', 'ftp://identity.example.com']) {
+      expect(problemsWith({ IDENTITY_URL: value })).toEqual([expect.stringMatching(/^IDENTITY_URL: /)]);
+    }
+    expect(problemsWith({ IDENTITY_URL: 'http://identity:3003' })).toEqual([]);
+  });
+
+  it.each(['CONTENT_REFRESH_SECONDS', 'EVENT_RELAY_INTERVAL_MS', 'EVENT_RELAY_TIMEOUT_MS', 'AUTHZ_TIMEOUT_MS'])(
+    'refuses %s of zero, negative or not a whole number',
+    (variable) => {
+      for (const value of ['0', '-1', '1.5', 'soon']) {
+        expect(problemsWith({ [variable]: value })).toEqual([expect.stringMatching(new RegExp(`^${variable}: `))]);
+      }
+    },
+  );
+
+  it('refuses an AUTHZ_READ_CACHE_MS above the second an allow may be reused, or negative', () => {
+    for (const value of ['1001', '-1'])
+      expect(problemsWith({ AUTHZ_READ_CACHE_MS: value })).toEqual([expect.stringMatching(/^AUTHZ_READ_CACHE_MS: /)]);
+    expect(problemsWith({ AUTHZ_READ_CACHE_MS: '0' })).toEqual([]);
+  });
+});
