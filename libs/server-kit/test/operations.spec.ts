@@ -130,6 +130,26 @@ describe('log levels', () => {
   });
 });
 
+describe('credentials in log lines', () => {
+  it('writes no API key secret, webhook secret, bearer credential or JWT, wherever in the line, and keeps the key prefix', async () => {
+    const logger = new JsonLogger('example', 'debug');
+    const key = 'stdreg_app_ms3zziexc5_hAolX3cpG1gp7T5mu4NrkWSvla6e3vIRnX64c0ktS_M';
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const { lines, raw } = await logLinesOf(async () => {
+      logger.error(new Error(`upstream answered 401 to Authorization: Bearer ${jwt}`));
+      logger.event('warn', `a key was sent in the body: ${key}`, { detail: { secret: webhookSecret, header: `bearer ${key}` } });
+      logger.log('Bearer tokens are checked by identity; key stdreg_app_noisy_key is not a secret');
+    });
+    expect(lines).toHaveLength(3);
+    expect(raw).not.toMatch(/hAolX3cp|eyJzdWIi|c2lnbmF0dXJl|MfKQ9r8G/);
+    expect(lines[0]!['msg']).toBe('upstream answered 401 to Authorization: Bearer [redacted]');
+    expect(lines[1]!['msg']).toBe('a key was sent in the body: stdreg_app_ms3zziexc5_[redacted]');
+    expect(lines[1]!['detail']).toEqual({ secret: 'whsec_[redacted]', header: 'bearer [redacted]' });
+    expect(lines[2]!['msg']).toBe('Bearer tokens are checked by identity; key stdreg_app_noisy_key is not a secret');
+  });
+});
+
 describe('request ids', () => {
   let example: { app: NestExpressApplication; url: string };
   beforeAll(async () => (example = await startExample()));

@@ -4,6 +4,25 @@ import { requestContext } from './request-context';
 
 const SEVERITY: Record<LogLevel, number> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
+/**
+ * The shapes of the platform's credentials, wherever in a line they appear (a message, a field, a stack):
+ * an API key's secret (its public `stdreg_<class>_<prefix>` is kept), a webhook signing secret, a bearer
+ * credential, a JWT. What a library quotes in an error reaches the log without them.
+ */
+const CREDENTIALS: [RegExp, string][] = [
+  [/\b([Bb]earer)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]'],
+  [/\bwhsec_[A-Za-z0-9+/=_-]{8,}/g, 'whsec_[redacted]'],
+  [/\b(stdreg_[a-z]+_[a-z0-9]+)_[A-Za-z0-9_-]{16,}/g, '$1_[redacted]'],
+  [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[redacted JWT]'],
+];
+const MAY_HOLD_A_CREDENTIAL = /stdreg_|whsec_|[Bb]earer|eyJ/;
+
+/** The line with every credential shape in it replaced. */
+export function withoutCredentials(line: string): string {
+  if (!MAY_HOLD_A_CREDENTIAL.test(line)) return line;
+  return CREDENTIALS.reduce((text, [shape, replacement]) => text.replace(shape, replacement), line);
+}
+
 /** Structured JSON lines on stdout, one per event, with the request id and trace id when there are. */
 export class JsonLogger implements LoggerService {
   private readonly threshold: number;
@@ -73,6 +92,6 @@ export class JsonLogger implements LoggerService {
     }
     if (stack) entry['stack'] = stack;
     else if (message instanceof Error && message.stack) entry['stack'] = message.stack;
-    process.stdout.write(JSON.stringify(entry) + '\n');
+    process.stdout.write(withoutCredentials(JSON.stringify(entry)) + '\n');
   }
 }
