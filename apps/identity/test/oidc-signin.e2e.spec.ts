@@ -331,6 +331,8 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     const tokens = await tokensFor(config, authorization, callbackUrl);
     const access = decodeJwt(tokens.access_token);
     expect(access.exp! - access.iat!).toBe(identity.app.get(IdentityConfig).OIDC_ACCESS_TOKEN_TTL_SECONDS);
+    // A partner app's token is no agent's.
+    expect(access).not.toHaveProperty('client_kind');
     const refreshed = decodeJwt((await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE })).access_token);
     expect(refreshed.exp! - refreshed.iat!).toBe(identity.app.get(IdentityConfig).OIDC_ACCESS_TOKEN_TTL_SECONDS);
   });
@@ -383,6 +385,17 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     const allowed = await browser.submit(consent, { decision: 'allow' }, '/consent');
     const back = new URL((await browser.follow(new URL(allowed.location!, allowed.url).toString(), callback.redirectUri)).url);
     expect((await tokensFor(config, authorization, back)).claims()).toMatchObject({ sub: first.uid });
+  });
+
+  it('answers a consent form posted before anyone signed in with the login page', async () => {
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    const [, loginAction, csrf] =
+      /<form method="post" action="([^"]+)\/login[^"]*">\s*<input type="hidden" name="csrf" value="([^"]+)">/.exec(login.text)!;
+    const early = await browser.post(new URL(`${loginAction}/consent`, login.url).toString(), { csrf: csrf!, decision: 'allow' });
+    expect(early.status).toBe(200);
+    expect(early.text).toContain('name="password"');
   });
 
   it('reads a consent form without an allow as a denial', async () => {
