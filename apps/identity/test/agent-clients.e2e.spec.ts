@@ -439,6 +439,9 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
 
   it('narrows to the scopes asked for, and refuses wider ones', async () => {
     expect((await exchange({ subject_token: agentToken, scope: 'projects:read' }).expect(200)).body.scope).toBe('projects:read');
+    const repeated = await exchange({ subject_token: agentToken, scope: 'projects:read projects:read' }).expect(200);
+    expect(repeated.body.scope).toBe('projects:read');
+    expect(decodeJwt(repeated.body.access_token)['scope']).toBe('projects:read');
     const wider = await exchange({ subject_token: agentToken, scope: 'projects:read projects:draft' }).expect(422);
     expect(wider.body.domainCode).toBe('token_exchange.scope_wider');
   });

@@ -139,4 +139,26 @@ describe('one email at two organizations', () => {
       .expect(409);
     expect(second.body.detail).toContain('already signs in with this email');
   });
+
+  it('locks only the person whose password failed: the same email at another organization still signs in', async () => {
+    const first = await registerPartnerApp(identity, [callback.redirectUri]);
+    const second = await registerPartnerApp(identity, [callback.redirectUri]);
+    const email = `li.na.${randomBytes(4).toString('hex')}@example.com`;
+    const atFirst = await mirror(first, email);
+    const atSecond = await mirror(second, email);
+    expect(atFirst.uid).not.toBe(atSecond.uid);
+    await setPassword(first, atFirst.id, 'the first organization’s person');
+    await setPassword(second, atSecond.id, 'the second organization’s person');
+
+    const browser = new FormBrowser();
+    const login = await browser.follow((await flow.authorizationUrl(await flow.relyingParty(first))).url.toString(), callback.redirectUri);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await browser.submit(login, { email, password: 'somebody guessing wrong' }, '/login');
+    }
+    const locked = await browser.submit(login, { email, password: 'the first organization’s person' }, '/login');
+    expect(locked.status).toBe(429);
+    const token = await accessTokenThrough(second, email, 'the second organization’s person');
+    const decision = await flow.decide(token, 'split-project:read', second.organizationId);
+    expect(decision.body).toMatchObject({ subject: { kind: 'human', id: atSecond.uid } });
+  });
 });

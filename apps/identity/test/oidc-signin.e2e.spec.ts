@@ -2,6 +2,7 @@ import { createLocalJWKSet, jwtVerify, decodeJwt, decodeProtectedHeader, importJ
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { OidcStoreRepository } from '../src/sign-in/oidc/oidc-store.repository';
+import { IdentityConfig } from '../src/platform/config/identity.config';
 import { OIDC_SECRETS, type OidcSecrets } from '../src/platform/secrets/oidc-secrets';
 import { signinFlow, type Authorization, type SigninFlow } from './support/signin-flow';
 import {
@@ -297,6 +298,150 @@ describe('the OpenID Provider', () => {
     const again = await authorizationUrl(config, { prompt: 'login' });
     const page = await browser.follow(again.url.toString(), callback.redirectUri);
     expect(page.text).toContain('name="password"');
+  });
+});
+
+describe('what a sign-in gives, to whom, and for how long', () => {
+  it('puts the email and name in the ID token only for the scopes that ask for them', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const bare = await authorizationUrl(config, { scope: 'openid api' });
+    const withoutEmail = (await tokensFor(config, bare, await signIn(bare, user.email))).claims()!;
+    expect(withoutEmail).toMatchObject({ sub: user.uid, uid: user.uid });
+    expect(withoutEmail).not.toHaveProperty('email');
+    expect(withoutEmail).not.toHaveProperty('email_verified');
+    expect(withoutEmail).not.toHaveProperty('name');
+    const asked = await authorizationUrl(config, { scope: 'openid email api' });
+    const withEmail = (await tokensFor(config, asked, await signIn(asked, user.email))).claims()!;
+    expect(withEmail).toMatchObject({ sub: user.uid, email: user.email, email_verified: true });
+    expect(withEmail).not.toHaveProperty('name');
+  });
+
+  it('gives API access tokens the configured lifetime, and codes sixty seconds', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const callbackUrl = await signIn(authorization, user.email);
+    const [code] = await identity.dataSource.query(
+      `SELECT extract(epoch FROM expires_at - now()) AS "secondsLeft" FROM oidc_model WHERE model = 'AuthorizationCode' AND id = $1`,
+      [callbackUrl.searchParams.get('code')],
+    );
+    expect(Number(code.secondsLeft)).toBeLessThanOrEqual(60);
+    expect(Number(code.secondsLeft)).toBeGreaterThan(30);
+    const tokens = await tokensFor(config, authorization, callbackUrl);
+    const access = decodeJwt(tokens.access_token);
+    expect(access.exp! - access.iat!).toBe(identity.app.get(IdentityConfig).OIDC_ACCESS_TOKEN_TTL_SECONDS);
+    // A partner app's token is no agent's.
+    expect(access).not.toHaveProperty('client_kind');
+    const refreshed = decodeJwt((await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE })).access_token);
+    expect(refreshed.exp! - refreshed.iat!).toBe(identity.app.get(IdentityConfig).OIDC_ACCESS_TOKEN_TTL_SECONDS);
+  });
+
+  it('lets no other client revoke a refresh token', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    const stranger = await registerPartnerApp(identity, [callback.redirectUri]);
+    await request(identity.server)
+      .post('/oidc/token/revocation')
+      .auth(stranger.clientId, stranger.clientSecret)
+      .type('form')
+      .send({ token: tokens.refresh_token!, token_type_hint: 'refresh_token' });
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE });
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({ sub: user.uid, client_id: app.clientId });
+  });
+
+  it('refreshes no token of a user deleted since signing in', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    await request(identity.server).delete(`/v1/users/${user.mirrorId}`).set('Authorization', `Bearer ${app.appKey}`).expect(204);
+    expect(await identity.dataSource.query('SELECT 1 FROM unified_user WHERE uid = $1', [user.uid])).toHaveLength(0);
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE }))).toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('keeps the signed-in account at the consent step: a login form posted there signs no one else in', async () => {
+    const first = await createUserWithPassword(identity, app);
+    const second = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const browser = new FormBrowser();
+    const login = await browser.follow(authorization.url.toString(), callback.redirectUri);
+    const afterLogin = await browser.submit(login, { email: first.email, password: PASSWORD }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+    const [, consentAction, csrf] =
+      /<form method="post" action="([^"]+)\/consent[^"]*">\s*<input type="hidden" name="csrf" value="([^"]+)">/.exec(consent.text)!;
+    const relogin = await browser.post(new URL(`${consentAction}/login`, consent.url).toString(), {
+      csrf: csrf!,
+      email: second.email,
+      password: PASSWORD,
+    });
+    expect(relogin.status).toBe(200);
+    expect(relogin.text).toContain('name="decision" value="allow"');
+    const allowed = await browser.submit(consent, { decision: 'allow' }, '/consent');
+    const back = new URL((await browser.follow(new URL(allowed.location!, allowed.url).toString(), callback.redirectUri)).url);
+    expect((await tokensFor(config, authorization, back)).claims()).toMatchObject({ sub: first.uid });
+  });
+
+  it('answers a consent form posted before anyone signed in with the login page', async () => {
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    const [, loginAction, csrf] =
+      /<form method="post" action="([^"]+)\/login[^"]*">\s*<input type="hidden" name="csrf" value="([^"]+)">/.exec(login.text)!;
+    const early = await browser.post(new URL(`${loginAction}/consent`, login.url).toString(), { csrf: csrf!, decision: 'allow' });
+    expect(early.status).toBe(200);
+    expect(early.text).toContain('name="password"');
+  });
+
+  it('reads a consent form without an allow as a denial', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const authorization = await authorizationUrl(config);
+    const login = await browser.follow(authorization.url.toString(), callback.redirectUri);
+    const afterLogin = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+    const undecided = await browser.submit(consent, {}, '/consent');
+    const back = new URL((await browser.follow(new URL(undecided.location!, undecided.url).toString(), callback.redirectUri)).url);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('code')).toBeNull();
+  });
+
+  it('adds a consent given again to the grant the app already holds', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const first = await authorizationUrl(config);
+    const before = await tokensFor(config, first, await signIn(first, user.email, PASSWORD, browser));
+    // Signed in already: the same browser meets the consent page only, with nothing new to ask.
+    const again = await authorizationUrl(config);
+    const consent = await browser.follow(again.url.toString(), callback.redirectUri);
+    expect(consent.text).toContain('Nothing new is asked.');
+    const allowed = await browser.submit(consent, { decision: 'allow' }, '/consent');
+    const back = new URL((await browser.follow(new URL(allowed.location!, allowed.url).toString(), callback.redirectUri)).url);
+    const after = await tokensFor(config, again, back);
+    expect(decodeJwt(after.access_token)).toMatchObject({ gid: decodeJwt(before.access_token)['gid'], scope: 'api', sub: user.uid });
+  });
+
+  it('counts again from one when a lock has run out: a single wrong password does not lock the account again', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    await identity.dataSource.query(
+      `UPDATE user_password SET failed_attempts = 5, locked_until = now() - interval '1 second' WHERE uid = $1`,
+      [user.uid],
+    );
+    const wrong = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('4 attempts left');
+    const [row] = await identity.dataSource.query('SELECT failed_attempts, locked_until FROM user_password WHERE uid = $1', [user.uid]);
+    expect(row).toEqual({ failed_attempts: 1, locked_until: null });
   });
 });
 

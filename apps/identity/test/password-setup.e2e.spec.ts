@@ -3,6 +3,7 @@ import request from 'supertest';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 import { FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
+import { PasswordsService } from '../src/sign-in/passwords/passwords.service';
 
 let identity: RunningIdentity;
 let app: PartnerApp;
@@ -14,6 +15,10 @@ beforeAll(async () => {
     ...signinEnv('http://id.example.test/oidc', [generateSigningKey('k1')]),
     PASSWORD_SETUP_LINKS_IN_LOG: 'true',
     LOG_LEVEL: 'info',
+    // These tests create many users and links with one app key: rate limits are tested elsewhere.
+    RATE_LIMIT_APP_PER_MINUTE: '6000',
+    RATE_LIMIT_APP_BURST: '6000',
+    RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000',
   });
   app = await registerPartnerApp(identity, ['https://portal.example/callback']);
 });
@@ -147,6 +152,80 @@ describe('password setup links', () => {
     await identity.dataSource.query(`UPDATE password_setup SET expires_at = now() - interval '1 second' WHERE uid = $1`, [user.uid]);
     expect((await openSetupPage(new FormBrowser(), base, second.setupUrl)).status).toBe(410);
     expect((await openSetupPage(new FormBrowser(), base, 'http://id.example.test/v1/password-setup/not-a-token')).status).toBe(410);
+  });
+
+  it('spends a link once when two forms are sent at the same time: one password is set, the other is refused', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const token = new URL(setup.setupUrl).pathname.split('/').pop()!;
+    const passwords = identity.app.get(PasswordsService);
+    const outcomes = await Promise.all([
+      passwords.completeSetup(token, 'the first of two passphrases', 'the first of two passphrases'),
+      passwords.completeSetup(token, 'the second of two passphrases', 'the second of two passphrases'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['done', 'invalid_link']);
+    const audit = await identity.dataSource.query(`SELECT 1 FROM audit_entry WHERE action = 'users.password-set' AND target = $1`, [
+      user.uid,
+    ]);
+    expect(audit).toHaveLength(1);
+  });
+
+  it('binds a link to its user: a new link for one user, or another user’s link spent, leaves this one working', async () => {
+    const first = await newMirror(app);
+    const second = await newMirror(app);
+    const firstSetup = (await request(identity.server).post(`/v1/users/${first.id}/password-setup`).set(bearer(app.appKey)).expect(201))
+      .body;
+    const secondSetup = (await request(identity.server).post(`/v1/users/${second.id}/password-setup`).set(bearer(app.appKey)).expect(201))
+      .body;
+    const browser = new FormBrowser();
+    const done = await browser.submit(await openSetupPage(browser, base, secondSetup.setupUrl), { password: PASSWORD, confirm: PASSWORD });
+    expect(done.status).toBe(200);
+    const stored = await identity.dataSource.query('SELECT uid, login_email FROM user_password WHERE uid IN ($1, $2)', [
+      first.uid,
+      second.uid,
+    ]);
+    expect(stored).toEqual([{ uid: second.uid, login_email: second.email }]);
+    const other = new FormBrowser();
+    const page = await openSetupPage(other, base, firstSetup.setupUrl);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(first.email);
+    expect((await other.submit(page, { password: PASSWORD, confirm: PASSWORD })).status).toBe(200);
+  });
+
+  it('refuses a link whose email another person of the organization took for signing in since it was issued', async () => {
+    const email = `twice-${randomBytes(4).toString('hex')}@example.com`;
+    const { body: records } = await request(identity.server)
+      .post('/v1/sync')
+      .set(bearer(app.appKey))
+      .send({
+        registryId: app.registryId,
+        records: [
+          { externalId: `one-${email}`, email, emailVerified: false, displayName: 'One', locale: 'en' },
+          { externalId: `two-${email}`, email, emailVerified: false, displayName: 'Two', locale: 'en' },
+        ],
+      })
+      .expect(200);
+    expect(records.results[0].uid).not.toBe(records.results[1].uid);
+    const { body: listed } = await request(identity.server)
+      .get(`/v1/users?registryId=${app.registryId}&email=${encodeURIComponent(email)}`)
+      .set(bearer(app.appKey))
+      .expect(200);
+    const links: string[] = [];
+    for (const item of listed.items as { id: string }[]) {
+      links.push(
+        (await request(identity.server).post(`/v1/users/${item.id}/password-setup`).set(bearer(app.appKey)).expect(201)).body.setupUrl,
+      );
+    }
+    const browser = new FormBrowser();
+    expect((await browser.submit(await openSetupPage(browser, base, links[0]!), { password: PASSWORD, confirm: PASSWORD })).status).toBe(
+      200,
+    );
+    const late = new FormBrowser();
+    const refused = await late.submit(await openSetupPage(late, base, links[1]!), { password: PASSWORD, confirm: PASSWORD });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('This link is not valid');
+    const passwords = await identity.dataSource.query('SELECT uid FROM user_password WHERE lower(login_email) = lower($1)', [email]);
+    expect(passwords).toHaveLength(1);
   });
 
   it('lets an app key issue links only for users of its own registries alone; a platform key for anyone', async () => {

@@ -146,6 +146,44 @@ describe('the password-setup pages', () => {
   });
 });
 
+describe('an app whose name is HTML', () => {
+  it('shows the name as text on the login, consent and password-set pages', async () => {
+    const name = '<img src=x onerror=alert(1)> & "Studio"';
+    const key = await identity.newAppKey();
+    const { body } = await request(identity.server)
+      .post('/v1/apps')
+      .set('Authorization', `Bearer ${key.secret}`)
+      .send({ name, type: 'Traditional', redirectUris: [callback.redirectUri] })
+      .expect(201);
+    const hostileApp: PartnerApp = {
+      appKey: key.secret,
+      organizationId: key.organizationId,
+      registryId: body.app.registryId as string,
+      clientId: body.app.clientId as string,
+      clientSecret: body.clientSecret as string,
+    };
+    const shown = '&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Studio&quot;';
+    const user = await createUserWithPassword(identity, hostileApp);
+    const setup = await request(identity.server)
+      .post(`/v1/users/${user.mirrorId}/password-setup`)
+      .set('Authorization', `Bearer ${hostileApp.appKey}`)
+      .expect(201);
+    const setter = new FormBrowser();
+    const done = await setter.submit(await setter.get(setup.body.setupUrl as string), { password: PASSWORD, confirm: PASSWORD });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain(`Sign in to ${shown}`);
+
+    const browser = new FormBrowser();
+    const authorization = await flow.authorizationUrl(await flow.relyingParty(hostileApp));
+    const login = await browser.follow(authorization.url.toString(), callback.redirectUri);
+    expect(login.text).toContain(shown);
+    const afterLogin = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), callback.redirectUri);
+    expect(consent.text).toContain(shown);
+    for (const page of [done, login, consent]) expect(page.text).not.toContain('<img');
+  });
+});
+
 describe('the sign-out page', () => {
   it('names the app that asks and offers the other language', async () => {
     const user = await createUserWithPassword(identity, app);

@@ -1,5 +1,5 @@
 import { AGENT_SCOPES, LOCALES } from '@stdreg/contracts';
-import { consentPage, type ConsentPageModel } from './signin-pages';
+import { consentPage, loginPage, setPasswordPage, type ConsentPageModel } from './signin-pages';
 import { textsFor } from './signin-texts';
 
 const page = (model: Partial<ConsentPageModel>): string =>
@@ -71,5 +71,38 @@ describe('the consent page of an agent', () => {
     const shown = text(page({ appName: 'Studio Portal', scopes: ['openid', 'api'] }));
     expect(shown).toContain('Studio Portal asks to:');
     expect(shown).not.toContain('It can never');
+  });
+});
+
+describe('text a person or a client chose, on the pages', () => {
+  const hostile = 'x" autofocus onfocus="alert(1)@example.com';
+
+  it('keeps an email typed into the login form inside its attribute', () => {
+    const html = loginPage({
+      locale: 'en',
+      action: '/v1/signin/abc/login',
+      abortAction: '/v1/signin/abc/abort',
+      csrf: 'token',
+      appName: 'Studio <b>Portal</b>',
+      email: hostile,
+      error: 'The password is not correct.',
+      otherLanguageHref: '/v1/signin/abc?lang=zh-Hans',
+    });
+    expect(html).toContain('value="x&quot; autofocus onfocus=&quot;alert(1)@example.com"');
+    expect(html).not.toContain('onfocus="alert(1)');
+    expect(html).toContain('Studio &lt;b&gt;Portal&lt;/b&gt;');
+  });
+
+  it('keeps the email of a password link inside its attribute', () => {
+    const html = setPasswordPage({
+      locale: 'en',
+      action: '/v1/password-setup/abc',
+      csrf: 'token',
+      email: hostile,
+      minLength: 12,
+      otherLanguageHref: '/v1/password-setup/abc?lang=zh-Hans',
+    });
+    expect(html).not.toContain('onfocus="alert(1)');
+    expect(html).toContain('value="x&quot; autofocus onfocus=&quot;alert(1)@example.com"');
   });
 });

@@ -19,4 +19,12 @@ describe('the password policy', () => {
     expect(passwordProblem('密码密码密码密码密码密码', email)).toBe('too_simple');
     expect(passwordProblem('我的新密码是很长的一句话', email)).toBeNull();
   });
+
+  it('takes 12 and 128 characters, and no fewer or more', () => {
+    const of = (length: number) => 'abcdefghij'.repeat(13).slice(0, length);
+    expect(passwordProblem(of(11), email)).toBe('too_short');
+    expect(passwordProblem(of(12), email)).toBeNull();
+    expect(passwordProblem(of(128), email)).toBeNull();
+    expect(passwordProblem(of(129), email)).toBe('too_long');
+  });
 });
