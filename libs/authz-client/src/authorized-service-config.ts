@@ -1,11 +1,11 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { CommonServiceConfig } from '@stdreg/server-kit';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CommonServiceConfig, IsHttpUrl } from '@stdreg/server-kit';
 
 /** Variables of a service that asks identity's decision endpoint (standards-api and the gateway). */
 export class AuthorizedServiceConfig extends CommonServiceConfig {
   /** identity's base URL (without /v1): where every protected request is decided. */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'IDENTITY_URL must be an http(s) URL' })
+  @IsHttpUrl('IDENTITY_URL')
   IDENTITY_URL = 'http://127.0.0.1:3003';
 
   /** This service's credential for identity's decision endpoint; unset: every protected request is refused. */

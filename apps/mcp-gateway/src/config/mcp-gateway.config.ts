@@ -1,7 +1,8 @@
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { canonicalResourceUrl } from '@stdreg/contracts';
+import { IsHttpUrl } from '@stdreg/server-kit';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -24,10 +25,7 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
    * Compared in canonical form (see `mcpResourceUrl`). Default: http://127.0.0.1:<MCP_GATEWAY_PORT>/mcp.
    */
   @IsOptional()
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: 'MCP_RESOURCE_URL must be an http(s) URL' },
-  )
+  @IsHttpUrl('MCP_RESOURCE_URL')
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?(#\S*)?$/i, {
     message: 'MCP_RESOURCE_URL must be an http(s) URL without a query (e.g. https://platform.example.com/mcp)',
   })
@@ -41,10 +39,7 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
 
   /** Base URL of standards-api (without /api/v2). */
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: 'STANDARDS_API_URL must be an http(s) URL' },
-  )
+  @IsHttpUrl('STANDARDS_API_URL')
   STANDARDS_API_URL = 'http://127.0.0.1:3001';
 
   /** How long the gateway waits for standards-api or identity reads. */

@@ -1,8 +1,16 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** An http(s) URL with its scheme written out (`identity:3003` would pass a looser check and fail at start), named in the message. */
+export function IsHttpUrl(variable: string): PropertyDecorator {
+  return IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: `${variable} must be an http(s) URL` },
+  );
+}
 
 /** Variables every service reads. Each service extends this with its own port and dependencies. */
 export class CommonServiceConfig {
