@@ -341,6 +341,8 @@ describe('operating scenarios are append-only', () => {
         .expect(400);
       expect(response.body.domainCode).toBe('scenarios.patch_not_object');
     }
+    const noBody = await request(api.server).patch(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).expect(400);
+    expect(noBody.body.domainCode).toBe('scenarios.patch_not_object');
     expect(await counts()).toEqual(before);
   });
 
@@ -407,6 +409,90 @@ describe('operating scenarios are append-only', () => {
       .expect(404);
     expect(response.body.domainCode).toBe('scenarios.not_found');
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('a patch that changes nothing appends nothing', () => {
+  /** What a revision leaves behind: the scenario's revisions, its audit entries and its project's partner events. */
+  const traces = async (projectId: string, scenarioId: string) => ({
+    revisions: (
+      await api.dataSource.query('SELECT revision FROM scenario_revision WHERE scenario_id = $1 ORDER BY revision', [scenarioId])
+    ).map((r: { revision: number }) => r.revision),
+    audit: (await api.dataSource.query('SELECT action FROM write_audit WHERE target = $1 ORDER BY at, id', [scenarioId])).map(
+      (r: { action: string }) => r.action,
+    ),
+    events: (
+      await api.dataSource.query('SELECT type FROM event_outbox WHERE resource = $1 ORDER BY seq', [`split-project:${projectId}`])
+    ).map((r: { type: string }) => r.type),
+  });
+  const patchAs = (scenarioId: string, ifMatch?: string) => {
+    const call = request(api.server)
+      .patch(`/api/v2/operating-scenarios/${scenarioId}`)
+      .set(as(ORG_A))
+      .set('Content-Type', 'application/merge-patch+json');
+    return ifMatch ? call.set('If-Match', ifMatch) : call;
+  };
+
+  it('answers {} with the current revision and its ETag, and stores no revision, audit entry or event', async () => {
+    const { project, scenario } = await createProject();
+    const before = await traces(project.id, scenario.id);
+    const answer = await patchAs(scenario.id, `"${scenario.id}.1"`).send('{}').expect(200);
+    expect(answer.headers['etag']).toBe(`"${scenario.id}.1"`);
+    expect(answer.body).toEqual(scenario);
+    expect(await traces(project.id, scenario.id)).toEqual(before);
+    const history = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}/revisions`).set(as(ORG_A)).expect(200);
+    expect(history.body.items.map((r: { revision: number }) => r.revision)).toEqual([1]);
+    const current = await request(api.server).get(`/api/v2/operating-scenarios/${scenario.id}`).set(as(ORG_A)).expect(200);
+    expect(current.headers['etag']).toBe(`"${scenario.id}.1"`);
+  });
+
+  it('compares the content as it would be stored: the same values, an absent member removed, keys reordered, 6000.0 for 6000', async () => {
+    const { project, scenario } = await createProject();
+    const before = await traces(project.id, scenario.id);
+    const sameTiers =
+      '{"tiers":[{"label":{"zh-Hans":"平台费","en":"Platform fee"},"allocations":[{"amount":"500.00","participantId":"platform"}],' +
+      '"kind":"fixed","tierId":"platform-fee"},{"tierId":"revenue-share","kind":"percentage","label":{"en":"Revenue share",' +
+      '"zh-Hans":"收入分成"},"shares":[{"participantId":"alice","basisPoints":6000.0},{"basisPoints":4.0e3,"participantId":"bob"}]}]}';
+    for (const body of [
+      JSON.stringify({ currency: 'EUR', periods: sampleScenario()['periods'] }),
+      JSON.stringify({ absent: null }),
+      sameTiers,
+    ]) {
+      const answer = await patchAs(scenario.id).send(body).expect(200);
+      expect([answer.body.revision, answer.headers['etag']]).toEqual([1, `"${scenario.id}.1"`]);
+    }
+    expect(await traces(project.id, scenario.id)).toEqual(before);
+  });
+
+  it('still appends exactly one revision, audit entry and event for a real change, and nothing for the same change again', async () => {
+    const { project, scenario } = await createProject();
+    const before = await traces(project.id, scenario.id);
+    const change = JSON.stringify({ periods: [{ periodId: '2026-03', revenue: '5000.00', costs: '100.00' }] });
+    const changed = await patchAs(scenario.id, `"${scenario.id}.1"`).send(change).expect(200);
+    expect([changed.body.revision, changed.headers['etag']]).toEqual([2, `"${scenario.id}.2"`]);
+    const after = await traces(project.id, scenario.id);
+    expect(after).toEqual({
+      revisions: [1, 2],
+      audit: [...before.audit, 'operating-scenario.revise'],
+      events: [...before.events, 'scenario.revised'],
+    });
+    const again = await patchAs(scenario.id, `"${scenario.id}.2"`).send(change).expect(200);
+    expect(again.body).toEqual(changed.body);
+    expect(again.headers['etag']).toBe(`"${scenario.id}.2"`);
+    expect(await traces(project.id, scenario.id)).toEqual(after);
+  });
+
+  it('checks If-Match first: a no-op under the current ETag keeps it, under a stale one is a 412', async () => {
+    const { project, scenario } = await createProject();
+    await patchAs(scenario.id)
+      .send(JSON.stringify({ periods: [{ periodId: '2026-04', revenue: '1.00', costs: '0' }] }))
+      .expect(200);
+    const before = await traces(project.id, scenario.id);
+    const kept = await patchAs(scenario.id, `"${scenario.id}.2"`).send('{}').expect(200);
+    expect(kept.headers['etag']).toBe(`"${scenario.id}.2"`);
+    const stale = await patchAs(scenario.id, `"${scenario.id}.1"`).send('{}').expect(412);
+    expect(stale.body).toMatchObject({ code: 'precondition_failed', domainCode: 'scenarios.changed' });
+    expect(await traces(project.id, scenario.id)).toEqual(before);
   });
 });
 

@@ -8,7 +8,7 @@ import {
   type SplitProjectDto,
 } from '@stdreg/contracts';
 import { keysetPage, uuidv7 } from '@stdreg/server-kit';
-import { applyMergePatch, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
+import { applyMergePatch, canonicalJson, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Caller } from '../callers/caller';
 import { RegistryService } from '../registry/registry.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
@@ -161,6 +161,8 @@ export class SplitProjectsService {
   /**
    * Applies a JSON Merge Patch to the current revision's content and stores the valid result as the
    * next revision, under the scenario's row lock; a stale If-Match is refused and nothing is stored.
+   * A result whose canonical form is the current revision's appends nothing: no revision, audit entry
+   * or event, and the current revision is the answer.
    */
   async revise(id: string, patch: unknown, ifMatch: string | undefined, auth: Caller): Promise<OperatingScenarioDto> {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
@@ -174,6 +176,7 @@ export class SplitProjectsService {
       const current = (await this.projects.findRevision(id, scenario.currentRevision, manager))!;
       const project = (await this.projects.findProject(auth.organizationId, scenario.projectId, manager))!;
       const next = this.validContent(applyMergePatch(current.content, patch), 'content', project.currency);
+      if (canonicalJson(next) === canonicalJson(current.content)) return toScenarioDto(scenario, current);
       const revision = scenario.currentRevision + 1;
       await this.projects.insertRevision(manager, revisionOf(id, revision, next, auth));
       await this.audit.record(manager, auth, 'operating-scenario.revise', id, { revision });
