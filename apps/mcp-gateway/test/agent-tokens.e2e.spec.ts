@@ -50,7 +50,7 @@ let gateway: RunningGateway;
 let partner: Partner;
 let mcpResource: string;
 /** One person, signed in by an agent host once for every subset of the agent scopes. */
-const tokenFor = new Map<string, { clientId: string; accessToken: string }>();
+const tokenFor = new Map<string, { clientId: string; accessToken: string; refreshToken: string | undefined }>();
 let personUid: string;
 
 const SUBSETS = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => AGENT_SCOPES.filter((_, index) => bits & (1 << index)));
@@ -63,14 +63,9 @@ beforeAll(async () => {
   proxy = await startRecordingProxy(platform.standardsApiUrl);
   gateway = await startGateway(
     {
-      STANDARDS_API_URL: proxy.url,
-      IDENTITY_URL: platform.identityUrl,
-      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+      ...gatewayEnvironment(),
       // Spelled differently from identity's: scheme case and a trailing slash must not make them mismatch.
       MCP_RESOURCE_URL: `HTTP://127.0.0.1:${port}/mcp/`,
-      OIDC_ISSUER: `${platform.identityUrl}/oidc`,
-      // Every request asks identity: the scope checks are what is tested, not the read cache.
-      AUTHZ_READ_CACHE_MS: '0',
     },
     port,
   );
@@ -81,6 +76,17 @@ beforeAll(async () => {
   personUid = person.uid;
   withScopes.forEach((scopes, index) => tokenFor.set(key(scopes), person.tokens[index]!));
 }, PLATFORM_START_TIMEOUT_MS);
+function gatewayEnvironment(): Record<string, string> {
+  return {
+    STANDARDS_API_URL: proxy.url,
+    IDENTITY_URL: platform.identityUrl,
+    IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    OIDC_ISSUER: `${platform.identityUrl}/oidc`,
+    // Every request asks identity: the scope checks are what is tested, not the read cache.
+    AUTHZ_READ_CACHE_MS: '0',
+  };
+}
+
 afterAll(async () => {
   await partner?.close();
   await gateway?.close();
@@ -219,5 +225,45 @@ describe("an agent's token at the gateway", () => {
       }),
       { numRuns: 40, seed: 17 },
     );
+  });
+});
+
+describe("an agent's tool-call limit", () => {
+  /** A new access token for the agent, as its host gets one when the old one runs out. */
+  async function refreshed(clientId: string, refreshToken: string): Promise<string> {
+    const discovery = (await (await fetch(`${platform.identityUrl}/oidc/.well-known/openid-configuration`)).json()) as {
+      token_endpoint: string;
+    };
+    const answer = await fetch(discovery.token_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, resource: mcpResource }),
+    });
+    expect(answer.status).toBe(200);
+    return ((await answer.json()) as { access_token: string }).access_token;
+  }
+
+  it('counts a refreshed token against the bucket of the token it replaced: a refresh does not start the limit afresh', async () => {
+    const port = await freePort();
+    const limited = await startGateway(
+      { ...gatewayEnvironment(), MCP_RESOURCE_URL: mcpResource, MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2' },
+      port,
+    );
+    try {
+      const call = (token: string) =>
+        postMcp(limited.mcpUrl, token, { id: ++rpcId, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'cap' } } });
+      const { clientId, accessToken, refreshToken } = all();
+      const renewed = await refreshed(clientId, refreshToken!);
+      expect(renewed).not.toBe(accessToken);
+      expect((await call(accessToken)).status).toBe(200);
+      expect((await call(accessToken)).status).toBe(200);
+      const refused = await call(renewed);
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining('for this agent') } });
+      // Another agent host the same person signed in has a bucket of its own.
+      expect((await call(tokenFor.get('registry:read')!.accessToken)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

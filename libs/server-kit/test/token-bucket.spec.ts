@@ -33,6 +33,24 @@ describe('the token bucket (in process)', () => {
     expect(Math.floor(reads.buckets[0]!.tokens)).toBe(99);
   });
 
+  it('takes several tokens from every bucket at once, or none, and tells the wait until that many are back', async () => {
+    let now = 0;
+    const store = new MemoryRateLimitStore({ now: () => now });
+    const perSecond: BucketSpec = { key: 'batch', capacity: 5, perMillisecond: 1 / 1000 };
+    expect((await store.take([perSecond, general], 3)).allowed).toBe(true);
+    const refused = await store.take([perSecond, general], 3);
+    expect(refused.allowed).toBe(false);
+    expect(refused.buckets.map((b) => b.tokens)).toEqual([2, 117]);
+    expect(retryAfterSeconds(refused, 3)).toBe(1);
+    expect((await store.take([perSecond], 2)).allowed).toBe(true);
+    now += 2500;
+    const later = await store.take([perSecond], 3);
+    expect(later.allowed).toBe(false);
+    expect(retryAfterSeconds(later, 3)).toBe(1);
+    now += 500;
+    expect((await store.take([perSecond], 3)).allowed).toBe(true);
+  });
+
   it('forgets buckets that have filled up again, and never one still being refilled', async () => {
     let now = 0;
     const store = new MemoryRateLimitStore({ now: () => now, sweepFrom: 10 });

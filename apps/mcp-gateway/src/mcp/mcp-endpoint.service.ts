@@ -6,7 +6,7 @@ import { CallerAuthentication } from '../callers/caller-authentication';
 import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from '../rate-limit/tool-call-limiter';
 import { McpServerFactory } from './mcp-server.factory';
-import { rateLimited, rateLimiterUnavailable, refuse } from './mcp.errors';
+import { limitRefusal, refuse } from './mcp.errors';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
 import { requestOperations } from './request-operations';
 import { requestShapeAnswer } from './request-shape';
@@ -39,22 +39,20 @@ export class McpEndpoint {
     if (check && !check.ok) return refuse(response, check);
     const identified = this.callers.identify(request);
     if (!identified.ok) return refuse(response, identified);
-    for (let calls = countToolCalls(request.body); calls > 0; calls--) {
-      const limited = await this.limiter.take(identified.caller.credential?.value ?? null, identified.caller.ip);
-      if (!limited.ok) {
-        return refuse(
-          response,
-          limited.limitedBy === 'unavailable'
-            ? rateLimiterUnavailable(limited.retryAfterSeconds)
-            : rateLimited(limited.limitedBy, limited.retryAfterSeconds),
-        );
-      }
+    const toolCalls = countToolCalls(request.body);
+    if (toolCalls > 0) {
+      const limited = await this.limiter.take(identified.caller.credential?.value ?? null, identified.caller.ip, toolCalls);
+      if (!limited.ok) return refuse(response, limitRefusal(limited, toolCalls));
     }
     const shapeAnswer = requestShapeAnswer(request.body);
     if (shapeAnswer) return send(response, 200, shapeAnswer);
     const authenticated = await this.callers.authenticate(identified.caller, requestOperations(request.body));
     if (!authenticated.ok) return refuse(response, authenticated);
     const { caller } = authenticated;
+    if (toolCalls > 0 && caller.admitted) {
+      const limited = await this.limiter.takeForAgent(caller.admitted, toolCalls);
+      if (!limited.ok) return refuse(response, limitRefusal(limited, toolCalls));
+    }
     const server = this.servers.create(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayRefusalCode } from '@stdreg/contracts';
 import type { Response } from 'express';
+import type { LimitCheck } from '../rate-limit/tool-call-limiter';
 import { JsonRpcErrorCode, jsonRpcError } from './protocol';
 
 export type HttpRefusalCode = Extract<
@@ -48,16 +49,28 @@ export function httpStatusOf(code: HttpRefusalCode): 400 | 401 | 403 | 405 | 429
   }
 }
 
-export function rateLimited(limitedBy: string, retryAfterSeconds: number): HttpRefusal {
-  return {
-    code: 'rate_limited',
-    message: `Too many tool calls for this ${limitedBy}; retry in ${retryAfterSeconds} s.`,
-    retryAfterSeconds,
-  };
-}
-
-export function rateLimiterUnavailable(retryAfterSeconds: number): HttpRefusal {
-  return { code: 'rate_limiter_unavailable', message: 'The tool-call rate limiter is unavailable; retry shortly.', retryAfterSeconds };
+/** A tool-call limit's refusal of a request with `calls` tool calls. */
+export function limitRefusal(check: Exclude<LimitCheck, { ok: true }>, calls: number): HttpRefusal {
+  switch (check.limitedBy) {
+    case 'unavailable':
+      return {
+        code: 'rate_limiter_unavailable',
+        message: 'The tool-call rate limiter is unavailable; retry shortly.',
+        retryAfterSeconds: 1,
+      };
+    case 'batch':
+      // No Retry-After: no wait lets this request through.
+      return {
+        code: 'rate_limited',
+        message: `This request has ${calls} tool calls, more than the ${check.most} a minute allowed: send them in smaller batches.`,
+      };
+    default:
+      return {
+        code: 'rate_limited',
+        message: `Too many tool calls for this ${check.limitedBy}; retry in ${check.retryAfterSeconds} s.`,
+        retryAfterSeconds: check.retryAfterSeconds,
+      };
+  }
 }
 
 const METHOD_NOT_ALLOWED: HttpRefusal = {

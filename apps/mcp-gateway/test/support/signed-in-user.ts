@@ -14,7 +14,7 @@ export interface Partner {
     roles: string[],
     mcpResource: string,
     scopes: string[],
-  ): Promise<{ uid: string; tokens: { clientId: string; accessToken: string }[] }>;
+  ): Promise<{ uid: string; tokens: { clientId: string; accessToken: string; refreshToken: string | undefined }[] }>;
   close(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import type { BucketSpec, RateLimitStore, TakeResult } from './token-bucket';
 const TAKE_SCRIPT = `
 local now_parts = redis.call('TIME')
 local now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+local count = tonumber(ARGV[#KEYS * 2 + 1])
 local tokens = {}
 local allowed = 1
 for i, key in ipairs(KEYS) do
@@ -21,13 +22,13 @@ for i, key in ipairs(KEYS) do
     current = math.min(capacity, current + math.max(0, now - at) * rate)
   end
   tokens[i] = current
-  if current < 1 then allowed = 0 end
+  if current < count then allowed = 0 end
 end
 local reply = { allowed }
 for i, key in ipairs(KEYS) do
   local capacity = tonumber(ARGV[i * 2 - 1])
   local rate = tonumber(ARGV[i * 2])
-  if allowed == 1 then tokens[i] = tokens[i] - 1 end
+  if allowed == 1 then tokens[i] = tokens[i] - count end
   redis.call('HSET', key, 'tokens', string.format('%.17g', tokens[i]), 'at', now)
   redis.call('PEXPIRE', key, math.ceil((capacity - tokens[i]) / rate) + 1000)
   reply[i + 1] = string.format('%.17g', tokens[i])
@@ -53,8 +54,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.defineCommand('takeTokens', { lua: TAKE_SCRIPT });
   }
 
-  async take(buckets: BucketSpec[]): Promise<TakeResult> {
-    const args = buckets.flatMap((b) => [String(b.capacity), String(b.perMillisecond)]);
+  async take(buckets: BucketSpec[], count = 1): Promise<TakeResult> {
+    const args = [...buckets.flatMap((b) => [String(b.capacity), String(b.perMillisecond)]), String(count)];
     const takeTokens = (this.redis as unknown as { takeTokens(n: number, ...args: string[]): Promise<string[] | number[]> }).takeTokens;
     const reply = await takeTokens.call(this.redis, buckets.length, ...buckets.map((b) => b.key), ...args);
     return {

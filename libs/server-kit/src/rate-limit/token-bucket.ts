@@ -16,9 +16,9 @@ export interface TakeResult {
   buckets: BucketState[];
 }
 
-/** Takes one token from every bucket at once, or from none when any of them is empty. */
+/** Takes `count` tokens (one unless said) from every bucket at once, or none when any of them holds fewer. */
 export interface RateLimitStore {
-  take(buckets: BucketSpec[]): Promise<TakeResult>;
+  take(buckets: BucketSpec[], count?: number): Promise<TakeResult>;
   close(): Promise<void>;
 }
 
@@ -26,9 +26,9 @@ export function perMinute(count: number): number {
   return count / 60_000;
 }
 
-/** Whole seconds until the emptiest refused bucket has a token again; never 0. */
-export function retryAfterSeconds(result: TakeResult): number {
-  const waits = result.buckets.filter((b) => b.tokens < 1).map((b) => (1 - b.tokens) / b.spec.perMillisecond);
+/** Whole seconds until every refused bucket holds `count` tokens again; never 0. */
+export function retryAfterSeconds(result: TakeResult, count = 1): number {
+  const waits = result.buckets.filter((b) => b.tokens < count).map((b) => (count - b.tokens) / b.spec.perMillisecond);
   return Math.max(1, Math.ceil(Math.max(0, ...waits) / 1000));
 }
 
@@ -72,12 +72,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return this.buckets.size;
   }
 
-  async take(specs: BucketSpec[]): Promise<TakeResult> {
+  async take(specs: BucketSpec[], count = 1): Promise<TakeResult> {
     const at = this.now();
     const states = specs.map((spec) => ({ spec, tokens: refilled(this.buckets.get(spec.key), spec.capacity, spec.perMillisecond, at) }));
-    const allowed = states.every((s) => s.tokens >= 1);
+    const allowed = states.every((s) => s.tokens >= count);
     for (const state of states) {
-      if (allowed) state.tokens -= 1;
+      if (allowed) state.tokens -= count;
       this.buckets.set(state.spec.key, {
         tokens: state.tokens,
         at,

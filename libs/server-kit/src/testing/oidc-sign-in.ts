@@ -76,11 +76,16 @@ export async function signInAsAgent(
   person: { email: string; password: string },
   resource: string,
   scope: string,
-): Promise<{ accessToken: string; clientId: string }> {
+): Promise<{ accessToken: string; clientId: string; refreshToken: string | undefined }> {
   const registered = await fetch(`${identityUrl}/oidc/reg`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test Agent', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({
+      client_name: 'Test Agent',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'none',
+    }),
   });
   if (registered.status !== 201) throw new Error(`registering the agent answered ${registered.status}: ${await registered.text()}`);
   const clientId = ((await registered.json()) as { client_id: string }).client_id;
@@ -111,5 +116,5 @@ export async function signInAsAgent(
     { pkceCodeVerifier: verifier, expectedState: state },
     { resource },
   );
-  return { accessToken: tokens.access_token, clientId };
+  return { accessToken: tokens.access_token, clientId, refreshToken: tokens.refresh_token };
 }

@@ -19,7 +19,11 @@ export interface SignedInPartner {
   /** Signs the user in through the login and consent pages (with extra authorization parameters); answers the access token. */
   signIn(email: string, authorizationParameters?: Record<string, string>): Promise<string>;
   /** An agent host (registered by RFC 7591) signs the user in for the gateway at `mcpResource` with `scope`. */
-  signInAgent(email: string, mcpResource: string, scope: string): Promise<{ accessToken: string; clientId: string }>;
+  signInAgent(
+    email: string,
+    mcpResource: string,
+    scope: string,
+  ): Promise<{ accessToken: string; clientId: string; refreshToken: string | undefined }>;
   close(): Promise<void>;
 }
 
