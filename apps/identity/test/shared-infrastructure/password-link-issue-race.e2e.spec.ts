@@ -43,8 +43,11 @@ async function issueDuring(change: string[], params: unknown[], mirrorId: string
   await other.startTransaction();
   try {
     for (const statement of change.slice(0, -1)) await other.query(statement, params);
-    const asked = request(identity.server).post(`/v1/users/${mirrorId}/password-setup`).set({ Authorization: `Bearer ${key}` }).then();
-    for (const deadline = Date.now() + 30_000; ; ) {
+    const asked = request(identity.server)
+      .post(`/v1/users/${mirrorId}/password-setup`)
+      .set({ Authorization: `Bearer ${key}` })
+      .then();
+    for (const deadline = Date.now() + 30_000; ;) {
       const [waiting] = await identity.dataSource.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
       );
