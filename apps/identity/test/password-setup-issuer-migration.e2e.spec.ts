@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
-import { registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
+import { createMirrorRecord, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 
 // The migration that records who issued each password link, on links written before it (the previous schema).
@@ -20,21 +20,7 @@ async function partnerWithUsers(count: number): Promise<{ partner: PartnerApp; k
   const key = await identity.newAppKey();
   const partner = await registerPartnerApp(identity, ['https://portal.example/callback'], key);
   const uids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const { body } = await request(identity.server)
-      .post('/v1/users')
-      .set(bearer(partner.appKey))
-      .send({
-        registryId: partner.registryId,
-        externalId: `x-${randomBytes(4).toString('hex')}`,
-        email: `u-${randomBytes(4).toString('hex')}@example.com`,
-        emailVerified: true,
-        displayName: 'Ana',
-        locale: 'en',
-      })
-      .expect(201);
-    uids.push(body.uid);
-  }
+  for (let i = 0; i < count; i++) uids.push((await createMirrorRecord(identity, partner)).uid);
   return { partner, keyId: key.key.id, uids };
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { KeyClass } from '@stdreg/contracts';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
-import { FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
+import { createMirrorRecord, FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 import { PasswordsService } from '../src/sign-in/passwords/passwords.service';
 
@@ -40,24 +40,7 @@ afterAll(async () => {
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-async function newMirror(
-  partner: PartnerApp,
-  email = `u-${randomBytes(4).toString('hex')}@example.com`,
-): Promise<{ id: string; uid: string; email: string }> {
-  const { body } = await request(identity.server)
-    .post('/v1/users')
-    .set(bearer(partner.appKey))
-    .send({
-      registryId: partner.registryId,
-      externalId: `x-${randomBytes(4).toString('hex')}`,
-      email,
-      emailVerified: true,
-      displayName: 'Ana',
-      locale: 'en',
-    })
-    .expect(201);
-  return { id: body.id, uid: body.uid, email };
-}
+const newMirror = (partner: PartnerApp, email?: string) => createMirrorRecord(identity, partner, email);
 
 /** The set-password page is served under /v1 of this identity; the link's origin is the configured issuer's. */
 function localPath(setupUrl: string): string {

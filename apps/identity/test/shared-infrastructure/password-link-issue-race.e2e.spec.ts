@@ -1,9 +1,8 @@
 // Runs only when the test run has a PostgreSQL server (see jest.config.cjs): the revocation's (or deletion's)
 // transaction and the link's must run side by side, which an embedded database's single connection cannot.
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { startIdentity, type RunningIdentity } from '../support/identity-app';
-import { registerPartnerApp, signinEnv, type PartnerApp } from '../support/signin-fixture';
+import { createMirrorRecord, registerPartnerApp, signinEnv, type PartnerApp } from '../support/signin-fixture';
 import { generateSigningKey } from '../../src/platform/secrets/oidc-secrets';
 
 let identity: RunningIdentity;
@@ -18,19 +17,8 @@ afterAll(async () => {
 async function partnerWithUser(): Promise<{ partner: PartnerApp; keyId: string; mirrorId: string; uid: string }> {
   const key = await identity.newAppKey();
   const partner = await registerPartnerApp(identity, ['https://portal.example/callback'], key);
-  const { body } = await request(identity.server)
-    .post('/v1/users')
-    .set({ Authorization: `Bearer ${partner.appKey}` })
-    .send({
-      registryId: partner.registryId,
-      externalId: `x-${randomBytes(4).toString('hex')}`,
-      email: `u-${randomBytes(4).toString('hex')}@example.com`,
-      emailVerified: true,
-      displayName: 'Ana',
-      locale: 'en',
-    })
-    .expect(201);
-  return { partner, keyId: key.key.id, mirrorId: body.id, uid: body.uid };
+  const user = await createMirrorRecord(identity, partner);
+  return { partner, keyId: key.key.id, mirrorId: user.id, uid: user.uid };
 }
 
 /**
