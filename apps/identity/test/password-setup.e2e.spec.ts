@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { KeyClass } from '@stdreg/contracts';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
-import { FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
+import { createMirrorRecord, FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 import { PasswordsService } from '../src/sign-in/passwords/passwords.service';
 
@@ -39,24 +40,7 @@ afterAll(async () => {
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-async function newMirror(
-  partner: PartnerApp,
-  email = `u-${randomBytes(4).toString('hex')}@example.com`,
-): Promise<{ id: string; uid: string; email: string }> {
-  const { body } = await request(identity.server)
-    .post('/v1/users')
-    .set(bearer(partner.appKey))
-    .send({
-      registryId: partner.registryId,
-      externalId: `x-${randomBytes(4).toString('hex')}`,
-      email,
-      emailVerified: true,
-      displayName: 'Ana',
-      locale: 'en',
-    })
-    .expect(201);
-  return { id: body.id, uid: body.uid, email };
-}
+const newMirror = (partner: PartnerApp, email?: string) => createMirrorRecord(identity, partner, email);
 
 /** The set-password page is served under /v1 of this identity; the link's origin is the configured issuer's. */
 function localPath(setupUrl: string): string {
@@ -250,5 +234,126 @@ describe('password setup links', () => {
       .set(bearer(app.appKey))
       .expect(404);
     await request(identity.server).post(`/v1/users/${shared.id}/password-setup`).expect(401);
+  });
+});
+
+describe('a password link dies with the key or the app that issued it', () => {
+  let base: string;
+  beforeAll(async () => {
+    if (!identity.server.listening) await new Promise<void>((resolve) => identity.server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(identity.server.address() as { port: number }).port}`;
+  });
+
+  /** A fresh organization's app, with the id of the key that registered it. */
+  async function appOfNewKey(): Promise<PartnerApp & { keyId: string }> {
+    const key = await identity.newAppKey();
+    return { ...(await registerPartnerApp(identity, ['https://portal.example/callback'], key)), keyId: key.key.id };
+  }
+
+  /** Another app key of the app's organization, bound to the app's registry. */
+  async function colleagueKey(partner: PartnerApp): Promise<{ id: string; secret: string }> {
+    const { body } = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'colleague', class: 'app', organizationId: partner.organizationId, allowedRegistryIds: [partner.registryId] })
+      .expect(201);
+    return { id: body.key.id, secret: body.secret };
+  }
+
+  async function issue(mirrorId: string, key: string): Promise<string> {
+    return (await request(identity.server).post(`/v1/users/${mirrorId}/password-setup`).set(bearer(key)).expect(201)).body.setupUrl;
+  }
+
+  /** What a link nobody issued answers: the page every unusable link answers. */
+  async function unknownLinkPage() {
+    return openSetupPage(new FormBrowser(), base, `http://id.example.test/v1/password-setup/${randomBytes(32).toString('base64url')}`);
+  }
+
+  async function setsPassword(setupUrl: string): Promise<boolean> {
+    const browser = new FormBrowser();
+    const page = await openSetupPage(browser, base, setupUrl);
+    if (page.status !== 200) return false;
+    return (await browser.submit(page, { password: PASSWORD, confirm: PASSWORD })).status === 200;
+  }
+
+  const passwordOf = async (uid: string) => identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [uid]);
+
+  it('voids the unspent links of a revoked key, as an unknown link answers, and leaves another key’s links and a rotated key’s working', async () => {
+    const partner = await appOfNewKey();
+    const colleague = await colleagueKey(partner);
+    const [ofKey, opened, ofColleague] = [await newMirror(partner), await newMirror(partner), await newMirror(partner)];
+    const link = await issue(ofKey.id, partner.appKey);
+    const openedLink = await issue(opened.id, partner.appKey);
+    const colleagueLink = await issue(ofColleague.id, colleague.secret);
+    const browser = new FormBrowser();
+    const openedPage = await openSetupPage(browser, base, openedLink);
+    expect(openedPage.status).toBe(200);
+    await request(identity.server).post(`/v1/keys/${colleague.id}/rotate`).set(bearer(identity.platformKey)).send({}).expect(200);
+
+    await request(identity.server).post(`/v1/keys/${partner.keyId}/revoke`).set(bearer(identity.platformKey)).expect(200);
+
+    const unknown = await unknownLinkPage();
+    expect(unknown.status).toBe(410);
+    const voided = await openSetupPage(new FormBrowser(), base, link);
+    expect({ status: voided.status, text: voided.text }).toEqual({ status: unknown.status, text: unknown.text });
+    // A form opened before the revocation is refused when sent after it.
+    const sent = await browser.submit(openedPage, { password: PASSWORD, confirm: PASSWORD });
+    expect({ status: sent.status, text: sent.text }).toEqual({ status: unknown.status, text: unknown.text });
+    const token = new URL(link).pathname.split('/').pop()!;
+    expect(await identity.app.get(PasswordsService).completeSetup(token, PASSWORD, PASSWORD)).toEqual({ kind: 'invalid_link' });
+    expect(await passwordOf(ofKey.uid)).toHaveLength(0);
+    expect(await passwordOf(opened.uid)).toHaveLength(0);
+    const [audit] = await identity.dataSource.query(`SELECT detail FROM audit_entry WHERE action = 'keys.revoke' AND target = $1`, [
+      partner.keyId,
+    ]);
+    expect(audit.detail).toEqual({ passwordLinksVoided: 2 });
+
+    expect(await setsPassword(colleagueLink)).toBe(true);
+    expect(await passwordOf(ofColleague.uid)).toHaveLength(1);
+  });
+
+  it('voids the unspent links for the users of a deleted app, whichever of its keys issued them, and no other organization’s', async () => {
+    const partner = await appOfNewKey();
+    const colleague = await colleagueKey(partner);
+    const stranger = await appOfNewKey();
+    const [ofKey, ofColleague, ofStranger] = [await newMirror(partner), await newMirror(partner), await newMirror(stranger)];
+    const links = [await issue(ofKey.id, partner.appKey), await issue(ofColleague.id, colleague.secret)];
+    const strangerLink = await issue(ofStranger.id, stranger.appKey);
+
+    await request(identity.server).delete(`/v1/apps/${partner.registryId}`).set(bearer(partner.appKey)).expect(204);
+
+    const unknown = await unknownLinkPage();
+    for (const link of links) {
+      const voided = await openSetupPage(new FormBrowser(), base, link);
+      expect({ status: voided.status, text: voided.text }).toEqual({ status: unknown.status, text: unknown.text });
+    }
+    expect(await passwordOf(ofKey.uid)).toHaveLength(0);
+    expect(await passwordOf(ofColleague.uid)).toHaveLength(0);
+    const [audit] = await identity.dataSource.query(`SELECT detail FROM audit_entry WHERE action = 'apps.delete' AND target = $1`, [
+      partner.registryId,
+    ]);
+    expect(audit.detail).toEqual({ passwordLinksVoided: 2 });
+
+    expect(await setsPassword(strangerLink)).toBe(true);
+    expect(await passwordOf(ofStranger.uid)).toHaveLength(1);
+  });
+
+  it('issues no link for a key revoked while the request was under way', async () => {
+    const partner = await appOfNewKey();
+    const user = await newMirror(partner);
+    const { body: key } = await request(identity.server).get(`/v1/keys/${partner.keyId}`).set(bearer(identity.platformKey)).expect(200);
+    await request(identity.server).post(`/v1/keys/${partner.keyId}/revoke`).set(bearer(identity.platformKey)).expect(200);
+    // The caller as the key guard resolved it just before the revocation.
+    const caller = {
+      keyId: partner.keyId,
+      keyPrefix: key.prefix,
+      keyClass: KeyClass.App,
+      organizationId: partner.organizationId,
+      registryIds: [partner.registryId],
+      maxApps: 3,
+      agentSupervisorUid: null,
+    };
+    await expect(identity.app.get(PasswordsService).issueSetup(user.id, caller)).rejects.toMatchObject({ domainCode: 'apps.key_revoked' });
+    expect(await identity.dataSource.query('SELECT 1 FROM password_setup WHERE uid = $1', [user.uid])).toHaveLength(0);
   });
 });

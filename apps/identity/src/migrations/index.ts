@@ -9,6 +9,7 @@ import { PartnerEvents1763900000800 } from './1763900000800-partner-events';
 import { UnifiedUserLookupsAtScale1763900000900 } from './1763900000900-unified-user-lookups-at-scale';
 import { UserMergeLookups1763900001000 } from './1763900001000-user-merge-lookups';
 import { WebhookDeliveryIsolationAndRemoval1763900001100 } from './1763900001100-webhook-delivery-isolation-and-removal';
+import { PasswordSetupIssuer1763900001200 } from './1763900001200-password-setup-issuer';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const IDENTITY_MIGRATIONS = [
   UnifiedUserLookupsAtScale1763900000900,
   UserMergeLookups1763900001000,
   WebhookDeliveryIsolationAndRemoval1763900001100,
+  PasswordSetupIssuer1763900001200,
 ];

@@ -104,6 +104,27 @@ export async function registerPartnerApp(
   };
 }
 
+/** A user of the partner's app (a mirror record in its registry, with a fresh verified email unless given). */
+export async function createMirrorRecord(
+  identity: RunningIdentity,
+  app: PartnerApp,
+  email = `u-${randomBytes(4).toString('hex')}@example.com`,
+): Promise<{ id: string; uid: string; email: string }> {
+  const { body } = await request(identity.server)
+    .post('/v1/users')
+    .set('Authorization', `Bearer ${app.appKey}`)
+    .send({
+      registryId: app.registryId,
+      externalId: `x-${randomBytes(4).toString('hex')}`,
+      email,
+      emailVerified: true,
+      displayName: 'Ana',
+      locale: 'en',
+    })
+    .expect(201);
+  return { id: body.id as string, uid: body.uid as string, email };
+}
+
 export interface SignedUpUser {
   mirrorId: string;
   uid: string;

@@ -49,7 +49,7 @@ export class KeysController {
   @Post(':keyId/revoke')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Revoke a key and all its secrets, effective at once on every replica',
+    summary: 'Revoke a key and all its secrets, effective at once on every replica; the unspent password links it issued stop working',
     description: 'Answers once no replica accepts the key any more (KEY_LEASE_MS after the change, 250 ms by default).',
   })
   @ApiOkResponse({ type: ApiKeyDto })

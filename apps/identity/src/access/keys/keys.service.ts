@@ -32,7 +32,7 @@ export interface NewKey {
 
 /**
  * API keys managed: issued once, stored as hashes, rotated with a grace period, revoked at once (through
- * SubjectChanges). Checking a presented key is KeyAuthentication's (callers/).
+ * SubjectChanges, voiding the password links the key issued). Checking a presented key is KeyAuthentication's (callers/).
  */
 @Injectable()
 export class KeysService {
@@ -163,7 +163,8 @@ export class KeysService {
       this.dataSource.transaction(async (manager) => {
         if (!(await this.keys.lock(manager, id))) throw keyNotFound(id);
         await this.keys.revoke(manager, id, write);
-        await this.audit.record(actor, { action: 'keys.revoke', target: id }, manager);
+        const passwordLinksVoided = await this.keys.voidPasswordLinks(manager, id);
+        await this.audit.record(actor, { action: 'keys.revoke', target: id, detail: { passwordLinksVoided } }, manager);
         const key = (await this.keys.find(id, manager))!;
         if (key.organizationId) {
           await this.events.record(manager, {

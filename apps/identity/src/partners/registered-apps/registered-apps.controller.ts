@@ -34,7 +34,9 @@ export class RegisteredAppsController {
 
   @Delete(':registryId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete an app: its client can no longer sign anyone in' })
+  @ApiOperation({
+    summary: 'Delete an app: its client can no longer sign anyone in, and unspent password links for its users stop working',
+  })
   delete(@Param('registryId') registryId: string, @Caller() caller: KeyCaller): Promise<void> {
     return this.apps.delete(registryId, caller);
   }

@@ -100,11 +100,12 @@ export class RegisteredAppsService {
 
   async delete(registryId: string, caller: KeyCaller): Promise<void> {
     const app = await this.requireUsable(registryId, caller);
-    // The app's client ends with it, and so do its users' sign-ins.
+    // The app's client ends with it, and so do its users' sign-ins and their unspent password links.
     await this.subjectChanges.apply(SubjectChange.accessTokens(), (write) =>
       this.dataSource.transaction(async (manager) => {
         if (!(await this.apps.softDelete(manager, registryId, write))) throw appNotFound(registryId);
-        await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId }, manager);
+        const passwordLinksVoided = await this.apps.voidPasswordLinks(manager, registryId);
+        await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId, detail: { passwordLinksVoided } }, manager);
         if (app.organizationId) {
           await this.events.record(manager, {
             type: 'app.deleted',

@@ -17,7 +17,8 @@ export class PasswordsController {
     summary: 'A single-use, expiring link that lets the user of a mirror record set a password for OIDC sign-in',
     description:
       'The user signs in with the record’s email. The link is answered once, here; deliver it to the user. ' +
-      'A newer link replaces older unused ones. An app key may ask only for users that belong to its own registries alone.',
+      'A newer link replaces older unused ones; revoking the key that issued it, or deleting the user’s app, voids it. ' +
+      'An app key may ask only for users that belong to its own registries alone.',
   })
   @ApiCreatedResponse({ type: PasswordSetupDto })
   @ApiNotFoundResponse({ description: 'The user does not exist or its registry is not bound to the key', type: ProblemDetailsDto })

@@ -117,18 +117,38 @@ export class PasswordsRepository {
     return rows.map((row) => row.registry_id);
   }
 
+  /**
+   * Holds the issuing key and the record's app until the transaction ends, so a revocation or a deletion
+   * committing meanwhile waits and then voids the new link too; false when either is gone already.
+   */
+  async lockIssuer(manager: EntityManager, keyId: string, registryId: string): Promise<{ keyLive: boolean; appLive: boolean }> {
+    const keys: unknown[] = await manager.query('SELECT 1 FROM api_key WHERE id = $1 AND revoked_at IS NULL FOR SHARE', [keyId]);
+    const apps: unknown[] = await manager.query('SELECT 1 FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE', [
+      registryId,
+    ]);
+    return { keyLive: keys.length > 0, appLive: apps.length > 0 };
+  }
+
   /** A new setup link; earlier unused links of the user stop working. */
   async insertSetup(
     manager: EntityManager,
-    setup: { tokenHash: Buffer; uid: string; loginEmail: string; createdBy: string; ttlSeconds: number; registryId: string },
+    setup: {
+      tokenHash: Buffer;
+      uid: string;
+      loginEmail: string;
+      issuedByKey: string;
+      createdBy: string;
+      ttlSeconds: number;
+      registryId: string;
+    },
   ): Promise<{ expiresAt: Date }> {
     await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [
       setup.uid,
     ]);
     const rows: { expiresAt: Date }[] = await manager.query(
-      `INSERT INTO password_setup (token_hash, uid, login_email, created_by, expires_at, registry_id)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::int), $6) RETURNING expires_at AS "expiresAt"`,
-      [setup.tokenHash, setup.uid, setup.loginEmail, setup.createdBy, setup.ttlSeconds, setup.registryId],
+      `INSERT INTO password_setup (token_hash, uid, login_email, issued_by_key, created_by, expires_at, registry_id)
+       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::int), $7) RETURNING expires_at AS "expiresAt"`,
+      [setup.tokenHash, setup.uid, setup.loginEmail, setup.issuedByKey, setup.createdBy, setup.ttlSeconds, setup.registryId],
     );
     return rows[0]!;
   }

@@ -8,6 +8,8 @@ import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { UnifiedUsersService } from '../../people/unified-users/unified-users.service';
 import { UsersService } from '../../people/users/users.service';
+import { userNotFound } from '../../people/users/users.errors';
+import { registeringKeyRevoked } from '../../partners/registered-apps/registered-apps.errors';
 import { hashPassword, verifyPassword } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
 import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
@@ -64,10 +66,14 @@ export class PasswordsService {
     }
     const token = randomBytes(32).toString('base64url');
     const setup = await this.dataSource.transaction(async (manager) => {
+      const issuer = await this.passwords.lockIssuer(manager, caller.keyId, record.registryId);
+      if (!issuer.keyLive) throw registeringKeyRevoked();
+      if (!issuer.appLive) throw userNotFound(mirrorId);
       const inserted = await this.passwords.insertSetup(manager, {
         tokenHash: tokenHash(token),
         uid: user.uid,
         loginEmail: record.email,
+        issuedByKey: caller.keyId,
         createdBy: caller.keyPrefix,
         ttlSeconds: this.config.PASSWORD_SETUP_TTL_SECONDS,
         registryId: record.registryId,
