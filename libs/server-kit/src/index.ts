@@ -11,6 +11,7 @@ export * from './http/stored-integer.pipe';
 export * from './http/configure-app';
 export * from './health/health.module';
 export * from './http/run-service';
+export * from './http/service-url';
 export * from './ids';
 export * from './openapi/openapi-31';
 export * from './openapi/domain-codes';
