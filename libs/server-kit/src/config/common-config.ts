@@ -29,6 +29,14 @@ export function IsServiceUrl(variable: string): PropertyDecorator {
 
 /** Variables every service reads. Each service extends this with its own port and dependencies. */
 export class CommonServiceConfig {
+  /**
+   * `production` (the images set it): the service refuses to start with a development fallback or switch
+   * (`RequiredInProduction`, `DevelopmentOnly`). Any other value, or none: development.
+   */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string = undefined;
+
   /** Listening address: loopback by default, 0.0.0.0 in containers. */
   @IsString()
   HOST = '127.0.0.1';
