@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { EventRelay } from '../src/events/event-relay';
 import { sampleScenario } from './support/sample-scenario';
-import { startRealIdentity, type RealIdentity } from './support/real-identity';
+import { newPartner, startRealIdentity, type RealIdentity } from './support/real-identity';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 // An operator mounts identity under /identity behind a reverse proxy (IDENTITY_URL=http://proxy/identity/):
@@ -39,16 +39,6 @@ function identityUnderAPath(target: URL): Server {
   });
 }
 
-async function identityCall(method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${identity.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${identity.platformKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
 beforeAll(async () => {
   identity = await startRealIdentity();
   proxy = identityUnderAPath(new URL(identity.url));
@@ -67,11 +57,10 @@ afterAll(async () => {
 
 describe('standards-api with identity under a path behind a proxy', () => {
   it('asks for decisions, hands events over and checks readiness under that path, never at the proxy root', async () => {
-    const organization = await identityCall('POST', '/v1/organizations', { name: 'Behind a proxy' });
-    const issued = await identityCall('POST', '/v1/keys', { name: 'partner', class: 'app', organizationId: organization['id'] });
+    const partner = await newPartner(identity, 'Behind a proxy');
     await request(api.server)
       .post('/api/v2/split-projects')
-      .set({ Authorization: `Bearer ${issued['secret'] as string}`, 'X-Organization-Id': organization['id'] as string })
+      .set({ Authorization: `Bearer ${partner.key}`, 'X-Organization-Id': partner.organizationId })
       .send({ name: 'Proxied', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
       .expect(201);
     expect(await api.app.get(EventRelay).drain()).toBe(1);
