@@ -25,12 +25,23 @@ const apps = { identity: 'IDENTITY_PORT', 'standards-api': 'STANDARDS_API_PORT',
 const withDatabase = APPS.filter(hasDatabase);
 /** Variables without a default that compose may leave unset, and why. */
 const MAY_STAY_UNSET: Record<AppName, string[]> = {
-  'standards-api': ['CONTENT_PACK_DIR'],
-  // One identity replica: generated once and kept under DATA_DIR, which is a volume (checked below).
+  // The images set NODE_ENV=production.
+  'standards-api': ['CONTENT_PACK_DIR', 'NODE_ENV'],
   // Agent registration stays open (OIDC_REGISTRATION's default): no initial access token.
-  identity: ['OIDC_JWKS', 'OIDC_COOKIE_KEYS', 'OIDC_CLIENT_SECRET_KEY', 'OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN'],
-  'mcp-gateway': [],
+  identity: ['OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN'],
+  'mcp-gateway': ['NODE_ENV'],
 };
+const SIGN_IN_KEYS = ['OIDC_JWKS', 'OIDC_COOKIE_KEYS', 'OIDC_CLIENT_SECRET_KEY'];
+
+/** A service's compose environment as compose makes it from `dotEnv` (an .env file), `${NAME:-default}` taking the default when absent. */
+function resolved(app: AppName, dotEnv: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(compose.services[app]!.environment!).map(([name, value]) => [
+      name,
+      value.replace(/\$\{([A-Z_]+):-([^}]*)\}/g, (_, variable: string, fallback: string) => dotEnv[variable] ?? fallback),
+    ]),
+  );
+}
 
 describe('docker-compose.yml', () => {
   it('runs PostgreSQL, Redis, the three services, a migration run per service with a database, and an edge proxy', () => {
@@ -67,10 +78,19 @@ describe('docker-compose.yml', () => {
   });
 
   it.each(APPS)('gives %s values its own config validation accepts, with the defaults of ${…:-default} (built artifact)', (app) => {
-    const environment = Object.fromEntries(
-      Object.entries(compose.services[app]!.environment!).map(([name, value]) => [name, value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]),
-    );
-    expect(checkConfig(app, environment)).toEqual({ ok: true, output: `${app}: configuration valid\n` });
+    expect(checkConfig(app, resolved(app))).toEqual({ ok: true, output: `${app}: configuration valid\n` });
+  });
+
+  it('runs identity as development (its sign-in keys generated) unless .env says production, which needs the keys (built artifact)', () => {
+    expect(resolved('identity')['NODE_ENV']).toBe('development');
+    const refused = checkConfig('identity', resolved('identity', { NODE_ENV: 'production' }));
+    expect(refused.ok).toBe(false);
+    for (const variable of SIGN_IN_KEYS) expect(refused.output).toContain(`${variable}: must be set when NODE_ENV=production`);
+    const keys = { OIDC_JWKS: '{"keys":[{"kid":"k"}]}', OIDC_COOKIE_KEYS: 'c'.repeat(40), OIDC_CLIENT_SECRET_KEY: 's'.repeat(43) };
+    expect(checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys }))).toEqual({
+      ok: true,
+      output: 'identity: configuration valid\n',
+    });
   });
 
   it.each(APPS)('%s trusts exactly the one proxy in front (the edge) when it reads client addresses', (app) => {

@@ -10,6 +10,7 @@ import {
   hasDatabase,
   migrateEntryPoint,
   requiredInDeployment,
+  ROOT,
   SENSITIVE,
   type AppName,
 } from './support/config-variables';
@@ -20,12 +21,19 @@ const manifests = loadManifests();
 const NAMESPACE = 'stdreg';
 /** Variables without a default that a cluster may leave unset, and why. */
 const MAY_STAY_UNSET: Record<AppName, string[]> = {
-  // The image carries the sample pack, which is what CONTENT_PACK_DIR defaults to.
-  'standards-api': ['CONTENT_PACK_DIR'],
+  // The image carries the sample pack, which is what CONTENT_PACK_DIR defaults to. Every image sets NODE_ENV=production.
+  'standards-api': ['CONTENT_PACK_DIR', 'NODE_ENV'],
   // Agent registration stays open (OIDC_REGISTRATION's default): no initial access token.
-  identity: ['OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN'],
-  'mcp-gateway': [],
+  identity: ['OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN', 'NODE_ENV'],
+  'mcp-gateway': ['NODE_ENV'],
 };
+
+/** NODE_ENV as the app's image sets it (its Dockerfile's ENV). */
+function imageNodeEnv(app: AppName): string {
+  const value = /^ENV .*\bNODE_ENV=(\S+)/m.exec(readFileSync(path.join(ROOT, 'deploy', app, 'Dockerfile'), 'utf8'))?.[1];
+  if (value === undefined) throw new Error(`deploy/${app}/Dockerfile sets no NODE_ENV`);
+  return value;
+}
 /** URL variables that name a service's own public address, not an upstream it calls. */
 const PUBLIC_URLS = ['MCP_RESOURCE_URL'];
 const API_VERSIONS: Record<string, string> = {
@@ -147,9 +155,13 @@ describe('deploy/k8s manifests', () => {
       expect(find(manifests, 'Secret', `${app}-secrets`)).toBeDefined();
     });
 
-    it("passes the app's own config validation with its ConfigMap and Secret (built artifact, --check-config)", () => {
+    it("passes the app's own config validation with its ConfigMap and Secret, in production as its image runs (built artifact, --check-config)", () => {
       const { fromConfigMap, fromSecret } = provided(workload(app).container);
-      expect(checkConfig(app, { ...fromConfigMap, ...fromSecret })).toEqual({ ok: true, output: `${app}: configuration valid\n` });
+      expect(imageNodeEnv(app)).toBe('production');
+      expect(checkConfig(app, { NODE_ENV: imageNodeEnv(app), ...fromConfigMap, ...fromSecret })).toEqual({
+        ok: true,
+        output: `${app}: configuration valid\n`,
+      });
     });
 
     it('trusts exactly the one proxy in front (the ingress controller) when it reads client addresses', () => {

@@ -1,27 +1,12 @@
 import request from 'supertest';
 import { sampleScenario } from './support/sample-scenario';
-import { startRealIdentity, type RealIdentity } from './support/real-identity';
+import { newPartner, startRealIdentity, type RealIdentity } from './support/real-identity';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 let identity: RealIdentity;
 let api: RunningStandardsApi;
 
-async function identityCall(method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${identity.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${identity.platformKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-/** An organization and an app key acting for it, made by the operator through identity's API. */
-async function partner(): Promise<{ organizationId: string; key: string }> {
-  const organization = await identityCall('POST', '/v1/organizations', { name: 'Partner' });
-  const issued = await identityCall('POST', '/v1/keys', { name: 'partner', class: 'app', organizationId: organization['id'] });
-  return { organizationId: organization['id'] as string, key: issued['secret'] as string };
-}
+const partner = () => newPartner(identity);
 
 const project = {
   name: 'With real identity',

@@ -20,7 +20,7 @@ import {
   type ForwardedCredentialDto,
   type SubjectChangeDto,
 } from '@stdreg/contracts';
-import { outgoingTraceHeaders, recordAuthorizationDecision } from '@stdreg/server-kit';
+import { outgoingTraceHeaders, recordAuthorizationDecision, serviceUrl } from '@stdreg/server-kit';
 import { SubjectChangeFeed } from './subject-change-feed';
 
 export interface AuthorizationClientOptions {
@@ -106,13 +106,13 @@ export class AuthorizationClient {
   constructor(options: AuthorizationClientOptions) {
     this.audience = options.audience;
     this.clock = options.clock ?? Date.now;
-    const origin = new URL(options.identityUrl);
-    this.pool = new Pool(origin.origin, { connections: options.connections ?? 32, pipelining: 1 });
+    const decisions = serviceUrl(options.identityUrl, '/v1/decisions');
+    this.pool = new Pool(decisions.origin, { connections: options.connections ?? 32, pipelining: 1 });
     this.timeoutMs = options.timeoutMs ?? 2000;
     this.readAllowCacheMs = Math.min(options.readAllowCacheMs ?? READ_ALLOW_REUSE_LIMIT_MS, READ_ALLOW_REUSE_LIMIT_MS);
     this.authorization = `Bearer ${options.serviceToken}`;
     this.serviceToken = options.serviceToken;
-    this.path = `${origin.pathname.replace(/\/$/, '')}/v1/decisions`;
+    this.path = decisions.pathname;
     if (options.followSubjectChanges && this.readAllowCacheMs > 0) {
       this.subjectChanges = new SubjectChangeFeed({
         identityUrl: options.identityUrl,

@@ -1,11 +1,11 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { CommonServiceConfig, IsHttpUrl } from '@stdreg/server-kit';
+import { CommonServiceConfig, IsServiceUrl } from '@stdreg/server-kit';
 
 /** Variables of a service that asks identity's decision endpoint (standards-api and the gateway). */
 export class AuthorizedServiceConfig extends CommonServiceConfig {
-  /** identity's base URL (without /v1): where every protected request is decided. */
-  @IsHttpUrl('IDENTITY_URL')
+  /** identity's base URL (without /v1; a path is kept, e.g. behind a proxy at /identity): where every protected request is decided. */
+  @IsServiceUrl('IDENTITY_URL')
   IDENTITY_URL = 'http://127.0.0.1:3003';
 
   /** This service's credential for identity's decision endpoint; unset: every protected request is refused. */

@@ -8,6 +8,7 @@ import {
   type SubjectChangeDto,
   type SubjectChangesReadyDto,
 } from '@stdreg/contracts';
+import { serviceUrl } from '@stdreg/server-kit';
 
 export interface SubjectChangeFeedOptions {
   identityUrl: string;
@@ -42,16 +43,16 @@ export class SubjectChangeFeed {
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SubjectChangeFeedOptions) {
-    const origin = new URL(options.identityUrl);
-    this.client = new Client(origin.origin, { headersTimeout: CONNECT_TIMEOUT_MS, bodyTimeout: 0, connectTimeout: CONNECT_TIMEOUT_MS });
-    this.appliedClient = new Client(origin.origin, {
+    const changes = serviceUrl(options.identityUrl, SUBJECT_CHANGES_PATH);
+    const applied = serviceUrl(options.identityUrl, SUBJECT_CHANGES_APPLIED_PATH);
+    this.client = new Client(changes.origin, { headersTimeout: CONNECT_TIMEOUT_MS, bodyTimeout: 0, connectTimeout: CONNECT_TIMEOUT_MS });
+    this.appliedClient = new Client(applied.origin, {
       headersTimeout: CONNECT_TIMEOUT_MS,
       bodyTimeout: CONNECT_TIMEOUT_MS,
       connectTimeout: CONNECT_TIMEOUT_MS,
     });
-    const base = origin.pathname.replace(/\/$/, '');
-    this.path = `${base}${SUBJECT_CHANGES_PATH}`;
-    this.appliedPath = `${base}${SUBJECT_CHANGES_APPLIED_PATH}`;
+    this.path = changes.pathname;
+    this.appliedPath = applied.pathname;
     this.connect(RETRY_FIRST_MS);
   }
 

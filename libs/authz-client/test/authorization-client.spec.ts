@@ -20,7 +20,7 @@ describe('AuthorizationClient', () => {
   let server: Server;
   let url: string;
   let behaviour: Behaviour;
-  let requests: { authorization: string | undefined; body: string }[];
+  let requests: { path: string | undefined; authorization: string | undefined; body: string }[];
   const clients: AuthorizationClient[] = [];
 
   const client = (options: { timeoutMs?: number; readAllowCacheMs?: number; identityUrl?: string } = {}) => {
@@ -44,7 +44,7 @@ describe('AuthorizationClient', () => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
-        requests.push({ authorization: request.headers.authorization, body });
+        requests.push({ path: request.url, authorization: request.headers.authorization, body });
         behaviour(request, body, response);
       });
     });
@@ -69,6 +69,14 @@ describe('AuthorizationClient', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]!.authorization).toBe('Bearer service-token');
     expect(JSON.parse(requests[0]!.body)).toEqual({ ...question(), nonce: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+  });
+
+  it('asks identity under the path of its URL (mounted behind a proxy), with or without a trailing slash', async () => {
+    behaviour = (_, body, response) => allow(body, response);
+    for (const identityUrl of [`${url}/identity`, `${url}/identity/`]) {
+      expect(await client({ identityUrl }).ask(question())).toMatchObject({ decision: 'allow' });
+    }
+    expect(requests.map((asked) => asked.path)).toEqual(['/identity/v1/decisions', '/identity/v1/decisions']);
   });
 
   it('passes a deny through as a denial that is not an outage', async () => {

@@ -1,5 +1,6 @@
 export * from './config/load-config';
 export * from './config/common-config';
+export { DevelopmentOnly, RequiredInProduction } from './config/production-config';
 export { serviceConfigProviders } from './config/service-config';
 export * from './logging/json-logger';
 export * from './logging/request-context';
@@ -11,6 +12,7 @@ export * from './http/stored-integer.pipe';
 export * from './http/configure-app';
 export * from './health/health.module';
 export * from './http/run-service';
+export * from './http/service-url';
 export * from './ids';
 export * from './openapi/openapi-31';
 export * from './openapi/domain-codes';

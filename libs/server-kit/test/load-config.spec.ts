@@ -1,6 +1,6 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Type } from 'class-transformer';
-import { CommonServiceConfig, ConfigValidationError, loadConfig } from '../src';
+import { CommonServiceConfig, ConfigValidationError, DevelopmentOnly, loadConfig, RequiredInProduction } from '../src';
 
 class ExampleConfig extends CommonServiceConfig {
   @Type(() => Number)
@@ -8,6 +8,17 @@ class ExampleConfig extends CommonServiceConfig {
   @Min(1)
   @Max(65535)
   EXAMPLE_PORT = 3000;
+}
+
+class ExampleWithDevelopmentFallbacks extends ExampleConfig {
+  @RequiredInProduction('a key for development is made up')
+  @IsOptional()
+  @IsString()
+  EXAMPLE_KEY?: string = undefined;
+
+  @DevelopmentOnly()
+  @IsIn(['true', 'false'])
+  EXAMPLE_SHORTCUT: 'true' | 'false' = 'false';
 }
 
 describe('loadConfig', () => {
@@ -41,5 +52,24 @@ describe('loadConfig', () => {
     for (const value of values) {
       expect(() => loadConfig(ExampleConfig, { [variable]: value })).toThrow(new RegExp(`\\n  - ${variable}: `));
     }
+  });
+
+  it('refuses, with NODE_ENV=production only, a development fallback and a development switch, beside the other problems', () => {
+    let error: unknown;
+    try {
+      loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: 'production', EXAMPLE_SHORTCUT: 'true', EXAMPLE_PORT: '0' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigValidationError).problems).toEqual([
+      expect.stringMatching(/^EXAMPLE_PORT: /),
+      'EXAMPLE_KEY: must be set when NODE_ENV=production (unset, a key for development is made up)',
+      'EXAMPLE_SHORTCUT: is for development and tests only: NODE_ENV=production refuses it on',
+    ]);
+    expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: 'production', EXAMPLE_KEY: 'set' }).EXAMPLE_KEY).toBe('set');
+    expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: 'development', EXAMPLE_SHORTCUT: 'true' }).EXAMPLE_SHORTCUT).toBe(
+      'true',
+    );
+    expect(loadConfig(ExampleWithDevelopmentFallbacks, { EXAMPLE_SHORTCUT: 'true' }).NODE_ENV).toBeUndefined();
   });
 });

@@ -27,6 +27,25 @@ describe("the gateway's configuration", () => {
     },
   );
 
+  it.each(['IDENTITY_URL', 'STANDARDS_API_URL'])(
+    'refuses %s with a query or fragment, naming it, and takes one with a path (a service behind a proxy)',
+    (variable) => {
+      for (const value of [
+        'http://proxy:8080/identity?tenant=a',
+        'http://proxy:8080/identity#v1',
+        'http://proxy:8080/?',
+        'http://proxy:8080#',
+      ]) {
+        expect(problemsWith({ [variable]: value })).toEqual([
+          expect.stringMatching(new RegExp(`^${variable}: ${variable} must be .*without a query or fragment`)),
+        ]);
+      }
+      for (const value of ['http://proxy:8080/identity', 'https://proxy.example.com/platform/identity/']) {
+        expect(problemsWith({ [variable]: value })).toEqual([]);
+      }
+    },
+  );
+
   it('refuses browser origins with a path or no scheme', () => {
     for (const value of ['https://agent.example/app', 'agent.example', 'https://agent example']) {
       expect(problemsWith({ MCP_ALLOWED_ORIGINS: value })).toEqual([expect.stringMatching(/^MCP_ALLOWED_ORIGINS: /)]);

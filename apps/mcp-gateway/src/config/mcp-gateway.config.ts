@@ -2,7 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { canonicalResourceUrl } from '@stdreg/contracts';
-import { IsHttpUrl } from '@stdreg/server-kit';
+import { IsHttpUrl, IsServiceUrl } from '@stdreg/server-kit';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -38,8 +38,8 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   })
   OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
 
-  /** Base URL of standards-api (without /api/v2). */
-  @IsHttpUrl('STANDARDS_API_URL')
+  /** Base URL of standards-api (without /api/v2; a path is kept, as IDENTITY_URL's). */
+  @IsServiceUrl('STANDARDS_API_URL')
   STANDARDS_API_URL = 'http://127.0.0.1:3001';
 
   /** How long the gateway waits for standards-api or identity reads. */

@@ -1,5 +1,6 @@
 // Typed HTTP client of identity's organization read (/v1/organizations/{id}), with the caller's own key.
 import type { ForwardedCredentialDto, OrganizationDto } from '@stdreg/contracts';
+import { serviceUrl } from '@stdreg/server-kit';
 import { requestJson, type UpstreamResult } from './upstream-result';
 
 export class IdentityClient {
@@ -11,7 +12,7 @@ export class IdentityClient {
   organization(id: string, credential: ForwardedCredentialDto): Promise<UpstreamResult<OrganizationDto>> {
     return requestJson<OrganizationDto>('identity', {
       method: 'GET',
-      url: new URL(`/v1/organizations/${encodeURIComponent(id)}`, this.baseUrl),
+      url: serviceUrl(this.baseUrl, `/v1/organizations/${encodeURIComponent(id)}`),
       headers: { authorization: `Bearer ${credential.value}` },
       timeoutMs: this.timeoutMs,
     });

@@ -6,6 +6,7 @@ import {
   type SearchRequestDto,
   type SearchResultDto,
 } from '@stdreg/contracts';
+import { serviceUrl } from '@stdreg/server-kit';
 import type { TokenExchangeClient } from './token-exchange.client';
 import { requestJson, type UpstreamResult } from './upstream-result';
 
@@ -25,15 +26,11 @@ export interface ActingAs {
 }
 
 export class StandardsApiClient {
-  private readonly base: string;
-
   constructor(
-    baseUrl: string,
+    private readonly baseUrl: string,
     private readonly timeoutMs: number,
     private readonly exchanges?: Pick<TokenExchangeClient, 'forStandardsApi'>,
-  ) {
-    this.base = `${baseUrl.replace(/\/$/, '')}/api/v2`;
-  }
+  ) {}
 
   async get<T>(path: string, query: Record<string, string | undefined> = {}, actingAs?: ActingAs): Promise<UpstreamResult<T>> {
     const headers = await this.headersOf(actingAs, 'projects:read');
@@ -97,7 +94,7 @@ export class StandardsApiClient {
   }
 
   private url(path: string, query: Record<string, string | undefined>): URL {
-    const url = new URL(`${this.base}${path}`);
+    const url = serviceUrl(this.baseUrl, `/api/v2${path}`);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     return url;
   }

@@ -1,6 +1,7 @@
 // The gateway's hop credential for an agent: its token exchanged at identity (RFC 8693), never passed on.
 import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE, type AgentScope, type TokenExchangeResponseDto } from '@stdreg/contracts';
+import { serviceUrl } from '@stdreg/server-kit';
 import { requestJson } from './upstream-result';
 
 export type HopCredential = { ok: true; token: string } | { ok: false; status: number; message: string };
@@ -23,7 +24,7 @@ export class TokenExchangeClient {
     private readonly serviceToken: string,
     private readonly timeoutMs: number,
   ) {
-    this.url = new URL('/v1/token-exchange', identityUrl);
+    this.url = serviceUrl(identityUrl, '/v1/token-exchange');
   }
 
   async forStandardsApi(agentToken: string, scope: AgentScope): Promise<HopCredential> {

@@ -24,6 +24,15 @@ describe("standards-api's configuration", () => {
     expect(problemsWith({ IDENTITY_URL: 'http://identity:3003' })).toEqual([]);
   });
 
+  it('refuses an IDENTITY_URL with a query or fragment, naming it, and takes one with a path (identity behind a proxy)', () => {
+    for (const value of ['http://proxy:8080/identity?tenant=a', 'http://proxy:8080/identity#v1', 'http://identity:3003/?']) {
+      expect(problemsWith({ IDENTITY_URL: value })).toEqual([
+        expect.stringMatching(/^IDENTITY_URL: IDENTITY_URL must be .*without a query or fragment/),
+      ]);
+    }
+    expect(problemsWith({ IDENTITY_URL: 'http://proxy:8080/identity/' })).toEqual([]);
+  });
+
   it.each(['CONTENT_REFRESH_SECONDS', 'EVENT_RELAY_INTERVAL_MS', 'EVENT_RELAY_TIMEOUT_MS', 'AUTHZ_TIMEOUT_MS'])(
     'refuses %s of zero, negative or not a whole number',
     (variable) => {

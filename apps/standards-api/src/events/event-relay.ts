@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MAX_HANDOVER_EVENTS } from '@stdreg/contracts';
-import { JsonLogger, PollingLoop } from '@stdreg/server-kit';
+import { JsonLogger, PollingLoop, serviceUrl } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { EventsRepository } from './events.repository';
 import { PartnerEventsService } from './events.service';
@@ -39,7 +39,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   async relayOnce(): Promise<number> {
     const batch = await this.outbox.waiting(MAX_HANDOVER_EVENTS);
     if (batch.length === 0) return 0;
-    const response = await fetch(`${this.config.IDENTITY_URL}/v1/events/handover`, {
+    const response = await fetch(serviceUrl(this.config.IDENTITY_URL, '/v1/events/handover'), {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${this.config.IDENTITY_SERVICE_TOKEN ?? ''}` },
       body: JSON.stringify({ events: batch.map(({ seq: _seq, ...event }) => event) }),

@@ -65,6 +65,22 @@ export async function startRealIdentity(
   return { url: first.url, serviceToken, platformKey, replica, stop };
 }
 
+/** An organization and an app key acting for it, made by the operator (the platform key) through identity's API. */
+export async function newPartner(identity: RealIdentity, name = 'Partner'): Promise<{ organizationId: string; key: string }> {
+  const asOperator = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${identity.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${identity.platformKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const organization = await asOperator('/v1/organizations', { name });
+  const issued = await asOperator('/v1/keys', { name: 'partner', class: 'app', organizationId: organization['id'] });
+  return { organizationId: organization['id'] as string, key: issued['secret'] as string };
+}
+
 async function spawnIdentity(
   env: Record<string, string>,
   onOutput?: (chunk: string) => void,

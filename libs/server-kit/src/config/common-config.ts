@@ -1,19 +1,42 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, isURL, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+
 /** An http(s) URL with its scheme written out (`identity:3003` would pass a looser check and fail at start), named in the message. */
 export function IsHttpUrl(variable: string): PropertyDecorator {
-  return IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: `${variable} must be an http(s) URL` },
-  );
+  return IsUrl(HTTP_URL, { message: `${variable} must be an http(s) URL` });
+}
+
+/**
+ * The base URL of another service of the platform, which `serviceUrl` joins paths to (its path kept, for a
+ * service mounted under a prefix behind a proxy): an http(s) URL as `IsHttpUrl`, without a query or fragment,
+ * which no joined path could keep.
+ */
+export function IsServiceUrl(variable: string): PropertyDecorator {
+  return ValidateBy({
+    name: 'isServiceUrl',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isURL(value, HTTP_URL) && !/[?#]/.test(value),
+      defaultMessage: () =>
+        `${variable} must be an http(s) URL without a query or fragment (e.g. http://identity:3003 or https://proxy.example.com/identity)`,
+    },
+  });
 }
 
 /** Variables every service reads. Each service extends this with its own port and dependencies. */
 export class CommonServiceConfig {
+  /**
+   * `production` (the images set it): the service refuses to start with a development fallback or switch
+   * (`RequiredInProduction`, `DevelopmentOnly`). Any other value, or none: development.
+   */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string = undefined;
+
   /** Listening address: loopback by default, 0.0.0.0 in containers. */
   @IsString()
   HOST = '127.0.0.1';

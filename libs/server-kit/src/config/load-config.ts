@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
+import { productionProblems } from './production-config';
 
 /** Thrown at start when the environment is invalid; names every bad variable, never its value. */
 export class ConfigValidationError extends Error {
@@ -11,7 +12,8 @@ export class ConfigValidationError extends Error {
 
 /**
  * Builds a validated config object from environment variables. The class declares each
- * variable as a property with class-validator decorators and its default as an initializer.
+ * variable as a property with class-validator decorators and its default as an initializer; with
+ * NODE_ENV=production, what its production rules refuse (`RequiredInProduction`, `DevelopmentOnly`) is refused too.
  */
 export function loadConfig<T extends object>(configClass: new () => T, env: Record<string, string | undefined> = process.env): T {
   const declared = Object.keys(new configClass());
@@ -21,8 +23,8 @@ export function loadConfig<T extends object>(configClass: new () => T, env: Reco
     if (value !== undefined && value !== '') present[key] = value;
   }
   const config = plainToInstance(configClass, present);
-  const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: false });
-  if (errors.length > 0) throw new ConfigValidationError(errors.map(describe));
+  const problems = [...validateSync(config, { whitelist: true, forbidNonWhitelisted: false }).map(describe), ...productionProblems(config)];
+  if (problems.length > 0) throw new ConfigValidationError(problems);
   return config;
 }
 

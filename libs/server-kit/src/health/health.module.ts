@@ -1,6 +1,7 @@
 import { Controller, type DynamicModule, Get, Inject, type InjectionToken, Module, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { serviceUrl } from '../http/service-url';
 
 /**
  * One dependency of the service; `check` resolves when it is reachable, rejects otherwise. A
@@ -18,7 +19,7 @@ const DOWNSTREAM_TIMEOUT_MS = 1500;
 
 /** Reachable when the other service answers its own liveness probe. */
 export function downstreamServiceCheck(name: string, baseUrl: string): ReadinessCheck {
-  const url = new URL('/healthz', baseUrl);
+  const url = serviceUrl(baseUrl, '/healthz');
   return {
     name,
     downstream: true,

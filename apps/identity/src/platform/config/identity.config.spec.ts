@@ -86,4 +86,47 @@ describe("identity's configuration", () => {
   ])('refuses %s above its bound (%s) or negative', (variable, above) => {
     for (const value of [above, '-1']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));
   });
+
+  describe('a production start (NODE_ENV=production)', () => {
+    const SIGN_IN_SECRETS: Record<string, string> = {
+      OIDC_JWKS: '{"keys":[]}',
+      OIDC_COOKIE_KEYS: 'k'.repeat(40),
+      OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
+    };
+    const DEVELOPMENT_SWITCHES = ['OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES', 'WEBHOOK_ALLOW_LOOPBACK', 'PASSWORD_SETUP_LINKS_IN_LOG'];
+
+    it('is refused without the sign-in secrets, naming each one to set', () => {
+      expect(problemsWith({ NODE_ENV: 'production' })).toEqual([
+        'OIDC_JWKS: must be set when NODE_ENV=production (unset, identity generates signing keys for development and keeps them under DATA_DIR)',
+        'OIDC_COOKIE_KEYS: must be set when NODE_ENV=production (unset, identity generates a cookie key for development and keeps it under DATA_DIR)',
+        'OIDC_CLIENT_SECRET_KEY: must be set when NODE_ENV=production (unset, identity generates the key sealing client secrets for development and keeps it under DATA_DIR)',
+      ]);
+      for (const [variable] of Object.entries(SIGN_IN_SECRETS)) {
+        const { [variable]: _left, ...others } = SIGN_IN_SECRETS;
+        expect(problemsWith({ NODE_ENV: 'production', ...others })).toEqual([
+          expect.stringMatching(new RegExp(`^${variable}: must be set when NODE_ENV=production`)),
+        ]);
+      }
+    });
+
+    it.each(DEVELOPMENT_SWITCHES)('is refused with the development switch %s on, naming it', (variable) => {
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: 'true' })).toEqual([
+        `${variable}: is for development and tests only: NODE_ENV=production refuses it on`,
+      ]);
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: 'false' })).toEqual([]);
+    });
+
+    it('starts with the sign-in secrets set and the development switches off', () => {
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS })).toEqual([]);
+      // WEBHOOK_ALLOW_PRIVATE_ADDRESSES is for deployments whose partners are inside: not a development switch.
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' })).toEqual([]);
+    });
+
+    it('is the only start that refuses them: without NODE_ENV or with another value, as npm start runs, they are taken', () => {
+      const development = Object.fromEntries(DEVELOPMENT_SWITCHES.map((variable) => [variable, 'true']));
+      for (const nodeEnv of [undefined, 'development', 'test', 'staging']) {
+        expect(problemsWith({ ...(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv }), ...development })).toEqual([]);
+      }
+    });
+  });
 });

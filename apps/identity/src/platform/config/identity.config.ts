@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min } from 'class-validator';
 import { canonicalResourceUrl, MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
-import { CommonServiceConfig } from '@stdreg/server-kit';
+import { CommonServiceConfig, DevelopmentOnly, RequiredInProduction } from '@stdreg/server-kit';
 
 const toInt = () => Type(() => Number);
 
@@ -99,11 +99,13 @@ export class IdentityConfig extends CommonServiceConfig {
   OIDC_ISSUER?: string = undefined;
 
   /** Signing keys, a JWKS of private keys with `kid`s: the first key of an algorithm signs, all of them verify. Unset: generated once under DATA_DIR. */
+  @RequiredInProduction('identity generates signing keys for development and keeps them under DATA_DIR')
   @IsOptional()
   @IsJSON({ message: 'must be a JSON Web Key Set ({"keys":[...]})' })
   OIDC_JWKS?: string = undefined;
 
   /** Keys that sign the provider's cookies, comma-separated, newest first (older ones still verify). Unset: generated once under DATA_DIR. */
+  @RequiredInProduction('identity generates a cookie key for development and keeps it under DATA_DIR')
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{32,200}(,[A-Za-z0-9_-]{32,200})*$/, {
     message: 'must be comma-separated keys of 32-200 characters of [A-Za-z0-9_-]',
@@ -111,6 +113,7 @@ export class IdentityConfig extends CommonServiceConfig {
   OIDC_COOKIE_KEYS?: string = undefined;
 
   /** 32 bytes (base64url) that seal the apps' client secrets at rest. Unset: generated once under DATA_DIR. */
+  @RequiredInProduction('identity generates the key sealing client secrets for development and keeps it under DATA_DIR')
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'must be 32 bytes in base64url (43 characters)' })
   OIDC_CLIENT_SECRET_KEY?: string = undefined;
@@ -147,6 +150,7 @@ export class IdentityConfig extends CommonServiceConfig {
    * Development and tests only: fetch Client ID Metadata Documents from loopback and private addresses
    * too (a local https server). Never in production: it lets a client id reach inside the network.
    */
+  @DevelopmentOnly()
   @Type(() => String)
   @IsIn(['true', 'false'])
   OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES: 'true' | 'false' = 'false';
@@ -180,6 +184,7 @@ export class IdentityConfig extends CommonServiceConfig {
    * Development and tests only: http:// and loopback targets (a receiver on this machine). Without it,
    * endpoints are https and reach public addresses only.
    */
+  @DevelopmentOnly()
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_LOOPBACK: 'true' | 'false' = 'false';
 
@@ -202,6 +207,7 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(1) @Max(100000) SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE = 30;
 
   /** Development: also write every password-setup link to the log. */
+  @DevelopmentOnly()
   @Type(() => String)
   @IsIn(['true', 'false'])
   PASSWORD_SETUP_LINKS_IN_LOG: 'true' | 'false' = 'false';

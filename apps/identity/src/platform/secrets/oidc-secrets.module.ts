@@ -16,7 +16,7 @@ import { IdentityConfigModule } from '../config/identity-config.module';
         if (generated.length > 0) {
           logger.event(
             'warn',
-            'sign-in secrets generated for development and kept under DATA_DIR; set them for production and for more than one replica',
+            'sign-in secrets generated for development and kept under DATA_DIR; set them for more than one replica (NODE_ENV=production refuses to start without them)',
             { variables: generated },
             'Oidc',
           );

@@ -57,4 +57,24 @@ describe('sign-in secrets', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('generates only what a production start (NODE_ENV=production) refuses unset, so production never runs on generated secrets', () => {
+    const { generated } = loadOidcSecrets(configWith({ DATA_DIR: 'memory://' }));
+    let refused: unknown;
+    try {
+      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ConfigValidationError);
+    expect((refused as ConfigValidationError).problems.map((problem) => problem.split(':')[0])).toEqual(generated);
+    const configured = configWith({
+      DATA_DIR: 'memory://',
+      NODE_ENV: 'production',
+      OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('prod')] }),
+      OIDC_COOKIE_KEYS: 'k'.repeat(40),
+      OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
+    });
+    expect(loadOidcSecrets(configured).generated).toEqual([]);
+  });
 });

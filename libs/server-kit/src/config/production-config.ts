@@ -1,0 +1,43 @@
+// What a production start (NODE_ENV=production) refuses, marked on the variables it concerns: a fallback made
+// for development when the variable is unset, or a development switch turned on.
+
+interface ProductionRule {
+  variable: string;
+  refused: (value: unknown) => boolean;
+  problem: string;
+}
+
+/** The rules each config class declares itself, by its prototype; a class also obeys those of the classes it extends. */
+const RULES = new WeakMap<object, ProductionRule[]>();
+
+function rule(refused: ProductionRule['refused'], problem: string): PropertyDecorator {
+  return (prototype, property) => {
+    RULES.set(prototype, [...(RULES.get(prototype) ?? []), { variable: String(property), refused, problem }]);
+  };
+}
+
+/** Unset, the service falls back to something made for development (`fallback` says what): a production start refuses that. */
+export function RequiredInProduction(fallback: string): PropertyDecorator {
+  return rule((value) => value === undefined, `must be set when NODE_ENV=production (unset, ${fallback})`);
+}
+
+/** A switch for development and tests: a production start refuses it on. */
+export function DevelopmentOnly(): PropertyDecorator {
+  return rule((value) => value === true || value === 'true', 'is for development and tests only: NODE_ENV=production refuses it on');
+}
+
+/** Each `VARIABLE: why` a production start refuses in `config`; none when NODE_ENV is not `production`. */
+export function productionProblems(config: object): string[] {
+  if ((config as { NODE_ENV?: unknown }).NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  for (
+    let prototype = Object.getPrototypeOf(config) as object | null;
+    prototype;
+    prototype = Object.getPrototypeOf(prototype) as object | null
+  ) {
+    for (const { variable, refused, problem } of RULES.get(prototype) ?? []) {
+      if (refused((config as Record<string, unknown>)[variable])) problems.push(`${variable}: ${problem}`);
+    }
+  }
+  return problems;
+}
