@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, DATA_DIR: path.resolve(root, process.env.DATA_DIR ?? '.data') };
+// The trial on embedded defaults: development secrets and switches, which NODE_ENV=production refuses.
+const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: path.resolve(root, process.env.DATA_DIR ?? '.data') };
 const ports = {
   'standards-api': Number(env.STANDARDS_API_PORT ?? 3001),
   'mcp-gateway': Number(env.MCP_GATEWAY_PORT ?? 3002),

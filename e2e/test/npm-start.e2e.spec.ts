@@ -25,6 +25,8 @@ beforeAll(async () => {
     // process's events), so the connections this test is about do idle out.
     EVENT_RELAY_INTERVAL_MS: '60000',
     WEBHOOK_POLL_INTERVAL_MS: '60000',
+    // A shell that exports it (a production machine, a habit): npm start is still the development trial.
+    NODE_ENV: 'production',
   });
   const asked = await call<WaitlistRequestDto>('POST', `${platform.identityUrl}/v1/waitlist`, {
     body: { organizationName: 'Idle Studio', contactName: 'Ana Idle', contactEmail: 'ana@idle.example', useCase: 'idling' },
