@@ -71,6 +71,43 @@ describe('POST /v1/apps', () => {
     expect(count[0].n).toBe(0);
   });
 
+  it('refuses a redirect URI longer than 2000 characters, and more than 20 of them, creating nothing', async () => {
+    const partner = await identity.newAppKey();
+    const long = `https://portal.acme.example/${'c'.repeat(2000 - 'https://portal.acme.example/'.length + 1)}`;
+    const tooLong = await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send({ ...validApp(), redirectUris: [long] })
+      .expect(400);
+    expect(tooLong.body.errors[0]).toMatchObject({ field: 'redirectUris', message: expect.stringContaining('at most 2000 characters') });
+    const many = Array.from({ length: 21 }, (_, i) => `https://portal.acme.example/cb${i}`);
+    const tooMany = await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send({ ...validApp(), redirectUris: many })
+      .expect(400);
+    expect(tooMany.body.errors[0].field).toBe('redirectUris');
+    await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send({ ...validApp(), redirectUris: many.slice(0, 20) })
+      .expect(201);
+    const count = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [
+      partner.key.id,
+    ]);
+    expect(count[0].n).toBe(1);
+  });
+
+  it('stores the name without the spaces around it', async () => {
+    const partner = await identity.newAppKey();
+    const { body } = await request(identity.server)
+      .post('/v1/apps')
+      .set(bearer(partner.secret))
+      .send(validApp('  Acme Portal  '))
+      .expect(201);
+    expect(body.app.name).toBe('Acme Portal');
+  });
+
   it('accepts http on localhost', async () => {
     const partner = await identity.newAppKey();
     await request(identity.server)
@@ -126,6 +163,13 @@ describe('apps of other keys', () => {
     await request(identity.server).delete(`/v1/apps/${body.app.registryId}`).set(bearer(stranger.secret)).expect(404);
     const listed = await request(identity.server).get('/v1/apps').set(bearer(stranger.secret)).expect(200);
     expect(listed.body).toEqual({ items: [], nextCursor: null });
+    // A key with an app of its own sees no more of the others'.
+    const own = await identity.newRegistry(stranger.secret);
+    await request(identity.server).get(`/v1/apps/${own.registryId}`).set(bearer(stranger.secret)).expect(200);
+    await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(stranger.secret)).expect(404);
+    await request(identity.server).delete(`/v1/apps/${body.app.registryId}`).set(bearer(stranger.secret)).expect(404);
+    const ownList = await request(identity.server).get('/v1/apps').set(bearer(stranger.secret)).expect(200);
+    expect(ownList.body.items.map((app: { registryId: string }) => app.registryId)).toEqual([own.registryId]);
     const platform = await request(identity.server).get(`/v1/apps/${body.app.registryId}`).set(bearer(identity.platformKey)).expect(200);
     expect(platform.body.registryId).toBe(body.app.registryId);
   });
@@ -170,6 +214,20 @@ describe('apps of other keys', () => {
     expect(seen).toEqual([...registered].sort());
   });
 
+  it('is deleted once when deletions race: one 204, the others 404, one audit entry', async () => {
+    const partner = await identity.newAppKey();
+    const { registryId } = await identity.newRegistry(partner.secret);
+    const responses = await Promise.all(
+      Array.from({ length: 3 }, () => request(identity.server).delete(`/v1/apps/${registryId}`).set(bearer(partner.secret))),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404]);
+    const audited = await identity.dataSource.query('SELECT count(*)::int AS n FROM audit_entry WHERE action = $1 AND target = $2', [
+      'apps.delete',
+      registryId,
+    ]);
+    expect(audited[0].n).toBe(1);
+  });
+
   it('a deleted app frees a slot and disappears', async () => {
     const partner = await identity.newAppKey({ maxApps: 1 });
     const first = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp()).expect(201);
@@ -177,5 +235,12 @@ describe('apps of other keys', () => {
     await request(identity.server).delete(`/v1/apps/${first.body.app.registryId}`).set(bearer(partner.secret)).expect(204);
     await request(identity.server).get(`/v1/apps/${first.body.app.registryId}`).set(bearer(partner.secret)).expect(404);
     await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp()).expect(201);
+    const listed = await request(identity.server).get('/v1/apps').query({ limit: 100 }).set(bearer(identity.platformKey)).expect(200);
+    expect(listed.body.items.map((app: { registryId: string }) => app.registryId)).not.toContain(first.body.app.registryId);
+    const audited = await identity.dataSource.query('SELECT actor_kind, actor_id FROM audit_entry WHERE action = $1 AND target = $2', [
+      'apps.delete',
+      first.body.app.registryId,
+    ]);
+    expect(audited).toEqual([{ actor_kind: 'app_key', actor_id: partner.key.prefix }]);
   });
 });

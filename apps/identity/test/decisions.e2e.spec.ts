@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { credentialDigest, DECISION_SIGNATURE_HEADER, decisionSignatureMatches } from '@stdreg/contracts';
 import { startIdentity, SERVICE_TOKEN, type RunningIdentity } from './support/identity-app';
@@ -9,8 +10,11 @@ const decide = (body: unknown, token = SERVICE_TOKEN) =>
     .set('Authorization', `Bearer ${token}`)
     .send(body as object);
 
+/** A second service asking for decisions, whose refusals are counted apart from the first's. */
+const GATEWAY_TOKEN = `test-${randomBytes(24).toString('base64url')}`;
+
 beforeAll(async () => {
-  identity = await startIdentity();
+  identity = await startIdentity({ DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN},mcp-gateway:${GATEWAY_TOKEN}` });
 });
 afterAll(() => identity.close());
 
@@ -123,6 +127,56 @@ describe('POST /v1/decisions', () => {
     expect(audited).toEqual([known, known, known, { actor_kind: 'service', actor_id: expect.any(String), counted: '1' }]);
   });
 
+  it('records a refusal under the key when its prefix is presented with a wrong secret or one rotated out', async () => {
+    const partner = await identity.newAppKey();
+    await request(identity.server)
+      .post(`/v1/keys/${partner.key.id}/rotate`)
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .send({ gracePeriodSeconds: 0 })
+      .expect(200);
+    const resource = { organizationId: partner.organizationId, projectId: `p-wrong-${partner.key.prefix}` };
+    const action = 'settlement-run:post';
+    for (const value of [partner.secret, `stdreg_app_${partner.key.prefix}_${'B'.repeat(43)}`]) {
+      expect((await decide({ credential: { kind: 'api_key', value }, action, resource }).expect(200)).body).toMatchObject({
+        decision: 'deny',
+        reason: 'invalid_credential',
+      });
+    }
+    const audited = await identity.dataSource.query(
+      `SELECT actor_kind, actor_id FROM audit_entry WHERE action = $1 AND target = $2 ORDER BY id`,
+      [`decision:${action}`, resource.projectId],
+    );
+    const known = { actor_kind: 'app_key', actor_id: partner.key.prefix };
+    expect(audited).toEqual([known, known]);
+  });
+
+  it("counts each service's refusals of made-up credentials apart: another service's refusal in the same minute is written", async () => {
+    const resource = { organizationId: '01900000-0000-7000-8000-0000000000aa', projectId: `p-tally-${randomBytes(4).toString('hex')}` };
+    const madeUp = { kind: 'api_key', value: `stdreg_app_${'y'.repeat(10)}_${'C'.repeat(43)}` };
+    const body = { credential: madeUp, action: 'rule-version:create', resource };
+    await decide(body).expect(200);
+    await decide(body, GATEWAY_TOKEN).expect(200);
+    const audited = await identity.dataSource.query(
+      `SELECT actor_id, detail->>'unknownCredentialsRefused' AS counted FROM audit_entry WHERE action = $1 AND target = $2 AND actor_kind = 'service'`,
+      ['decision:rule-version:create', resource.projectId],
+    );
+    expect(audited).toContainEqual({ actor_id: 'mcp-gateway', counted: '1' });
+  });
+
+  it('records a formal decision on an organization without a project under the organization', async () => {
+    const partner = await identity.newAppKey();
+    await decide({
+      credential: { kind: 'api_key', value: partner.secret },
+      action: 'split-project:activate',
+      resource: { organizationId: partner.organizationId },
+    }).expect(200);
+    const audited = await identity.dataSource.query(`SELECT target FROM audit_entry WHERE action = $1 AND actor_id = $2`, [
+      'decision:split-project:activate',
+      partner.key.prefix,
+    ]);
+    expect(audited).toEqual([{ target: partner.organizationId }]);
+  });
+
   it('denies unknown actions, invalid keys, revoked keys and malformed access tokens', async () => {
     const partner = await identity.newAppKey();
     const resource = { organizationId: partner.organizationId };
@@ -165,5 +219,32 @@ describe('POST /v1/decisions', () => {
       action: 'split-project:read',
       resource: { organizationId: 'not-a-uuid' },
     }).expect(400);
+  });
+});
+
+describe('a key held on a lease', () => {
+  let leased: RunningIdentity;
+  beforeAll(async () => {
+    // The longest lease: the decisions after the first on the key are answered from it, not from the database.
+    leased = await startIdentity({ KEY_LEASE_MS: '5000' });
+  });
+  afterAll(() => leased.close());
+
+  it("still checks the secret presented: another secret under the key's prefix is denied", async () => {
+    const partner = await leased.newAppKey();
+    const ask = (value: string) =>
+      request(leased.server)
+        .post('/v1/decisions')
+        .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+        .send({
+          credential: { kind: 'api_key', value },
+          action: 'split-project:read',
+          resource: { organizationId: partner.organizationId },
+        })
+        .expect(200);
+    expect((await ask(partner.secret)).body).toMatchObject({ decision: 'allow', subject: { kind: 'app_key', id: partner.key.id } });
+    const otherSecret = `stdreg_app_${partner.key.prefix}_${'A'.repeat(43)}`;
+    expect((await ask(otherSecret)).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential', subject: null });
+    expect((await ask(partner.secret)).body.decision).toBe('allow');
   });
 });

@@ -1,10 +1,13 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import { JsonLogger } from '@stdreg/server-kit';
 import { KeyAuthentication } from '../src/access/callers/key-authentication';
 import { KeysService } from '../src/access/keys/keys.service';
 import { bootstrapPlatformKey } from '../src/access/bootstrap/first-platform-key';
+import { BootstrapService } from '../src/access/bootstrap/bootstrap.service';
+import { IdentityConfig } from '../src/platform/config/identity.config';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let identity: RunningIdentity;
@@ -138,6 +141,8 @@ describe('API keys', () => {
     const audit = await request(identity.server).get(`/v1/audit?actor=${prefix}&limit=100`).set(bearer(identity.platformKey)).expect(200);
     const actions = audit.body.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['key.use', 'organizations.create', 'keys.create']));
+    // A use names the method and path, never the query string.
+    expect(audit.body.items).toContainEqual(expect.objectContaining({ action: 'key.use', target: 'GET /v1/audit' }));
     expect(
       audit.body.items.find((e: { action: string; target: string }) => e.action === 'keys.create' && e.target === app.key.id),
     ).toBeDefined();
@@ -147,7 +152,145 @@ describe('API keys', () => {
   });
 });
 
+describe('what a key is issued with, and what later writes do to it', () => {
+  const platform = () => bearer(identity.platformKey);
+  const keyCount = async (): Promise<number> => (await identity.dataSource.query('SELECT count(*)::int AS n FROM api_key'))[0].n;
+  const auditOf = (action: string, target: string): Promise<{ actor_kind: string; detail: Record<string, unknown> | null }[]> =>
+    identity.dataSource.query('SELECT actor_kind, detail FROM audit_entry WHERE action = $1 AND target = $2 ORDER BY id', [action, target]);
+
+  it('binds the registries named at creation, and refuses an unknown or deleted one with 422, creating nothing', async () => {
+    const live = await identity.newRegistry();
+    const deleted = await identity.newRegistry();
+    await request(identity.server).delete(`/v1/apps/${deleted.registryId}`).set(bearer(deleted.key)).expect(204);
+    const organization = (await request(identity.server).post('/v1/organizations').set(platform()).send({ name: 'Bound Co' }).expect(201))
+      .body.id;
+    const create = (allowedRegistryIds: string[]) =>
+      request(identity.server)
+        .post('/v1/keys')
+        .set(platform())
+        .send({ name: 'bound', class: 'app', organizationId: organization, allowedRegistryIds });
+
+    const before = await keyCount();
+    for (const refused of [['reg_00000000000000000000'], [live.registryId, deleted.registryId]]) {
+      const response = await create(refused).expect(422);
+      expect(response.body).toMatchObject({ domainCode: 'keys.registries_unknown', errors: [{ field: 'allowedRegistryIds' }] });
+      expect(response.body.detail).not.toContain(live.registryId);
+    }
+    expect(await keyCount()).toBe(before);
+
+    const bound = await create([live.registryId]).expect(201);
+    expect(bound.body.key.allowedRegistryIds).toEqual([live.registryId]);
+    await request(identity.server).get(`/v1/apps/${live.registryId}`).set(bearer(bound.body.secret)).expect(200);
+  });
+
+  it('lists the keys of the class asked for, each once, page by page', async () => {
+    const mine = [await identity.newAppKey(), await identity.newAppKey(), await identity.newAppKey()].map((issued) => issued.key.id);
+    const seen: { id: string; class: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: request.Response = await request(identity.server)
+        .get('/v1/keys')
+        .query({ class: 'app', limit: 2, ...(cursor ? { cursor } : {}) })
+        .set(platform())
+        .expect(200);
+      seen.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const ids = seen.map((key) => key.id);
+    expect(seen.every((key) => key.class === 'app')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(mine));
+    const platforms = await request(identity.server).get('/v1/keys').query({ class: 'platform', limit: 100 }).set(platform()).expect(200);
+    expect(platforms.body.items.length).toBeGreaterThan(0);
+    expect(platforms.body.items.every((key: { class: string }) => key.class === 'platform')).toBe(true);
+  });
+
+  it('shows a rotated key under its new prefix and rotation time, and records the rotation with both', async () => {
+    const app = await identity.newAppKey();
+    const rotated = await request(identity.server)
+      .post(`/v1/keys/${app.key.id}/rotate`)
+      .set(platform())
+      .send({ gracePeriodSeconds: 60 })
+      .expect(200);
+    const newPrefix = rotated.body.secret.split('_')[2];
+    expect(newPrefix).not.toBe(app.key.prefix);
+    expect(rotated.body.key).toMatchObject({ prefix: newPrefix, rotatedAt: expect.any(String) });
+    const read = await request(identity.server).get(`/v1/keys/${app.key.id}`).set(platform()).expect(200);
+    expect(read.body).toMatchObject({ prefix: newPrefix, rotatedAt: rotated.body.key.rotatedAt });
+    expect(await auditOf('keys.rotate', app.key.id)).toEqual([
+      { actor_kind: 'platform_key', detail: { prefix: newPrefix, graceSeconds: 60 } },
+    ]);
+  });
+
+  it('records a revocation, keeps its first time when revoked again, and answers 404 for a key that does not exist', async () => {
+    const app = await identity.newAppKey();
+    const first = await request(identity.server).post(`/v1/keys/${app.key.id}/revoke`).set(platform()).expect(200);
+    expect(first.body.revokedAt).toEqual(expect.any(String));
+    expect(await auditOf('keys.revoke', app.key.id)).toEqual([{ actor_kind: 'platform_key', detail: {} }]);
+    const again = await request(identity.server).post(`/v1/keys/${app.key.id}/revoke`).set(platform()).expect(200);
+    expect(again.body.revokedAt).toBe(first.body.revokedAt);
+
+    const missing = '01900000-0000-7000-8000-000000000000';
+    for (const [method, route] of [
+      ['get', `/v1/keys/${missing}`],
+      ['post', `/v1/keys/${missing}/rotate`],
+      ['post', `/v1/keys/${missing}/revoke`],
+    ] as const) {
+      const response = await request(identity.server)[method](route).set(platform()).send({});
+      expect({ route, status: response.status, domainCode: response.body.domainCode }).toEqual({
+        route,
+        status: 404,
+        domainCode: 'keys.not_found',
+      });
+    }
+  });
+});
+
 describe('the bootstrap platform key', () => {
+  const activePlatformKeys = async (): Promise<number> =>
+    (await identity.dataSource.query(`SELECT count(*)::int AS n FROM api_key WHERE class = 'platform' AND revoked_at IS NULL`))[0].n;
+
+  it('is not created at start when BOOTSTRAP_PLATFORM_KEY is off', async () => {
+    const made = await identity.dataSource.query(`SELECT count(*)::int AS n FROM api_key WHERE name = 'bootstrap platform key'`);
+    expect(made[0].n).toBe(0);
+  });
+
+  it('is created by the start-up step only when BOOTSTRAP_PLATFORM_KEY is auto, in DATA_DIR', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'stdreg-bootstrap-'));
+    const file = path.join(directory, 'bootstrap-platform-key');
+    const startUp = (setting: 'auto' | 'off') =>
+      new BootstrapService(
+        identity.app.get(KeysService),
+        { ...identity.app.get(IdentityConfig), BOOTSTRAP_PLATFORM_KEY: setting, DATA_DIR: directory } as IdentityConfig,
+        identity.app.get(JsonLogger),
+      ).onApplicationBootstrap();
+    try {
+      await identity.dataSource.query(`UPDATE api_key SET revoked_at = now() WHERE class = 'platform' AND revoked_at IS NULL`);
+      await startUp('off');
+      expect(await activePlatformKeys()).toBe(0);
+      await expect(stat(file)).rejects.toThrow();
+      await startUp('auto');
+      expect(await activePlatformKeys()).toBe(1);
+      identity.platformKey = (await readFile(file, 'utf8')).trim();
+      await request(identity.server).get('/v1/organizations').set(bearer(identity.platformKey)).expect(200);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('is not kept when it cannot be written: no platform key is left that nobody holds', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'stdreg-bootstrap-'));
+    try {
+      await identity.dataSource.query(`UPDATE api_key SET revoked_at = now() WHERE class = 'platform' AND revoked_at IS NULL`);
+      await writeFile(path.join(directory, 'not-a-directory'), '');
+      const unwritable = path.join(directory, 'not-a-directory', 'bootstrap-platform-key');
+      await expect(bootstrapPlatformKey(identity.app.get(KeysService), unwritable)).rejects.toThrow();
+      expect(await activePlatformKeys()).toBe(0);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
   it('is created once, written to a file only its owner can read, and works', async () => {
     const directory = await mkdtemp(path.join(tmpdir(), 'stdreg-bootstrap-'));
     const file = path.join(directory, 'bootstrap-platform-key');
@@ -160,6 +303,20 @@ describe('the bootstrap platform key', () => {
       await request(identity.server).get('/v1/organizations').set(bearer(key)).expect(200);
       expect(await bootstrapPlatformKey(identity.app.get(KeysService), file)).toBeNull();
       identity.platformKey = key;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('is created once by replicas starting together', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'stdreg-bootstrap-'));
+    try {
+      await identity.dataSource.query(`UPDATE api_key SET revoked_at = now() WHERE class = 'platform' AND revoked_at IS NULL`);
+      const files = [0, 1, 2, 3].map((i) => path.join(directory, `replica-${i}`));
+      const prefixes = await Promise.all(files.map((file) => bootstrapPlatformKey(identity.app.get(KeysService), file)));
+      expect(prefixes.filter((prefix) => prefix !== null)).toHaveLength(1);
+      expect(await activePlatformKeys()).toBe(1);
+      identity.platformKey = (await readFile(files[prefixes.findIndex((prefix) => prefix !== null)]!, 'utf8')).trim();
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

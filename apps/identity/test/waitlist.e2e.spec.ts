@@ -61,6 +61,14 @@ describe('POST /v1/waitlist', () => {
     expect(read.body).toEqual(response.body);
   });
 
+  it('stores every text without the spaces around it', async () => {
+    const response = await submit({ ...validRequest(), contactName: '  Ada Lovelace ', useCase: '\n A member portal.  ' });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ contactName: 'Ada Lovelace', useCase: 'A member portal.' });
+    const stored = await identity.dataSource.query('SELECT contact_name, use_case FROM waitlist_request WHERE id = $1', [response.body.id]);
+    expect(stored).toEqual([{ contact_name: 'Ada Lovelace', use_case: 'A member portal.' }]);
+  });
+
   it('refuses invalid requests naming the field, and stores nothing', async () => {
     const before = await count('waitlist_request');
     const cases: [Record<string, unknown>, string][] = [
@@ -125,6 +133,13 @@ describe('approving a request', () => {
       [[pending.id, body.issued.key.organizationId, body.issued.key.id]],
     );
     expect(actions.map((a: { action: string }) => a.action)).toEqual(['organizations.create', 'keys.create', 'waitlist.approve']);
+    const approval = await identity.dataSource.query(
+      `SELECT actor_kind, detail FROM audit_entry WHERE action = 'waitlist.approve' AND target = $1`,
+      [pending.id],
+    );
+    expect(approval).toEqual([
+      { actor_kind: 'platform_key', detail: { organizationId: body.issued.key.organizationId, keyId: body.issued.key.id } },
+    ]);
   });
 
   it('issues the key for an existing organization when one is named, creating none', async () => {
@@ -195,7 +210,7 @@ describe('rejecting and deciding twice', () => {
     const { body } = await request(identity.server)
       .post(`/v1/waitlist/${pending.id}/reject`)
       .set(bearer(identity.platformKey))
-      .send({ reason: 'Not a registry partner' })
+      .send({ reason: '  Not a registry partner ' })
       .expect(200);
     expect(body).toMatchObject({
       id: pending.id,
@@ -260,6 +275,7 @@ describe('GET /v1/waitlist', () => {
     expect(seen.every((item) => item.status === 'pending')).toBe(true);
     const ids = seen.map((item) => item.id);
     expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining([mine[0]!.id, mine[2]!.id]));
     expect(ids).not.toContain(mine[1]!.id);
 
