@@ -222,13 +222,20 @@ describe('what a key is issued with, and what later writes do to it', () => {
     ]);
   });
 
-  it('records a revocation, keeps its first time when revoked again, and answers 404 for a key that does not exist', async () => {
+  it('records a revocation once, answers a second one as the first without recording or announcing it again, and answers 404 for a key that does not exist', async () => {
     const app = await identity.newAppKey();
     const first = await request(identity.server).post(`/v1/keys/${app.key.id}/revoke`).set(platform()).expect(200);
     expect(first.body.revokedAt).toEqual(expect.any(String));
-    expect(await auditOf('keys.revoke', app.key.id)).toEqual([{ actor_kind: 'platform_key', detail: {} }]);
+    const recorded = [{ actor_kind: 'platform_key', detail: { passwordLinksVoided: 0 } }];
+    expect(await auditOf('keys.revoke', app.key.id)).toEqual(recorded);
+    const revokedEvents = () =>
+      identity.dataSource.query(`SELECT id FROM event_outbox WHERE type = 'key.revoked' AND resource = $1`, [`key:${app.key.id}`]);
+    expect(await revokedEvents()).toHaveLength(1);
     const again = await request(identity.server).post(`/v1/keys/${app.key.id}/revoke`).set(platform()).expect(200);
-    expect(again.body.revokedAt).toBe(first.body.revokedAt);
+    expect(again.body).toEqual(first.body);
+    // Revoking again changes nothing: no second audit entry, no second event for the partner.
+    expect(await auditOf('keys.revoke', app.key.id)).toEqual(recorded);
+    expect(await revokedEvents()).toHaveLength(1);
 
     const missing = '01900000-0000-7000-8000-000000000000';
     for (const [method, route] of [

@@ -161,7 +161,10 @@ export class KeysService {
   async revoke(id: string, actor: Actor): Promise<ApiKeyDto> {
     return this.subjectChanges.apply(SubjectChange.keyAndItsApps(id), (write) =>
       this.dataSource.transaction(async (manager) => {
-        if (!(await this.keys.lock(manager, id))) throw keyNotFound(id);
+        const locked = await this.keys.lock(manager, id);
+        if (!locked) throw keyNotFound(id);
+        // Revoked already: answered as it is, with no second audit entry or partner event.
+        if (locked.revokedAt !== null) return toApiKeyDto((await this.keys.find(id, manager))!);
         await this.keys.revoke(manager, id, write);
         const passwordLinksVoided = await this.keys.voidPasswordLinks(manager, id);
         await this.audit.record(actor, { action: 'keys.revoke', target: id, detail: { passwordLinksVoided } }, manager);
