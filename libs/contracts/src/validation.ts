@@ -15,7 +15,8 @@ export function IsStoredInteger(min = 1): PropertyDecorator {
 /** An RFC 3339 date-time that names a day the calendar has (2026-02-30 is refused). */
 export function IsRealDateTime(): PropertyDecorator {
   return allOf(
-    IsRFC3339(),
+    // class-validator's own words, "must be RFC 3339 date", read as if 2026-01-31 were enough.
+    IsRFC3339({ message: '$property must be an RFC 3339 date-time with a time zone, like 2026-01-31T23:59:59Z' }),
     IsISO8601({ strict: true, strictSeparator: true }, { message: '$property must be a real calendar date and time' }),
   );
 }

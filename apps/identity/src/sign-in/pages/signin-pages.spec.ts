@@ -74,6 +74,25 @@ describe('the consent page of an agent', () => {
   });
 });
 
+describe('the password page', () => {
+  // What password-policy.ts refuses, each said before the person types: a hint that said only "not a run
+  // of one character" let abababababab through the page and then refused it.
+  it.each([
+    ['en', 'At least 12 characters, at least 5 of them different; not containing your email address.'],
+    ['zh-Hans', '至少 12 个字符，其中至少 5 个不同的字符；不能包含您的电子邮件地址。'],
+  ] as const)('states every rule of the policy in its hint (%s)', (locale, hint) => {
+    const html = setPasswordPage({
+      locale,
+      action: '/v1/password-setup/abc',
+      csrf: 'token',
+      email: 'mei@example.com',
+      minLength: 12,
+      otherLanguageHref: '/v1/password-setup/abc?lang=en',
+    });
+    expect(text(html)).toContain(hint);
+  });
+});
+
 describe('text a person or a client chose, on the pages', () => {
   const hostile = 'x" autofocus onfocus="alert(1)@example.com';
 
