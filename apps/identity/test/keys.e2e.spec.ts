@@ -158,12 +158,18 @@ describe('what a key is issued with, and what later writes do to it', () => {
   const auditOf = (action: string, target: string): Promise<{ actor_kind: string; detail: Record<string, unknown> | null }[]> =>
     identity.dataSource.query('SELECT actor_kind, detail FROM audit_entry WHERE action = $1 AND target = $2 ORDER BY id', [action, target]);
 
-  it('binds the registries named at creation, and refuses an unknown or deleted one with 422, creating nothing', async () => {
-    const live = await identity.newRegistry();
-    const deleted = await identity.newRegistry();
-    await request(identity.server).delete(`/v1/apps/${deleted.registryId}`).set(bearer(deleted.key)).expect(204);
+  it("binds the registries named at creation, and refuses an unknown, deleted or another organization's one with 422, creating nothing", async () => {
     const organization = (await request(identity.server).post('/v1/organizations').set(platform()).send({ name: 'Bound Co' }).expect(201))
       .body.id;
+    const registrar = await request(identity.server)
+      .post('/v1/keys')
+      .set(platform())
+      .send({ name: 'registrar', class: 'app', organizationId: organization })
+      .expect(201);
+    const live = await identity.newRegistry(registrar.body.secret);
+    const deleted = await identity.newRegistry(registrar.body.secret);
+    await request(identity.server).delete(`/v1/apps/${deleted.registryId}`).set(bearer(deleted.key)).expect(204);
+    const anotherOrganizations = await identity.newRegistry();
     const create = (allowedRegistryIds: string[]) =>
       request(identity.server)
         .post('/v1/keys')
@@ -176,6 +182,13 @@ describe('what a key is issued with, and what later writes do to it', () => {
       expect(response.body).toMatchObject({ domainCode: 'keys.registries_unknown', errors: [{ field: 'allowedRegistryIds' }] });
       expect(response.body.detail).not.toContain(live.registryId);
     }
+    const foreign = await create([live.registryId, anotherOrganizations.registryId]).expect(422);
+    expect(foreign.body).toMatchObject({
+      domainCode: 'keys.registries_of_another_organization',
+      errors: [{ field: 'allowedRegistryIds' }],
+    });
+    expect(foreign.body.detail).toContain(anotherOrganizations.registryId);
+    expect(foreign.body.detail).not.toContain(live.registryId);
     expect(await keyCount()).toBe(before);
 
     const bound = await create([live.registryId]).expect(201);

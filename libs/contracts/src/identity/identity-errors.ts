@@ -13,6 +13,7 @@ export const IDENTITY_ERRORS = {
   'keys.organization_required': ErrorCode.ValidationFailed,
   'keys.organization_unknown': ErrorCode.DomainRuleViolated,
   'keys.registries_unknown': ErrorCode.DomainRuleViolated,
+  'keys.registries_of_another_organization': ErrorCode.DomainRuleViolated,
   'keys.agent_key_not_app': ErrorCode.ValidationFailed,
   'keys.supervisor_unknown': ErrorCode.DomainRuleViolated,
   'apps.not_found': ErrorCode.NotFound,

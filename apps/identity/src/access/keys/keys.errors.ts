@@ -28,6 +28,12 @@ export function registriesUnknown(missing: string[]): DomainError {
   });
 }
 
+export function registriesOfAnotherOrganization(foreign: string[]): DomainError {
+  return DomainError.of('keys.registries_of_another_organization', `Registries of another organization: ${foreign.join(', ')}.`, {
+    errors: [{ field: 'allowedRegistryIds', message: "every registry id must name a registered app of the key's organization" }],
+  });
+}
+
 export function agentKeyNotApp(): DomainError {
   return DomainError.of('keys.agent_key_not_app', "An agent's key is an app key: it acts in one organization.", {
     errors: [{ field: 'class', message: "class must be app for an agent's key (agentSupervisorId)" }],

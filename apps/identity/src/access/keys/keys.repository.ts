@@ -63,13 +63,15 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
-  /** Those of `registryIds` that name a live registered app. */
-  async existingRegistries(manager: EntityManager, registryIds: string[]): Promise<string[]> {
-    const rows: { registry_id: string }[] = await manager.query(
-      'SELECT registry_id FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL',
+  /** Those of `registryIds` that name a live registered app, with the organization each belongs to. */
+  async existingRegistries(
+    manager: EntityManager,
+    registryIds: string[],
+  ): Promise<{ registryId: string; organizationId: string | null }[]> {
+    return manager.query(
+      'SELECT registry_id AS "registryId", organization_id AS "organizationId" FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL',
       [registryIds],
     );
-    return rows.map((row) => row.registry_id);
   }
 
   /**

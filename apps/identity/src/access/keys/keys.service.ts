@@ -14,6 +14,7 @@ import {
   keyRevoked,
   organizationRequired,
   organizationUnknown,
+  registriesOfAnotherOrganization,
   registriesUnknown,
   supervisorUnknown,
 } from './keys.errors';
@@ -112,7 +113,7 @@ export class KeysService {
       agentSupervisorUid: key.agentSupervisorUid ?? null,
     });
     await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
-    if (key.registryIds?.length) await this.bindExistingRegistries(manager, id, key.registryIds);
+    if (key.registryIds?.length) await this.bindExistingRegistries(manager, key, id, key.registryIds);
     await this.audit.record(
       actor,
       {
@@ -201,12 +202,13 @@ export class KeysService {
     if (user === null || user.mergedInto !== null) throw supervisorUnknown(uid, user?.mergedInto ?? null);
   }
 
-  private async bindExistingRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
+  private async bindExistingRegistries(manager: EntityManager, key: NewKey, keyId: string, registryIds: string[]): Promise<void> {
     const found = await this.keys.existingRegistries(manager, registryIds);
-    const missing = registryIds.filter((id) => !found.includes(id));
-    if (missing.length > 0) {
-      throw registriesUnknown(missing);
-    }
+    const missing = registryIds.filter((id) => !found.some((registry) => registry.registryId === id));
+    if (missing.length > 0) throw registriesUnknown(missing);
+    // A key acts in its own organization: another's registry would let it read and write that organization's people.
+    const foreign = found.filter((registry) => key.organizationId !== null && registry.organizationId !== key.organizationId);
+    if (foreign.length > 0) throw registriesOfAnotherOrganization(foreign.map((registry) => registry.registryId));
     await this.keys.bindRegistries(manager, keyId, registryIds);
   }
 }

@@ -28,7 +28,7 @@ SELECT 1 FROM organization WHERE id = $1;
 SELECT merged_into AS "mergedInto" FROM unified_user WHERE uid = $1 FOR KEY SHARE;
 
 -- KeysRepository.existingRegistries
-SELECT registry_id FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL;
+SELECT registry_id AS "registryId", organization_id AS "organizationId" FROM registered_app WHERE registry_id = ANY($1) AND deleted_at IS NULL;
 
 -- KeysRepository.lockBootstrapAndFindPlatformKey
 SELECT pg_advisory_xact_lock($1);
