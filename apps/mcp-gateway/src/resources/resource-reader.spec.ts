@@ -82,6 +82,7 @@ describe("an organization's record read with an agent's token", () => {
 
 describe("an organization's record read with an API key", () => {
   it('asks identity about, and reads, the organization in lower case whatever case the URI spells it in', async () => {
+    const organization = '01900000-0000-7000-8000-00000000abcd';
     const asked: unknown[] = [];
     const read: unknown[] = [];
     const authorization = {
@@ -93,16 +94,16 @@ describe("an organization's record read with an API key", () => {
     const identity = {
       organization: (organizationId: unknown, credential: unknown) => {
         read.push([organizationId, credential]);
-        return Promise.resolve({ ok: true, status: 200, body: { id: ORG } });
+        return Promise.resolve({ ok: true, status: 200, body: { id: organization } });
       },
     } as unknown as IdentityClient;
     const reader = new ResourceReader({} as RegistryCache, {} as StandardsApiClient, identity, authorization, {} as JsonLogger);
     const keyed: McpCaller = { ...caller, credential: { kind: 'api_key', value: 'stdreg_app_secret' } };
-    expect(await reader.read(parseResourceUri(`stdreg://organizations/${ORG.toUpperCase()}`)!, keyed)).toEqual({
+    expect(await reader.read(parseResourceUri(`stdreg://organizations/${organization.toUpperCase()}`)!, keyed)).toEqual({
       ok: true,
-      json: JSON.stringify({ id: ORG }),
+      json: JSON.stringify({ id: organization }),
     });
-    expect(asked).toEqual([['organization:read', ORG]]);
-    expect(read).toEqual([[ORG, keyed.credential]]);
+    expect(asked).toEqual([['organization:read', organization]]);
+    expect(read).toEqual([[organization, keyed.credential]]);
   });
 });

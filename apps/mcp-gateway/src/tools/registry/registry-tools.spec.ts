@@ -8,7 +8,9 @@ import { validateStandardReference } from './validate-standard-reference.tool';
 import { validateTaskspec } from './validate-taskspec.tool';
 
 const text = (en: string, zh = `${en}（中文）`) => ({ en, 'zh-Hans': zh });
-const UNAVAILABLE: UpstreamResult<never> = { ok: false, status: 503, message: 'standards-api is unreachable or did not answer in time.' };
+const UNREACHABLE = 'standards-api is unreachable or did not answer in time.';
+const UNAVAILABLE: UpstreamResult<never> = { ok: false, status: 503, message: UNREACHABLE };
+type Blocks = Record<string, StandardBlockDto | UpstreamResult<never>>;
 
 function block(version: string, clauses: Record<string, { en: string; 'zh-Hans': string }>, more: Partial<StandardBlockDto> = {}) {
   return {
@@ -26,7 +28,7 @@ function block(version: string, clauses: Record<string, { en: string; 'zh-Hans':
 }
 
 /** A registry answering reads of `/standards/RUL-3` by version ('' for the current one), and the lists of the index. */
-function registryOf(blocks: Record<string, StandardBlockDto | UpstreamResult<never>>, lists: Record<string, unknown[]> = {}) {
+function registryOf(blocks: Blocks, lists: Record<string, unknown[]> = {}) {
   const reads: string[] = [];
   const registry = {
     read: async (path: string, query: { version?: string } = {}) => {
@@ -67,7 +69,7 @@ describe('compare_standard_versions', () => {
     const { collaborators } = registryOf({ '1.0': block('1.0', {}), '2.0': UNAVAILABLE });
     expect(await compareStandardVersions.invoke({ sectionId: 'RUL-3', from: '1.0', to: '2.0' }, collaborators)).toEqual({
       kind: 'failed',
-      message: UNAVAILABLE.ok ? '' : UNAVAILABLE.message,
+      message: UNREACHABLE,
       code: 'tool_refused',
     });
   });
@@ -75,7 +77,8 @@ describe('compare_standard_versions', () => {
 
 describe('validate_standard_reference', () => {
   it('fails when the registry cannot be read, never calling the block or its version absent', async () => {
-    for (const blocks of [{ '': UNAVAILABLE }, { '': block('2.0', { '1': text('x') }), '1.0': UNAVAILABLE }]) {
+    const cases: Blocks[] = [{ '': UNAVAILABLE }, { '': block('2.0', { '1': text('x') }), '1.0': UNAVAILABLE }];
+    for (const blocks of cases) {
       const { collaborators } = registryOf(blocks);
       expect(await validateStandardReference.invoke({ reference: 'RUL-3@1.0#1' }, collaborators)).toMatchObject({
         kind: 'failed',
@@ -106,7 +109,7 @@ describe('validate_taskspec', () => {
   };
   const current = { '2.0': block('2.0', { '1': text('Shares are integers.') }) };
 
-  const errorsOf = async (taskSpec: Record<string, unknown>, blocks: Record<string, StandardBlockDto | UpstreamResult<never>> = current) =>
+  const errorsOf = async (taskSpec: Record<string, unknown>, blocks: Blocks = current) =>
     (output(await validateTaskspec.invoke({ taskSpec }, registryOf(blocks, lists).collaborators)) as { errors: unknown[] }).errors;
 
   it('accepts a task whose roles, prerequisites and cited clauses are in the registry', async () => {
