@@ -148,6 +148,26 @@ describe('registry resources (public)', () => {
     const error = (await anonymous.listResources({ cursor: 'bm90LWEtbnVtYmVy' }).catch((e: unknown) => e)) as McpError;
     expect(error.code).toBe(-32602);
   });
+
+  it('answers a list or a read while standards-api is away as the upstream failure (-32603, upstream_failed), not a bad request', async () => {
+    const stranded = await startGateway({
+      STANDARDS_API_URL: 'http://127.0.0.1:9',
+      IDENTITY_URL: platform.identityUrl,
+      IDENTITY_SERVICE_TOKEN: platform.serviceToken,
+    });
+    const client = await connectClient(stranded.mcpUrl);
+    const failure = (error: unknown) => ({ code: (error as McpError).code, data: (error as McpError).data });
+    const upstreamFailed = { code: -32603, data: expect.objectContaining({ 'stdreg.dev/refusal': { code: 'upstream_failed' } }) };
+    try {
+      expect(failure(await client.listResources({}).catch((e: unknown) => e))).toEqual(upstreamFailed);
+      expect(failure(await client.readResource({ uri: 'stdreg://roles/investor' }).catch((e: unknown) => e))).toEqual(upstreamFailed);
+      // A cursor it did not give is still the client's mistake.
+      expect(failure(await client.listResources({ cursor: 'bm90LWEtbnVtYmVy' }).catch((e: unknown) => e)).code).toBe(-32602);
+    } finally {
+      await client.close();
+      await stranded.close();
+    }
+  });
 });
 
 describe('completion of template variables', () => {

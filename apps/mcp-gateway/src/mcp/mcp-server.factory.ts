@@ -14,7 +14,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseResourceUri } from '../resources/resource-catalogue';
-import { ResourceDirectory } from '../resources/resource-directory';
+import { ResourceDirectory, type ResourcePage } from '../resources/resource-directory';
 import { ResourceReader, type ResourceRead } from '../resources/resource-reader';
 import { ToolRunner } from '../tools/tool-runner';
 import type { McpCaller } from '../callers/caller';
@@ -60,7 +60,7 @@ export class McpServerFactory {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: this.directory.templates() }));
     server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
       const page = await this.directory.list(request.params?.cursor);
-      if (!page.ok) throw new McpError(ErrorCode.InvalidParams, page.message);
+      if (!page.ok) throw listError(page);
       return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
@@ -79,6 +79,13 @@ export class McpServerFactory {
     });
     return server;
   }
+}
+
+/** A list refused: a cursor it did not give is the client's mistake (-32602); the registry away is the gateway's (-32603, as a read). */
+function listError(page: Extract<ResourcePage, { ok: false }>): McpError {
+  return page.reason === 'invalid_cursor'
+    ? new McpError(ErrorCode.InvalidParams, page.message)
+    : new McpError(ErrorCode.InternalError, page.message, refusalMeta('upstream_failed'));
 }
 
 /** A refused read as its JSON-RPC error: the code by how it ended, and why (the refusal's code) in `data` beside the URI. */

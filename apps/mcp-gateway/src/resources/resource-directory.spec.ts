@@ -152,6 +152,7 @@ describe('resources/list', () => {
     const { directory } = directoryOf(new FakeRegistry(RELEASE));
     expect(await directory.list(Buffer.from('not a number').toString('base64url'))).toEqual({
       ok: false,
+      reason: 'invalid_cursor',
       message: expect.stringContaining('Invalid cursor'),
     });
   });
@@ -160,7 +161,7 @@ describe('resources/list', () => {
     const fake = new FakeRegistry(RELEASE);
     const { directory } = directoryOf(fake, 0);
     fake.available = false;
-    expect(await directory.list(undefined)).toEqual({ ok: false, message: expect.stringContaining('unavailable') });
+    expect(await directory.list(undefined)).toEqual({ ok: false, reason: 'unavailable', message: expect.stringContaining('unavailable') });
     expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', '')).toEqual({ values: [], total: 0, hasMore: false });
     fake.available = true;
     expect((await listAll(directory)).uris).toEqual(expectedUris(RELEASE));

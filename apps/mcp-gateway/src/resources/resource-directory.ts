@@ -9,7 +9,9 @@ export const RESOURCE_PAGE_SIZE = 50;
 const MAX_COMPLETIONS = 100;
 const JSON_MIME = 'application/json';
 
-export type ResourcePage = { ok: true; resources: Resource[]; nextCursor?: string } | { ok: false; message: string };
+/** A page, or why there is none: a cursor this directory did not give (the client's mistake), or the registry away. */
+export type ResourcePage =
+  { ok: true; resources: Resource[]; nextCursor?: string } | { ok: false; reason: 'invalid_cursor' | 'unavailable'; message: string };
 
 @Injectable()
 export class ResourceDirectory {
@@ -32,9 +34,9 @@ export class ResourceDirectory {
    */
   async list(cursor: string | undefined): Promise<ResourcePage> {
     const offset = cursor === undefined ? 0 : decodeOffset(cursor);
-    if (offset === null) return { ok: false, message: 'Invalid cursor: pass nextCursor from a previous page.' };
+    if (offset === null) return { ok: false, reason: 'invalid_cursor', message: 'Invalid cursor: pass nextCursor from a previous page.' };
     const index = await this.index();
-    if (!index.ok) return { ok: false, message: 'The registry (standards-api) is unavailable; retry later.' };
+    if (!index.ok) return { ok: false, reason: 'unavailable', message: 'The registry (standards-api) is unavailable; retry later.' };
     const all = index.body.resources;
     const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
     const next = offset + RESOURCE_PAGE_SIZE;

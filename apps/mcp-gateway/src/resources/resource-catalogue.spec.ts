@@ -1,0 +1,20 @@
+import { parseResourceUri } from './resource-catalogue';
+
+describe('a stdreg:// URI read as a template and its value', () => {
+  it('takes a value of up to 200 characters, decoded, and nothing longer', () => {
+    expect(parseResourceUri(`stdreg://standards/${'A'.repeat(200)}`)).toMatchObject({
+      template: { kind: 'standards' },
+      value: 'A'.repeat(200),
+    });
+    expect(parseResourceUri(`stdreg://standards/${'A'.repeat(201)}`)).toBeNull();
+    expect(parseResourceUri('stdreg://roles/settlement%2Dapprover')).toMatchObject({ value: 'settlement-approver' });
+    expect(parseResourceUri('stdreg://roles/%E0%A4%A')).toBeNull();
+  });
+
+  it('reads a singleton only as current, and nothing outside the templates', () => {
+    expect(parseResourceUri('stdreg://manifest/current')).toMatchObject({ template: { kind: 'manifest' }, value: null });
+    expect(parseResourceUri('stdreg://manifest/previous')).toBeNull();
+    expect(parseResourceUri('stdreg://nothing/current')).toBeNull();
+    expect(parseResourceUri('stdreg://standards/RUL-3/extra')).toBeNull();
+  });
+});
