@@ -125,6 +125,11 @@ describe('lists and pagination', () => {
     }
   });
 
+  it('judges the same query string by each list’s own parameters', async () => {
+    await get('/terms?q=revenue').expect(200);
+    expect((await get('/tasks?q=revenue').expect(400)).body.errors[0].field).toBe('q');
+  });
+
   it('answers 20 items to a list asked without a limit', async () => {
     expect(pack.terms.length).toBeGreaterThan(20);
     const { body } = await get('/terms').expect(200);
