@@ -468,5 +468,14 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     );
     await exchange({ subject_token: agentToken }, null).expect(401);
     await exchange({ subject_token: agentToken, grant_type: 'client_credentials' }).expect(400);
+    for (const [change, field] of [
+      [{ subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }, 'subject_token_type'],
+      [{ scope: 'projects:draft admin' }, 'scope'],
+      [{ resource: `https://${'r'.repeat(1993)}` }, 'resource'],
+      [{ subject_token: 'x'.repeat(8193) }, 'subject_token'],
+    ] as const) {
+      const refused = await exchange({ subject_token: agentToken, ...change }).expect(400);
+      expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
   });
 });

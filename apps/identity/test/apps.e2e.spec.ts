@@ -35,6 +35,19 @@ describe('POST /v1/apps', () => {
     expect(stored[0].client_secret_hash.toString('utf8')).not.toContain(body.clientSecret);
   });
 
+  it.each([
+    ['a blank name', '   ', 'name must not be blank'],
+    ['a name over 100 characters', 'n'.repeat(101), 'name must be shorter than or equal to 100 characters'],
+  ])('refuses %s with a 400 naming the field, and registers nothing', async (_, name, message) => {
+    const partner = await identity.newAppKey();
+    const response = await request(identity.server).post('/v1/apps').set(bearer(partner.secret)).send(validApp(name)).expect(400);
+    expect(response.body.errors).toEqual([{ field: 'name', message }]);
+    const count = await identity.dataSource.query('SELECT count(*)::int AS n FROM registered_app WHERE registered_by_key = $1', [
+      partner.key.id,
+    ]);
+    expect(count[0].n).toBe(0);
+  });
+
   it('refuses another type with a 400 listing the allowed ones', async () => {
     const partner = await identity.newAppKey();
     const response = await request(identity.server)
@@ -56,6 +69,8 @@ describe('POST /v1/apps', () => {
     [['javascript:alert(1)'], 'must use https (http is allowed only on localhost)'],
     [['com.acme.portal:/callback'], 'must use https (http is allowed only on localhost)'],
     [['ftp://portal.acme.example/cb'], 'must use https (http is allowed only on localhost)'],
+    [[`https://portal.acme.example/${'c'.repeat(2000)}`], 'must be an absolute URI of at most 2000 characters'],
+    [Array.from({ length: 21 }, (_, i) => `https://portal.acme.example/cb${i}`), 'must contain no more than 20 elements'],
   ])('refuses redirect URIs %j', async (redirectUris, message) => {
     const partner = await identity.newAppKey();
     const response = await request(identity.server)

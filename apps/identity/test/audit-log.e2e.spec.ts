@@ -78,3 +78,13 @@ describe('GET /v1/audit', () => {
     expect(seen).toEqual([...written].sort());
   });
 });
+
+describe('refusing malformed filters', () => {
+  it.each([
+    ['an unknown outcome', { outcome: 'maybe' }, 'outcome'],
+    ['an actor of 101 characters', { actor: 'a'.repeat(101) }, 'actor'],
+  ])('refuses %s with a 400 naming the filter', async (_, query, field) => {
+    const response = await request(identity.server).get('/v1/audit').query(query).set(platform()).expect(400);
+    expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+  });
+});

@@ -135,6 +135,48 @@ describe('API keys', () => {
     expect(extra.body.errors[0]).toEqual({ field: 'admin', message: 'admin is not an accepted field' });
   });
 
+  it.each([
+    ['a blank name', { name: '   ' }, 'name'],
+    ['a malformed organization id', { organizationId: 'not-a-uuid' }, 'organizationId'],
+    [
+      '101 allowed registries',
+      { allowedRegistryIds: Array.from({ length: 101 }, (_, i) => `reg_${String(i).padStart(20, '0')}`) },
+      'allowedRegistryIds',
+    ],
+    ['a malformed allowed registry', { allowedRegistryIds: ['portal'] }, 'allowedRegistryIds'],
+    ['an allowed registry with a tail', { allowedRegistryIds: ['reg_0k3n5b2x9q1m4v7c8z6wx'] }, 'allowedRegistryIds'],
+    ['maxApps 0', { maxApps: 0 }, 'maxApps'],
+    ['maxApps 101', { maxApps: 101 }, 'maxApps'],
+  ])('refuses a key with %s, naming the field, and creates nothing', async (_, change, field) => {
+    const app = await identity.newAppKey();
+    const count = async () => (await identity.dataSource.query('SELECT count(*)::int AS n FROM api_key'))[0].n;
+    const before = await count();
+    const response = await request(identity.server)
+      .post('/v1/keys')
+      .set(bearer(identity.platformKey))
+      .send({ name: 'Acme partner key', class: 'app', organizationId: app.organizationId, ...change })
+      .expect(400);
+    expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a grace period outside 0 to 30 days and an unknown class filter, naming the field', async () => {
+    const app = await identity.newAppKey();
+    for (const gracePeriodSeconds of [2592001, -1]) {
+      const refused = await request(identity.server)
+        .post(`/v1/keys/${app.key.id}/rotate`)
+        .set(bearer(identity.platformKey))
+        .send({ gracePeriodSeconds })
+        .expect(400);
+      expect(refused.body.errors[0].field).toBe('gracePeriodSeconds');
+    }
+    expect(
+      (await request(identity.server).get(`/v1/keys/${app.key.id}`).set(bearer(identity.platformKey)).expect(200)).body.rotatedAt,
+    ).toBeNull();
+    const filter = await request(identity.server).get('/v1/keys?class=super').set(bearer(identity.platformKey)).expect(400);
+    expect(filter.body.errors[0].field).toBe('class');
+  });
+
   it('records key writes and every use of a platform key in the audit log', async () => {
     const app = await identity.newAppKey();
     const prefix = identity.platformKey.split('_')[2];

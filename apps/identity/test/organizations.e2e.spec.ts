@@ -46,3 +46,16 @@ describe('listing organizations', () => {
     expect(seen).toEqual(stored.map((row) => row.id));
   });
 });
+
+describe('creating an organization', () => {
+  it.each([
+    ['a blank name', '   ', 'name must not be blank'],
+    ['a name over 200 characters', 'o'.repeat(201), 'name must be shorter than or equal to 200 characters'],
+  ])('refuses %s with a 400 naming the field, and creates nothing', async (_, name, message) => {
+    const count = async () => (await identity.dataSource.query('SELECT count(*)::int AS n FROM organization'))[0].n;
+    const before = await count();
+    const response = await request(identity.server).post('/v1/organizations').set(bearer(identity.platformKey)).send({ name }).expect(400);
+    expect(response.body.errors).toEqual([{ field: 'name', message }]);
+    expect(await count()).toBe(before);
+  });
+});

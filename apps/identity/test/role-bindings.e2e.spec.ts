@@ -76,7 +76,10 @@ describe('role bindings', () => {
       { field: 'organizationId', message: 'organizationId must name an existing organization' },
     ]);
     await grant({ uid: uuidv7(), role: 'investor' }).expect(404);
-    await grant({ uid: 'not-a-uid', role: 'investor' }).expect(400);
+    const badUid = await grant({ uid: 'not-a-uid', role: 'investor' }).expect(400);
+    expect(badUid.body.errors[0].field).toBe('uid');
+    const badOrganizationId = await grant({ uid, role: 'investor', organizationId: 'not-an-id' }).expect(400);
+    expect(badOrganizationId.body.errors[0].field).toBe('organizationId');
     await revoke(uuidv7()).expect(404);
     await revoke('not-an-id').expect(400);
     await list(uuidv7()).expect(404);

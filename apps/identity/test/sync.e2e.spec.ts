@@ -200,11 +200,21 @@ describe('POST /v1/sync', () => {
     ['no records', { records: [] }, 'records', 'records must contain at least 1 elements'],
     ['a record that is not an object', { records: ['user-1'] }, 'records', 'each record must be an object'],
     ['a malformed registryId', { registryId: 'portal' }, 'registryId', 'registryId must look like reg_…'],
+    ['an atomic that is not a boolean', { atomic: 'yes' }, 'atomic', 'atomic must be a boolean value'],
   ])('refuses a request with %s with a 400', async (_, change, field, message) => {
     const { key, registryId } = await identity.newRegistry();
     const response = await sync(key, { registryId, records: [record('a')], ...change }).expect(400);
     expect(response.body.errors).toEqual([{ field, message }]);
     expect(await query('SELECT 1 FROM user_mirror WHERE registry_id = $1', [registryId])).toEqual([]);
+  });
+
+  it('rejects a record whose deleted is not a boolean, and deletes nothing', async () => {
+    const { key, registryId } = await identity.newRegistry();
+    await sync(key, { registryId, records: [record('kept')] }).expect(200);
+    const before = await dump(registryId);
+    const { body } = await sync(key, { registryId, records: [record('kept', { deleted: 'yes' })] }).expect(200);
+    expect(body.results).toEqual([{ index: 0, externalId: 'kept', outcome: 'rejected', reason: 'deleted must be a boolean value' }]);
+    expect(await dump(registryId)).toEqual(before);
   });
 
   it('leaves nothing behind when the database fails midway through a batch', async () => {

@@ -247,7 +247,13 @@ describe('merge and unmerge', () => {
     expect(sameInCapitals.body.errors).toEqual(itself.body.errors);
     await merge(survivor, uuidv7()).expect(404);
     await merge(uuidv7(), merged).expect(404);
-    await merge(survivor, 'not-a-uid').expect(400);
+    for (const [survivorUid, mergedUid, field] of [
+      [survivor, 'not-a-uid', 'mergedUid'],
+      ['not-a-uid', merged, 'survivorUid'],
+    ] as const) {
+      const malformed = await merge(survivorUid, mergedUid).expect(400);
+      expect(malformed.body.errors).toEqual([{ field, message: `${field} must be a UUID` }]);
+    }
     expect({ rows: await dump([survivor, merged]), merges: await countMerges() }).toEqual(before);
   });
 

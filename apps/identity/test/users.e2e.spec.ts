@@ -89,6 +89,13 @@ describe('POST /v1/users', () => {
       'externalId must be 1-200 printable characters without spaces',
     ],
     [
+      'an externalId over 200 characters',
+      { externalId: 'x'.repeat(201) },
+      'externalId',
+      'externalId must be 1-200 printable characters without spaces',
+    ],
+    ['no emailVerified', { emailVerified: undefined }, 'emailVerified', 'emailVerified must be a boolean value'],
+    [
       'a display name over 200 characters',
       { displayName: 'x'.repeat(201) },
       'displayName',
@@ -179,6 +186,14 @@ describe('PATCH /v1/users/{id}', () => {
     const unknown = await request(identity.server).patch(`/v1/users/${user.id}`).set(bearer(key)).send({ uid: user.uid }).expect(400);
     expect(unknown.body.errors).toEqual([{ field: 'uid', message: 'uid is not an accepted field' }]);
     await request(identity.server).patch('/v1/users/not-a-uuid').set(bearer(key)).send({ locale: 'en' }).expect(400);
+    for (const [change, field] of [
+      [{ email: 'not-an-email' }, 'email'],
+      [{ displayName: '   ' }, 'displayName'],
+      [{ locale: 'fr' }, 'locale'],
+    ] as const) {
+      const refused = await request(identity.server).patch(`/v1/users/${user.id}`).set(bearer(key)).send(change).expect(400);
+      expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
     const stored = await request(identity.server).get(`/v1/users/${user.id}`).set(bearer(key)).expect(200);
     expect(stored.body).toEqual(user);
   });
@@ -280,6 +295,8 @@ describe('GET /v1/users', () => {
     await identity.newRegistry();
     await request(identity.server).get('/v1/users').set(bearer(key)).expect(400);
     await request(identity.server).get('/v1/users').query({ registryId, role: 'x' }).set(bearer(key)).expect(400);
+    const email = await request(identity.server).get('/v1/users').query({ registryId, email: 'not-an-email' }).set(bearer(key)).expect(400);
+    expect(email.body.errors[0].field).toBe('email');
     const apps = await request(identity.server).get('/v1/apps').query({ limit: 1 }).set(bearer(identity.platformKey)).expect(200);
     const foreignCursor = apps.body.nextCursor as string;
     const response = await request(identity.server)

@@ -76,6 +76,8 @@ describe('POST /v1/waitlist', () => {
       [{ ...validRequest(), organizationName: 'x'.repeat(201) }, 'organizationName'],
       [{ ...validRequest(), useCase: '   ' }, 'useCase'],
       [{ ...validRequest(), contactName: undefined }, 'contactName'],
+      [{ ...validRequest(), contactName: 'c'.repeat(201) }, 'contactName'],
+      [{ ...validRequest(), useCase: 'u'.repeat(2001) }, 'useCase'],
     ];
     for (const [body, field] of cases) {
       const response = await submit(body);
@@ -200,6 +202,18 @@ describe('approving a request', () => {
       .send({ reason: 'r'.repeat(501) })
       .expect(400);
     expect(reject.body.errors[0].field).toBe('reason');
+    for (const [decision, body, field] of [
+      ['approve', { maxApps: 101 }, 'maxApps'],
+      ['approve', { organizationId: 'not-a-uuid' }, 'organizationId'],
+      ['reject', { reason: '' }, 'reason'],
+    ] as const) {
+      const refused = await request(identity.server)
+        .post(`/v1/waitlist/${pending.id}/${decision}`)
+        .set(bearer(identity.platformKey))
+        .send(body)
+        .expect(400);
+      expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
     expect(await count(`waitlist_request WHERE id = $1 AND status = 'pending'`, [pending.id])).toBe(1);
   });
 });

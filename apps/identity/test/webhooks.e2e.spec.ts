@@ -101,6 +101,28 @@ describe('webhook endpoints', () => {
     await request(identity.server).get(`/v1/webhook-endpoints/${second.endpoint.id}`).set(bearer(first.key.secret)).expect(404);
   });
 
+  it('refuses an overlap outside 0 to 604800 seconds and an unknown delivery status, naming the field and changing nothing', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    for (const overlapSeconds of [604801, -1]) {
+      const refused = await request(identity.server)
+        .post(`/v1/webhook-endpoints/${partner.endpoint.id}/rotate-secret`)
+        .set(bearer(partner.key.secret))
+        .send({ overlapSeconds })
+        .expect(400);
+      expect(refused.body.errors[0].field).toBe('overlapSeconds');
+    }
+    const stored = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${partner.endpoint.id}`)
+      .set(bearer(partner.key.secret))
+      .expect(200);
+    expect(stored.body.previousSecretExpiresAt).toBeNull();
+    const status = await request(identity.server)
+      .get(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries?status=lost`)
+      .set(bearer(partner.key.secret))
+      .expect(400);
+    expect(status.body.errors[0].field).toBe('status');
+  });
+
   it('signs with both secrets during a rotation overlap, each verifying on its own', async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
     const rotated = await request(identity.server)
@@ -165,6 +187,12 @@ describe('webhook endpoints', () => {
     [{ url: 'not a url' }, 'url', 'must be an absolute URL'],
     [{ eventTypes: ['settlement_run.paid'] }, 'eventTypes', 'each event type must be one of'],
     [{ eventTypes: [] }, 'eventTypes', 'at least one'],
+    [{ eventTypes: ['app.registered', 'app.registered'] }, 'eventTypes', "All eventTypes's elements must be unique"],
+    [{ eventTypes: ['webhook.test'] }, 'eventTypes', 'each event type must be one of'],
+    [{ url: `https://partner.example/${'h'.repeat(2000)}` }, 'url', 'shorter than or equal to 2000 characters'],
+    [{ description: 'd'.repeat(501) }, 'description', 'shorter than or equal to 500 characters'],
+    [{ enabled: 'yes' }, 'enabled', 'enabled must be a boolean value'],
+    [{ organizationId: 'not-a-uuid' }, 'organizationId', 'organizationId must be a UUID'],
     [{ surprise: true }, 'surprise', ''],
   ])('refuses %j with a 400 naming the field, and creates nothing', async (change, field, message) => {
     const key = await identity.newAppKey();

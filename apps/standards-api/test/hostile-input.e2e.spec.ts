@@ -71,6 +71,9 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
       await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/${version}`).set(member).expect(400);
     }
     await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member).expect(200);
+    await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/2147483647`).set(member).expect(404);
+    const zero = await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/0`).set(member).expect(400);
+    expect(zero.body.errors).toEqual([{ field: 'version', message: 'version must be an integer from 1 to 2147483647' }]);
     await request(server()).get(`/api/v2/operating-scenarios/${scenarioId}?revision=99999999999999999999`).set(member).expect(400);
     for (const fromRevision of [1e308, 2 ** 53, 2 ** 31]) {
       const response = await request(server())

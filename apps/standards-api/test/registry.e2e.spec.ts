@@ -117,6 +117,23 @@ describe('lists and pagination', () => {
     expect(foreignCursor.body.errors[0].field).toBe('cursor');
     const unknownParameter = await get('/terms?colour=red').expect(400);
     expect(unknownParameter.body.errors[0].field).toBe('colour');
+    for (const [query, field] of [
+      [`q=${'q'.repeat(101)}`, 'q'],
+      ['lang=fr', 'lang'],
+    ] as const) {
+      expect((await get(`/terms?${query}`).expect(400)).body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
+
+  it('judges the same query string by each list’s own parameters', async () => {
+    await get('/terms?q=revenue').expect(200);
+    expect((await get('/tasks?q=revenue').expect(400)).body.errors[0].field).toBe('q');
+  });
+
+  it('answers 20 items to a list asked without a limit', async () => {
+    expect(pack.terms.length).toBeGreaterThan(20);
+    const { body } = await get('/terms').expect(200);
+    expect(body.items).toHaveLength(20);
   });
 });
 
@@ -191,6 +208,7 @@ describe('search', () => {
       [{ q: 'x'.repeat(4001), in: 'standards' }, 'q'],
       [{ q: 'cap', in: 'policies' }, 'in'],
       [{ q: 'cap', in: 'terms', limit: 0 }, 'limit'],
+      [{ q: 'cap', in: 'terms', limit: 21 }, 'limit'],
       [{ q: 'cap', in: 'terms', colour: 'red' }, 'colour'],
     ] as const) {
       const { body: problem } = await search(body).expect(400);
@@ -235,6 +253,8 @@ describe('tasks, roles, policies, brand and split templates', () => {
     await get('/policies/no-such-policy').expect(404);
     await get(`/policies/${policyId}?at=1900-01-01`).expect(404);
     expect((await get(`/policies/${policyId}?at=yesterday`).expect(400)).body.errors[0].field).toBe('at');
+    expect((await get(`/policies/${policyId}?at=2026-02-30`).expect(400)).body.errors[0].field).toBe('at');
+    expect((await get(`/policies/${policyId}?version=1.0-draft`).expect(400)).body.errors[0].field).toBe('version');
     const both = await get(`/policies/${policyId}?at=2026-01-01&version=1.0`).expect(400);
     expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(['version', 'at']);
   });

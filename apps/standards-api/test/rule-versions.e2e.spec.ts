@@ -346,6 +346,26 @@ describe('rule versions', () => {
     expect(identity.questions.some((q) => q.action === 'rule-version:create')).toBe(true);
   });
 
+  it('refuses a malformed activation or rule version body with a 400 naming the field, writing nothing', async () => {
+    const { projectId, scenarioId } = await createProject();
+    const before = await written();
+    for (const [body, field] of [
+      [{ scenarioId: 'not-a-uuid' }, 'scenarioId'],
+      [{ scenarioId, effectiveFrom: '2027-02-30T00:00:00Z' }, 'effectiveFrom'],
+      [{ scenarioId, effectiveFrom: '2027-01-01' }, 'effectiveFrom'],
+      [{ scenarioId, confirmationToken: 't'.repeat(201) }, 'confirmationToken'],
+    ] as const) {
+      const response = await activateCall(projectId, body).expect(400);
+      expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+    expect(await written()).toEqual(before);
+    const active = await activatedProject();
+    const afterActivation = await written();
+    const malformed = await createVersion(active.projectId, { scenarioId: 'not-a-uuid', effectiveFrom: inHours(72) }).expect(400);
+    expect(malformed.body.errors.map((e: { field: string }) => e.field)).toEqual(['scenarioId']);
+    expect(await written()).toEqual(afterActivation);
+  });
+
   it('refuses an effective time that is not in the future or not after the latest version, writing nothing', async () => {
     const { projectId, scenarioId } = await activatedProject();
     const later = inHours(72);

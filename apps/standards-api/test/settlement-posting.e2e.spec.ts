@@ -526,6 +526,10 @@ describe('bad input is refused with field errors and changes nothing', () => {
       [{ periodEnd: 'yesterday' }, 400, ''],
       [{ correctsRunId: 'not-a-uuid' }, 400, ''],
       [{ surprise: true }, 400, ''],
+      [{ periodId: 'p'.repeat(41) }, 400, 'periodId'],
+      [{ revenue: '1'.repeat(41) }, 400, 'revenue'],
+      [{ costs: '1'.repeat(41) }, 400, 'costs'],
+      [{ confirmationToken: 't'.repeat(201) }, 400, 'confirmationToken'],
     ];
     for (const [change, status, field] of cases) {
       const response = await postCall(projectId, { ...withEnd({ periodId: '2026-01', revenue: '10.00', costs: '0' }), ...change }).expect(

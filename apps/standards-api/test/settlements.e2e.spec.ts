@@ -422,6 +422,8 @@ describe('equity ledgers', () => {
     expect(dateOnly.body.errors[0]).toEqual({ field: 'from', message: expect.stringContaining('ISO 8601 timestamp with a time zone') });
     const noZone = await get(`/equity-ledgers/${ALICE}`).query({ to: '2026-01-01T00:00:00' }).expect(400);
     expect(noZone.body.errors[0].field).toBe('to');
+    const nanoseconds = await get(`/equity-ledgers/${ALICE}`).query({ from: '2026-01-01T00:00:00.1234567Z' }).expect(400);
+    expect(nanoseconds.body.errors[0].field).toBe('from');
     const reversed = await get(`/equity-ledgers/${ALICE}`).query({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }).expect(400);
     expect(reversed.body.errors[0].field).toBe('to');
     const aliceCursor = (await get(`/equity-ledgers/${ALICE}`).query({ limit: 1 }).expect(200)).body.nextCursor as string;

@@ -103,6 +103,23 @@ describe('creating a split project', () => {
     expect(extra.body.errors[0].field).toBe('owner');
   });
 
+  it.each([
+    ['a blank name', { name: '   ' }, 'name'],
+    ['a name of 201 characters', { name: 'n'.repeat(201) }, 'name'],
+    ['a currency of four letters', { currency: 'EURO' }, 'currency'],
+    ['a template version with a tail', { templateVersion: '2.0-beta' }, 'templateVersion'],
+    ['a blank scenario name', { scenario: { name: '   ', content: {} } }, 'scenario.name'],
+  ])('refuses a project with %s, naming the field, and writes nothing', async (_, change, field) => {
+    const before = await counts();
+    const response = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as(ORG_A))
+      .send({ ...newProject(), ...change })
+      .expect(400);
+    expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    expect(await counts()).toEqual(before);
+  });
+
   it('stores both the project and its scenario or neither', async () => {
     const before = await counts();
     await api.dataSource.query(
@@ -355,6 +372,23 @@ describe('operating scenarios are append-only', () => {
       /append-only/,
     );
     await expect(api.dataSource.query('UPDATE write_audit SET action = $1', ['x'])).rejects.toThrow(/append-only/);
+  });
+
+  it('refuses a branch from a malformed scenario id or with a name of 201 characters, naming the field, and writes nothing', async () => {
+    const { project, scenario } = await createProject();
+    const before = await counts();
+    for (const [body, field] of [
+      [{ fromScenarioId: 'not-a-uuid', name: 'Optimistic' }, 'fromScenarioId'],
+      [{ fromScenarioId: scenario.id, name: 'n'.repeat(201) }, 'name'],
+    ] as const) {
+      const response = await request(api.server)
+        .post(`/api/v2/split-projects/${project.id}/scenarios`)
+        .set(as(ORG_A))
+        .send(body)
+        .expect(400);
+      expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+    expect(await counts()).toEqual(before);
   });
 
   it('branches a new scenario from a given scenario and revision, and records both', async () => {

@@ -37,6 +37,10 @@ const BODIES: [string, unknown][] = [
   ['an empty audience', { ...valid, audience: '' }],
   ['an audience too long', { ...valid, audience: long(2001) }],
   ['agent scopes', { ...valid, scope: 'registry:read projects:draft' }],
+  ['the shortest nonce', { ...valid, nonce: long(16) }],
+  ['the longest nonce', { ...valid, nonce: long(128) }],
+  ['a nonce too short', { ...valid, nonce: long(15) }],
+  ['a nonce too long', { ...valid, nonce: long(129) }],
   ['an unknown scope', { ...valid, scope: 'registry:read settlement:post' }],
   ['scopes with a trailing space', { ...valid, scope: 'registry:read ' }],
   ['a numeric scope', { ...valid, scope: 3 }],
@@ -82,6 +86,8 @@ describe('the hand-written decision body check', () => {
       'the longest action',
       'an audience',
       'agent scopes',
+      'the shortest nonce',
+      'the longest nonce',
     ]);
   });
 
