@@ -84,11 +84,6 @@ export class KeysRepository {
     return rows.length > 0;
   }
 
-  async hasActivePlatformKey(): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1`);
-    return rows.length > 0;
-  }
-
   async insert(
     manager: EntityManager,
     key: {

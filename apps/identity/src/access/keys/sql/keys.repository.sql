@@ -35,9 +35,6 @@ SELECT pg_advisory_xact_lock($1);
 
 SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1;
 
--- KeysRepository.hasActivePlatformKey
-SELECT 1 FROM api_key WHERE class = 'platform' AND revoked_at IS NULL LIMIT 1;
-
 -- KeysRepository.insert
 INSERT INTO api_key (id, name, class, organization_id, max_apps, agent_supervisor_uid) VALUES ($1, $2, $3, $4, $5, $6);
 
