@@ -109,9 +109,17 @@ function isJsonRpcResult(value: unknown): boolean {
   return message?.jsonrpc === '2.0' && typeof message.result === 'object' && message.result !== null;
 }
 
-/** Whether the gateway refused: an HTTP error, a JSON-RPC error, or a tool result marked as an error. */
+/**
+ * Whether the request may have written nothing: an HTTP error, or no tool call in it that succeeded. Only a tool
+ * call drafts, and a batch's calls run on their own (JSON-RPC 2.0), so a batch with one call refused may still hold a
+ * draft that was made.
+ */
 export function mcpRefused(answer: Answer): boolean {
   if (answer.failure || answer.status >= 400) return true;
-  const messages = mcpMessages(answer) ?? [];
-  return messages.some((message) => isJsonRpcError(message) || (message as { result?: { isError?: unknown } }).result?.isError === true);
+  return !(mcpMessages(answer) ?? []).some(isSucceededToolCall);
+}
+
+function isSucceededToolCall(message: unknown): boolean {
+  const result = (message as { result?: { content?: unknown; isError?: unknown } } | undefined)?.result;
+  return Array.isArray(result?.content) && result.isError !== true;
 }
