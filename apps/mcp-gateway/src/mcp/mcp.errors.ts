@@ -56,7 +56,7 @@ export function limitRefusal(check: Exclude<LimitCheck, { ok: true }>, calls: nu
       return {
         code: 'rate_limiter_unavailable',
         message: 'The tool-call rate limiter is unavailable; retry shortly.',
-        retryAfterSeconds: 1,
+        retryAfterSeconds: check.retryAfterSeconds,
       };
     case 'batch':
       // No Retry-After: no wait lets this request through.
