@@ -4,6 +4,7 @@ import { KeyClass } from '@stdreg/contracts';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 import { createMirrorRecord, FormBrowser, PASSWORD, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
+import { PasswordLinksRepository } from '../src/sign-in/passwords/password-links.repository';
 import { PasswordsService } from '../src/sign-in/passwords/passwords.service';
 
 let identity: RunningIdentity;
@@ -136,6 +137,37 @@ describe('password setup links', () => {
     await identity.dataSource.query(`UPDATE password_setup SET expires_at = now() - interval '1 second' WHERE uid = $1`, [user.uid]);
     expect((await openSetupPage(new FormBrowser(), base, second.setupUrl)).status).toBe(410);
     expect((await openSetupPage(new FormBrowser(), base, 'http://id.example.test/v1/password-setup/not-a-token')).status).toBe(410);
+  });
+
+  it('purges the links that ended (spent, voided or expired) over a day ago, and keeps the others', async () => {
+    const issue = async () => {
+      const user = await newMirror(app);
+      const { body } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+      return { uid: user.uid, setupUrl: body.setupUrl as string };
+    };
+    const [usable, spentLongAgo, expiredLongAgo, endedLately, issuedLongAgo] = [
+      await issue(),
+      await issue(),
+      await issue(),
+      await issue(),
+      await issue(),
+    ];
+    const setRow = (uid: string, assignments: string) =>
+      identity.dataSource.query(`UPDATE password_setup SET ${assignments} WHERE uid = $1`, [uid]);
+    await setRow(spentLongAgo.uid, `used_at = now() - interval '2 days'`);
+    await setRow(expiredLongAgo.uid, `expires_at = now() - interval '25 hours'`);
+    await setRow(endedLately.uid, `expires_at = now() - interval '23 hours'`);
+    await setRow(issuedLongAgo.uid, `created_at = now() - interval '30 days'`);
+
+    expect(await identity.app.get(PasswordLinksRepository).purgeEnded()).toBeGreaterThanOrEqual(2);
+
+    const left: { uid: string }[] = await identity.dataSource.query('SELECT uid FROM password_setup WHERE uid = ANY($1)', [
+      [usable, spentLongAgo, expiredLongAgo, endedLately, issuedLongAgo].map((link) => link.uid),
+    ]);
+    expect(left.map((row) => row.uid).sort()).toEqual([usable.uid, endedLately.uid, issuedLongAgo.uid].sort());
+    expect((await openSetupPage(new FormBrowser(), base, usable.setupUrl)).status).toBe(200);
+    expect((await openSetupPage(new FormBrowser(), base, issuedLongAgo.setupUrl)).status).toBe(200);
+    expect((await openSetupPage(new FormBrowser(), base, spentLongAgo.setupUrl)).status).toBe(410);
   });
 
   it('spends a link once when two forms are sent at the same time: one password is set, the other is refused', async () => {

@@ -124,16 +124,6 @@ export class KeysRepository {
     await manager.query(`UPDATE api_key SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [id]);
   }
 
-  /** Voids the unspent password links the key issued (each would let its holder set a user's password); how many. */
-  async voidPasswordLinks(manager: EntityManager, keyId: string): Promise<number> {
-    // For UPDATE, TypeORM's query() answers [rows, affectedCount].
-    const [, voided]: [unknown[], number] = await manager.query(
-      'UPDATE password_setup SET expires_at = now() WHERE issued_by_key = $1 AND used_at IS NULL AND expires_at > now()',
-      [keyId],
-    );
-    return voided;
-  }
-
   async bindRegistries(manager: EntityManager, keyId: string, registryIds: string[]): Promise<void> {
     for (const registryId of registryIds) {
       await manager.query(`INSERT INTO key_registry_binding (key_id, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [

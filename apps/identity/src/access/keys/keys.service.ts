@@ -19,6 +19,7 @@ import {
   supervisorUnknown,
 } from './keys.errors';
 import { KeysRepository, type ApiKey } from './keys.repository';
+import { PasswordLinksRepository } from '../../sign-in/passwords/password-links.repository';
 
 export const DEFAULT_MAX_APPS = 3;
 
@@ -44,6 +45,7 @@ export class KeysService {
     @Inject(IdentityConfig) private readonly config: IdentityConfig,
     private readonly events: PartnerEventsService,
     private readonly subjectChanges: SubjectChanges,
+    private readonly passwordLinks: PasswordLinksRepository,
   ) {}
 
   /**
@@ -167,7 +169,7 @@ export class KeysService {
         // Revoked already: answered as it is, with no second audit entry or partner event.
         if (locked.revokedAt !== null) return toApiKeyDto((await this.keys.find(id, manager))!);
         await this.keys.revoke(manager, id, write);
-        const passwordLinksVoided = await this.keys.voidPasswordLinks(manager, id);
+        const passwordLinksVoided = await this.passwordLinks.voidIssuedByKey(manager, id);
         await this.audit.record(actor, { action: 'keys.revoke', target: id, detail: { passwordLinksVoided } }, manager);
         const key = (await this.keys.find(id, manager))!;
         if (key.organizationId) {

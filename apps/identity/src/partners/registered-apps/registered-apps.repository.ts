@@ -109,13 +109,4 @@ export class RegisteredAppsRepository {
     );
     return affected > 0;
   }
-
-  /** Voids the unspent password links issued for the registry's records, whichever key issued them; how many. */
-  async voidPasswordLinks(manager: EntityManager, registryId: string): Promise<number> {
-    const [, voided]: [unknown[], number] = await manager.query(
-      'UPDATE password_setup SET expires_at = now() WHERE registry_id = $1 AND used_at IS NULL AND expires_at > now()',
-      [registryId],
-    );
-    return voided;
-  }
 }

@@ -17,6 +17,7 @@ import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subj
 import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
 import { appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
 import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
+import { PasswordLinksRepository } from '../../sign-in/passwords/password-links.repository';
 
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -35,6 +36,7 @@ export class RegisteredAppsService {
     private readonly sealer: ClientSecretSealer,
     private readonly events: PartnerEventsService,
     private readonly subjectChanges: SubjectChanges,
+    private readonly passwordLinks: PasswordLinksRepository,
   ) {}
 
   /**
@@ -104,7 +106,7 @@ export class RegisteredAppsService {
     await this.subjectChanges.apply(SubjectChange.accessTokens(), (write) =>
       this.dataSource.transaction(async (manager) => {
         if (!(await this.apps.softDelete(manager, registryId, write))) throw appNotFound(registryId);
-        const passwordLinksVoided = await this.apps.voidPasswordLinks(manager, registryId);
+        const passwordLinksVoided = await this.passwordLinks.voidForRegistry(manager, registryId);
         await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId, detail: { passwordLinksVoided } }, manager);
         if (app.organizationId) {
           await this.events.record(manager, {

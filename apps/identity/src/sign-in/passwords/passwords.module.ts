@@ -4,6 +4,7 @@ import { AuditModule } from '../../platform/audit-trail/audit.module';
 import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
 import { UsersModule } from '../../people/users/users.module';
+import { PasswordLinksModule } from './password-links.module';
 import { PasswordPagesController } from './password-pages.controller';
 import { PasswordPagesService } from './password-pages.service';
 import { PasswordsController } from './passwords.controller';
@@ -12,7 +13,7 @@ import { PasswordsService } from './passwords.service';
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 @Module({
-  imports: [IdentityConfigModule, CallersModule, AuditModule, UsersModule, UnifiedUsersModule],
+  imports: [IdentityConfigModule, CallersModule, AuditModule, UsersModule, UnifiedUsersModule, PasswordLinksModule],
   controllers: [PasswordsController, PasswordPagesController],
   providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],

@@ -15,22 +15,11 @@ export interface StoredPassword {
   lockedUntil: Date | null;
 }
 
-/** A password-setup link as stored (its token only as a hash). */
-export interface PasswordSetup {
-  uid: string;
-  loginEmail: string;
-  expiresAt: Date;
-  /** The registry whose record the link was issued for (null for links issued before it was kept). */
-  registryId: string | null;
-}
-
 /** A failed attempt counted: the count now, and until when the account is locked (null while it is not). */
 export interface FailedAttempts {
   failedAttempts: number;
   lockedUntil: Date | null;
 }
-
-const SETUP_COLUMNS = 'uid, login_email AS "loginEmail", expires_at AS "expiresAt", registry_id AS "registryId"';
 
 /** Where the page that ends a password setup leads back to. */
 export interface SetupApp {
@@ -38,7 +27,7 @@ export interface SetupApp {
   url: string;
 }
 
-/** Every query of passwords, lockouts and password-setup links. */
+/** Every query of passwords and lockouts (the links that set them: PasswordLinksRepository). */
 @Injectable()
 export class PasswordsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -115,62 +104,6 @@ export class PasswordsRepository {
       [uid],
     );
     return rows.map((row) => row.registry_id);
-  }
-
-  /**
-   * Holds the issuing key and the record's app until the transaction ends, so a revocation or a deletion
-   * committing meanwhile waits and then voids the new link too; false when either is gone already.
-   */
-  async lockIssuer(manager: EntityManager, keyId: string, registryId: string): Promise<{ keyLive: boolean; appLive: boolean }> {
-    const keys: unknown[] = await manager.query('SELECT 1 FROM api_key WHERE id = $1 AND revoked_at IS NULL FOR SHARE', [keyId]);
-    const apps: unknown[] = await manager.query('SELECT 1 FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE', [
-      registryId,
-    ]);
-    return { keyLive: keys.length > 0, appLive: apps.length > 0 };
-  }
-
-  /** A new setup link; earlier unused links of the user stop working. */
-  async insertSetup(
-    manager: EntityManager,
-    setup: {
-      tokenHash: Buffer;
-      uid: string;
-      loginEmail: string;
-      issuedByKey: string;
-      createdBy: string;
-      ttlSeconds: number;
-      registryId: string;
-    },
-  ): Promise<{ expiresAt: Date }> {
-    await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [
-      setup.uid,
-    ]);
-    const rows: { expiresAt: Date }[] = await manager.query(
-      `INSERT INTO password_setup (token_hash, uid, login_email, issued_by_key, created_by, expires_at, registry_id)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::int), $7) RETURNING expires_at AS "expiresAt"`,
-      [setup.tokenHash, setup.uid, setup.loginEmail, setup.issuedByKey, setup.createdBy, setup.ttlSeconds, setup.registryId],
-    );
-    return rows[0]!;
-  }
-
-  async findUsableSetup(tokenHash: Buffer): Promise<PasswordSetup | null> {
-    const rows: PasswordSetup[] = await this.dataSource.query(
-      `SELECT ${SETUP_COLUMNS} FROM password_setup WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`,
-      [tokenHash],
-    );
-    return rows[0] ?? null;
-  }
-
-  /** Spends the link, once: the second of two concurrent uses finds nothing. */
-  async spendSetup(manager: EntityManager, tokenHash: Buffer): Promise<PasswordSetup | null> {
-    const rows: PasswordSetup[] = await manager.query(
-      `WITH spent AS (
-         UPDATE password_setup SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-         RETURNING ${SETUP_COLUMNS}
-       ) SELECT * FROM spent`,
-      [tokenHash],
-    );
-    return rows[0] ?? null;
   }
 
   /** The live app of a registry, as the way back: its name and the origin of its first redirect URI. */

@@ -13,7 +13,8 @@ import { registeringKeyRevoked } from '../../partners/registered-apps/registered
 import { hashPassword, verifyPassword } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
 import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
-import { PasswordsRepository, type PasswordSetup, type SetupApp } from './passwords.repository';
+import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
+import { PasswordsRepository, type SetupApp } from './passwords.repository';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
 
@@ -39,6 +40,7 @@ export class PasswordsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly passwords: PasswordsRepository,
+    private readonly links: PasswordLinksRepository,
     private readonly users: UsersService,
     private readonly unifiedUsers: UnifiedUsersService,
     private readonly audit: AuditService,
@@ -66,10 +68,10 @@ export class PasswordsService {
     }
     const token = randomBytes(32).toString('base64url');
     const setup = await this.dataSource.transaction(async (manager) => {
-      const issuer = await this.passwords.lockIssuer(manager, caller.keyId, record.registryId);
+      const issuer = await this.links.lockIssuer(manager, caller.keyId, record.registryId);
       if (!issuer.keyLive) throw registeringKeyRevoked();
       if (!issuer.appLive) throw userNotFound(mirrorId);
-      const inserted = await this.passwords.insertSetup(manager, {
+      const inserted = await this.links.insert(manager, {
         tokenHash: tokenHash(token),
         uid: user.uid,
         loginEmail: record.email,
@@ -94,7 +96,7 @@ export class PasswordsService {
   }
 
   findUsableSetup(token: string): Promise<PasswordSetup | null> {
-    return this.passwords.findUsableSetup(tokenHash(token));
+    return this.links.findUsable(tokenHash(token));
   }
 
   async completeSetup(token: string, password: string, confirmation: string): Promise<SetupCompletion> {
@@ -106,7 +108,7 @@ export class PasswordsService {
     if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
     const hash = await hashPassword(password);
     const spent = await this.dataSource.transaction(async (manager) => {
-      const row = await this.passwords.spendSetup(manager, tokenHash(token));
+      const row = await this.links.spend(manager, tokenHash(token));
       if (!row) return null;
       await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
       await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);

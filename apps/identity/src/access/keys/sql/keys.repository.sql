@@ -54,8 +54,5 @@ UPDATE api_key SET rotated_at = now() WHERE id = $1;
 -- KeysRepository.revoke
 UPDATE api_key SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL;
 
--- KeysRepository.voidPasswordLinks
-UPDATE password_setup SET expires_at = now() WHERE issued_by_key = $1 AND used_at IS NULL AND expires_at > now();
-
 -- KeysRepository.bindRegistries
 INSERT INTO key_registry_binding (key_id, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING;

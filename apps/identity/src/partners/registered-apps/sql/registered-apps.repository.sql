@@ -27,6 +27,3 @@ organization_id AS "organizationId", created_at AS "createdAt", registry_id AS i
 
 -- RegisteredAppsRepository.softDelete
 UPDATE registered_app SET deleted_at = now() WHERE registry_id = $1 AND deleted_at IS NULL;
-
--- RegisteredAppsRepository.voidPasswordLinks
-UPDATE password_setup SET expires_at = now() WHERE registry_id = $1 AND used_at IS NULL AND expires_at > now();

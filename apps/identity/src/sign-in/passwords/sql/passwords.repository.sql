@@ -38,26 +38,6 @@ UNION SELECT l.uid FROM app_link l JOIN registered_app r ON r.registry_id = l.re
 -- PasswordsRepository.registriesOf
 SELECT registry_id FROM user_mirror WHERE uid = $1 UNION SELECT registry_id FROM app_link WHERE uid = $1;
 
--- PasswordsRepository.lockIssuer
-SELECT 1 FROM api_key WHERE id = $1 AND revoked_at IS NULL FOR SHARE;
-
-SELECT 1 FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE;
-
--- PasswordsRepository.insertSetup
-UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now();
-
-INSERT INTO password_setup (token_hash, uid, login_email, issued_by_key, created_by, expires_at, registry_id)
-VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::int), $7) RETURNING expires_at AS "expiresAt";
-
--- PasswordsRepository.findUsableSetup
-SELECT uid, login_email AS "loginEmail", expires_at AS "expiresAt", registry_id AS "registryId" FROM password_setup WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now();
-
--- PasswordsRepository.spendSetup
-WITH spent AS (
-  UPDATE password_setup SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-  RETURNING uid, login_email AS "loginEmail", expires_at AS "expiresAt", registry_id AS "registryId"
-) SELECT * FROM spent;
-
 -- PasswordsRepository.setupApp
 SELECT name, redirect_uris FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL;
 
