@@ -81,13 +81,18 @@ describe('docker-compose.yml', () => {
     expect(checkConfig(app, resolved(app))).toEqual({ ok: true, output: `${app}: configuration valid\n` });
   });
 
-  it('runs identity as development (its sign-in keys generated) unless .env says production, which needs the keys (built artifact)', () => {
+  it('runs identity as development (its sign-in keys generated) unless .env says production, which needs the keys and its own service tokens (built artifact)', () => {
     expect(resolved('identity')['NODE_ENV']).toBe('development');
     const refused = checkConfig('identity', resolved('identity', { NODE_ENV: 'production' }));
     expect(refused.ok).toBe(false);
     for (const variable of SIGN_IN_KEYS) expect(refused.output).toContain(`${variable}: must be set when NODE_ENV=production`);
     const keys = { OIDC_JWKS: '{"keys":[{"kid":"k"}]}', OIDC_COOKIE_KEYS: 'c'.repeat(40), OIDC_CLIENT_SECRET_KEY: 's'.repeat(43) };
-    expect(checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys }))).toEqual({
+    // The trial's service tokens are in this file for anyone to read: production refuses them too.
+    const withTrialTokens = checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys }));
+    expect(withTrialTokens.ok).toBe(false);
+    expect(withTrialTokens.output).toContain('DECISION_SERVICE_TOKENS: holds a secret published with the project');
+    const tokens = { STANDARDS_API_SERVICE_TOKEN: 'a'.repeat(40), MCP_GATEWAY_SERVICE_TOKEN: 'b'.repeat(40) };
+    expect(checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys, ...tokens }))).toEqual({
       ok: true,
       output: 'identity: configuration valid\n',
     });

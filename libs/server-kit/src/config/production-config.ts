@@ -26,6 +26,17 @@ export function DevelopmentOnly(): PropertyDecorator {
   return rule((value) => value === true || value === 'true', 'is for development and tests only: NODE_ENV=production refuses it on');
 }
 
+/** What the project's published trial defaults share (docker-compose.yml's `dev-only-…` tokens and password). */
+export const PUBLISHED_SECRET_MARK = 'dev-only-';
+
+/** A secret this service accepts from others: a production start refuses one published with the project. */
+export function NotPublishedInProduction(): PropertyDecorator {
+  return rule(
+    (value) => typeof value === 'string' && value.includes(PUBLISHED_SECRET_MARK),
+    `holds a secret published with the project (a "${PUBLISHED_SECRET_MARK}…" default of docker-compose.yml): NODE_ENV=production refuses it`,
+  );
+}
+
 /** Each `VARIABLE: why` a production start refuses in `config`; none when NODE_ENV is not `production`. */
 export function productionProblems(config: object): string[] {
   if ((config as { NODE_ENV?: unknown }).NODE_ENV !== 'production') return [];

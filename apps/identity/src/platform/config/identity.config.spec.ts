@@ -122,6 +122,18 @@ describe("identity's configuration", () => {
       expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' })).toEqual([]);
     });
 
+    it('is refused with a service token published with the project (docker-compose.yml’s dev-only defaults), naming the variable', () => {
+      const published = 'standards-api:dev-only-standards-api-service-token-0001';
+      const fresh = `mcp-gateway:${'Qx7'.repeat(15)}`;
+      for (const tokens of [published, `${fresh},${published}`]) {
+        expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: tokens })).toEqual([
+          'DECISION_SERVICE_TOKENS: holds a secret published with the project (a "dev-only-…" default of docker-compose.yml): NODE_ENV=production refuses it',
+        ]);
+      }
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: fresh })).toEqual([]);
+      expect(problemsWith({ NODE_ENV: 'development', DECISION_SERVICE_TOKENS: published })).toEqual([]);
+    });
+
     it('is the only start that refuses them: without NODE_ENV or with another value, as npm start runs, they are taken', () => {
       const development = Object.fromEntries(DEVELOPMENT_SWITCHES.map((variable) => [variable, 'true']));
       for (const nodeEnv of [undefined, 'development', 'test', 'staging']) {

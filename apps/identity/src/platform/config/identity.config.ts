@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min } from 'class-validator';
 import { canonicalResourceUrl, MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
-import { CommonServiceConfig, DevelopmentOnly, RequiredInProduction } from '@stdreg/server-kit';
+import { CommonServiceConfig, DevelopmentOnly, NotPublishedInProduction, RequiredInProduction } from '@stdreg/server-kit';
 
 const toInt = () => Type(() => Number);
 
@@ -29,6 +29,7 @@ export class IdentityConfig extends CommonServiceConfig {
   @Matches(/^[a-z][a-z0-9-]{0,40}:[A-Za-z0-9_-]{32,200}(,[a-z][a-z0-9-]{0,40}:[A-Za-z0-9_-]{32,200})*$/, {
     message: 'must be comma-separated name:token pairs, each token 32-200 characters of [A-Za-z0-9_-]',
   })
+  @NotPublishedInProduction()
   DECISION_SERVICE_TOKENS?: string = undefined;
 
   /** How long a rotated key's previous secret keeps working, unless the rotation says otherwise. */
