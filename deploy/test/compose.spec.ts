@@ -90,7 +90,7 @@ describe('docker-compose.yml', () => {
     // The trial's service tokens are in this file for anyone to read: production refuses them too.
     const withTrialTokens = checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys }));
     expect(withTrialTokens.ok).toBe(false);
-    expect(withTrialTokens.output).toContain('DECISION_SERVICE_TOKENS: holds a secret published with the project');
+    expect(withTrialTokens.output).toContain('DECISION_SERVICE_TOKENS: holds a value published with the project');
     const tokens = { STANDARDS_API_SERVICE_TOKEN: 'a'.repeat(40), MCP_GATEWAY_SERVICE_TOKEN: 'b'.repeat(40) };
     expect(checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys, ...tokens }))).toEqual({
       ok: true,

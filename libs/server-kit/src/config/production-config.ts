@@ -26,14 +26,17 @@ export function DevelopmentOnly(): PropertyDecorator {
   return rule((value) => value === true || value === 'true', 'is for development and tests only: NODE_ENV=production refuses it on');
 }
 
-/** What the project's published trial defaults share (docker-compose.yml's `dev-only-…` tokens and password). */
-export const PUBLISHED_SECRET_MARK = 'dev-only-';
+/**
+ * What the values published with the project carry: docker-compose.yml's trial defaults (`dev-only-…`) and the
+ * placeholders of deploy/k8s's Secrets (`REPLACE…`). Anyone can read them.
+ */
+export const PUBLISHED_VALUE_MARKS = ['dev-only-', 'REPLACE'] as const;
 
-/** A secret this service accepts from others: a production start refuses one published with the project. */
+/** A secret only this deployment may know (a key, or a token it accepts): a production start refuses a published one. */
 export function NotPublishedInProduction(): PropertyDecorator {
   return rule(
-    (value) => typeof value === 'string' && value.includes(PUBLISHED_SECRET_MARK),
-    `holds a secret published with the project (a "${PUBLISHED_SECRET_MARK}…" default of docker-compose.yml): NODE_ENV=production refuses it`,
+    (value) => typeof value === 'string' && PUBLISHED_VALUE_MARKS.some((mark) => value.includes(mark)),
+    'holds a value published with the project (a "dev-only-…" default of docker-compose.yml or a "REPLACE…" placeholder of deploy/k8s): NODE_ENV=production refuses it',
   );
 }
 

@@ -122,16 +122,30 @@ describe("identity's configuration", () => {
       expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' })).toEqual([]);
     });
 
+    const PUBLISHED =
+      'holds a value published with the project (a "dev-only-…" default of docker-compose.yml or a "REPLACE…" placeholder of deploy/k8s): NODE_ENV=production refuses it';
+
     it('is refused with a service token published with the project (docker-compose.yml’s dev-only defaults), naming the variable', () => {
       const published = 'standards-api:dev-only-standards-api-service-token-0001';
       const fresh = `mcp-gateway:${'Qx7'.repeat(15)}`;
       for (const tokens of [published, `${fresh},${published}`]) {
         expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: tokens })).toEqual([
-          'DECISION_SERVICE_TOKENS: holds a secret published with the project (a "dev-only-…" default of docker-compose.yml): NODE_ENV=production refuses it',
+          `DECISION_SERVICE_TOKENS: ${PUBLISHED}`,
         ]);
       }
       expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: fresh })).toEqual([]);
       expect(problemsWith({ NODE_ENV: 'development', DECISION_SERVICE_TOKENS: published })).toEqual([]);
+    });
+
+    it.each([
+      ['DECISION_SERVICE_TOKENS', 'standards-api:REPLACE_standards_api_service_token_32_characters_or_more'],
+      ['OIDC_JWKS', '{"keys":[{"REPLACE":"with private signing keys"}]}'],
+      ['OIDC_COOKIE_KEYS', 'REPLACE_cookie_signing_key_32_characters_or_more'],
+      ['OIDC_CLIENT_SECRET_KEY', 'REPLACE_32_bytes_in_base64url_43_characters'],
+      ['OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN', 'REPLACE_registration_token_32_characters_or_more'],
+    ])('is refused with %s left at a deploy/k8s placeholder, naming it (development takes it)', (variable, placeholder) => {
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: placeholder })).toEqual([`${variable}: ${PUBLISHED}`]);
+      expect(problemsWith({ NODE_ENV: 'development', [variable]: placeholder })).toEqual([]);
     });
 
     it('is the only start that refuses them: without NODE_ENV or with another value, as npm start runs, they are taken', () => {

@@ -103,6 +103,7 @@ export class IdentityConfig extends CommonServiceConfig {
   @RequiredInProduction('identity generates signing keys for development and keeps them under DATA_DIR')
   @IsOptional()
   @IsJSON({ message: 'must be a JSON Web Key Set ({"keys":[...]})' })
+  @NotPublishedInProduction()
   OIDC_JWKS?: string = undefined;
 
   /** Keys that sign the provider's cookies, comma-separated, newest first (older ones still verify). Unset: generated once under DATA_DIR. */
@@ -111,12 +112,14 @@ export class IdentityConfig extends CommonServiceConfig {
   @Matches(/^[A-Za-z0-9_-]{32,200}(,[A-Za-z0-9_-]{32,200})*$/, {
     message: 'must be comma-separated keys of 32-200 characters of [A-Za-z0-9_-]',
   })
+  @NotPublishedInProduction()
   OIDC_COOKIE_KEYS?: string = undefined;
 
   /** 32 bytes (base64url) that seal the apps' client secrets at rest. Unset: generated once under DATA_DIR. */
   @RequiredInProduction('identity generates the key sealing client secrets for development and keeps it under DATA_DIR')
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'must be 32 bytes in base64url (43 characters)' })
+  @NotPublishedInProduction()
   OIDC_CLIENT_SECRET_KEY?: string = undefined;
 
   /** The resource indicator (and access-token audience) of the standards API. */
@@ -145,6 +148,7 @@ export class IdentityConfig extends CommonServiceConfig {
   /** The initial access token Dynamic Client Registration asks for when OIDC_REGISTRATION is `token`. */
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]{32,200}$/, { message: 'must be 32-200 characters of [A-Za-z0-9_-]' })
+  @NotPublishedInProduction()
   OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN?: string = undefined;
 
   /**
