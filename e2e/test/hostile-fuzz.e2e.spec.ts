@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { sampleScenario, startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
-import { mcpAnswerProblems, mcpRefused, restAnswerProblems } from '../src/hostile/answer-checks';
+import { mcpAnswerProblems, mcpWroteNothing, restAnswerProblems } from '../src/hostile/answer-checks';
 import { fuzz, fuzzSettings, type FuzzOutcome } from '../src/hostile/fuzz-run';
 import { operationRequest, type Credentials } from '../src/hostile/hostile-request';
 import { fetchMcpSurface, mcpRequest } from '../src/hostile/mcp-requests';
@@ -116,7 +116,7 @@ function restTarget(origin: string, operations: Operation[], valid: string[]) {
       })),
     ),
     problemsOf: restAnswerProblems,
-    refused: (answer: { status: number; failure?: string }) => Boolean(answer.failure) || answer.status >= 400,
+    wroteNothing: (answer: { status: number; failure?: string }) => Boolean(answer.failure) || answer.status >= 400,
   };
 }
 
@@ -149,7 +149,7 @@ describe('every endpoint, fuzzed with hostile input', () => {
           origin: mcp.origin,
           requests: mcpRequest(mcp.pathname, surface, known, credentials, ['app key']),
           problemsOf: mcpAnswerProblems,
-          refused: mcpRefused,
+          wroteNothing: mcpWroteNothing,
         },
         rows,
         settings,

@@ -114,7 +114,7 @@ function isJsonRpcResult(value: unknown): boolean {
  * call drafts, and a batch's calls run on their own (JSON-RPC 2.0), so a batch with one call refused may still hold a
  * draft that was made.
  */
-export function mcpRefused(answer: Answer): boolean {
+export function mcpWroteNothing(answer: Answer): boolean {
   if (answer.failure || answer.status >= 400) return true;
   return !(mcpMessages(answer) ?? []).some(isSucceededToolCall);
 }

@@ -27,7 +27,8 @@ export interface FuzzTarget {
   requests: fc.Arbitrary<HostileRequest>;
   /** What is wrong with an answer; `sent` is the request's own text (an echo of it is not a leak). */
   problemsOf(answer: Answer, sent: string[]): string[];
-  refused(answer: Answer): boolean;
+  /** Whether the answer says the request cannot have written anything (then no table's row count may change). */
+  wroteNothing(answer: Answer): boolean;
 }
 
 export interface FuzzOutcome {
@@ -47,9 +48,9 @@ export async function fuzz(target: FuzzTarget, rows: RowCounts, settings: FuzzSe
     outcome.statuses[status] = (outcome.statuses[status] ?? 0) + 1;
     const problems = target.problemsOf(answer, sentText(hostile));
     const after = await rows.read();
-    if (target.refused(answer)) {
+    if (target.wroteNothing(answer)) {
       const changed = RowCounts.changed(counts, after);
-      if (changed.length) problems.push(`refused, yet rows changed: ${changed.join(', ')}`);
+      if (changed.length) problems.push(`answered as writing nothing, yet rows changed: ${changed.join(', ')}`);
     }
     counts = after;
     if (problems.length) throw new Error(`${printable(hostile)}\n→ ${status}: ${problems.join('\n  ')}`);
