@@ -455,6 +455,21 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     expect(body.expires_in).toBeLessThanOrEqual(30);
   });
 
+  it('refuses an agent token revoked since it was issued, and one that has expired', async () => {
+    const revoked = (await agentTokens(clientId, { scope: 'registry:read' })).access_token;
+    await exchange({ subject_token: revoked }).expect(200);
+    await request(scene.identity.server)
+      .post('/oidc/token/revocation')
+      .type('form')
+      .send({ client_id: clientId, token: revoked, token_type_hint: 'access_token' })
+      .expect(200);
+    expect((await exchange({ subject_token: revoked }).expect(422)).body.domainCode).toBe('token_exchange.subject_token_invalid');
+
+    const { jti: _jti, exp: _exp, iat: _iat, aud, iss: _iss, ...claims } = decodeJwt(agentToken);
+    const expired = await scene.identity.app.get(AccessTokenSigner).sign(claims, aud as string, Math.floor(Date.now() / 1000) - 60);
+    expect((await exchange({ subject_token: expired }).expect(422)).body.domainCode).toBe('token_exchange.subject_token_invalid');
+  });
+
   it('refuses what is no live agent token for the gateway, another target, and callers without a service credential', async () => {
     const partner = await scene.flow.relyingParty(scene.app);
     const authorization = await scene.flow.authorizationUrl(partner);

@@ -148,6 +148,40 @@ describe("an agent's key", () => {
     );
   });
 
+  it("may not grant or revoke roles, merge people or read the audit log, even under a supervisor who holds an approver's role", async () => {
+    const organizationId = await newOrganization();
+    const supervisor = await newPerson();
+    const approver = await request(identity.server)
+      .post('/v1/role-bindings')
+      .set(platform())
+      .send({ uid: supervisor.uid, role: 'settlement-approver', organizationId })
+      .expect(201);
+    const agent = await issueAgentKey(organizationId, supervisor.uid);
+    const other = await newPerson();
+    const asAgent = bearer(agent.secret);
+    const refusals = [
+      await request(identity.server)
+        .post('/v1/role-bindings')
+        .set(asAgent)
+        .send({ uid: other.uid, role: 'settlement-approver', organizationId }),
+      await request(identity.server).post('/v1/role-bindings').set(asAgent).send({ uid: supervisor.uid, role: 'platform-operator' }),
+      await request(identity.server).delete(`/v1/role-bindings/${approver.body.id}`).set(asAgent),
+      await request(identity.server)
+        .post('/v1/unified-users/merge')
+        .set(asAgent)
+        .send({ survivorUid: supervisor.uid, mergedUid: other.uid }),
+      await request(identity.server).get('/v1/audit').set(asAgent),
+    ];
+    expect(refusals.map((response) => [response.status, response.body.code])).toEqual(Array.from({ length: 5 }, () => [403, 'forbidden']));
+    const roles = await identity.dataSource.query('SELECT uid, role FROM role_binding WHERE uid = ANY($1::uuid[]) ORDER BY role', [
+      [supervisor.uid, other.uid],
+    ]);
+    expect(roles).toEqual([{ uid: supervisor.uid, role: 'settlement-approver' }]);
+    expect(await identity.dataSource.query('SELECT merged_into FROM unified_user WHERE uid = $1', [other.uid])).toEqual([
+      { merged_into: null },
+    ]);
+  });
+
   it('is recorded as the agent, with its supervisor, when refused once revoked', async () => {
     const organizationId = await newOrganization();
     const supervisor = await newPerson();

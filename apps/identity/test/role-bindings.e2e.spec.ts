@@ -133,16 +133,27 @@ describe('role bindings', () => {
 
   it('records grants and revocations in the audit log with the platform key prefix as actor', async () => {
     const uid = await newUser();
-    const binding = await grant({ uid, role: 'settlement-approver', organizationId }).expect(201);
-    await revoke(binding.body.id).expect(204);
+    const binding = await grant({ uid, role: 'settlement-approver', organizationId }).set('X-Request-Id', 'grant-req-1').expect(201);
+    const revoked = await revoke(binding.body.id).expect(204);
     const entries = await identity.dataSource.query(
-      `SELECT actor_kind, actor_id, action, outcome, detail FROM audit_entry WHERE action IN ('roles.grant', 'roles.revoke') AND target = $1 ORDER BY id`,
+      `SELECT actor_kind, actor_id, action, outcome, detail, request_id FROM audit_entry
+        WHERE action IN ('roles.grant', 'roles.revoke') AND target = $1 ORDER BY id`,
       [binding.body.id],
     );
     const actor = { actor_kind: 'platform_key', actor_id: identity.platformKey.split('_')[2], outcome: 'success' };
     expect(entries).toEqual([
-      { ...actor, action: 'roles.grant', detail: { uid, role: 'settlement-approver', organizationId, requestedUid: uid } },
-      { ...actor, action: 'roles.revoke', detail: { uid, role: 'settlement-approver', organizationId } },
+      {
+        ...actor,
+        action: 'roles.grant',
+        detail: { uid, role: 'settlement-approver', organizationId, requestedUid: uid },
+        request_id: 'grant-req-1',
+      },
+      {
+        ...actor,
+        action: 'roles.revoke',
+        detail: { uid, role: 'settlement-approver', organizationId },
+        request_id: revoked.headers['x-request-id'],
+      },
     ]);
   });
 

@@ -304,6 +304,31 @@ describe('merge and unmerge', () => {
     await unmerge(uuidv7()).expect(404);
   });
 
+  it('lets exactly one of parallel undos of one merge through, restoring the rows once', async () => {
+    const [survivor, merged] = [await newUser(), await newUser()];
+    await bind(survivor, 'investor', null);
+    await bind(merged, 'investor', null);
+    await bind(merged, 'compliance-officer', null);
+    const before = await dump([survivor, merged]);
+    const done = await merge(survivor, merged).expect(201);
+    const responses = await Promise.all(Array.from({ length: 4 }, () => unmerge(done.body.id)));
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409, 409]);
+    expect(await dump([survivor, merged])).toEqual(before);
+  });
+
+  it('undoes a merge whatever later merges into other survivors dropped', async () => {
+    const [survivor, merged, otherSurvivor, otherMerged] = [await newUser(), await newUser(), await newUser(), await newUser()];
+    await bind(merged, 'compliance-officer', null);
+    await bind(otherSurvivor, 'compliance-officer', null);
+    await bind(otherMerged, 'compliance-officer', null);
+    const earlier = await merge(survivor, merged).expect(201);
+    await merge(otherSurvivor, otherMerged).expect(201);
+    await unmerge(earlier.body.id).expect(200);
+    expect(await identity.dataSource.query('SELECT uid FROM role_binding WHERE uid = ANY($1)', [[survivor, merged]])).toEqual([
+      { uid: merged },
+    ]);
+  });
+
   it('refuses to undo a merge whose survivor was merged on since, naming the merge to undo first', async () => {
     const [top, middle, bottom] = [await newUser(), await newUser(), await newUser()];
     await bind(bottom, 'investor', null);

@@ -77,6 +77,26 @@ describe('POST /v1/users', () => {
     expect(await countRows('SELECT count(*)::int AS n FROM user_mirror WHERE registry_id = $1', [registryId])).toBe(1);
   });
 
+  it('lets exactly one of many parallel creates of one externalId through, the others 409, with one record and one audit entry', async () => {
+    const { key, registryId } = await identity.newRegistry();
+    const input = newUser(registryId);
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        request(identity.server)
+          .post('/v1/users')
+          .set(bearer(key))
+          .send({ ...input, displayName: `Copy ${i}` }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(await countRows('SELECT count(*)::int AS n FROM user_mirror WHERE registry_id = $1', [registryId])).toBe(1);
+    expect(
+      await countRows("SELECT count(*)::int AS n FROM audit_entry WHERE action = 'users.create' AND detail->>'registryId' = $1", [
+        registryId,
+      ]),
+    ).toBe(1);
+  });
+
   it.each([
     ['an unknown field', { nickname: 'x' }, 'nickname', 'nickname is not an accepted field'],
     ['another locale', { locale: 'fr' }, 'locale', 'locale must be one of: en, zh-Hans'],
@@ -120,9 +140,9 @@ describe('linking to unified users', () => {
     expect(await countRows('SELECT count(*)::int AS n FROM unified_user WHERE lower(email) = lower($1)', [email])).toBe(1);
   });
 
-  it('never links by an unverified email, on either side', async () => {
+  it('never links by an unverified email, on either side, within one organization', async () => {
     const first = await identity.newRegistry();
-    const second = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
     const email = uniqueEmail('bo');
     const unverified = await createUser(first.key, newUser(first.registryId, { email, emailVerified: false }));
     const verified = await createUser(second.key, newUser(second.registryId, { email, emailVerified: true }));

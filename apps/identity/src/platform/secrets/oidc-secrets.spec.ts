@@ -19,7 +19,14 @@ describe('sign-in secrets', () => {
       y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
       d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
     };
-    for (const keys of [[], [publicOnly], [withoutKid], [generateSigningKey('a'), generateSigningKey('a')], [ecOnly]]) {
+    const refusals: [object[], RegExp][] = [
+      [[], /OIDC_JWKS must be .* with at least one key/],
+      [[publicOnly], /OIDC_JWKS key pub is not a private key/],
+      [[withoutKid], /OIDC_JWKS key 0 has no kid/],
+      [[generateSigningKey('a'), generateSigningKey('a')], /OIDC_JWKS key 1: kid a appears twice/],
+      [[ecOnly], /OIDC_JWKS needs an RSA key/],
+    ];
+    for (const [keys, reason] of refusals) {
       let failure: unknown;
       try {
         loadOidcSecrets(configWith({ OIDC_JWKS: JSON.stringify({ keys }), DATA_DIR: 'memory://' }));
@@ -27,7 +34,7 @@ describe('sign-in secrets', () => {
         failure = error;
       }
       expect(failure).toBeInstanceOf(ConfigValidationError);
-      expect((failure as Error).message).toMatch(/OIDC_JWKS/);
+      expect((failure as Error).message).toMatch(reason);
     }
   });
 
