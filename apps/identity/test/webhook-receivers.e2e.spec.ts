@@ -370,8 +370,13 @@ describe('recovering after an outage', () => {
   });
 
   it.each([
-    [{}, 'since must be an ISO 8601 date-time'],
-    [{ since: 'yesterday' }, 'since must be an ISO 8601 date-time'],
+    [{}, 'since must be an RFC 3339 date-time with a time zone'],
+    [{ since: 'yesterday' }, 'since must be an RFC 3339 date-time with a time zone'],
+    // Each of these read as some time by new Date: a day, a time in the server's zone, nothing at all, 2 March.
+    [{ since: new Date().toISOString().slice(0, 10) }, 'since must be an RFC 3339 date-time with a time zone'],
+    [{ since: new Date(Date.now() - 3_600_000).toISOString().slice(0, 16) }, 'since must be an RFC 3339 date-time with a time zone'],
+    [{ since: `${new Date().getUTCFullYear()}-W01` }, 'since must be an RFC 3339 date-time with a time zone'],
+    [{ since: `${new Date().getUTCFullYear()}-02-30T00:00:00Z` }, 'since must be a real calendar date and time'],
     [{ since: new Date(Date.now() + 3_600_000).toISOString() }, 'since must not be in the future'],
     [{ since: new Date(Date.now() - 31 * 86_400_000).toISOString() }, 'since must be within the last 30 days'],
   ])('refuses %j with a 400 naming since, and queues nothing', async (body, message) => {

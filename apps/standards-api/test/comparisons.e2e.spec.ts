@@ -194,7 +194,9 @@ describe('comparing scenarios', () => {
 
   it("answers 404 for another organization's project, and 403 when identity denies", async () => {
     const { projectId, baselineId, branchId } = await projectWithVariants();
-    await compare(projectId, [{ scenarioId: baselineId }, { scenarioId: branchId }], ORG_B).expect(404);
+    const foreign = await compare(projectId, [{ scenarioId: baselineId }, { scenarioId: branchId }], ORG_B).expect(404);
+    // The project is what the other organization cannot see, before any of its scenarios is looked up.
+    expect(foreign.body.domainCode).toBe('split_projects.not_found');
     identity.mode = 'deny';
     await compare(projectId, [{ scenarioId: baselineId }, { scenarioId: branchId }]).expect(403);
   });

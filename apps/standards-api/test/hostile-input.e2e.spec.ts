@@ -67,7 +67,7 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
   it('refuses integers the columns cannot hold, in a path, a query and a body', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     const before = await written();
-    for (const version of ['99999999999999999999', '2147483648', '0', '-1']) {
+    for (const version of ['99999999999999999999', '2147483648', '0', '-1', '1.5', '1.9', '1e0', '01', '0x1']) {
       await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/${version}`).set(member).expect(400);
     }
     await request(server()).get(`/api/v2/split-projects/${projectId}/rule-versions/1`).set(member).expect(200);

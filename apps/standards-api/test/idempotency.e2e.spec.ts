@@ -178,6 +178,33 @@ describe('Idempotency-Key on POST', () => {
       .expect(409);
     expect(retry.body.domainCode).toBe('idempotency.answer_lost');
     expect(await projectsNamed('Idem Lost')).toBe(1);
+    // Its write committed, so no takeover time frees the key for a second write.
+    await api.dataSource.query(
+      `UPDATE idempotency_record SET created_at = now() - interval '10 minutes' WHERE idempotency_key = 'lost-answer'`,
+    );
+    const later = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(headers('lost-answer'))
+      .send(project('Idem Lost'))
+      .expect(409);
+    expect(later.body.domainCode).toBe('idempotency.answer_lost');
+    expect(await projectsNamed('Idem Lost')).toBe(1);
+  });
+
+  it('reads afresh a GET that carries a key: only POSTs are kept and replayed', async () => {
+    const { project: made, scenario } = (
+      await request(api.server).post('/api/v2/split-projects').set(headers()).send(project('Idem Read')).expect(201)
+    ).body;
+    const scenarios = () => request(api.server).get(`/api/v2/split-projects/${made.id}/scenarios`).set(headers('read-key')).expect(200);
+    expect((await scenarios()).body.items).toHaveLength(1);
+    await request(api.server)
+      .post(`/api/v2/split-projects/${made.id}/scenarios`)
+      .set(headers())
+      .send({ name: 'Branch', fromScenarioId: scenario.id })
+      .expect(201);
+    const again = await scenarios();
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.body.items).toHaveLength(2);
   });
 
   it('refuses a malformed key', async () => {

@@ -74,7 +74,9 @@ describe('activation needs an explicit confirmation in two steps', () => {
   it('answers 428 with a challenge and a single-use token, then creates Rule Version 1 with that token', async () => {
     const { projectId, scenarioId } = await createProject();
     const before = await written();
+    const asked = Date.now();
     const first = await activateCall(projectId, { scenarioId }).expect(428);
+    const answered = Date.now();
     expect(first.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(first.body).toMatchObject({
       status: 428,
@@ -93,6 +95,9 @@ describe('activation needs an explicit confirmation in two steps', () => {
     expect(shown.summary.en).toContain('Alice Studio 60%');
     expect(shown.summary['zh-Hans']).toContain('爱丽丝工作室 60%');
     expect(Date.parse(shown.expiresAt) - Date.parse(shown.effectiveFrom)).toBeGreaterThan(9 * 60_000);
+    // A token lives 10 minutes from its challenge.
+    expect(Date.parse(shown.expiresAt)).toBeGreaterThanOrEqual(asked + 10 * 60_000);
+    expect(Date.parse(shown.expiresAt)).toBeLessThanOrEqual(answered + 10 * 60_000);
     const stored = await api.dataSource.query('SELECT * FROM confirmation_challenge WHERE project_id = $1', [projectId]);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ token_sha256: sha256(confirmationToken), subject: `human:approver-${ORG_A}`, used_at: null });

@@ -224,6 +224,28 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
     expect(await written()).toEqual(afterPosting);
   });
 
+  it("refuses a token of another write on the same project (an activation's, presented to a posting), unspent", async () => {
+    const created = await request(server())
+      .post('/api/v2/split-projects')
+      .set(credentialHeaders(`member-of:${ORG}`, ORG))
+      .send({ name: 'Two tokens', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
+      .expect(201);
+    const projectId: string = created.body.project.id;
+    const scenarioId: string = created.body.scenario.id;
+    const activate = (body: Record<string, unknown>) =>
+      request(server())
+        .post(`/api/v2/split-projects/${projectId}/activate`)
+        .set(approver())
+        .send({ scenarioId, ...body });
+    const activationToken: string = (await activate({}).expect(428)).body.confirmationToken;
+    await activate({ confirmationToken: (await activate({}).expect(428)).body.confirmationToken }).expect(201);
+    const before = await written();
+    const actuals = withEnd({ periodId: '2026-06', revenue: '10.00', costs: '0' });
+    const crossed = await postCall(projectId, { ...actuals, confirmationToken: activationToken }).expect(403);
+    expect(crossed.body.domainCode).toBe('confirmations.token_not_yours');
+    expect(await written()).toEqual(before);
+  });
+
   it('refuses an expired token, writing nothing', async () => {
     const { projectId } = await activatedProject(running.api, ORG);
     const mine = await challenge(projectId, { periodId: '2026-07', revenue: '1.00', costs: '0' });

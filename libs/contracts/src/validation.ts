@@ -1,7 +1,8 @@
 import { IsInt, IsISO8601, IsRFC3339, Max, Min } from 'class-validator';
 
+/** The decorators as if stacked in this order: applied last to first, as TypeScript applies a stack. */
 function allOf(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+  return (target, property) => [...decorators].reverse().forEach((decorate) => decorate(target, property));
 }
 
 /** The largest integer an `integer` column holds: revisions and versions are stored as int4. */

@@ -183,6 +183,18 @@ describe('requests answered before any route', () => {
     expect(await response.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
   });
 
+  it('refuses a JSON body in a charset or an encoding it cannot read with 415 problem details', async () => {
+    for (const headers of [
+      { 'content-type': 'application/json; charset=latin1' },
+      { 'content-type': 'application/json', 'content-encoding': 'compress' },
+    ]) {
+      const response = await fetch(`${example.url}/api/items/encoded`, { method: 'POST', headers, body: '{"text":"x"}' });
+      expect(response.status).toBe(415);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+    }
+  });
+
   it('labels them unmatched in /metrics, never by their path', async () => {
     const response = await fetch(`${example.url}/api/items/unparsed-path-7`, {
       method: 'POST',

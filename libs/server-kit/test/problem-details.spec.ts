@@ -1,4 +1,4 @@
-import { BadGatewayException, type ArgumentsHost } from '@nestjs/common';
+import { BadGatewayException, ConflictException, HttpException, NotAcceptableException, type ArgumentsHost } from '@nestjs/common';
 import { ErrorCode } from '@stdreg/contracts';
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { DomainError, JsonLogger, ProblemDetailsFilter } from '../src';
@@ -97,5 +97,46 @@ describe('database failures a request can cause', () => {
     expect(answer.status).toBe(400);
     expect(answer.body['code']).toBe('validation_failed');
     expect(JSON.stringify(answer.body)).not.toMatch(/99999999999999999999|2026-02-30/);
+  });
+});
+
+describe('errors the body parser raises before any route', () => {
+  // body-parser's errors are plain errors carrying the status; either name of it is enough.
+  const parserError = (message: string, fields: Record<string, unknown>) => Object.assign(new Error(message), fields);
+
+  it.each([
+    ['status', { status: 413 }, 413, 'payload_too_large'],
+    ['statusCode', { statusCode: 413 }, 413, 'payload_too_large'],
+    ['status', { status: 415 }, 415, 'unsupported_media_type'],
+    ['statusCode', { statusCode: 415 }, 415, 'unsupported_media_type'],
+    ['status', { status: 400 }, 400, 'validation_failed'],
+  ])('answers one that names its status by %s (%j) with %d %s', (_, fields, status, code) => {
+    const answer = answerTo(parserError('request entity too large', { ...fields, type: 'entity.too.large' }));
+    expect(answer.status).toBe(status);
+    expect(answer.body).toMatchObject({ status, code });
+  });
+
+  it('answers one whose status is not a number with 500', () => {
+    expect(answerTo(parserError('odd', { status: '413' })).status).toBe(500);
+  });
+});
+
+describe('a 4xx HttpException the framework raises', () => {
+  it('stays a client error with its own message, never a 500', () => {
+    const notAcceptable = answerTo(new NotAcceptableException('Only application/json is served here.'));
+    expect(notAcceptable.status).toBe(400);
+    expect(notAcceptable.body).toMatchObject({ code: 'validation_failed', detail: 'Only application/json is served here.' });
+    expect(answerTo(new HttpException('I am a teapot', 418)).status).toBe(400);
+  });
+
+  it.each([
+    [409, 'conflict'],
+    [412, 'precondition_failed'],
+    [429, 'rate_limited'],
+  ])('keeps %d, whose meaning has a code of its own, as %s', (status, code) => {
+    const answer = answerTo(new HttpException('said by the framework', status));
+    expect(answer.status).toBe(status);
+    expect(answer.body).toMatchObject({ code, detail: 'said by the framework' });
+    expect(answerTo(new ConflictException('The row changed.')).body).toMatchObject({ status: 409, detail: 'The row changed.' });
   });
 });

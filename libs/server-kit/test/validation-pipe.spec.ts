@@ -109,3 +109,39 @@ describe('the validation pipe, given objects that cannot be read as a number, a 
     );
   });
 });
+
+describe('the validation pipe, given a query it has judged before', () => {
+  it('answers a DTO no handler can change, so the next request with the same query gets it as sent', async () => {
+    const pipe = createValidationPipe();
+    const first = (await pipe.transform({ limit: '5', cursor: 'abc' }, query(PageQueryDto))) as PageQueryDto;
+    expect(() => {
+      first.limit = 100;
+    }).toThrow(TypeError);
+    expect(() => {
+      delete first.cursor;
+    }).toThrow(TypeError);
+    expect(await pipe.transform({ limit: '5', cursor: 'abc' }, query(PageQueryDto))).toEqual({ limit: 5, cursor: 'abc' });
+  });
+
+  it('answers the same refusal again', async () => {
+    const pipe = createValidationPipe();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(pipe.transform({ limit: '0' }, query(PageQueryDto))).rejects.toMatchObject({ errors: [{ field: 'limit' }] });
+    }
+  });
+});
+
+describe('the validation pipe, given a field that breaks several rules', () => {
+  it('names each field once, with the first rule it breaks', async () => {
+    // `limit=abc` is not an integer, and not at least 1 or at most 100 either; one message says enough.
+    const error = await refusal({ limit: 'abc', cursor: '' }, query(PageQueryDto));
+    expect(error).toMatchObject({
+      code: ErrorCode.ValidationFailed,
+      errors: [
+        { field: 'limit', message: 'limit must be an integer number' },
+        { field: 'cursor', message: expect.stringContaining('cursor') },
+      ],
+    });
+    expect((error as DomainError).errors).toHaveLength(2);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type ActivateSplitProjectRequestDto,
   type ActivationChallengeDto,
   type CreateRuleVersionRequestDto,
+  DEFAULT_PAGE_LIMIT,
   type RuleVersionDto,
 } from '@stdreg/contracts';
 import { decodeCursor, encodeCursor } from '@stdreg/server-kit';
@@ -108,7 +109,7 @@ export class RuleVersionsService {
     query: { limit?: number; cursor?: string },
   ): Promise<{ items: RuleVersionDto[]; nextCursor: string | null }> {
     await this.projects.requireProject(projectId, auth);
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     const after = query.cursor === undefined ? 0 : versionOfCursor(query.cursor);
     const found = await this.versions.list(projectId, after, limit + 1);
     const page = found.slice(0, limit);

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { PageQueryDto } from '../pagination';
+import { IsRealDateTime } from '../validation';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -9,7 +10,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsISO8601,
   IsOptional,
   IsString,
   IsUUID,
@@ -160,9 +160,10 @@ export class RecoverWebhookDeliveriesRequestDto {
   @ApiProperty({
     format: 'date-time',
     example: '2026-11-20T08:00:00Z',
-    description: 'Send again every failed delivery created at or after this time (not in the future, at most 30 days ago)',
+    description:
+      'Send again every failed delivery created at or after this time (an RFC 3339 date-time with a time zone, not in the future, at most 30 days ago)',
   })
-  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
+  @IsRealDateTime()
   since!: string;
 }
 

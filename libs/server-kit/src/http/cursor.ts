@@ -1,4 +1,4 @@
-import { ErrorCode } from '@stdreg/contracts';
+import { DEFAULT_PAGE_LIMIT, ErrorCode } from '@stdreg/contracts';
 import { DomainError } from './domain-error';
 import { UUID_PATTERN } from '../ids';
 
@@ -37,7 +37,7 @@ export async function keysetPage<Row extends { id: string }, Item>(
   map: (row: Row) => Item,
   keyPattern: RegExp = UUID_PATTERN,
 ): Promise<{ items: Item[]; nextCursor: string | null }> {
-  const limit = query.limit ?? 20;
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const rows = await fetch(query.cursor === undefined ? undefined : decodeCursor(list, query.cursor, keyPattern), limit + 1);
   const page = rows.slice(0, limit);
   return { items: page.map(map), nextCursor: rows.length > limit ? encodeCursor(list, page[page.length - 1]!.id) : null };

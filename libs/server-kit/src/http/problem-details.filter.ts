@@ -89,6 +89,12 @@ function fromHttpException(exception: HttpException, request: Request): DomainEr
       return new DomainError(ErrorCode.Unauthenticated, 'A valid credential is required.');
     case 403:
       return new DomainError(ErrorCode.Forbidden, 'Not allowed.');
+    case 409:
+      return new DomainError(ErrorCode.Conflict, messageOf(exception));
+    case 412:
+      return new DomainError(ErrorCode.PreconditionFailed, messageOf(exception));
+    case 429:
+      return new DomainError(ErrorCode.RateLimited, messageOf(exception));
     default:
       return new DomainError(
         status >= 500 ? ErrorCode.InternalError : ErrorCode.ValidationFailed,

@@ -77,17 +77,24 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    stopAtFirstError: true,
+    // Every rule is run and flattenValidationErrors keeps the first one broken as the DTO reads, top down.
+    stopAtFirstError: false,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => new DomainError(ErrorCode.ValidationFailed, 'The request is invalid.', flattenValidationErrors(errors)),
   });
 }
 
+/**
+ * One message a field: the rule broken first as the DTO reads, top down. Stacked decorators register
+ * bottom up, so that is the last of the field's constraints (`limit=abc` is "not an integer", not
+ * "greater than 100").
+ */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const result: FieldError[] = [];
   for (const error of errors) {
     const field = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
-    for (const message of Object.values(error.constraints ?? {})) {
+    const message = Object.values(error.constraints ?? {}).at(-1);
+    if (message !== undefined) {
       result.push({ field, message: message.replace(/^property (\S+) should not exist$/, `$1 is not an accepted field`) });
     }
     if (error.children?.length) result.push(...flattenValidationErrors(error.children, field));

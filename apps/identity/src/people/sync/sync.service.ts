@@ -113,7 +113,7 @@ async function checkRecords(records: Record<string, unknown>[]): Promise<Checked
     const errors = await validate(record, {
       whitelist: true,
       forbidNonWhitelisted: true,
-      stopAtFirstError: true,
+      stopAtFirstError: false,
       validationError: { target: false, value: false },
     });
     const externalId = typeof raw['externalId'] === 'string' ? raw['externalId'] : null;
