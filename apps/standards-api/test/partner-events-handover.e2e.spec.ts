@@ -191,6 +191,15 @@ describe("standards-api's events reach a partner through identity", () => {
       body: JSON.stringify({ events: [{ ...forged.events[0], type: 'app.registered' }] }),
     });
     expect(invalid.status).toBe(400);
+    // A time a partner's receiver could not read as one instant: a bare day, no zone, a day the calendar lacks.
+    for (const occurredAt of ['2026-11-30', '2026-11-30T10:00:00', '2026-02-30T10:00:00Z', '2026-W48-1T10:00:00Z']) {
+      const loose = await fetch(`${identity.url}/v1/events/handover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${identity.serviceToken}` },
+        body: JSON.stringify({ events: [{ ...forged.events[0], occurredAt }] }),
+      });
+      expect({ occurredAt, status: loose.status }).toEqual({ occurredAt, status: 400 });
+    }
     const endpoints = await identityCall(partner.key, 'GET', '/v1/webhook-endpoints');
     const endpointId = (endpoints['items'] as { id: string }[])[0]!.id;
     expect((await identityCall(partner.key, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`))['items']).toEqual([]);

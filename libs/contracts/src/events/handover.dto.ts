@@ -1,19 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsRealDateTime } from '../validation';
 import { EVENT_ACTOR_KINDS, type EventActorKind, STANDARDS_EVENT_TYPES, type StandardsEventType } from './event-types';
 
 export const MAX_HANDOVER_EVENTS = 200;
@@ -33,7 +21,7 @@ export class HandedOverEventDto {
   @ApiProperty({ type: HandedOverActorDto }) @ValidateNested() @Type(() => HandedOverActorDto) actor!: HandedOverActorDto;
   @ApiProperty() @Type(() => Number) @IsInt() @Min(1) @Max(1000) version!: number;
   @ApiProperty({ type: 'object', additionalProperties: true }) @IsObject() data!: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time' }) @IsISO8601({ strict: true }) occurredAt!: string;
+  @ApiProperty({ format: 'date-time' }) @IsRealDateTime() occurredAt!: string;
 }
 
 /** A batch of standards-api's events in outbox order; identity keeps each id once, so a batch sent again changes nothing. */
