@@ -45,7 +45,22 @@ interface Endpoint {
   equal?: [string, string];
   /** The cookies of the browser that would call it. */
   cookie?: string;
+  /** What its own client sends: these fields (all of them by default), and this client authentication. */
+  valid?: { fields?: string[]; authorization?: 'basic' | 'bearer' | 'none' };
 }
+
+/** The parameters of an authorization request as a partner app sends them. */
+const AUTHORIZATION_REQUEST = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+];
 
 const HOSTILE_METHODS = ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'FOO', 'GET', 'POST'];
 
@@ -81,8 +96,14 @@ const token43 = fc.string({
   minLength: 43,
   maxLength: 43,
 });
-const often = <T>(valid: fc.Arbitrary<T>, others: fc.Arbitrary<T>[]): fc.Arbitrary<T> =>
-  fc.oneof({ weight: others.length + 2, arbitrary: valid }, ...others.map((arbitrary) => ({ weight: 1, arbitrary })));
+/** The valid values behind a field's arbitrary (what a valid start sends). */
+const VALID = new WeakMap<fc.Arbitrary<string>, fc.Arbitrary<string>>();
+/** A valid value most often, else one of the others. */
+function often(valid: fc.Arbitrary<string>, others: fc.Arbitrary<string>[]): fc.Arbitrary<string> {
+  const arbitrary = fc.oneof({ weight: others.length + 2, arbitrary: valid }, ...others.map((other) => ({ weight: 1, arbitrary: other })));
+  VALID.set(arbitrary, valid);
+  return arbitrary;
+}
 const one = (...values: string[]) => fc.constantFrom(...values);
 
 function endpoints(s: FormSurface): Endpoint[] {
@@ -158,7 +179,15 @@ function endpoints(s: FormSurface): Endpoint[] {
   const oidc = (path: string) => `${s.issuerPath}${path}`;
   const setupToken = often(fc.constantFrom(...s.setupTokens), [token43, one('short'), fc.constantFrom(...RAW_SEGMENTS)]);
   return [
-    { pattern: oidc('/auth'), methods: ['GET', 'POST'], path: fc.constant(oidc('/auth')), fields: authorization, cookie: consentCookie },
+    // POST is off at the authorization and end-session endpoints (the provider's default): it comes as a hostile method.
+    {
+      pattern: oidc('/auth'),
+      methods: ['GET'],
+      path: fc.constant(oidc('/auth')),
+      fields: authorization,
+      cookie: consentCookie,
+      valid: { fields: AUTHORIZATION_REQUEST, authorization: 'none' },
+    },
     {
       pattern: oidc('/auth/{uid}'),
       methods: ['GET'],
@@ -166,7 +195,13 @@ function endpoints(s: FormSurface): Endpoint[] {
       fields: {},
       cookie: s.resumeInteraction.cookie,
     },
-    { pattern: oidc('/request'), methods: ['POST'], path: fc.constant(oidc('/request')), fields: { ...authorization, ...clientAuth } },
+    {
+      pattern: oidc('/request'),
+      methods: ['POST'],
+      path: fc.constant(oidc('/request')),
+      fields: { ...authorization, ...clientAuth },
+      valid: { fields: AUTHORIZATION_REQUEST, authorization: 'basic' },
+    },
     {
       pattern: oidc('/token'),
       methods: ['POST'],
@@ -192,12 +227,14 @@ function endpoints(s: FormSurface): Endpoint[] {
         subject_token_type: one('urn:ietf:params:oauth:token-type:access_token', 'x'),
         ...clientAuth,
       },
+      valid: { fields: ['grant_type', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'resource'], authorization: 'basic' },
     },
     {
       pattern: oidc('/token/revocation'),
       methods: ['POST'],
       path: fc.constant(oidc('/token/revocation')),
       fields: { token: accessToken, token_type_hint: one('access_token', 'refresh_token', 'x'), ...clientAuth },
+      valid: { fields: ['token', 'token_type_hint'], authorization: 'basic' },
     },
     {
       pattern: oidc('/token/introspection'),
@@ -205,7 +242,14 @@ function endpoints(s: FormSurface): Endpoint[] {
       path: fc.constant(oidc('/token/introspection')),
       fields: { token: accessToken, ...clientAuth },
     },
-    { pattern: oidc('/reg'), methods: ['POST'], path: fc.constant(oidc('/reg')), fields: {}, body: 'json' },
+    {
+      pattern: oidc('/reg'),
+      methods: ['POST'],
+      path: fc.constant(oidc('/reg')),
+      fields: {},
+      body: 'json',
+      valid: { authorization: 'none' },
+    },
     {
       pattern: oidc('/reg/{clientId}'),
       methods: ['GET', 'PUT', 'DELETE'],
@@ -213,7 +257,13 @@ function endpoints(s: FormSurface): Endpoint[] {
       fields: {},
       body: 'none',
     },
-    { pattern: oidc('/me'), methods: ['GET', 'POST'], path: fc.constant(oidc('/me')), fields: { access_token: accessToken } },
+    {
+      pattern: oidc('/me'),
+      methods: ['GET', 'POST'],
+      path: fc.constant(oidc('/me')),
+      fields: { access_token: accessToken },
+      valid: { fields: [], authorization: 'bearer' },
+    },
     { pattern: oidc('/jwks'), methods: ['GET'], path: fc.constant(oidc('/jwks')), fields: {}, body: 'none' },
     {
       pattern: oidc('/.well-known/openid-configuration'),
@@ -224,7 +274,7 @@ function endpoints(s: FormSurface): Endpoint[] {
     },
     {
       pattern: oidc('/session/end'),
-      methods: ['GET', 'POST'],
+      methods: ['GET'],
       path: fc.constant(oidc('/session/end')),
       fields: {
         id_token_hint: jwtLike,
@@ -235,6 +285,7 @@ function endpoints(s: FormSurface): Endpoint[] {
         logout_hint: one(s.person.email),
       },
       cookie: consentCookie,
+      valid: { fields: ['post_logout_redirect_uri', 'client_id', 'state'], authorization: 'none' },
     },
     {
       pattern: oidc('/session/end/confirm'),
@@ -547,17 +598,28 @@ function extraHeaders(): fc.Arbitrary<[string, string][]> {
  * past the first checks, so the hostile requests meet the state the valid ones leave.
  */
 function validStart(endpoint: Endpoint, s: FormSurface): fc.Arbitrary<HostileRequest> {
-  const entries = Object.entries(endpoint.fields);
+  const sent = endpoint.valid?.fields;
+  const entries = Object.entries(endpoint.fields).filter(([name]) => !sent || sent.includes(name));
   const fields =
     endpoint.body === 'json'
-      ? registration(s)
-      : fc.tuple(...entries.map(([name, value]) => value.map((text) => [name, text] as [string, string])));
+      ? fc.constant<[string, string][]>(
+          [
+            ['redirect_uris', [s.client.redirectUri]],
+            ['client_name', 'Fuzzed Agent'],
+            ['token_endpoint_auth_method', 'none'],
+            ['grant_types', ['authorization_code', 'refresh_token']],
+            ['response_types', ['code']],
+          ].map(([name, value]) => [name as string, JSON.stringify(value)]),
+        )
+      : fc.tuple(...entries.map(([name, value]) => (VALID.get(value) ?? value).map((text) => [name, text] as [string, string])));
   const own = [endpoint.cookie, `stdreg_csrf=${s.csrf}`].filter(Boolean).join('; ');
   const { clientId, clientSecret } = s.client;
+  const basic: [string, string][] = [
+    ['authorization', `Basic ${base64(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`],
+  ];
+  const bearer = s.accessTokens.map((token): [string, string][] => [['authorization', `Bearer ${token}`]]);
   const authorization = fc.constantFrom<[string, string][]>(
-    [],
-    [['authorization', `Basic ${base64(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`]],
-    ...s.accessTokens.map((token): [string, string][] => [['authorization', `Bearer ${token}`]]),
+    ...{ basic: [basic], bearer, none: [[]], any: [[], basic, ...bearer] }[endpoint.valid?.authorization ?? 'any'],
   );
   return fc
     .record({ method: fc.constantFrom(...endpoint.methods), path: endpoint.path, fields, authorization })
@@ -568,7 +630,10 @@ function validStart(endpoint: Endpoint, s: FormSurface): fc.Arbitrary<HostileReq
         : pairs;
       const text = equal.map(([name, value]) => `${percentEncoded(name)}=${percentEncoded(value)}`).join('&');
       const inBody = method !== 'GET' && method !== 'DELETE';
-      const body = endpoint.body === 'json' ? JSON.stringify(Object.fromEntries(equal)) : text;
+      const body =
+        endpoint.body === 'json'
+          ? JSON.stringify(Object.fromEntries(equal.map(([name, value]) => [name, JSON.parse(value) as unknown])))
+          : text;
       return {
         target: `${method} ${endpoint.pattern}`,
         method,
