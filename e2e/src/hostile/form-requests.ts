@@ -166,12 +166,13 @@ function endpoints(s: FormSurface): Endpoint[] {
     request_uri: one('urn:ietf:params:oauth:request_uri:abc', 'https://127.0.0.1:1/request', 'urn:x'),
     claims: one('{"id_token":{"email":null}}', '{', '{"userinfo":{"__proto__":{"x":1}}}', '[]'),
     id_token_hint: jwtLike,
-    login_hint: one(s.person.email, 'nobody@example.com'),
+    login_hint: one(s.person.email, 'nobody@example.com', ...MARKUP),
   };
   const clientAuth = { client_id: clientIdValue, client_secret: secret };
   const signinForm = {
     csrf,
-    email: often(fc.constant(s.person.email), [one('nobody@example.com', ` ${s.person.email.toUpperCase()} `, '')]),
+    // A failed login shows the email again: markup there must come back escaped.
+    email: often(fc.constant(s.person.email), [one('nobody@example.com', ` ${s.person.email.toUpperCase()} `, ''), one(...MARKUP)]),
     password,
   };
   const consentCookie = s.consentInteraction.cookie;
@@ -611,7 +612,18 @@ function validStart(endpoint: Endpoint, s: FormSurface): fc.Arbitrary<HostileReq
             ['response_types', ['code']],
           ].map(([name, value]) => [name as string, JSON.stringify(value)]),
         )
-      : fc.tuple(...entries.map(([name, value]) => (VALID.get(value) ?? value).map((text) => [name, text] as [string, string])));
+      : // Half of them with one field as the hostile requests send it: what lies behind a check that passed.
+        fc
+          .option(fc.constantFrom('', ...entries.map(([name]) => name)), { nil: undefined })
+          .chain((off) =>
+            fc.tuple(
+              ...entries.map(([name, value]) =>
+                (name === off ? fc.oneof(value, hostileValue(20_000)) : (VALID.get(value) ?? value)).map(
+                  (text) => [name, text] as [string, string],
+                ),
+              ),
+            ),
+          );
   const own = [endpoint.cookie, `stdreg_csrf=${s.csrf}`].filter(Boolean).join('; ');
   const { clientId, clientSecret } = s.client;
   const basic: [string, string][] = [
