@@ -1,9 +1,25 @@
 // Fuzzes every endpoint of the three built services, generated from their own OpenAPI documents and MCP
-// lists (see docs/reliability.md, "Hostile input"). HOSTILE_SEED replays a run; HOSTILE_RUNS sets its length.
-import { randomBytes } from 'node:crypto';
+// lists, and identity's browser and OAuth surface, which no such document lists (see docs/reliability.md,
+// "Hostile input"). HOSTILE_SEED replays a run; HOSTILE_RUNS sets its length.
+import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { sampleScenario, startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
-import { mcpAnswerProblems, mcpWroteNothing, restAnswerProblems } from '../src/hostile/answer-checks';
+import {
+  FormBrowser,
+  sampleScenario,
+  signInWithForms,
+  STANDARDS_API_AUDIENCE,
+  startSignedInPartner,
+  type SignedInPartner,
+} from '@stdreg/server-kit/testing';
+import {
+  formAnswerProblems,
+  formWroteNothing,
+  mcpAnswerProblems,
+  mcpWroteNothing,
+  restAnswerProblems,
+  type FormSurfaceFacts,
+} from '../src/hostile/answer-checks';
+import { formRequest, type FormSurface } from '../src/hostile/form-requests';
 import { fuzz, fuzzSettings, type FuzzOutcome } from '../src/hostile/fuzz-run';
 import { operationRequest, type Credentials } from '../src/hostile/hostile-request';
 import { fetchMcpSurface, mcpRequest } from '../src/hostile/mcp-requests';
@@ -25,8 +41,11 @@ const UNLIMITED = Object.fromEntries(
     'RATE_LIMIT_WAITLIST_PER_HOUR',
     'MCP_TOOL_CALLS_PER_MINUTE_PER_KEY',
     'MCP_TOOL_CALLS_PER_MINUTE_PER_IP',
+    'SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE',
   ].map((name) => [name, '100000']),
 );
+// Five wrong passwords lock the fuzzed person out for a second: the fuzzer sees the lockout and gets past it.
+const LOCKOUT = { SIGNIN_LOCKOUT_SECONDS: '1' };
 // The credential standards-api and the gateway present to identity, so its decision and token-exchange
 // endpoints are fuzzed past their guard too.
 const SERVICE_TOKEN = randomBytes(32).toString('base64url');
@@ -40,7 +59,7 @@ let known: KnownValues;
 const outcomes: Record<string, FuzzOutcome> = {};
 
 beforeAll(async () => {
-  platform = await startPlatform({ ...UNLIMITED, IDENTITY_SERVICE_TOKEN: SERVICE_TOKEN });
+  platform = await startPlatform({ ...UNLIMITED, ...LOCKOUT, IDENTITY_SERVICE_TOKEN: SERVICE_TOKEN });
   partner = await startSignedInPartner({ url: platform.identityUrl, platformKey: platform.platformKey });
   const person = await partner.userWithRoles(['project-owner']);
   const personToken = await partner.signIn(person.email);
@@ -150,6 +169,132 @@ describe('every endpoint, fuzzed with hostile input', () => {
           requests: mcpRequest(mcp.pathname, surface, known, credentials, ['app key']),
           problemsOf: mcpAnswerProblems,
           wroteNothing: mcpWroteNothing,
+        },
+        rows,
+        settings,
+      );
+      await expectAllReady();
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+});
+
+/** The Cookie header a browser sends to any of `urls`, each cookie once, without its CSRF cookie (the fuzzer adds its own). */
+function browserCookies(browser: FormBrowser, urls: string[]): string {
+  const pairs = new Map<string, string>();
+  for (const url of urls) {
+    for (const pair of browser.cookieHeader(url).split('; ').filter(Boolean)) pairs.set(pair.slice(0, pair.indexOf('=')), pair);
+  }
+  pairs.delete('stdreg_csrf');
+  return [...pairs.values()].join('; ');
+}
+
+/**
+ * The valid starts of the browser and OAuth surface: a partner app's client with its redirect URI, an access
+ * token it was issued, a person at the login prompt of one browser and at the consent prompt of another
+ * (signed in), and two unspent password-setup links.
+ */
+async function startFormSurface(): Promise<{ surface: FormSurface; facts: FormSurfaceFacts }> {
+  const identity = platform.identityUrl;
+  const issuer = `${identity}/oidc`;
+  const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${identity}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${partner.appKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  // Nothing listens there: the fuzzer never follows a redirect.
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const registered = await call('POST', '/v1/apps', { name: 'Fuzzed Portal', type: 'Traditional', redirectUris: [redirectUri] });
+  const app = registered['app'] as { clientId: string; registryId: string };
+  const client = { clientId: app.clientId, clientSecret: registered['clientSecret'] as string, redirectUri };
+  const person = { email: (await partner.userWithRoles([])).email, password: partner.password };
+  const accessToken = await signInWithForms({ identityUrl: identity, ...client }, person.email, person.password);
+
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorizationUrl = (scope: string) =>
+    `${issuer}/auth?${new URLSearchParams({
+      client_id: client.clientId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope,
+      resource: STANDARDS_API_AUDIENCE,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'fuzz',
+    }).toString()}`;
+  const atLogin = new FormBrowser();
+  const loginPage = await atLogin.follow(authorizationUrl('openid api'), redirectUri);
+  const loginUid = new URL(loginPage.url).pathname.split('/').at(-1)!;
+  // Signed in, and asked for more than the person granted before: the consent prompt.
+  const atConsent = new FormBrowser();
+  const secondLogin = await atConsent.follow(authorizationUrl('openid profile email offline_access api'), redirectUri);
+  const afterLogin = await atConsent.submit(secondLogin, person, '/login');
+  const consentPage = await atConsent.follow(new URL(afterLogin.location!, afterLogin.url).toString(), redirectUri);
+  if (!consentPage.text.includes('name="decision"'))
+    throw new Error(`no consent page: ${consentPage.status} ${consentPage.text.slice(0, 300)}`);
+  const consentUid = new URL(consentPage.url).pathname.split('/').at(-1)!;
+  // Logged in, not yet resumed.
+  const atResume = new FormBrowser();
+  const thirdLogin = await atResume.follow(authorizationUrl('openid api'), redirectUri);
+  const loggedIn = await atResume.submit(thirdLogin, person, '/login');
+  const resumeUrl = new URL(loggedIn.location!, loggedIn.url).toString();
+
+  const setupTokens: string[] = [];
+  for (const n of [1, 2]) {
+    const user = await call('POST', '/v1/users', {
+      registryId: app.registryId,
+      externalId: `fuzz-${n}-${randomBytes(4).toString('hex')}`,
+      email: `setup-${n}-${randomBytes(4).toString('hex')}@example.com`,
+      emailVerified: true,
+      displayName: 'Set Up',
+      locale: 'en',
+    });
+    const setup = await call('POST', `/v1/users/${user['id'] as string}/password-setup`);
+    setupTokens.push(new URL(setup['setupUrl'] as string).pathname.split('/').at(-1)!);
+  }
+  const surface: FormSurface = {
+    issuerPath: new URL(issuer).pathname,
+    client,
+    resource: STANDARDS_API_AUDIENCE,
+    loginInteraction: { uid: loginUid, cookie: browserCookies(atLogin, [loginPage.url]) },
+    consentInteraction: {
+      uid: consentUid,
+      cookie: browserCookies(atConsent, [consentPage.url, `${issuer}/auth/${consentUid}`, `${issuer}/session/end`]),
+    },
+    resumeInteraction: { uid: new URL(resumeUrl).pathname.split('/').at(-1)!, cookie: browserCookies(atResume, [resumeUrl]) },
+    person,
+    setupTokens,
+    accessTokens: [accessToken],
+    csrf: randomBytes(32).toString('base64url'),
+    pkce: { verifier, challenge },
+  };
+  const facts: FormSurfaceFacts = {
+    origin: identity,
+    issuerPath: surface.issuerPath,
+    redirectUris: [redirectUri],
+    secrets: [client.clientSecret, partner.appKey, platform.platformKey, SERVICE_TOKEN, accessToken, ...setupTokens],
+    neverShown: [person.password],
+    accessTokens: [accessToken],
+  };
+  return { surface, facts };
+}
+
+describe("identity's browser and OAuth surface, fuzzed with bytes no form would send", () => {
+  it(
+    'the OpenID Provider, the sign-in pages and the password-setup pages answer in time, never 5xx, redirect only to the site or a registered redirect URI, leak nothing and write nothing when they refuse',
+    async () => {
+      const { surface, facts } = await startFormSurface();
+      outcomes['identity browser and OAuth'] = await fuzz(
+        {
+          origin: platform.identityUrl,
+          requests: formRequest(surface),
+          problemsOf: formAnswerProblems(facts),
+          wroteNothing: formWroteNothing(facts),
         },
         rows,
         settings,

@@ -463,6 +463,46 @@ describe('the provider’s storage', () => {
   });
 });
 
+describe('a session cookie of a session that ended', () => {
+  it('writes no session on any request that carries it, refused or not, and a sign-in with it still works', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    await signIn(await authorizationUrl(config), user.email, PASSWORD, browser);
+    const ended = browser.cookieHeader(`${identity.issuer}/auth`);
+    expect(ended).toContain('_session=');
+    const sessionId = /_session=([^;]+)/.exec(ended)![1]!;
+    await identity.dataSource.query(`DELETE FROM oidc_model WHERE model = 'Session' AND id = $1`, [sessionId]);
+    const sessions = async () =>
+      Number((await identity.dataSource.query(`SELECT count(*) AS n FROM oidc_model WHERE model = 'Session'`))[0].n);
+    const before = await sessions();
+    const withEnded = (url: string) => fetch(url, { headers: { cookie: ended }, redirect: 'manual' });
+    // Refused with a page, refused back to the client (no PKCE), and a valid start of a sign-in.
+    const refusedBack = `${identity.issuer}/auth?client_id=${app.clientId}&response_type=code&scope=openid`;
+    const answers = [];
+    for (const url of [
+      `${identity.issuer}/auth`,
+      `${identity.issuer}/auth/not-an-interaction`,
+      refusedBack,
+      (await authorizationUrl(config)).url.toString(),
+    ]) {
+      const answer = await withEnded(url);
+      answers.push([answer.status, answer.headers.get('location')?.includes('error=') ?? false]);
+    }
+    expect(answers).toEqual([
+      [400, false],
+      [400, false],
+      [303, true],
+      [303, false],
+    ]);
+    expect(await sessions()).toBe(before);
+    // The browser that still holds the ended session's cookie signs in again.
+    const callbackUrl = await signIn(await authorizationUrl(config), user.email, PASSWORD, browser);
+    expect(callbackUrl.searchParams.get('code')).toEqual(expect.any(String));
+    expect(await sessions()).toBe(before + 1);
+  });
+});
+
 describe('sign-in failures end in the protocol’s own errors, never a 500', () => {
   it('refuses a redirect URI that is not exactly a registered one, without redirecting there', async () => {
     const config = await relyingParty();
@@ -520,6 +560,18 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     const other = await redeem({ code_verifier: oidc.randomPKCECodeVerifier() });
     expect(other.status).toBe(400);
     expect(await other.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('answers a sign-in form whose CSRF value has the cookie’s length in characters but not in bytes with the page and a 403, not a 500', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    for (const action of ['/login', '/abort']) {
+      const refused = await browser.submit(login, { csrf: '\u00e9'.repeat(43), email: user.email, password: PASSWORD }, action);
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('name="password"');
+    }
   });
 
   it('answers access_denied to the client when the user denies consent or cancels', async () => {

@@ -128,6 +128,20 @@ describe('password setup links', () => {
     expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
   });
 
+  it('refuses a CSRF value of the cookie’s length in characters but not in bytes with the form again, not a 500', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const form = new URLSearchParams({ csrf: '\u00e9'.repeat(43), password: PASSWORD, confirm: PASSWORD }).toString();
+    const refused = await request(identity.server)
+      .post(localPath(setup.setupUrl))
+      .set('Cookie', `stdreg_csrf=${'a'.repeat(43)}`)
+      .type('form')
+      .send(form);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('<label for="password">New password</label>');
+    expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
+  });
+
   it('expires links, and a newer link replaces an older unused one', async () => {
     const user = await newMirror(app);
     const first = (await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201)).body;

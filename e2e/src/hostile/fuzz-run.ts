@@ -27,8 +27,8 @@ export interface FuzzTarget {
   requests: fc.Arbitrary<HostileRequest>;
   /** What is wrong with an answer; `sent` is the request's own text (an echo of it is not a leak). */
   problemsOf(answer: Answer, sent: string[]): string[];
-  /** Whether the answer says the request cannot have written anything (then no table's row count may change). */
-  wroteNothing(answer: Answer): boolean;
+  /** Whether the answer (to this request) says it cannot have written anything (then no table's row count may change). */
+  wroteNothing(answer: Answer, hostile: HostileRequest): boolean;
 }
 
 export interface FuzzOutcome {
@@ -48,7 +48,7 @@ export async function fuzz(target: FuzzTarget, rows: RowCounts, settings: FuzzSe
     outcome.statuses[status] = (outcome.statuses[status] ?? 0) + 1;
     const problems = target.problemsOf(answer, sentText(hostile));
     const after = await rows.read();
-    if (target.wroteNothing(answer)) {
+    if (target.wroteNothing(answer, hostile)) {
       const changed = RowCounts.changed(counts, after);
       if (changed.length) problems.push(`answered as writing nothing, yet rows changed: ${changed.join(', ')}`);
     }

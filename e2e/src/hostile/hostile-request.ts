@@ -15,12 +15,18 @@ export interface HostileRequest {
   /** Header lines in order; a name may repeat. */
   headers: [string, string][];
   body?: string;
+  /** How the body's text becomes bytes: UTF-8, or `latin1` for a body of raw bytes (one character a byte). */
+  bodyEncoding?: 'latin1';
 }
 
 export interface Answer {
   status: number;
   contentType: string;
   body: string;
+  /** The Location header of a redirect. */
+  location?: string;
+  /** Set for the answer to HEAD, which has no body whatever its headers say. */
+  bodiless?: true;
   /** Set when there was no answer: the request timed out, or the connection failed. */
   failure?: string;
 }
@@ -45,7 +51,7 @@ export function headerSafe(text: string, max = 2048): string {
 }
 
 /** Path segments already encoded, some of them not decodable or meant to climb out of the route. */
-const RAW_SEGMENTS = [
+export const RAW_SEGMENTS = [
   '..',
   '%2e%2e',
   '..%2f..%2f..%2fetc%2fpasswd',
@@ -247,7 +253,7 @@ function decodeURIComponentSafely(value: string): string {
 export function send(origin: string, hostile: HostileRequest, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve) => {
     const url = new URL(origin);
-    const body = hostile.body === undefined ? undefined : Buffer.from(hostile.body, 'utf8');
+    const body = hostile.body === undefined ? undefined : Buffer.from(hostile.body, hostile.bodyEncoding ?? 'utf8');
     const head = [
       `${hostile.method} ${hostile.path} HTTP/1.1`,
       `host: ${url.host}`,
@@ -264,13 +270,13 @@ export function send(origin: string, hostile: HostileRequest, timeoutMs: number)
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      const answer = parsedAnswer(Buffer.concat(received));
+      const answer = parsedAnswer(Buffer.concat(received), hostile.method === 'HEAD');
       resolve(answer ?? { status: 0, contentType: '', body: '', failure: failure ?? 'the connection closed without an answer' });
     };
     const timer = setTimeout(() => settle(`no answer within ${timeoutMs} ms`), timeoutMs);
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
-      if (parsedAnswer(Buffer.concat(received), true)) settle();
+      if (parsedAnswer(Buffer.concat(received), hostile.method === 'HEAD', true)) settle();
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // The server may close while the body is still going out, after it answered: read what came.
@@ -283,8 +289,11 @@ export function send(origin: string, hostile: HostileRequest, timeoutMs: number)
   });
 }
 
-/** The status, content type and body of an HTTP/1.1 answer (plain or chunked); undefined while incomplete when `complete`. */
-function parsedAnswer(raw: Buffer, complete = false): Answer | undefined {
+/**
+ * The status, content type and body of an HTTP/1.1 answer (plain or chunked); undefined while incomplete when
+ * `complete`. An answer to HEAD has no body, whatever its Content-Length says.
+ */
+function parsedAnswer(raw: Buffer, bodiless: boolean, complete = false): Answer | undefined {
   const split = raw.indexOf('\r\n\r\n');
   if (split < 0) return undefined;
   const lines = raw.subarray(0, split).toString('latin1').split('\r\n');
@@ -296,11 +305,18 @@ function parsedAnswer(raw: Buffer, complete = false): Answer | undefined {
       .find((line) => line.toLowerCase().startsWith(`${name}:`))
       ?.slice(name.length + 1)
       .trim();
+  const location = header('location');
+  const answered = {
+    status: Number(status[1]),
+    contentType: header('content-type') ?? '',
+    ...(location === undefined ? {} : { location }),
+  };
+  if (bodiless) return { ...answered, body: '', bodiless: true };
   let payload = raw.subarray(split + 4);
   const chunked = header('transfer-encoding')?.toLowerCase() === 'chunked';
   if (complete && !(chunked ? payload.includes('0\r\n\r\n') : payload.length >= Number(header('content-length') ?? 0))) return undefined;
   if (chunked) payload = dechunked(payload);
-  return { status: Number(status[1]), contentType: header('content-type') ?? '', body: payload.toString('utf8') };
+  return { ...answered, body: payload.toString('utf8') };
 }
 
 function dechunked(payload: Buffer): Buffer {
@@ -325,7 +341,7 @@ export function printable(hostile: HostileRequest): string {
     `${hostile.method} ${shorten(hostile.path)}  [${hostile.target}]`,
     ...hostile.headers.map(([name, value]) => `${name}: ${shorten(value)}`),
   ];
-  if (hostile.body !== undefined) lines.push(`body: ${shorten(hostile.body)}`);
+  if (hostile.body !== undefined) lines.push(`body${hostile.bodyEncoding ? ` (${hostile.bodyEncoding})` : ''}: ${shorten(hostile.body)}`);
   return lines.join('\n  ');
 }
 

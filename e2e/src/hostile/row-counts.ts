@@ -17,6 +17,9 @@ const REFUSALS_RECORDED: Record<string, string> = {
   webhook_delivery: 'false',
 };
 
+/** Tables counted per value of a column, so that a report names what changed (which of the OpenID Provider's models). */
+const COUNTED_BY: Record<string, string> = { oidc_model: 'model' };
+
 export class RowCounts {
   private constructor(private readonly databases: { client: pg.Client; query: string }[]) {}
 
@@ -33,7 +36,13 @@ export class RowCounts {
       const query = tables.rows
         .map(({ table_name }) => {
           const counted = REFUSALS_RECORDED[table_name];
-          return `SELECT '${database}.${table_name}' AS t, count(*)::int AS n FROM "${table_name}"${counted ? ` WHERE ${counted}` : ''}`;
+          const where = counted ? ` WHERE ${counted}` : '';
+          const by = COUNTED_BY[table_name];
+          // A per-value count is 0 when no row has that value: the table's own count is kept beside it.
+          const perValue = by
+            ? ` UNION ALL SELECT '${database}.${table_name}.' || "${by}" AS t, count(*)::int AS n FROM "${table_name}"${where} GROUP BY "${by}"`
+            : '';
+          return `SELECT '${database}.${table_name}' AS t, count(*)::int AS n FROM "${table_name}"${where}${perValue}`;
         })
         .join(' UNION ALL ');
       databases.push({ client, query });
@@ -53,8 +62,8 @@ export class RowCounts {
   /** The tables whose count differs, as `table: before → after`. */
   static changed(before: Record<string, number>, after: Record<string, number>): string[] {
     return Object.keys({ ...before, ...after })
-      .filter((table) => before[table] !== after[table])
-      .map((table) => `${table}: ${before[table]} → ${after[table]}`);
+      .filter((table) => (before[table] ?? 0) !== (after[table] ?? 0))
+      .map((table) => `${table}: ${before[table] ?? 0} → ${after[table] ?? 0}`);
   }
 
   async close(): Promise<void> {

@@ -62,12 +62,17 @@ export class FormBrowser {
     });
   }
 
-  private async request(url: string, init: RequestInit): Promise<Page> {
+  /** The Cookie header this browser sends to `url` (empty when it holds none for that path). */
+  cookieHeader(url: string): string {
     const target = new URL(url);
-    const cookie = [...this.cookies.entries()]
+    return [...this.cookies.entries()]
       .filter(([, c]) => target.pathname.startsWith(c.path))
       .map(([name, c]) => `${name}=${c.value}`)
       .join('; ');
+  }
+
+  private async request(url: string, init: RequestInit): Promise<Page> {
+    const cookie = this.cookieHeader(url);
     const response = await fetch(url, {
       ...init,
       redirect: 'manual',

@@ -19,6 +19,10 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      // The provider saves an empty session for a session cookie it cannot find (one that ended), a new
+      // one on each request carrying that cookie, refused or not: an empty session is never kept.
+      const stored = storedModel(this.model);
+      if (this.model === 'Session' && stored.kind === 'other' && sessionHoldsNothing(payload)) return store.destroy(stored.model, id);
       if (this.model === 'Client' && payload.token_endpoint_auth_method === 'none') {
         const { client_secret: _unused, client_secret_expires_at: _never, ...publicClient } = payload;
         return store.upsert(this.model, id, publicClient, expiresIn);
@@ -56,4 +60,9 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       return store.revokeByGrantId(this.model, grantId);
     }
   };
+}
+
+/** A session with no one signed in, no client's authorization and no logout under way: nothing a later request could read. */
+function sessionHoldsNothing(payload: AdapterPayload): boolean {
+  return !payload.accountId && !payload.state && Object.keys(payload.authorizations ?? {}).length === 0;
 }

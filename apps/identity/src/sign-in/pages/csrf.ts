@@ -25,6 +25,8 @@ export function csrfToken(req: Request, res: Response, secure: boolean): string 
 
 export function csrfValid(req: Request, submitted: unknown): boolean {
   const expected = cookieValue(req, COOKIE);
-  if (!expected || typeof submitted !== 'string' || submitted.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(submitted), Buffer.from(expected));
+  if (!expected || typeof submitted !== 'string') return false;
+  // Compared as bytes: a value of as many characters may still have more bytes (timingSafeEqual throws then).
+  const [given, wanted] = [Buffer.from(submitted), Buffer.from(expected)];
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
