@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { WebhookReceiver } from '@stdreg/server-kit/testing';
-import { MAX_RETRY_AFTER_SECONDS } from '../src/partners/webhooks/retry-schedule';
+import { MAX_RETRY_AFTER_SECONDS, nextAttemptAt } from '../src/partners/webhooks/retry-schedule';
+import { IdentityConfig } from '../src/platform/config/identity.config';
+import { PartnerEventsService } from '../src/platform/outbox/events.service';
 import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
 import { retryAfter } from '../src/partners/webhooks/webhook-transport';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
@@ -127,6 +129,39 @@ describe('the retry schedule', () => {
   });
 });
 
+describe('the order of one resource', () => {
+  it("holds a resource's later events while an earlier one waits for its retry, then sends them in order", async () => {
+    const partner = await partnerWithEndpoint(['app.registered', 'app.deleted']);
+    receiver.answer(partner.path, 500);
+    const app = await registerApp(partner.key.secret);
+    const start = new Date();
+    await dispatcher.drain(start, noJitter);
+    await request(identity.server).delete(`/v1/apps/${app.body.app.registryId}`).set(bearer(partner.key.secret)).expect(204);
+    await dispatcher.drain(start, noJitter);
+    expect(receiver.at(partner.path).map((entry) => entry.event.type)).toEqual(['app.registered']);
+
+    receiver.answer(partner.path, 204);
+    await dispatcher.drain(new Date(start.getTime() + seconds(60)), noJitter);
+    expect(receiver.at(partner.path).map((entry) => entry.event.type)).toEqual(['app.registered', 'app.registered', 'app.deleted']);
+  });
+  it('fans out every event of an outbox longer than one batch, none marked done before it was fanned out', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const events = identity.app.get(PartnerEventsService);
+    await identity.dataSource.transaction(async (manager) => {
+      for (let index = 0; index < 205; index++)
+        await events.record(manager, {
+          type: 'app.registered',
+          organizationId: partner.key.organizationId,
+          resource: `app:batch-${index}`,
+          actor: { kind: 'system', id: 'test' },
+          data: { registryId: `batch-${index}`, name: 'Portal', type: 'Traditional', clientId: `client-${index}`, redirectUris: [] },
+        });
+    });
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toHaveLength(205);
+  });
+});
+
 describe("a receiver's own signals", () => {
   it('disables the endpoint at once on 410 Gone, tells the organization why, and sends nothing more until it is enabled again', async () => {
     const watcher = await partnerWithEndpoint(['endpoint.disabled']);
@@ -160,6 +195,69 @@ describe("a receiver's own signals", () => {
     await registerApp(watcher.key.secret);
     await dispatcher.drain();
     expect(receiver.at(gone.path)).toHaveLength(2);
+    // Disabled again by the partner, it is their choice now, not the failures of before.
+    const paused = await request(identity.server)
+      .patch(`/v1/webhook-endpoints/${gone.id}`)
+      .set(bearer(watcher.key.secret))
+      .send({ enabled: false })
+      .expect(200);
+    expect(paused.body).toMatchObject({ enabled: false, status: 'disabled', disabledReason: null });
+  });
+
+  it('tells the organization once when two attempts on the wire at once both answer 410', async () => {
+    const watcher = await partnerWithEndpoint(['endpoint.disabled']);
+    const gone = await partnerWithEndpoint(['app.registered'], watcher.key);
+    receiver.answer(gone.path, 410);
+    receiver.hold(gone.path);
+    await registerApp(watcher.key.secret);
+    await registerApp(watcher.key.secret);
+    const start = new Date();
+    await dispatcher.dispatchOnce(start, noJitter);
+    await until(() => receiver.at(gone.path).length === 2, 'both attempts on the wire');
+    receiver.release(gone.path);
+    await dispatcher.drain(start, noJitter);
+
+    expect((await deliveries(gone.id, watcher.key.secret)).map((delivery) => delivery.status)).toEqual(['failed', 'failed']);
+    expect(receiver.at(watcher.path).map((entry) => entry.event.type)).toEqual(['endpoint.disabled']);
+  });
+
+  it('refuses a test event and a replay to a disabled endpoint with a 409, and writes nothing', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
+    const [delivered] = await deliveries(partner.id, partner.key.secret);
+    await request(identity.server)
+      .patch(`/v1/webhook-endpoints/${partner.id}`)
+      .set(bearer(partner.key.secret))
+      .send({ enabled: false })
+      .expect(200);
+    const endpoint = `/v1/webhook-endpoints/${partner.id}`;
+    for (const path of [`${endpoint}/test`, `${endpoint}/deliveries/${delivered!.id}/replay`]) {
+      const refused = await request(identity.server).post(path).set(bearer(partner.key.secret)).expect(409);
+      expect(refused.body.domainCode).toBe('webhooks.endpoint_not_enabled');
+    }
+    const tests = await identity.dataSource.query(`SELECT 1 FROM event_outbox WHERE type = 'webhook.test' AND resource = $1`, [
+      `endpoint:${partner.id}`,
+    ]);
+    expect(tests).toEqual([]);
+    expect(await deliveries(partner.id, partner.key.secret)).toEqual([delivered]);
+  });
+
+  it('creates no delivery while an endpoint is disabled: enabled again, it gets only what comes after', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const patch = (enabled: boolean) =>
+      request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).send({ enabled }).expect(200);
+    await patch(false);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
+    await patch(true);
+    const after = await registerApp(partner.key.secret);
+    await dispatcher.drain(new Date(Date.now() + seconds(86400)));
+
+    expect(await deliveries(partner.id, partner.key.secret)).toHaveLength(1);
+    expect(receiver.at(partner.path).map((entry) => entry.event.data)).toEqual([
+      expect.objectContaining({ registryId: after.body.app.registryId }),
+    ]);
   });
 
   it.each([429, 503])('waits at least the Retry-After of a %i, and at most the cap however long it asks', async (status) => {
@@ -202,6 +300,47 @@ describe("a receiver's own signals", () => {
     await dispatcher.drain(new Date(Date.now() + 1000), noJitter);
     const [failed] = await deliveries(partner.id, partner.key.secret);
     expect(gap(failed!)).toBeLessThan(seconds(10));
+  });
+
+  it("takes a receiver's Retry-After as a floor under the schedule: a shorter one brings no attempt forward", () => {
+    const endedAt = new Date('2026-01-01T00:00:00Z');
+    for (const [attempts, asked] of [
+      [1, 1],
+      [3, 60],
+      [9, 3599],
+    ] as const) {
+      const scheduled = nextAttemptAt(attempts, endedAt, noJitter)!;
+      expect([attempts, asked, nextAttemptAt(attempts, endedAt, noJitter, asked)]).toEqual([attempts, asked, scheduled]);
+    }
+    expect(nextAttemptAt(1, endedAt, noJitter, 60)).toEqual(new Date(endedAt.getTime() + seconds(60)));
+  });
+});
+
+describe('an attempt whose lease was taken over', () => {
+  it('neither records its answer nor stops the endpoint on it, when another attempt of the delivery succeeded meanwhile', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    await registerApp(partner.key.secret);
+    receiver.answer(partner.path, 410);
+    receiver.hold(partner.path);
+    const start = new Date();
+    await dispatcher.dispatchOnce(start, noJitter);
+    await until(() => receiver.at(partner.path).length === 1, 'the first attempt on the wire');
+    receiver.answer(partner.path, 204);
+    // The first attempt's lease has run out: a dispatcher takes the delivery up again (as after a crash).
+    const afterLease = new Date(start.getTime() + identity.app.get(IdentityConfig).WEBHOOK_LEASE_MS + seconds(1));
+    await dispatcher.dispatchOnce(afterLease, noJitter);
+    await until(() => receiver.at(partner.path).length === 2, 'the second attempt on the wire');
+    receiver.release(partner.path);
+    await dispatcher.drain(afterLease, noJitter);
+
+    const [delivery] = await deliveries(partner.id, partner.key.secret);
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 204 });
+    const endpoint = await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).expect(200);
+    expect(endpoint.body).toMatchObject({ enabled: true, status: 'enabled', disabledReason: null });
+    const disabled = await identity.dataSource.query(`SELECT 1 FROM event_outbox WHERE type = 'endpoint.disabled' AND resource = $1`, [
+      `endpoint:${partner.id}`,
+    ]);
+    expect(disabled).toEqual([]);
   });
 });
 
@@ -393,6 +532,22 @@ describe('recovering after an outage', () => {
     expect(refused.body.errors[0]).toMatchObject({ field: 'since' });
     expect(refused.body.errors[0].message).toContain(message);
     expect(await deliveries(partner.id, partner.key.secret, 'failed')).toHaveLength(1);
+  });
+
+  it('sends nothing again that was delivered', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toHaveLength(1);
+    const recovered = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(bearer(partner.key.secret))
+      .send({ since: new Date(Date.now() - seconds(3600)).toISOString() })
+      .expect(202);
+    expect(recovered.body).toEqual({ queued: 0, broughtForward: 0 });
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toHaveLength(1);
+    expect(await deliveries(partner.id, partner.key.secret)).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1 })]);
   });
 
   it("answers 404 to another organization's key", async () => {

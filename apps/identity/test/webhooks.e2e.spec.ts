@@ -11,7 +11,7 @@ import { ClientSecretSealer } from '../src/platform/secrets/client-secret-sealer
 import { WebhooksRepository } from '../src/partners/webhooks/webhooks.repository';
 import { RETRY_DELAYS_SECONDS } from '../src/partners/webhooks/retry-schedule';
 import { WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
-import { KEPT_RESPONSE_CHARS, WebhookTransport } from '../src/partners/webhooks/webhook-transport';
+import { KEPT_RESPONSE_CHARS, MAX_REQUEST_BYTES, WebhookTransport } from '../src/partners/webhooks/webhook-transport';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 import { WebhookReceiver } from '@stdreg/server-kit/testing';
 
@@ -220,6 +220,33 @@ describe('webhook endpoints', () => {
     expect(refused.body.domainCode).toBe('webhooks.organization_not_own');
     const missing = await request(identity.server).post('/v1/webhook-endpoints').set(platform()).send(body).expect(400);
     expect(missing.body.domainCode).toBe('webhooks.organization_required');
+  });
+
+  it('refuses a platform key registering for an organization that does not exist, and stores nothing', async () => {
+    const before = await countRows('webhook_endpoint');
+    const unknown = await request(identity.server)
+      .post('/v1/webhook-endpoints')
+      .set(platform())
+      .send({
+        url: 'https://partner.example/hook',
+        eventTypes: ['app.registered'],
+        organizationId: '0196a0c4-0000-7000-8000-00000000abcd',
+      });
+    expect([unknown.status, unknown.body.domainCode]).toEqual([422, 'webhooks.organization_unknown']);
+    expect(await countRows('webhook_endpoint')).toBe(before);
+  });
+
+  it('keeps the previous secret signing for the overlap asked for, in seconds', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    const before = Date.now();
+    const rotated = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.endpoint.id}/rotate-secret`)
+      .set(bearer(partner.key.secret))
+      .send({ overlapSeconds: 3600 })
+      .expect(200);
+    const expiresAt = Date.parse(rotated.body.endpoint.previousSecretExpiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3600 * 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3600 * 1000);
   });
 });
 
@@ -589,6 +616,41 @@ describe('where webhooks may go', () => {
     expect(sent.error).toContain('is not a public address');
     expect(asked).toBe(2);
     expect(connections).toBe(0);
+    await transport.close();
+  });
+
+  it('refuses a URL carrying credentials or a fragment, at registration and when sending', async () => {
+    const before = connections;
+    const transport = new WebhookTransport({ allowLoopback: true, allowPrivate: false, timeoutMs: 2000 });
+    for (const [url, why] of [
+      [`http://partner:secret@127.0.0.1:${port}/hook`, 'must not carry credentials'],
+      [`http://partner@127.0.0.1:${port}/hook`, 'must not carry credentials'],
+      [`http://127.0.0.1:${port}/hook#part`, 'must not contain a fragment'],
+    ] as const) {
+      expect([url, await transport.refusal(url)]).toEqual([url, why]);
+      const sent = await transport.send(url, '{}', {});
+      expect([url, sent]).toEqual([url, { ok: false, status: null, body: null, error: why, retryAfterSeconds: null }]);
+    }
+    expect(connections).toBe(before);
+    await transport.close();
+  });
+
+  it('sends no event of more than MAX_REQUEST_BYTES bytes (not characters), and one of exactly that many', async () => {
+    const before = connections;
+    const transport = new WebhookTransport({ allowLoopback: true, allowPrivate: false, timeoutMs: 2000 });
+    const url = `http://127.0.0.1:${port}/hook`;
+    const tooLarge = await transport.send(url, `${'é'.repeat(MAX_REQUEST_BYTES / 2)}x`, {});
+    expect(tooLarge).toEqual({
+      ok: false,
+      status: null,
+      body: null,
+      error: 'the event is larger than a webhook may be',
+      retryAfterSeconds: null,
+    });
+    expect(connections).toBe(before);
+    const atTheBound = await transport.send(url, 'é'.repeat(MAX_REQUEST_BYTES / 2), {});
+    expect(atTheBound.error).not.toBe('the event is larger than a webhook may be');
+    expect(connections).toBe(before + 1);
     await transport.close();
   });
 });
