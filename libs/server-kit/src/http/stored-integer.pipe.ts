@@ -6,7 +6,7 @@ import { DomainError } from './domain-error';
 export class ParseStoredIntegerPipe implements PipeTransform<string | number | undefined, number | undefined> {
   constructor(private readonly options: { optional?: boolean } = {}) {}
 
-  // The global ValidationPipe may have turned the text into a number already.
+  // The global ValidationPipe leaves the text as it came (createValidationPipe); a number is read as its decimal text.
   transform(value: string | number | undefined, metadata: ArgumentMetadata): number | undefined {
     if (value === undefined && this.options.optional) return undefined;
     const text = typeof value === 'number' ? String(value) : value;

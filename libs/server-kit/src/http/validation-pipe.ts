@@ -31,6 +31,13 @@ class QueryMemoizingValidationPipe extends ValidationPipe {
     return result.value;
   }
 
+  // A single path or query value declared a number stays text here: `Number()` would read `01`, `1e0` and
+  // `0x1` as 1, and the pipe that reads it (ParseStoredIntegerPipe) refuses every spelling but the plain one.
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.metatype === Number && typeof value === 'string') return value;
+    return super.transformPrimitive(value, metadata);
+  }
+
   // A field declared a number or a date is converted before it is validated; a JSON object whose own
   // `toString` is not a method cannot be converted, and the conversion throws a TypeError.
   private async validated(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
