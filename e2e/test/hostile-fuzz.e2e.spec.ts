@@ -197,10 +197,13 @@ function browserCookies(browser: FormBrowser, urls: string[]): string {
 async function startFormSurface(): Promise<{ surface: FormSurface; facts: FormSurfaceFacts }> {
   const identity = platform.identityUrl;
   const issuer = `${identity}/oidc`;
+  // A partner of its own: the surfaces fuzzed before may have spent the first partner's app allowance (maxApps) or
+  // changed its people, however long they ran.
+  const formPartner = await startSignedInPartner({ url: identity, platformKey: platform.platformKey });
   const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const response = await fetch(`${identity}${path}`, {
       method,
-      headers: { authorization: `Bearer ${partner.appKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${formPartner.appKey}`, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
@@ -211,7 +214,7 @@ async function startFormSurface(): Promise<{ surface: FormSurface; facts: FormSu
   const registered = await call('POST', '/v1/apps', { name: 'Fuzzed Portal', type: 'Traditional', redirectUris: [redirectUri] });
   const app = registered['app'] as { clientId: string; registryId: string };
   const client = { clientId: app.clientId, clientSecret: registered['clientSecret'] as string, redirectUri };
-  const person = { email: (await partner.userWithRoles([])).email, password: partner.password };
+  const person = { email: (await formPartner.userWithRoles([])).email, password: formPartner.password };
   const accessToken = await signInWithForms({ identityUrl: identity, ...client }, person.email, person.password);
 
   const verifier = randomBytes(32).toString('base64url');
@@ -277,7 +280,7 @@ async function startFormSurface(): Promise<{ surface: FormSurface; facts: FormSu
     origin: identity,
     issuerPath: surface.issuerPath,
     redirectUris: [redirectUri],
-    secrets: [client.clientSecret, partner.appKey, platform.platformKey, SERVICE_TOKEN, accessToken, ...setupTokens],
+    secrets: [client.clientSecret, partner.appKey, formPartner.appKey, platform.platformKey, SERVICE_TOKEN, accessToken, ...setupTokens],
     neverShown: [person.password],
     accessTokens: [accessToken],
   };
