@@ -42,6 +42,8 @@ const UNLIMITED = Object.fromEntries(
     'MCP_TOOL_CALLS_PER_MINUTE_PER_KEY',
     'MCP_TOOL_CALLS_PER_MINUTE_PER_IP',
     'SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE',
+    'OIDC_REGISTRATIONS_PER_IP_PER_HOUR',
+    'OIDC_FLOWS_PER_IP_PER_MINUTE',
   ].map((name) => [name, '100000']),
 );
 // Five wrong passwords lock the fuzzed person out for a second: the fuzzer sees the lockout and gets past it.

@@ -55,6 +55,8 @@ export async function startSigninIdentity(
     RATE_LIMIT_APP_BURST: '6000',
     RATE_LIMIT_APP_WRITES_PER_MINUTE: '6000',
     SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '6000',
+    OIDC_REGISTRATIONS_PER_IP_PER_HOUR: '6000',
+    OIDC_FLOWS_PER_IP_PER_MINUTE: '6000',
   };
   const secrets = signinEnv(issuer, signingKeys);
   const identity = await startIdentity({ ...limits, ...secrets, ...env });

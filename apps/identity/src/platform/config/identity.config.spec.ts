@@ -36,6 +36,8 @@ describe("identity's configuration", () => {
     'RATE_LIMIT_PLATFORM_BURST',
     'RATE_LIMIT_WAITLIST_PER_HOUR',
     'SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE',
+    'OIDC_REGISTRATIONS_PER_IP_PER_HOUR',
+    'OIDC_FLOWS_PER_IP_PER_MINUTE',
   ])('refuses a bucket %s of zero, negative or not a whole number: a limit is never off', (variable) => {
     for (const value of ['0', '-20', '2.5', 'unlimited']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));
   });

@@ -210,6 +210,16 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(60) @Max(2592000) PASSWORD_SETUP_TTL_SECONDS = 86400;
   /** Password checks one client IP may make per minute (all of them at once at most), whatever the accounts. */
   @toInt() @IsInt() @Min(1) @Max(100000) SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE = 30;
+  /**
+   * Dynamic Client Registrations (`<issuer>/reg`) one client IP may ask for per hour, answered or refused:
+   * with OIDC_REGISTRATION `open`, each one answered is a client stored for good, for anyone who asks.
+   */
+  @toInt() @IsInt() @Min(1) @Max(100000) OIDC_REGISTRATIONS_PER_IP_PER_HOUR = 20;
+  /**
+   * Authorization requests (`<issuer>/auth`) and logouts (`<issuer>/session/end`) one client IP may start per
+   * minute: each one the provider takes stores an interaction or a session, for anyone who asks.
+   */
+  @toInt() @IsInt() @Min(1) @Max(100000) OIDC_FLOWS_PER_IP_PER_MINUTE = 60;
 
   /** Development: also write every password-setup link to the log. */
   @DevelopmentOnly()

@@ -56,6 +56,27 @@ export class RateLimiter implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * Requests to the OpenID Provider that store something for whoever asks, per client IP: registrations
+   * (a client kept for good) and the starts of sign-ins and logouts (an interaction or a session).
+   */
+  async limitProviderRequest(clientIp: string, kind: 'registration' | 'flow', response: Response): Promise<void> {
+    const c = this.config;
+    const bucket: BucketSpec =
+      kind === 'registration'
+        ? {
+            key: `${c.REDIS_KEY_PREFIX}rl:ip:${clientIp}:oidc-registration`,
+            capacity: c.OIDC_REGISTRATIONS_PER_IP_PER_HOUR,
+            perMillisecond: c.OIDC_REGISTRATIONS_PER_IP_PER_HOUR / 3_600_000,
+          }
+        : {
+            key: `${c.REDIS_KEY_PREFIX}rl:ip:${clientIp}:oidc-flow`,
+            capacity: c.OIDC_FLOWS_PER_IP_PER_MINUTE,
+            perMillisecond: perMinute(c.OIDC_FLOWS_PER_IP_PER_MINUTE),
+          };
+    await this.limit([bucket], response, `oidc-${kind}`);
+  }
+
   private bucketsFor(caller: RateLimitedKey, method: string): BucketSpec[] {
     const c = this.config;
     if (caller.keyClass === KeyClass.Platform) {
@@ -81,7 +102,11 @@ export class RateLimiter implements OnApplicationShutdown {
     return buckets;
   }
 
-  private async limit(buckets: BucketSpec[], response: Response, kind: 'key' | 'waitlist' | 'signin'): Promise<void> {
+  private async limit(
+    buckets: BucketSpec[],
+    response: Response,
+    kind: 'key' | 'waitlist' | 'signin' | 'oidc-registration' | 'oidc-flow',
+  ): Promise<void> {
     let result;
     try {
       result = await this.store.take(buckets);

@@ -4,6 +4,8 @@ import type Provider from 'oidc-provider';
 import { requestContextMiddleware } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../../platform/config/identity.config';
 import { OIDC_PROVIDER } from './oidc.module';
+import { providerRequestLimits } from './provider-request-limits';
+import { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
@@ -14,14 +16,15 @@ export function authorizationServerMetadataPath(issuer: string): string {
 
 /**
  * Mounts the provider at the issuer's path. It runs before the HTTP kit's body parser: the provider
- * reads its request bodies itself. RFC 8414's metadata (`/.well-known/oauth-authorization-server/<issuer
+ * reads its request bodies itself, and after the per-client-IP limits of the requests that store something
+ * for anyone who asks. RFC 8414's metadata (`/.well-known/oauth-authorization-server/<issuer
  * path>`, outside the mount, where MCP clients look first) is the provider's own discovery document,
  * answered by the provider: one document, so the two cannot differ.
  */
 export function mountOidcProvider(app: NestExpressApplication, config: IdentityConfig): void {
   const provider = app.get<Provider>(OIDC_PROVIDER);
   const callback = provider.callback();
-  app.use(config.oidcMountPath, requestContextMiddleware, callback);
+  app.use(config.oidcMountPath, requestContextMiddleware, providerRequestLimits(app.get(RateLimiter)), callback);
   app.use(
     authorizationServerMetadataPath(config.oidcIssuer),
     requestContextMiddleware,
