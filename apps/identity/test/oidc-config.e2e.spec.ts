@@ -127,4 +127,26 @@ describe('password checks per client IP', () => {
     const wrong = await other.submit(await loginAt(other), { email: user.email, password: `${PASSWORD}-wrong` }, '/login');
     expect(wrong.status).toBe(401);
   });
+
+  it('counts an IPv6 client by its /64, however many of its addresses it uses, and an IPv4-mapped address as the IPv4 one', async () => {
+    const app = await registerPartnerApp(identity, [callback.redirectUri]);
+    const flow = signinFlow(identity, callback.redirectUri);
+    const attemptFrom = async (address: string, email: string) => {
+      const browser = new FormBrowser({ 'X-Forwarded-For': address });
+      const login = await browser.follow((await flow.authorizationUrl(await flow.relyingParty(app))).url.toString(), callback.redirectUri);
+      return (await browser.submit(login, { email, password: PASSWORD }, '/login')).status;
+    };
+    for (const [address, email] of [
+      ['2001:db8:7:1::1', 'a@example.com'],
+      ['2001:db8:7:1:ffff:2:3:4', 'b@example.com'],
+      ['2001:DB8:7:1:0:0:0:A', 'c@example.com'],
+    ] as const) {
+      expect(await attemptFrom(address, email)).toBe(401);
+    }
+    expect(await attemptFrom('2001:db8:7:1:abcd::9', 'd@example.com')).toBe(429);
+    expect(await attemptFrom('2001:db8:7:2::1', 'd@example.com')).toBe(401);
+
+    for (const email of ['e@example.com', 'f@example.com', 'g@example.com']) expect(await attemptFrom('198.51.100.30', email)).toBe(401);
+    expect(await attemptFrom('::ffff:198.51.100.30', 'h@example.com')).toBe(429);
+  });
 });

@@ -24,6 +24,17 @@ describe('tool-call limiter', () => {
     expect(await limits.take('key-c', '10.0.0.3')).toEqual({ ok: true });
   });
 
+  it('limits an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    const limits = limiter(100, 2);
+    expect(await limits.take(null, '2001:db8:5:1::1')).toEqual({ ok: true });
+    expect(await limits.take(null, '2001:db8:5:1:ffff::2')).toEqual({ ok: true });
+    expect(await limits.take(null, '2001:db8:5:1::3')).toMatchObject({ ok: false, limitedBy: 'ip' });
+    expect(await limits.take(null, '2001:db8:5:2::1')).toEqual({ ok: true });
+    expect(await limits.take(null, '10.0.0.9')).toEqual({ ok: true });
+    expect(await limits.take(null, '::ffff:10.0.0.9')).toEqual({ ok: true });
+    expect(await limits.take(null, '10.0.0.9')).toMatchObject({ ok: false, limitedBy: 'ip' });
+  });
+
   it('takes no token from the key bucket when the address bucket refuses', async () => {
     const limits = limiter(1, 1);
     expect(await limits.take('key-a', '10.0.0.4')).toEqual({ ok: true });

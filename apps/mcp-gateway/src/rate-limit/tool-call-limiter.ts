@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { DecisionSubjectDto } from '@stdreg/contracts';
 import { recordRateLimitRejection } from '@stdreg/server-kit';
-import { perMinute, retryAfterSeconds, type BucketSpec, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
+import { clientAddressBucket, perMinute, retryAfterSeconds, type BucketSpec, type RateLimitStore } from '@stdreg/server-kit/rate-limit';
 
 export interface LimiterOptions {
   perKeyPerMinute: number;
@@ -33,7 +33,7 @@ export class ToolCallLimiter {
    * from either: a batch is let through whole or refused whole, and a refused one spends nothing.
    */
   async take(credential: string | null, ip: string, calls = 1): Promise<LimitCheck> {
-    const buckets: [BucketSpec, LimitedBy][] = [[this.bucket(`ip:${ip}`, this.options.perIpPerMinute), 'ip']];
+    const buckets: [BucketSpec, LimitedBy][] = [[this.bucket(`ip:${clientAddressBucket(ip)}`, this.options.perIpPerMinute), 'ip']];
     if (credential) buckets.unshift([this.bucket(`key:${digest(credential)}`, this.options.perKeyPerMinute), 'key']);
     return this.takeFrom(buckets, calls);
   }

@@ -4,6 +4,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './token-bucket';
 
 export * from './token-bucket';
 export * from './redis-rate-limit.store';
+export * from './client-address';
 
 /** The injection token of a service's rate-limit store. */
 export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');

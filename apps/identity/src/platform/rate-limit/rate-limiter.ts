@@ -5,6 +5,7 @@ import { recordRateLimitRejection } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import {
   bindingBucket,
+  clientAddressBucket,
   perMinute,
   RATE_LIMIT_STORE,
   retryAfterSeconds,
@@ -40,7 +41,7 @@ export class RateLimiter implements OnApplicationShutdown {
   async limitWaitlist(clientIp: string, response: Response): Promise<void> {
     const perHour = this.config.RATE_LIMIT_WAITLIST_PER_HOUR;
     await this.limit(
-      [{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:waitlist`, capacity: perHour, perMillisecond: perHour / 3_600_000 }],
+      [{ key: this.addressKey(clientIp, 'waitlist'), capacity: perHour, perMillisecond: perHour / 3_600_000 }],
       response,
       'waitlist',
     );
@@ -50,7 +51,7 @@ export class RateLimiter implements OnApplicationShutdown {
   async limitSigninAttempt(clientIp: string, response: Response): Promise<void> {
     const attempts = this.config.SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE;
     await this.limit(
-      [{ key: `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientIp}:signin`, capacity: attempts, perMillisecond: perMinute(attempts) }],
+      [{ key: this.addressKey(clientIp, 'signin'), capacity: attempts, perMillisecond: perMinute(attempts) }],
       response,
       'signin',
     );
@@ -65,16 +66,21 @@ export class RateLimiter implements OnApplicationShutdown {
     const bucket: BucketSpec =
       kind === 'registration'
         ? {
-            key: `${c.REDIS_KEY_PREFIX}rl:ip:${clientIp}:oidc-registration`,
+            key: this.addressKey(clientIp, 'oidc-registration'),
             capacity: c.OIDC_REGISTRATIONS_PER_IP_PER_HOUR,
             perMillisecond: c.OIDC_REGISTRATIONS_PER_IP_PER_HOUR / 3_600_000,
           }
         : {
-            key: `${c.REDIS_KEY_PREFIX}rl:ip:${clientIp}:oidc-flow`,
+            key: this.addressKey(clientIp, 'oidc-flow'),
             capacity: c.OIDC_FLOWS_PER_IP_PER_MINUTE,
             perMillisecond: perMinute(c.OIDC_FLOWS_PER_IP_PER_MINUTE),
           };
     await this.limit([bucket], response, `oidc-${kind}`);
+  }
+
+  /** A per-client-address bucket's key: an IPv6 client is its /64 (clientAddressBucket). */
+  private addressKey(clientIp: string, bucket: string): string {
+    return `${this.config.REDIS_KEY_PREFIX}rl:ip:${clientAddressBucket(clientIp)}:${bucket}`;
   }
 
   private bucketsFor(caller: RateLimitedKey, method: string): BucketSpec[] {
