@@ -235,4 +235,27 @@ describe('content import', () => {
     expect(await databaseState()).toBe(before);
     expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion: '2026.12.3' });
   });
+
+  it('knows the newest release once the sequence gains a digit (10 after 9): serves it, and keeps it while nothing changes', async () => {
+    const [{ last }] = await api.dataSource.query('SELECT max(sequence)::int AS last FROM content_release');
+    const straddle = 10 ** String(last + 1).length;
+    // Releases are numbered by an identity column; it is moved on rather than importing nine packs.
+    await api.dataSource.query(`ALTER TABLE content_release ALTER COLUMN sequence RESTART WITH ${straddle - 1}`);
+    for (const packVersion of ['2027.1.0', '2027.2.0']) {
+      const pack = await copyOfSamplePack(packVersion);
+      await editJson(pack, 'pack.json', (meta) => {
+        meta.packVersion = packVersion;
+      });
+      expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion });
+    }
+    expect(await api.app.get(RegistryRepository).currentReleaseSequence()).toBe(String(straddle));
+    const service = api.app.get(RegistryService);
+    await service.refreshIfChanged();
+    const { body } = await request(api.server).get('/api/v2/manifest').expect(200);
+    expect(body.provenance.packVersion).toBe('2027.2.0');
+    // Nothing changed since: the release served is kept, not loaded again.
+    const served = (service as unknown as { release: unknown }).release;
+    await service.refreshIfChanged();
+    expect((service as unknown as { release: unknown }).release === served).toBe(true);
+  });
 });

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
+import { MAX_HANDOVER_EVENTS } from '@stdreg/contracts';
+import { EventsRepository } from '../src/events/events.repository';
 import { activatedProject, credentialHeaders, startProtectedApi, type ProtectedApi } from './support/protected-api';
 
 const ORG = randomUUID();
@@ -146,5 +148,27 @@ describe("standards-api's outbox", () => {
       .send({ name: 'x' })
       .expect(412);
     expect(await outboxSize()).toBe(before);
+  });
+
+  it('hands the outbox over oldest first, also where its seqs gain a digit (99 before 100)', async () => {
+    const events = running.api.app.get(EventsRepository);
+    const [{ last }] = await running.api.dataSource.query('SELECT coalesce(max(seq), 0)::int AS last FROM event_outbox');
+    await running.api.dataSource.transaction(async (manager) => {
+      for (let seq = last + 1; seq <= Math.max(last + 1, 100); seq++) {
+        await events.insert(manager, {
+          id: randomUUID(),
+          type: 'split_project.created',
+          organizationId: ORG,
+          resource: 'split-project:order',
+          actor: { kind: 'system', id: 'test' },
+          version: 1,
+          data: { seq },
+          occurredAt: new Date().toISOString(),
+        });
+      }
+    });
+    const waiting = (await events.waiting(MAX_HANDOVER_EVENTS)).map((event) => Number(event.seq));
+    expect(waiting).toContain(99);
+    expect(waiting).toEqual([...waiting].sort((a, b) => a - b));
   });
 });

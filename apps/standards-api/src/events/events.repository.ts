@@ -15,12 +15,12 @@ export class EventsRepository {
     await insertOutboxEvent(manager, event);
   }
 
-  /** The oldest events identity does not have yet, in the order they were written. */
+  /** The oldest events identity does not have yet, in the order they were written (by the column: the text puts 100 before 99). */
   waiting(limit: number): Promise<(OutboxRecord & { seq: string })[]> {
     return this.dataSource.query(
       `SELECT seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"
-       FROM event_outbox WHERE handed_over_at IS NULL ORDER BY seq LIMIT $1`,
+       FROM event_outbox WHERE handed_over_at IS NULL ORDER BY event_outbox.seq LIMIT $1`,
       [limit],
     );
   }

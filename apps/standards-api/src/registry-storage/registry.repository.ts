@@ -65,9 +65,10 @@ export class RegistryRepository {
     return this.dataSource.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } });
   }
 
+  /** Ordered by the column: as text, 9 would come before 10. */
   async currentReleaseSequence(): Promise<string | null> {
     const rows: { sequence: string }[] = await this.dataSource.query(
-      'SELECT sequence::text AS sequence FROM content_release ORDER BY sequence DESC LIMIT 1',
+      'SELECT sequence::text AS sequence FROM content_release ORDER BY content_release.sequence DESC LIMIT 1',
     );
     return rows[0]?.sequence ?? null;
   }

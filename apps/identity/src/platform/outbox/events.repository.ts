@@ -33,11 +33,12 @@ export class EventsRepository {
 
   /**
    * The oldest events not yet fanned out to endpoints, locked for this transaction; rows another
-   * dispatcher holds are skipped rather than waited for.
+   * dispatcher holds are skipped rather than waited for. Ordered by the column: a bare `seq` would be the
+   * text the row is read as, which puts 100 before 99.
    */
   lockUnfanned(manager: EntityManager, limit: number): Promise<OutboxRecord[]> {
     return manager.query(
-      `SELECT ${OUTBOX_COLUMNS} FROM event_outbox WHERE fanned_out_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      `SELECT ${OUTBOX_COLUMNS} FROM event_outbox WHERE fanned_out_at IS NULL ORDER BY event_outbox.seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
   }

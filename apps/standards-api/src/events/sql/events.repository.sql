@@ -9,7 +9,7 @@ VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHIN
 -- EventsRepository.waiting
 SELECT seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"
-FROM event_outbox WHERE handed_over_at IS NULL ORDER BY seq LIMIT $1;
+FROM event_outbox WHERE handed_over_at IS NULL ORDER BY event_outbox.seq LIMIT $1;
 
 -- EventsRepository.markHandedOver
 UPDATE event_outbox SET handed_over_at = now() WHERE seq = ANY($1::bigint[]);

@@ -5,7 +5,7 @@
 -- TypeORM: this.dataSource.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } })
 
 -- RegistryRepository.currentReleaseSequence
-SELECT sequence::text AS sequence FROM content_release ORDER BY sequence DESC LIMIT 1;
+SELECT sequence::text AS sequence FROM content_release ORDER BY content_release.sequence DESC LIMIT 1;
 
 -- RegistryRepository.blockVersionKeys
 SELECT section_id AS "sectionId", version, status FROM standard_block_version WHERE release = $1;

@@ -8,7 +8,7 @@ VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHIN
 
 -- EventsRepository.lockUnfanned
 SELECT seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
-occurred_at AS "occurredAt" FROM event_outbox WHERE fanned_out_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED;
+occurred_at AS "occurredAt" FROM event_outbox WHERE fanned_out_at IS NULL ORDER BY event_outbox.seq LIMIT $1 FOR UPDATE SKIP LOCKED;
 
 -- EventsRepository.markFannedOut
 UPDATE event_outbox SET fanned_out_at = $2 WHERE seq = ANY($1::bigint[]);
