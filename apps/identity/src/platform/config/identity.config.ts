@@ -211,6 +211,13 @@ export class IdentityConfig extends CommonServiceConfig {
   /** Password checks one client IP may make per minute (all of them at once at most), whatever the accounts. */
   @toInt() @IsInt() @Min(1) @Max(100000) SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE = 30;
 
+  /**
+   * How often a replica purges what ended: sign-in records (OIDC store) and password-setup links a day after
+   * they ended. Once at start, then this long after each purge; a failed purge is logged and tried again
+   * after at least as long (PollingLoop's back-off).
+   */
+  @toInt() @IsInt() @Min(10) @Max(86400000) PURGE_INTERVAL_MS = 600000;
+
   /** Development: also write every password-setup link to the log. */
   @DevelopmentOnly()
   @Type(() => String)
