@@ -127,6 +127,17 @@ export async function createMirrorRecord(
   return { id: body.id as string, uid: body.uid as string, email };
 }
 
+/** A fresh partner's new user with a password-setup link issued to it (not spent); answers the user's uid. */
+export async function userWithPasswordLink(identity: RunningIdentity): Promise<string> {
+  const partner = await registerPartnerApp(identity, ['https://portal.example/callback']);
+  const user = await createMirrorRecord(identity, partner);
+  await request(identity.server)
+    .post(`/v1/users/${user.id}/password-setup`)
+    .set({ Authorization: `Bearer ${partner.appKey}` })
+    .expect(201);
+  return user.uid;
+}
+
 export interface SignedUpUser {
   mirrorId: string;
   uid: string;

@@ -42,6 +42,12 @@ describe("identity's configuration", () => {
     for (const value of ['0', '-20', '2.5', 'unlimited']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));
   });
 
+  it('purges what ended every 10 minutes unless told otherwise, and never more often than every 10 ms', () => {
+    expect(loadConfig(IdentityConfig, {}).PURGE_INTERVAL_MS).toBe(10 * 60 * 1000);
+    for (const value of ['0', '9', '-1', '2.5'])
+      expect(problemsWith({ PURGE_INTERVAL_MS: value })).toEqual(refusedNaming('PURGE_INTERVAL_MS'));
+  });
+
   it('refuses a REDIS_URL that is not redis:// or rediss://', () => {
     for (const value of ['http://127.0.0.1:6379', '127.0.0.1:6379', 'redis://']) {
       expect(problemsWith({ REDIS_URL: value })).toEqual(refusedNaming('REDIS_URL'));

@@ -221,6 +221,13 @@ export class IdentityConfig extends CommonServiceConfig {
    */
   @toInt() @IsInt() @Min(1) @Max(100000) OIDC_FLOWS_PER_IP_PER_MINUTE = 60;
 
+  /**
+   * How often a replica purges what ended: sign-in records (OIDC store) and password-setup links a day after
+   * they ended. Once at start, then this long after each purge; a failed purge is logged and tried again
+   * after at least as long (PollingLoop's back-off).
+   */
+  @toInt() @IsInt() @Min(10) @Max(86400000) PURGE_INTERVAL_MS = 600000;
+
   /** Development: also write every password-setup link to the log. */
   @DevelopmentOnly()
   @Type(() => String)

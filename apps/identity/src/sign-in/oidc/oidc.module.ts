@@ -1,5 +1,5 @@
-import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { JsonLogger } from '@stdreg/server-kit';
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { JsonLogger, PollingLoop } from '@stdreg/server-kit';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { SubjectChanges } from '../../access/subject-changes/subject-changes';
 import { SubjectChangesModule } from '../../access/subject-changes/subject-changes.module';
@@ -18,8 +18,6 @@ import { RevokedAccessTokensRepository } from './revoked-access-tokens.repositor
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
-
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** The OpenID Provider, its revocation of access tokens, and the signing the token exchange uses (tokens are verified in callers/). */
 @Module({
@@ -64,24 +62,27 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
   ],
   exports: [OIDC_PROVIDER, AccessTokenSigner],
 })
-export class OidcModule implements OnModuleInit, OnModuleDestroy {
-  private purgeTimer: NodeJS.Timeout | undefined;
+export class OidcModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private purge: PollingLoop | null = null;
 
   constructor(
     private readonly store: OidcStoreRepository,
+    private readonly config: IdentityConfig,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
   ) {}
 
-  onModuleInit(): void {
-    this.purgeTimer = setInterval(() => {
-      this.store
-        .purgeExpired()
-        .catch((error: unknown) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'));
-    }, PURGE_EVERY_MS);
-    this.purgeTimer.unref();
+  onApplicationBootstrap(): void {
+    this.purge = new PollingLoop(
+      async () => {
+        await this.store.purgeExpired();
+        return false;
+      },
+      this.config.PURGE_INTERVAL_MS,
+      (error) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'),
+    ).start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.purge?.stop();
   }
 }

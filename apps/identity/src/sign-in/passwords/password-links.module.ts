@@ -1,9 +1,8 @@
-import { Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { JsonLogger } from '@stdreg/server-kit';
+import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { JsonLogger, PollingLoop } from '@stdreg/server-kit';
+import { IdentityConfig } from '../../platform/config/identity.config';
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 import { PasswordLinksRepository } from './password-links.repository';
-
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** The store of password-setup links, shared by whoever issues, spends or voids them; purges ended links. */
 @Module({
@@ -11,26 +10,27 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
   providers: [PasswordLinksRepository],
   exports: [PasswordLinksRepository],
 })
-export class PasswordLinksModule implements OnModuleInit, OnModuleDestroy {
-  private purgeTimer: NodeJS.Timeout | undefined;
+export class PasswordLinksModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private purge: PollingLoop | null = null;
 
   constructor(
     private readonly links: PasswordLinksRepository,
+    private readonly config: IdentityConfig,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
   ) {}
 
-  onModuleInit(): void {
-    this.purgeTimer = setInterval(() => {
-      this.links
-        .purgeEnded()
-        .catch((error: unknown) =>
-          this.logger.event('warn', 'purging ended password links failed', { error: String(error) }, 'PasswordLinks'),
-        );
-    }, PURGE_EVERY_MS);
-    this.purgeTimer.unref();
+  onApplicationBootstrap(): void {
+    this.purge = new PollingLoop(
+      async () => {
+        await this.links.purgeEnded();
+        return false;
+      },
+      this.config.PURGE_INTERVAL_MS,
+      (error) => this.logger.event('warn', 'purging ended password links failed', { error: String(error) }, 'PasswordLinks'),
+    ).start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.purge?.stop();
   }
 }
