@@ -258,4 +258,34 @@ describe('content import', () => {
     await service.refreshIfChanged();
     expect((service as unknown as { release: unknown }).release === served).toBe(true);
   });
+
+  it('pages through split templates in version order once a version number gains a digit (1.10 after 1.9)', async () => {
+    const pack = await copyOfSamplePack('templates');
+    await editJson(pack, 'pack.json', (meta) => {
+      meta.packVersion = '2027.3.0';
+    });
+    const versions = ['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '2.0'];
+    await editJson(pack, 'split-templates.json', (templates) => {
+      const [superseded, current] = [templates.find((t: { status: string }) => t.status === 'superseded'), templates.at(-1)];
+      templates.splice(0, templates.length, ...versions.map((version) => ({ ...(version === '2.0' ? current : superseded), version })));
+    });
+    expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion: '2027.3.0' });
+    await api.app.get(RegistryService).refreshIfChanged();
+    for (const limit of [1, 5]) {
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const { body }: { body: { items: { version: string }[]; nextCursor: string | null } } = await request(api.server)
+          .get(`/api/v2/split-templates?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)
+          .expect(200);
+        walked.push(...body.items.map((t) => t.version));
+        cursor = body.nextCursor;
+      } while (cursor && walked.length <= versions.length);
+      expect(walked).toEqual(versions);
+    }
+    const { body: forged } = await request(api.server)
+      .get(`/api/v2/split-templates?cursor=${Buffer.from(JSON.stringify(['split-templates', 'x'])).toString('base64url')}`)
+      .expect(400);
+    expect(forged.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
+  });
 });

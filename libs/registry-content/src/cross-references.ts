@@ -68,9 +68,9 @@ export function checkCrossReferences(pack: ContentPack): PackIssue[] {
   checkPrerequisiteCycles(pack, issue);
   checkPolicies(pack, issue);
 
-  duplicates(
-    pack.splitTemplates.map((t) => t.version),
-    (i, v) => issue('splitTemplates', `/${i}/version`, `duplicates version "${v}"`),
+  duplicateVersions(
+    pack.splitTemplates.map((t) => ({ scope: '', version: t.version })),
+    (i, earlier) => issue('splitTemplates', `/${i}/version`, `duplicates version ${spelled(earlier, pack.splitTemplates[i]!.version)}`),
   );
   exactlyOneCurrent(pack.splitTemplates, (message) => issue('splitTemplates', '', message));
   pack.splitTemplates.forEach((template, i) => {
@@ -95,9 +95,12 @@ export function checkCrossReferences(pack: ContentPack): PackIssue[] {
 }
 
 function checkStandards(pack: ContentPack, issue: Issue): void {
-  duplicates(
-    pack.standards.map((b) => `${b.sectionId}@${b.version}`),
-    (i, id) => issue('standards', `/${i}/version`, `duplicates block version "${id}"`),
+  duplicateVersions(
+    pack.standards.map((b) => ({ scope: b.sectionId, version: b.version })),
+    (i, earlier) => {
+      const block = pack.standards[i]!;
+      issue('standards', `/${i}/version`, `duplicates block version ${spelled(`${block.sectionId}@${earlier}`, block.version, earlier)}`);
+    },
   );
   const bySection = new Map<string, { index: number; version: string; status: string; effectiveFrom: string }[]>();
   pack.standards.forEach((block, index) => {
@@ -197,6 +200,25 @@ function duplicates(ids: string[], report: (index: number, id: string) => void):
     if (seen.has(id)) report(index, id);
     seen.add(id);
   });
+}
+
+/**
+ * Reports each version naming the number an earlier version of its scope names, however it is spelled: 1.0 and
+ * 1.00 are one number, which the registry could not order (compareVersions), so a pack may not hold both.
+ */
+function duplicateVersions(versions: { scope: string; version: string }[], report: (index: number, earlier: string) => void): void {
+  const seen = new Map<string, string>();
+  versions.forEach(({ scope, version }, index) => {
+    const key = `${scope}@${version.split('.').map(Number).join('.')}`;
+    const earlier = seen.get(key);
+    if (earlier === undefined) seen.set(key, version);
+    else report(index, earlier);
+  });
+}
+
+/** `"1.0"`, or `"1.0" as "1.00"` when the duplicate spells it otherwise. */
+function spelled(earlierId: string, version: string, earlier = earlierId): string {
+  return version === earlier ? `"${earlierId}"` : `"${earlierId}" as "${version}"`;
 }
 
 function nextDay(date: string): string {

@@ -121,6 +121,33 @@ describe('validatePack', () => {
     ]);
   });
 
+  it('refuses one version number spelled twice (1.0 and 1.00) in a section or among split templates: they would have no order', async () => {
+    const files = await sampleFiles();
+    const sections = files.standards.map((b) => b.sectionId);
+    const single = files.standards.findIndex((b) => sections.filter((id) => id === b.sectionId).length === 1);
+    const block = files.standards[single]!;
+    files.standards.push({ ...structuredClone(block), version: `${block.version}0`, effectiveFrom: '2099-01-01' });
+    block.status = 'superseded';
+    const current = files.splitTemplates.findIndex((t) => t.status === 'current');
+    const template = files.splitTemplates.findIndex((t) => t.status !== 'current');
+    const { version } = files.splitTemplates[current]!;
+    files.splitTemplates[template]!.version = `${version}0`;
+    const result = validatePack(files);
+    expect(!result.ok && result.issues).toEqual([
+      {
+        file: 'standards.json',
+        path: `/${files.standards.length - 1}/version`,
+        message: `duplicates block version "${block.sectionId}@${block.version}" as "${block.version}0"`,
+      },
+      {
+        file: 'split-templates.json',
+        path: `/${Math.max(current, template)}/version`,
+        message:
+          current > template ? `duplicates version "${version}0" as "${version}"` : `duplicates version "${version}" as "${version}0"`,
+      },
+    ]);
+  });
+
   it('finds prerequisite cycles, duplicate ids and gaps between policy versions', async () => {
     const files = await sampleFiles();
     const first = files.tasks[0]!;

@@ -1,3 +1,5 @@
+import { VERSION_PATTERN } from '@stdreg/contracts';
+import { compareVersions } from '@stdreg/registry-content';
 import { decodeCursor, encodeCursor } from '@stdreg/server-kit';
 
 export interface PageRequest {
@@ -22,17 +24,30 @@ export interface RankedItems<T> {
   indexAfter(key: string): number;
 }
 
-/** One page of a key-ordered list. */
+/** The order of a list's keys, and the keys a cursor of the list may name (another is a bad cursor). */
+export interface KeyOrder {
+  compare(a: string, b: string): number;
+  pattern?: RegExp;
+}
+
+/** Ids, in the order of JavaScript's `<` (and of the C collation the records are read in). */
+export const BY_CODE_UNITS: KeyOrder = { compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0) };
+
+/** Version numbers, as numbers: 1.10 after 1.9. */
+export const BY_VERSION: KeyOrder = { compare: compareVersions, pattern: VERSION_PATTERN };
+
+/** One page of a list ordered by its keys in `order`. */
 export function paginate<T>(
   list: string,
   items: ItemsByPosition<T> | RankedItems<T>,
   keyOf: (item: T) => string,
   page: PageRequest,
+  order: KeyOrder = BY_CODE_UNITS,
 ): { items: T[]; nextCursor: string | null } {
   let start = 0;
   if (page.cursor !== undefined) {
-    const after = decodeCursor(list, page.cursor);
-    start = 'indexAfter' in items ? items.indexAfter(after) : lowerBoundAfter(items, keyOf, after);
+    const after = decodeCursor(list, page.cursor, order.pattern);
+    start = 'indexAfter' in items ? items.indexAfter(after) : lowerBoundAfter(items, keyOf, after, order);
   }
   const slice: T[] = [];
   for (let index = start; index < start + page.limit; index++) {
@@ -45,12 +60,12 @@ export function paginate<T>(
   return { items: slice, nextCursor: hasMore && last !== undefined ? encodeCursor(list, keyOf(last)) : null };
 }
 
-function lowerBoundAfter<T>(items: ItemsByPosition<T>, keyOf: (item: T) => string, key: string): number {
+function lowerBoundAfter<T>(items: ItemsByPosition<T>, keyOf: (item: T) => string, key: string, order: KeyOrder): number {
   let low = 0;
   let high = items.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (keyOf(items.at(middle)!) <= key) low = middle + 1;
+    if (order.compare(keyOf(items.at(middle)!), key) <= 0) low = middle + 1;
     else high = middle;
   }
   return low;

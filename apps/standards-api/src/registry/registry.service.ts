@@ -14,7 +14,7 @@ import {
 import { JsonLogger } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
-import { paginate, type RankedItems } from './cursor';
+import { BY_CODE_UNITS, BY_VERSION, paginate, type KeyOrder, type RankedItems } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistryRelease } from '../registry-release/registry-release';
@@ -417,6 +417,8 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
       locale,
       (r) => r.splitTemplates.map((t) => t.version),
       async (r, versions) => versions.map((version) => r.splitTemplate(version)!),
+      'split-templates',
+      BY_VERSION,
     );
   }
 
@@ -479,12 +481,13 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     keys: (release: RegistryRelease) => string[],
     items: (release: RegistryRelease, keys: string[]) => Promise<T[]>,
     cursorList = list,
+    order: KeyOrder = BY_CODE_UNITS,
   ): Representation | Promise<Representation> {
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
       `${list}|${limit}|${query.cursor}|${locale}`,
       async (r) => {
-        const page = paginate(cursorList, keys(r), (key) => key, { limit, cursor: query.cursor });
+        const page = paginate(cursorList, keys(r), (key) => key, { limit, cursor: query.cursor }, order);
         const records = await items(r, page.items);
         return { items: records.map((item) => withTextView(item, locale)), nextCursor: page.nextCursor };
       },
