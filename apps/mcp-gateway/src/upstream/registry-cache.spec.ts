@@ -124,3 +124,30 @@ describe('reads and searches cached per release', () => {
     expect(state.asked).toBe(5);
   });
 });
+
+describe('every page of a list', () => {
+  /** standards-api's /terms answering page after page, each naming the next by `pages` (a missing next: the last page). */
+  function paging(pages: Record<string, string | null>) {
+    let asked = 0;
+    const api = {
+      get: (_path: string, query: { cursor?: string }): Promise<UpstreamResult<unknown>> => {
+        // A walk that never ends is stopped here, so the test fails instead of hanging.
+        if (++asked > 100) return Promise.resolve({ ok: false, status: 599, message: 'asked too often' });
+        const at = query.cursor ?? 'first';
+        return Promise.resolve({ ok: true, status: 200, body: { items: [at], nextCursor: pages[at] ?? null } });
+      },
+    } as unknown as StandardsApiClient;
+    return { registry: new RegistryCache(api, 0), asked: () => asked };
+  }
+
+  it('follows the cursors to the last page', async () => {
+    const { registry } = paging({ first: 'b', b: 'c' });
+    expect(await registry.walk('terms')).toEqual({ ok: true, status: 200, body: ['first', 'b', 'c'] });
+  });
+
+  it('refuses a list that pages back to a page it gave, instead of walking it for ever', async () => {
+    const { registry, asked } = paging({ first: 'b', b: 'c', c: 'b' });
+    expect(await registry.walk('terms')).toMatchObject({ ok: false, status: 502 });
+    expect(asked()).toBe(3);
+  });
+});

@@ -123,12 +123,18 @@ export class RegistryCache {
    */
   async walk<K extends keyof RegistryCollections>(collection: K): Promise<UpstreamResult<RegistryCollections[K][]>> {
     const items: RegistryCollections[K][] = [];
+    const given = new Set<string>();
     let cursor: string | undefined;
     do {
       const page = await this.api.get<Page<RegistryCollections[K]>>(`/${collection}`, { limit: String(MAX_PAGE_LIMIT), cursor });
       if (!page.ok) return page;
       items.push(...page.body.items);
       cursor = page.body.nextCursor ?? undefined;
+      // A list that pages back to where it was would be walked for ever: refused as a bad answer.
+      if (cursor !== undefined && given.has(cursor)) {
+        return { ok: false, status: 502, message: `standards-api paged /${collection} back to a page it had given.` };
+      }
+      if (cursor !== undefined) given.add(cursor);
     } while (cursor);
     return { ok: true, status: 200, body: items };
   }
