@@ -361,6 +361,15 @@ describe("identity's bounds on Client ID Metadata Documents", () => {
     expect(refused.body).toContain('invalid_client');
   });
 
+  it('holds a document to the rules of every agent client: one naming a plain-http redirect off the loopback is refused', async () => {
+    const clientId = publishAgent('/agents/http-redirect.json', {
+      redirect_uris: [redirect.redirectUri, 'http://agent.example/callback'],
+    });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('invalid_client');
+  });
+
   it('gives up on a document that does not arrive in time, rather than waiting for it', async () => {
     // Held back 20 s: an unbounded fetch would get it and answer 303.
     const clientId = publishAgent('/agents/slow.json', {}, { delayMs: 20_000 });

@@ -43,7 +43,11 @@ async function registeredAgent(): Promise<string> {
 }
 
 /** An agent's sign-in through the pages, as an agent host does it: public client, PKCE, the gateway as resource. */
-async function agentTokens(clientId: string, extra: Record<string, string> = {}): Promise<oidc.TokenEndpointResponse> {
+async function agentTokens(
+  clientId: string,
+  extra: Record<string, string> = {},
+  resource: string | null = MCP_RESOURCE,
+): Promise<oidc.TokenEndpointResponse> {
   const config = await oidc.discovery(new URL(scene.identity.issuer), clientId, undefined, oidc.None(), {
     execute: [oidc.allowInsecureRequests],
   });
@@ -57,7 +61,7 @@ async function agentTokens(clientId: string, extra: Record<string, string> = {})
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
-    resource: MCP_RESOURCE,
+    ...(resource ? { resource } : {}),
     prompt: 'consent',
     ...extra,
   });
@@ -74,8 +78,22 @@ async function agentTokens(clientId: string, extra: Record<string, string> = {})
     config,
     new URL(back.url),
     { pkceCodeVerifier: verifier, expectedState: state },
-    { resource: MCP_RESOURCE },
+    resource ? { resource } : undefined,
   );
+}
+
+/** The first request of an agent's sign-in, to send without following its redirect. */
+function agentAuthorizationRequest(clientId: string, extra: Record<string, string>): URL {
+  const authorize = new URL(`${scene.identity.issuer}/auth`);
+  authorize.search = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: scene.callback.redirectUri,
+    scope: AGENT_SCOPES,
+    resource: MCP_RESOURCE,
+    ...extra,
+  }).toString();
+  return authorize;
 }
 
 function decide(token: string, action: string, extra: Record<string, unknown> = {}) {
@@ -119,16 +137,10 @@ describe('Client ID Metadata Documents are fetched only from public https addres
     ['plain http', 'http://127.0.0.1'],
   ])('refuses a client id over %s without connecting to it', async (_case, origin) => {
     const clientId = `${origin}:${(listener.address() as AddressInfo).port}/agents/desk-agent.json`;
-    const authorize = new URL(`${scene.identity.issuer}/auth`);
-    authorize.search = new URLSearchParams({
-      client_id: clientId,
-      response_type: 'code',
-      redirect_uri: scene.callback.redirectUri,
-      scope: AGENT_SCOPES,
+    const authorize = agentAuthorizationRequest(clientId, {
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
-      resource: MCP_RESOURCE,
-    }).toString();
+    });
     const response = await fetch(authorize, { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('invalid_client');
@@ -152,6 +164,12 @@ describe('Dynamic Client Registration makes public agent clients', () => {
       response_types: ['code'],
     });
     expect(body).not.toHaveProperty('client_secret');
+    // Nor is one kept: the provider made one before the agent rules made the client public.
+    const [stored] = await scene.identity.dataSource.query(`SELECT payload FROM oidc_model WHERE model = 'Client' AND id = $1`, [
+      body['client_id'],
+    ]);
+    expect(stored.payload).toMatchObject({ token_endpoint_auth_method: 'none' });
+    expect(stored.payload).not.toHaveProperty('client_secret');
   });
 
   it.each([
@@ -262,6 +280,36 @@ describe('an agent signs a person in and gets a token for the gateway', () => {
     const login = await new FormBrowser().follow(url.toString(), scene.callback.redirectUri);
     expect(login.status).toBe(200);
     expect(login.text).toContain('name="password"');
+  });
+
+  it('gives an agent that names no resource, at the authorization or the token endpoint, a token for the gateway', async () => {
+    const tokens = await agentTokens(await registeredAgent(), { scope: 'projects:read' }, null);
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ aud: MCP_RESOURCE, scope: 'projects:read' });
+  });
+
+  it('reads the gateway as the resource however an agent spells it (scheme and host case, a trailing slash)', async () => {
+    const tokens = await agentTokens(await registeredAgent(), { scope: 'projects:read' }, 'HTTP://127.0.0.1:3902/mcp/');
+    expect(decodeJwt(tokens.access_token).aud).toBe(MCP_RESOURCE);
+  });
+
+  it('grants an agent agent scopes only: the standards API scope asked beside them is not in its token', async () => {
+    const tokens = await agentTokens(await registeredAgent(), { scope: 'projects:read api' });
+    expect(decodeJwt(tokens.access_token)['scope']).toBe('projects:read');
+  });
+
+  it('holds an agent client to PKCE with S256: a request without a challenge, or with a plain one, goes back refused', async () => {
+    const clientId = await registeredAgent();
+    const pkceAsked: Record<string, string>[] = [
+      {},
+      { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'plain' },
+    ];
+    for (const pkce of pkceAsked) {
+      const response = await fetch(agentAuthorizationRequest(clientId, { state: oidc.randomState(), ...pkce }), { redirect: 'manual' });
+      expect(response.status).toBe(303);
+      const back = new URL(response.headers.get('location')!);
+      expect(`${back.origin}${back.pathname}`).toBe(scene.callback.redirectUri);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+    }
   });
 
   it('refuses an agent a token for the standards API, and a partner app one for the gateway', async () => {
@@ -418,7 +466,9 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
       client_id: clientId,
       act: { sub: clientId },
       gid: agentClaims['gid'],
+      auth_time: agentClaims['auth_time'],
     });
+    expect(claims['auth_time']).toEqual(expect.any(Number));
     expect(claims.jti).not.toBe(agentClaims.jti);
 
     const asStandardsApi = (action: string) => decide(body.access_token, action);

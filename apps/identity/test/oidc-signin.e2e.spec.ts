@@ -189,6 +189,22 @@ describe('the OpenID Provider', () => {
     });
   });
 
+  it('stops an access token whose grant has run out, though the token itself has not', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await grantRole(user.uid, 'scenario-modeller', app.organizationId);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    await identity.dataSource.query(`UPDATE oidc_model SET expires_at = now() - interval '1 second' WHERE model = 'Grant' AND id = $1`, [
+      decodeJwt(tokens.access_token)['gid'],
+    ]);
+    expect(decodeJwt(tokens.access_token).exp! * 1000).toBeGreaterThan(Date.now());
+    expect((await decide(tokens.access_token, 'split-project:read')).body).toMatchObject({
+      decision: 'deny',
+      reason: 'invalid_credential',
+    });
+  });
+
   it('revokes a refresh token at the revocation endpoint, and with it the grant', async () => {
     const user = await createUserWithPassword(identity, app);
     await grantRole(user.uid, 'scenario-modeller', app.organizationId);
@@ -317,7 +333,7 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     expect(withEmail).not.toHaveProperty('name');
   });
 
-  it('gives API access tokens the configured lifetime, and codes sixty seconds', async () => {
+  it('gives API access tokens the configured lifetime, codes sixty seconds and refresh tokens thirty days', async () => {
     const user = await createUserWithPassword(identity, app);
     const config = await relyingParty();
     const authorization = await authorizationUrl(config);
@@ -331,6 +347,12 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     const tokens = await tokensFor(config, authorization, callbackUrl);
     const access = decodeJwt(tokens.access_token);
     expect(access.exp! - access.iat!).toBe(identity.app.get(IdentityConfig).OIDC_ACCESS_TOKEN_TTL_SECONDS);
+    const [refresh] = await identity.dataSource.query(
+      `SELECT extract(epoch FROM expires_at - now()) AS "secondsLeft" FROM oidc_model WHERE model = 'RefreshToken' AND id = $1`,
+      [tokens.refresh_token],
+    );
+    expect(Number(refresh.secondsLeft)).toBeLessThanOrEqual(30 * 86_400);
+    expect(Number(refresh.secondsLeft)).toBeGreaterThan(29 * 86_400);
     // A partner app's token is no agent's.
     expect(access).not.toHaveProperty('client_kind');
     const refreshed = decodeJwt((await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE })).access_token);

@@ -166,6 +166,24 @@ describe('AuthorizationClient', () => {
         }),
     ],
     [
+      'a signed allow for another resource server (audience)',
+      (_, body, response) =>
+        answerAsIdentity(retold(body, { audience: 'https://gateway.example/mcp' }), response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+        }),
+    ],
+    [
+      'a signed allow to a question naming scopes this one did not',
+      (_, body, response) =>
+        answerAsIdentity(retold(body, { scope: 'projects:read' }), response, {
+          decision: 'allow',
+          reason: 'x',
+          subject: { kind: 'human', id: 'u1' },
+        }),
+    ],
+    [
       'a signed allow to an earlier question (another nonce)',
       (_, body, response) =>
         answerAsIdentity(retold(body, { nonce: 'an-earlier-nonce-0000000' }), response, {
