@@ -63,6 +63,12 @@ function stop(exitCode = 0) {
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
+// npm runs this under a shell that dies of a SIGTERM without passing it on (a supervisor stopping
+// `npm start`): once the process that started this one is gone, stop as on Ctrl-C, not leave the services behind.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && !stopping) stop(0);
+}, 1000).unref();
 
 async function waitReady(service) {
   for (let attempt = 0; attempt < 240 && !stopping; attempt++) {

@@ -18,11 +18,18 @@ export interface NpmStartPlatform extends PlatformUrls {
   databaseSocketDirs(): Promise<string[]>;
   /** Stops `npm start` (all three services, as Ctrl-C does) and starts it again on the same ports and DATA_DIR. */
   restart(): Promise<void>;
+  /** Under `underShell`: kills the shell npm would have run it in (SIGKILL), passing nothing on to it. */
+  killShell(): void;
   stop(): Promise<void>;
 }
 
+export interface NpmStartOptions {
+  /** Run under `sh -c` as npm runs a script, the shell staying its parent (as npm's does). */
+  underShell?: boolean;
+}
+
 /** Starts `npm start`'s program and waits for its "Platform ready" line; `env` adds settings (e.g. the pool's idle timeout). */
-export async function startWithNpmStart(env: Record<string, string> = {}): Promise<NpmStartPlatform> {
+export async function startWithNpmStart(env: Record<string, string> = {}, options: NpmStartOptions = {}): Promise<NpmStartPlatform> {
   for (const service of SERVICES) builtArtifact(service);
   const root = await mkdtemp(path.join(tmpdir(), 'stdreg-npm-start-'));
   const dataDir = path.join(root, 'data');
@@ -40,7 +47,7 @@ export async function startWithNpmStart(env: Record<string, string> = {}): Promi
     ...env,
   };
   const proxies: CuttableProxy[] = [];
-  let running = await launch(childEnv);
+  let running = await launch(childEnv, options);
   const stop = async () => {
     await running.stop();
     await Promise.all(proxies.map((proxy) => proxy.close()));
@@ -68,27 +75,34 @@ export async function startWithNpmStart(env: Record<string, string> = {}): Promi
     },
     restart: async () => {
       await running.stop();
-      running = await launch(childEnv);
+      running = await launch(childEnv, options);
       const again = await running.ready;
       if (!again.ok) throw new Error(again.problem);
     },
     databaseSocketDirs: socketDirs,
+    killShell: () => running.killShell(),
     stop,
   };
 }
 
 interface Launched {
   ready: Promise<{ ok: true } | { ok: false; problem: string }>;
+  killShell(): void;
   stop(): Promise<void>;
 }
 
 /** One run of tools/start.mjs; `ready` settles on its "Platform ready" line, or on its failing to come up. */
-async function launch(env: Record<string, string>): Promise<Launched> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'tools/start.mjs'), '--no-build'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
+async function launch(env: Record<string, string>, options: NpmStartOptions): Promise<Launched> {
+  const program = [process.execPath, path.join(ROOT, 'tools/start.mjs'), '--no-build'];
+  // `; exit $?` keeps the shell from replacing itself with the program, as npm's shell does not.
+  const child: ChildProcess = options.underShell
+    ? spawn('sh', ['-c', `${program.map((part) => JSON.stringify(part)).join(' ')}; exit $?`], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env,
+        detached: true,
+      })
+    : spawn(program[0]!, program.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
   child.stdout!.on('data', collect);
@@ -97,6 +111,8 @@ async function launch(env: Record<string, string>): Promise<Launched> {
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
+    // Whatever the shell left behind (its own group), so a failed test leaves no services running.
+    if (options.underShell) killGroup(child.pid!);
   };
   const ready = (async () => {
     const deadline = Date.now() + 150_000;
@@ -113,5 +129,13 @@ async function launch(env: Record<string, string>): Promise<Launched> {
     }
     return { ok: true as const };
   })();
-  return { ready, stop };
+  return { ready, stop, killShell: () => void child.kill('SIGKILL') };
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is gone
+  }
 }
