@@ -60,6 +60,28 @@ describe('GET /v1/audit', () => {
     expect(await idsOf({ actor, to: '2020-02-29T23:59:59.999Z' })).toEqual([]);
   });
 
+  it('refuses a from or to that is not a date-time with a time zone, naming the field, rather than failing or guessing a zone', async () => {
+    for (const [field, value] of [
+      ['from', '2026'],
+      ['from', '2026-03'],
+      ['from', '2026-W09-1'],
+      ['to', '2026-060'],
+      ['to', '20260301'],
+      ['to', '2026-03-01T10:00'],
+      ['from', '2026-03-01'],
+    ]) {
+      const refused = await request(identity.server)
+        .get('/v1/audit')
+        .query({ [field!]: value })
+        .set(platform());
+      expect({ value, status: refused.status, fields: refused.body.errors?.map((e: { field: string }) => e.field) }).toEqual({
+        value,
+        status: 400,
+        fields: [field],
+      });
+    }
+  });
+
   it('walks the entries asked for exactly once, page by page, the last page without a cursor', async () => {
     const actor = `actor-${randomBytes(4).toString('hex')}`;
     const written = await entriesOf(

@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { jest } from '@jest/globals';
 import request from 'supertest';
 import { JsonLogger } from '@stdreg/server-kit';
 import { KeyAuthentication } from '../src/access/callers/key-authentication';
+import { KeyLeases } from '../src/access/callers/key-leases';
 import { KeysService } from '../src/access/keys/keys.service';
 import { bootstrapPlatformKey } from '../src/access/bootstrap/first-platform-key';
 import { BootstrapService } from '../src/access/bootstrap/bootstrap.service';
@@ -84,6 +86,40 @@ describe('API keys', () => {
     expect(await keys.authenticate(rotated.body.secret)).toBeNull();
     expect(await keys.authenticate(app.secret)).toBeNull();
     expect(await keys.authenticate(immediate.body.secret)).toMatchObject({ keyId: app.key.id });
+  });
+
+  it("ends a rotated-out secret by the database's clock, not by a replica's that runs behind or ahead of it", async () => {
+    const keys = identity.app.get(KeyAuthentication);
+    // This replica's clock only (the key check reads it through its leases): PGlite would follow Date.now.
+    const skewed = async (skewMs: number, check: () => Promise<void>) => {
+      const clock = jest.spyOn(identity.app.get(KeyLeases), 'wallMs').mockReturnValue(Date.now() + skewMs);
+      try {
+        await check();
+      } finally {
+        clock.mockRestore();
+      }
+    };
+    const cut = await identity.newAppKey();
+    await request(identity.server)
+      .post(`/v1/keys/${cut.key.id}/rotate`)
+      .set(bearer(identity.platformKey))
+      .send({ gracePeriodSeconds: 0 })
+      .expect(200);
+    await skewed(-60_000, async () => {
+      expect(await keys.authenticate(cut.secret)).toBeNull();
+      expect(await keys.subjectOf(cut.secret)).toBeNull();
+    });
+
+    const graced = await identity.newAppKey();
+    await request(identity.server)
+      .post(`/v1/keys/${graced.key.id}/rotate`)
+      .set(bearer(identity.platformKey))
+      .send({ gracePeriodSeconds: 600 })
+      .expect(200);
+    await skewed(900_000, async () => {
+      expect(await keys.authenticate(graced.secret)).toMatchObject({ keyId: graced.key.id });
+      expect(await keys.subjectOf(graced.secret)).toMatchObject({ keyId: graced.key.id });
+    });
   });
 
   it('revokes a key and all its secrets at once', async () => {

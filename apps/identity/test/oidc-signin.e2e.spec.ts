@@ -259,6 +259,28 @@ describe('the OpenID Provider', () => {
     expect(garbage.status).toBe(200);
   });
 
+  it("keeps a revoked access token's record past its expiry for replicas whose clocks run behind the database's, and purges it later", async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, user.email));
+    await oidc.tokenRevocation(config, tokens.access_token, { token_type_hint: 'access_token' });
+    const { jti } = decodeJwt(tokens.access_token);
+    // Expired 30 seconds ago by the database's clock: a replica whose clock runs a minute behind still takes the token.
+    await identity.dataSource.query(`UPDATE revoked_access_token SET expires_at = now() - interval '30 seconds' WHERE jti = $1`, [jti]);
+    await identity.dataSource.query(
+      `INSERT INTO revoked_access_token (jti, client_id, expires_at) VALUES ($1, $2, now() - interval '2 hours')`,
+      [`long-gone-${jti}`, app.clientId],
+    );
+
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE });
+    await oidc.tokenRevocation(config, refreshed.access_token, { token_type_hint: 'access_token' });
+    const kept = await identity.dataSource.query('SELECT jti FROM revoked_access_token WHERE jti = ANY($1) ORDER BY jti', [
+      [jti, `long-gone-${jti}`, decodeJwt(refreshed.access_token).jti],
+    ]);
+    expect(kept.map((row: { jti: string }) => row.jti).sort()).toEqual([jti, decodeJwt(refreshed.access_token).jti].sort());
+  });
+
   it('authenticates clients with the secret in the Authorization header or in the form body, and no other way', async () => {
     const user = await createUserWithPassword(identity, app);
     const post = await oidc.discovery(new URL(identity.issuer), app.clientId, undefined, oidc.ClientSecretPost(app.clientSecret), {

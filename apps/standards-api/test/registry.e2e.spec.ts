@@ -255,6 +255,11 @@ describe('tasks, roles, policies, brand and split templates', () => {
     await get(`/policies/${policyId}?at=1900-01-01`).expect(404);
     expect((await get(`/policies/${policyId}?at=yesterday`).expect(400)).body.errors[0].field).toBe('at');
     expect((await get(`/policies/${policyId}?at=2026-02-30`).expect(400)).body.errors[0].field).toBe('at');
+    // ISO 8601 forms other than a calendar day: a week or ordinal date, a month, a time with or without a zone.
+    for (const at of ['2026-W09-1', '2026-060', '20260301', '2026-03', '2026-03-01T00:30:00+02:00', '2026-03-01T10:00']) {
+      const refused = await get(`/policies/${policyId}?at=${encodeURIComponent(at)}`);
+      expect({ at, status: refused.status, field: refused.body.errors?.[0]?.field }).toEqual({ at, status: 400, field: 'at' });
+    }
     expect((await get(`/policies/${policyId}?version=1.0-draft`).expect(400)).body.errors[0].field).toBe('version');
     const both = await get(`/policies/${policyId}?at=2026-01-01&version=1.0`).expect(400);
     expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(['version', 'at']);

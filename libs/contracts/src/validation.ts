@@ -1,4 +1,4 @@
-import { IsInt, IsISO8601, IsRFC3339, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsRFC3339, Matches, Max, Min } from 'class-validator';
 
 /** The decorators as if stacked in this order: applied last to first, as TypeScript applies a stack. */
 function allOf(...decorators: PropertyDecorator[]): PropertyDecorator {
@@ -22,7 +22,13 @@ export function IsRealDateTime(): PropertyDecorator {
   );
 }
 
-/** An ISO 8601 date or date-time that names a day the calendar has. */
-export function IsRealIsoDate(): PropertyDecorator {
-  return allOf(IsISO8601({ strict: true }, { message: '$property must be a real ISO 8601 date' }));
+/**
+ * A calendar day as YYYY-MM-DD that the calendar has. ISO 8601 alone would also let through a month, a
+ * week or ordinal date (2026-W09-1, 2026-060) that JavaScript cannot read, and a time whose day depends on a zone.
+ */
+export function IsCalendarDay(): PropertyDecorator {
+  return allOf(
+    Matches(/^\d{4}-\d{2}-\d{2}$/, { message: '$property must be a date (YYYY-MM-DD)' }),
+    IsISO8601({ strict: true }, { message: '$property must be a date (YYYY-MM-DD)' }),
+  );
 }

@@ -386,7 +386,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
 
   policy(policyId: string, query: PolicyReadQueryDto, locale: Locale | null): Representation | Promise<Representation> {
     if (query.version !== undefined && query.at !== undefined) throw conflictingPolicyQuery();
-    const at = query.version === undefined ? utcDate(query.at === undefined ? new Date() : new Date(query.at)) : undefined;
+    const at = query.version === undefined ? (query.at ?? utcDate(new Date())) : undefined;
     return this.cached(
       `policy|${policyId}|${query.version}|${at}|${locale}`,
       async (r) => {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PageQueryDto } from '../pagination';
-import { IsRealIsoDate } from '../validation';
+import { IsRealDateTime } from '../validation';
 
 export const AUDIT_OUTCOMES = ['success', 'denied', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -13,13 +13,13 @@ export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
   @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
   @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
-  @ApiPropertyOptional({ format: 'date-time', description: 'Entries at or after this time' }) @IsOptional() @IsRealIsoDate() from?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Entries at or after this time' }) @IsOptional() @IsRealDateTime() from?: string;
   @ApiPropertyOptional({
     format: 'date-time',
     description: 'Entries at or before this time, to the millisecond: an entry whose `at` shows this time is included',
   })
   @IsOptional()
-  @IsRealIsoDate()
+  @IsRealDateTime()
   to?: string;
 }
 

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LOCALES, type Locale } from '../locale';
 import { PageQueryDto } from '../pagination';
+import { IsCalendarDay } from '../validation';
 
 export const VERSION_PATTERN = /^[0-9]+\.[0-9]+$/;
 
@@ -39,6 +40,6 @@ export class VersionedReadQueryDto extends LanguageQueryDto {
 export class PolicyReadQueryDto extends VersionedReadQueryDto {
   @ApiPropertyOptional({ description: 'The version in force on this date (YYYY-MM-DD).', example: '2026-03-01' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'at must be a date (YYYY-MM-DD)' })
+  @IsCalendarDay()
   at?: string;
 }

@@ -24,8 +24,8 @@ export class KeyAuthentication {
   async authenticate(presented: string): Promise<KeyCaller | null> {
     const parsed = parseKey(presented);
     if (!parsed) return null;
-    const credential = await this.readCredential(parsed.prefix);
-    return credential && accepts(credential, parsed, presented) ? credential.caller : null;
+    const credential = await this.readCredential(parsed.prefix, this.leases.wallMs());
+    return credential && accepts(credential, parsed, presented, this.leases.wallMs()) ? credential.caller : null;
   }
 
   /**
@@ -50,10 +50,10 @@ export class KeyAuthentication {
     if (credential && this.leases.claimRenewal(parsed.prefix)) void this.renewLease(parsed.prefix);
     if (!credential) {
       const startedAt = this.leases.start();
-      credential = await this.readCredential(parsed.prefix);
+      credential = await this.readCredential(parsed.prefix, startedAt.wallMs);
       if (credential) this.leases.hold(parsed.prefix, credential, startedAt);
     }
-    if (!credential || !accepts(credential, parsed, presented)) return null;
+    if (!credential || !accepts(credential, parsed, presented, this.leases.wallMs())) return null;
     const { keyId, keyPrefix, keyClass, organizationId, agentSupervisorUid } = credential.caller;
     return { keyId, keyPrefix, keyClass, organizationId, agentSupervisorUid };
   }
@@ -62,7 +62,7 @@ export class KeyAuthentication {
   private async renewLease(prefix: string): Promise<void> {
     const startedAt = this.leases.start();
     try {
-      const credential = await this.readCredential(prefix);
+      const credential = await this.readCredential(prefix, startedAt.wallMs);
       if (credential) this.leases.hold(prefix, credential, startedAt);
       else this.leases.drop(prefix);
     } catch {
@@ -70,8 +70,12 @@ export class KeyAuthentication {
     }
   }
 
-  /** A key that is not revoked, with its secret's hash and expiry; null when there is none. */
-  private async readCredential(prefix: string): Promise<LeasedCredential | null> {
+  /**
+   * A key that is not revoked, with its secret's hash and expiry; null when there is none. The database
+   * ends a rotated-out secret on its own clock (now() + grace), so the expiry is read as time left by that
+   * clock and placed on this replica's from `readStartedAtMs`, the wall time before the read.
+   */
+  private async readCredential(prefix: string, readStartedAtMs: number): Promise<LeasedCredential | null> {
     const row = await this.credentials.findCredential(prefix);
     if (!row || row.revokedAt !== null) return null;
     return {
@@ -85,7 +89,7 @@ export class KeyAuthentication {
         agentSupervisorUid: row.agentSupervisorUid,
       },
       secretHash: row.secretHash,
-      secretExpiresAtMs: row.expiresAt?.getTime() ?? null,
+      secretExpiresAtMs: row.expiresInMs === null ? null : readStartedAtMs + row.expiresInMs,
     };
   }
 
@@ -103,8 +107,8 @@ export class KeyAuthentication {
   }
 }
 
-function accepts(credential: LeasedCredential, parsed: ParsedKey, presented: string): boolean {
+function accepts(credential: LeasedCredential, parsed: ParsedKey, presented: string, nowMs: number): boolean {
   if (credential.caller.keyClass !== parsed.keyClass) return false;
-  if (credential.secretExpiresAtMs !== null && credential.secretExpiresAtMs <= Date.now()) return false;
+  if (credential.secretExpiresAtMs !== null && credential.secretExpiresAtMs <= nowMs) return false;
   return secretMatches(presented, credential.secretHash);
 }

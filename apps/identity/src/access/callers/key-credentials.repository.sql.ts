@@ -6,7 +6,8 @@ export const AGENT_SUPERVISOR = `(SELECT coalesce(u.merged_into, u.uid) FROM uni
 
 /** $1 the prefix of a presented secret. */
 export const KEY_CREDENTIAL = `SELECT k.id AS "keyId", k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
-              k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash", s.expires_at AS "expiresAt",
+              k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash",
+              (extract(epoch FROM s.expires_at - now()) * 1000)::float8 AS "expiresInMs",
               ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS "registryIds",
               ${AGENT_SUPERVISOR}
          FROM api_key_secret s JOIN api_key k ON k.id = s.key_id

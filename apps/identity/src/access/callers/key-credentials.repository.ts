@@ -12,7 +12,8 @@ export interface KeyCredential {
   maxApps: number;
   revokedAt: Date | null;
   secretHash: Buffer;
-  expiresAt: Date | null;
+  /** How long the secret works on, by the database's clock (negative once it ended); null while current. */
+  expiresInMs: number | null;
   registryIds: string[];
   agentSupervisorUid: string | null;
 }

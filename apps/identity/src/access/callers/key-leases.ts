@@ -5,7 +5,7 @@ import { Leases } from './leases';
 export interface LeasedCredential {
   caller: KeyCaller;
   secretHash: Buffer;
-  /** When the secret stops working (a rotated key's previous secret), epoch ms; null while current. */
+  /** When the secret stops working (a rotated key's previous secret), epoch ms on this replica's wall clock; null while current. */
   secretExpiresAtMs: number | null;
 }
 

@@ -50,7 +50,7 @@ export class Leases<T> {
   find(key: string): T | null {
     const lease = this.leases.get(key);
     if (!lease) return null;
-    if (this.clock.monotonicMs() < lease.endsAtMonotonicMs && this.clock.wallMs() < lease.endsAtWallMs) return lease.value;
+    if (this.clock.monotonicMs() < lease.endsAtMonotonicMs && this.wallMs() < lease.endsAtWallMs) return lease.value;
     this.leases.delete(key);
     return null;
   }
@@ -77,9 +77,14 @@ export class Leases<T> {
     this.leases.delete(key);
   }
 
+  /** This replica's wall clock, epoch ms: the one leases and what they hold end by. */
+  wallMs(): number {
+    return this.clock.wallMs();
+  }
+
   /** Marks the start of a lease: call before the database read whose answer it will hold. */
   start(): LeaseStart {
-    return { monotonicMs: this.clock.monotonicMs(), wallMs: this.clock.wallMs() };
+    return { monotonicMs: this.clock.monotonicMs(), wallMs: this.wallMs() };
   }
 
   /** `notAfterWallMs`: when what was read stops holding by itself (an expiry), if sooner than the lease. */

@@ -95,6 +95,19 @@ describe("identity's configuration", () => {
     for (const value of [above, '-1']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));
   });
 
+  it('refuses a webhook lease no longer than the webhook timeout: another dispatcher would send a delivery still on the wire', () => {
+    for (const [lease, timeout] of [
+      ['5000', undefined],
+      ['10000', '10000'],
+      ['200', '300'],
+    ]) {
+      const env = { WEBHOOK_LEASE_MS: lease!, ...(timeout ? { WEBHOOK_TIMEOUT_MS: timeout } : {}) };
+      expect(problemsWith(env)).toEqual(refusedNaming('WEBHOOK_LEASE_MS'));
+    }
+    expect(problemsWith({ WEBHOOK_LEASE_MS: '11000', WEBHOOK_TIMEOUT_MS: '10000' })).toEqual([]);
+    expect(problemsWith({ WEBHOOK_LEASE_MS: '400', WEBHOOK_TIMEOUT_MS: '300' })).toEqual([]);
+  });
+
   describe('a production start (NODE_ENV=production)', () => {
     const SIGN_IN_SECRETS: Record<string, string> = {
       OIDC_JWKS: '{"keys":[]}',

@@ -1,9 +1,20 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { canonicalResourceUrl, MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
 import { CommonServiceConfig, DevelopmentOnly, NotPublishedInProduction, RequiredInProduction } from '@stdreg/server-kit';
 
 const toInt = () => Type(() => Number);
+
+/** A duration that must exceed another variable's. */
+function LongerThan(other: keyof IdentityConfig & string): PropertyDecorator {
+  return ValidateBy({
+    name: 'longerThan',
+    validator: {
+      validate: (value: unknown, args) => typeof value === 'number' && value > Number((args?.object as IdentityConfig)[other]),
+      defaultMessage: (args) => `must be longer than ${other} (${(args?.object as IdentityConfig)[other]})`,
+    },
+  });
+}
 
 export class IdentityConfig extends CommonServiceConfig {
   @toInt()
@@ -173,8 +184,10 @@ export class IdentityConfig extends CommonServiceConfig {
   /**
    * How long a claimed delivery is a dispatcher's alone: longer than the timeout, so a live dispatcher
    * never sees its delivery sent by another at the same time; after a crash, another takes it up then.
+   * Replicas compare leases on their own clocks, so what it exceeds the timeout by is also the clock skew
+   * tolerated between them.
    */
-  @toInt() @IsInt() @Min(200) @Max(600000) WEBHOOK_LEASE_MS = 60000;
+  @toInt() @IsInt() @Min(200) @Max(600000) @LongerThan('WEBHOOK_TIMEOUT_MS') WEBHOOK_LEASE_MS = 60000;
 
   /** How many attempts one replica's dispatcher has on the wire at once, across endpoints. */
   @toInt() @IsInt() @Min(1) @Max(1000) WEBHOOK_MAX_IN_FLIGHT = 32;

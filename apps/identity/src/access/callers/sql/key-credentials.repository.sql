@@ -4,7 +4,8 @@
 -- KeyCredentialsRepository.findCredential
 -- prepared statement identity_key_credential
 SELECT k.id AS "keyId", k.class AS "keyClass", k.organization_id AS "organizationId", k.max_apps AS "maxApps",
-      k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash", s.expires_at AS "expiresAt",
+      k.revoked_at AS "revokedAt", s.secret_hash AS "secretHash",
+      (extract(epoch FROM s.expires_at - now()) * 1000)::float8 AS "expiresInMs",
       ARRAY(SELECT b.registry_id FROM key_registry_binding b WHERE b.key_id = k.id) AS "registryIds",
       (SELECT coalesce(u.merged_into, u.uid) FROM unified_user u WHERE u.uid = k.agent_supervisor_uid) AS "agentSupervisorUid"
  FROM api_key_secret s JOIN api_key k ON k.id = s.key_id
