@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsInt, IsISO8601, IsRFC3339, Max, Min } from 'class-validator';
 
 /** The decorators as if stacked in this order: applied last to first, as TypeScript applies a stack. */
@@ -25,4 +26,12 @@ export function IsRealDateTime(): PropertyDecorator {
 /** An ISO 8601 date or date-time that names a day the calendar has. */
 export function IsRealIsoDate(): PropertyDecorator {
   return allOf(IsISO8601({ strict: true }, { message: '$property must be a real ISO 8601 date' }));
+}
+
+/**
+ * Text stored and compared in NFC, so that one text typed in another Unicode normal form (an é as e and a
+ * combining accent) is the same email or name to every index and comparison, not a second one.
+ */
+export function NormalizedToNfc(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.normalize('NFC') : value));
 }
