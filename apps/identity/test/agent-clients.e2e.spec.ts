@@ -184,6 +184,13 @@ describe('Dynamic Client Registration makes public agent clients', () => {
     expect(body['error']).toBe('invalid_client_metadata');
   });
 
+  it('quotes a long refused grant type shortened at a whole character, never half of one written as two UTF-16 units', async () => {
+    const grant = `${'g'.repeat(59)}\u{1f600}${'g'.repeat(10)}`;
+    const { status, body } = await register({ redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', grant] });
+    expect(status).toBe(400);
+    expect(body['error_description']).toContain(`not ${'g'.repeat(59)}\u{1f600}…`);
+  });
+
   it('keeps no registered scope, so a later sign-in may ask for other scopes', async () => {
     const { body } = await register({ client_name: 'Scoped', redirect_uris: ['http://127.0.0.1/cb'], scope: 'projects:draft' });
     expect(body).not.toHaveProperty('scope');

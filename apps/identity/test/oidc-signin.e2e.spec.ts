@@ -1,4 +1,5 @@
 import { createLocalJWKSet, jwtVerify, decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JSONWebKeySet } from 'jose';
+import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { OidcStoreRepository } from '../src/sign-in/oidc/oidc-store.repository';
@@ -470,6 +471,15 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     const back = new URL((await browser.follow(new URL(allowed.location!, allowed.url).toString(), callback.redirectUri)).url);
     const after = await tokensFor(config, again, back);
     expect(decodeJwt(after.access_token)).toMatchObject({ gid: decodeJwt(before.access_token)['gid'], scope: 'api', sub: user.uid });
+  });
+
+  it('signs a user in by an email typed in another Unicode normal form (NFD) than the one stored (NFC)', async () => {
+    const composed = `jos\u00e9-${randomBytes(4).toString('hex')}@example.com`;
+    const user = await createUserWithPassword(identity, app, PASSWORD, composed);
+    const config = await relyingParty();
+    const authorization = await authorizationUrl(config);
+    const tokens = await tokensFor(config, authorization, await signIn(authorization, composed.normalize('NFD')));
+    expect(decodeJwt(tokens.id_token!).sub).toBe(user.uid);
   });
 
   it('counts again from one when a lock has run out: a single wrong password does not lock the account again', async () => {

@@ -50,6 +50,9 @@ function localPath(setupUrl: string): string {
   return url.pathname;
 }
 
+/** The fullwidth form of printable ASCII text (U+FF01 to U+FF5E), which NFKC turns back. */
+const fullwidthOf = (text: string) => text.replace(/[!-~]/g, (char) => String.fromCodePoint(char.codePointAt(0)! + 0xfee0));
+
 async function openSetupPage(browser: FormBrowser, base: string, setupUrl: string, lang = '') {
   return browser.get(`${base}${localPath(setupUrl)}${lang}`);
 }
@@ -117,6 +120,24 @@ describe('password setup links', () => {
     expect(withEmail.text).toContain('密码不能包含您的电子邮件地址。');
     expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
     expect((await browser.submit(page, { password: PASSWORD, confirm: PASSWORD })).status).toBe(200);
+  });
+
+  it('judges a password as it is hashed (NFKC): different letters that fold into one, or a fullwidth email, are refused', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const browser = new FormBrowser();
+    const page = await openSetupPage(browser, base, setup.setupUrl);
+    // Twelve different characters, each of which NFKC turns into "a".
+    const allA = 'aａ𝐚𝑎𝒂𝒶𝓪𝔞𝕒𝖆𝖺𝗮';
+    expect(new Set(allA.normalize('NFKC')).size).toBe(1);
+    const folded = await browser.submit(page, { password: allA, confirm: allA });
+    expect(folded.status).toBe(422);
+    expect(folded.text).toContain('The password must use at least 5 different characters.');
+    const fullwidth = `my ${fullwidthOf(user.email)} pw`;
+    const withEmail = await browser.submit(page, { password: fullwidth, confirm: fullwidth });
+    expect(withEmail.status).toBe(422);
+    expect(withEmail.text).toContain('The password must not contain your email address.');
+    expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
   });
 
   it('refuses a form without the CSRF cookie’s token', async () => {

@@ -140,6 +140,38 @@ describe('linking to unified users', () => {
     expect(await countRows('SELECT count(*)::int AS n FROM unified_user WHERE lower(email) = lower($1)', [email])).toBe(1);
   });
 
+  it('links records whose verified emails are the same text in two Unicode normal forms (NFC, NFD) to one uid', async () => {
+    const first = await identity.newRegistry();
+    const second = await identity.newRegistry(first.key);
+    const composed = uniqueEmail('jos\u00e9');
+    const decomposed = composed.normalize('NFD');
+    expect(decomposed).not.toBe(composed);
+    const a = await createUser(first.key, newUser(first.registryId, { email: composed }));
+    const b = await createUser(second.key, newUser(second.registryId, { email: decomposed }));
+    expect(b.uid).toBe(a.uid);
+    expect(b.email).toBe(composed);
+    const third = await identity.newRegistry(first.key);
+    const synced = await request(identity.server)
+      .post('/v1/sync')
+      .set(bearer(third.key))
+      .send({ registryId: third.registryId, records: [{ ...newUser(third.registryId, { email: decomposed }), registryId: undefined }] })
+      .expect(200);
+    expect(synced.body.results[0]).toMatchObject({ outcome: 'created', uid: a.uid });
+    const listed = await request(identity.server)
+      .get('/v1/users')
+      .query({ registryId: first.registryId, email: decomposed })
+      .set(bearer(first.key))
+      .expect(200);
+    expect(listed.body.items.map((user: { id: string }) => user.id)).toEqual([a.id]);
+    const renamed = uniqueEmail('ren\u00e9e');
+    const patched = await request(identity.server)
+      .patch(`/v1/users/${b.id}`)
+      .set(bearer(second.key))
+      .send({ email: renamed.normalize('NFD') })
+      .expect(200);
+    expect(patched.body.email).toBe(renamed);
+  });
+
   it('never links by an unverified email, on either side, within one organization', async () => {
     const first = await identity.newRegistry();
     const second = await identity.newRegistry(first.key);

@@ -54,6 +54,10 @@ const registerApp = (key: string, name = 'Portal') =>
     .set(bearer(key))
     .send({ name, type: 'Traditional', redirectUris: ['https://portal.example/cb'] });
 
+/** The deliveries of a partner's endpoint, as its own key reads them. */
+const deliveriesOf = (partner: { key: AppKey; endpoint: { id: string } }) =>
+  request(identity.server).get(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries`).set(bearer(partner.key.secret)).expect(200);
+
 const countRows = async (table: string) => (await identity.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
 
 describe('webhook endpoints', () => {
@@ -514,14 +518,32 @@ describe('delivery', () => {
     receiver.answer(partner.path, 307, 'x'.repeat(5000), { location: receiver.url('/elsewhere') });
     await registerApp(partner.key.secret).expect(201);
     await dispatcher.drain();
-    const deliveries = await request(identity.server)
-      .get(`/v1/webhook-endpoints/${partner.endpoint.id}/deliveries`)
-      .set(bearer(partner.key.secret))
-      .expect(200);
+    const deliveries = await deliveriesOf(partner);
     expect(deliveries.body.items[0]).toMatchObject({ status: 'pending', responseStatus: 307, attempts: 1 });
     expect(deliveries.body.items[0].responseBody).toHaveLength(KEPT_RESPONSE_CHARS);
     expect(receiver.at('/elsewhere')).toEqual([]);
     expect(receiver.unverified.filter((entry) => entry.path === '/elsewhere')).toEqual([]);
+  });
+
+  it('records a delivery whose answer holds a NUL, keeping the answer with the NUL replaced', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 200, 'ok\u0000done');
+    await registerApp(partner.key.secret).expect(201);
+    await dispatcher.drain();
+    const deliveries = await deliveriesOf(partner);
+    expect(deliveries.body.items).toEqual([
+      expect.objectContaining({ status: 'delivered', attempts: 1, responseStatus: 200, responseBody: 'ok\ufffddone' }),
+    ]);
+    expect(receiver.at(partner.path)).toHaveLength(1);
+  });
+
+  it('keeps the start of a long answer without splitting a character written as two UTF-16 units', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 200, `${'x'.repeat(KEPT_RESPONSE_CHARS - 1)}\u{1f600}${'y'.repeat(100)}`);
+    await registerApp(partner.key.secret).expect(201);
+    await dispatcher.drain();
+    const deliveries = await deliveriesOf(partner);
+    expect(deliveries.body.items[0].responseBody).toBe('x'.repeat(KEPT_RESPONSE_CHARS - 1));
   });
 
   it('keeps the order of one resource, and two dispatchers working at once send no event twice', async () => {

@@ -83,6 +83,21 @@ describe('creating a split project', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('quotes a long refused id shortened at a whole character, never half of one written as two UTF-16 units', async () => {
+    const content = sampleScenario();
+    const tierId = `${'a'.repeat(39)}\u{1f600}-b`;
+    (content['tiers'] as { tierId: string }[])[0]!.tierId = tierId;
+    const response = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(as(ORG_A))
+      .send({ ...newProject(), scenario: { name: 'Odd id', content } })
+      .expect(422);
+    expect(response.body.errors[0]).toEqual({
+      field: 'scenario.content/tiers/0/tierId',
+      message: expect.stringContaining(`found "${'a'.repeat(39)}\u{1f600}…"`),
+    });
+  });
+
   it('refuses an unknown template, another currency, and unknown fields', async () => {
     await request(api.server)
       .post('/api/v2/split-projects')

@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsInt, IsISO8601, IsRFC3339, Matches, Max, Min } from 'class-validator';
 
 /** The decorators as if stacked in this order: applied last to first, as TypeScript applies a stack. */
@@ -31,4 +32,12 @@ export function IsCalendarDay(): PropertyDecorator {
     Matches(/^\d{4}-\d{2}-\d{2}$/, { message: '$property must be a date (YYYY-MM-DD)' }),
     IsISO8601({ strict: true }, { message: '$property must be a date (YYYY-MM-DD)' }),
   );
+}
+
+/**
+ * Text stored and compared in NFC, so that one text typed in another Unicode normal form (an é as e and a
+ * combining accent) is the same email or name to every index and comparison, not a second one.
+ */
+export function NormalizedToNfc(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.normalize('NFC') : value));
 }

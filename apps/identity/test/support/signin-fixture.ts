@@ -145,8 +145,12 @@ export interface SignedUpUser {
 }
 
 /** The partner creates a user, asks for its password link, and the user sets the password on the page. */
-export async function createUserWithPassword(identity: SigninIdentity, app: PartnerApp, password = PASSWORD): Promise<SignedUpUser> {
-  const email = `user-${randomBytes(4).toString('hex')}@example.com`;
+export async function createUserWithPassword(
+  identity: SigninIdentity,
+  app: PartnerApp,
+  password = PASSWORD,
+  email = `user-${randomBytes(4).toString('hex')}@example.com`,
+): Promise<SignedUpUser> {
   const created = await request(identity.server)
     .post('/v1/users')
     .set('Authorization', `Bearer ${app.appKey}`)

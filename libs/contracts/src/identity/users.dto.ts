@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { REGISTRY_ID_PATTERN } from './keys.dto';
 import { PageQueryDto } from '../pagination';
+import { NormalizedToNfc } from '../validation';
 
 export const USER_LOCALES = ['en', 'zh-Hans'] as const;
 export const MAX_SYNC_RECORDS = 1000;
@@ -27,6 +28,7 @@ export class UserFieldsDto {
   externalId!: string;
 
   @ApiProperty({ format: 'email' })
+  @NormalizedToNfc()
   @IsEmail({}, { message: 'email must be an email address' })
   @Length(3, 254)
   email!: string;
@@ -53,7 +55,7 @@ export class CreateUserRequestDto extends UserFieldsDto {
 }
 
 export class UpdateUserRequestDto {
-  @ApiPropertyOptional({ format: 'email' }) @IsOptional() @IsEmail() @Length(3, 254) email?: string;
+  @ApiPropertyOptional({ format: 'email' }) @NormalizedToNfc() @IsOptional() @IsEmail() @Length(3, 254) email?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() emailVerified?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) @Matches(/\S/) displayName?: string;
   @ApiPropertyOptional({ enum: USER_LOCALES }) @IsOptional() @IsIn(USER_LOCALES) locale?: string;
@@ -64,7 +66,11 @@ export class UserListQueryDto extends PageQueryDto {
   @Matches(REGISTRY_ID_PATTERN, { message: 'registryId must look like reg_…' })
   registryId!: string;
 
-  @ApiPropertyOptional({ format: 'email', description: 'Exact match, case-insensitive' }) @IsOptional() @IsEmail() email?: string;
+  @ApiPropertyOptional({ format: 'email', description: 'Exact match, case-insensitive' })
+  @NormalizedToNfc()
+  @IsOptional()
+  @IsEmail()
+  email?: string;
 }
 
 export class UserDto {

@@ -92,7 +92,7 @@ export class WebhookTransport {
       return {
         ok,
         status: response.statusCode,
-        body: text.slice(0, KEPT_RESPONSE_CHARS),
+        body: keptAnswer(text),
         error: ok ? null : `answered ${response.statusCode}`,
         retryAfterSeconds: retryAfter(response.headers['retry-after']),
       };
@@ -151,6 +151,15 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): P
     }
   }
   return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+}
+
+/**
+ * The start of an answer as a text column can hold it: no NUL (PostgreSQL refuses one, and the attempt
+ * would go unrecorded and be sent again), and no character cut in half at the bound.
+ */
+function keptAnswer(text: string): string {
+  const kept = text.replaceAll('\u0000', '\ufffd').slice(0, KEPT_RESPONSE_CHARS);
+  return /[\uD800-\uDBFF]$/.test(kept) ? kept.slice(0, -1) : kept;
 }
 
 function describe(error: unknown): string {

@@ -73,5 +73,6 @@ export function agentClientMetadata(
 /** A refused grant type as the error may quote it: a client's own text, shortened; any other JSON value as JSON. */
 function describedGrant(grant: unknown): string {
   const text = typeof grant === 'string' ? grant : (JSON.stringify(grant) ?? String(typeof grant));
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  const characters = [...text];
+  return characters.length > 60 ? `${characters.slice(0, 60).join('')}…` : text;
 }

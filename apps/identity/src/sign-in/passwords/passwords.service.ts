@@ -128,10 +128,12 @@ export class PasswordsService {
    * SIGNIN_LOCKOUT_SECONDS.
    */
   async authenticate(email: string, password: string, clientId: string | null): Promise<Authentication> {
-    const candidates = await this.passwords.findByLoginEmail(email.trim(), clientId);
+    // Emails are stored in NFC (NormalizedToNfc); a browser may send the same text decomposed.
+    const address = email.trim().normalize('NFC');
+    const candidates = await this.passwords.findByLoginEmail(address, clientId);
     if (candidates.length > 1) return { kind: 'ambiguous' };
     const stored = candidates[0];
-    if (!stored) return (await this.passwords.unifiedUserHasEmail(email.trim())) ? { kind: 'no_password' } : { kind: 'unknown_user' };
+    if (!stored) return (await this.passwords.unifiedUserHasEmail(address)) ? { kind: 'no_password' } : { kind: 'unknown_user' };
     if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
     if (await verifyPassword(password, stored.passwordHash)) {
       await this.passwords.clearFailures(stored.uid);

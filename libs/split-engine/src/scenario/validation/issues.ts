@@ -33,7 +33,10 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') {
+    const characters = [...value];
+    return JSON.stringify(characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value);
+  }
   return `${typeof value} ${String(value)}`;
 }
 
