@@ -90,10 +90,12 @@ export class RuleVersionsService {
     if (auth.subject.kind !== 'human') throw humanRequired('create a rule version');
     await this.projects.requireProject(projectId, auth);
     const effectiveFrom = instant(request.effectiveFrom);
-    if (effectiveFrom.getTime() <= Date.now()) throw effectiveFromInPast();
     const source = await this.scenarioOfProject(projectId, request.scenarioId, request.revision, auth);
     const created = await this.dataSource.transaction(async (manager) => {
       await this.versions.lockProject(manager, auth.organizationId, projectId);
+      // After the lock and by the database's clock: a posting holds the lock while it reads the version in force,
+      // so a version that starts later than now cannot reach back into a period settled meanwhile.
+      if (effectiveFrom.getTime() <= (await this.versions.now(manager)).getTime()) throw effectiveFromInPast();
       const latest = await this.versions.latest(projectId, manager);
       if (!latest) throw notActivated(projectId);
       if (effectiveFrom.getTime() <= latest.effectiveFrom.getTime())

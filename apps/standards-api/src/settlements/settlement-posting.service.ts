@@ -97,6 +97,7 @@ export class SettlementPostingService {
       },
       prepare: async (manager) => {
         await this.settlements.lockLedgers(manager, auth.organizationId);
+        await this.settlements.holdProject(manager, project.id);
         return this.posting(manager, project, request, auth);
       },
       matches: (bound, posting) => sameRequest(bound, bindingOf(request, posting)),
@@ -173,7 +174,7 @@ export class SettlementPostingService {
   ): Promise<Posting> {
     const periodEnd = new Date(request.periodEnd);
     if (Number.isNaN(periodEnd.getTime())) throw invalidPeriodEnd();
-    if (periodEnd.getTime() > Date.now()) throw periodEndInFuture();
+    if (periodEnd.getTime() > (await this.settlements.now(manager)).getTime()) throw periodEndInFuture();
     const version = await this.settlements.ruleVersionInForce(manager, project.id, periodEnd);
     if (!version) throw noRuleVersionInForce(project.id, periodEnd);
     // The rules were validated when their revision was stored; the actuals are checked by the same validator.

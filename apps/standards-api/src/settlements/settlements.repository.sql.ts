@@ -20,6 +20,9 @@ const LEDGER_ENTRY = `e.id, e.settlement_run_id AS "settlementRunId", e.particip
 // their posting time; so posting order is commit order, and a cursor never has a later commit behind it.
 export const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('settlement-ledgers:' || $1, 0))`;
 
+/** $1 project: held (shared) while a posting reads the rule version in force; a version is numbered under its exclusive lock. */
+export const HOLD_PROJECT = 'SELECT id FROM split_project WHERE id = $1 FOR SHARE';
+
 /** $1 run id, $2 organization. */
 export const FIND_RUN = `${RUN} WHERE r.id = $1 AND r.organization_id = $2`;
 

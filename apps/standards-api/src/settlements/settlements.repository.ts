@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DATABASE_CLOCK } from '@stdreg/server-kit/database';
 import type { FormattedSettlement, PeriodSettlement, ScenarioContent } from '@stdreg/split-engine';
 import {
   ALLOCATION_ENTRIES,
@@ -9,6 +10,7 @@ import {
   INSERT_ENTRIES,
   INSERT_RUN,
   LEDGER_ENTRIES,
+  HOLD_PROJECT,
   LEDGER_LOCK,
   LIST_RUNS,
   POSTING_TIME,
@@ -116,6 +118,17 @@ export class SettlementsRepository {
 
   async lockLedgers(manager: EntityManager, organizationId: string): Promise<void> {
     await manager.query(LEDGER_LOCK, [organizationId]);
+  }
+
+  /** Holds the project's row until the posting commits, so no rule version can be numbered meanwhile (after lockLedgers). */
+  async holdProject(manager: EntityManager, projectId: string): Promise<void> {
+    await manager.query(HOLD_PROJECT, [projectId]);
+  }
+
+  /** The database's clock: a period has ended by it, whichever replica posts. */
+  async now(manager: EntityManager = this.dataSource.manager): Promise<Date> {
+    const rows: { now: Date | string }[] = await manager.query(DATABASE_CLOCK);
+    return new Date(rows[0]!.now);
   }
 
   /**

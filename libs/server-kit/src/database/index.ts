@@ -4,3 +4,4 @@ export * from './migration-policy';
 export * from './migration-command';
 export * from './prepared-query';
 export * from './event-outbox';
+export * from './database-clock';

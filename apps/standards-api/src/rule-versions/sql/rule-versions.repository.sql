@@ -4,6 +4,9 @@
 -- RuleVersionsRepository.lockProject
 SELECT id FROM split_project WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
+-- RuleVersionsRepository.now
+SELECT clock_timestamp() AS now;
+
 -- RuleVersionsRepository.latest
 SELECT version, effective_from AS "effectiveFrom" FROM rule_version WHERE project_id = $1 ORDER BY version DESC LIMIT 1;
 

@@ -39,6 +39,12 @@ e.currency, e.amount, e.posted_at AS "postedAt", e.kind, e.reverses_entry_id AS 
 -- SettlementsRepository.lockLedgers
 SELECT pg_advisory_xact_lock(hashtextextended('settlement-ledgers:' || $1, 0));
 
+-- SettlementsRepository.holdProject
+SELECT id FROM split_project WHERE id = $1 FOR SHARE;
+
+-- SettlementsRepository.now
+SELECT clock_timestamp() AS now;
+
 -- SettlementsRepository.insertRun
 SELECT greatest(clock_timestamp(),
 (SELECT max(posted_at) FROM settlement_run WHERE organization_id = $1) + interval '1 microsecond',
