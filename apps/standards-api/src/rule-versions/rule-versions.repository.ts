@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DATABASE_CLOCK } from '@stdreg/server-kit/database';
+import { databaseNow } from '@stdreg/server-kit/database';
 import type { ScenarioContent } from '@stdreg/split-engine';
 import { FIND_VERSION, INSERT_VERSION, LATEST_VERSION, LIST_VERSIONS, LOCK_PROJECT } from './rule-versions.repository.sql';
 
@@ -32,8 +32,7 @@ export class RuleVersionsRepository {
 
   /** The database's clock: a new version starts after it, whichever replica numbers it. */
   async now(manager: EntityManager): Promise<Date> {
-    const rows: { now: Date | string }[] = await manager.query(DATABASE_CLOCK);
-    return new Date(rows[0]!.now);
+    return databaseNow(manager);
   }
 
   async latest(

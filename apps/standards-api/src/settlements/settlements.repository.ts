@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DATABASE_CLOCK } from '@stdreg/server-kit/database';
+import { databaseNow } from '@stdreg/server-kit/database';
 import type { FormattedSettlement, PeriodSettlement, ScenarioContent } from '@stdreg/split-engine';
 import {
   ALLOCATION_ENTRIES,
@@ -127,8 +127,7 @@ export class SettlementsRepository {
 
   /** The database's clock: a period has ended by it, whichever replica posts. */
   async now(manager: EntityManager = this.dataSource.manager): Promise<Date> {
-    const rows: { now: Date | string }[] = await manager.query(DATABASE_CLOCK);
-    return new Date(rows[0]!.now);
+    return databaseNow(manager);
   }
 
   /**

@@ -5,6 +5,7 @@
 SELECT id FROM split_project WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
 -- RuleVersionsRepository.now
+-- through databaseNow (libs/server-kit/src/database/database-clock.ts)
 SELECT clock_timestamp() AS now;
 
 -- RuleVersionsRepository.latest

@@ -43,6 +43,7 @@ SELECT pg_advisory_xact_lock(hashtextextended('settlement-ledgers:' || $1, 0));
 SELECT id FROM split_project WHERE id = $1 FOR SHARE;
 
 -- SettlementsRepository.now
+-- through databaseNow (libs/server-kit/src/database/database-clock.ts)
 SELECT clock_timestamp() AS now;
 
 -- SettlementsRepository.insertRun
