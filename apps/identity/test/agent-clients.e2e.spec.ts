@@ -201,6 +201,22 @@ describe('Dynamic Client Registration makes public agent clients', () => {
     expect(body['client_kind']).toBe('agent');
   });
 
+  it('refuses metadata holding text PostgreSQL cannot store (a NUL, an unpaired surrogate), naming the field, and stores nothing', async () => {
+    const storedClients = async () =>
+      Number((await scene.identity.dataSource.query(`SELECT count(*) AS n FROM oidc_model WHERE model = 'Client'`))[0].n);
+    const before = await storedClients();
+    for (const metadata of [
+      { client_name: 'Desk\u0000Agent', redirect_uris: ['http://127.0.0.1/callback'] },
+      { client_name: 'Desk Agent', redirect_uris: ['http://127.0.0.1/callback'], contacts: ['\ud800@example.com'] },
+    ]) {
+      const { status, body } = await register(metadata);
+      expect(status).toBe(400);
+      expect(body['error']).toBe('invalid_client_metadata');
+      expect(body['error_description']).toMatch(/^(client_name|contacts\[0\]) contains/);
+    }
+    expect(await storedClients()).toBe(before);
+  });
+
   it('answers hostile metadata with a 201 or an OAuth error, never a 5xx, and stores a client only when it answers 201', async () => {
     // JSON the body parser can give: objects whose own toString, valueOf or __proto__ is data, arrays of them, any value.
     const prototypeKeyed = fc

@@ -1,5 +1,5 @@
 import { errors } from 'oidc-provider';
-import { unconvertibleField } from '@stdreg/server-kit';
+import { jsonInputProblem, unconvertibleField } from '@stdreg/server-kit';
 
 /** The client metadata property that marks an agent client ("agent"); identity sets it, a client cannot. */
 export const AGENT_CLIENT_KIND_PROPERTY = 'client_kind';
@@ -42,6 +42,9 @@ export function agentClientMetadata(
   // Before the provider's own checks, some of which convert a value to text and throw on one that has none.
   const unconvertible = unconvertibleField(metadata);
   if (unconvertible !== null) throw new errors.InvalidClientMetadata(`${unconvertible} is an object that has no text value`);
+  // Stored as JSON in PostgreSQL, which holds no NUL and no unpaired surrogate: refused here, not a 500 at the store.
+  const unstorable = jsonInputProblem(metadata);
+  if (unstorable !== null) throw new errors.InvalidClientMetadata(unstorable.message);
   metadata[AGENT_CLIENT_KIND_PROPERTY] = 'agent';
   // RFC 7591 §3.2.1 lets the server choose: an agent client never holds a secret.
   metadata['token_endpoint_auth_method'] = 'none';
