@@ -9,3 +9,4 @@ export * from './standards-api-errors';
 export * from './domain-errors';
 export * from './tool-refusals';
 export * from './events';
+export * from './shortened-text';

@@ -1,6 +1,6 @@
 // A small structural schema language for the content pack: each rule checks a value at a JSON
 // Pointer and reports what is wrong there; objects reject unknown keys.
-import { LOCALES } from '@stdreg/contracts';
+import { LOCALES, shortenedText } from '@stdreg/contracts';
 
 export type Report = (path: string, message: string) => void;
 export type Rule = (value: unknown, path: string, report: Report) => void;
@@ -21,7 +21,7 @@ export function pointer(path: string, key: string | number): string {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
+  return typeof value === 'object' ? 'an object' : shortenedText(`${typeof value} ${JSON.stringify(value)}`, 60, '…');
 }
 
 export function text(options: { pattern?: RegExp; patternHint?: string; maxLength?: number } = {}): Rule {

@@ -33,6 +33,15 @@ describe('validatePack', () => {
     ]);
   });
 
+  it('quotes a refused value shortened at whole characters, never half of one written as two UTF-16 units', async () => {
+    const files = await sampleFiles();
+    (files.roles[0] as unknown as Record<string, unknown>)['canApprove'] = `${'y'.repeat(51)}\u{1f600}${'z'.repeat(30)}`;
+    const result = validatePack(files);
+    expect(!result.ok && result.issues).toEqual([
+      { file: 'roles.json', path: '/0/canApprove', message: `must be true or false, found string "${'y'.repeat(51)}\u{1f600}…` },
+    ]);
+  });
+
   it('checks designations and clause conditions like any localized list', async () => {
     const files = await sampleFiles();
     (files.terms[0]!.designations as unknown as Record<string, unknown>)['zh-Hans'] = '基点';

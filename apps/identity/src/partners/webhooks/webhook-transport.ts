@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
+import { shortenedText } from '@stdreg/contracts';
 import { addressPolicy, parseAddress } from '../../platform/outbound/address-policy';
 import {
   checkingConnector,
@@ -158,8 +159,7 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): P
  * would go unrecorded and be sent again), and no character cut in half at the bound.
  */
 function keptAnswer(text: string): string {
-  const kept = text.replaceAll('\u0000', '\ufffd').slice(0, KEPT_RESPONSE_CHARS);
-  return /[\uD800-\uDBFF]$/.test(kept) ? kept.slice(0, -1) : kept;
+  return shortenedText(text.replaceAll('\u0000', '\ufffd'), KEPT_RESPONSE_CHARS);
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,6 @@
 import { errors } from 'oidc-provider';
 import { jsonInputProblem, unconvertibleField } from '@stdreg/server-kit';
+import { shortenedText } from '@stdreg/contracts';
 
 /** The client metadata property that marks an agent client ("agent"); identity sets it, a client cannot. */
 export const AGENT_CLIENT_KIND_PROPERTY = 'client_kind';
@@ -76,6 +77,5 @@ export function agentClientMetadata(
 /** A refused grant type as the error may quote it: a client's own text, shortened; any other JSON value as JSON. */
 function describedGrant(grant: unknown): string {
   const text = typeof grant === 'string' ? grant : (JSON.stringify(grant) ?? String(typeof grant));
-  const characters = [...text];
-  return characters.length > 60 ? `${characters.slice(0, 60).join('')}…` : text;
+  return shortenedText(text, 60, '…');
 }

@@ -1,4 +1,5 @@
 // Collects the errors of one validation run, each located by a JSON Pointer and described for people.
+import { shortenedText } from '@stdreg/contracts';
 import type { ScenarioError, ScenarioErrorCode } from '../scenario-error';
 
 /** Where a value sits: its JSON Pointer and how a person would name it ("tier \"fee\", allocations[0]"). */
@@ -33,10 +34,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') {
-    const characters = [...value];
-    return JSON.stringify(characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value);
-  }
+  if (typeof value === 'string') return JSON.stringify(shortenedText(value, 40, '…'));
   return `${typeof value} ${String(value)}`;
 }
 
