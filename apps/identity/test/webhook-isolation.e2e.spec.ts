@@ -6,6 +6,9 @@ import { startIdentity, type RunningIdentity } from './support/identity-app';
 // The dispatcher runs on its own, as in production; a hung request would time out only after 10 s.
 
 const PER_ENDPOINT = 2;
+const PER_ORGANIZATION = 3;
+/** Fewer places than one partner's five endpoints could take at their own bound (10). */
+const PLACES = 4;
 let identity: RunningIdentity;
 let receiver: WebhookReceiver;
 
@@ -17,6 +20,8 @@ beforeAll(async () => {
     WEBHOOK_POLL_INTERVAL_MS: '20',
     WEBHOOK_TIMEOUT_MS: '10000',
     WEBHOOK_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+    WEBHOOK_ORGANIZATION_CONCURRENCY: String(PER_ORGANIZATION),
+    WEBHOOK_MAX_IN_FLIGHT: String(PLACES),
     RATE_LIMIT_APP_WRITES_PER_MINUTE: '10000',
   });
 });
@@ -32,8 +37,8 @@ async function until(probe: () => boolean, what: string, seconds: number): Promi
   }
 }
 
-async function endpoint(path: string) {
-  const key = await identity.newAppKey({ maxApps: 20 });
+async function endpoint(path: string, given?: Awaited<ReturnType<RunningIdentity['newAppKey']>>) {
+  const key = given ?? (await identity.newAppKey({ maxApps: 20 }));
   const created = await request(identity.server)
     .post('/v1/webhook-endpoints')
     .set({ Authorization: `Bearer ${key.secret}` })
@@ -67,5 +72,29 @@ it("delivers to a healthy endpoint while another's receiver hangs, which holds n
   expect(receiver.at('/hangs')).toHaveLength(PER_ENDPOINT);
   receiver.release('/hangs');
   await until(() => receiver.at('/hangs').length === 6, 'the rest once the receiver answers', 30);
+  expect(receiver.unverified).toEqual([]);
+});
+
+it("delivers to another partner while one partner's many endpoints hang, which hold no more than their organization's places", async () => {
+  const crowd = await identity.newAppKey({ maxApps: 20 });
+  const paths = ['/crowd-1', '/crowd-2', '/crowd-3', '/crowd-4', '/crowd-5'];
+  for (const path of paths) {
+    await endpoint(path, crowd);
+    receiver.hold(path);
+  }
+  const other = await endpoint('/other');
+  const held = () => paths.reduce((sum, path) => sum + receiver.at(path).length, 0);
+  // 15 deliveries to five hanging receivers: at their own bound they could take 10 places, and a replica has 4.
+  for (let index = 0; index < 3; index++) await registerApp(crowd.secret);
+  await until(() => held() >= PER_ORGANIZATION, "the crowd's receivers to hold requests", 8);
+
+  for (let index = 0; index < 3; index++) {
+    await registerApp(other.secret);
+    await until(() => receiver.at('/other').length === index + 1, `the other partner's event ${index + 1}`, 8);
+  }
+
+  expect(held()).toBe(PER_ORGANIZATION);
+  for (const path of paths) receiver.release(path);
+  await until(() => held() === 15, "the crowd's events once its receivers answer", 30);
   expect(receiver.unverified).toEqual([]);
 });

@@ -208,11 +208,13 @@ it('keeps at most the bound in flight per endpoint while two replicas claim at o
 
     // The second replica's claim starts; the fan-out commits while it runs; then the first replica claims.
     let secondDone = false;
-    const second = replicaWebhooks.claimDue(now, 100_000, PER_ENDPOINT, randomUUID(), leasedUntil).finally(() => (secondDone = true));
+    const second = replicaWebhooks
+      .claimDue(now, 100_000, { perEndpoint: PER_ENDPOINT, perOrganization: 100_000 }, randomUUID(), leasedUntil)
+      .finally(() => (secondDone = true));
     await until(async () => secondDone || (await backends(`state = 'active' AND query LIKE 'WITH in_flight%'`)) > 0, 'the second claim');
     await fanOut.commitTransaction();
     await fanOut.release();
-    await webhooks.claimDue(now, 100_000, PER_ENDPOINT, randomUUID(), leasedUntil);
+    await webhooks.claimDue(now, 100_000, { perEndpoint: PER_ENDPOINT, perOrganization: 100_000 }, randomUUID(), leasedUntil);
     await second;
 
     const over: { endpointId: string }[] = await identity.dataSource.query(

@@ -85,7 +85,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const claimed = await this.webhooks.claimDue(
       now,
       free,
-      this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      { perEndpoint: this.config.WEBHOOK_ENDPOINT_CONCURRENCY, perOrganization: this.config.WEBHOOK_ORGANIZATION_CONCURRENCY },
       randomUUID(),
       new Date(now.getTime() + this.config.WEBHOOK_LEASE_MS),
     );

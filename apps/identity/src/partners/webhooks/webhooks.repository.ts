@@ -56,6 +56,12 @@ export interface ClaimedDelivery extends EndpointSecrets {
   };
 }
 
+/** How many attempts may be on the wire at once, across replicas: to one endpoint, and to one organization's endpoints. */
+export interface InFlightBounds {
+  perEndpoint: number;
+  perOrganization: number;
+}
+
 export interface AttemptOutcome {
   status: number | null;
   body: string | null;
@@ -222,16 +228,19 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims due deliveries for one dispatcher until `leasedUntil`, at most `perEndpoint` in flight per
+   * Claims due deliveries for one dispatcher until `leasedUntil`, at most `bounds.perEndpoint` in flight per
    * endpoint (counting every dispatcher's unexpired leases; one while its last attempt failed, so a
-   * receiver that hangs or fails is probed one request at a time) and taken in turns across endpoints (each
-   * endpoint's first due delivery before any endpoint's second), so a slow receiver holds only its own
-   * share. Each is the oldest pending one of its endpoint and resource (order per resource). Claims are
+   * receiver that hangs or fails is probed one request at a time) and `bounds.perOrganization` per
+   * organization, and taken in turns: across organizations first (each organization's first due delivery
+   * before any organization's second), then across an organization's endpoints. So a slow receiver holds only
+   * its endpoint's share, and a partner with many endpoints only its organization's: its endpoints do not
+   * take the places of another partner's. Each is the oldest pending one of its endpoint and resource (order
+   * per resource). Claims are
    * taken one at a time across replicas (an advisory lock) so the bound is exact. The claim commits
    * before anything is sent; until the lease ends the delivery is due then (if this dispatcher dies,
    * another takes it up at that time), so `next_attempt_at` is never before `last_attempt_at`.
    */
-  async claimDue(now: Date, limit: number, perEndpoint: number, leaseToken: string, leasedUntil: Date): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, limit: number, bounds: InFlightBounds, leaseToken: string, leasedUntil: Date): Promise<ClaimedDelivery[]> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['webhook-claim']);
       // For UPDATE, TypeORM's query() answers [rows, affectedCount].
@@ -239,8 +248,11 @@ export class WebhooksRepository {
         `WITH in_flight AS (
            SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
            WHERE lease_token IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id),
+         organization_in_flight AS (
+           SELECT e.organization_id, sum(f.n)::int AS n
+           FROM in_flight f JOIN webhook_endpoint e ON e.id = f.endpoint_id GROUP BY e.organization_id),
          candidate AS (
-           SELECT c.id, c.turn, c.next_attempt_at, c.event_seq
+           SELECT c.id, c.turn, c.next_attempt_at, c.event_seq, e.organization_id
            FROM webhook_endpoint e LEFT JOIN in_flight f ON f.endpoint_id = e.id
            CROSS JOIN LATERAL (
              SELECT d.id, d.next_attempt_at, d.event_seq, row_number() OVER (ORDER BY d.next_attempt_at, d.event_seq) AS turn
@@ -253,14 +265,19 @@ export class WebhooksRepository {
              ORDER BY d.next_attempt_at, d.event_seq
              LIMIT greatest(CASE WHEN e.last_attempt_failed THEN 1 ELSE $5::int END - coalesce(f.n, 0), 0)) c
            WHERE e.enabled AND e.deleted_at IS NULL),
+         organization_candidate AS (
+           SELECT c.id, c.turn, c.next_attempt_at, c.event_seq, coalesce(o.n, 0) AS organization_in_flight,
+             row_number() OVER (PARTITION BY c.organization_id ORDER BY c.turn, c.next_attempt_at, c.event_seq) AS organization_turn
+           FROM candidate c LEFT JOIN organization_in_flight o ON o.organization_id = c.organization_id),
          due AS (
-           SELECT d.id FROM webhook_delivery d JOIN candidate c ON c.id = d.id
+           SELECT d.id FROM webhook_delivery d JOIN organization_candidate c ON c.id = d.id
            WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
-           ORDER BY c.turn, c.next_attempt_at, c.event_seq LIMIT $2
+             AND c.organization_turn <= $6::int - c.organization_in_flight
+           ORDER BY c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
            FOR UPDATE OF d SKIP LOCKED)
          UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, next_attempt_at = $4, attempts = w.attempts + 1, last_attempt_at = $1
          FROM due WHERE w.id = due.id RETURNING w.id`,
-        [now, limit, leaseToken, leasedUntil, perEndpoint],
+        [now, limit, leaseToken, leasedUntil, bounds.perEndpoint, bounds.perOrganization],
       );
       if (claimed.length === 0) return [];
       return manager.query(

@@ -199,6 +199,12 @@ export class IdentityConfig extends CommonServiceConfig {
   @toInt() @IsInt() @Min(1) @Max(100) WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
   /**
+   * How many attempts one organization's endpoints have on the wire at once, across replicas: a partner
+   * whose many endpoints hang holds this many places and no more, whatever its number of endpoints.
+   */
+  @toInt() @IsInt() @Min(1) @Max(1000) WEBHOOK_ORGANIZATION_CONCURRENCY = 16;
+
+  /**
    * Development and tests only: http:// and loopback targets (a receiver on this machine). Without it,
    * endpoints are https and reach public addresses only.
    */

@@ -70,8 +70,11 @@ SELECT pg_advisory_xact_lock(hashtext($1));
 WITH in_flight AS (
   SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
   WHERE lease_token IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id),
+organization_in_flight AS (
+  SELECT e.organization_id, sum(f.n)::int AS n
+  FROM in_flight f JOIN webhook_endpoint e ON e.id = f.endpoint_id GROUP BY e.organization_id),
 candidate AS (
-  SELECT c.id, c.turn, c.next_attempt_at, c.event_seq
+  SELECT c.id, c.turn, c.next_attempt_at, c.event_seq, e.organization_id
   FROM webhook_endpoint e LEFT JOIN in_flight f ON f.endpoint_id = e.id
   CROSS JOIN LATERAL (
     SELECT d.id, d.next_attempt_at, d.event_seq, row_number() OVER (ORDER BY d.next_attempt_at, d.event_seq) AS turn
@@ -84,10 +87,15 @@ candidate AS (
     ORDER BY d.next_attempt_at, d.event_seq
     LIMIT greatest(CASE WHEN e.last_attempt_failed THEN 1 ELSE $5::int END - coalesce(f.n, 0), 0)) c
   WHERE e.enabled AND e.deleted_at IS NULL),
+organization_candidate AS (
+  SELECT c.id, c.turn, c.next_attempt_at, c.event_seq, coalesce(o.n, 0) AS organization_in_flight,
+    row_number() OVER (PARTITION BY c.organization_id ORDER BY c.turn, c.next_attempt_at, c.event_seq) AS organization_turn
+  FROM candidate c LEFT JOIN organization_in_flight o ON o.organization_id = c.organization_id),
 due AS (
-  SELECT d.id FROM webhook_delivery d JOIN candidate c ON c.id = d.id
+  SELECT d.id FROM webhook_delivery d JOIN organization_candidate c ON c.id = d.id
   WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
-  ORDER BY c.turn, c.next_attempt_at, c.event_seq LIMIT $2
+    AND c.organization_turn <= $6::int - c.organization_in_flight
+  ORDER BY c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
   FOR UPDATE OF d SKIP LOCKED)
 UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, next_attempt_at = $4, attempts = w.attempts + 1, last_attempt_at = $1
 FROM due WHERE w.id = due.id RETURNING w.id;
