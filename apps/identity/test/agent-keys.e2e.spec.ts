@@ -39,11 +39,17 @@ async function newOrganization(): Promise<string> {
   return body.id;
 }
 
-async function issueAgentKey(organizationId: string, supervisorUid: string): Promise<IssuedKeyDto> {
+async function issueAgentKey(organizationId: string, supervisorUid: string, allowedRegistryIds?: string[]): Promise<IssuedKeyDto> {
   const { body } = await request(identity.server)
     .post('/v1/keys')
     .set(platform())
-    .send({ name: 'drafting agent', class: 'app', organizationId, agentSupervisorId: supervisorUid })
+    .send({
+      name: 'drafting agent',
+      class: 'app',
+      organizationId,
+      agentSupervisorId: supervisorUid,
+      ...(allowedRegistryIds ? { allowedRegistryIds } : {}),
+    })
     .expect(201);
   return body;
 }
@@ -200,23 +206,27 @@ describe("an agent's key", () => {
   });
 
   it("records what it does at identity's own API as the agent, with its supervisor", async () => {
-    const organizationId = await newOrganization();
+    const partnerKey = await identity.newAppKey();
+    const { registryId } = await identity.newRegistry(partnerKey.secret);
     const supervisor = await newPerson();
-    const agent = await issueAgentKey(organizationId, supervisor.uid);
-    const registered = await request(identity.server)
-      .post('/v1/apps')
-      .set(bearer(agent.secret))
-      .send({ name: 'Agent portal', type: 'Traditional', redirectUris: ['https://agent.example/callback'] })
-      .expect(201);
+    const agent = await issueAgentKey(partnerKey.organizationId, supervisor.uid, [registryId]);
     await request(identity.server)
-      .get('/v1/users')
-      .query({ registryId: registered.body.app.registryId })
+      .post('/v1/users')
       .set(bearer(agent.secret))
-      .expect(200);
+      .send({
+        registryId,
+        externalId: 'mirrored-by-agent',
+        email: 'mirrored@example.com',
+        emailVerified: false,
+        displayName: 'M',
+        locale: 'en',
+      })
+      .expect(201);
+    await request(identity.server).get('/v1/users').query({ registryId }).set(bearer(agent.secret)).expect(200);
     const entries = await auditOf(agent.key.prefix);
     expect(entries.map(({ actorKind, action, detail }) => ({ actorKind, action, supervisor: detail['supervisor'] }))).toEqual([
       { actorKind: 'agent', action: 'key.use', supervisor: supervisor.uid },
-      { actorKind: 'agent', action: 'apps.register', supervisor: supervisor.uid },
+      { actorKind: 'agent', action: 'users.create', supervisor: supervisor.uid },
       { actorKind: 'agent', action: 'key.use', supervisor: supervisor.uid },
     ]);
   });

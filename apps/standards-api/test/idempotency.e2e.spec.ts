@@ -132,6 +132,27 @@ describe('Idempotency-Key on POST', () => {
     expect(await projectsNamed('Idem Team')).toBe(2);
   });
 
+  it("keeps the keys of two people's agents apart when both sign in through one agent client: each person's draft is written", async () => {
+    // One agent host (one client id, e.g. a Client ID Metadata Document URL) serves many people; the
+    // gateway passes on the agent's own idempotencyKey, so two people's agents may well send the same one.
+    const as = (person: string) => ({
+      Authorization: `Bearer agent-token-host-for-${person}-of:${ORG}`,
+      'X-Organization-Id': ORG,
+      'Idempotency-Key': 'draft-1',
+    });
+    const first = await request(api.server).post('/api/v2/split-projects').set(as('ann')).send(project('Idem Agents')).expect(201);
+    const second = await request(api.server).post('/api/v2/split-projects').set(as('bob')).send(project('Idem Agents')).expect(201);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect([first.body.project.createdBy, second.body.project.createdBy]).toEqual([
+      'agent:client-host supervised by human:uid-ann',
+      'agent:client-host supervised by human:uid-bob',
+    ]);
+    expect(await projectsNamed('Idem Agents')).toBe(2);
+    const retry = await request(api.server).post('/api/v2/split-projects').set(as('bob')).send(project('Idem Agents')).expect(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(second.body);
+  });
+
   it('still replays a stored result once the takeover time of an abandoned claim has passed, of a write and of a request that wrote nothing', async () => {
     const created = await request(api.server).post('/api/v2/split-projects').set(headers('old-key')).send(project('Idem Old')).expect(201);
     const { project: made, scenario } = created.body;

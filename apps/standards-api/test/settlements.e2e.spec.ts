@@ -263,6 +263,30 @@ describe('settlement runs', () => {
     const response = await get(`/split-projects/${fixture.projectA}/settlement-runs`).query({ cursor: forged }).expect(400);
     expect(response.body.errors[0].field).toBe('cursor');
   });
+
+  it("refuses a cursor naming another organization's run exactly as one naming no run: a list cannot tell that a run exists", async () => {
+    const projectId = await createProject(ORG_B);
+    const later = { id: randomUUID(), org: ORG_B, projectId, periodId: '2026-01' };
+    await api.dataSource.query(
+      `INSERT INTO settlement_run (id, organization_id, project_id, period_id, rule_version, gross, costs, distributable, currency, allocations, digest, posted_by, posted_at,
+         period_end, rules_digest, tiers)
+       VALUES ($1, $2, $3, $4, 1, '1.00', '0.00', '1.00', 'EUR', '[]', 'sha256:abc', 'human:uid-poster', '2026-03-01T09:00:00Z', '2026-02-28T23:59:59Z', 'sha256:rules', '[]')`,
+      [later.id, later.org, later.projectId, later.periodId],
+    );
+    const list = `/split-projects/${projectId}/settlement-runs`;
+    const cursorNaming = (runId: string) => Buffer.from(JSON.stringify([`settlement-runs:${projectId}`, runId])).toString('base64url');
+    const answers = [];
+    // Organization A's run (posted before B's), a run of another project of B's own, and a run nobody posted.
+    for (const runId of [fixture.runsA[0]!.id, fixture.runB.id, randomUUID()]) {
+      const response = await get(list, ORG_B).query({ cursor: cursorNaming(runId) });
+      answers.push({ status: response.status, code: response.body.code, errors: response.body.errors });
+    }
+    expect(answers).toEqual(
+      Array.from({ length: 3 }, () => ({ status: 400, code: 'validation_failed', errors: [expect.objectContaining({ field: 'cursor' })] })),
+    );
+    const own = await get(list, ORG_B).expect(200);
+    expect(own.body.items.map((run: { id: string }) => run.id)).toEqual([later.id]);
+  });
 });
 
 describe('equity ledgers', () => {

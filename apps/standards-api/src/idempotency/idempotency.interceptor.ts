@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { canonicalJson } from '@stdreg/split-engine';
 import type { Request } from 'express';
-import type { CallerRequest } from '../callers/caller';
+import { actorOf, type CallerRequest } from '../callers/caller';
 import { answerLost, inProgress, keyMalformed, keyReused } from './idempotency.errors';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -13,8 +13,8 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 const ABANDONED_AFTER_SECONDS = 60;
 
 /**
- * `Idempotency-Key` on protected POSTs: the first successful result is kept per subject,
- * organization, route and key; a retry with the same body gets it again without a second write,
+ * `Idempotency-Key` on protected POSTs: the first successful result is kept per actor (an agent's
+ * together with the person it acts for: one agent client serves many people), organization, route and key; a retry with the same body gets it again without a second write,
  * another body with the same key is a 422, and a retry while the first is still running a 409; so is
  * one after a first request whose write committed but whose answer was never stored.
  */
@@ -32,8 +32,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
       throw keyMalformed();
     }
-    const { subject, organizationId } = request.caller;
-    const scope = `${subject.kind}:${subject.id}|${organizationId}|${request.originalUrl.split('?')[0]}`;
+    const scope = `${actorOf(request.caller)}|${request.caller.organizationId}|${request.originalUrl.split('?')[0]}`;
     const requestHash = createHash('sha256')
       .update(canonicalJson(request.body ?? null))
       .digest('hex');

@@ -26,10 +26,13 @@ export const HOLD_PROJECT = 'SELECT id FROM split_project WHERE id = $1 FOR SHAR
 /** $1 run id, $2 organization. */
 export const FIND_RUN = `${RUN} WHERE r.id = $1 AND r.organization_id = $2`;
 
-/** $1 organization, $2 project, $3 the cursor's run or null, $4 limit. */
+/** $1 organization, $2 project, $3 the cursor's run (a run of that project) or null, $4 limit. */
 export const LIST_RUNS = `${RUN} WHERE r.organization_id = $1 AND r.project_id = $2
-  AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3))
+  AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3 AND a.organization_id = $1 AND a.project_id = $2))
   ORDER BY r.posted_at, r.id LIMIT $4`;
+
+/** $1 run, $2 organization, $3 project. */
+export const HAS_RUN = 'SELECT 1 FROM settlement_run WHERE id = $1 AND organization_id = $2 AND project_id = $3';
 
 /**
  * $1 project, $2 at: the latest version that started by then. Versions start in version order (a new

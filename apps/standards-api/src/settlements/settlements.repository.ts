@@ -7,6 +7,7 @@ import {
   BALANCE_BOUNDS,
   FIND_RUN,
   HAS_LEDGER_ENTRY,
+  HAS_RUN,
   INSERT_ENTRIES,
   INSERT_RUN,
   LEDGER_ENTRIES,
@@ -95,6 +96,12 @@ export class SettlementsRepository {
   }
 
   /** Runs in posting order; a cursor names a run, whose position is read in SQL (microsecond timestamps). */
+  /** Whether a run of the organization's project has this id (what a cursor of the project's runs may name). */
+  async hasRun(organizationId: string, projectId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(HAS_RUN, [id, organizationId, projectId]);
+    return rows.length > 0;
+  }
+
   async listRuns(organizationId: string, projectId: string, afterId: string | undefined, limit: number): Promise<SettlementRun[]> {
     return this.dataSource.query(LIST_RUNS, [organizationId, projectId, afterId ?? null, limit]);
   }

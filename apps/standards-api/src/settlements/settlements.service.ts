@@ -38,9 +38,15 @@ export class SettlementsService {
     return keysetPage(
       `settlement-runs:${projectId}`,
       query,
-      (afterId, limit) => this.settlements.listRuns(auth.organizationId, projectId, uuidCursor(afterId), limit),
+      (afterId, limit) => this.runsAfter(auth.organizationId, projectId, uuidCursor(afterId), limit),
       toRunDto,
     );
+  }
+
+  /** A cursor names a run of this project: any other, another organization's included, is as forged as one naming no run. */
+  private async runsAfter(organizationId: string, projectId: string, afterId: string | undefined, limit: number): Promise<SettlementRun[]> {
+    if (afterId !== undefined && !(await this.settlements.hasRun(organizationId, projectId, afterId))) throw invalidCursor();
+    return this.settlements.listRuns(organizationId, projectId, afterId, limit);
   }
 
   /**

@@ -192,7 +192,10 @@ const FORMAL_ACTIONS = new Set(['split-project:activate', 'rule-version:create',
  * - `stdreg_misjudged_of:<org>`: a key identity wrongly allows everything, to exercise the services' own checks;
  * - `stdreg_agent_<name>_of:<org>`: an agent's key of `<org>` supervised by `supervisor-<name>` (subject kind `agent`): allowed
  *   what an App key is, denied the formal actions (`agent_delegated`);
- * - `stdreg_misjudged_agent_of:<org>`: an agent's key identity wrongly allows everything.
+ * - `stdreg_misjudged_agent_of:<org>`: an agent's key identity wrongly allows everything;
+ * - `agent-token-<client>-for-<name>-of:<org>`: an agent client's token acting for the person `<name>` (subject kind `agent`, id
+ *   the client's, supervisor `uid-<name>`), as identity resolves a token exchanged for the standards API: one client serves many
+ *   people; allowed reads and drafts, denied the formal actions (`agent_delegated`).
  */
 function decide(credential: string, action: string, organizationId: string | undefined, scope?: string) {
   const allow = (reason: string, kind: string, id: string) => ({ decision: 'allow', reason, subject: { kind, id } });
@@ -237,6 +240,18 @@ function decide(credential: string, action: string, organizationId: string | und
     return FORMAL_ACTIONS.has(action)
       ? { ...deny('agent_delegated'), subject }
       : { decision: 'allow', reason: 'organization_key', subject };
+  }
+  const agentToken = /^agent-token-([a-z0-9]+)-for-([a-z0-9]+)-of:(.+)$/.exec(credential);
+  if (agentToken && agentToken[3] === organizationId) {
+    const subject = {
+      kind: 'agent',
+      id: `client-${agentToken[1]}`,
+      supervisorId: `uid-${agentToken[2]}`,
+      scopes: ['projects:read', 'projects:draft'],
+    };
+    return FORMAL_ACTIONS.has(action)
+      ? { ...deny('agent_delegated'), subject }
+      : { decision: 'allow', reason: 'agent_for_role:project-owner', subject };
   }
   const misjudgedAgent = /^stdreg_misjudged_agent_of:(.+)$/.exec(credential)?.[1];
   if (misjudgedAgent !== undefined && misjudgedAgent === organizationId) {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
@@ -16,6 +16,10 @@ export class RegisteredAppsController {
   @ApiOperation({ summary: 'Register an app: assigns a registryId, binds it to the calling key, returns the OIDC client secret once' })
   @ApiCreatedResponse({ type: AppRegistrationDto })
   @ApiConflictResponse({ description: 'The key has registered maxApps apps already', type: ProblemDetailsDto })
+  @ApiForbiddenResponse({
+    description: "An agent's key: an app's sign-in client would receive people's own tokens",
+    type: ProblemDetailsDto,
+  })
   register(@Body() body: RegisterAppRequestDto, @Caller() caller: KeyCaller): Promise<AppRegistrationDto> {
     return this.apps.register(body, caller);
   }

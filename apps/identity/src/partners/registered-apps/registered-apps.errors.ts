@@ -14,3 +14,11 @@ export function registeringKeyRevoked(): DomainError {
 export function appLimitReached(maxApps: number): DomainError {
   return DomainError.of('apps.limit_reached', `This key has registered its maximum of ${maxApps} apps (maxApps).`);
 }
+
+/** An app's sign-in client receives people's own tokens, never marked as an agent's: an agent never registers one (AGT-1). */
+export function agentKeyRefused(): DomainError {
+  return DomainError.of(
+    'apps.agent_key_refused',
+    "An agent's key cannot register an app: its sign-in client would receive people's own tokens. An agent signs in as an agent client (MCP authorization).",
+  );
+}

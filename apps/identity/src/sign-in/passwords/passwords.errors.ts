@@ -16,3 +16,11 @@ export function userSharedWithOtherApps(): DomainError {
 export function loginEmailTaken(): DomainError {
   return DomainError.of('passwords.login_email_taken', 'Another user already signs in with this email address.');
 }
+
+/** Whoever holds a password link sets the person's password and signs in as them: an agent never may (AGT-1). */
+export function agentKeyRefused(): DomainError {
+  return DomainError.of(
+    'passwords.agent_key_refused',
+    "An agent's key cannot issue a password link: it would let the agent sign in as the person. Ask the partner app's key or an operator.",
+  );
+}

@@ -9,6 +9,9 @@ r.rules_digest AS "rulesDigest", r.tiers,
 (SELECT c.id FROM settlement_run c WHERE c.reverses_run_id = r.id) AS "correctedByRunId"
 FROM settlement_run r WHERE r.id = $1 AND r.organization_id = $2;
 
+-- SettlementsRepository.hasRun
+SELECT 1 FROM settlement_run WHERE id = $1 AND organization_id = $2 AND project_id = $3;
+
 -- SettlementsRepository.listRuns
 SELECT r.id, r.organization_id AS "organizationId", r.project_id AS "projectId", r.period_id AS "periodId",
 r.rule_version AS "ruleVersion", r.gross, r.costs, r.distributable, r.currency, r.allocations, r.digest,
@@ -16,7 +19,7 @@ r.reverses_run_id AS "reversesRunId", r.posted_by AS "postedBy", r.posted_at AS 
 r.rules_digest AS "rulesDigest", r.tiers,
 (SELECT c.id FROM settlement_run c WHERE c.reverses_run_id = r.id) AS "correctedByRunId"
 FROM settlement_run r WHERE r.organization_id = $1 AND r.project_id = $2
-AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3))
+AND ($3::uuid IS NULL OR (r.posted_at, r.id) > (SELECT a.posted_at, a.id FROM settlement_run a WHERE a.id = $3 AND a.organization_id = $1 AND a.project_id = $2))
 ORDER BY r.posted_at, r.id LIMIT $4;
 
 -- SettlementsRepository.ruleVersionInForce
