@@ -3,7 +3,8 @@
 // a generated full-size pack, the same question asked of the four in turn (so the machine's load falls
 // on all of them alike), and every answer of the two builds compared: a faster search that answers
 // differently is a failure, not a figure.
-import { compareVersions, loadPack, type ContentPack } from '@stdreg/registry-content';
+import { compareVersions } from '@stdreg/contracts';
+import { loadPack, type ContentPack } from '@stdreg/registry-content';
 
 /** What the bench asks of an index, of either build (the ranking of terms changed shape between them). */
 interface SearchIndex {

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { withReplicaClockSkewed } from '@stdreg/server-kit/testing';
 import { FormBrowser, PASSWORD, createUserWithPassword, getJson } from './support/signin-fixture';
 import type { Authorization } from './support/signin-flow';
 import { startSigninScene, type SigninScene } from './support/signin-scene';
@@ -59,7 +60,8 @@ describe('the authorization server metadata', () => {
 });
 
 describe('a formal write needs a recent sign-in', () => {
-  it('denies a token whose sign-in is older than the limit (authentication_too_old, with the limit), until max_age or prompt=login signs the person in again', async () => {
+  /** A settlement approver of the scene's organization, and a browser to sign them in with. */
+  async function approver() {
     const { identity, app, flow } = scene;
     const user = await createUserWithPassword(identity, app);
     await request(identity.server)
@@ -74,6 +76,12 @@ describe('a formal write needs a recent sign-in', () => {
       const { callbackUrl, loggedIn } = await authorize(browser, authorization, user.email);
       return { token: (await flow.tokens(config, authorization, callbackUrl)).access_token, loggedIn };
     };
+    return { user, signIn };
+  }
+
+  it('denies a token whose sign-in is older than the limit (authentication_too_old, with the limit), until max_age or prompt=login signs the person in again', async () => {
+    const { identity, app, flow } = scene;
+    const { user, signIn } = await approver();
 
     const first = await signIn();
     expect(first.loggedIn).toBe(true);
@@ -118,5 +126,28 @@ describe('a formal write needs a recent sign-in', () => {
     const again = await signIn({ prompt: 'login consent' });
     expect(again.loggedIn).toBe(true);
     expect((await flow.decide(again.token, 'settlement-run:post', app.organizationId)).body.decision).toBe('allow');
+  });
+
+  it("measures a sign-in's age by the database's clock, not by that of a deciding replica running ahead or behind", async () => {
+    const { app, flow } = scene;
+    const { signIn } = await approver();
+    const { token } = await signIn();
+    const ahead = await withReplicaClockSkewed(60_000, () => flow.decide(token, 'settlement-run:post', app.organizationId));
+    expect(ahead.body).toMatchObject({ decision: 'allow' });
+
+    await sleep((MAX_AGE + 1.5) * 1000);
+    const behind = await withReplicaClockSkewed(-60_000, () => flow.decide(token, 'settlement-run:post', app.organizationId));
+    expect(behind.body).toMatchObject({ decision: 'deny', reason: 'authentication_too_old' });
+  });
+
+  it("stamps a sign-in by the database's clock, not by that of a signing-in replica running ahead", async () => {
+    const { app, flow } = scene;
+    const { signIn } = await approver();
+    const { token } = await withReplicaClockSkewed(60_000, () => signIn());
+    await sleep((MAX_AGE + 1.5) * 1000);
+    expect((await flow.decide(token, 'settlement-run:post', app.organizationId)).body).toMatchObject({
+      decision: 'deny',
+      reason: 'authentication_too_old',
+    });
   });
 });

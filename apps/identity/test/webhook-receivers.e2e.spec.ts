@@ -316,6 +316,14 @@ describe("a receiver's own signals", () => {
   });
 });
 
+const leaseMs = () => identity.app.get(IdentityConfig).WEBHOOK_LEASE_MS;
+/** Ends the endpoint's leases by the database's clock, the one leases run on. */
+const endLeases = (endpointId: string) =>
+  identity.dataSource.query(
+    `UPDATE webhook_delivery SET leased_until = clock_timestamp() - interval '1 millisecond' WHERE endpoint_id = $1 AND lease_token IS NOT NULL`,
+    [endpointId],
+  );
+
 describe('an attempt whose lease was taken over', () => {
   it('neither records its answer nor stops the endpoint on it, when another attempt of the delivery succeeded meanwhile', async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
@@ -327,7 +335,8 @@ describe('an attempt whose lease was taken over', () => {
     await until(() => receiver.at(partner.path).length === 1, 'the first attempt on the wire');
     receiver.answer(partner.path, 204);
     // The first attempt's lease has run out: a dispatcher takes the delivery up again (as after a crash).
-    const afterLease = new Date(start.getTime() + identity.app.get(IdentityConfig).WEBHOOK_LEASE_MS + seconds(1));
+    await endLeases(partner.id);
+    const afterLease = new Date(start.getTime() + leaseMs() + seconds(1));
     await dispatcher.dispatchOnce(afterLease, noJitter);
     await until(() => receiver.at(partner.path).length === 2, 'the second attempt on the wire');
     receiver.release(partner.path);
@@ -341,6 +350,30 @@ describe('an attempt whose lease was taken over', () => {
       `endpoint:${partner.id}`,
     ]);
     expect(disabled).toEqual([]);
+  });
+
+  it("is never claimed again while on the wire by a replica whose clock runs ahead of the database's or behind it", async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.hold(partner.path);
+    const attempts = async () => (await deliveries(partner.id, partner.key.secret)).map((delivery) => delivery.attempts);
+
+    await registerApp(partner.key.secret);
+    await dispatcher.dispatchOnce(new Date(), noJitter);
+    await until(() => receiver.at(partner.path).length === 1, 'the first attempt on the wire');
+    // A replica running ahead by more than the lease finds the delivery still leased.
+    await dispatcher.dispatchOnce(new Date(Date.now() + leaseMs() + seconds(1)), noJitter);
+    expect(await attempts()).toEqual([1]);
+
+    // A replica running behind by more than the lease claims the next one; its lease still holds for the others.
+    await registerApp(partner.key.secret);
+    await dispatcher.dispatchOnce(new Date(Date.now() - leaseMs() - seconds(1)), noJitter);
+    await until(() => receiver.at(partner.path).length === 2, 'the second attempt on the wire');
+    await dispatcher.dispatchOnce(new Date(), noJitter);
+    expect(await attempts()).toEqual([1, 1]);
+
+    receiver.release(partner.path);
+    await dispatcher.drain(new Date(), noJitter);
+    expect(receiver.at(partner.path)).toHaveLength(2);
   });
 });
 

@@ -259,6 +259,20 @@ describe('content import', () => {
     expect((service as unknown as { release: unknown }).release === served).toBe(true);
   });
 
+  /** Every key of a registry list, page after page; stops past `count` keys (a list that pages back on itself). */
+  async function walk(list: string, key: string, limit: number, count: number): Promise<string[]> {
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const { body }: { body: { items: Record<string, string>[]; nextCursor: string | null } } = await request(api.server)
+        .get(`/api/v2/${list}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)
+        .expect(200);
+      walked.push(...body.items.map((item) => item[key]!));
+      cursor = body.nextCursor;
+    } while (cursor && walked.length <= count);
+    return walked;
+  }
+
   it('pages through split templates in version order once a version number gains a digit (1.10 after 1.9)', async () => {
     const pack = await copyOfSamplePack('templates');
     await editJson(pack, 'pack.json', (meta) => {
@@ -271,20 +285,39 @@ describe('content import', () => {
     });
     expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion: '2027.3.0' });
     await api.app.get(RegistryService).refreshIfChanged();
-    for (const limit of [1, 5]) {
-      const walked: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const { body }: { body: { items: { version: string }[]; nextCursor: string | null } } = await request(api.server)
-          .get(`/api/v2/split-templates?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)
-          .expect(200);
-        walked.push(...body.items.map((t) => t.version));
-        cursor = body.nextCursor;
-      } while (cursor && walked.length <= versions.length);
-      expect(walked).toEqual(versions);
-    }
+    for (const limit of [1, 5]) expect(await walk('split-templates', 'version', limit, versions.length)).toEqual(versions);
     const { body: forged } = await request(api.server)
       .get(`/api/v2/split-templates?cursor=${Buffer.from(JSON.stringify(['split-templates', 'x'])).toString('base64url')}`)
+      .expect(400);
+    expect(forged.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
+  });
+
+  it('pages through standards blocks with the numbers of their section ids as numbers (RUL-2 before RUL-10)', async () => {
+    const pack = await copyOfSamplePack('sections');
+    await editJson(pack, 'pack.json', (meta) => {
+      meta.packVersion = '2027.4.0';
+    });
+    await editJson(pack, 'standards.json', (blocks) => {
+      const model = JSON.stringify(blocks.find((b: { sectionId: string }) => b.sectionId === 'RUL-6'));
+      for (let number = 7; number <= 12; number++) blocks.push(JSON.parse(model.replaceAll('RUL-6', `RUL-${number}`)));
+    });
+    expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion: '2027.4.0' });
+    await api.app.get(RegistryService).refreshIfChanged();
+    const run = (letters: string, count: number) => Array.from({ length: count }, (_, index) => `${letters}-${index + 1}`);
+    const sections = [
+      ...run('AGT', 2),
+      ...run('DAT', 2),
+      ...run('EQT', 2),
+      ...run('FIN', 2),
+      ...run('GOV', 3),
+      ...run('PRJ', 5),
+      ...run('RUL', 12),
+      ...run('SEC', 3),
+      ...run('SET', 5),
+    ];
+    for (const limit of [1, 5]) expect(await walk('standards', 'sectionId', limit, sections.length)).toEqual(sections);
+    const { body: forged } = await request(api.server)
+      .get(`/api/v2/standards?cursor=${Buffer.from(JSON.stringify(['standards', 'RUL'])).toString('base64url')}`)
       .expect(400);
     expect(forged.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
   });

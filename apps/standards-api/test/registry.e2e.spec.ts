@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { compareVersions, loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
+import { compareSectionIds, compareVersions } from '@stdreg/contracts';
+import { loadPack, samplePackDirectory, type ContentPack } from '@stdreg/registry-content';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 let api: RunningStandardsApi;
@@ -94,8 +95,9 @@ describe('lists and pagination', () => {
       cursor = body.nextCursor;
       pages += 1;
     } while (cursor && pages < 100);
-    // Ids in code-unit order; split templates by version number (1.10 after 1.9).
-    expect(seen).toEqual([...expectedKeys(pack)].sort(path === '/split-templates' ? compareVersions : undefined));
+    // Ids in code-unit order; section ids and split templates with their numbers as numbers (RUL-2 before RUL-10, 1.9 before 1.10).
+    const order = { '/standards': compareSectionIds, '/split-templates': compareVersions }[path as string];
+    expect(seen).toEqual([...expectedKeys(pack)].sort(order));
   });
 
   it.each(lists)('%s hands out no cursor with a page that ends exactly at the last item', async (path, expectedKeys) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { formatAmount, formatSettlement, parseAmount, settlePeriod, type ScenarioContent } from '@stdreg/split-engine';
 import { activatedProject, credentialHeaders, startProtectedApi, type ProtectedApi } from './support/protected-api';
-import { UNAVAILABLE_MODES } from '@stdreg/server-kit/testing';
+import { UNAVAILABLE_MODES, withReplicaClockSkewed } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 
 const ORG = randomUUID();
@@ -257,6 +257,26 @@ describe('posting a settlement run needs an explicit confirmation in two steps',
     const expired = await postCall(projectId, { ...mine.body, confirmationToken: mine.token }).expect(409);
     expect(expired.body.detail).toMatch(/expired/);
     expect(await written()).toEqual(before);
+  });
+
+  it("ends a token by the database's clock, not by the clock of a replica running behind or ahead of it", async () => {
+    const { projectId } = await activatedProject(running.api, ORG);
+    const endsIn = (seconds: number) =>
+      sql(`UPDATE confirmation_challenge SET expires_at = clock_timestamp() + $2 * interval '1 second' WHERE project_id = $1`, [
+        projectId,
+        seconds,
+      ]);
+    const ended = await challenge(projectId, { periodId: '2026-10', revenue: '1.00', costs: '0' });
+    await endsIn(-1);
+    const before = await written();
+    const behind = await withReplicaClockSkewed(-60_000, () => postCall(projectId, { ...ended.body, confirmationToken: ended.token }));
+    expect([behind.status, behind.body.domainCode]).toEqual([409, 'confirmations.token_expired']);
+    expect(await written()).toEqual(before);
+
+    const live = await challenge(projectId, { periodId: '2026-11', revenue: '1.00', costs: '0' });
+    await endsIn(30);
+    const ahead = await withReplicaClockSkewed(60_000, () => postCall(projectId, { ...live.body, confirmationToken: live.token }));
+    expect(ahead.status).toBe(201);
   });
 
   it('refuses the token when the posting changed after the challenge, spending it and posting nothing', async () => {

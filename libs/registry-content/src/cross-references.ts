@@ -1,6 +1,6 @@
 // Rules that span records or files: uniqueness, references, version order, cycles.
 import { PACK_FILES, type ContentPack, type PackIssue } from './pack-types';
-import { compareVersions } from './versions';
+import { compareVersions } from '@stdreg/contracts';
 
 type Issue = (file: keyof ContentPack, path: string, message: string) => void;
 

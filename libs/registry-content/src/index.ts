@@ -2,5 +2,4 @@ export * from './pack-types';
 export * from './digest';
 export * from './validate-pack';
 export * from './load-pack';
-export * from './versions';
 export { SECTION_ID, TASK_CODE } from './pack-schema';

@@ -14,6 +14,7 @@ import { ForwardedCredentials } from '../access/callers/forwarded-credentials';
 import { actorOf, actorOfSubject } from '../access/callers/caller';
 import type { DecisionSubject } from '../access/callers/decision-subject';
 import { decide, subjectDto, type DenialReason } from './decision-policy';
+import { DecisionsRepository } from './decisions.repository';
 import { RefusalTally } from './refusal-tally';
 
 /** Answers allow or deny for a forwarded credential, an action and a resource; never throws a decision away. */
@@ -24,6 +25,7 @@ export class DecisionsService {
     private readonly audit: AuditService,
     private readonly refusals: RefusalTally,
     private readonly config: IdentityConfig,
+    private readonly decisions: DecisionsRepository,
   ) {}
 
   /** The answer, with the question it answers echoed (see DecisionQuestionDto). */
@@ -35,15 +37,12 @@ export class DecisionsService {
     const subject = await this.credentials.subjectOf(request.credential, request.audience);
     if (typeof subject === 'string') return this.deny(request, serviceName, subject, null);
     const scopes = request.scope?.split(' ');
-    const outcome = decide(
-      subject,
-      request.action,
-      { ...request.resource, scopes },
-      {
-        maxAgeSeconds: this.config.FORMAL_WRITE_MAX_AGE_SECONDS,
-        nowSeconds: Math.floor(Date.now() / 1000),
-      },
-    );
+    // A person's sign-in age is measured by the database's clock (auth_time is stamped by it too), never this replica's.
+    const freshness =
+      isFormal(request.action) && subject.kind === 'human'
+        ? { maxAgeSeconds: this.config.FORMAL_WRITE_MAX_AGE_SECONDS, nowSeconds: Math.floor((await this.decisions.now()).getTime() / 1000) }
+        : undefined;
+    const outcome = decide(subject, request.action, { ...request.resource, scopes }, freshness);
     if (outcome.decision === 'deny') {
       const denied = await this.deny(request, serviceName, outcome.reason, subject);
       return outcome.reason === 'authentication_too_old' ? { ...denied, maxAge: outcome.maxAge } : denied;

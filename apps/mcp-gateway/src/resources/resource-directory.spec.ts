@@ -169,8 +169,8 @@ describe('resources/list', () => {
 });
 
 describe('completion of a template variable', () => {
-  // Mixed case and ids that are prefixes of others, in the registry's (code unit) order.
-  const sectionIds = [...ids('ABC', 150), 'Abd-1', 'XY-1', 'XY-10', 'XY-100', 'xy-2', 'ZED'].sort();
+  // Mixed case and ids that are prefixes of others, in the registry's order (numbers as numbers).
+  const sectionIds = [...ids('ABC', 150), 'Abd-1', 'XY-1', 'XY-9', 'XY-10', 'XY-100', 'ZED', 'xy-2'];
   const complete = async (prefix: string) =>
     (
       await directoryOf(new FakeRegistry({ ...RELEASE, sectionIds })).directory.complete(
@@ -180,9 +180,9 @@ describe('completion of a template variable', () => {
       )
     ).values;
 
-  it('answers every value starting with the prefix, whatever its case, in case-insensitive order', async () => {
+  it("answers every value starting with the prefix, whatever its case, in the registry's order", async () => {
     expect(await complete('xy-1')).toEqual(['XY-1', 'XY-10', 'XY-100']);
-    expect(await complete('XY')).toEqual(['XY-1', 'XY-10', 'XY-100', 'xy-2']);
+    expect(await complete('XY')).toEqual(['XY-1', 'XY-9', 'XY-10', 'XY-100', 'xy-2']);
     expect(await complete('abd')).toEqual(['Abd-1']);
     expect(await complete('zed')).toEqual(['ZED']);
     expect(await complete('zeds')).toEqual([]);
@@ -199,6 +199,15 @@ describe('completion of a template variable', () => {
     });
   });
 
+  it('offers versions in version order: 1.9 before 1.10', async () => {
+    const { directory } = directoryOf(new FakeRegistry({ ...RELEASE, versions: ['1.0', '1.9', '1.10', '2.0'] }));
+    expect(await directory.complete('stdreg://split-templates/{version}', 'version', '1.')).toEqual({
+      values: ['1.0', '1.9', '1.10'],
+      total: 3,
+      hasMore: false,
+    });
+  });
+
   it('says there are no more when exactly 100 values start with the prefix', async () => {
     const { directory } = directoryOf(new FakeRegistry({ ...RELEASE, sectionIds: [...ids('PQR', 100), 'PQS-1'] }));
     expect(await directory.complete('stdreg://standards/{sectionId}', 'sectionId', 'pqr')).toEqual({
@@ -210,10 +219,8 @@ describe('completion of a template variable', () => {
 
   it('agrees with a filter of every value for each prefix of each value', async () => {
     const { directory } = directoryOf(new FakeRegistry({ ...RELEASE, sectionIds }));
-    const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    const folded = [...sectionIds].sort((a, b) => byCodeUnits(a.toLowerCase(), b.toLowerCase()) || byCodeUnits(a, b));
     for (const prefix of new Set(sectionIds.flatMap((id) => [...id].map((_, end) => id.slice(0, end + 1).toLowerCase())))) {
-      const matching = folded.filter((id) => id.toLowerCase().startsWith(prefix));
+      const matching = sectionIds.filter((id) => id.toLowerCase().startsWith(prefix));
       expect({ prefix, completion: await directory.complete('stdreg://standards/{sectionId}', 'sectionId', prefix) }).toEqual({
         prefix,
         completion: { values: matching.slice(0, 100), total: matching.length, hasMore: matching.length > 100 },

@@ -44,8 +44,9 @@ export class ResourceDirectory {
   }
 
   /**
-   * Values of a template's variable starting with `prefix` (case-insensitive), in case-insensitive order,
-   * at most MAX_COMPLETIONS (the MCP cap) with the count of all; empty for organization templates.
+   * Values of a template's variable starting with `prefix` (case-insensitive), in the registry's list order
+   * (RUL-2 before RUL-10, version 1.9 before 1.10), at most MAX_COMPLETIONS (the MCP cap) with the count of
+   * all; empty for organization templates.
    */
   async complete(uriTemplate: string, argument: string, prefix: string): Promise<{ values: string[]; total: number; hasMore: boolean }> {
     const template = RESOURCE_TEMPLATES.find((candidate) => uriTemplateOf(candidate) === uriTemplate && candidate.variable === argument);
@@ -58,7 +59,8 @@ export class ResourceDirectory {
     const from = firstIndex(completions.folded, (value) => value >= folded);
     const to = firstIndex(completions.folded, (value) => value.slice(0, folded.length) > folded);
     const total = Math.max(0, to - from);
-    return { values: completions.values.slice(from, from + Math.min(total, MAX_COMPLETIONS)), total, hasMore: total > MAX_COMPLETIONS };
+    const places = completions.listedAt.slice(from, Math.max(from, to)).sort().subarray(0, MAX_COMPLETIONS);
+    return { values: Array.from(places, (place) => completions.listed[place]!), total, hasMore: total > MAX_COMPLETIONS };
   }
 
   /** The release's resource list and completion lists, built from the registry's lists once per release. */
@@ -94,17 +96,21 @@ interface DirectoryIndex {
   completions: Map<string, CompletionList>;
 }
 
-/** A template's values sorted by their lower-cased form (then as given), and that form beside each. */
+/**
+ * A template's values as the registry lists them, and their lower-cased forms sorted (then by the value as
+ * given), each beside its value's place in the list: the values with a prefix are one run of `folded`.
+ */
 interface CompletionList {
+  listed: string[];
   folded: string[];
-  values: string[];
+  listedAt: Int32Array;
 }
 
-function completionList(values: string[]): CompletionList {
-  const sorted = values
-    .map((value) => ({ value, folded: value.toLowerCase() }))
+function completionList(listed: string[]): CompletionList {
+  const sorted = listed
+    .map((value, place) => ({ value, place, folded: value.toLowerCase() }))
     .sort((a, b) => compare(a.folded, b.folded) || compare(a.value, b.value));
-  return { folded: sorted.map((entry) => entry.folded), values: sorted.map((entry) => entry.value) };
+  return { listed, folded: sorted.map((entry) => entry.folded), listedAt: Int32Array.from(sorted, (entry) => entry.place) };
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

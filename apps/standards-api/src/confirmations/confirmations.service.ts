@@ -75,15 +75,14 @@ export class ConfirmationsService {
 
   /** Stores a challenge; the token is returned to be shown once. */
   private async issue(scope: ConfirmationScope, binding: object): Promise<{ token: string; expiresAt: Date }> {
-    const expiresAt = new Date(Date.now() + CHALLENGE_LIFETIME_MS);
     const { token, sha256 } = newConfirmationToken();
-    await this.challenges.insert({
+    const expiresAt = await this.challenges.insert({
       tokenSha256: sha256,
       action: scope.action,
       projectId: scope.projectId,
       subject: actorOf(scope.auth),
       binding: { ...binding },
-      expiresAt,
+      lifetimeMs: CHALLENGE_LIFETIME_MS,
     });
     return { token, expiresAt };
   }
@@ -110,7 +109,7 @@ export class ConfirmationsService {
       return { ok: false, error: tokenNotYours() };
     }
     if (challenge.usedAt !== null) return { ok: false, error: tokenUsed() };
-    if (challenge.expiresAt.getTime() <= Date.now()) return { ok: false, error: tokenExpired() };
+    if (challenge.expired) return { ok: false, error: tokenExpired() };
     // The binding was written by issue() for this action, whose caller reads it back as its own type.
     const binding = challenge.binding as Binding;
     if (!matches(binding)) return { ok: false, error: tokenForOtherRequest(what) };

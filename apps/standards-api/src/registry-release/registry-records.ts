@@ -1,18 +1,18 @@
 // A release's records as the API serves them, made from the records as the pack gives them (and the database
 // stores them). Each representation is made from these when a request first asks for it, so the order of the
 // properties here is the order of the bytes served: it must not change (ETags).
-import type {
-  BrandSnapshotDto,
-  PolicyDto,
-  RoleDto,
-  SplitTemplateDto,
-  StandardBlockDto,
-  StandardSummaryDto,
-  TaskSpecDto,
-  TermDto,
-} from '@stdreg/contracts';
 import {
   compareVersions,
+  type BrandSnapshotDto,
+  type PolicyDto,
+  type RoleDto,
+  type SplitTemplateDto,
+  type StandardBlockDto,
+  type StandardSummaryDto,
+  type TaskSpecDto,
+  type TermDto,
+} from '@stdreg/contracts';
+import {
   type BrandSnapshot,
   type PolicyVersion,
   type Role,

@@ -1,5 +1,14 @@
-import type { BrandSnapshotDto, ManifestDto, RoleDto, SplitTemplateDto, TaskSpecDto, TermDto } from '@stdreg/contracts';
-import { compareVersions, type StandardBlockVersion } from '@stdreg/registry-content';
+import {
+  compareSectionIds,
+  compareVersions,
+  type BrandSnapshotDto,
+  type ManifestDto,
+  type RoleDto,
+  type SplitTemplateDto,
+  type TaskSpecDto,
+  type TermDto,
+} from '@stdreg/contracts';
+import type { StandardBlockVersion } from '@stdreg/registry-content';
 import type { ContentReleaseEntity } from '../registry-storage/registry.entity';
 import type { RegistryRepository } from '../registry-storage/registry.repository';
 import type { ClauseConditions } from '../search-index/clause-conditions';
@@ -102,7 +111,7 @@ export class RegistryRelease {
       // A section without a current version shows its latest.
       if (!section.hasCurrent) section.current = section.versions[section.versions.length - 1]!;
     }
-    const sectionIds = [...sections.keys()].sort(byKey((id) => id));
+    const sectionIds = [...sections.keys()].sort(compareSectionIds);
     const sectionMap = new Map(sectionIds.map((id) => [id, { versions: sections.get(id)!.versions, current: sections.get(id)!.current }]));
 
     const policyKeys = await repository.policyVersionKeys(sequence);
@@ -131,7 +140,8 @@ export class RegistryRelease {
             termIds.push(term.termId);
             return termDto(term);
           }),
-          standards: currentBlocks(repository, sequence, sectionIds, sectionMap),
+          // The search index reads sections in code-unit order, as it always has: stored indexes were built from that order.
+          standards: currentBlocks(repository, sequence, [...sectionIds].sort(byKey((id) => id)), sectionMap),
           roles,
           tasks: mapBatches(repository.taskBatches(sequence, LOAD_BATCH), (task): TaskSpecDto => {
             taskCodes.push(task.taskCode);

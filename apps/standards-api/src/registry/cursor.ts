@@ -1,5 +1,5 @@
-import { VERSION_PATTERN } from '@stdreg/contracts';
-import { compareVersions } from '@stdreg/registry-content';
+import { compareSectionIds, compareVersions, VERSION_PATTERN } from '@stdreg/contracts';
+import { SECTION_ID } from '@stdreg/registry-content';
 import { decodeCursor, encodeCursor } from '@stdreg/server-kit';
 
 export interface PageRequest {
@@ -35,6 +35,9 @@ export const BY_CODE_UNITS: KeyOrder = { compare: (a, b) => (a < b ? -1 : a > b 
 
 /** Version numbers, as numbers: 1.10 after 1.9. */
 export const BY_VERSION: KeyOrder = { compare: compareVersions, pattern: VERSION_PATTERN };
+
+/** Section ids, their numbers as numbers: RUL-2 before RUL-10. */
+export const BY_SECTION_ID: KeyOrder = { compare: compareSectionIds, pattern: SECTION_ID };
 
 /** One page of a list ordered by its keys in `order`. */
 export function paginate<T>(

@@ -14,7 +14,7 @@ import {
 import { JsonLogger } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
-import { BY_CODE_UNITS, BY_VERSION, paginate, type KeyOrder, type RankedItems } from './cursor';
+import { BY_CODE_UNITS, BY_SECTION_ID, BY_VERSION, paginate, type KeyOrder, type RankedItems } from './cursor';
 import { withTextView } from './language';
 import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistryRelease } from '../registry-release/registry-release';
@@ -275,6 +275,8 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
         const found = new Map((await this.repository.blockVersions(r.sequence, keys)).map((b) => [b.sectionId, b]));
         return sectionIds.map((id) => standardSummaryDto(found.get(id) ?? releaseGone(), r.section(id)!.versions));
       },
+      'standards',
+      BY_SECTION_ID,
     );
   }
 

@@ -1,4 +1,5 @@
-import { compareVersions, type ContentPack } from '@stdreg/registry-content';
+import { compareVersions } from '@stdreg/contracts';
+import { type ContentPack } from '@stdreg/registry-content';
 import { indexedStandard } from '../../src/registry-release/registry-release';
 import { byKey, roleDto, taskSpecDto, termDto } from '../../src/registry-release/registry-records';
 import type { SearchIndexSource } from '../../src/search-index/registry-search-index';

@@ -5,3 +5,4 @@ export * from './catalogue.dto';
 export * from './manifest.dto';
 export * from './search.dto';
 export * from './practice-sentences';
+export * from './registry-order';

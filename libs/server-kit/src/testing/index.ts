@@ -10,3 +10,4 @@ export * from './fake-identity';
 export * from './signed-in-partner';
 export * from './mcp-post';
 export * from './webhook-receiver';
+export * from './replica-clock';

@@ -34,7 +34,8 @@ export function secretContext(endpointId: string): string {
  * WEBHOOK_ENDPOINT_CONCURRENCY per endpoint, one while the endpoint's last attempt failed), and a
  * finished one frees its place for the next claim, so a receiver that hangs holds only its own
  * endpoint's few places. Time is a parameter (`dispatchOnce(now)`, the clock running on from it during
- * the round), so retries can be driven by a clock the tests control.
+ * the round), so retries can be driven by a clock the tests control; leases alone run on the database's
+ * clock, the one every replica shares.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -87,7 +88,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       free,
       { perEndpoint: this.config.WEBHOOK_ENDPOINT_CONCURRENCY, perOrganization: this.config.WEBHOOK_ORGANIZATION_CONCURRENCY },
       randomUUID(),
-      new Date(now.getTime() + this.config.WEBHOOK_LEASE_MS),
+      this.config.WEBHOOK_LEASE_MS,
     );
     for (const delivery of claimed) this.track(this.attempt(delivery, now, clock, random));
     return { fannedOut, attempted: claimed.length };

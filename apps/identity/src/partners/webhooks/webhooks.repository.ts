@@ -228,7 +228,7 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims due deliveries for one dispatcher until `leasedUntil`, at most `bounds.perEndpoint` in flight per
+   * Claims deliveries due at `now` for one dispatcher for `leaseMs`, at most `bounds.perEndpoint` in flight per
    * endpoint (counting every dispatcher's unexpired leases; one while its last attempt failed, so a
    * receiver that hangs or fails is probed one request at a time) and `bounds.perOrganization` per
    * organization, and taken in turns: across organizations first (each organization's first due delivery
@@ -238,16 +238,17 @@ export class WebhooksRepository {
    * per resource). Claims are
    * taken one at a time across replicas (an advisory lock) so the bound is exact. The claim commits
    * before anything is sent; until the lease ends the delivery is due then (if this dispatcher dies,
-   * another takes it up at that time), so `next_attempt_at` is never before `last_attempt_at`.
+   * another takes it up at that time), so `next_attempt_at` is never before `last_attempt_at`. Leases are
+   * written and compared by the database's clock, so replicas whose clocks differ agree on when one ends.
    */
-  async claimDue(now: Date, limit: number, bounds: InFlightBounds, leaseToken: string, leasedUntil: Date): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, limit: number, bounds: InFlightBounds, leaseToken: string, leaseMs: number): Promise<ClaimedDelivery[]> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['webhook-claim']);
       // For UPDATE, TypeORM's query() answers [rows, affectedCount].
       const [claimed]: [{ id: string }[], number] = await manager.query(
         `WITH in_flight AS (
            SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
-           WHERE lease_token IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id),
+           WHERE lease_token IS NOT NULL AND leased_until > statement_timestamp() GROUP BY endpoint_id),
          organization_in_flight AS (
            SELECT e.organization_id, sum(f.n)::int AS n
            FROM in_flight f JOIN webhook_endpoint e ON e.id = f.endpoint_id GROUP BY e.organization_id),
@@ -258,7 +259,7 @@ export class WebhooksRepository {
              SELECT d.id, d.next_attempt_at, d.event_seq, row_number() OVER (ORDER BY d.next_attempt_at, d.event_seq) AS turn
              FROM webhook_delivery d
              WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
-               AND (d.leased_until IS NULL OR d.leased_until <= $1)
+               AND (d.leased_until IS NULL OR d.leased_until <= statement_timestamp())
                AND NOT EXISTS (
                  SELECT 1 FROM webhook_delivery p
                  WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
@@ -271,13 +272,14 @@ export class WebhooksRepository {
            FROM candidate c LEFT JOIN organization_in_flight o ON o.organization_id = c.organization_id),
          due AS (
            SELECT d.id FROM webhook_delivery d JOIN organization_candidate c ON c.id = d.id
-           WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
+           WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= statement_timestamp())
              AND c.organization_turn <= $6::int - c.organization_in_flight
            ORDER BY c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
            FOR UPDATE OF d SKIP LOCKED)
-         UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, next_attempt_at = $4, attempts = w.attempts + 1, last_attempt_at = $1
-         FROM due WHERE w.id = due.id RETURNING w.id`,
-        [now, limit, leaseToken, leasedUntil, bounds.perEndpoint, bounds.perOrganization],
+         UPDATE webhook_delivery w SET lease_token = $3, leased_until = lease.ends, next_attempt_at = lease.ends, attempts = w.attempts + 1,
+           last_attempt_at = $1
+         FROM due, (SELECT statement_timestamp() + $4 * interval '1 millisecond' AS ends) lease WHERE w.id = due.id RETURNING w.id`,
+        [now, limit, leaseToken, leaseMs, bounds.perEndpoint, bounds.perOrganization],
       );
       if (claimed.length === 0) return [];
       return manager.query(

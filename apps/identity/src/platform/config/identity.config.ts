@@ -184,8 +184,7 @@ export class IdentityConfig extends CommonServiceConfig {
   /**
    * How long a claimed delivery is a dispatcher's alone: longer than the timeout, so a live dispatcher
    * never sees its delivery sent by another at the same time; after a crash, another takes it up then.
-   * Replicas compare leases on their own clocks, so what it exceeds the timeout by is also the clock skew
-   * tolerated between them.
+   * Leases are written and compared by the database's clock, so replicas' clocks do not move them.
    */
   @toInt() @IsInt() @Min(200) @Max(600000) @LongerThan('WEBHOOK_TIMEOUT_MS') WEBHOOK_LEASE_MS = 60000;
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { databaseNow } from '@stdreg/server-kit/database';
 import { APP_EMAIL_SCOPE } from '../../people/users/users.repository.sql';
 
 /** The users with a mirror record or an app link in a registry of the `scope` CTE's scopes. */
@@ -75,6 +76,11 @@ export class PasswordsRepository {
       [uid, maxAttempts, lockSeconds],
     );
     return rows[0]!;
+  }
+
+  /** The database's clock: a sign-in is stamped by it (auth_time), so that any replica measures its age alike. */
+  now(): Promise<Date> {
+    return databaseNow(this.dataSource.manager);
   }
 
   async clearFailures(uid: string): Promise<void> {

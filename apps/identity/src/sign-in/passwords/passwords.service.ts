@@ -20,7 +20,8 @@ export const PASSWORD_SETUP_PATH = 'v1/password-setup';
 
 /** The outcome of a sign-in attempt, as the login page tells it. */
 export type Authentication =
-  | { kind: 'ok'; uid: string }
+  /** `signedInAt`: by the database's clock, seconds since the epoch (the sign-in's `auth_time`). */
+  | { kind: 'ok'; uid: string; signedInAt: number }
   | { kind: 'unknown_user' }
   | { kind: 'ambiguous' }
   | { kind: 'no_password' }
@@ -141,7 +142,7 @@ export class PasswordsService {
       const user = await this.unifiedUsers.findResolved(stored.uid);
       if (!user) return { kind: 'unknown_user' };
       await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid });
-      return { kind: 'ok', uid: user.uid };
+      return { kind: 'ok', uid: user.uid, signedInAt: Math.floor((await this.passwords.now()).getTime() / 1000) };
     }
     const failure = await this.passwords.recordFailure(
       stored.uid,

@@ -55,7 +55,7 @@ export class SigninService {
       const outcome = await this.passwords.authenticate(email, form['password'] ?? '', typeof clientId === 'string' ? clientId : null);
       switch (outcome.kind) {
         case 'ok':
-          return this.finish(req, res, { login: { accountId: outcome.uid, amr: ['pwd'], remember: true } }, false);
+          return this.finish(req, res, { login: { accountId: outcome.uid, amr: ['pwd'], remember: true, ts: outcome.signedInAt } }, false);
         case 'unknown_user':
           return this.renderLogin(req, res, details, locale, 401, t.unknownUser, email);
         case 'ambiguous':

@@ -1,5 +1,5 @@
 // What a role must do and acknowledge: its tasks, the standards they cite and the policies in force.
-import type { LocalizedTextDto } from '@stdreg/contracts';
+import { compareBlockReferences, type LocalizedTextDto } from '@stdreg/contracts';
 import { type RegistryIndex, tasksOfRole } from '../registry/registry-index';
 
 export interface OnboardingRequirements {
@@ -12,7 +12,7 @@ export function onboardingOf(role: string, index: RegistryIndex): OnboardingRequ
   const tasks = tasksOfRole(role, index.tasks);
   return {
     tasks: tasks.map((task) => ({ taskCode: task.taskCode, title: task.title })),
-    standards: [...new Set(tasks.flatMap((task) => task.standards))].sort(),
+    standards: [...new Set(tasks.flatMap((task) => task.standards))].sort(compareBlockReferences),
     policies: index.policies.map((policy) => ({ policyId: policy.policyId, citation: policy.citation, title: policy.title })),
   };
 }

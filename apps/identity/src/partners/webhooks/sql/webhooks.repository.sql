@@ -69,7 +69,7 @@ SELECT pg_advisory_xact_lock(hashtext($1));
 
 WITH in_flight AS (
   SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
-  WHERE lease_token IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id),
+  WHERE lease_token IS NOT NULL AND leased_until > statement_timestamp() GROUP BY endpoint_id),
 organization_in_flight AS (
   SELECT e.organization_id, sum(f.n)::int AS n
   FROM in_flight f JOIN webhook_endpoint e ON e.id = f.endpoint_id GROUP BY e.organization_id),
@@ -80,7 +80,7 @@ candidate AS (
     SELECT d.id, d.next_attempt_at, d.event_seq, row_number() OVER (ORDER BY d.next_attempt_at, d.event_seq) AS turn
     FROM webhook_delivery d
     WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
-      AND (d.leased_until IS NULL OR d.leased_until <= $1)
+      AND (d.leased_until IS NULL OR d.leased_until <= statement_timestamp())
       AND NOT EXISTS (
         SELECT 1 FROM webhook_delivery p
         WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.status = 'pending' AND p.event_seq < d.event_seq)
@@ -93,12 +93,13 @@ organization_candidate AS (
   FROM candidate c LEFT JOIN organization_in_flight o ON o.organization_id = c.organization_id),
 due AS (
   SELECT d.id FROM webhook_delivery d JOIN organization_candidate c ON c.id = d.id
-  WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= $1)
+  WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= statement_timestamp())
     AND c.organization_turn <= $6::int - c.organization_in_flight
   ORDER BY c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
   FOR UPDATE OF d SKIP LOCKED)
-UPDATE webhook_delivery w SET lease_token = $3, leased_until = $4, next_attempt_at = $4, attempts = w.attempts + 1, last_attempt_at = $1
-FROM due WHERE w.id = due.id RETURNING w.id;
+UPDATE webhook_delivery w SET lease_token = $3, leased_until = lease.ends, next_attempt_at = lease.ends, attempts = w.attempts + 1,
+  last_attempt_at = $1
+FROM due, (SELECT statement_timestamp() + $4 * interval '1 millisecond' AS ends) lease WHERE w.id = due.id RETURNING w.id;
 
 SELECT d.id, d.lease_token AS "leaseToken", d.attempts, d.endpoint_id AS "endpointId", e.organization_id AS "organizationId", e.url,
   e.secret_sealed AS "secretSealed", e.previous_secret_sealed AS "previousSecretSealed",

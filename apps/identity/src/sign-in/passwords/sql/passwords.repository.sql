@@ -24,6 +24,10 @@ WITH counted AS (
   RETURNING p.failed_attempts AS "failedAttempts", p.locked_until AS "lockedUntil"
 ) SELECT * FROM changed;
 
+-- PasswordsRepository.now
+-- through databaseNow (libs/server-kit/src/database/database-clock.ts)
+SELECT clock_timestamp() AS now;
+
 -- PasswordsRepository.clearFailures
 UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0;
 
