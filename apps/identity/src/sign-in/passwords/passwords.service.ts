@@ -107,6 +107,8 @@ export class PasswordsService {
     if (problem) return { kind: 'rejected', problem };
     if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
     const hash = await hashPassword(password);
+    // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
+    const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
     const spent = await this.dataSource.transaction(async (manager) => {
       const row = await this.links.spend(manager, tokenHash(token));
       if (!row) return null;
@@ -115,11 +117,7 @@ export class PasswordsService {
       return row;
     });
     if (!spent) return { kind: 'invalid_link' };
-    return {
-      kind: 'done',
-      loginEmail: spent.loginEmail,
-      app: spent.registryId ? await this.passwords.setupApp(spent.registryId) : null,
-    };
+    return { kind: 'done', loginEmail: spent.loginEmail, app };
   }
 
   /**
