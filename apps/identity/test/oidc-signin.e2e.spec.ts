@@ -510,6 +510,22 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     }
   });
 
+  it("answers a failure of identity's own on the password form with a page, not an error body", async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    await identity.dataSource.query('ALTER TABLE user_password RENAME TO user_password_away');
+    try {
+      const failed = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(failed.text).toContain('Sign-in could not continue');
+    } finally {
+      await identity.dataSource.query('ALTER TABLE user_password_away RENAME TO user_password');
+    }
+  });
+
   it('counts again from one when a lock has run out: a single wrong password does not lock the account again', async () => {
     const user = await createUserWithPassword(identity, app);
     const config = await relyingParty();
