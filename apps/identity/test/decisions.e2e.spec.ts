@@ -12,9 +12,13 @@ const decide = (body: unknown, token = SERVICE_TOKEN) =>
 
 /** A second service asking for decisions, whose refusals are counted apart from the first's. */
 const GATEWAY_TOKEN = `test-${randomBytes(24).toString('base64url')}`;
+/** A third, whose refusals no other test counts. */
+const PROBE_TOKEN = `test-${randomBytes(24).toString('base64url')}`;
 
 beforeAll(async () => {
-  identity = await startIdentity({ DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN},mcp-gateway:${GATEWAY_TOKEN}` });
+  identity = await startIdentity({
+    DECISION_SERVICE_TOKENS: `standards-api:${SERVICE_TOKEN},mcp-gateway:${GATEWAY_TOKEN},probe:${PROBE_TOKEN}`,
+  });
 });
 afterAll(() => identity.close());
 
@@ -161,6 +165,34 @@ describe('POST /v1/decisions', () => {
       ['decision:rule-version:create', resource.projectId],
     );
     expect(audited).toContainEqual({ actor_id: 'mcp-gateway', counted: '1' });
+  });
+
+  it('carries the count of a row that could not be written into the next refusal, written at once', async () => {
+    const resource = { organizationId: '01900000-0000-7000-8000-0000000000ab', projectId: `p-unwritten-${randomBytes(4).toString('hex')}` };
+    const body = {
+      credential: { kind: 'api_key', value: `stdreg_app_${'x'.repeat(10)}_${'D'.repeat(43)}` },
+      action: 'settlement-run:post',
+      resource,
+    };
+    await identity.dataSource.query(
+      `CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit log unavailable'; END $$`,
+    );
+    await identity.dataSource.query(
+      `CREATE TRIGGER test_refuse_audit BEFORE INSERT ON audit_entry FOR EACH ROW WHEN (NEW.target = '${resource.projectId}')
+         EXECUTE FUNCTION test_refuse_audit()`,
+    );
+    try {
+      await decide(body, PROBE_TOKEN).expect(500);
+    } finally {
+      await identity.dataSource.query('DROP TRIGGER test_refuse_audit ON audit_entry');
+      await identity.dataSource.query('DROP FUNCTION test_refuse_audit');
+    }
+    await decide(body, PROBE_TOKEN).expect(200);
+    const audited = await identity.dataSource.query(
+      `SELECT detail->>'unknownCredentialsRefused' AS counted FROM audit_entry WHERE action = $1 AND target = $2 AND actor_id = 'probe'`,
+      ['decision:settlement-run:post', resource.projectId],
+    );
+    expect(audited).toEqual([{ counted: '2' }]);
   });
 
   it('records a formal decision on an organization without a project under the organization', async () => {

@@ -482,6 +482,50 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     expect(decodeJwt(tokens.id_token!).sub).toBe(user.uid);
   });
 
+  it('counts a password check with its audit entry or not at all: a lock the log cannot record is not taken', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    await identity.dataSource.query('UPDATE user_password SET failed_attempts = 4 WHERE uid = $1', [user.uid]);
+    await identity.dataSource.query(
+      `CREATE FUNCTION test_refuse_signin_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit log unavailable'; END $$`,
+    );
+    await identity.dataSource.query(
+      `CREATE TRIGGER test_refuse_signin_audit BEFORE INSERT ON audit_entry FOR EACH ROW
+         WHEN (NEW.action = 'signin.password' AND NEW.target = '${user.uid}') EXECUTE FUNCTION test_refuse_signin_audit()`,
+    );
+    try {
+      expect((await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login')).status).toBe(500);
+      const [afterWrong] = await identity.dataSource.query('SELECT failed_attempts, locked_until FROM user_password WHERE uid = $1', [
+        user.uid,
+      ]);
+      expect(afterWrong).toEqual({ failed_attempts: 4, locked_until: null });
+      expect((await browser.submit(login, { email: user.email, password: PASSWORD }, '/login')).status).toBe(500);
+      const [afterRight] = await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]);
+      expect(afterRight).toEqual({ failed_attempts: 4 });
+    } finally {
+      await identity.dataSource.query('DROP TRIGGER test_refuse_signin_audit ON audit_entry');
+      await identity.dataSource.query('DROP FUNCTION test_refuse_signin_audit');
+    }
+  });
+
+  it("answers a failure of identity's own on the password form with a page, not an error body", async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    await identity.dataSource.query('ALTER TABLE user_password RENAME TO user_password_away');
+    try {
+      const failed = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(failed.text).toContain('Sign-in could not continue');
+    } finally {
+      await identity.dataSource.query('ALTER TABLE user_password_away RENAME TO user_password');
+    }
+  });
+
   it('counts again from one when a lock has run out: a single wrong password does not lock the account again', async () => {
     const user = await createUserWithPassword(identity, app);
     const config = await relyingParty();

@@ -122,6 +122,23 @@ describe('password setup links', () => {
     expect((await browser.submit(page, { password: PASSWORD, confirm: PASSWORD })).status).toBe(200);
   });
 
+  it('sets no password and keeps the link when the page it leads back to cannot be read', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const browser = new FormBrowser();
+    const page = await openSetupPage(browser, base, setup.setupUrl);
+    await identity.dataSource.query('ALTER TABLE registered_app RENAME COLUMN redirect_uris TO redirect_uris_away');
+    try {
+      expect((await browser.submit(page, { password: PASSWORD, confirm: PASSWORD })).status).toBe(500);
+    } finally {
+      await identity.dataSource.query('ALTER TABLE registered_app RENAME COLUMN redirect_uris_away TO redirect_uris');
+    }
+    expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
+    const done = await browser.submit(page, { password: PASSWORD, confirm: PASSWORD });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Your password is set.');
+  });
+
   it('judges a password as it is hashed (NFKC): different letters that fold into one, or a fullwidth email, are refused', async () => {
     const user = await newMirror(app);
     const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);

@@ -151,4 +151,12 @@ describe('when Redis is unreachable', () => {
     expect(Date.now() - started).toBeLessThan(900);
     expect(ready.body.checks).toEqual({ database: 'up', redis: 'down' });
   });
+
+  it('answers a sign-in started meanwhile with a page saying sign-in is unavailable, not that the network tried too often', async () => {
+    const started = await request(identity.server).get('/oidc/auth').query({ client_id: 'any', ui_locales: 'en' }).expect(503);
+    expect(started.headers['content-type']).toMatch(/^text\/html/);
+    expect(started.headers['retry-after']).toBe('1');
+    expect(started.text).toContain('Signing in is not available at the moment');
+    expect(started.text).not.toContain('Too many sign-in attempts');
+  });
 });

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { MAX_HANDOVER_EVENTS, STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
 import { CuttableProxy, WebhookReceiver } from '@stdreg/server-kit/testing';
+import type { Caller } from '../src/callers/caller';
 import { StandardsApiConfig } from '../src/config/standards-api.config';
 import { EventRelay } from '../src/events/event-relay';
+import { PartnerEventsService } from '../src/events/events.service';
 import { sampleScenario } from './support/sample-scenario';
 import { startRealIdentity, type RealIdentity } from './support/real-identity';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
@@ -241,6 +243,32 @@ describe("standards-api's events reach a partner through identity", () => {
     expect(await relay().drain()).toBe(1);
     await until(() => receiver.at('/meanwhile').length >= 2, 'both deliveries');
     expect(receiver.at('/meanwhile').map((entry) => entry.event.type)).toEqual(['split_project.created', 'split_project.created']);
+  });
+
+  it("hands over an agent's event whatever its client id's length (an https URL may be long), and the events after it", async () => {
+    const partner = await partnerWithEndpoint('/agent');
+    // An agent acting through a token is its client id; a metadata document's URL has no length of its own.
+    const agent: Caller = {
+      organizationId: partner.organizationId,
+      subject: { kind: 'agent', id: `https://agents.example/${'a'.repeat(300)}/client.json`, supervisorId: randomUUID(), scopes: [] },
+    };
+    const projectId = randomUUID();
+    // What an agent's draft records with its project, through the service every change records with.
+    await api.dataSource.transaction((manager) =>
+      api.app.get(PartnerEventsService).record(manager, agent, {
+        type: 'split_project.created',
+        resource: `split-project:${projectId}`,
+        data: { projectId, name: 'Drafted by an agent', currency: 'EUR', templateVersion: '2.0', scenarioId: randomUUID() },
+      }),
+    );
+    await createProject(partner, 'After the agent');
+    expect(await relay().drain()).toBe(2);
+    expect(await waiting()).toBe(0);
+    await until(() => receiver.at('/agent').length >= 2, 'both deliveries');
+    expect(receiver.at('/agent').map((entry) => entry.event.actor)).toEqual([
+      { kind: 'agent', id: agent.subject.id, supervisor: agent.subject.supervisorId },
+      { kind: 'key', id: partner.keyPrefix },
+    ]);
   });
 
   it('hands over an outbox longer than one batch, in batches identity takes', async () => {

@@ -46,6 +46,23 @@ describe('split projects authorized by the real identity service', () => {
       .expect(404);
   });
 
+  it('refuses an organization id identity would not take as one with 400, not as identity being unavailable', async () => {
+    const acme = await partner();
+    // Hexadecimal in a UUID's shape, but version 0: no UUID (RFC 9562), and identity refuses it in a question.
+    for (const organizationId of ['01900000-0000-0000-8000-0000000000aa', '01900000-0000-7000-0000-0000000000aa']) {
+      const refused = await request(api.server)
+        .post('/api/v2/split-projects')
+        .set({ Authorization: `Bearer ${acme.key}`, 'X-Organization-Id': organizationId })
+        .send(project);
+      expect({ organizationId, status: refused.status, domainCode: refused.body.domainCode }).toEqual({
+        organizationId,
+        status: 400,
+        domainCode: 'authorization.organization_missing',
+      });
+    }
+    expect(await api.dataSource.query('SELECT id FROM split_project WHERE organization_id::text LIKE $1', ['01900000-%'])).toEqual([]);
+  });
+
   it('refuses an unknown or revoked key with 401 (an invalid credential, DESIGN.md) and writes nothing', async () => {
     const acme = await partner();
     const before = (await api.dataSource.query('SELECT count(*)::int AS n FROM split_project'))[0].n;

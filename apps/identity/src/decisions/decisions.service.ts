@@ -73,11 +73,17 @@ export class DecisionsService {
     if (known) {
       return this.recordFormal(request, serviceName, actorOf(known), 'denied', reason);
     }
-    const refused = this.refusals.count(`${serviceName} ${request.action}`);
-    if (refused !== null)
+    const tally = `${serviceName} ${request.action}`;
+    const refused = this.refusals.count(tally);
+    if (refused === null) return;
+    try {
       await this.recordFormal(request, serviceName, { kind: 'service', id: serviceName }, 'denied', reason, {
         unknownCredentialsRefused: refused,
       });
+    } catch (error) {
+      this.refusals.unwritten(tally, refused);
+      throw error;
+    }
   }
 
   /** Every decision on a formal write, allowed or denied, is audited with the subject when it is known. */

@@ -14,4 +14,18 @@ describe('RefusalTally', () => {
     now += 60_000;
     expect(tally.count('standards-api:split-project:activate')).toBe(1);
   });
+
+  it('holds a count whose row was not written, and writes it with the next refusal', () => {
+    let now = 1_000_000;
+    const tally = new RefusalTally(() => now);
+    for (let i = 0; i < 4; i++) tally.count('standards-api:settlement:post');
+    now += 60_000;
+    const due = tally.count('standards-api:settlement:post');
+    expect(due).toBe(4);
+    expect(tally.count('standards-api:settlement:post')).toBeNull();
+    tally.unwritten('standards-api:settlement:post', due!);
+    now += 1;
+    expect(tally.count('standards-api:settlement:post')).toBe(6);
+    expect(tally.count('standards-api:settlement:post')).toBeNull();
+  });
 });

@@ -30,4 +30,13 @@ export class RefusalTally {
     this.windows.set(key, { openedAt: now, refused: 0 });
     return 1 + (window?.refused ?? 0);
   }
+
+  /**
+   * A count `count` answered whose row could not be written: it is held again, with those counted since,
+   * and the next refusal writes them all at once rather than a minute later.
+   */
+  unwritten(key: string, refused: number): void {
+    const since = this.windows.get(key)?.refused ?? 0;
+    this.windows.set(key, { openedAt: Number.NEGATIVE_INFINITY, refused: refused + since });
+  }
 }

@@ -12,6 +12,10 @@ describe('upstream requests', () => {
       res.end(JSON.stringify({ detail: 'The scenario is invalid.', errors: [{ field: 'scenario.currency', message: 'must be EUR' }] }));
     } else if (req.url === '/garbage') {
       res.end('<html>');
+    } else if (req.url === '/stalled' || req.url === '/cut') {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.write('{"project":');
+      if (req.url === '/cut') setTimeout(() => req.socket.destroy(), 20);
     } else {
       res.end('{"ok":true}');
     }
@@ -22,7 +26,10 @@ describe('upstream requests', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((resolve) => upstream.close(resolve)));
+  afterAll(() => {
+    upstream.closeAllConnections();
+    return new Promise((resolve) => upstream.close(resolve));
+  });
 
   const get = (path: string) => requestJson('standards-api', { method: 'GET', url: new URL(path, base), timeoutMs: 1000 });
 
@@ -43,5 +50,12 @@ describe('upstream requests', () => {
       status: 503,
       message: expect.stringContaining('identity is unreachable'),
     });
+  });
+
+  it('turns an answer cut short after its headers into 503, as an upstream that did not answer', async () => {
+    for (const path of ['/stalled', '/cut']) {
+      const post = requestJson('standards-api', { method: 'POST', url: new URL(path, base), body: {}, timeoutMs: 300 });
+      await expect(post).resolves.toMatchObject({ ok: false, status: 503, message: expect.stringContaining('cut short') });
+    }
   });
 });

@@ -28,7 +28,7 @@ export interface UpstreamRequest {
   timeoutMs: number;
 }
 
-/** One JSON request; transport failures become status 503 so callers treat them like an unavailable upstream. */
+/** One JSON request; transport failures, before or during the answer, become status 503 so callers treat them like an unavailable upstream. */
 export async function requestJson<T>(name: string, request: UpstreamRequest): Promise<UpstreamResult<T>> {
   let response: Response;
   try {
@@ -46,7 +46,13 @@ export async function requestJson<T>(name: string, request: UpstreamRequest): Pr
   } catch {
     return { ok: false, status: 503, message: `${name} is unreachable or did not answer in time; retry later.` };
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    // The time limit or a broken connection cut the answer short: what the upstream did is unknown.
+    return { ok: false, status: 503, message: `${name}'s answer was cut short (time limit or connection lost); retry later.` };
+  }
   let body: unknown = null;
   try {
     body = text.length > 0 ? JSON.parse(text) : null;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { MAX_CREDENTIAL_LENGTH } from '../identity/decisions.dto';
 import { IsRealDateTime } from '../validation';
 import { EVENT_ACTOR_KINDS, type EventActorKind, STANDARDS_EVENT_TYPES, type StandardsEventType } from './event-types';
 
@@ -8,7 +9,14 @@ export const MAX_HANDOVER_EVENTS = 200;
 
 export class HandedOverActorDto {
   @ApiProperty({ enum: EVENT_ACTOR_KINDS }) @IsIn(EVENT_ACTOR_KINDS) kind!: EventActorKind;
-  @ApiProperty() @IsString() @Length(1, 200) id!: string;
+  /**
+   * An agent acting through a token is its client id, which a metadata document's URL may make long; its credential
+   * carries it, so it is no longer than a credential. Any event refused here would hold up every event after it.
+   */
+  @ApiProperty({ maxLength: MAX_CREDENTIAL_LENGTH })
+  @IsString()
+  @Length(1, MAX_CREDENTIAL_LENGTH)
+  id!: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) supervisor?: string;
 }
 

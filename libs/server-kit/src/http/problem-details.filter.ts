@@ -12,12 +12,16 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const request = host.switchToHttp().getRequest<Request>();
+    sendProblem(response, this.problemOf(exception, host.switchToHttp().getRequest<Request>()));
+  }
+
+  /** What an error is to the caller (an unknown one logged, and told as a 500 that reveals nothing); for answers other than problem details. */
+  problemOf(exception: unknown, request: Request): DomainError {
     const error = this.toDomainError(exception, request);
     if (error.code === ErrorCode.InternalError) {
       this.logger.error(exception instanceof Error ? exception : String(exception), 'ProblemDetailsFilter');
     }
-    sendProblem(response, error);
+    return error;
   }
 
   private toDomainError(exception: unknown, request: Request): DomainError {

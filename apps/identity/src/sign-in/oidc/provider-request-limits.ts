@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ErrorCode } from '@stdreg/contracts';
 import { DomainError, httpStatusFor } from '@stdreg/server-kit';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { chooseLocale } from '../pages/signin-locale';
@@ -43,9 +44,10 @@ function refuse(req: Request, res: Response, error: DomainError, kind: 'registra
   const locale = chooseLocale(typeof uiLocales === 'string' ? uiLocales : undefined, req.headers['accept-language']);
   const t = textsFor(locale);
   const minutes = Math.max(1, Math.ceil(Number(error.headers?.['Retry-After'] ?? 60) / 60));
+  const why = error.code === ErrorCode.RateLimited ? t.tooManyFromHere(minutes) : t.signInUnavailable;
   sendPage(
     res,
     status,
-    messagePage(locale, (texts) => texts.errorTitle, t.tooManyFromHere(minutes), 'alert'),
+    messagePage(locale, (texts) => texts.errorTitle, why, 'alert'),
   );
 }

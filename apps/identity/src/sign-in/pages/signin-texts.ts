@@ -22,6 +22,7 @@ const EN = {
   tooManyFromHere: (minutes: number) =>
     `Too many sign-in attempts from your network. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   formExpired: 'This form has expired. Please try again.',
+  signInUnavailable: 'Signing in is not available at the moment. Try again in a minute.',
   consentTitle: 'Allow access',
   consentIntro: (app: string) => `${app} asks to:`,
   consentNothingNew: (app: string) =>
@@ -108,6 +109,7 @@ const ZH_HANS: Texts = {
   noPassword: '此账户尚未设置密码。请使用发送给您的链接设置密码。',
   tooManyFromHere: (minutes: number) => `来自您网络的登录尝试过多。请在 ${minutes} 分钟后重试。`,
   formExpired: '此表单已过期，请重试。',
+  signInUnavailable: '暂时无法登录。请稍后重试。',
   consentTitle: '授权访问',
   consentIntro: (app: string) => `${app} 请求：`,
   consentNothingNew: (app: string) => `${app} 请您确认它可以继续使用您之前授予的访问权限。没有新的请求。`,

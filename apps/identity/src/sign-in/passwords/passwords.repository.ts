@@ -62,8 +62,8 @@ export class PasswordsRepository {
   }
 
   /** Counts a failed attempt (a lock that ran out starts a new count) and locks at `maxAttempts`; one statement, so concurrent failures all count. */
-  async recordFailure(uid: string, maxAttempts: number, lockSeconds: number): Promise<FailedAttempts> {
-    const rows: FailedAttempts[] = await this.dataSource.query(
+  async recordFailure(manager: EntityManager, uid: string, maxAttempts: number, lockSeconds: number): Promise<FailedAttempts> {
+    const rows: FailedAttempts[] = await manager.query(
       `WITH counted AS (
          SELECT uid, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1 ELSE failed_attempts + 1 END AS attempts
            FROM user_password WHERE uid = $1 FOR UPDATE
@@ -83,11 +83,8 @@ export class PasswordsRepository {
     return databaseNow(this.dataSource.manager);
   }
 
-  async clearFailures(uid: string): Promise<void> {
-    await this.dataSource.query(
-      'UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0',
-      [uid],
-    );
+  async clearFailures(manager: EntityManager, uid: string): Promise<void> {
+    await manager.query('UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0', [uid]);
   }
 
   /** Whether another user of one of `uid`'s organizations already signs in with this email (sign-in through their apps would be ambiguous). */

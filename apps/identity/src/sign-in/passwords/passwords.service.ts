@@ -109,6 +109,8 @@ export class PasswordsService {
     if (problem) return { kind: 'rejected', problem };
     if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
     const hash = await hashPassword(password);
+    // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
+    const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
     const spent = await this.dataSource.transaction(async (manager) => {
       const row = await this.links.spend(manager, tokenHash(token));
       if (!row) return null;
@@ -117,11 +119,7 @@ export class PasswordsService {
       return row;
     });
     if (!spent) return { kind: 'invalid_link' };
-    return {
-      kind: 'done',
-      loginEmail: spent.loginEmail,
-      app: spent.registryId ? await this.passwords.setupApp(spent.registryId) : null,
-    };
+    return { kind: 'done', loginEmail: spent.loginEmail, app };
   }
 
   /**
@@ -138,21 +136,29 @@ export class PasswordsService {
     if (!stored) return (await this.passwords.unifiedUserHasEmail(address)) ? { kind: 'no_password' } : { kind: 'unknown_user' };
     if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
     if (await verifyPassword(password, stored.passwordHash)) {
-      await this.passwords.clearFailures(stored.uid);
       const user = await this.unifiedUsers.findResolved(stored.uid);
       if (!user) return { kind: 'unknown_user' };
-      await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid });
+      await this.dataSource.transaction(async (manager) => {
+        await this.passwords.clearFailures(manager, stored.uid);
+        await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid }, manager);
+      });
       return { kind: 'ok', uid: user.uid, signedInAt: Math.floor((await this.passwords.now()).getTime() / 1000) };
     }
-    const failure = await this.passwords.recordFailure(
-      stored.uid,
-      this.config.SIGNIN_MAX_FAILED_ATTEMPTS,
-      this.config.SIGNIN_LOCKOUT_SECONDS,
-    );
-    await this.audit.record(
-      { kind: 'human', id: stored.uid },
-      { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
-    );
+    // The count (and a lock it reaches) and its audit entry commit together, or neither does.
+    const failure = await this.dataSource.transaction(async (manager) => {
+      const counted = await this.passwords.recordFailure(
+        manager,
+        stored.uid,
+        this.config.SIGNIN_MAX_FAILED_ATTEMPTS,
+        this.config.SIGNIN_LOCKOUT_SECONDS,
+      );
+      await this.audit.record(
+        { kind: 'human', id: stored.uid },
+        { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: counted.lockedUntil !== null } },
+        manager,
+      );
+      return counted;
+    });
     if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
     return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
   }

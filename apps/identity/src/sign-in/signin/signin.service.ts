@@ -17,6 +17,8 @@ import { textsFor } from '../pages/signin-texts';
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
 
+type SigninAttemptLimit = { kind: 'allowed' } | { kind: 'throttled' | 'unavailable'; retryAfterSeconds: number };
+
 /**
  * The provider's interactions as pages: the login form (email and password, lockout), the consent
  * form, and cancelling. Every answer is a page or the provider's redirect, never an error body.
@@ -46,10 +48,14 @@ export class SigninService {
       if (details.prompt.name !== 'login') return this.renderConsent(req, res, details, locale);
       if (!csrfValid(req, form['csrf'])) return this.renderLogin(req, res, details, locale, 403, t.formExpired, form['email']);
       const email = form['email'] ?? '';
-      const throttled = await this.throttled(req, res);
-      if (throttled !== null) {
-        res.setHeader('Retry-After', String(throttled));
-        return this.renderLogin(req, res, details, locale, 429, t.tooManyFromHere(Math.ceil(throttled / 60)), email);
+      const limit = await this.signinAttemptLimit(req, res);
+      if (limit.kind === 'throttled') {
+        res.setHeader('Retry-After', String(limit.retryAfterSeconds));
+        return this.renderLogin(req, res, details, locale, 429, t.tooManyFromHere(Math.ceil(limit.retryAfterSeconds / 60)), email);
+      }
+      if (limit.kind === 'unavailable') {
+        res.setHeader('Retry-After', String(limit.retryAfterSeconds));
+        return this.renderLogin(req, res, details, locale, 503, t.signInUnavailable, email);
       }
       const clientId = details.params['client_id'];
       const outcome = await this.passwords.authenticate(email, form['password'] ?? '', typeof clientId === 'string' ? clientId : null);
@@ -99,13 +105,19 @@ export class SigninService {
     });
   }
 
-  /** Seconds to wait when this client IP has made too many password checks; null when it may go on. */
-  private async throttled(req: Request, res: Response): Promise<number | null> {
+  /**
+   * Whether this client IP may have a password checked now: not when it made too many checks, nor when the
+   * limits cannot be read (the limiter's store is away), each with the seconds to wait.
+   */
+  private async signinAttemptLimit(req: Request, res: Response): Promise<SigninAttemptLimit> {
     try {
       await this.limiter.limitSigninAttempt(req.ip ?? 'unknown', res);
-      return null;
+      return { kind: 'allowed' };
     } catch (error) {
-      if (error instanceof DomainError && error.code === ErrorCode.RateLimited) return Number(error.headers?.['Retry-After'] ?? 60);
+      if (!(error instanceof DomainError)) throw error;
+      const retryAfterSeconds = Number(error.headers?.['Retry-After'] ?? 60);
+      if (error.code === ErrorCode.RateLimited) return { kind: 'throttled', retryAfterSeconds };
+      if (error.code === ErrorCode.ServiceUnavailable) return { kind: 'unavailable', retryAfterSeconds };
       throw error;
     }
   }
