@@ -127,9 +127,23 @@ describe('password setup links', () => {
     const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
     const browser = new FormBrowser();
     const page = await openSetupPage(browser, base, setup.setupUrl);
+    const other = await newMirror(app);
+    const { body: otherSetup } = await request(identity.server)
+      .post(`/v1/users/${other.id}/password-setup`)
+      .set(bearer(app.appKey))
+      .expect(201);
+    const chineseBrowser = new FormBrowser();
+    const chinesePage = await openSetupPage(chineseBrowser, base, otherSetup.setupUrl, '?lang=zh-Hans');
     await identity.dataSource.query('ALTER TABLE registered_app RENAME COLUMN redirect_uris TO redirect_uris_away');
     try {
-      expect((await browser.submit(page, { password: PASSWORD, confirm: PASSWORD })).status).toBe(500);
+      const failed = await browser.submit(page, { password: PASSWORD, confirm: PASSWORD });
+      // A page for the person, as the sign-in pages answer their failures, never an error body.
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(failed.text).toContain('Your password could not be set. Open the link again, or ask for a new one.');
+      const inChinese = await chineseBrowser.submit(chinesePage, { password: PASSWORD, confirm: PASSWORD });
+      expect(inChinese.status).toBe(500);
+      expect(inChinese.text).toContain('无法设置您的密码。请重新打开链接，或申请新的链接。');
     } finally {
       await identity.dataSource.query('ALTER TABLE registered_app RENAME COLUMN redirect_uris_away TO redirect_uris');
     }

@@ -1,10 +1,12 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { PasswordPageErrorFilter } from '../pages/page-error.filter';
 import { PasswordPagesService } from './password-pages.service';
 
 /** The page a password-setup link opens: HTML, not part of the REST API. */
 @ApiExcludeController()
+@UseFilters(PasswordPageErrorFilter)
 @Controller('password-setup')
 export class PasswordPagesController {
   constructor(private readonly pages: PasswordPagesService) {}

@@ -1,12 +1,12 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { PageErrorFilter } from '../pages/page-error.filter';
+import { SigninPageErrorFilter } from '../pages/page-error.filter';
 import { SigninService } from './signin.service';
 
 /** The sign-in pages the OpenID Provider sends browsers to (`interactions.url`): HTML, not part of the REST API. */
 @ApiExcludeController()
-@UseFilters(PageErrorFilter)
+@UseFilters(SigninPageErrorFilter)
 @Controller('signin')
 export class SigninController {
   constructor(private readonly signin: SigninService) {}
