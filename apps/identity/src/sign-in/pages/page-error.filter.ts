@@ -19,11 +19,12 @@ interface PageErrorTexts {
 abstract class PageErrorFilter implements ExceptionFilter {
   private readonly problems: ProblemDetailsFilter;
 
-  constructor(logger: JsonLogger) {
+  constructor(
+    logger: JsonLogger,
+    private readonly textsOf: (texts: Texts) => PageErrorTexts,
+  ) {
     this.problems = new ProblemDetailsFilter(logger);
   }
-
-  protected abstract textsOf(texts: Texts): PageErrorTexts;
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
@@ -46,11 +47,7 @@ abstract class PageErrorFilter implements ExceptionFilter {
 @Catch()
 export class SigninPageErrorFilter extends PageErrorFilter {
   constructor(@Inject(JsonLogger) logger: JsonLogger) {
-    super(logger);
-  }
-
-  protected textsOf(texts: Texts): PageErrorTexts {
-    return { title: (t) => t.errorTitle, unavailable: texts.signInUnavailable, otherwise: texts.errorBack };
+    super(logger, (texts) => ({ title: (t) => t.errorTitle, unavailable: texts.signInUnavailable, otherwise: texts.errorBack }));
   }
 }
 
@@ -58,10 +55,10 @@ export class SigninPageErrorFilter extends PageErrorFilter {
 @Catch()
 export class PasswordPageErrorFilter extends PageErrorFilter {
   constructor(@Inject(JsonLogger) logger: JsonLogger) {
-    super(logger);
-  }
-
-  protected textsOf(texts: Texts): PageErrorTexts {
-    return { title: (t) => t.setPasswordTitle, unavailable: texts.passwordSetupUnavailable, otherwise: texts.passwordSetupFailed };
+    super(logger, (texts) => ({
+      title: (t) => t.setPasswordTitle,
+      unavailable: texts.passwordSetupUnavailable,
+      otherwise: texts.passwordSetupFailed,
+    }));
   }
 }
