@@ -11,6 +11,15 @@ describe('a stdreg:// URI read as a template and its value', () => {
     expect(parseResourceUri('stdreg://roles/%E0%A4%A')).toBeNull();
   });
 
+  it('takes no value that is a dot segment, however spelled: the upstream path would resolve it away to another route', () => {
+    for (const value of ['.', '..', '%2E', '%2e%2E', '.%2E']) {
+      expect(parseResourceUri(`stdreg://standards/${value}`)).toBeNull();
+      expect(parseResourceUri(`stdreg://split-projects/${value}`)).toBeNull();
+    }
+    expect(parseResourceUri('stdreg://standards/...')).toMatchObject({ value: '...' });
+    expect(parseResourceUri('stdreg://glossary-page/.a')).toMatchObject({ value: '.a' });
+  });
+
   it('reads a singleton only as current, and nothing outside the templates', () => {
     expect(parseResourceUri('stdreg://manifest/current')).toMatchObject({ template: { kind: 'manifest' }, value: null });
     expect(parseResourceUri('stdreg://manifest/previous')).toBeNull();

@@ -183,5 +183,8 @@ export function parseResourceUri(uri: string): ParsedUri | null {
     return null;
   }
   if (template.variable === null) return value === 'current' ? { template, value: null } : null;
+  // `.` and `..` (or `%2E`) would stay dot segments in the upstream path, which the URL resolves away: `/standards/.`
+  // is the list of standards, not a block.
+  if (value === '.' || value === '..') return null;
   return value.length > 0 && value.length <= 200 ? { template, value } : null;
 }
