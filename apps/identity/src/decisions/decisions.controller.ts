@@ -11,7 +11,7 @@ import type { RequestWithService } from '../access/callers/service-token.guard';
 
 @ApiTags('authorization')
 @ApiBearerAuth('service')
-@ServiceAuth()
+@ServiceAuth('decisions')
 @Controller('decisions')
 export class DecisionsController {
   constructor(private readonly decisions: DecisionsService) {}

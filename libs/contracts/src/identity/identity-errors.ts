@@ -48,6 +48,7 @@ export const IDENTITY_ERRORS = {
   'merge.survivor_merged_since': ErrorCode.Conflict,
   'merge.later_merge_removed_duplicates': ErrorCode.Conflict,
   'decisions.service_credential_required': ErrorCode.Unauthenticated,
+  'decisions.service_right_missing': ErrorCode.Forbidden,
   'decisions.request_invalid': ErrorCode.ValidationFailed,
   'subject_changes.unavailable': ErrorCode.ServiceUnavailable,
   'token_exchange.request_invalid': ErrorCode.ValidationFailed,

@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiForbiddenResponse, ApiTooManyRequestsResponse, ApiUna
 import { ProblemDetailsDto } from '@stdreg/contracts';
 import type { KeyCaller, RequestWithCaller } from './caller';
 import { KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard } from './key-auth.guard';
-import { ServiceTokenGuard } from './service-token.guard';
+import type { ServiceRight } from '../../platform/config/identity.config';
+import { NeedsServiceRight, ServiceTokenGuard } from './service-token.guard';
 
 // What a route of identity needs to know who calls it: one of these, from CallersModule, which is the
 // only module a controller's module imports for them.
@@ -29,9 +30,16 @@ export function PlatformKeyAuth(): MethodDecorator & ClassDecorator {
   );
 }
 
-/** A platform service holding a configured service credential (the decision endpoint, token exchange, event handover). */
-export function ServiceAuth(): MethodDecorator & ClassDecorator {
-  return applyDecorators(UseGuards(ServiceTokenGuard));
+/**
+ * A platform service holding a configured service credential with `right` (SERVICE_RIGHTS): the decision endpoint
+ * and the subject-change feed, token exchange, event handover.
+ */
+export function ServiceAuth(right: ServiceRight): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    NeedsServiceRight(right),
+    UseGuards(ServiceTokenGuard),
+    ApiForbiddenResponse({ description: `The service credential does not hold the right "${right}"`, type: ProblemDetailsDto }),
+  );
 }
 
 /** The calling key of a route under `KeyAuth()` or `PlatformKeyAuth()`. */

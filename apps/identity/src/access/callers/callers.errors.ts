@@ -24,3 +24,10 @@ export function serviceCredentialRequired(): DomainError {
     headers: { 'WWW-Authenticate': 'Bearer realm="identity-decisions"' },
   });
 }
+
+export function serviceRightMissing(service: string, right: string): DomainError {
+  return DomainError.of(
+    'decisions.service_right_missing',
+    `The service credential "${service}" does not hold the right "${right}" this route needs (SERVICE_RIGHTS).`,
+  );
+}

@@ -11,7 +11,7 @@ const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.str
 
 /** Where services follow subject changes (server-sent events) and say they applied one: service routes, not part of the partner API. */
 @ApiExcludeController()
-@ServiceAuth()
+@ServiceAuth('decisions')
 @Controller('subject-changes')
 export class SubjectChangesController {
   constructor(

@@ -6,7 +6,7 @@ import { PartnerEventsService } from '../../platform/outbox/events.service';
 
 /** Where standards-api hands over its outbox's events: a service route, not part of the partner API. */
 @ApiExcludeController()
-@ServiceAuth()
+@ServiceAuth('event-handover')
 @Controller('events')
 export class EventHandoverController {
   constructor(private readonly events: PartnerEventsService) {}

@@ -6,6 +6,43 @@ import { CommonServiceConfig, DevelopmentOnly, NotPublishedInProduction, Require
 const toInt = () => Type(() => Number);
 
 /** A duration that must exceed another variable's. */
+/** The routes a service credential may be given, each behind `ServiceAuth(right)`. */
+export const SERVICE_RIGHTS = ['decisions', 'token-exchange', 'event-handover'] as const;
+export type ServiceRight = (typeof SERVICE_RIGHTS)[number];
+
+const SERVICE_RIGHT = `(?:${SERVICE_RIGHTS.join('|')})`;
+const SERVICE_RIGHTS_ENTRY = `[a-z][a-z0-9-]{0,40}=${SERVICE_RIGHT}(?:\\+${SERVICE_RIGHT})*`;
+const SERVICE_RIGHTS_PATTERN = new RegExp(`^${SERVICE_RIGHTS_ENTRY}(?:,${SERVICE_RIGHTS_ENTRY})*$`);
+
+function serviceRightsOf(text: string): Map<string, Set<ServiceRight>> {
+  return new Map(
+    text.split(',').map((entry) => {
+      const [name, rights] = entry.split('=') as [string, string];
+      return [name, new Set(rights.split('+') as ServiceRight[])];
+    }),
+  );
+}
+
+/** SERVICE_RIGHTS names only services DECISION_SERVICE_TOKENS has, each once. */
+function NamesServices(): PropertyDecorator {
+  const problem = (value: unknown, config: IdentityConfig): string | null => {
+    if (typeof value !== 'string' || !SERVICE_RIGHTS_PATTERN.test(value)) return null;
+    const names = value.split(',').map((entry) => entry.split('=')[0]!);
+    const known = new Set(config.serviceTokens.values());
+    const unknown = names.filter((name) => !known.has(name));
+    if (unknown.length > 0) return `names ${unknown.join(', ')}, which DECISION_SERVICE_TOKENS does not`;
+    const twice = names.filter((name, index) => names.indexOf(name) !== index);
+    return twice.length > 0 ? `names ${twice.join(', ')} more than once` : null;
+  };
+  return ValidateBy({
+    name: 'namesServices',
+    validator: {
+      validate: (value: unknown, args) => problem(value, args?.object as IdentityConfig) === null,
+      defaultMessage: (args) => problem(args?.value, args?.object as IdentityConfig) ?? '',
+    },
+  });
+}
+
 function LongerThan(other: keyof IdentityConfig & string): PropertyDecorator {
   return ValidateBy({
     name: 'longerThan',
@@ -42,6 +79,19 @@ export class IdentityConfig extends CommonServiceConfig {
   })
   @NotPublishedInProduction()
   DECISION_SERVICE_TOKENS?: string = undefined;
+
+  /**
+   * What each service credential may do, comma-separated `name=right+right`, every name one of
+   * DECISION_SERVICE_TOKENS's: `decisions` (decisions and the subject-change feed), `token-exchange`,
+   * `event-handover`. Unset: every credential may do all three (one credential for every service, as `npm start`
+   * has). Set, a credential not named may do nothing.
+   */
+  @IsOptional()
+  @Matches(SERVICE_RIGHTS_PATTERN, {
+    message: `must be comma-separated name=right+right entries, each right one of ${SERVICE_RIGHTS.join(', ')}`,
+  })
+  @NamesServices()
+  SERVICE_RIGHTS?: string = undefined;
 
   /** How long a rotated key's previous secret keeps working, unless the rotation says otherwise. */
   @toInt()
@@ -272,6 +322,12 @@ export class IdentityConfig extends CommonServiceConfig {
   }
 
   /** Token → service name. */
+  /** Each named service's rights; null when SERVICE_RIGHTS is unset (every credential holds every right). */
+  get serviceRights(): Map<string, Set<ServiceRight>> | null {
+    if (this.SERVICE_RIGHTS === undefined) return null;
+    return serviceRightsOf(this.SERVICE_RIGHTS);
+  }
+
   get serviceTokens(): Map<string, string> {
     const tokens = new Map<string, string>();
     for (const pair of (this.DECISION_SERVICE_TOKENS ?? '').split(',').filter(Boolean)) {

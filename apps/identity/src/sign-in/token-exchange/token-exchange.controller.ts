@@ -13,7 +13,7 @@ import { TokenExchangeService } from './token-exchange.service';
 
 @ApiTags('authorization')
 @ApiBearerAuth('service')
-@ServiceAuth()
+@ServiceAuth('token-exchange')
 @Controller('token-exchange')
 export class TokenExchangeController {
   constructor(private readonly exchanges: TokenExchangeService) {}
