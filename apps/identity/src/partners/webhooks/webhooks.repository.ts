@@ -75,9 +75,22 @@ const DELIVERY_COLUMNS = `id, endpoint_id AS "endpointId", event_id AS "eventId"
 export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async organizationExists(manager: EntityManager, organizationId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
+  /**
+   * Holds the organization's row until the transaction ends, so that two registrations of its endpoints
+   * count one after the other (NO KEY UPDATE: rows that only refer to it are not held up); false when none.
+   */
+  async lockOrganization(manager: EntityManager, organizationId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
     return rows.length > 0;
+  }
+
+  /** The organization's endpoints that are not removed, enabled or not. */
+  async countLiveEndpoints(manager: EntityManager, organizationId: string): Promise<number> {
+    const rows: { count: number }[] = await manager.query(
+      'SELECT count(*)::int AS count FROM webhook_endpoint WHERE organization_id = $1 AND deleted_at IS NULL',
+      [organizationId],
+    );
+    return rows[0]!.count;
   }
 
   async insertEndpoint(

@@ -23,6 +23,7 @@ import { WebhookTransport } from './webhook-transport';
 import {
   deliveryNotFound,
   endpointNotEnabled,
+  endpointLimitReached,
   endpointNotFound,
   endpointOrganizationRequired,
   endpointOrganizationUnknown,
@@ -55,7 +56,9 @@ export class WebhooksService {
     const organizationId = this.organizationFor(request.organizationId, caller);
     await this.checkUrl(request.url);
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.webhooks.organizationExists(manager, organizationId))) throw endpointOrganizationUnknown(organizationId);
+      if (!(await this.webhooks.lockOrganization(manager, organizationId))) throw endpointOrganizationUnknown(organizationId);
+      const limit = this.config.WEBHOOK_MAX_ENDPOINTS_PER_ORGANIZATION;
+      if ((await this.webhooks.countLiveEndpoints(manager, organizationId)) >= limit) throw endpointLimitReached(organizationId, limit);
       const id = uuidv7();
       const secret = newSecret();
       const endpoint = await this.webhooks.insertEndpoint(manager, {
