@@ -20,6 +20,11 @@ DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 -- OidcStoreRepository.revokeByGrantId
 DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2;
 
+-- OidcStoreRepository.keepClient
+UPDATE oidc_model SET expires_at = NULL
+WHERE expires_at IS NOT NULL
+  AND ((model = 'Client' AND id = $1) OR (model = 'RegistrationAccessToken' AND payload->>'clientId' = $1));
+
 -- OidcStoreRepository.grantExists
 SELECT 1 FROM oidc_model WHERE model = 'Grant' AND id = $1 AND (expires_at IS NULL OR expires_at > now());
 
