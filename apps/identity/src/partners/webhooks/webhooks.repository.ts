@@ -332,6 +332,15 @@ export class WebhooksRepository {
     return dropped;
   }
 
+  /** Forgets the deliveries created before `before` that are no longer pending (delivered, failed or dropped); how many. */
+  async purgeEndedDeliveries(manager: EntityManager, before: Date): Promise<number> {
+    const [, purged]: [unknown[], number] = await manager.query(
+      `DELETE FROM webhook_delivery WHERE status <> 'pending' AND created_at < $1`,
+      [before],
+    );
+    return purged;
+  }
+
   /** Forgets endpoints removed before `before`, with their deliveries; how many endpoints. */
   purgeDeleted(before: Date): Promise<number> {
     return this.dataSource.transaction(async (manager) => {

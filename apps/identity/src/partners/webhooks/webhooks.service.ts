@@ -18,7 +18,7 @@ import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { eventActorOf, PartnerEventsService } from '../../platform/outbox/events.service';
 import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
-import { secretContext } from './webhook-dispatcher';
+import { RECOVER_WINDOW_DAYS, secretContext } from './webhook-dispatcher';
 import { WebhookTransport } from './webhook-transport';
 import {
   deliveryNotFound,
@@ -32,9 +32,6 @@ import {
   urlRefused,
 } from './webhooks.errors';
 import { WebhooksRepository, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repository';
-
-/** How far back a recovery may reach: failed deliveries older than this are not sent again. */
-export const RECOVER_WINDOW_DAYS = 30;
 
 /**
  * Partners' webhook endpoints, one registry for the events of both services: an organization's keys

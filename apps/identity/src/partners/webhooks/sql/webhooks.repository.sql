@@ -120,6 +120,9 @@ UPDATE webhook_endpoint SET deleted_at = $2, enabled = false, updated_at = now()
 UPDATE webhook_delivery SET status = 'dropped', next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
 WHERE endpoint_id = $1 AND status = 'pending';
 
+-- WebhooksRepository.purgeEndedDeliveries
+DELETE FROM webhook_delivery WHERE status <> 'pending' AND created_at < $1;
+
 -- WebhooksRepository.purgeDeleted
 DELETE FROM webhook_delivery WHERE endpoint_id IN (SELECT id FROM webhook_endpoint WHERE deleted_at < $1);
 
