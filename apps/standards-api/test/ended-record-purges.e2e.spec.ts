@@ -4,7 +4,8 @@ import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
-// The records standards-api keeps for a while only: Idempotency-Keys (a day) and confirmation challenges (a day after they end).
+// The records standards-api keeps for a while only: Idempotency-Keys (a day), confirmation challenges (a day after they end)
+// and the outbox's events (a day after identity has them).
 const ORG = randomUUID();
 const identity = new FakeIdentity();
 let api: RunningStandardsApi;
@@ -108,4 +109,31 @@ it('purges a confirmation challenge a day after it expired or was spent, and kee
 
   await until(async () => (await left()).length === 2, 'the purge of the challenges that ended over a day ago');
   expect(await left()).toEqual([endedAnHourAgo, open].sort());
+});
+
+it('purges an event a day after identity has it, and keeps one handed over since and one identity has not got yet', async () => {
+  const { projectId } = await projectWithTwoScenarios();
+  const events = async (): Promise<string[]> =>
+    (
+      (await api.dataSource.query('SELECT type FROM event_outbox WHERE resource = $1 ORDER BY seq', [`split-project:${projectId}`])) as {
+        type: string;
+      }[]
+    ).map((row) => row.type);
+  const written = await events();
+  expect(written).toEqual(['split_project.created', 'scenario.branched']);
+  await api.dataSource.query(
+    `UPDATE event_outbox SET handed_over_at = CASE type WHEN 'split_project.created' THEN now() - interval '2 days' ELSE now() - interval '1 hour' END
+      WHERE resource = $1`,
+    [`split-project:${projectId}`],
+  );
+  await request(api.server)
+    .post('/api/v2/split-projects')
+    .set(as('member-of'))
+    .send({ name: 'Waiting', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } })
+    .expect(201);
+  const waiting = await api.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL');
+
+  await until(async () => (await events()).length === 1, 'the purge of the event identity has had for over a day');
+  expect(await events()).toEqual(['scenario.branched']);
+  expect(await api.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL')).toEqual(waiting);
 });
