@@ -84,10 +84,11 @@ export class OidcStoreRepository {
    * (see UNUSED_AGENT_CLIENT_SECONDS). A client read from the registered apps has no row here.
    */
   async keepClient(clientId: string): Promise<void> {
+    // The token is looked for only when the client had an expiry: a partner app's grant, or a later one, reads one row.
     await this.dataSource.query(
-      `UPDATE oidc_model SET expires_at = NULL
-        WHERE expires_at IS NOT NULL
-          AND ((model = 'Client' AND id = $1) OR (model = 'RegistrationAccessToken' AND payload->>'clientId' = $1))`,
+      `WITH kept AS (UPDATE oidc_model SET expires_at = NULL WHERE model = 'Client' AND id = $1 AND expires_at IS NOT NULL RETURNING id)
+       UPDATE oidc_model SET expires_at = NULL
+        WHERE EXISTS (SELECT 1 FROM kept) AND model = 'RegistrationAccessToken' AND payload->>'clientId' = $1 AND expires_at IS NOT NULL`,
       [clientId],
     );
   }

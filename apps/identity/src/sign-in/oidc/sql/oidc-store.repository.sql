@@ -21,9 +21,9 @@ DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2;
 
 -- OidcStoreRepository.keepClient
+WITH kept AS (UPDATE oidc_model SET expires_at = NULL WHERE model = 'Client' AND id = $1 AND expires_at IS NOT NULL RETURNING id)
 UPDATE oidc_model SET expires_at = NULL
-WHERE expires_at IS NOT NULL
-  AND ((model = 'Client' AND id = $1) OR (model = 'RegistrationAccessToken' AND payload->>'clientId' = $1));
+ WHERE EXISTS (SELECT 1 FROM kept) AND model = 'RegistrationAccessToken' AND payload->>'clientId' = $1 AND expires_at IS NOT NULL;
 
 -- OidcStoreRepository.grantExists
 SELECT 1 FROM oidc_model WHERE model = 'Grant' AND id = $1 AND (expires_at IS NULL OR expires_at > now());
