@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { AccessTokenSigner } from '../src/sign-in/oidc/access-token-signer';
+import { OidcStoreRepository } from '../src/sign-in/oidc/oidc-store.repository';
 import { SERVICE_TOKEN } from './support/identity-app';
 import { API_AUDIENCE, FormBrowser, createUserWithPassword, getJson, type SignedUpUser } from './support/signin-fixture';
 import { startSigninScene, type SigninScene } from './support/signin-scene';
@@ -260,6 +261,60 @@ describe('Dynamic Client Registration makes public agent clients', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('an agent client nobody signs in with', () => {
+  /** The client's row and its registration access token's: how long each is kept. */
+  const storedRows = (clientId: string): Promise<{ model: string; kept: 'for good' | 'thirty days' | 'otherwise' }[]> =>
+    scene.identity.dataSource.query(
+      `SELECT model, CASE WHEN expires_at IS NULL THEN 'for good'
+                          WHEN expires_at BETWEEN now() + interval '29 days 23 hours' AND now() + interval '30 days' THEN 'thirty days'
+                          ELSE 'otherwise' END AS kept
+         FROM oidc_model WHERE (model = 'Client' AND id = $1) OR (model = 'RegistrationAccessToken' AND payload->>'clientId' = $1)
+        ORDER BY model`,
+      [clientId],
+    );
+  /** As if `days` had passed: every expiry the client's rows have moves back that far. */
+  const daysPass = (clientId: string, days: number) =>
+    scene.identity.dataSource.query(
+      `UPDATE oidc_model SET expires_at = expires_at - make_interval(days => $2)
+        WHERE (model = 'Client' AND id = $1) OR (model = 'RegistrationAccessToken' AND payload->>'clientId' = $1)`,
+      [clientId, days],
+    );
+  const signInStarts = async (clientId: string) =>
+    (
+      await fetch(agentAuthorizationRequest(clientId, { code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }), {
+        redirect: 'manual',
+      })
+    ).status;
+
+  it('expires with its registration access token 30 days after registering and is purged; one a person granted something is kept', async () => {
+    const unused = await registeredAgent();
+    const young = await registeredAgent();
+    const used = await registeredAgent();
+    const thirtyDays = [
+      { model: 'Client', kept: 'thirty days' },
+      { model: 'RegistrationAccessToken', kept: 'thirty days' },
+    ];
+    expect(await storedRows(unused)).toEqual(thirtyDays);
+    await agentTokens(used);
+    expect(await storedRows(used)).toEqual([
+      { model: 'Client', kept: 'for good' },
+      { model: 'RegistrationAccessToken', kept: 'for good' },
+    ]);
+
+    await daysPass(unused, 31);
+    await daysPass(young, 29);
+    await daysPass(used, 31);
+    expect(await signInStarts(unused)).toBe(400);
+    expect(await signInStarts(young)).toBe(303);
+    await scene.identity.app.get(OidcStoreRepository).purgeExpired();
+
+    expect(await storedRows(unused)).toEqual([]);
+    expect(await storedRows(young)).toHaveLength(2);
+    expect(await storedRows(used)).toHaveLength(2);
+    expect(decodeJwt((await agentTokens(used)).access_token)['client_id']).toBe(used);
   });
 });
 

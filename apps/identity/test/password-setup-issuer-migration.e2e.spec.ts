@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { startIdentity, type RunningIdentity } from './support/identity-app';
+import { startIdentity, undoMigrationsThrough, type RunningIdentity } from './support/identity-app';
 import { createMirrorRecord, registerPartnerApp, signinEnv, type PartnerApp } from './support/signin-fixture';
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 
@@ -35,7 +35,7 @@ it('gives earlier links their issuing key by the secret’s prefix, voids those 
   await request(identity.server).post(`/v1/keys/${kept.keyId}/rotate`).set(bearer(identity.platformKey)).send({}).expect(200);
   const prefixes = { kept: await prefixOf(kept.keyId), revoked: await prefixOf(revoked.keyId), deleted: await prefixOf(deleted.keyId) };
 
-  await identity.dataSource.undoLastMigration();
+  await undoMigrationsThrough(identity.dataSource, 'PasswordSetupIssuer1763900001200');
   const insert = (name: string, uid: string, createdBy: string, registryId: string, usedAt: string | null = null) =>
     identity.dataSource.query(
       `INSERT INTO password_setup (token_hash, uid, login_email, created_by, expires_at, registry_id, used_at)

@@ -240,6 +240,64 @@ describe('webhook endpoints', () => {
     expect(await countRows('webhook_endpoint')).toBe(before);
   });
 
+  it('refuses an organization a seventeenth endpoint (409) and stores nothing, until it removes one; another organization is not held back', async () => {
+    const key = await identity.newAppKey();
+    const create = () =>
+      request(identity.server)
+        .post('/v1/webhook-endpoints')
+        .set(bearer(key.secret))
+        .send({ url: 'https://partner.example/hook', eventTypes: ['app.registered'] });
+    const liveOfOrganization = async () =>
+      (
+        await identity.dataSource.query(
+          'SELECT count(*)::int AS n FROM webhook_endpoint WHERE organization_id = $1 AND deleted_at IS NULL',
+          [key.organizationId],
+        )
+      )[0].n as number;
+    const created: string[] = [];
+    for (let i = 0; i < 16; i++) created.push((await create().expect(201)).body.endpoint.id);
+    const refused = await create().expect(409);
+    expect(refused.body).toMatchObject({ code: 'conflict', domainCode: 'webhooks.limit_reached' });
+    expect(refused.body.detail).toContain('16');
+    // The platform key is held to the same bound for the organization.
+    await request(identity.server)
+      .post('/v1/webhook-endpoints')
+      .set(platform())
+      .send({ url: 'https://partner.example/hook', eventTypes: ['app.registered'], organizationId: key.organizationId })
+      .expect(409);
+    expect(await liveOfOrganization()).toBe(16);
+
+    await request(identity.server).delete(`/v1/webhook-endpoints/${created[0]}`).set(bearer(key.secret)).expect(204);
+    await create().expect(201);
+    await create().expect(409);
+    expect(await liveOfOrganization()).toBe(16);
+    await partnerWithEndpoint(['app.registered']);
+  });
+
+  it('lets concurrent registrations of one organization past its bound by none', async () => {
+    const key = await identity.newAppKey();
+    for (let i = 0; i < 14; i++) {
+      await request(identity.server)
+        .post('/v1/webhook-endpoints')
+        .set(bearer(key.secret))
+        .send({ url: 'https://partner.example/hook', eventTypes: ['app.registered'] })
+        .expect(201);
+    }
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        request(identity.server)
+          .post('/v1/webhook-endpoints')
+          .set(bearer(key.secret))
+          .send({ url: 'https://partner.example/hook', eventTypes: ['app.registered'] }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 409, 409, 409, 409, 409, 409]);
+    const rows = await identity.dataSource.query('SELECT count(*)::int AS n FROM webhook_endpoint WHERE organization_id = $1', [
+      key.organizationId,
+    ]);
+    expect(rows[0].n).toBe(16);
+  });
+
   it('keeps the previous secret signing for the overlap asked for, in seconds', async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
     const before = Date.now();

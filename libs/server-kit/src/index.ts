@@ -21,3 +21,4 @@ export * from './observability';
 export * from './http/graceful-shutdown';
 export * from './logging/request-log';
 export * from './background/polling-loop';
+export * from './background/periodic-purge';

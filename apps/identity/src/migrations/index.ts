@@ -10,6 +10,7 @@ import { UnifiedUserLookupsAtScale1763900000900 } from './1763900000900-unified-
 import { UserMergeLookups1763900001000 } from './1763900001000-user-merge-lookups';
 import { WebhookDeliveryIsolationAndRemoval1763900001100 } from './1763900001100-webhook-delivery-isolation-and-removal';
 import { PasswordSetupIssuer1763900001200 } from './1763900001200-password-setup-issuer';
+import { UnusedAgentClientsExpire1763900001300 } from './1763900001300-unused-agent-clients-expire';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const IDENTITY_MIGRATIONS = [
   UserMergeLookups1763900001000,
   WebhookDeliveryIsolationAndRemoval1763900001100,
   PasswordSetupIssuer1763900001200,
+  UnusedAgentClientsExpire1763900001300,
 ];

@@ -94,3 +94,13 @@ export async function startReplica(identity: RunningIdentity, env: Record<string
   await replica.init();
   return replica;
 }
+
+/** Undoes the migrations applied after `name` and `name` itself: the schema as it was before that migration. */
+export async function undoMigrationsThrough(dataSource: DataSource, name: string): Promise<void> {
+  for (;;) {
+    const [last] = (await dataSource.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1')) as { name: string }[];
+    if (!last) throw new Error(`migration ${name} was never applied`);
+    await dataSource.undoLastMigration();
+    if (last.name === name) return;
+  }
+}

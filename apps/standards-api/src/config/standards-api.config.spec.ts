@@ -33,7 +33,7 @@ describe("standards-api's configuration", () => {
     expect(problemsWith({ IDENTITY_URL: 'http://proxy:8080/identity/' })).toEqual([]);
   });
 
-  it.each(['CONTENT_REFRESH_SECONDS', 'EVENT_RELAY_INTERVAL_MS', 'EVENT_RELAY_TIMEOUT_MS', 'AUTHZ_TIMEOUT_MS'])(
+  it.each(['CONTENT_REFRESH_SECONDS', 'EVENT_RELAY_INTERVAL_MS', 'EVENT_RELAY_TIMEOUT_MS', 'AUTHZ_TIMEOUT_MS', 'PURGE_INTERVAL_MS'])(
     'refuses %s of zero, negative or not a whole number',
     (variable) => {
       for (const value of ['0', '-1', '1.5', 'soon']) {

@@ -58,6 +58,16 @@ export class StandardsApiConfig extends AuthorizedServiceConfig {
   @Max(60000)
   EVENT_RELAY_TIMEOUT_MS = 5000;
 
+  /**
+   * How often a replica purges idempotency records a day old and confirmation challenges that ended a day ago:
+   * once at start, then this long after each purge; a failed purge is logged and tried again (PollingLoop's back-off).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(86400000)
+  PURGE_INTERVAL_MS = 600000;
+
   get contentPackDirectory(): string {
     return this.CONTENT_PACK_DIR ?? samplePackDirectory();
   }

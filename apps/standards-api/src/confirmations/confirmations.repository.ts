@@ -40,6 +40,14 @@ export class ConfirmationsRepository {
     return rows[0]!.expiresAt;
   }
 
+  /** Removes the challenges spent or expired more than `days` ago: their tokens answer as unknown ones. */
+  async purgeEnded(days: number): Promise<void> {
+    await this.dataSource.query(
+      'DELETE FROM confirmation_challenge WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1)',
+      [days],
+    );
+  }
+
   async lock(manager: EntityManager, tokenSha256: string): Promise<ConfirmationChallenge | null> {
     const rows: ConfirmationChallenge[] = await manager.query(
       `SELECT token_sha256 AS "tokenSha256", action, project_id AS "projectId", subject, binding, created_at AS "createdAt",

@@ -29,6 +29,11 @@ export class EventsRepository {
     await this.dataSource.query('UPDATE event_outbox SET handed_over_at = now() WHERE seq = ANY($1::bigint[])', [seqs]);
   }
 
+  /** Removes the events identity has had for more than `days`: it keeps and delivers them from then on. */
+  async purgeHandedOver(days: number): Promise<void> {
+    await this.dataSource.query('DELETE FROM event_outbox WHERE handed_over_at < now() - make_interval(days => $1)', [days]);
+  }
+
   async countWaiting(): Promise<number> {
     const rows: { n: number }[] = await this.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL');
     return rows[0]!.n;

@@ -55,6 +55,11 @@ export class IdempotencyRepository {
     ]);
   }
 
+  /** Removes the records claimed more than `hours` ago, answered or not: their keys are forgotten. */
+  async purgeOlderThan(hours: number): Promise<void> {
+    await this.dataSource.query('DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1)', [hours]);
+  }
+
   async release(scope: string, key: string): Promise<void> {
     await this.dataSource.query(
       'DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL',

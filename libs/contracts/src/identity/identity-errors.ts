@@ -63,6 +63,7 @@ export const IDENTITY_ERRORS = {
   'webhooks.delivery_not_found': ErrorCode.NotFound,
   'webhooks.endpoint_not_enabled': ErrorCode.Conflict,
   'webhooks.recover_since_invalid': ErrorCode.ValidationFailed,
+  'webhooks.limit_reached': ErrorCode.Conflict,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
 } as const satisfies Record<string, ErrorCode>;

@@ -13,6 +13,13 @@ import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository'
 const FAN_OUT_BATCH = 200;
 /** Removed endpoints and their deliveries are kept this long for the platform, then purged. */
 export const REMOVED_ENDPOINT_AUDIT_DAYS = 90;
+/** How far back a recovery may reach: failed deliveries older than this are not sent again. */
+export const RECOVER_WINDOW_DAYS = 30;
+/**
+ * A live endpoint's deliveries that are no longer pending are kept this long, a day past the reach of `recover`
+ * (RECOVER_WINDOW_DAYS), then purged with the events no delivery names any more.
+ */
+export const DELIVERY_HISTORY_DAYS = RECOVER_WINDOW_DAYS + 1;
 const PURGE_EVERY_MS = 3_600_000;
 
 export interface DispatchRound {
@@ -126,6 +133,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.nextPurgeAt = now.getTime() + PURGE_EVERY_MS;
     const purged = await this.webhooks.purgeDeleted(new Date(now.getTime() - REMOVED_ENDPOINT_AUDIT_DAYS * 86_400_000));
     if (purged > 0) this.logger.log(`purged ${purged} webhook endpoints removed over ${REMOVED_ENDPOINT_AUDIT_DAYS} days ago`, 'Webhooks');
+    const historyBefore = new Date(now.getTime() - DELIVERY_HISTORY_DAYS * 86_400_000);
+    const deliveries = await this.dataSource.transaction(async (manager) => {
+      const ended = await this.webhooks.purgeEndedDeliveries(manager, historyBefore);
+      await this.events.purgeDeliveredBefore(manager, historyBefore);
+      return ended;
+    });
+    if (deliveries > 0)
+      this.logger.log(`purged ${deliveries} webhook deliveries that ended over ${DELIVERY_HISTORY_DAYS} days ago`, 'Webhooks');
   }
 
   private fanOut(now: Date): Promise<number> {

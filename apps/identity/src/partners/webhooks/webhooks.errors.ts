@@ -45,3 +45,10 @@ export function recoverSinceInvalid(reason: string): DomainError {
     errors: [{ field: 'since', message: `since ${reason}` }],
   });
 }
+
+export function endpointLimitReached(organizationId: string, limit: number): DomainError {
+  return DomainError.of(
+    'webhooks.limit_reached',
+    `Organization ${organizationId} has its maximum of ${limit} webhook endpoints: remove one first (WEBHOOK_MAX_ENDPOINTS_PER_ORGANIZATION).`,
+  );
+}

@@ -81,9 +81,22 @@ const DELIVERY_COLUMNS = `id, endpoint_id AS "endpointId", event_id AS "eventId"
 export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async organizationExists(manager: EntityManager, organizationId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1', [organizationId]);
+  /**
+   * Holds the organization's row until the transaction ends, so that two registrations of its endpoints
+   * count one after the other (NO KEY UPDATE: rows that only refer to it are not held up); false when none.
+   */
+  async lockOrganization(manager: EntityManager, organizationId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM organization WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
     return rows.length > 0;
+  }
+
+  /** The organization's endpoints that are not removed, enabled or not. */
+  async countLiveEndpoints(manager: EntityManager, organizationId: string): Promise<number> {
+    const rows: { count: number }[] = await manager.query(
+      'SELECT count(*)::int AS count FROM webhook_endpoint WHERE organization_id = $1 AND deleted_at IS NULL',
+      [organizationId],
+    );
+    return rows[0]!.count;
   }
 
   async insertEndpoint(
@@ -336,6 +349,15 @@ export class WebhooksRepository {
       [id],
     );
     return dropped;
+  }
+
+  /** Forgets the deliveries created before `before` that are no longer pending (delivered, failed or dropped); how many. */
+  async purgeEndedDeliveries(manager: EntityManager, before: Date): Promise<number> {
+    const [, purged]: [unknown[], number] = await manager.query(
+      `DELETE FROM webhook_delivery WHERE status <> 'pending' AND created_at < $1`,
+      [before],
+    );
+    return purged;
   }
 
   /** Forgets endpoints removed before `before`, with their deliveries; how many endpoints. */

@@ -18,11 +18,12 @@ import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { eventActorOf, PartnerEventsService } from '../../platform/outbox/events.service';
 import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
-import { secretContext } from './webhook-dispatcher';
+import { RECOVER_WINDOW_DAYS, secretContext } from './webhook-dispatcher';
 import { WebhookTransport } from './webhook-transport';
 import {
   deliveryNotFound,
   endpointNotEnabled,
+  endpointLimitReached,
   endpointNotFound,
   endpointOrganizationRequired,
   endpointOrganizationUnknown,
@@ -31,9 +32,6 @@ import {
   urlRefused,
 } from './webhooks.errors';
 import { WebhooksRepository, type WebhookDelivery, type WebhookEndpoint } from './webhooks.repository';
-
-/** How far back a recovery may reach: failed deliveries older than this are not sent again. */
-export const RECOVER_WINDOW_DAYS = 30;
 
 /**
  * Partners' webhook endpoints, one registry for the events of both services: an organization's keys
@@ -55,7 +53,9 @@ export class WebhooksService {
     const organizationId = this.organizationFor(request.organizationId, caller);
     await this.checkUrl(request.url);
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.webhooks.organizationExists(manager, organizationId))) throw endpointOrganizationUnknown(organizationId);
+      if (!(await this.webhooks.lockOrganization(manager, organizationId))) throw endpointOrganizationUnknown(organizationId);
+      const limit = this.config.WEBHOOK_MAX_ENDPOINTS_PER_ORGANIZATION;
+      if ((await this.webhooks.countLiveEndpoints(manager, organizationId)) >= limit) throw endpointLimitReached(organizationId, limit);
       const id = uuidv7();
       const secret = newSecret();
       const endpoint = await this.webhooks.insertEndpoint(manager, {

@@ -90,6 +90,7 @@ describe("identity's configuration", () => {
     ['TOKEN_SUBJECT_LEASE_MS', '5001'],
     ['KEY_ROTATION_GRACE_SECONDS', '2592001'],
     ['WEBHOOK_SECRET_OVERLAP_SECONDS', '604801'],
+    ['WEBHOOK_MAX_ENDPOINTS_PER_ORGANIZATION', '1001'],
     ['TRUSTED_PROXY_HOPS', '11'],
   ])('refuses %s above its bound (%s) or negative', (variable, above) => {
     for (const value of [above, '-1']) expect(problemsWith({ [variable]: value })).toEqual(refusedNaming(variable));

@@ -265,6 +265,12 @@ export class IdentityConfig extends CommonServiceConfig {
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' | 'false' = 'false';
 
+  /**
+   * How many endpoints (not removed) an organization may have at once: each one receives a delivery of every
+   * event it asks for, and the dispatcher's claim reads every enabled endpoint, so more cost every partner.
+   */
+  @toInt() @IsInt() @Min(1) @Max(1000) WEBHOOK_MAX_ENDPOINTS_PER_ORGANIZATION = 16;
+
   /** How long a rotated signing secret keeps signing beside the new one, unless the rotation says otherwise. */
   @toInt() @IsInt() @Min(0) @Max(604800) WEBHOOK_SECRET_OVERLAP_SECONDS = 86400;
 

@@ -47,6 +47,15 @@ export class EventsRepository {
     await manager.query('UPDATE event_outbox SET fanned_out_at = $2 WHERE seq = ANY($1::bigint[])', [seqs, at]);
   }
 
+  /** Removes the events fanned out before `before` that no delivery names any more; how many. */
+  async purgeDeliveredBefore(manager: EntityManager, before: Date): Promise<number> {
+    const [, purged]: [unknown[], number] = await manager.query(
+      `DELETE FROM event_outbox o WHERE o.fanned_out_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = o.id)`,
+      [before],
+    );
+    return purged;
+  }
+
   async find(manager: EntityManager, id: string): Promise<OutboxRecord | null> {
     const rows: OutboxRecord[] = await manager.query(`SELECT ${OUTBOX_COLUMNS} FROM event_outbox WHERE id = $1`, [id]);
     return rows[0] ?? null;

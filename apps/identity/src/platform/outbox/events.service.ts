@@ -71,6 +71,10 @@ export class PartnerEventsService {
     return this.events.markFannedOut(manager, seqs, at);
   }
 
+  purgeDeliveredBefore(manager: EntityManager, before: Date): Promise<number> {
+    return this.events.purgeDeliveredBefore(manager, before);
+  }
+
   find(manager: EntityManager, id: string): Promise<OutboxRecord | null> {
     return this.events.find(manager, id);
   }

@@ -3,6 +3,13 @@ import { unstorableText } from '@stdreg/server-kit';
 import { storedModel, type OidcStoreRepository } from './oidc-store.repository';
 import { SubjectChange, type SubjectChanges } from '../../access/subject-changes/subject-changes';
 
+/**
+ * How long an agent client registered by RFC 7591 (and its registration access token) lives while no person
+ * has granted it anything (a grant's own lifetime): anyone may register, and a client nobody ever signs in
+ * with was otherwise kept for good. The first grant keeps it for good (`keepClient`).
+ */
+export const UNUSED_AGENT_CLIENT_SECONDS = 30 * 24 * 60 * 60;
+
 /** Where the provider's `Client` model comes from: the registered apps, never a static list. */
 export interface ClientSource {
   find(clientId: string): Promise<AdapterPayload | undefined>;
@@ -11,8 +18,8 @@ export interface ClientSource {
 /**
  * The provider's storage: every model in PostgreSQL (so restarts and replicas keep sessions, codes
  * and tokens). Partner apps are clients read from the registered apps on every use; agent clients that
- * registered themselves (RFC 7591) are stored like any other model. Removing a grant or a client
- * answers only once no replica's decision relies on it any more.
+ * registered themselves (RFC 7591) are stored like any other model, and expire unless a person grants them
+ * something. Removing a grant or a client answers only once no replica's decision relies on it any more.
  */
 export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource, subjectChanges: SubjectChanges): AdapterConstructor {
   return class PostgresAdapter implements Adapter {
@@ -25,9 +32,11 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       if (this.model === 'Session' && stored.kind === 'other' && sessionHoldsNothing(payload)) return store.destroy(stored.model, id);
       if (this.model === 'Client' && payload.token_endpoint_auth_method === 'none') {
         const { client_secret: _unused, client_secret_expires_at: _never, ...publicClient } = payload;
-        return store.upsert(this.model, id, publicClient, expiresIn);
+        return store.upsert(this.model, id, publicClient, expiresIn ?? UNUSED_AGENT_CLIENT_SECONDS);
       }
+      if (this.model === 'RegistrationAccessToken') return store.upsert(this.model, id, payload, expiresIn ?? UNUSED_AGENT_CLIENT_SECONDS);
       await store.upsert(this.model, id, payload, expiresIn);
+      if (this.model === 'Grant' && typeof payload.clientId === 'string') await store.keepClient(payload.clientId);
     }
 
     // An id from a request body (a code, a token, a client id) that no text column can hold names nothing.

@@ -79,6 +79,20 @@ export class OidcStoreRepository {
     await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2', [model, grantId]);
   }
 
+  /**
+   * An agent client a person granted something: it, and its registration access token, no longer expire
+   * (see UNUSED_AGENT_CLIENT_SECONDS). A client read from the registered apps has no row here.
+   */
+  async keepClient(clientId: string): Promise<void> {
+    // The token is looked for only when the client had an expiry: a partner app's grant, or a later one, reads one row.
+    await this.dataSource.query(
+      `WITH kept AS (UPDATE oidc_model SET expires_at = NULL WHERE model = 'Client' AND id = $1 AND expires_at IS NOT NULL RETURNING id)
+       UPDATE oidc_model SET expires_at = NULL
+        WHERE EXISTS (SELECT 1 FROM kept) AND model = 'RegistrationAccessToken' AND payload->>'clientId' = $1 AND expires_at IS NOT NULL`,
+      [clientId],
+    );
+  }
+
   /** Whether a grant is still in force: not revoked (by revocation, logout or a replayed code) and not expired. */
   async grantExists(grantId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(

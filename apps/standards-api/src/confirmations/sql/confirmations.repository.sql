@@ -5,6 +5,9 @@
 INSERT INTO confirmation_challenge (token_sha256, action, project_id, subject, binding, expires_at)
 VALUES ($1, $2, $3, $4, $5, clock_timestamp() + $6 * interval '1 millisecond') RETURNING expires_at AS "expiresAt";
 
+-- ConfirmationsRepository.purgeEnded
+DELETE FROM confirmation_challenge WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1);
+
 -- ConfirmationsRepository.lock
 SELECT token_sha256 AS "tokenSha256", action, project_id AS "projectId", subject, binding, created_at AS "createdAt",
 expires_at AS "expiresAt", expires_at <= clock_timestamp() AS expired, used_at AS "usedAt"

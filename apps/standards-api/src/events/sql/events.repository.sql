@@ -14,5 +14,8 @@ FROM event_outbox WHERE handed_over_at IS NULL ORDER BY event_outbox.seq LIMIT $
 -- EventsRepository.markHandedOver
 UPDATE event_outbox SET handed_over_at = now() WHERE seq = ANY($1::bigint[]);
 
+-- EventsRepository.purgeHandedOver
+DELETE FROM event_outbox WHERE handed_over_at < now() - make_interval(days => $1);
+
 -- EventsRepository.countWaiting
 SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL;

@@ -17,5 +17,8 @@ UPDATE idempotency_record SET performed_at = now() WHERE scope = $1 AND idempote
 -- IdempotencyRepository.complete
 UPDATE idempotency_record SET status = $3, body = $4 WHERE scope = $1 AND idempotency_key = $2;
 
+-- IdempotencyRepository.purgeOlderThan
+DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1);
+
 -- IdempotencyRepository.release
 DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL;

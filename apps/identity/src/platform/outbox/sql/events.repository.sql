@@ -13,6 +13,9 @@ occurred_at AS "occurredAt" FROM event_outbox WHERE fanned_out_at IS NULL ORDER 
 -- EventsRepository.markFannedOut
 UPDATE event_outbox SET fanned_out_at = $2 WHERE seq = ANY($1::bigint[]);
 
+-- EventsRepository.purgeDeliveredBefore
+DELETE FROM event_outbox o WHERE o.fanned_out_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = o.id);
+
 -- EventsRepository.find
 SELECT seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
 occurred_at AS "occurredAt" FROM event_outbox WHERE id = $1;

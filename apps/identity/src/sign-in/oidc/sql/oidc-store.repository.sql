@@ -20,6 +20,11 @@ DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 -- OidcStoreRepository.revokeByGrantId
 DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2;
 
+-- OidcStoreRepository.keepClient
+WITH kept AS (UPDATE oidc_model SET expires_at = NULL WHERE model = 'Client' AND id = $1 AND expires_at IS NOT NULL RETURNING id)
+UPDATE oidc_model SET expires_at = NULL
+ WHERE EXISTS (SELECT 1 FROM kept) AND model = 'RegistrationAccessToken' AND payload->>'clientId' = $1 AND expires_at IS NOT NULL;
+
 -- OidcStoreRepository.grantExists
 SELECT 1 FROM oidc_model WHERE model = 'Grant' AND id = $1 AND (expires_at IS NULL OR expires_at > now());
 
