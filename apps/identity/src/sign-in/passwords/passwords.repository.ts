@@ -61,6 +61,19 @@ export class PasswordsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The account's password and lock (null while it is not locked), its row held until the transaction ends: the
+   * password checks of one account run one at a time. Null when the account has no password (any more).
+   */
+  async lockAccount(manager: EntityManager, uid: string): Promise<{ passwordHash: string; lockedUntil: Date | null } | null> {
+    const rows: { passwordHash: string; lockedUntil: Date | null }[] = await manager.query(
+      `SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil"
+         FROM user_password WHERE uid = $1 FOR UPDATE`,
+      [uid],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Counts a failed attempt (a lock that ran out starts a new count) and locks at `maxAttempts`; one statement, so concurrent failures all count. */
   async recordFailure(manager: EntityManager, uid: string, maxAttempts: number, lockSeconds: number): Promise<FailedAttempts> {
     const rows: FailedAttempts[] = await manager.query(
@@ -79,8 +92,8 @@ export class PasswordsRepository {
   }
 
   /** The database's clock: a sign-in is stamped by it (auth_time), so that any replica measures its age alike. */
-  now(): Promise<Date> {
-    return databaseNow(this.dataSource.manager);
+  now(manager: EntityManager = this.dataSource.manager): Promise<Date> {
+    return databaseNow(manager);
   }
 
   async clearFailures(manager: EntityManager, uid: string): Promise<void> {

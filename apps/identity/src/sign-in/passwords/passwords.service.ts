@@ -135,18 +135,21 @@ export class PasswordsService {
     const stored = candidates[0];
     if (!stored) return (await this.passwords.unifiedUserHasEmail(address)) ? { kind: 'no_password' } : { kind: 'unknown_user' };
     if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
-    if (await verifyPassword(password, stored.passwordHash)) {
-      const user = await this.unifiedUsers.findResolved(stored.uid);
-      if (!user) return { kind: 'unknown_user' };
-      await this.dataSource.transaction(async (manager) => {
+    // One check of an account at a time: its row is held from reading the lock through the check to the count and its
+    // audit entry. So attempts sent at once each see what the ones before them left (no more passwords are checked
+    // than the lockout allows), and a count (and a lock it reaches) commits with its entry or not at all.
+    return this.dataSource.transaction(async (manager): Promise<Authentication> => {
+      const account = await this.passwords.lockAccount(manager, stored.uid);
+      if (!account) return { kind: 'unknown_user' };
+      if (account.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(account.lockedUntil) };
+      if (await verifyPassword(password, account.passwordHash)) {
+        const user = await this.unifiedUsers.findResolved(stored.uid, manager);
+        if (!user) return { kind: 'unknown_user' };
         await this.passwords.clearFailures(manager, stored.uid);
         await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid }, manager);
-      });
-      return { kind: 'ok', uid: user.uid, signedInAt: Math.floor((await this.passwords.now()).getTime() / 1000) };
-    }
-    // The count (and a lock it reaches) and its audit entry commit together, or neither does.
-    const failure = await this.dataSource.transaction(async (manager) => {
-      const counted = await this.passwords.recordFailure(
+        return { kind: 'ok', uid: user.uid, signedInAt: Math.floor((await this.passwords.now(manager)).getTime() / 1000) };
+      }
+      const failure = await this.passwords.recordFailure(
         manager,
         stored.uid,
         this.config.SIGNIN_MAX_FAILED_ATTEMPTS,
@@ -154,13 +157,12 @@ export class PasswordsService {
       );
       await this.audit.record(
         { kind: 'human', id: stored.uid },
-        { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: counted.lockedUntil !== null } },
+        { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
         manager,
       );
-      return counted;
+      if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
+      return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
     });
-    if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
-    return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
   }
 }
 
