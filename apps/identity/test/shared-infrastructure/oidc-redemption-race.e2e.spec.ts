@@ -3,6 +3,7 @@
 import * as oidc from 'openid-client';
 import { createUserWithPassword } from '../support/signin-fixture';
 import { startSigninScene, type SigninScene } from '../support/signin-scene';
+import { until, waitingForLocks } from '../support/lock-waits';
 
 let scene: SigninScene;
 
@@ -38,14 +39,7 @@ async function redeemTwiceAtOnce<T>(model: string, id: string, redeem: () => Pro
     const held = await holder.query('SELECT 1 FROM oidc_model WHERE model = $1 AND id = $2 FOR UPDATE', [model, id]);
     expect(held).toHaveLength(1);
     const redemptions = [settled(redeem()), settled(redeem())];
-    for (const deadline = Date.now() + 30_000; ;) {
-      const [waiting] = await scene.identity.dataSource.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
-      );
-      if (waiting.n >= 2) break;
-      if (Date.now() > deadline) throw new Error('the two redemptions never both waited for the held row');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(async () => (await waitingForLocks(scene.identity.dataSource)) >= 2, 'the two redemptions both wait for the held row');
     await holder.commitTransaction();
     return await Promise.all(redemptions);
   } finally {

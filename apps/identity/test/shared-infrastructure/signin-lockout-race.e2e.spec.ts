@@ -1,8 +1,8 @@
 // Runs only when the test run has a PostgreSQL server (see jest.config.cjs): the sign-in attempts must wait side by
 // side on the account's row another connection holds, which an embedded database's single connection cannot.
-import type { QueryRunner } from 'typeorm';
 import { createUserWithPassword, FormBrowser, type Page } from '../support/signin-fixture';
 import { startSigninScene, type SigninScene } from '../support/signin-scene';
+import { until, waitingForLocks } from '../support/lock-waits';
 
 let scene: SigninScene;
 
@@ -12,24 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await scene?.close();
 });
-
-/**
- * How many connections of this test's database wait for a lock, asked on a connection of its own: the pool's may all be
- * waiting, and one inside a transaction would see the activity as it was when the transaction first read it.
- */
-async function waitingForLocks(connection: QueryRunner): Promise<number> {
-  const [waiting] = await connection.query(
-    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
-  );
-  return waiting.n;
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !(await condition());) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('sign-in attempts sent at once', () => {
   it('checks no more passwords than the lockout allows, however the attempts are ordered', async () => {

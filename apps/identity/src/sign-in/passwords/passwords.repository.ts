@@ -100,9 +100,14 @@ export class PasswordsRepository {
     await manager.query('UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0', [uid]);
   }
 
+  /** Holds the email (in any case) until the transaction ends: passwords of one email are set one at a time. */
+  async lockLoginEmail(manager: EntityManager, email: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('login-email:' || lower($1), 0))`, [email]);
+  }
+
   /** Whether another user of one of `uid`'s organizations already signs in with this email (sign-in through their apps would be ambiguous). */
-  async loginEmailTakenByOther(email: string, uid: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+  async loginEmailTakenByOther(email: string, uid: string, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
       `WITH scope AS (
          SELECT ${APP_EMAIL_SCOPE} AS value FROM registered_app r
           WHERE r.registry_id IN (SELECT registry_id FROM user_mirror WHERE uid = $2 UNION SELECT registry_id FROM app_link WHERE uid = $2)

@@ -111,13 +111,18 @@ export class PasswordsService {
     const hash = await hashPassword(password);
     // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
     const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
-    const spent = await this.dataSource.transaction(async (manager) => {
+    const spent = await this.dataSource.transaction(async (manager): Promise<PasswordSetup | 'email_taken' | null> => {
+      // Passwords of one email are set one at a time, and the check above is made again under that lock: two people
+      // of one organization setting passwords for one email at once cannot both find it free.
+      await this.passwords.lockLoginEmail(manager, setup.loginEmail);
+      if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid, manager)) return 'email_taken';
       const row = await this.links.spend(manager, tokenHash(token));
       if (!row) return null;
       await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
       await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);
       return row;
     });
+    if (spent === 'email_taken') return { kind: 'rejected', problem: 'email_taken' };
     if (!spent) return { kind: 'invalid_link' };
     return { kind: 'done', loginEmail: spent.loginEmail, app };
   }

@@ -35,6 +35,9 @@ SELECT clock_timestamp() AS now;
 -- PasswordsRepository.clearFailures
 UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0;
 
+-- PasswordsRepository.lockLoginEmail
+SELECT pg_advisory_xact_lock(hashtextextended('login-email:' || lower($1), 0));
+
 -- PasswordsRepository.loginEmailTakenByOther
 WITH scope AS (
       SELECT coalesce(r.organization_id::text, 'registry:' || r.registry_id) AS value FROM registered_app r
