@@ -4,6 +4,7 @@ import request from 'supertest';
 import { startIdentity, type RunningIdentity } from '../support/identity-app';
 import { createMirrorRecord, registerPartnerApp, signinEnv, type PartnerApp } from '../support/signin-fixture';
 import { generateSigningKey } from '../../src/platform/secrets/oidc-secrets';
+import { until, waitingForLocks } from '../support/lock-waits';
 
 let identity: RunningIdentity;
 
@@ -51,6 +52,9 @@ async function issueDuring(change: string[], params: unknown[], mirrorId: string
   }
 }
 
+/** The advisory lock key the test's trigger waits on. */
+const HELD_AFTER_LINK = 7_340_001;
+
 const VOID_LINKS = 'UPDATE password_setup SET expires_at = now() WHERE %s = $1 AND used_at IS NULL AND expires_at > now()';
 
 it('issues no link with a key whose revocation commits while the link is being issued', async () => {
@@ -79,4 +83,36 @@ it('issues no link for a record of an app whose deletion commits while the link 
   );
   expect(status).toBe(404);
   expect(await identity.dataSource.query('SELECT 1 FROM password_setup WHERE uid = $1 AND expires_at > now()', [uid])).toHaveLength(0);
+});
+
+it('leaves one usable link of a user when two are asked for at once: the later one ends the earlier', async () => {
+  const { partner, mirrorId, uid } = await partnerWithUser();
+  const ask = () =>
+    request(identity.server)
+      .post(`/v1/users/${mirrorId}/password-setup`)
+      .set({ Authorization: `Bearer ${partner.appKey}` })
+      .then();
+  // Each link's transaction is held open right after it has written its link: a trigger of this test's database waits
+  // there for an advisory lock held here.
+  await identity.dataSource.query(`CREATE FUNCTION hold_after_link() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_advisory_xact_lock_shared(${HELD_AFTER_LINK}); RETURN NEW; END $$`);
+  await identity.dataSource.query(
+    'CREATE TRIGGER hold_after_link AFTER INSERT ON password_setup FOR EACH ROW EXECUTE FUNCTION hold_after_link()',
+  );
+  const holder = identity.dataSource.createQueryRunner();
+  await holder.connect();
+  let answers: { status: number }[];
+  try {
+    await holder.query('SELECT pg_advisory_lock($1)', [HELD_AFTER_LINK]);
+    const asked = [ask(), ask()];
+    await until(async () => (await waitingForLocks(identity.dataSource)) >= 2, 'both link requests wait');
+    await holder.query('SELECT pg_advisory_unlock($1)', [HELD_AFTER_LINK]);
+    answers = await Promise.all(asked);
+  } finally {
+    await holder.release();
+    await identity.dataSource.query('DROP TRIGGER hold_after_link ON password_setup');
+    await identity.dataSource.query('DROP FUNCTION hold_after_link');
+  }
+  expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+  expect(await identity.dataSource.query('SELECT 1 FROM password_setup WHERE uid = $1 AND expires_at > now()', [uid])).toHaveLength(1);
 });

@@ -1,5 +1,5 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { canonicalJson } from '@stdreg/split-engine';
@@ -41,7 +41,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async handle(context: ExecutionContext, next: CallHandler, scope: string, key: string, requestHash: string): Promise<unknown> {
     const response = context.switchToHttp().getResponse<Response>();
-    const existing = await this.records.claim(scope, key, requestHash, ABANDONED_AFTER_SECONDS);
+    const claim = { scope, key, claimId: randomUUID() };
+    const existing = await this.records.claim(claim, requestHash, ABANDONED_AFTER_SECONDS);
     if (existing) {
       if (existing.requestHash !== requestHash) {
         throw keyReused();
@@ -55,11 +56,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return existing.body;
     }
     try {
-      const body = await this.writes.runClaimed({ scope, key }, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
-      await this.records.complete(scope, key, response.statusCode, body);
+      const body = await this.writes.runClaimed(claim, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
+      await this.records.complete(claim, response.statusCode, body);
       return body;
     } catch (error) {
-      await this.records.release(scope, key);
+      await this.records.release(claim);
       throw error;
     }
   }

@@ -11,13 +11,21 @@ export interface IdempotencyRecord {
   createdAt: Date;
 }
 
+/** One request's claim of a key: the record it inserted, told from a later claim of the same key by `claimId`. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  claimId: string;
+}
+
 /** Every query of idempotency records. */
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Claims the key for this request; returns null when claimed, or the record already there. */
-  async claim(scope: string, key: string, requestHash: string, abandonAfterSeconds: number): Promise<IdempotencyRecord | null> {
+  async claim(claim: IdempotencyClaim, requestHash: string, abandonAfterSeconds: number): Promise<IdempotencyRecord | null> {
+    const { scope, key, claimId } = claim;
     // A claim left pending by a request that died is taken over after a while, unless its write committed.
     await this.dataSource.query(
       `DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL
@@ -25,9 +33,9 @@ export class IdempotencyRepository {
       [scope, key, abandonAfterSeconds],
     );
     const inserted: unknown[] = await this.dataSource.query(
-      `INSERT INTO idempotency_record (scope, idempotency_key, request_hash) VALUES ($1, $2, $3)
+      `INSERT INTO idempotency_record (scope, idempotency_key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING RETURNING scope`,
-      [scope, key, requestHash],
+      [scope, key, requestHash, claimId],
     );
     if (inserted.length > 0) return null;
     const rows: IdempotencyRecord[] = await this.dataSource.query(
@@ -38,21 +46,25 @@ export class IdempotencyRepository {
     return rows[0] ?? null;
   }
 
-  /** Inside the write's transaction: the claim's write is done once that transaction commits. */
-  async markPerformed(manager: EntityManager, scope: string, key: string): Promise<void> {
-    await manager.query(
-      'UPDATE idempotency_record SET performed_at = now() WHERE scope = $1 AND idempotency_key = $2 AND performed_at IS NULL',
-      [scope, key],
+  /**
+   * Inside the write's transaction: the claim's write is done once that transaction commits. False when the key is no
+   * longer this request's claim (a retry took it over while this one looked abandoned): the write must not commit.
+   */
+  async markPerformed(manager: EntityManager, claim: IdempotencyClaim): Promise<boolean> {
+    // For UPDATE, TypeORM's query() answers [rows, affectedCount].
+    const [, marked]: [unknown[], number] = await manager.query(
+      `UPDATE idempotency_record SET performed_at = coalesce(performed_at, now())
+        WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3`,
+      [claim.scope, claim.key, claim.claimId],
     );
+    return marked > 0;
   }
 
-  async complete(scope: string, key: string, status: number, body: unknown): Promise<void> {
-    await this.dataSource.query('UPDATE idempotency_record SET status = $3, body = $4 WHERE scope = $1 AND idempotency_key = $2', [
-      scope,
-      key,
-      status,
-      JSON.stringify(body ?? null),
-    ]);
+  async complete(claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE idempotency_record SET status = $4, body = $5 WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3',
+      [claim.scope, claim.key, claim.claimId, status, JSON.stringify(body ?? null)],
+    );
   }
 
   /** Removes the records claimed more than `hours` ago, answered or not: their keys are forgotten. */
@@ -60,10 +72,10 @@ export class IdempotencyRepository {
     await this.dataSource.query('DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1)', [hours]);
   }
 
-  async release(scope: string, key: string): Promise<void> {
+  async release(claim: IdempotencyClaim): Promise<void> {
     await this.dataSource.query(
-      'DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL',
-      [scope, key],
+      'DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3 AND status IS NULL AND performed_at IS NULL',
+      [claim.scope, claim.key, claim.claimId],
     );
   }
 }

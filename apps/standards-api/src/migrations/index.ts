@@ -11,6 +11,7 @@ import { LedgerRunningBalance1764321000000 } from './1764321000000-ledger-runnin
 import { RuleVersionInForce1764340000000 } from './1764340000000-rule-version-in-force';
 import { RegistryRecordsByRelease1764400000000 } from './1764400000000-registry-records-by-release';
 import { SearchIndexSnapshot1764500000000 } from './1764500000000-search-index-snapshot';
+import { IdempotencyClaim1764600000000 } from './1764600000000-idempotency-claim';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const STANDARDS_API_MIGRATIONS = [
   RuleVersionInForce1764340000000,
   RegistryRecordsByRelease1764400000000,
   SearchIndexSnapshot1764500000000,
+  IdempotencyClaim1764600000000,
 ];

@@ -42,8 +42,8 @@ export class UnifiedUsersService {
   }
 
   /** The live user `uid` resolves to (itself, or the survivor it was merged into); null when there is none. */
-  findResolved(uid: string): Promise<UnifiedUser | null> {
-    return this.users.findResolved(uid);
+  findResolved(uid: string, manager?: EntityManager): Promise<UnifiedUser | null> {
+    return this.users.findResolved(uid, manager);
   }
 
   async roleBindingsOf(uid: string): Promise<RoleBindingDto[]> {

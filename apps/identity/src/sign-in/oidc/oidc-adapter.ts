@@ -1,4 +1,4 @@
-import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterConstructor, type AdapterPayload } from 'oidc-provider';
 import { unstorableText } from '@stdreg/server-kit';
 import { storedModel, type OidcStoreRepository } from './oidc-store.repository';
 import { SubjectChange, type SubjectChanges } from '../../access/subject-changes/subject-changes';
@@ -9,6 +9,9 @@ import { SubjectChange, type SubjectChanges } from '../../access/subject-changes
  * with was otherwise kept for good. The first grant keeps it for good (`keepClient`).
  */
 export const UNUSED_AGENT_CLIENT_SECONDS = 30 * 24 * 60 * 60;
+
+/** The stored models a grant issues, revoked with it (as the provider's own revocation does). */
+const GRANT_SOURCE_MODELS = ['AccessToken', 'AuthorizationCode', 'RefreshToken'];
 
 /** Where the provider's `Client` model comes from: the registered apps, never a static list. */
 export interface ClientSource {
@@ -54,8 +57,16 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       return unstorableText(uid) ? undefined : store.findByUid(this.model, uid);
     }
 
-    consume(id: string): Promise<void> {
-      return store.consume(this.model, id);
+    // The provider refuses a used code or refresh token when it reads it, but two requests can both read it unused;
+    // the second to mark it is refused here, and, as for any replay, the grant and all it issued are revoked.
+    async consume(id: string): Promise<void> {
+      const { consumedNow, grantId } = await store.consume(this.model, id);
+      if (consumedNow) return;
+      if (grantId !== null) {
+        await Promise.all(GRANT_SOURCE_MODELS.map((model) => store.revokeByGrantId(model, grantId)));
+        await subjectChanges.apply(SubjectChange.accessTokens(), (write) => store.destroySubject('Grant', grantId, write));
+      }
+      throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {

@@ -57,8 +57,23 @@ export class OidcStoreRepository {
     return this.findBy(model, 'user_code', userCode);
   }
 
-  async consume(model: string, id: string): Promise<void> {
-    await this.dataSource.query('UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2', [model, id]);
+  /**
+   * Marks a code or token used, once: of two redemptions at once, the one that waited for the other's row lock finds
+   * it used. Answers whether this call used it, and the grant it belongs to.
+   */
+  async consume(model: string, id: string): Promise<{ consumedNow: boolean; grantId: string | null }> {
+    const consumed: { grantId: string | null }[] = await this.dataSource.query(
+      `WITH consumed AS (
+         UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2 AND consumed_at IS NULL RETURNING grant_id AS "grantId"
+       ) SELECT * FROM consumed`,
+      [model, id],
+    );
+    if (consumed[0]) return { consumedNow: true, grantId: consumed[0].grantId };
+    const found: { grantId: string | null }[] = await this.dataSource.query(
+      'SELECT grant_id AS "grantId" FROM oidc_model WHERE model = $1 AND id = $2',
+      [model, id],
+    );
+    return { consumedNow: false, grantId: found[0]?.grantId ?? null };
   }
 
   /**

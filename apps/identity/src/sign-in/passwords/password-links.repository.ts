@@ -32,7 +32,10 @@ export class PasswordLinksRepository {
     return { keyLive: keys.length > 0, appLive: apps.length > 0 };
   }
 
-  /** A new setup link; earlier unused links of the user stop working. */
+  /**
+   * A new setup link; earlier unused links of the user stop working. Links of one user are written one at a time, so
+   * of two asked for at once the later one ends the earlier (each would otherwise miss the other's, uncommitted).
+   */
   async insert(
     manager: EntityManager,
     setup: {
@@ -45,6 +48,7 @@ export class PasswordLinksRepository {
       registryId: string;
     },
   ): Promise<{ expiresAt: Date }> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('password-links:' || $1, 0))`, [setup.uid]);
     await manager.query('UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now()', [
       setup.uid,
     ]);

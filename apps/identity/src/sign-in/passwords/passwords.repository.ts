@@ -61,6 +61,19 @@ export class PasswordsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The account's password and lock (null while it is not locked), its row held until the transaction ends: the
+   * password checks of one account run one at a time. Null when the account has no password (any more).
+   */
+  async lockAccount(manager: EntityManager, uid: string): Promise<{ passwordHash: string; lockedUntil: Date | null } | null> {
+    const rows: { passwordHash: string; lockedUntil: Date | null }[] = await manager.query(
+      `SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil"
+         FROM user_password WHERE uid = $1 FOR UPDATE`,
+      [uid],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Counts a failed attempt (a lock that ran out starts a new count) and locks at `maxAttempts`; one statement, so concurrent failures all count. */
   async recordFailure(manager: EntityManager, uid: string, maxAttempts: number, lockSeconds: number): Promise<FailedAttempts> {
     const rows: FailedAttempts[] = await manager.query(
@@ -79,17 +92,22 @@ export class PasswordsRepository {
   }
 
   /** The database's clock: a sign-in is stamped by it (auth_time), so that any replica measures its age alike. */
-  now(): Promise<Date> {
-    return databaseNow(this.dataSource.manager);
+  now(manager: EntityManager = this.dataSource.manager): Promise<Date> {
+    return databaseNow(manager);
   }
 
   async clearFailures(manager: EntityManager, uid: string): Promise<void> {
     await manager.query('UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0', [uid]);
   }
 
+  /** Holds the email (in any case) until the transaction ends: passwords of one email are set one at a time. */
+  async lockLoginEmail(manager: EntityManager, email: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('login-email:' || lower($1), 0))`, [email]);
+  }
+
   /** Whether another user of one of `uid`'s organizations already signs in with this email (sign-in through their apps would be ambiguous). */
-  async loginEmailTakenByOther(email: string, uid: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+  async loginEmailTakenByOther(email: string, uid: string, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
       `WITH scope AS (
          SELECT ${APP_EMAIL_SCOPE} AS value FROM registered_app r
           WHERE r.registry_id IN (SELECT registry_id FROM user_mirror WHERE uid = $2 UNION SELECT registry_id FROM app_link WHERE uid = $2)

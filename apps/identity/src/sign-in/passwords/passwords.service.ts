@@ -111,13 +111,18 @@ export class PasswordsService {
     const hash = await hashPassword(password);
     // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
     const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
-    const spent = await this.dataSource.transaction(async (manager) => {
+    const spent = await this.dataSource.transaction(async (manager): Promise<PasswordSetup | 'email_taken' | null> => {
+      // Passwords of one email are set one at a time, and the check above is made again under that lock: two people
+      // of one organization setting passwords for one email at once cannot both find it free.
+      await this.passwords.lockLoginEmail(manager, setup.loginEmail);
+      if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid, manager)) return 'email_taken';
       const row = await this.links.spend(manager, tokenHash(token));
       if (!row) return null;
       await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
       await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);
       return row;
     });
+    if (spent === 'email_taken') return { kind: 'rejected', problem: 'email_taken' };
     if (!spent) return { kind: 'invalid_link' };
     return { kind: 'done', loginEmail: spent.loginEmail, app };
   }
@@ -135,18 +140,21 @@ export class PasswordsService {
     const stored = candidates[0];
     if (!stored) return (await this.passwords.unifiedUserHasEmail(address)) ? { kind: 'no_password' } : { kind: 'unknown_user' };
     if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
-    if (await verifyPassword(password, stored.passwordHash)) {
-      const user = await this.unifiedUsers.findResolved(stored.uid);
-      if (!user) return { kind: 'unknown_user' };
-      await this.dataSource.transaction(async (manager) => {
+    // One check of an account at a time: its row is held from reading the lock through the check to the count and its
+    // audit entry. So attempts sent at once each see what the ones before them left (no more passwords are checked
+    // than the lockout allows), and a count (and a lock it reaches) commits with its entry or not at all.
+    return this.dataSource.transaction(async (manager): Promise<Authentication> => {
+      const account = await this.passwords.lockAccount(manager, stored.uid);
+      if (!account) return { kind: 'unknown_user' };
+      if (account.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(account.lockedUntil) };
+      if (await verifyPassword(password, account.passwordHash)) {
+        const user = await this.unifiedUsers.findResolved(stored.uid, manager);
+        if (!user) return { kind: 'unknown_user' };
         await this.passwords.clearFailures(manager, stored.uid);
         await this.audit.record({ kind: 'human', id: stored.uid }, { action: 'signin.password', target: user.uid }, manager);
-      });
-      return { kind: 'ok', uid: user.uid, signedInAt: Math.floor((await this.passwords.now()).getTime() / 1000) };
-    }
-    // The count (and a lock it reaches) and its audit entry commit together, or neither does.
-    const failure = await this.dataSource.transaction(async (manager) => {
-      const counted = await this.passwords.recordFailure(
+        return { kind: 'ok', uid: user.uid, signedInAt: Math.floor((await this.passwords.now(manager)).getTime() / 1000) };
+      }
+      const failure = await this.passwords.recordFailure(
         manager,
         stored.uid,
         this.config.SIGNIN_MAX_FAILED_ATTEMPTS,
@@ -154,13 +162,12 @@ export class PasswordsService {
       );
       await this.audit.record(
         { kind: 'human', id: stored.uid },
-        { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: counted.lockedUntil !== null } },
+        { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
         manager,
       );
-      return counted;
+      if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
+      return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
     });
-    if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
-    return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
   }
 }
 

@@ -5,20 +5,21 @@
 DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL
 AND created_at < now() - make_interval(secs => $3);
 
-INSERT INTO idempotency_record (scope, idempotency_key, request_hash) VALUES ($1, $2, $3)
+INSERT INTO idempotency_record (scope, idempotency_key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
 ON CONFLICT DO NOTHING RETURNING scope;
 
 SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body, created_at AS "createdAt" FROM idempotency_record
 WHERE scope = $1 AND idempotency_key = $2;
 
 -- IdempotencyRepository.markPerformed
-UPDATE idempotency_record SET performed_at = now() WHERE scope = $1 AND idempotency_key = $2 AND performed_at IS NULL;
+UPDATE idempotency_record SET performed_at = coalesce(performed_at, now())
+WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3;
 
 -- IdempotencyRepository.complete
-UPDATE idempotency_record SET status = $3, body = $4 WHERE scope = $1 AND idempotency_key = $2;
+UPDATE idempotency_record SET status = $4, body = $5 WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3;
 
 -- IdempotencyRepository.purgeOlderThan
 DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1);
 
 -- IdempotencyRepository.release
-DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND status IS NULL AND performed_at IS NULL;
+DELETE FROM idempotency_record WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3 AND status IS NULL AND performed_at IS NULL;

@@ -9,7 +9,11 @@ ON CONFLICT (model, id) DO UPDATE
       uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at;
 
 -- OidcStoreRepository.consume
-UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2;
+WITH consumed AS (
+  UPDATE oidc_model SET consumed_at = now() WHERE model = $1 AND id = $2 AND consumed_at IS NULL RETURNING grant_id AS "grantId"
+) SELECT * FROM consumed;
+
+SELECT grant_id AS "grantId" FROM oidc_model WHERE model = $1 AND id = $2;
 
 -- OidcStoreRepository.destroy
 DELETE FROM oidc_model WHERE model = $1 AND id = $2;

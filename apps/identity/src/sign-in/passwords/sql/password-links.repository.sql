@@ -7,6 +7,8 @@ SELECT 1 FROM api_key WHERE id = $1 AND revoked_at IS NULL FOR SHARE;
 SELECT 1 FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE;
 
 -- PasswordLinksRepository.insert
+SELECT pg_advisory_xact_lock(hashtextextended('password-links:' || $1, 0));
+
 UPDATE password_setup SET expires_at = now() WHERE uid = $1 AND used_at IS NULL AND expires_at > now();
 
 INSERT INTO password_setup (token_hash, uid, login_email, issued_by_key, created_by, expires_at, registry_id)

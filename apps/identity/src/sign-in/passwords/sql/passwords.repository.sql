@@ -13,6 +13,10 @@ UNION SELECT l.uid FROM app_link l JOIN registered_app r ON r.registry_id = l.re
 -- PasswordsRepository.unifiedUserHasEmail
 SELECT 1 FROM unified_user WHERE lower(email) = lower($1) AND merged_into IS NULL LIMIT 1;
 
+-- PasswordsRepository.lockAccount
+SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil"
+FROM user_password WHERE uid = $1 FOR UPDATE;
+
 -- PasswordsRepository.recordFailure
 WITH counted AS (
   SELECT uid, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1 ELSE failed_attempts + 1 END AS attempts
@@ -30,6 +34,9 @@ SELECT clock_timestamp() AS now;
 
 -- PasswordsRepository.clearFailures
 UPDATE user_password SET failed_attempts = 0, locked_until = NULL WHERE uid = $1 AND failed_attempts > 0;
+
+-- PasswordsRepository.lockLoginEmail
+SELECT pg_advisory_xact_lock(hashtextextended('login-email:' || lower($1), 0));
 
 -- PasswordsRepository.loginEmailTakenByOther
 WITH scope AS (
