@@ -122,9 +122,8 @@ export async function describeGateway({ port, headers }, registry) {
   const manyPrefix = fewPrefix.slice(0, 1);
   for (const prefix of [fewPrefix, manyPrefix, manyPrefix.toLowerCase()]) {
     const { completion } = await call(port, headers, 'completion/complete', completeParams(prefix));
-    const matching = registry.sectionIds
-      .filter((id) => id.toLowerCase().startsWith(prefix.toLowerCase()))
-      .sort((a, b) => compare(a.toLowerCase(), b.toLowerCase()) || compare(a, b));
+    // In the registry's list order, as walked (RUL-9 before RUL-10).
+    const matching = registry.sectionIds.filter((id) => id.toLowerCase().startsWith(prefix.toLowerCase()));
     const want = { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS };
     if (JSON.stringify(completion) !== JSON.stringify(want))
       throw new Error(
@@ -166,7 +165,6 @@ export async function describeGateway({ port, headers }, registry) {
   return { port, headers, resources: listed.length, lastPageCursor, fewPrefix, manyPrefix, glossaryPages };
 }
 
-const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const completeParams = (prefix) => ({
   ref: { type: 'ref/resource', uri: STANDARDS_TEMPLATE },
   argument: { name: 'sectionId', value: prefix },

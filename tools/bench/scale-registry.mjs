@@ -99,18 +99,28 @@ export async function seedRegistry({ sizes, seed, directory, serverEnv, startSer
   return { generated, generateSeconds, check, sampleImport, fullImport, server };
 }
 
+/** Text order, the order of every list but the standards'. */
+const byCodeUnits = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The standards' order, written here from README's words: letters as text, then the number as a number (RUL-9 before RUL-10). */
+function bySectionId(a, b) {
+  const [aLetters, aNumber] = [a.slice(0, a.lastIndexOf('-')), Number(a.slice(a.lastIndexOf('-') + 1))];
+  const [bLetters, bNumber] = [b.slice(0, b.lastIndexOf('-')), Number(b.slice(b.lastIndexOf('-') + 1))];
+  return byCodeUnits(aLetters, bLetters) || aNumber - bNumber;
+}
+
 /**
  * Walks every page of a registry list (pages of WALK_LIMIT) and proves them right: keys strictly
- * ascending (no item twice, none skipped between pages), as many as the manifest counts, the last page
- * without a next cursor. Resolves with the items in list order.
+ * ascending in the list's order (no item twice, none skipped between pages), as many as the manifest counts,
+ * the last page without a next cursor. Resolves with the items in list order.
  */
-async function walk(port, list, keyOf, expected) {
+async function walk(port, list, keyOf, expected, order = byCodeUnits) {
   const items = [];
   let cursor = null;
   do {
     const page = await requestJson(port, 'GET', `${API}/${list}?limit=${WALK_LIMIT}${cursor ? `&cursor=${cursor}` : ''}`, {});
     for (const item of page.items) {
-      if (items.length > 0 && !(keyOf(items.at(-1)) < keyOf(item)))
+      if (items.length > 0 && !(order(keyOf(items.at(-1)), keyOf(item)) < 0))
         throw new Error(`${list}: ${keyOf(item)} follows ${keyOf(items.at(-1))}`);
       items.push(item);
     }
@@ -123,7 +133,7 @@ async function walk(port, list, keyOf, expected) {
 /** What the reads of one server need (ids, cursors, queries), found by walking its lists, each page checked. */
 export async function describeRegistry(port, cursorOf, page) {
   const manifest = await requestJson(port, 'GET', `${API}/manifest`, {});
-  const standards = await walk(port, 'standards', (s) => s.sectionId, manifest.counts.standards);
+  const standards = await walk(port, 'standards', (s) => s.sectionId, manifest.counts.standards, bySectionId);
   const terms = await walk(port, 'terms', (t) => t.termId, manifest.counts.terms);
   const tasks = await walk(port, 'tasks', (t) => t.taskCode, manifest.counts.tasks);
   const policies = await walk(port, 'policies', (p) => p.policyId, manifest.counts.policies);
