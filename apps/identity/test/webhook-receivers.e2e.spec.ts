@@ -454,12 +454,17 @@ describe('removing an endpoint', () => {
     await request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(platform()).send({ enabled: true }).expect(404);
   });
 
-  it('lets the platform remove any endpoint, and forgets removed ones after the audit period', async () => {
+  it('lets the platform remove any endpoint, and forgets removed ones, with their deliveries, after the audit period', async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
+    receiver.answer(partner.path, 204);
+    await registerApp(partner.key.secret);
+    await dispatcher.drain();
     await request(identity.server).delete(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(204);
     const day = seconds(86400);
     await dispatcher.drain(new Date(Date.now() + (REMOVED_ENDPOINT_AUDIT_DAYS - 1) * day));
     await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(200);
+    // A live endpoint's ended deliveries go after DELIVERY_HISTORY_DAYS; a removed one's stay for the whole audit period.
+    expect((await deliveries(partner.id, identity.platformKey)).map((delivery) => delivery.status)).toEqual(['delivered']);
     await dispatcher.drain(new Date(Date.now() + (REMOVED_ENDPOINT_AUDIT_DAYS + 1) * day));
     await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(platform()).expect(404);
     expect(await identity.dataSource.query('SELECT 1 FROM webhook_delivery WHERE endpoint_id = $1', [partner.id])).toEqual([]);

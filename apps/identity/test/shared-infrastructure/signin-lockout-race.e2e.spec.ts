@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 describe('sign-in attempts sent at once', () => {
-  it('checks no more passwords than the lockout allows, however the attempts are ordered', async () => {
+  it('answers no more guesses than the lockout allows, however the attempts are ordered', async () => {
     const user = await createUserWithPassword(scene.identity, scene.app);
     const browser = new FormBrowser();
     const config = await scene.flow.relyingParty(scene.app);
@@ -40,7 +40,7 @@ describe('sign-in attempts sent at once', () => {
       await observer.release();
     }
 
-    // Three are checked (two answered "wrong", one that locks); the other two are refused unchecked.
+    // Three are counted (two answered "wrong", one that locks); the other two are refused whatever they guessed.
     expect(answers.map((page) => page.status).sort()).toEqual([401, 401, 429, 429, 429]);
     const [checked] = await scene.identity.dataSource.query(
       `SELECT count(*)::int AS n FROM audit_entry WHERE action = 'signin.password' AND target = $1 AND outcome = 'failure'`,

@@ -95,13 +95,13 @@ export class SettlementsRepository {
     return rows[0] ?? null;
   }
 
-  /** Runs in posting order; a cursor names a run, whose position is read in SQL (microsecond timestamps). */
   /** Whether a run of the organization's project has this id (what a cursor of the project's runs may name). */
   async hasRun(organizationId: string, projectId: string, id: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(HAS_RUN, [id, organizationId, projectId]);
     return rows.length > 0;
   }
 
+  /** Runs in posting order; a cursor names a run, whose position is read in SQL (microsecond timestamps). */
   async listRuns(organizationId: string, projectId: string, afterId: string | undefined, limit: number): Promise<SettlementRun[]> {
     return this.dataSource.query(LIST_RUNS, [organizationId, projectId, afterId ?? null, limit]);
   }

@@ -351,10 +351,14 @@ export class WebhooksRepository {
     return dropped;
   }
 
-  /** Forgets the deliveries created before `before` that are no longer pending (delivered, failed or dropped); how many. */
+  /**
+   * Forgets a live endpoint's deliveries created before `before` that are no longer pending (delivered, failed or
+   * dropped); how many. A removed endpoint's are kept with it for its audit period (`purgeDeleted`).
+   */
   async purgeEndedDeliveries(manager: EntityManager, before: Date): Promise<number> {
     const [, purged]: [unknown[], number] = await manager.query(
-      `DELETE FROM webhook_delivery WHERE status <> 'pending' AND created_at < $1`,
+      `DELETE FROM webhook_delivery d USING webhook_endpoint e
+        WHERE e.id = d.endpoint_id AND e.deleted_at IS NULL AND d.status <> 'pending' AND d.created_at < $1`,
       [before],
     );
     return purged;

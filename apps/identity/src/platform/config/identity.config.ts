@@ -5,7 +5,6 @@ import { CommonServiceConfig, DevelopmentOnly, NotPublishedInProduction, Require
 
 const toInt = () => Type(() => Number);
 
-/** A duration that must exceed another variable's. */
 /** The routes a service credential may be given, each behind `ServiceAuth(right)`. */
 export const SERVICE_RIGHTS = ['decisions', 'token-exchange', 'event-handover'] as const;
 export type ServiceRight = (typeof SERVICE_RIGHTS)[number];
@@ -43,6 +42,7 @@ function NamesServices(): PropertyDecorator {
   });
 }
 
+/** A duration that must exceed another variable's. */
 function LongerThan(other: keyof IdentityConfig & string): PropertyDecorator {
   return ValidateBy({
     name: 'longerThan',
@@ -327,13 +327,13 @@ export class IdentityConfig extends CommonServiceConfig {
     return new URL(this.oidcIssuer).origin;
   }
 
-  /** Token → service name. */
   /** Each named service's rights; null when SERVICE_RIGHTS is unset (every credential holds every right). */
   get serviceRights(): Map<string, Set<ServiceRight>> | null {
     if (this.SERVICE_RIGHTS === undefined) return null;
     return serviceRightsOf(this.SERVICE_RIGHTS);
   }
 
+  /** Token → service name. */
   get serviceTokens(): Map<string, string> {
     const tokens = new Map<string, string>();
     for (const pair of (this.DECISION_SERVICE_TOKENS ?? '').split(',').filter(Boolean)) {

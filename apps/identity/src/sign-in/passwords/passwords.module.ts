@@ -4,6 +4,7 @@ import { AuditModule } from '../../platform/audit-trail/audit.module';
 import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
 import { UsersModule } from '../../people/users/users.module';
+import { PasswordHasher } from './password-hash';
 import { PasswordLinksModule } from './password-links.module';
 import { PasswordPagesController } from './password-pages.controller';
 import { PasswordPagesService } from './password-pages.service';
@@ -15,7 +16,7 @@ import { IdentityConfigModule } from '../../platform/config/identity-config.modu
 @Module({
   imports: [IdentityConfigModule, CallersModule, AuditModule, UsersModule, UnifiedUsersModule, PasswordLinksModule],
   controllers: [PasswordsController, PasswordPagesController],
-  providers: [PasswordsRepository, PasswordsService, PasswordPagesService],
+  providers: [PasswordHasher, PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],
 })
 export class PasswordsModule implements NestModule {

@@ -10,7 +10,7 @@ import { UnifiedUsersService } from '../../people/unified-users/unified-users.se
 import { UsersService } from '../../people/users/users.service';
 import { userNotFound } from '../../people/users/users.errors';
 import { registeringKeyRevoked } from '../../partners/registered-apps/registered-apps.errors';
-import { hashPassword, verifyPassword } from './password-hash';
+import { PasswordHasher } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
 import { agentKeyRefused, loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
@@ -41,6 +41,7 @@ export class PasswordsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly passwords: PasswordsRepository,
+    private readonly hasher: PasswordHasher,
     private readonly links: PasswordLinksRepository,
     private readonly users: UsersService,
     private readonly unifiedUsers: UnifiedUsersService,
@@ -108,7 +109,7 @@ export class PasswordsService {
     const problem = passwordProblem(password, setup.loginEmail);
     if (problem) return { kind: 'rejected', problem };
     if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
-    const hash = await hashPassword(password);
+    const hash = await this.hasher.hash(password);
     // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
     const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
     const spent = await this.dataSource.transaction(async (manager): Promise<PasswordSetup | 'email_taken' | null> => {
@@ -140,14 +141,18 @@ export class PasswordsService {
     const stored = candidates[0];
     if (!stored) return (await this.passwords.unifiedUserHasEmail(address)) ? { kind: 'no_password' } : { kind: 'unknown_user' };
     if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
-    // One check of an account at a time: its row is held from reading the lock through the check to the count and its
-    // audit entry. So attempts sent at once each see what the ones before them left (no more passwords are checked
-    // than the lockout allows), and a count (and a lock it reaches) commits with its entry or not at all.
+    // The slow hash runs before the transaction, holding no pool connection: one client may send more attempts at once
+    // than the pool has connections. Its answer counts only under the account's row, held from reading the lock again
+    // through the count to its audit entry: attempts sent at once each see what the ones before them left (no more
+    // guesses are answered than the lockout allows), and a count (and a lock it reaches) commits with its entry or not at all.
+    const matches = await this.hasher.verify(password, stored.passwordHash);
     return this.dataSource.transaction(async (manager): Promise<Authentication> => {
       const account = await this.passwords.lockAccount(manager, stored.uid);
       if (!account) return { kind: 'unknown_user' };
       if (account.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(account.lockedUntil) };
-      if (await verifyPassword(password, account.passwordHash)) {
+      // A password set since it was read is checked again, under the row (rare: a setup and a sign-in at once).
+      const right = account.passwordHash === stored.passwordHash ? matches : await this.hasher.verify(password, account.passwordHash);
+      if (right) {
         const user = await this.unifiedUsers.findResolved(stored.uid, manager);
         if (!user) return { kind: 'unknown_user' };
         await this.passwords.clearFailures(manager, stored.uid);

@@ -130,7 +130,8 @@ UPDATE webhook_delivery SET status = 'dropped', next_attempt_at = NULL, lease_to
 WHERE endpoint_id = $1 AND status = 'pending';
 
 -- WebhooksRepository.purgeEndedDeliveries
-DELETE FROM webhook_delivery WHERE status <> 'pending' AND created_at < $1;
+DELETE FROM webhook_delivery d USING webhook_endpoint e
+WHERE e.id = d.endpoint_id AND e.deleted_at IS NULL AND d.status <> 'pending' AND d.created_at < $1;
 
 -- WebhooksRepository.purgeDeleted
 DELETE FROM webhook_delivery WHERE endpoint_id IN (SELECT id FROM webhook_endpoint WHERE deleted_at < $1);
