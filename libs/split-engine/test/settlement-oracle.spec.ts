@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import {
   SUPPORTED_CURRENCIES,
+  allocateParts,
   explainSettlement,
   formatSettlement,
   minorDigitsOf,
@@ -150,7 +151,7 @@ const scenarios: fc.Arbitrary<ScenarioContent> = fc.constantFrom(...SUPPORTED_CU
   const positiveMoney = fc
     .tuple(minorAmounts(digits), fc.boolean())
     .map(([minor, short]) => amountText(minor === 0n ? 1n : minor, digits, short));
-  return fc.uniqueArray(participantIdArb, { minLength: 1, maxLength: 40 }).chain((ids) => {
+  return fc.uniqueArray(participantIdArb, { minLength: 1, maxLength: 40, size: 'medium' }).chain((ids) => {
     const subset = fc.shuffledSubarray(ids, { minLength: 1 });
     const fixedTier = subset.chain((chosen) => fc.tuple(...chosen.map((id) => money.map((amount) => ({ participantId: id, amount })))));
     const percentageTier = subset.chain(sharesOf);
@@ -199,6 +200,23 @@ const sharesOfPairs = (pairs: [string, number][]) => pairs.map(([participantId, 
 describe('settlement, against an independent oracle of the split rules', () => {
   it('pays every tier, share and participant exactly what the rules say, in every currency and at any size', () => {
     fc.assert(fc.property(scenarios, expectEngineMatchesOracle), { numRuns: 300 });
+  });
+
+  it('allocates any amount over up to 100 shares exactly as largest remainder says, ties included', () => {
+    const shareLists = fc.uniqueArray(participantIdArb, { minLength: 1, maxLength: 100, size: 'max' }).chain(sharesOf);
+    const amounts = fc.oneof(fc.bigInt({ min: 0n, max: 200n }), fc.bigInt({ min: 0n, max: 10n ** 21n - 1n }));
+    fc.assert(
+      fc.property(amounts, shareLists, (amount, shares) => {
+        const parts = allocateParts(
+          amount,
+          shares.map(({ participantId, basisPoints }) => ({ id: participantId, basisPoints })),
+        );
+        expect(
+          parts.map(({ id, basisPoints, amount: paid, roundingUnits }) => ({ participantId: id, basisPoints, paid, roundingUnits })),
+        ).toEqual(largestRemainder(amount, shares));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('sums the periods of a scenario exactly, participant by participant', () => {
