@@ -509,6 +509,29 @@ describe('a period is settled once; corrections reverse entry by entry', () => {
   });
 });
 
+describe('ledgers hold sums beyond what one posting can carry', () => {
+  it('reads a ledger page after a cursor whose opening balance has more than 18 integer digits, exactly', async () => {
+    const { projectId } = await activatedProject(running.api, ORG);
+    const largest = '999999999999999999.99';
+    const runs = [
+      await post(projectId, { periodId: '2031-01', revenue: largest, costs: '0' }),
+      await post(projectId, { periodId: '2031-02', revenue: largest, costs: '0' }),
+      await post(projectId, { periodId: '2031-03', revenue: largest, costs: '0' }),
+      await post(projectId, { periodId: '2031-04', revenue: largest, costs: '0' }),
+    ];
+    const legalEntityId = LEGAL_ENTITIES.alice;
+    const posted = runs.map(
+      (run) => run.allocations.find((a: { legalEntityId: string }) => a.legalEntityId === legalEntityId).amount as string,
+    );
+    const { entries, balances } = await ledger(legalEntityId);
+    let expected = 0n;
+    for (const entry of entries) expected += parseAmount(entry.amount, 'EUR');
+    expect(formatAmount(expected, 'EUR').split('.')[0]!.length).toBeGreaterThan(18);
+    expect(balances).toEqual([{ currency: 'EUR', balance: formatAmount(expected, 'EUR') }]);
+    expect(entries.slice(-4).map((entry) => entry.amount)).toEqual(posted);
+  });
+});
+
 describe('only authorised people may post', () => {
   it('refuses API keys whatever identity answers, writing nothing (not even a challenge)', async () => {
     const { projectId } = await activatedProject(running.api, ORG);

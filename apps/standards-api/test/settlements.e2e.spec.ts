@@ -351,6 +351,17 @@ describe('equity ledgers', () => {
     expect(summary(paged.flatMap((page) => page.entries))).toEqual(FULL_LEDGER.slice(2));
   });
 
+  it('counts every entry before the window when a cursor and a later `from` are given together', async () => {
+    // The cursor names the first entry; `from` starts the window at the third: the second (1500 JPY) is before the window too.
+    const [first] = await walkLedger({ limit: 1 });
+    const window = await get(`/equity-ledgers/${ALICE}`).query({ cursor: first.nextCursor, from: '2026-02-28T10:00:00Z' }).expect(200);
+    expect(summary(window.body.entries)).toEqual(FULL_LEDGER.slice(2));
+    expect(window.body.balances).toEqual([
+      { currency: 'EUR', balance: '90071992547497.44' },
+      { currency: 'JPY', balance: '1300' },
+    ]);
+  });
+
   it('takes an entry shown at `to` into the window: times are shown to the millisecond, entries are posted to the microsecond', async () => {
     const all = (await get(`/equity-ledgers/${ALICE}`).expect(200)).body.entries as { postedAt: string }[];
     expect(all.slice(0, 2).map((entry) => entry.postedAt)).toEqual(['2026-01-31T10:00:00.000Z', '2026-01-31T10:00:00.000Z']);

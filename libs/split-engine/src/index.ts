@@ -2,7 +2,7 @@
 export { SPLIT_ENGINE_ERROR_CODES, SplitEngineError, type SplitEngineErrorCode } from './errors';
 
 export { SUPPORTED_CURRENCIES, isSupportedCurrency, minorDigitsOf } from './money/currencies';
-export { MAX_INTEGER_DIGITS, formatAmount, formatMoney, parseAmount } from './money/decimal-amount';
+export { MAX_INTEGER_DIGITS, MAX_TOTAL_INTEGER_DIGITS, formatAmount, formatMoney, parseAmount, parseTotal } from './money/decimal-amount';
 export { WHOLE_IN_BASIS_POINTS, basisPointsAsPercent } from './money/basis-points';
 
 export type {

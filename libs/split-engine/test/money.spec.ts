@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { SUPPORTED_CURRENCIES, SplitEngineError, basisPointsAsPercent, formatAmount, minorDigitsOf, parseAmount } from '../src';
+import { SUPPORTED_CURRENCIES, SplitEngineError, basisPointsAsPercent, formatAmount, minorDigitsOf, parseAmount, parseTotal } from '../src';
 
 describe('parseAmount', () => {
   it('reads a decimal string into exact minor units', () => {
@@ -33,6 +33,25 @@ describe('parseAmount', () => {
     ['1.00', 'XYZ', 'unsupported_currency'],
   ])('refuses %j in %s with %s', (text, currency, code) => {
     expect(() => parseAmount(text, currency)).toThrow(expect.objectContaining({ name: 'SplitEngineError', code }));
+  });
+});
+
+describe('parseTotal', () => {
+  it('reads a sum of amounts with more integer digits than one amount may have, exactly', () => {
+    // Two of the largest amounts a period may have: a ledger balance or a total over periods.
+    const twoLargest = formatAmount(2n * parseAmount('999999999999999999.99', 'EUR'), 'EUR');
+    expect(twoLargest).toBe('1999999999999999999.98');
+    expect(parseTotal(twoLargest, 'EUR')).toBe(199999999999999999998n);
+    expect(parseTotal('-1999999999999999999999', 'JPY')).toBe(-1999999999999999999999n);
+  });
+
+  it.each([
+    ['1.234', 'EUR', 'too_many_decimals'],
+    ['1e30', 'EUR', 'invalid_amount'],
+    ['1' + '0'.repeat(40), 'EUR', 'amount_too_large'],
+    ['1.00', 'XYZ', 'unsupported_currency'],
+  ])('still refuses %j in %s with %s', (text, currency, code) => {
+    expect(() => parseTotal(text, currency)).toThrow(expect.objectContaining({ name: 'SplitEngineError', code }));
   });
 });
 

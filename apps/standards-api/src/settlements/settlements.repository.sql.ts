@@ -81,6 +81,9 @@ export const BALANCE_BOUNDS = {
   time: 'b.posted_at < $3::timestamptz',
 } as const;
 
+/** $1 the cursor's entry, $2 a window's `from`: whether the entry was posted before it (then `from` starts the window later). */
+export const CURSOR_BEFORE_TIME = `SELECT c.posted_at < $2::timestamptz AS before FROM equity_ledger_entry c WHERE c.id = $1`;
+
 /**
  * Each currency's stored running balance at its latest entry within the bound ($1 organization, $2 legal
  * entity, $3 the bound's value): the currencies by a loose index scan, then one backward probe each.

@@ -5,6 +5,7 @@ import type { FormattedSettlement, PeriodSettlement, ScenarioContent } from '@st
 import {
   ALLOCATION_ENTRIES,
   BALANCE_BOUNDS,
+  CURSOR_BEFORE_TIME,
   FIND_RUN,
   HAS_LEDGER_ENTRY,
   HAS_RUN,
@@ -208,9 +209,18 @@ export class SettlementsRepository {
    * latest entry before the start (one index lookup per currency), never by adding up the entries.
    */
   async balancesBefore(manager: EntityManager, window: LedgerWindow): Promise<{ currency: string; total: string }[]> {
+    const start = await this.windowStart(manager, window);
     // At the beginning of the ledger, nothing comes before.
-    if (window.afterEntryId === undefined && window.from === undefined) return [];
-    const bound = window.afterEntryId !== undefined ? BALANCE_BOUNDS.cursor : BALANCE_BOUNDS.time;
-    return manager.query(balancesBefore(bound), [window.organizationId, window.legalEntityId, window.afterEntryId ?? window.from]);
+    if (start === null) return [];
+    return manager.query(balancesBefore(BALANCE_BOUNDS[start.bound]), [window.organizationId, window.legalEntityId, start.value]);
+  }
+
+  /** The later of the window's cursor and its `from`: a page after a cursor may also start at a later `from`. */
+  private async windowStart(manager: EntityManager, window: LedgerWindow): Promise<{ bound: 'cursor' | 'time'; value: string } | null> {
+    const { afterEntryId, from } = window;
+    if (afterEntryId === undefined) return from === undefined ? null : { bound: 'time', value: from };
+    if (from === undefined) return { bound: 'cursor', value: afterEntryId };
+    const rows: { before: boolean }[] = await manager.query(CURSOR_BEFORE_TIME, [afterEntryId, from]);
+    return rows[0]?.before === true ? { bound: 'time', value: from } : { bound: 'cursor', value: afterEntryId };
   }
 }

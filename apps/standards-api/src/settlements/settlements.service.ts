@@ -9,7 +9,7 @@ import {
   type SettlementRunDto,
 } from '@stdreg/contracts';
 import { decodeCursor, encodeCursor, keysetPage, isUuid } from '@stdreg/server-kit';
-import { formatAmount, parseAmount } from '@stdreg/split-engine';
+import { formatAmount, parseAmount, parseTotal } from '@stdreg/split-engine';
 import type { Caller } from '../callers/caller';
 import { SplitProjectsService } from '../split-projects/split-projects.service';
 import { invalidCursor, legalEntityIdTooLong, runNotFound, timeRangeEmpty } from './settlements.errors';
@@ -84,7 +84,7 @@ export class SettlementsService {
       };
     });
     const page = found.slice(0, limit);
-    const running = new Map(opening.map(({ currency, total }) => [currency, parseAmount(total, currency)]));
+    const running = new Map(opening.map(({ currency, total }) => [currency, parseTotal(total, currency)]));
     const entries = page.map((entry) => toEntryDto(entry, running));
     return {
       legalEntityId,

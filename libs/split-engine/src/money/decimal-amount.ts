@@ -4,14 +4,19 @@ import { minorDigitsOf } from './currencies';
 
 /** More than enough for any real amount, and it keeps a hostile string from becoming a huge bigint. */
 export const MAX_INTEGER_DIGITS = 18;
+/** A total still has a bound: far beyond any sum of amounts (10^12 of them at the largest), yet a small bigint. */
+export const MAX_TOTAL_INTEGER_DIGITS = 40;
 
 const DECIMAL = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 export type DecimalReading =
   { ok: true; minor: bigint } | { ok: false; code: 'invalid_amount' | 'too_many_decimals' | 'amount_too_large'; reason: string };
 
-/** Reads a decimal string with at most `minorDigits` fraction digits; negative amounts are read, not refused. */
-export function readDecimal(text: string, minorDigits: number): DecimalReading {
+/**
+ * Reads a decimal string with at most `minorDigits` fraction digits and `maxIntegerDigits` integer
+ * digits; negative amounts are read, not refused.
+ */
+export function readDecimal(text: string, minorDigits: number, maxIntegerDigits = MAX_INTEGER_DIGITS): DecimalReading {
   const match = DECIMAL.exec(text);
   if (!match) {
     return {
@@ -28,8 +33,8 @@ export function readDecimal(text: string, minorDigits: number): DecimalReading {
       reason: minorDigits === 0 ? 'must be a whole number in this currency' : `must have at most ${minorDigits} decimal places`,
     };
   }
-  if (whole.length > MAX_INTEGER_DIGITS) {
-    return { ok: false, code: 'amount_too_large', reason: `must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point` };
+  if (whole.length > maxIntegerDigits) {
+    return { ok: false, code: 'amount_too_large', reason: `must have at most ${maxIntegerDigits} digits before the decimal point` };
   }
   const magnitude = BigInt(whole + fraction.padEnd(minorDigits, '0'));
   if (sign === '-' && magnitude === 0n) {
@@ -46,7 +51,19 @@ export function requireMinorDigits(currency: string): number {
 
 /** "1234.5" EUR -> 123450n. Throws SplitEngineError for text that is not an amount of that currency. */
 export function parseAmount(text: string, currency: string): bigint {
-  const reading = readDecimal(text, requireMinorDigits(currency));
+  return parseDecimal(text, currency, MAX_INTEGER_DIGITS);
+}
+
+/**
+ * Reads a sum of amounts this system computed itself (a ledger balance, a total over periods): one
+ * amount has at most MAX_INTEGER_DIGITS integer digits, but a sum of them may have more.
+ */
+export function parseTotal(text: string, currency: string): bigint {
+  return parseDecimal(text, currency, MAX_TOTAL_INTEGER_DIGITS);
+}
+
+function parseDecimal(text: string, currency: string, maxIntegerDigits: number): bigint {
+  const reading = readDecimal(text, requireMinorDigits(currency), maxIntegerDigits);
   if (!reading.ok) throw new SplitEngineError(reading.code, `${JSON.stringify(text)} ${reading.reason} (${currency})`);
   return reading.minor;
 }

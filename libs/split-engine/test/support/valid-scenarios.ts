@@ -29,28 +29,34 @@ export const validScenarios = fc.constantFrom('EUR', 'JPY', 'KWD').chain((curren
       last: shares,
       listed: fc.shuffledSubarray(participantIds, { minLength: participantIds.length, maxLength: participantIds.length }),
     })
-    .map(({ periods, fixed, capped, last, listed }): ScenarioContent => {
-      const label = { en: 'Tier', 'zh-Hans': '层级' };
-      const tiers: Tier[] = [
-        ...fixed.map((allocations, i): Tier => ({ tierId: `fixed-${i}`, kind: 'fixed', label, allocations })),
-        ...capped.map(([tierShares, capAmount], i): Tier => ({
-          tierId: `capped-${i}`,
-          kind: 'percentage',
-          label,
-          shares: tierShares,
-          capAmount,
-        })),
-        { tierId: 'rest', kind: 'percentage', label, shares: last },
-      ];
-      return {
-        currency,
-        periods: periods.map((period, i) => ({ periodId: `p-${i}`, ...period })),
-        participants: listed.map((participantId) => ({
-          participantId,
-          name: { en: participantId, 'zh-Hans': participantId },
-          legalEntityId: `LEI-${participantId}`,
-        })),
-        tiers,
-      };
-    });
+    .map((parts) => scenarioOf(currency, parts));
 });
+
+/** The parts of a generated scenario: fixed tiers first, then capped splits, then the uncapped rest. */
+export interface ScenarioParts {
+  periods: { revenue: string; costs: string }[];
+  fixed: { participantId: string; amount: string }[][];
+  capped: [{ participantId: string; basisPoints: number }[], string][];
+  last: { participantId: string; basisPoints: number }[];
+  /** Every participant id, in the order the scenario lists them. */
+  listed: string[];
+}
+
+export function scenarioOf(currency: string, { periods, fixed, capped, last, listed }: ScenarioParts): ScenarioContent {
+  const label = { en: 'Tier', 'zh-Hans': '层级' };
+  const tiers: Tier[] = [
+    ...fixed.map((allocations, i): Tier => ({ tierId: `fixed-${i}`, kind: 'fixed', label, allocations })),
+    ...capped.map(([shares, capAmount], i): Tier => ({ tierId: `capped-${i}`, kind: 'percentage', label, shares, capAmount })),
+    { tierId: 'rest', kind: 'percentage', label, shares: last },
+  ];
+  return {
+    currency,
+    periods: periods.map((period, i) => ({ periodId: `p-${i}`, ...period })),
+    participants: listed.map((participantId) => ({
+      participantId,
+      name: { en: participantId, 'zh-Hans': participantId },
+      legalEntityId: `LEI-${participantId}`,
+    })),
+    tiers,
+  };
+}

@@ -1,4 +1,4 @@
-import { formatMoney, formatSettlement, parseAmount, settlePeriod, settleScenario } from '@stdreg/split-engine';
+import { formatMoney, formatSettlement, parseTotal, settlePeriod, settleScenario } from '@stdreg/split-engine';
 import { z } from 'zod';
 import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { failure } from '../shared-schemas';
@@ -28,7 +28,7 @@ export const calculateDraftSettlement = defineTool({
   },
   render: ({ settlement }) => {
     const scope = settlement.kind === 'period' ? `period ${settlement.periodId}` : `${settlement.periods.length} period(s)`;
-    const money = (amount: string) => formatMoney(parseAmount(amount, settlement.currency), settlement.currency);
+    const money = (amount: string) => formatMoney(parseTotal(amount, settlement.currency), settlement.currency);
     return [
       `Draft settlement (not posted), ${scope}: distributable ${money(settlement.distributable)}`,
       ...settlement.participants.map((p) => `${p.participantId}: ${money(p.total)}`),

@@ -1,4 +1,4 @@
-import { formatAmount, formatMoney, formatSettlement, parseAmount, settleScenario } from '@stdreg/split-engine';
+import { formatAmount, formatMoney, formatSettlement, parseAmount, parseTotal, settleScenario } from '@stdreg/split-engine';
 import { z } from 'zod';
 import { defineTool, NOTHING, PURE_READ } from '../tool-definition';
 import { failure } from '../shared-schemas';
@@ -100,7 +100,7 @@ export const simulateOperatingPlan = defineTool({
     };
   },
   render: (o) => {
-    const money = (value: string) => formatMoney(parseAmount(value, o.currency), o.currency);
+    const money = (value: string) => formatMoney(parseTotal(value, o.currency), o.currency);
     return [
       `${o.periods.length} period(s): revenue ${money(o.totals.revenue)}, costs ${money(o.totals.costs)}, distributable ${money(o.totals.distributable)}`,
       ...o.totals.allocations.map((a) => `${a.participantId}: ${money(a.total)}`),

@@ -88,3 +88,6 @@ SELECT c.currency, latest.balance AS total FROM currencies c
      WHERE b.organization_id = $1 AND b.legal_entity_id = $2 AND b.currency = c.currency AND ${bound}
      ORDER BY b.posted_at DESC, b.id DESC LIMIT 1) latest
  WHERE c.currency IS NOT NULL ORDER BY c.currency;
+
+-- SettlementsRepository.windowStart
+SELECT c.posted_at < $2::timestamptz AS before FROM equity_ledger_entry c WHERE c.id = $1;
