@@ -15,6 +15,16 @@ const ports = {
   'mcp-gateway': Number(env.MCP_GATEWAY_PORT ?? 3002),
   identity: Number(env.IDENTITY_PORT ?? 3003),
 };
+// Against a real PostgreSQL, identity and standards-api each need a database of their own (each keeps its own
+// migrations, and both have an event outbox): one DATABASE_URL for all three would fail identity's migrations.
+if (env.DATABASE_URL) {
+  console.error(
+    'npm start: DATABASE_URL would give identity and standards-api one database, and each needs its own: ' +
+      'set IDENTITY_DATABASE_URL and STANDARDS_API_DATABASE_URL instead (README, "Against a real PostgreSQL").',
+  );
+  process.exit(1);
+}
+const databases = { identity: env.IDENTITY_DATABASE_URL, 'standards-api': env.STANDARDS_API_DATABASE_URL };
 env.STANDARDS_API_URL ??= `http://127.0.0.1:${ports['standards-api']}`;
 env.IDENTITY_URL ??= `http://127.0.0.1:${ports.identity}`;
 // The credential standards-api and mcp-gateway present to identity's decision endpoint: new each start.
@@ -42,7 +52,11 @@ const build = process.argv.includes('--no-build')
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const children = Object.keys(ports).map((service) =>
-  spawn(process.execPath, [path.join(root, 'dist/apps', service, 'main.js')], { cwd: root, env, stdio: 'inherit' }),
+  spawn(process.execPath, [path.join(root, 'dist/apps', service, 'main.js')], {
+    cwd: root,
+    env: databases[service] ? { ...env, DATABASE_URL: databases[service] } : env,
+    stdio: 'inherit',
+  }),
 );
 let stopping = false;
 for (const child of children) {

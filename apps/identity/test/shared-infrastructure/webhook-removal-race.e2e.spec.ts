@@ -2,22 +2,15 @@
 // the dispatcher's must run side by side, which an embedded database's single connection cannot.
 import request from 'supertest';
 import { JsonLogger } from '@stdreg/server-kit';
-import { WebhookReceiver } from '@stdreg/server-kit/testing';
 import { WebhookDispatcher } from '../../src/partners/webhooks/webhook-dispatcher';
 import { WebhooksRepository } from '../../src/partners/webhooks/webhooks.repository';
-import { startIdentity, type RunningIdentity } from '../support/identity-app';
+import { startWebhookScene, type WebhookScene } from '../support/webhook-scene';
 
-let identity: RunningIdentity;
-let receiver: WebhookReceiver;
-
+let scene: WebhookScene;
 beforeAll(async () => {
-  receiver = await new WebhookReceiver().start();
-  identity = await startIdentity({ WEBHOOK_DISPATCHER: 'off', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  scene = await startWebhookScene();
 });
-afterAll(async () => {
-  await identity.close();
-  await receiver.close();
-});
+afterAll(() => scene?.close());
 
 async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
   for (const deadline = Date.now() + 30_000; !(await probe());) {
@@ -27,42 +20,42 @@ async function until(probe: () => Promise<boolean> | boolean, what: string): Pro
 }
 
 it('records a 410 that arrives while its endpoint is being removed, in the same lock order, without a deadlock', async () => {
-  const key = await identity.newAppKey();
-  const created = await request(identity.server)
+  const key = await scene.identity.newAppKey();
+  const created = await request(scene.identity.server)
     .post('/v1/webhook-endpoints')
     .set({ Authorization: `Bearer ${key.secret}` })
-    .send({ url: receiver.url('/gone'), eventTypes: ['app.registered'] })
+    .send({ url: scene.receiver.url('/gone'), eventTypes: ['app.registered'] })
     .expect(201);
   const endpointId = created.body.endpoint.id as string;
-  receiver.expect('/gone', created.body.secret);
-  receiver.answer('/gone', 410);
-  receiver.hold('/gone');
-  await request(identity.server)
+  scene.receiver.expect('/gone', created.body.secret);
+  scene.receiver.answer('/gone', 410);
+  scene.receiver.hold('/gone');
+  await request(scene.identity.server)
     .post('/v1/apps')
     .set({ Authorization: `Bearer ${key.secret}` })
     .send({ name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] })
     .expect(201);
   const errors: string[] = [];
-  const logger = identity.app.get(JsonLogger);
+  const logger = scene.identity.app.get(JsonLogger);
   const logError = logger.error.bind(logger);
   logger.error = (message: unknown, ...rest: [string?, string?]) => {
     errors.push(String(message));
     logError(message, ...rest);
   };
-  const draining = identity.app.get(WebhookDispatcher).drain();
-  await until(() => receiver.at('/gone').length === 1, 'the attempt on the wire');
+  const draining = scene.identity.app.get(WebhookDispatcher).drain();
+  await until(() => scene.receiver.at('/gone').length === 1, 'the attempt on the wire');
 
   // The removal's steps, as WebhooksService.remove takes them: the endpoint locked, then its deliveries dropped.
-  const webhooks = identity.app.get(WebhooksRepository);
-  const removal = identity.dataSource.createQueryRunner();
+  const webhooks = scene.identity.app.get(WebhooksRepository);
+  const removal = scene.identity.dataSource.createQueryRunner();
   await removal.connect();
   await removal.startTransaction();
   await webhooks.findEndpoint(endpointId, null, removal.manager);
-  receiver.release('/gone');
+  scene.receiver.release('/gone');
   await until(
     async () =>
       (
-        await identity.dataSource.query(
+        await scene.identity.dataSource.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
         )
       )[0].n > 0,
@@ -75,6 +68,8 @@ it('records a 410 that arrives while its endpoint is being removed, in the same 
   logger.error = logError;
 
   expect(errors).toEqual([]);
-  const [row] = await identity.dataSource.query('SELECT status, lease_token FROM webhook_delivery WHERE endpoint_id = $1', [endpointId]);
+  const [row] = await scene.identity.dataSource.query('SELECT status, lease_token FROM webhook_delivery WHERE endpoint_id = $1', [
+    endpointId,
+  ]);
   expect(row).toEqual({ status: 'dropped', lease_token: null });
 });
