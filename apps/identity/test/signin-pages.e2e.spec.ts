@@ -199,6 +199,26 @@ describe('the sign-out page', () => {
     const chinese = await browser.get(new URL(switchTo![1]!.replace(/&amp;/g, '&'), identity.origin).toString());
     expect(chinese.text).toContain('Partner Portal 请求让您退出登录。您要退出登录吗？');
   });
+
+  it('is never framed nor stored, and neither is the page that says the person is signed out', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const browser = new FormBrowser();
+    const config = await flow.relyingParty(app);
+    const authorization = await flow.authorizationUrl(config);
+    await flow.signIn(authorization, user.email, PASSWORD, browser);
+    const question = await browser.get(`${identity.issuer}/session/end`);
+    expect(question.text).toContain('Do you want to sign out?');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(question.text)![1]!;
+    const confirmed = await browser.post(`${identity.issuer}/session/end/confirm`, { xsrf, logout: 'yes' });
+    const signedOut = await browser.get(new URL(confirmed.location!, confirmed.url).toString());
+    expect(signedOut.status).toBe(200);
+    for (const page of [question, signedOut]) {
+      expect(Object.fromEntries(page.headers)).toMatchObject({ 'cache-control': 'no-store', 'x-frame-options': 'DENY' });
+      expect(page.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
+    }
+  });
 });
 
 /** A page as a person reads it: tags out, entities back, white space collapsed. */

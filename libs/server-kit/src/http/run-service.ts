@@ -7,6 +7,7 @@ import type { CommonServiceConfig } from '../config/common-config';
 import { JsonLogger } from '../logging/json-logger';
 import { configureHttpApp } from './configure-app';
 import { urlInputPolicy } from './input-policy';
+import { notStoredUnlessRouteSays } from './cache-policy';
 import { keepIdleConnectionsOpen } from './idle-connections';
 import { answerUnparsableRequests } from './unparsable-requests';
 import { handleShutdownSignals } from './graceful-shutdown';
@@ -42,7 +43,9 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
 ): Promise<void> {
   answerUnparsableRequests(app.getHttpServer());
   keepIdleConnectionsOpen(app.getHttpServer());
-  // Before everything, the sub-applications of beforeKit included: no route sees a URL it cannot store.
+  // Before everything, the sub-applications of beforeKit included: no answer is cacheable unless its route says so,
+  // and no route sees a URL it cannot store.
+  app.use(notStoredUnlessRouteSays);
   app.use(urlInputPolicy);
   definition.beforeKit?.(app, config);
   configureHttpApp(app, {

@@ -4,7 +4,7 @@ import { ConfigValidationError } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../../platform/config/identity.config';
 import { agentClientMetadata, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
 import { chooseLocale } from '../pages/signin-locale';
-import { escapeHtml, messagePage } from '../pages/signin-pages';
+import { escapeHtml, messagePage, PAGE_HEADERS } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
 import type { SubjectChanges } from '../../access/subject-changes/subject-changes';
@@ -143,6 +143,7 @@ export function createOidcProvider({
   provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
   provider.use(revokeJwtAccessTokens(accessTokens));
   provider.use(noSecretForPublicClients);
+  provider.use(neverFramed);
   return provider;
 }
 
@@ -224,8 +225,10 @@ async function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, _error: Error
   const locale = localeOf(ctx);
   const t = textsFor(locale);
   const detail = `<p><code>${escapeHtml(out.error)}</code>${out.error_description ? `: ${escapeHtml(out.error_description)}` : ''}</p>`;
-  ctx.type = 'html';
-  ctx.body = messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert', detail);
+  sendProviderPage(
+    ctx,
+    messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert', detail),
+  );
 }
 
 /** The sign-out question, naming the app that asks where it is known, with a switch to the other language. */
@@ -243,20 +246,40 @@ function logoutSource(issuerPath: string) {
     const here = new URL(ctx.originalUrl, 'http://here.invalid');
     here.searchParams.set('ui_locales', locale === 'en' ? 'zh-Hans' : 'en');
     const otherLanguageHref = `${issuerPath.replace(/\/$/, '')}${here.pathname}${here.search}`;
-    ctx.type = 'html';
-    ctx.body = messagePage(
-      locale,
-      (texts) => texts.logoutTitle,
-      appName ? t.logoutQuestionFrom(appName) : t.logoutQuestion,
-      'notice',
-      buttons,
-      otherLanguageHref,
+    sendProviderPage(
+      ctx,
+      messagePage(
+        locale,
+        (texts) => texts.logoutTitle,
+        appName ? t.logoutQuestionFrom(appName) : t.logoutQuestion,
+        'notice',
+        buttons,
+        otherLanguageHref,
+      ),
     );
   };
 }
 
 async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
   const locale = localeOf(ctx);
+  sendProviderPage(
+    ctx,
+    messagePage(locale, (texts) => texts.logoutTitle, textsFor(locale).loggedOut, 'notice'),
+  );
+}
+
+/**
+ * No answer of the provider is shown in a frame. Its pages that identity renders carry every page header (sendProviderPage);
+ * the forms the provider posts itself (sign-out without a session, form_post) keep the inline script they submit with.
+ */
+async function neverFramed(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  ctx.set({ 'X-Frame-Options': PAGE_HEADERS['X-Frame-Options'], 'Content-Security-Policy': "frame-ancestors 'none'" });
+  await next();
+}
+
+/** The provider's own pages (its errors, the sign-out question and answer) carry the sign-in pages' headers. */
+function sendProviderPage(ctx: KoaContextWithOIDC, html: string): void {
+  ctx.set(PAGE_HEADERS);
   ctx.type = 'html';
-  ctx.body = messagePage(locale, (texts) => texts.logoutTitle, textsFor(locale).loggedOut, 'notice');
+  ctx.body = html;
 }

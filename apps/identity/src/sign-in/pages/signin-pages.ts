@@ -223,19 +223,20 @@ export function messagePage(
 }
 
 /**
- * Sends a page with the headers every sign-in and password page carries: never framed (clickjacking),
+ * The headers every sign-in, password and OpenID Provider page carries: never framed (clickjacking),
  * never cached or stored, no referrer (set-password URLs hold their token), no script.
  */
+export const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
 export function sendPage(res: Response, status: number, html: string): void {
   res
     .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Frame-Options': 'DENY',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-    })
+    .set({ 'Content-Type': 'text/html; charset=utf-8', ...PAGE_HEADERS })
     .send(html);
 }
