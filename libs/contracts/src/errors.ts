@@ -12,6 +12,7 @@ export enum ErrorCode {
   PreconditionFailed = 'precondition_failed',
   PayloadTooLarge = 'payload_too_large',
   HeadersTooLarge = 'headers_too_large',
+  RequestTimeout = 'request_timeout',
   UnsupportedMediaType = 'unsupported_media_type',
   DomainRuleViolated = 'domain_rule_violated',
   ConfirmationRequired = 'confirmation_required',

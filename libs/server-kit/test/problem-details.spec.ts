@@ -28,6 +28,7 @@ describe('a request whose database connection is lost', () => {
     ['a transaction whose query runner TypeORM released after the connection error', new QueryRunnerAlreadyReleasedError()],
     ["a query through a transaction's manager after TypeORM released its runner", new QueryRunnerProviderAlreadyReleasedError()],
     ['no server to connect to', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['no pooled connection free in time', new Error('timeout exceeded when trying to connect')],
   ])('answers 503 service_unavailable with Retry-After for %s', (_, exception) => {
     const answer = answerTo(exception);
     expect(answer.status).toBe(503);

@@ -15,7 +15,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
  * A raw connection to the server and everything it answers until the connection closes. A reset once the server has
  * answered (the client still sending what the server will not read) ends it as a close does: what came is the answer.
  */
-function rawConnection(options: { allowHalfOpen?: boolean } = {}): { socket: Socket; answer: Promise<string> } {
+function rawConnection(options: { allowHalfOpen?: boolean; port?: number } = {}): { socket: Socket; answer: Promise<string> } {
   const socket = connect({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', ...options });
   const answer = new Promise<string>((resolve, reject) => {
     let received = '';
@@ -89,5 +89,45 @@ describe('requests the HTTP parser refuses', () => {
 
   it('still serves a well-formed request', async () => {
     expect(await exchange('GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 [\s\S]*ok$/);
+  });
+});
+
+describe('requests not received in time', () => {
+  let slowServer: Server;
+  let bodiesReceived = 0;
+
+  beforeAll(async () => {
+    // Node's own bounds (60 s for the headers, 300 s for the whole request, checked every 30 s), made short.
+    slowServer = createServer({ headersTimeout: 500, requestTimeout: 1_000, connectionsCheckingInterval: 100 }, (request, response) => {
+      request.resume();
+      request.on('end', () => {
+        bodiesReceived++;
+        response.end('ok');
+      });
+    });
+    answerUnparsableRequests(slowServer);
+    await new Promise<void>((resolve) => slowServer.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => slowServer.close(() => resolve())));
+
+  /** Sends `head`, then a byte at a time, never finishing the request, and reads what the server answers. */
+  async function trickle(head: string): Promise<string> {
+    const { socket, answer } = rawConnection({ port: (slowServer.address() as AddressInfo).port });
+    socket.write(head);
+    const sending = setInterval(() => socket.write('x'), 50);
+    return answer.finally(() => clearInterval(sending));
+  }
+
+  it('answers a body sent too slowly with 408 problem details, and the route never has it', async () => {
+    const answer = await trickle('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(answer)).toMatchObject({ status: 408, code: 'request_timeout', title: 'Request timeout' });
+    expect(bodiesReceived).toBe(0);
+  });
+
+  it('answers headers sent too slowly with 408 problem details', async () => {
+    const answer = await trickle('GET / HTTP/1.1\r\nhost: x\r\nx-slow: ');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(answer)).toMatchObject({ status: 408, code: 'request_timeout' });
   });
 });

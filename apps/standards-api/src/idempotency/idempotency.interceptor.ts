@@ -15,8 +15,9 @@ const ABANDONED_AFTER_SECONDS = 60;
 /**
  * `Idempotency-Key` on protected POSTs: the first successful result is kept per actor (an agent's
  * together with the person it acts for: one agent client serves many people), organization, route and key; a retry with the same body gets it again without a second write,
- * another body with the same key is a 422, and a retry while the first is still running a 409; so is
- * one after a first request whose write committed but whose answer was never stored.
+ * another body with the same key is a 422, and a retry while the first is still running a 409 (in_progress, also
+ * between its write's commit and the storing of its answer); so is one after a first request whose write committed
+ * but whose answer was not stored within the takeover time (answer_lost).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -47,7 +48,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (existing.requestHash !== requestHash) {
         throw keyReused();
       }
-      if (existing.status === null && existing.performed) {
+      // A write committed moments ago is still storing its answer: the retry is early, not too late.
+      if (existing.status === null && existing.performed && existing.abandoned) {
         throw answerLost();
       }
       if (existing.status === null) throw inProgress();

@@ -8,7 +8,8 @@ export interface IdempotencyRecord {
   /** The first request's write committed (its answer may still be missing). */
   performed: boolean;
   body: unknown;
-  createdAt: Date;
+  /** Claimed longer ago than the takeover time: a request that has not stored its answer by then never will. */
+  abandoned: boolean;
 }
 
 /** One request's claim of a key: the record it inserted, told from a later claim of the same key by `claimId`. */
@@ -39,9 +40,10 @@ export class IdempotencyRepository {
     );
     if (inserted.length > 0) return null;
     const rows: IdempotencyRecord[] = await this.dataSource.query(
-      `SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body, created_at AS "createdAt" FROM idempotency_record
+      `SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body,
+              created_at < now() - make_interval(secs => $3) AS abandoned FROM idempotency_record
         WHERE scope = $1 AND idempotency_key = $2`,
-      [scope, key],
+      [scope, key, abandonAfterSeconds],
     );
     return rows[0] ?? null;
   }

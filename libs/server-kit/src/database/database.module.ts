@@ -67,6 +67,14 @@ export class DatabaseHandle {
 const DEFAULT_POOL_IDLE_TIMEOUT_MS = 10_000;
 
 /**
+ * How long a query waits for a connection of a PostgreSQL server's pool, or for a new one to open, before it fails
+ * (answered 503, like a lost connection). Without a bound, every request behind the pool's 10 connections, all held
+ * by queries the database does not answer, waited for as long as the database did: for ever, when it hangs. The
+ * embedded pool's one connection serves every query of the process in turn, so a queue there is its normal state.
+ */
+const POOL_CONNECTION_WAIT_MS = 5_000;
+
+/**
  * PGlite has one session, which every connection to it (the embedded server, or PGlite served over
  * TCP behind a DATABASE_URL) shares: what an earlier connection left there (named prepared
  * statements, SETs, temporary tables, an open transaction of a connection that died) would meet the
@@ -92,7 +100,10 @@ export async function openDatabase(options: DatabaseModuleOptions): Promise<Data
   const idleTimeoutMillis = options.poolIdleTimeoutMs ?? DEFAULT_POOL_IDLE_TIMEOUT_MS;
   const connection: Partial<DataSourceOptions> = embedded
     ? { ...embedded.connection, extra: { max: 1, idleTimeoutMillis, onConnect: resetSession } }
-    : { url: options.databaseUrl, extra: { max: 10, idleTimeoutMillis, onConnect: resetSession } };
+    : {
+        url: options.databaseUrl,
+        extra: { max: 10, idleTimeoutMillis, connectionTimeoutMillis: POOL_CONNECTION_WAIT_MS, onConnect: resetSession },
+      };
   const dataSource = new DataSource({
     type: 'postgres',
     ...connection,

@@ -45,6 +45,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 404;
     case ErrorCode.MethodNotAllowed:
       return 405;
+    case ErrorCode.RequestTimeout:
+      return 408;
     case ErrorCode.Conflict:
       return 409;
     case ErrorCode.PreconditionFailed:
@@ -84,6 +86,7 @@ const TITLES: Record<ErrorCode, string> = {
   [ErrorCode.PreconditionFailed]: 'Precondition failed',
   [ErrorCode.PayloadTooLarge]: 'Payload too large',
   [ErrorCode.HeadersTooLarge]: 'Request header fields too large',
+  [ErrorCode.RequestTimeout]: 'Request timeout',
   [ErrorCode.UnsupportedMediaType]: 'Unsupported media type',
   [ErrorCode.DomainRuleViolated]: 'Domain rule violated',
   [ErrorCode.ConfirmationRequired]: 'Confirmation required',

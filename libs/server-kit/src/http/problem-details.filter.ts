@@ -33,7 +33,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (isConnectionLost(exception)) {
       return new DomainError(
         ErrorCode.ServiceUnavailable,
-        'The connection to the database was lost while this request ran. Retry it (with the same Idempotency-Key).',
+        'The database could not be reached, or the connection to it was lost, while this request ran. Retry it (with the same Idempotency-Key).',
         undefined,
         { 'Retry-After': '1' },
       );
@@ -138,10 +138,12 @@ function isConcurrencyFailure(exception: unknown): boolean {
 // The server ended the session (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now),
 // class 08 (connection exception), or node-postgres found the socket gone or could not open one. The
 // request's transaction cannot commit after that; only a commit cut short leaves its outcome unknown,
-// which is what the Idempotency-Key of a retry is for.
+// which is what the Idempotency-Key of a retry is for. pg-pool's own time limit (POOL_CONNECTION_WAIT_MS) is
+// met before a statement is sent.
 const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 const RUNNER_RELEASED = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
-const SOCKET_GONE = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
+const SOCKET_GONE =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
 
 function isConnectionLost(exception: unknown): boolean {
   // TypeORM releases a query runner when its connection reports an error; the transaction's next

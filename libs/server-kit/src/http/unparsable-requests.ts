@@ -1,5 +1,6 @@
-// Requests Node's HTTP parser refuses before any application code runs (a request line or headers past
-// its limit, bytes that are not HTTP): answered as problem details too, instead of Node's empty 400/431.
+// Requests Node's HTTP server refuses before any application code runs (a request line or headers past
+// its limit, bytes that are not HTTP, a request not received within `headersTimeout`/`requestTimeout`):
+// answered as problem details too, instead of Node's empty 400/408/431.
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ErrorCode, PROBLEM_TYPE_BASE, type ProblemDetails } from '@stdreg/contracts';
@@ -8,6 +9,9 @@ import { DomainError, httpStatusFor, titleFor } from './domain-error';
 function refusalOf(error: NodeJS.ErrnoException): DomainError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return new DomainError(ErrorCode.HeadersTooLarge, 'The request line and headers together are larger than the server accepts.');
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new DomainError(ErrorCode.RequestTimeout, 'The request line, headers and body were not received in time.');
   }
   return new DomainError(ErrorCode.ValidationFailed, 'The request is not well-formed HTTP.');
 }

@@ -8,7 +8,8 @@ AND created_at < now() - make_interval(secs => $3);
 INSERT INTO idempotency_record (scope, idempotency_key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
 ON CONFLICT DO NOTHING RETURNING scope;
 
-SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body, created_at AS "createdAt" FROM idempotency_record
+SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body,
+      created_at < now() - make_interval(secs => $3) AS abandoned FROM idempotency_record
 WHERE scope = $1 AND idempotency_key = $2;
 
 -- IdempotencyRepository.markPerformed
