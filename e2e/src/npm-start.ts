@@ -20,6 +20,10 @@ export interface NpmStartPlatform extends PlatformUrls {
   restart(): Promise<void>;
   /** Under `underShell`: kills the shell npm would have run it in (SIGKILL), passing nothing on to it. */
   killShell(): void;
+  /** Under `underShell`: sends `signal` to the whole process group (shell, program, services), as systemd stops a unit; resolves once the shell has exited. */
+  signalGroup(signal: NodeJS.Signals): Promise<void>;
+  /** The embedded databases' data folders (identity's and standards-api's), to look at after a stop. */
+  databaseDirs: string[];
   stop(): Promise<void>;
 }
 
@@ -81,6 +85,8 @@ export async function startWithNpmStart(env: Record<string, string> = {}, option
     },
     databaseSocketDirs: socketDirs,
     killShell: () => running.killShell(),
+    signalGroup: (signal) => running.signalGroup(signal),
+    databaseDirs: ['identity', 'standards-api'].map((service) => path.join(dataDir, service)),
     stop,
   };
 }
@@ -88,6 +94,7 @@ export async function startWithNpmStart(env: Record<string, string> = {}, option
 interface Launched {
   ready: Promise<{ ok: true } | { ok: false; problem: string }>;
   killShell(): void;
+  signalGroup(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -129,7 +136,11 @@ async function launch(env: Record<string, string>, options: NpmStartOptions): Pr
     }
     return { ok: true as const };
   })();
-  return { ready, stop, killShell: () => void child.kill('SIGKILL') };
+  const signalGroup = async (signal: NodeJS.Signals) => {
+    process.kill(-child.pid!, signal);
+    await exited;
+  };
+  return { ready, stop, killShell: () => void child.kill('SIGKILL'), signalGroup };
 }
 
 function killGroup(pid: number): void {

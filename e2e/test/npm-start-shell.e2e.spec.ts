@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { startWithNpmStart, type NpmStartPlatform } from '../src/npm-start';
 
 // `npm start` runs tools/start.mjs under a shell; a supervisor's SIGTERM to npm kills that shell and is not
@@ -27,3 +29,23 @@ it('stops every service once the shell npm ran it in is gone', async () => {
   while ((await Promise.all(urls.map(listening))).some(Boolean)) await new Promise((resolve) => setTimeout(resolve, 250));
   for (const url of urls) expect(await listening(url)).toBe(false);
 }, 60_000);
+
+describe('a SIGTERM to the whole process group, as systemd stops a unit', () => {
+  let grouped: NpmStartPlatform;
+  beforeAll(async () => {
+    grouped = await startWithNpmStart({}, { underShell: true });
+  }, 180_000);
+  afterAll(async () => {
+    await grouped?.stop();
+  });
+
+  // Each service gets the group's SIGTERM and, a moment later, the one tools/start.mjs passes on: one stop. Taken as
+  // a second order, it killed the services before their embedded databases closed, leaving postmaster.pid behind.
+  it('stops every service cleanly: each embedded database closes and leaves no postmaster.pid', async () => {
+    const pidFiles = grouped.databaseDirs.map((dir) => path.join(dir, 'pgdata', 'postmaster.pid'));
+    await grouped.signalGroup('SIGTERM');
+    const urls = [grouped.identityUrl, grouped.standardsApiUrl, new URL(grouped.mcpUrl).origin];
+    while ((await Promise.all(urls.map(listening))).some(Boolean)) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(pidFiles.filter((file) => existsSync(file))).toEqual([]);
+  }, 60_000);
+});

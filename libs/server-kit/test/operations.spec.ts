@@ -299,6 +299,50 @@ describe('graceful shutdown', () => {
     expect(exit.mock.calls).toEqual([[0]]);
   });
 
+  it('takes a second signal soon after the first as the same stop, and one later as an order to exit at once', async () => {
+    const { app, url } = await startExample();
+    slowGate.current = new Gate();
+    const inFlight = getOnce(`${url}/api/slow`);
+    await slowGate.current.reached;
+    const exit = jest.fn<(code: number) => void>();
+    // A process group's SIGTERM and the one `npm start` passes on arrive together: one stop, finished cleanly.
+    handleShutdownSignals(app, { logger: new JsonLogger('example', 'fatal'), timeoutMs: 10_000, exit, signals: ['SIGUSR2'] });
+    try {
+      process.emit('SIGUSR2', 'SIGUSR2');
+      process.emit('SIGUSR2', 'SIGUSR2');
+      expect(await getOnce(`${url}/healthz`)).toEqual({ error: 'ECONNREFUSED' });
+      expect(exit).not.toHaveBeenCalled();
+      slowGate.current.release();
+      expect(await inFlight).toEqual({ status: 200, body: '{"done":true}' });
+      while (exit.mock.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(exit.mock.calls).toEqual([[0]]);
+    } finally {
+      process.removeAllListeners('SIGUSR2');
+    }
+
+    const second = await startExample();
+    slowGate.current = new Gate();
+    const held = getOnce(`${second.url}/api/slow`);
+    await slowGate.current.reached;
+    const insist = jest.fn<(code: number) => void>();
+    handleShutdownSignals(second.app, {
+      logger: new JsonLogger('example', 'fatal'),
+      timeoutMs: 10_000,
+      exit: insist,
+      signals: ['SIGUSR2'],
+      sameStopMs: 0,
+    });
+    try {
+      process.emit('SIGUSR2', 'SIGUSR2');
+      process.emit('SIGUSR2', 'SIGUSR2');
+      expect(insist.mock.calls).toEqual([[1]]);
+    } finally {
+      process.removeAllListeners('SIGUSR2');
+      slowGate.current.release();
+      await held;
+    }
+  });
+
   it('exits 1 when the requests in flight outlast the shutdown timeout', async () => {
     const { app, url } = await startExample();
     slowGate.current = new Gate();

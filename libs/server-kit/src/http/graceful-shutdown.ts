@@ -9,7 +9,11 @@ export interface GracefulShutdownOptions {
   /** How the process ends (process.exit in a service; a spy in tests). */
   exit?: (code: number) => void;
   signals?: NodeJS.Signals[];
+  /** A signal this soon after the first is the same stop; a later one ends the process at once (default 1 s). */
+  sameStopMs?: number;
 }
+
+const SAME_STOP_MS = 1_000;
 
 /**
  * On SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish, close the
@@ -44,6 +48,19 @@ export function handleShutdownSignals(app: INestApplication, options: GracefulSh
     })();
     return shutdown;
   };
-  for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) process.once(signal, (received) => void onSignal(received));
+  // A supervisor's stop can arrive twice within milliseconds: a SIGTERM to the whole process group (systemd's
+  // default) reaches a service and `npm start`'s program, which passes one on. That is one stop. A signal
+  // well after the first is someone insisting (Ctrl-C again): the process ends at once, as Node's default would.
+  let firstSignalAt: number | undefined;
+  const onProcessSignal = (received: NodeJS.Signals): void => {
+    if (firstSignalAt === undefined) {
+      firstSignalAt = performance.now();
+      void onSignal(received);
+    } else if (performance.now() - firstSignalAt >= (options.sameStopMs ?? SAME_STOP_MS)) {
+      options.logger.event('error', 'asked again to stop: exiting at once', { signal: received }, 'Shutdown');
+      exit(1);
+    }
+  };
+  for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) process.on(signal, onProcessSignal);
   return onSignal;
 }
