@@ -2,7 +2,7 @@
 // are built once before), on the embedded defaults under a temporary DATA_DIR, nothing else in its
 // environment but free ports. Its TMPDIR is one of ours, so a test can find the embedded databases'
 // unix sockets there and put a proxy in their place.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,8 +20,12 @@ export interface NpmStartPlatform extends PlatformUrls {
   restart(): Promise<void>;
   /** Under `underShell`: kills the shell npm would have run it in (SIGKILL), passing nothing on to it. */
   killShell(): void;
-  /** Under `underShell`: sends `signal` to the whole process group (shell, program, services), as systemd stops a unit; resolves once the shell has exited. */
-  signalGroup(signal: NodeJS.Signals): Promise<void>;
+  /**
+   * Under `underShell`: a process group's stop as systemd sends it, in the order that loses most: the services get
+   * SIGTERM first, and `afterMs` later `npm start`'s program (which passes one on). Resolves once every process of
+   * the group has ended.
+   */
+  stopAsGroup(afterMs: number): Promise<void>;
   /** The embedded databases' data folders (identity's and standards-api's), to look at after a stop. */
   databaseDirs: string[];
   stop(): Promise<void>;
@@ -85,7 +89,7 @@ export async function startWithNpmStart(env: Record<string, string> = {}, option
     },
     databaseSocketDirs: socketDirs,
     killShell: () => running.killShell(),
-    signalGroup: (signal) => running.signalGroup(signal),
+    stopAsGroup: (afterMs) => running.stopAsGroup(afterMs),
     databaseDirs: ['identity', 'standards-api'].map((service) => path.join(dataDir, service)),
     stop,
   };
@@ -94,7 +98,7 @@ export async function startWithNpmStart(env: Record<string, string> = {}, option
 interface Launched {
   ready: Promise<{ ok: true } | { ok: false; problem: string }>;
   killShell(): void;
-  signalGroup(signal: NodeJS.Signals): Promise<void>;
+  stopAsGroup(afterMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -136,11 +140,33 @@ async function launch(env: Record<string, string>, options: NpmStartOptions): Pr
     }
     return { ok: true as const };
   })();
-  const signalGroup = async (signal: NodeJS.Signals) => {
-    process.kill(-child.pid!, signal);
-    await exited;
+  const stopAsGroup = async (afterMs: number) => {
+    const [program] = childrenOf(child.pid!);
+    for (const service of childrenOf(program!)) process.kill(service, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
+    try {
+      process.kill(program!, 'SIGTERM');
+    } catch {
+      // every service had stopped, and the program with them
+    }
+    // The services end when they have closed everything (the test's time limit bounds it).
+    while (groupAlive(child.pid!)) await new Promise((resolve) => setTimeout(resolve, 100));
   };
-  return { ready, stop, killShell: () => void child.kill('SIGKILL'), signalGroup };
+  return { ready, stop, killShell: () => void child.kill('SIGKILL'), stopAsGroup };
+}
+
+function childrenOf(pid: number): number[] {
+  const found = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout;
+  return found.split('\n').filter(Boolean).map(Number);
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function killGroup(pid: number): void {
