@@ -1,5 +1,5 @@
-import { Inject, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { JsonLogger, PollingLoop } from '@stdreg/server-kit';
+import { Module } from '@nestjs/common';
+import { JsonLogger, PeriodicPurge } from '@stdreg/server-kit';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { SubjectChanges } from '../../access/subject-changes/subject-changes';
 import { SubjectChangesModule } from '../../access/subject-changes/subject-changes.module';
@@ -24,6 +24,10 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
   imports: [IdentityConfigModule, CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
   providers: [
     OidcStoreRepository,
+    PeriodicPurge.of(OidcStoreRepository, IdentityConfig, (store) => store.purgeExpired(), {
+      message: 'purging expired sign-in records failed',
+      context: 'Oidc',
+    }),
     OidcAccounts,
     OidcClients,
     RevokedAccessTokensRepository,
@@ -62,27 +66,4 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
   ],
   exports: [OIDC_PROVIDER, AccessTokenSigner],
 })
-export class OidcModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  private purge: PollingLoop | null = null;
-
-  constructor(
-    private readonly store: OidcStoreRepository,
-    private readonly config: IdentityConfig,
-    @Inject(JsonLogger) private readonly logger: JsonLogger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.purge = new PollingLoop(
-      async () => {
-        await this.store.purgeExpired();
-        return false;
-      },
-      this.config.PURGE_INTERVAL_MS,
-      (error) => this.logger.event('warn', 'purging expired sign-in records failed', { error: String(error) }, 'Oidc'),
-    ).start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.purge?.stop();
-  }
-}
+export class OidcModule {}
