@@ -35,6 +35,11 @@ describe('API keys', () => {
     expect(listed.body.items.map((k: { id: string }) => k.id)).toContain(issued.key.id);
   });
 
+  it('takes the bearer scheme in any case, as OAuth clients echo a token_type of "bearer"', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer  '])
+      await request(identity.server).get('/v1/keys').set('Authorization', `${scheme} ${identity.platformKey}`).expect(200);
+  });
+
   it('answers a missing, malformed or unknown key with 401 and WWW-Authenticate', async () => {
     const missing = await request(identity.server).get('/v1/keys').expect(401);
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="identity"');

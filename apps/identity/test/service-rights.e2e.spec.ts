@@ -86,3 +86,8 @@ it('refuses at start rights for a service no credential names, a right there is 
     ]),
   );
 });
+
+it('takes a service credential whatever the case of its bearer scheme', async () => {
+  await request(identity.server).post('/v1/token-exchange').set('Authorization', `bearer ${STANDARDS_API}`).send({}).expect(403);
+  await request(identity.server).post('/v1/token-exchange').set('Authorization', `bEaReR ${GATEWAY}`).send({}).expect(400);
+});

@@ -1,4 +1,5 @@
 import type { ForwardedCredentialDto } from '@stdreg/contracts';
+import { bearerCredential } from '@stdreg/server-kit';
 
 /**
  * The credential of an `Authorization: Bearer <credential>` header, as it is forwarded to identity:
@@ -6,8 +7,7 @@ import type { ForwardedCredentialDto } from '@stdreg/contracts';
  * is missing or is not a single bearer credential.
  */
 export function forwardedCredential(authorization: string | undefined): ForwardedCredentialDto | null {
-  const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
-  const value = match?.[1];
+  const value = bearerCredential(authorization);
   if (!value) return null;
   return { kind: value.startsWith('stdreg_') ? 'api_key' : 'access_token', value };
 }

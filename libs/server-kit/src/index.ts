@@ -17,6 +17,7 @@ export * from './ids';
 export * from './openapi/openapi-31';
 export * from './openapi/domain-codes';
 export * from './http/cursor';
+export * from './http/bearer-credential';
 export * from './observability';
 export * from './http/graceful-shutdown';
 export * from './logging/request-log';

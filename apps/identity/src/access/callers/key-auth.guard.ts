@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { KeyClass } from '@stdreg/contracts';
+import { bearerCredential } from '@stdreg/server-kit';
 import { AuditService } from '../../platform/audit-trail/audit.service';
 import { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { actorOf, type RequestWithCaller } from './caller';
@@ -21,9 +22,9 @@ export class KeyAuthGuard implements CanActivate {
     if (!header) {
       throw credentialMissing();
     }
-    const match = /^Bearer ([^\s]+)$/.exec(header);
-    if (!match) throw credentialInvalid('malformed Authorization header');
-    const caller = await this.keys.authenticate(match[1]!);
+    const key = bearerCredential(header);
+    if (!key) throw credentialInvalid('malformed Authorization header');
+    const caller = await this.keys.authenticate(key);
     if (!caller) throw credentialInvalid('unknown, revoked or expired key');
     request.caller = caller;
     if (caller.keyClass === KeyClass.Platform || caller.agentSupervisorUid !== null) {

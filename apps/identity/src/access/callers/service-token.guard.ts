@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadat
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
+import { bearerCredential } from '@stdreg/server-kit';
 import { IdentityConfig, type ServiceRight } from '../../platform/config/identity.config';
 import { serviceCredentialRequired, serviceRightMissing } from './callers.errors';
 
@@ -31,8 +32,8 @@ export class ServiceTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<RequestWithService>();
-    const match = /^Bearer ([^\s]+)$/.exec(request.headers.authorization ?? '');
-    const presented = match ? digest(match[1]!) : null;
+    const credential = bearerCredential(request.headers.authorization);
+    const presented = credential ? digest(credential) : null;
     // Compare against every credential so the time taken does not say which one was close.
     let service: string | undefined;
     let token: string | undefined;
