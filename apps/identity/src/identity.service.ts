@@ -14,6 +14,8 @@ export const IDENTITY: ServiceDefinition<IdentityConfig> = {
   globalPrefix: 'v1',
   // A sync batch of 1000 records at the field limits is about 700 kB.
   bodyLimit: '1mb',
+  // The people-facing pages post urlencoded forms (formBodyMiddleware).
+  formRoutes: ['signin', 'password-setup'],
   // The OpenID Provider reads its own raw request bodies: mounted before the kit's JSON parser.
   beforeKit: mountOidcProvider,
   configure: (app: NestExpressApplication, config) => {

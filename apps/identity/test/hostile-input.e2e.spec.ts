@@ -102,6 +102,16 @@ describe('identity refuses hostile input with a 4xx and writes nothing', () => {
     expect(unknownClient.status).toBeLessThan(500);
   });
 
+  it('answers a JSON body sent as text or as a form 415, and creates nothing; the sign-in form is still a form', async () => {
+    const before = await counts();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const refused = await request(identity.server).post('/v1/waitlist').set('content-type', type).send(JSON.stringify(waitlistRequest));
+      expect(refused.status).toBe(415);
+      expect(refused.body.code).toBe('unsupported_media_type');
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('refuses NUL in the sign-in form', async () => {
     const { url } = await signinUrl();
     const browser = new FormBrowser();

@@ -40,6 +40,20 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
     expect(await written()).toEqual(before);
   });
 
+  it('answers a JSON body sent as text, as a form or with no Content-Type 415, naming the type to send, and writes nothing', async () => {
+    const before = await written();
+    const body = JSON.stringify(newProject());
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', undefined]) {
+      const sent = request(server()).post('/api/v2/split-projects').set(member);
+      const refused = await (type ? sent.set('content-type', type) : sent.unset('content-type')).send(Buffer.from(body));
+      expect(refused.status).toBe(415);
+      expect(refused.body).toMatchObject({ code: 'unsupported_media_type' });
+      expect(refused.body.detail).toContain('Content-Type: application/json');
+    }
+    await request(server()).post('/api/v2/search').set('content-type', 'text/plain').send('{"q":"basis","in":"terms"}').expect(415);
+    expect(await written()).toEqual(before);
+  });
+
   it('refuses NUL and unpaired surrogates in a project and in scenario content on create, and in paths and queries', async () => {
     const before = await written();
     await request(server())

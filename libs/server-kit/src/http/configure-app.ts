@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ProblemDetailsFilter } from './problem-details.filter';
 import { bodyInputPolicy } from './input-policy';
+import { jsonBodyPolicy } from './json-body-policy';
 import { createValidationPipe } from './validation-pipe';
 import { requestContextMiddleware } from '../logging/request-context';
 import { metricsMiddleware } from '../observability/metrics';
@@ -14,6 +15,8 @@ export interface HttpKitOptions {
   globalPrefix?: string;
   /** Largest accepted JSON body. */
   bodyLimit?: string;
+  /** Routes under the prefix whose bodies are forms, read by their own parser; every other body there is JSON. */
+  formRoutes?: readonly string[];
 }
 
 /**
@@ -32,6 +35,7 @@ export function configureHttpApp(app: INestApplication, options: HttpKitOptions)
   expressApp.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: ['application/json', 'application/merge-patch+json'] });
   expressApp.use(bodyInputPolicy);
   if (options.globalPrefix) {
+    expressApp.use(jsonBodyPolicy(options.globalPrefix, options.formRoutes));
     expressApp.setGlobalPrefix(options.globalPrefix, { exclude: ['healthz', 'readyz', 'metrics'] });
   }
   expressApp.useGlobalFilters(new ProblemDetailsFilter(options.logger));

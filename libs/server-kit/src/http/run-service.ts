@@ -23,6 +23,8 @@ export interface ServiceDefinition<C extends CommonServiceConfig> {
   globalPrefix?: string;
   /** Largest accepted JSON body (default 256kb). */
   bodyLimit?: string;
+  /** Routes under the prefix whose bodies are forms (the sign-in pages), left to their own parser. */
+  formRoutes?: readonly string[];
   /** Setup that must come before the kit's middleware, e.g. a sub-application that reads its own raw request bodies. */
   beforeKit?: (app: NestExpressApplication, config: C) => void;
   /** Service-specific setup after the kit is applied (OpenAPI document, extra middleware). */
@@ -52,6 +54,7 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
     logger,
     ...(definition.globalPrefix ? { globalPrefix: definition.globalPrefix } : {}),
     ...(definition.bodyLimit ? { bodyLimit: definition.bodyLimit } : {}),
+    ...(definition.formRoutes ? { formRoutes: definition.formRoutes } : {}),
   });
   await definition.configure?.(app, config);
 }
