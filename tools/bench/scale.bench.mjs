@@ -260,6 +260,10 @@ function standardsApiEnv(databaseUrl, name, port) {
     // The sample pack, imported on start: projects name its split template.
     CONTENT_PACK_DIR: path.join(ROOT, 'dist/apps/standards-api/content-pack'),
     IDENTITY_SERVICE_TOKEN: Array.from({ length: 40 }, () => alphanumeric[randomInt(alphanumeric.length)]).join(''),
+    // An organization of the bench holds more drafts, and a scenario more revisions, than the defaults let a drafting loop leave.
+    SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION: '100000',
+    SPLIT_PROJECT_MAX_SCENARIOS: '10000',
+    SCENARIO_MAX_REVISIONS: '1000000',
   });
   return env;
 }

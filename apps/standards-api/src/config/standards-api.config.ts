@@ -68,6 +68,30 @@ export class StandardsApiConfig extends AuthorizedServiceConfig {
   @Max(86400000)
   PURGE_INTERVAL_MS = 600000;
 
+  /**
+   * How many split projects an organization may hold that no rule version was made of (drafts, which nothing
+   * discards): the next is refused with 409 `split_projects.draft_limit_reached`.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION = 500;
+
+  /** How many operating scenarios a split project may have: the next branch is refused with 409 `scenarios.limit_reached`. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  SPLIT_PROJECT_MAX_SCENARIOS = 100;
+
+  /** How many revisions an operating scenario may have: the next change is refused with 409 `scenarios.revision_limit_reached`. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  SCENARIO_MAX_REVISIONS = 1000;
+
   get contentPackDirectory(): string {
     return this.CONTENT_PACK_DIR ?? samplePackDirectory();
   }

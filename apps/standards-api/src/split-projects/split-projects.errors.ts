@@ -29,3 +29,22 @@ export const currencyMismatch = (scenarioCurrency: string, projectCurrency: stri
   DomainError.of('scenarios.currency_mismatch', `The scenario is in ${scenarioCurrency}; the project is in ${projectCurrency}.`, {
     errors: [{ field: `${field}/currency`, message: `currency must be the project's currency, ${projectCurrency}` }],
   });
+
+// Drafts are never discarded, so each bound is what a drafting loop (an agent's, a key's) can leave behind.
+export const draftLimitReached = (limit: number) =>
+  DomainError.of(
+    'split_projects.draft_limit_reached',
+    `The organization has its maximum of ${limit} split projects not yet activated (SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION): work on an existing draft, or ask the operator to raise the limit.`,
+  );
+
+export const scenarioLimitReached = (projectId: string, limit: number) =>
+  DomainError.of(
+    'scenarios.limit_reached',
+    `Split project ${projectId} has its maximum of ${limit} operating scenarios (SPLIT_PROJECT_MAX_SCENARIOS): revise an existing scenario instead.`,
+  );
+
+export const revisionLimitReached = (scenarioId: string, limit: number) =>
+  DomainError.of(
+    'scenarios.revision_limit_reached',
+    `Operating scenario ${scenarioId} has its maximum of ${limit} revisions (SCENARIO_MAX_REVISIONS): branch a new scenario from it.`,
+  );

@@ -4,13 +4,14 @@ import { CallersModule } from '../callers/callers.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { WriteAuditModule } from '../write-audit/write-audit.module';
 import { RegistryModule } from '../registry/registry.module';
+import { StandardsApiConfigModule } from '../config/standards-api-config.module';
 import { OperatingScenariosController } from './operating-scenarios.controller';
 import { SplitProjectsController } from './split-projects.controller';
 import { SplitProjectsRepository } from './split-projects.repository';
 import { SplitProjectsService } from './split-projects.service';
 
 @Module({
-  imports: [CallersModule, IdempotencyModule, WriteAuditModule, RegistryModule, EventsModule],
+  imports: [StandardsApiConfigModule, CallersModule, IdempotencyModule, WriteAuditModule, RegistryModule, EventsModule],
   controllers: [SplitProjectsController, OperatingScenariosController],
   providers: [SplitProjectsRepository, SplitProjectsService],
   exports: [SplitProjectsService],

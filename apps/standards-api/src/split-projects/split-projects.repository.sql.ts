@@ -26,6 +26,19 @@ export const FIND_PROJECT = `SELECT ${PROJECT} FROM split_project WHERE id = $1 
  */
 export const LIST_PROJECTS = `SELECT ${PROJECT} FROM split_project WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`;
 
+/** $1 organization: one creator of the organization's projects at a time, to the transaction's end (the drafts' bound). */
+export const LOCK_ORGANIZATION_PROJECTS = `SELECT pg_advisory_xact_lock(hashtextextended('split-projects:' || $1, 0))`;
+
+/** $1 organization, $2 the most worth counting: its projects no rule version was made of (drafts). */
+export const COUNT_DRAFT_PROJECTS = `SELECT count(*)::int AS n FROM (SELECT 1 FROM split_project p
+  WHERE p.organization_id = $1 AND NOT EXISTS (SELECT 1 FROM rule_version r WHERE r.project_id = p.id) LIMIT $2) drafts`;
+
+/** $1 project: one brancher of the project at a time, to the transaction's end (the scenarios' bound). */
+export const LOCK_PROJECT_SCENARIOS = `SELECT pg_advisory_xact_lock(hashtextextended('split-project-scenarios:' || $1, 0))`;
+
+/** $1 project, $2 the most worth counting. */
+export const COUNT_SCENARIOS = `SELECT count(*)::int AS n FROM (SELECT 1 FROM operating_scenario WHERE project_id = $1 LIMIT $2) scenarios`;
+
 export const INSERT_SCENARIO = `INSERT INTO operating_scenario (id, project_id, name, branched_from_scenario_id, branched_from_revision, created_by)
   VALUES ($1, $2, $3, $4, $5, $6)`;
 

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ScenarioContent } from '@stdreg/split-engine';
 import {
+  COUNT_DRAFT_PROJECTS,
+  COUNT_SCENARIOS,
   FIND_CURRENT_REVISIONS,
   FIND_PROJECT,
   FIND_REVISION,
@@ -12,6 +14,8 @@ import {
   LIST_PROJECTS,
   LIST_REVISIONS,
   LIST_SCENARIOS,
+  LOCK_ORGANIZATION_PROJECTS,
+  LOCK_PROJECT_SCENARIOS,
   LOCK_SCENARIO,
 } from './split-projects.repository.sql';
 
@@ -72,6 +76,20 @@ export class SplitProjectsRepository {
   /** A page of the organization's projects in id order. */
   async listProjects(organizationId: string, afterId: string | undefined, limit: number): Promise<SplitProject[]> {
     return this.dataSource.query(LIST_PROJECTS, [organizationId, afterId ?? null, limit]);
+  }
+
+  /** The organization's drafts (projects never activated), counted up to `atMost`, under a lock held to the transaction's end. */
+  async lockAndCountDrafts(manager: EntityManager, organizationId: string, atMost: number): Promise<number> {
+    await manager.query(LOCK_ORGANIZATION_PROJECTS, [organizationId]);
+    const [row]: { n: number }[] = await manager.query(COUNT_DRAFT_PROJECTS, [organizationId, atMost]);
+    return row!.n;
+  }
+
+  /** The project's scenarios, counted up to `atMost`, under a lock held to the transaction's end. */
+  async lockAndCountScenarios(manager: EntityManager, projectId: string, atMost: number): Promise<number> {
+    await manager.query(LOCK_PROJECT_SCENARIOS, [projectId]);
+    const [row]: { n: number }[] = await manager.query(COUNT_SCENARIOS, [projectId, atMost]);
+    return row!.n;
   }
 
   async insertScenario(

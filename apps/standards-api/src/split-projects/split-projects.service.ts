@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   type BranchScenarioRequestDto,
@@ -13,12 +13,16 @@ import { actorOf, type Caller } from '../callers/caller';
 import { RegistryService } from '../registry/registry.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import { PartnerEventsService } from '../events/events.service';
+import { StandardsApiConfig } from '../config/standards-api.config';
 import {
   currencyMismatch,
+  draftLimitReached,
   invalidScenario,
   patchNotObject,
   projectNotFound,
+  revisionLimitReached,
   revisionNotFound,
+  scenarioLimitReached,
   scenarioNotFound,
   staleScenario,
   templateUnknown,
@@ -45,6 +49,7 @@ export class SplitProjectsService {
     private readonly registry: RegistryService,
     private readonly audit: WriteAudit,
     private readonly events: PartnerEventsService,
+    @Inject(StandardsApiConfig) private readonly config: StandardsApiConfig,
   ) {}
 
   /** The project and its first scenario (revision 1) in one transaction: both or neither. */
@@ -56,6 +61,8 @@ export class SplitProjectsService {
     const projectId = uuidv7();
     const scenarioId = uuidv7();
     return this.dataSource.transaction(async (manager) => {
+      const limit = this.config.SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION;
+      if ((await this.projects.lockAndCountDrafts(manager, auth.organizationId, limit)) >= limit) throw draftLimitReached(limit);
       await this.projects.insertProject(manager, {
         id: projectId,
         organizationId: auth.organizationId,
@@ -120,6 +127,8 @@ export class SplitProjectsService {
     if (!source) throw revisionNotFound(origin.id, revision);
     const id = uuidv7();
     return this.dataSource.transaction(async (manager) => {
+      const limit = this.config.SPLIT_PROJECT_MAX_SCENARIOS;
+      if ((await this.projects.lockAndCountScenarios(manager, projectId, limit)) >= limit) throw scenarioLimitReached(projectId, limit);
       await this.projects.insertScenario(manager, {
         id,
         projectId,
@@ -177,6 +186,8 @@ export class SplitProjectsService {
       const project = (await this.projects.findProject(auth.organizationId, scenario.projectId, manager))!;
       const next = this.validContent(applyMergePatch(current.content, patch), 'content', project.currency);
       if (canonicalJson(next) === canonicalJson(current.content)) return toScenarioDto(scenario, current);
+      if (scenario.currentRevision >= this.config.SCENARIO_MAX_REVISIONS)
+        throw revisionLimitReached(id, this.config.SCENARIO_MAX_REVISIONS);
       const revision = scenario.currentRevision + 1;
       await this.projects.insertRevision(manager, revisionOf(id, revision, next, auth));
       await this.audit.record(manager, auth, 'operating-scenario.revise', id, { revision });

@@ -23,6 +23,7 @@ export const IDENTITY_ERRORS = {
   'users.not_found': ErrorCode.NotFound,
   'users.external_id_taken': ErrorCode.Conflict,
   'users.nothing_to_change': ErrorCode.ValidationFailed,
+  'users.agent_key_refused': ErrorCode.Forbidden,
   'waitlist.not_found': ErrorCode.NotFound,
   'waitlist.already_decided': ErrorCode.Conflict,
   'organizations.not_found': ErrorCode.NotFound,
@@ -64,6 +65,7 @@ export const IDENTITY_ERRORS = {
   'webhooks.endpoint_not_enabled': ErrorCode.Conflict,
   'webhooks.recover_since_invalid': ErrorCode.ValidationFailed,
   'webhooks.limit_reached': ErrorCode.Conflict,
+  'webhooks.agent_key_refused': ErrorCode.Forbidden,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
 } as const satisfies Record<string, ErrorCode>;

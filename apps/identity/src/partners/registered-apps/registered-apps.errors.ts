@@ -22,3 +22,8 @@ export function agentKeyRefused(): DomainError {
     "An agent's key cannot register an app: its sign-in client would receive people's own tokens. An agent signs in as an agent client (MCP authorization).",
   );
 }
+
+/** Deleting an app ends its sign-in client and every sign-in of its users: not an agent's to do. */
+export function agentKeyMayNotDelete(): DomainError {
+  return DomainError.of('apps.agent_key_refused', "An agent's key cannot delete an app: the partner's own key does.");
+}

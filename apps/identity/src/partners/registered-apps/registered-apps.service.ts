@@ -15,7 +15,7 @@ import { actorOf, mayUseRegistry, type KeyCaller } from '../../access/callers/ca
 import { KeysService } from '../../access/keys/keys.service';
 import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subject-changes';
 import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
-import { agentKeyRefused, appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
+import { agentKeyMayNotDelete, agentKeyRefused, appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
 import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
 import { PasswordLinksRepository } from '../../sign-in/passwords/password-links.repository';
 
@@ -102,6 +102,7 @@ export class RegisteredAppsService {
   }
 
   async delete(registryId: string, caller: KeyCaller): Promise<void> {
+    if (caller.agentSupervisorUid !== null) throw agentKeyMayNotDelete();
     const app = await this.requireUsable(registryId, caller);
     // The app's client ends with it, and so do its users' sign-ins and their unspent password links.
     await this.subjectChanges.apply(SubjectChange.accessTokens(), (write) =>

@@ -52,3 +52,14 @@ export function endpointLimitReached(organizationId: string, limit: number): Dom
     `Organization ${organizationId} has its maximum of ${limit} webhook endpoints: remove one first (WEBHOOK_MAX_ENDPOINTS_PER_ORGANIZATION).`,
   );
 }
+
+/**
+ * The endpoints are how a partner's people learn what was done in their organization, agents' work included:
+ * an agent's key may read them and send to them, not register, change, remove or re-key them.
+ */
+export function agentKeyRefused(): DomainError {
+  return DomainError.of(
+    'webhooks.agent_key_refused',
+    "An agent's key cannot register, change, remove or rotate the secret of a webhook endpoint: the partner's own key does.",
+  );
+}

@@ -17,6 +17,7 @@ import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { eventActorOf, PartnerEventsService } from '../../platform/outbox/events.service';
 import { RegisteredAppsService } from '../../partners/registered-apps/registered-apps.service';
 import { type MirrorChange, UsersService } from '../users/users.service';
+import { agentKeyMayNotDelete } from '../users/users.errors';
 import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subject-changes';
 
 type CheckedRecord = { index: number; record: SyncRecordDto } | { index: number; rejected: SyncRecordResultDto };
@@ -37,6 +38,7 @@ export class SyncService {
   ) {}
 
   async apply(request: SyncRequestDto, caller: KeyCaller): Promise<SyncResultDto> {
+    if (caller.agentSupervisorUid !== null && request.records.some((record) => record['deleted'] === true)) throw agentKeyMayNotDelete();
     const app = await this.apps.requireUsable(request.registryId, caller);
     const checked = await checkRecords(request.records);
     const rejectedCount = checked.filter((entry) => 'rejected' in entry).length;

@@ -13,3 +13,11 @@ export function externalIdTaken(registryId: string, externalId: string): DomainE
 export function nothingToChange(fields: readonly string[]): DomainError {
   return DomainError.of('users.nothing_to_change', `Give at least one field to change: ${fields.join(', ')}.`);
 }
+
+/** Deleting a mirror record removes a person, and may end their sign-ins: an agent's key drafts, it does not remove people. */
+export function agentKeyMayNotDelete(): DomainError {
+  return DomainError.of(
+    'users.agent_key_refused',
+    "An agent's key cannot delete users (by DELETE or by a sync record with deleted: true): removing a person stays with the partner's own key.",
+  );
+}

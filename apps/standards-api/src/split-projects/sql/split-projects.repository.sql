@@ -12,6 +12,17 @@ created_at AS "createdAt" FROM split_project WHERE id = $1 AND organization_id =
 SELECT id, organization_id AS "organizationId", name, currency, template_version AS "templateVersion", created_by AS "createdBy",
 created_at AS "createdAt" FROM split_project WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3;
 
+-- SplitProjectsRepository.lockAndCountDrafts
+SELECT pg_advisory_xact_lock(hashtextextended('split-projects:' || $1, 0));
+
+SELECT count(*)::int AS n FROM (SELECT 1 FROM split_project p
+WHERE p.organization_id = $1 AND NOT EXISTS (SELECT 1 FROM rule_version r WHERE r.project_id = p.id) LIMIT $2) drafts;
+
+-- SplitProjectsRepository.lockAndCountScenarios
+SELECT pg_advisory_xact_lock(hashtextextended('split-project-scenarios:' || $1, 0));
+
+SELECT count(*)::int AS n FROM (SELECT 1 FROM operating_scenario WHERE project_id = $1 LIMIT $2) scenarios;
+
 -- SplitProjectsRepository.insertScenario
 INSERT INTO operating_scenario (id, project_id, name, branched_from_scenario_id, branched_from_revision, created_by)
 VALUES ($1, $2, $3, $4, $5, $6);
