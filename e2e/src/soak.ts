@@ -31,6 +31,8 @@ const UNLIMITED = {
   RATE_LIMIT_APP_WRITES_PER_MINUTE: '100000',
   MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '100000',
   MCP_TOOL_CALLS_PER_MINUTE_PER_IP: '100000',
+  // A long soak drafts two projects every fourth round, past the default bound on an organization's drafts.
+  SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION: '100000',
   // The event relay and the webhook dispatcher look for work every 250 ms by default, which keeps a pooled
   // connection from ever idling out (or being made anew through the proxies that drop connections); here
   // they look once a minute (still woken by their own process's events), so the pools idle as this soak means.
