@@ -14,6 +14,9 @@ import { OIDC_SECRETS, type OidcSecrets } from '../../platform/secrets/oidc-secr
  */
 const ISSUED_AT_TOLERANCE_SECONDS = 5;
 
+/** The scope a person consents to for an app's access to the standards API (with `resource=<OIDC_API_AUDIENCE>`). */
+export const API_SCOPE = 'api';
+
 /** The claims of a verified access token that a decision uses. */
 export interface VerifiedAccessToken {
   sub: string;
@@ -56,6 +59,11 @@ export class AccessTokenVerifier {
     if (!expected) return 'invalid_credential';
     const claims = await this.verify(token, expected);
     if (!claims) return 'invalid_credential';
+    // The provider issues an API token for a grant without `api` too (its scope then empty): a person who consented to
+    // sign-in alone gave the app no access to the API. An exchanged token (`act`) carries the agent's scopes instead.
+    if (expected === this.config.OIDC_API_AUDIENCE && claims.actor === undefined && !claims.scopes.includes(API_SCOPE)) {
+      return 'invalid_credential';
+    }
     const agentClientId = expected === this.config.mcpResource ? claims.clientId : claims.actor;
     const subject = await this.leasedSubject(claims.sub, agentClientId ?? claims.clientId, claims.gid, claims.jti);
     if (!subject) return 'invalid_credential';

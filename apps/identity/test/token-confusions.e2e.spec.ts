@@ -1,0 +1,162 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { SignJWT, decodeJwt, type JWTPayload } from 'jose';
+import request from 'supertest';
+import { generateSigningKey, type PrivateJwk } from '../src/platform/secrets/oidc-secrets';
+import { SERVICE_TOKEN } from './support/identity-app';
+import { signinFlow, type SigninFlow } from './support/signin-flow';
+import {
+  API_AUDIENCE,
+  createUserWithPassword,
+  registerPartnerApp,
+  startCallbackServer,
+  startSigninIdentity,
+  type PartnerApp,
+  type SigninIdentity,
+} from './support/signin-fixture';
+
+// The decision endpoint's access-token check against the classic confusions: tokens that are not access
+// tokens of this issuer for the asking service, signed as an attacker could (no key, the public key) or as
+// identity itself would (its own key, to show which claim the check refuses on).
+const key = generateSigningKey('key-a');
+const MCP_RESOURCE = 'http://127.0.0.1:3002/mcp';
+
+let identity: SigninIdentity;
+let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let app: PartnerApp;
+let flow: SigninFlow;
+let issued: { accessToken: string; idToken: string; claims: JWTPayload };
+
+beforeAll(async () => {
+  identity = await startSigninIdentity({}, [key]);
+  callback = await startCallbackServer();
+  app = await registerPartnerApp(identity, [callback.redirectUri]);
+  flow = signinFlow(identity, callback.redirectUri);
+  const user = await createUserWithPassword(identity, app);
+  await request(identity.server)
+    .post('/v1/role-bindings')
+    .set('Authorization', `Bearer ${identity.platformKey}`)
+    .send({ uid: user.uid, role: 'scenario-modeller', organizationId: app.organizationId })
+    .expect(201);
+  const config = await flow.relyingParty(app);
+  const authorization = await flow.authorizationUrl(config);
+  const tokens = await flow.tokens(config, authorization, await flow.signIn(authorization, user.email));
+  issued = { accessToken: tokens.access_token, idToken: tokens.id_token!, claims: decodeJwt(tokens.access_token) };
+});
+afterAll(async () => {
+  await callback?.close();
+  await identity?.close();
+});
+
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+function signWith(signingKey: PrivateJwk, claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: signingKey.kid, typ: 'at+jwt', ...header })
+    .sign(createPrivateKey({ key: signingKey, format: 'jwk' }));
+}
+
+const decision = async (token: string) => (await flow.decide(token, 'split-project:read', app.organizationId)).body;
+const refused = { decision: 'deny', reason: 'invalid_credential' };
+
+describe('what the decision endpoint takes for an access token', () => {
+  it('accepts the access token the provider issued (the baseline every refusal below departs from)', async () => {
+    expect(await decision(issued.accessToken)).toMatchObject({ decision: 'allow' });
+  });
+
+  it('refuses the ID token of the same sign-in, signed by the same key', async () => {
+    expect(decodeJwt(issued.idToken).aud).toBe(app.clientId);
+    expect(await decision(issued.idToken)).toMatchObject(refused);
+  });
+
+  it('refuses a token with the access token claims but an ID token or logout token type, or no type', async () => {
+    for (const typ of ['JWT', 'logout+jwt', 'secevent+jwt']) {
+      expect(await decision(await signWith(key, issued.claims, { typ }))).toMatchObject(refused);
+    }
+    const untyped = await new SignJWT(issued.claims)
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+      .sign(createPrivateKey({ key, format: 'jwk' }));
+    expect(await decision(untyped)).toMatchObject(refused);
+  });
+
+  it('refuses an unsigned token (alg none) and one signed HS256 with the public key as the secret', async () => {
+    const header = { typ: 'at+jwt', kid: key.kid };
+    expect(await decision(`${b64({ ...header, alg: 'none' })}.${b64(issued.claims)}.`)).toMatchObject(refused);
+    const publicPem = createPublicKey({ key, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+    for (const secret of [publicPem, JSON.stringify(createPublicKey({ key, format: 'jwk' }).export({ format: 'jwk' }))]) {
+      const hs = await new SignJWT(issued.claims).setProtectedHeader({ ...header, alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+      expect(await decision(hs)).toMatchObject(refused);
+    }
+  });
+
+  it('refuses a kid no configured key has, and reads a token without kid against the configured keys', async () => {
+    expect(await decision(await signWith(key, issued.claims, { kid: 'key-z' }))).toMatchObject(refused);
+    const noKid = await new SignJWT(issued.claims)
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' })
+      .sign(createPrivateKey({ key, format: 'jwk' }));
+    expect(await decision(noKid)).toMatchObject({ decision: 'allow' });
+  });
+
+  it("refuses another service's audience, another issuer, a not-yet-valid token, and missing or mistyped claims", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const { sub, gid, jti, client_id: clientId } = issued.claims;
+    const variants: JWTPayload[] = [
+      { ...issued.claims, aud: MCP_RESOURCE },
+      { ...issued.claims, aud: app.clientId },
+      { ...issued.claims, aud: [] },
+      { ...issued.claims, iss: `${identity.issuer}/` },
+      { ...issued.claims, nbf: now + 60 },
+      { ...issued.claims, exp: String(issued.claims.exp) as unknown as number },
+      { ...issued.claims, sub: undefined },
+      { ...issued.claims, gid: undefined },
+      { ...issued.claims, jti: undefined },
+      { ...issued.claims, client_id: undefined },
+      { ...issued.claims, sub: [sub] as unknown as string },
+      { ...issued.claims, gid: [gid] },
+      { ...issued.claims, jti: { id: jti } as unknown as string },
+      { ...issued.claims, client_id: [clientId] },
+      { ...issued.claims, act: 'an-agent' },
+      { ...issued.claims, act: { sub: 7 } },
+    ];
+    for (const claims of variants) {
+      expect([JSON.stringify(claims), await decision(await signWith(key, claims))]).toEqual([
+        JSON.stringify(claims),
+        expect.objectContaining(refused),
+      ]);
+    }
+    expect(await decision(await signWith(key, { ...issued.claims, aud: [API_AUDIENCE] }))).toMatchObject({ decision: 'allow' });
+  });
+
+  it('refuses a token forged by editing the payload of an issued one, and one too long for the endpoint with a 400', async () => {
+    const [header, , signature] = issued.accessToken.split('.');
+    // Two `sub` members: JSON.parse keeps the last. The signature was over the original payload, so nothing verifies.
+    const duplicated = `{"sub":"${issued.claims.sub}",${JSON.stringify({ ...issued.claims, sub: '01900000-0000-7000-8000-000000000001' }).slice(1)}`;
+    expect(await decision(`${header}.${b64(duplicated)}.${signature}`)).toMatchObject(refused);
+    await request(identity.server)
+      .post('/v1/decisions')
+      .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+      .send({
+        credential: { kind: 'access_token', value: `${issued.accessToken}${'a'.repeat(20_000)}` },
+        action: 'split-project:read',
+        resource: { organizationId: app.organizationId },
+      })
+      .expect(400);
+  });
+});
+
+describe('an access token for the API whose grant does not hold the API scope', () => {
+  it('is refused: a sign-in consented to without `api` is no access to the standards API', async () => {
+    const user = await createUserWithPassword(identity, app);
+    await request(identity.server)
+      .post('/v1/role-bindings')
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .send({ uid: user.uid, role: 'scenario-modeller', organizationId: app.organizationId })
+      .expect(201);
+    const config = await flow.relyingParty(app);
+    const authorization = await flow.authorizationUrl(config, { scope: 'openid' });
+    const tokens = await flow.tokens(config, authorization, await flow.signIn(authorization, user.email));
+    const claims = decodeJwt(tokens.access_token);
+    expect(claims.aud).toBe(API_AUDIENCE);
+    expect(claims['scope'] ?? '').not.toContain('api');
+    expect(await decision(tokens.access_token)).toMatchObject(refused);
+  });
+});
