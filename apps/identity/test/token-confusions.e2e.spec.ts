@@ -1,11 +1,13 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { SignJWT, decodeJwt, type JWTPayload } from 'jose';
+import * as oidc from 'openid-client';
 import request from 'supertest';
 import { generateSigningKey, type PrivateJwk } from '../src/platform/secrets/oidc-secrets';
 import { SERVICE_TOKEN } from './support/identity-app';
 import { signinFlow, type SigninFlow } from './support/signin-flow';
 import {
   API_AUDIENCE,
+  FormBrowser,
   createUserWithPassword,
   registerPartnerApp,
   startCallbackServer,
@@ -158,5 +160,45 @@ describe('an access token for the API whose grant does not hold the API scope', 
     expect(claims.aud).toBe(API_AUDIENCE);
     expect(claims['scope'] ?? '').not.toContain('api');
     expect(await decision(tokens.access_token)).toMatchObject(refused);
+  });
+});
+
+describe('a password set again through a new link (a reset)', () => {
+  it("ends the person's sign-ins: the refresh token is refused and the access token denied at once", async () => {
+    const user = await createUserWithPassword(identity, app);
+    await request(identity.server)
+      .post('/v1/role-bindings')
+      .set('Authorization', `Bearer ${identity.platformKey}`)
+      .send({ uid: user.uid, role: 'scenario-modeller', organizationId: app.organizationId })
+      .expect(201);
+    const config = await flow.relyingParty(app);
+    const authorization = await flow.authorizationUrl(config);
+    const signedIn = new FormBrowser();
+    const tokens = await flow.tokens(config, authorization, await flow.signIn(authorization, user.email, undefined, signedIn));
+    expect(await decision(tokens.access_token)).toMatchObject({ decision: 'allow' });
+    const beforeReset = await signedIn.follow((await flow.authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect(beforeReset.text).toContain('name="decision"');
+
+    const setup = await request(identity.server)
+      .post(`/v1/users/${user.mirrorId}/password-setup`)
+      .set('Authorization', `Bearer ${app.appKey}`)
+      .expect(201);
+    const browser = new FormBrowser();
+    const page = await browser.get(setup.body.setupUrl as string);
+    const newPassword = 'another long and unusual passphrase';
+    expect((await browser.submit(page, { password: newPassword, confirm: newPassword })).status).toBe(200);
+
+    expect(await decision(tokens.access_token)).toMatchObject(refused);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: API_AUDIENCE })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    // The browser's session ended too: the next authorization asks for the password.
+    const afterReset = await signedIn.follow((await flow.authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect(afterReset.text).toContain('name="password"');
+    expect(afterReset.text).not.toContain('name="decision"');
+    // The new password signs in as before.
+    const again = await flow.authorizationUrl(config);
+    const fresh = await flow.tokens(config, again, await flow.signIn(again, user.email, newPassword));
+    expect(await decision(fresh.access_token)).toMatchObject({ decision: 'allow' });
   });
 });
