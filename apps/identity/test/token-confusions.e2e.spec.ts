@@ -202,3 +202,68 @@ describe('a password set again through a new link (a reset)', () => {
     expect(await decision(fresh.access_token)).toMatchObject({ decision: 'allow' });
   });
 });
+
+describe('other credentials at the decision endpoint and at the provider', () => {
+  it("refuses a person's token for an organization the person has no role in (the question's organization is B, the role A's)", async () => {
+    const other = await identity.newAppKey();
+    expect((await flow.decide(issued.accessToken, 'split-project:read', other.organizationId)).body).toMatchObject({
+      decision: 'deny',
+      reason: 'role_required',
+    });
+  });
+
+  it('refuses the userinfo (opaque) access token as a credential, and the API token at userinfo', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await flow.relyingParty(app);
+    const authorization = await flow.authorizationUrl(config);
+    const code = await flow.signIn(authorization, user.email);
+    const opaque = await oidc.authorizationCodeGrant(config, code, {
+      pkceCodeVerifier: authorization.verifier,
+      expectedState: authorization.state,
+    });
+    expect(opaque.access_token.split('.')).toHaveLength(1);
+    expect(await decision(opaque.access_token)).toMatchObject(refused);
+    const userinfo = await fetch(`${identity.issuer}/me`, { headers: { Authorization: `Bearer ${issued.accessToken}` } });
+    expect(userinfo.status).toBe(401);
+  });
+
+  it('serves no introspection endpoint, and revokes nothing for an ID token', async () => {
+    const discovery = (await (await fetch(`${identity.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery['introspection_endpoint']).toBeUndefined();
+    const revoked = await fetch(`${identity.issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, token: issued.idToken }),
+    });
+    expect(revoked.status).toBe(200);
+    expect(await decision(issued.accessToken)).toMatchObject({ decision: 'allow' });
+  });
+
+  it('takes a key only exactly as issued: no other class, case, padding or a service credential', async () => {
+    const key = app.appKey;
+    const asKey = async (value: string) =>
+      (
+        await request(identity.server)
+          .post('/v1/decisions')
+          .set('Authorization', `Bearer ${SERVICE_TOKEN}`)
+          .send({ credential: { kind: 'api_key', value }, action: 'split-project:read', resource: { organizationId: app.organizationId } })
+          .expect(200)
+      ).body;
+    expect(await asKey(key)).toMatchObject({ subject: { kind: 'app_key' } });
+    const [, , prefix, ...secret] = key.split('_');
+    for (const variant of [
+      `stdreg_platform_${prefix}_${secret.join('_')}`,
+      key.toUpperCase(),
+      `stdreg_app_${prefix!.toUpperCase()}_${secret.join('_')}`,
+      `${key} `,
+      ` ${key}`,
+      `${key}\n`,
+      `${key}=`,
+      key.slice(0, -1),
+      SERVICE_TOKEN,
+    ]) {
+      expect([variant, await asKey(variant)]).toEqual([variant, expect.objectContaining(refused)]);
+    }
+    expect(await decision(key)).toMatchObject(refused);
+  });
+});
