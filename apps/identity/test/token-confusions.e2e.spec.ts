@@ -118,6 +118,7 @@ describe('what the decision endpoint takes for an access token', () => {
       { ...issued.claims, client_id: [clientId] },
       { ...issued.claims, act: 'an-agent' },
       { ...issued.claims, act: { sub: 7 } },
+      { ...issued.claims, act: { sub: clientId }, subject_token_jti: [jti] },
     ];
     for (const claims of variants) {
       expect([JSON.stringify(claims), await decision(await signWith(key, claims))]).toEqual([
