@@ -447,7 +447,7 @@ async function explain(client, organizations) {
         name: 'ACCESS_TOKEN_SUBJECT',
         why: "Every decision on a user access token whose lease is not live: client, grant, revocation and the person's role bindings.",
         sql: ACCESS_TOKEN_SUBJECT,
-        params: [claims.sub, claims.client_id, claims.gid, claims.jti],
+        params: [claims.sub, claims.client_id, claims.gid, claims.jti, null],
       },
     ],
   };

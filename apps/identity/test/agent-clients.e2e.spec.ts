@@ -598,6 +598,18 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     expect((await exchange({ subject_token: expired }).expect(422)).body.domainCode).toBe('token_exchange.subject_token_invalid');
   });
 
+  it('ends a token exchanged before the agent token it came from was revoked, at once', async () => {
+    const subject = (await agentTokens(clientId, { scope: 'registry:read projects:read' })).access_token;
+    const exchanged = (await exchange({ subject_token: subject }).expect(200)).body.access_token as string;
+    expect((await decide(exchanged, 'split-project:read')).body).toMatchObject({ decision: 'allow' });
+    await request(scene.identity.server)
+      .post('/oidc/token/revocation')
+      .type('form')
+      .send({ client_id: clientId, token: subject, token_type_hint: 'access_token' })
+      .expect(200);
+    expect((await decide(exchanged, 'split-project:read')).body).toMatchObject({ decision: 'deny', reason: 'invalid_credential' });
+  });
+
   it('refuses what is no live agent token for the gateway, another target, and callers without a service credential', async () => {
     const partner = await scene.flow.relyingParty(scene.app);
     const authorization = await scene.flow.authorizationUrl(partner);

@@ -11,7 +11,7 @@ export interface AccessTokenSubject {
   grantActive: boolean;
   /** When the grant expires by itself, epoch ms; null when it does not. */
   grantExpiresAtMs: number | null;
-  /** False once the token itself was revoked (by its jti). */
+  /** False once the token itself was revoked (by its jti), or the agent token an exchanged one came from. */
   tokenActive: boolean;
   roles: EffectiveRoleBinding[];
 }
@@ -26,12 +26,20 @@ export interface AccessTokenSubject {
 export class AccessTokenSubjectRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async find(uid: string, clientId: string, grantId: string, jti: string): Promise<AccessTokenSubject | null> {
+  /** `subjectTokenJti`: on an exchanged token, the jti of the agent's token it came from; null otherwise. */
+  async find(
+    uid: string,
+    clientId: string,
+    grantId: string,
+    jti: string,
+    subjectTokenJti: string | null,
+  ): Promise<AccessTokenSubject | null> {
     const rows = await preparedQuery<AccessTokenSubject>(this.dataSource, 'identity-access-token-subject', ACCESS_TOKEN_SUBJECT, [
       uid,
       clientId,
       grantId,
       jti,
+      subjectTokenJti,
     ]);
     return rows[0] ?? null;
   }

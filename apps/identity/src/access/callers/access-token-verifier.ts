@@ -14,6 +14,9 @@ import { OIDC_SECRETS, type OidcSecrets } from '../../platform/secrets/oidc-secr
  */
 const ISSUED_AT_TOLERANCE_SECONDS = 5;
 
+/** The scope a person consents to for an app's access to the standards API (with `resource=<OIDC_API_AUDIENCE>`). */
+export const API_SCOPE = 'api';
+
 /** The claims of a verified access token that a decision uses. */
 export interface VerifiedAccessToken {
   sub: string;
@@ -25,6 +28,8 @@ export interface VerifiedAccessToken {
   scopes: string[];
   /** The agent client acting for the person (RFC 8693 `act`), on a token exchanged for the standards API. */
   actor?: string;
+  /** On an exchanged token, the `jti` of the agent's token it was exchanged for: revoking that one ends this one too. */
+  subjectTokenJti?: string;
 }
 
 /**
@@ -56,8 +61,19 @@ export class AccessTokenVerifier {
     if (!expected) return 'invalid_credential';
     const claims = await this.verify(token, expected);
     if (!claims) return 'invalid_credential';
+    // The provider issues an API token for a grant without `api` too (its scope then empty): a person who consented to
+    // sign-in alone gave the app no access to the API. An exchanged token (`act`) carries the agent's scopes instead.
+    if (expected === this.config.OIDC_API_AUDIENCE && claims.actor === undefined && !claims.scopes.includes(API_SCOPE)) {
+      return 'invalid_credential';
+    }
     const agentClientId = expected === this.config.mcpResource ? claims.clientId : claims.actor;
-    const subject = await this.leasedSubject(claims.sub, agentClientId ?? claims.clientId, claims.gid, claims.jti);
+    const subject = await this.leasedSubject(
+      claims.sub,
+      agentClientId ?? claims.clientId,
+      claims.gid,
+      claims.jti,
+      claims.subjectTokenJti ?? null,
+    );
     if (!subject) return 'invalid_credential';
     if (agentClientId !== undefined) {
       return {
@@ -81,21 +97,34 @@ export class AccessTokenVerifier {
    * The subject of a token whose client, grant and jti are in force, from this replica's lease while one
    * is live (TokenSubjectLeases: whatever ends it still counts at once); null when any is not.
    */
-  private async leasedSubject(uid: string, clientId: string, grantId: string, jti: string): Promise<LeasedTokenSubject | null> {
-    const key = `${uid} ${clientId} ${grantId} ${jti}`;
+  private async leasedSubject(
+    uid: string,
+    clientId: string,
+    grantId: string,
+    jti: string,
+    subjectTokenJti: string | null,
+  ): Promise<LeasedTokenSubject | null> {
+    const key = `${uid} ${clientId} ${grantId} ${jti} ${subjectTokenJti ?? ''}`;
     const leased = this.leases.find(key);
     if (leased) {
       if (this.leases.claimRenewal(key))
-        void this.readSubject(key, uid, clientId, grantId, jti).catch(() => this.leases.renewalFailed(key));
+        void this.readSubject(key, uid, clientId, grantId, jti, subjectTokenJti).catch(() => this.leases.renewalFailed(key));
       return leased;
     }
-    return this.readSubject(key, uid, clientId, grantId, jti);
+    return this.readSubject(key, uid, clientId, grantId, jti, subjectTokenJti);
   }
 
   /** Reads the subject and holds it on a lease that starts before the read; a subject no longer in force ends the lease. */
-  private async readSubject(key: string, uid: string, clientId: string, grantId: string, jti: string): Promise<LeasedTokenSubject | null> {
+  private async readSubject(
+    key: string,
+    uid: string,
+    clientId: string,
+    grantId: string,
+    jti: string,
+    subjectTokenJti: string | null,
+  ): Promise<LeasedTokenSubject | null> {
     const startedAt = this.leases.start();
-    const read = await this.subjects.find(uid, clientId, grantId, jti);
+    const read = await this.subjects.find(uid, clientId, grantId, jti, subjectTokenJti);
     if (!read?.clientActive || !read.grantActive || !read.tokenActive) {
       this.leases.drop(key);
       return null;
@@ -138,12 +167,13 @@ export class AccessTokenVerifier {
     } catch {
       return null;
     }
-    const { sub, client_id: clientId, gid, jti, exp, auth_time: authTime, scope, act } = claims;
+    const { sub, client_id: clientId, gid, jti, exp, auth_time: authTime, scope, act, subject_token_jti: subjectTokenJti } = claims;
     if (typeof sub !== 'string' || !isUuid(sub) || typeof clientId !== 'string' || typeof gid !== 'string') return null;
     if (typeof jti !== 'string' || typeof exp !== 'number') return null;
     if (exp * 1000 <= Date.now()) return null;
     const actor = typeof act === 'object' && act !== null ? (act as { sub?: unknown }).sub : undefined;
     if (act !== undefined && typeof actor !== 'string') return null;
+    if (subjectTokenJti !== undefined && typeof subjectTokenJti !== 'string') return null;
     return {
       sub,
       clientId,
@@ -153,6 +183,7 @@ export class AccessTokenVerifier {
       scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [],
       ...(Number.isInteger(authTime) ? { authTime: authTime as number } : {}),
       ...(typeof actor === 'string' ? { actor } : {}),
+      ...(typeof subjectTokenJti === 'string' ? { subjectTokenJti } : {}),
     };
   }
 }

@@ -8,14 +8,13 @@ import { escapeHtml, messagePage, PAGE_HEADERS } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
 import { postgresAdapter, type ClientSource } from './oidc-adapter';
 import type { SubjectChanges } from '../../access/subject-changes/subject-changes';
+import { API_SCOPE } from '../../access/callers/access-token-verifier';
 import { fetchFromLocalAddresses, fetchFromPublicAddresses } from '../../platform/outbound/outbound-fetch';
 import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
 
-/** The scope a client asks for to get an access token for the standards API (with `resource=<OIDC_API_AUDIENCE>`). */
-export const API_SCOPE = 'api';
 /** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
 export const SIGNIN_PATH = 'v1/signin';
 

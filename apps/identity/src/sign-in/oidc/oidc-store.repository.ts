@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AdapterPayload } from 'oidc-provider';
 import type { SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
 
@@ -88,6 +88,27 @@ export class OidcStoreRepository {
   /** Removes a grant or a client, which ends the access tokens issued under it. */
   async destroySubject(model: SubjectModel, id: string, _write: SubjectChangeWrite): Promise<void> {
     await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  /**
+   * Ends every sign-in of a person (the uid and every uid merged with it, as a session's `sub` may be either): their
+   * grants with what each issued, and their sessions. Answers how many grants ended.
+   */
+  async endSignInsOf(manager: EntityManager, uid: string, _write: SubjectChangeWrite): Promise<number> {
+    const rows: { grants: number }[] = await manager.query(
+      `WITH people AS (
+         SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
+          WHERE u.uid = $1
+       ), grants AS (
+         DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people) RETURNING id
+       ), issued AS (
+         DELETE FROM oidc_model WHERE model IN ('AccessToken', 'AuthorizationCode', 'RefreshToken') AND grant_id IN (SELECT id FROM grants)
+       ), sessions AS (
+         DELETE FROM oidc_model WHERE model = 'Session' AND payload->>'accountId' IN (SELECT uid FROM people)
+       ) SELECT count(*)::int AS grants FROM grants`,
+      [uid],
+    );
+    return rows[0]?.grants ?? 0;
   }
 
   async revokeByGrantId(model: string, grantId: string): Promise<void> {

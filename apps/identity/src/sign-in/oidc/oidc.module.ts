@@ -19,7 +19,10 @@ import { IdentityConfigModule } from '../../platform/config/identity-config.modu
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
-/** The OpenID Provider, its revocation of access tokens, and the signing the token exchange uses (tokens are verified in callers/). */
+/**
+ * The OpenID Provider, its revocation of access tokens, the signing the token exchange uses (tokens are verified in
+ * callers/), and its store (a password set again ends the person's sign-ins there).
+ */
 @Module({
   imports: [IdentityConfigModule, CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
   providers: [
@@ -64,6 +67,6 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
       ],
     },
   ],
-  exports: [OIDC_PROVIDER, AccessTokenSigner],
+  exports: [OIDC_PROVIDER, AccessTokenSigner, OidcStoreRepository],
 })
 export class OidcModule {}

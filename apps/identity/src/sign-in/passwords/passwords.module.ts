@@ -6,6 +6,8 @@ import { UnifiedUsersModule } from '../../people/unified-users/unified-users.mod
 import { UsersModule } from '../../people/users/users.module';
 import { PasswordHasher } from './password-hash';
 import { PasswordLinksModule } from './password-links.module';
+import { OidcModule } from '../oidc/oidc.module';
+import { SubjectChangesModule } from '../../access/subject-changes/subject-changes.module';
 import { PasswordPagesController } from './password-pages.controller';
 import { PasswordPagesService } from './password-pages.service';
 import { PasswordsController } from './passwords.controller';
@@ -14,7 +16,16 @@ import { PasswordsService } from './passwords.service';
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
 
 @Module({
-  imports: [IdentityConfigModule, CallersModule, AuditModule, UsersModule, UnifiedUsersModule, PasswordLinksModule],
+  imports: [
+    IdentityConfigModule,
+    CallersModule,
+    AuditModule,
+    UsersModule,
+    UnifiedUsersModule,
+    PasswordLinksModule,
+    OidcModule,
+    SubjectChangesModule,
+  ],
   controllers: [PasswordsController, PasswordPagesController],
   providers: [PasswordHasher, PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],

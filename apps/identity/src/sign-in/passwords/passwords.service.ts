@@ -15,6 +15,8 @@ import { passwordProblem, type PasswordProblem } from './password-policy';
 import { agentKeyRefused, loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
 import { PasswordsRepository, type SetupApp } from './passwords.repository';
+import { OidcStoreRepository } from '../oidc/oidc-store.repository';
+import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subject-changes';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
 
@@ -48,6 +50,8 @@ export class PasswordsService {
     private readonly audit: AuditService,
     private readonly config: IdentityConfig,
     private readonly logger: JsonLogger,
+    private readonly signIns: OidcStoreRepository,
+    private readonly subjectChanges: SubjectChanges,
   ) {}
 
   /**
@@ -112,17 +116,31 @@ export class PasswordsService {
     const hash = await this.hasher.hash(password);
     // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
     const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
-    const spent = await this.dataSource.transaction(async (manager): Promise<PasswordSetup | 'email_taken' | null> => {
-      // Passwords of one email are set one at a time, and the check above is made again under that lock: two people
-      // of one organization setting passwords for one email at once cannot both find it free.
-      await this.passwords.lockLoginEmail(manager, setup.loginEmail);
-      if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid, manager)) return 'email_taken';
-      const row = await this.links.spend(manager, tokenHash(token));
-      if (!row) return null;
-      await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
-      await this.audit.record({ kind: 'human', id: row.uid }, { action: 'users.password-set', target: row.uid }, manager);
-      return row;
-    });
+    // A password set again (a reset) ends the person's sign-ins made with the one before: whoever knew it keeps no
+    // session, refresh token or access token. The answer waits until no replica relies on an ended grant.
+    const outcome = await this.subjectChanges.apply(
+      (done: { spent: PasswordSetup | 'email_taken' | null; grantsEnded: number }) =>
+        done.grantsEnded > 0 ? SubjectChange.accessTokens() : null,
+      (write) =>
+        this.dataSource.transaction(async (manager) => {
+          // Passwords of one email are set one at a time, and the check above is made again under that lock: two people
+          // of one organization setting passwords for one email at once cannot both find it free.
+          await this.passwords.lockLoginEmail(manager, setup.loginEmail);
+          if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid, manager))
+            return { spent: 'email_taken' as const, grantsEnded: 0 };
+          const row = await this.links.spend(manager, tokenHash(token));
+          if (!row) return { spent: null, grantsEnded: 0 };
+          await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
+          const grantsEnded = await this.signIns.endSignInsOf(manager, row.uid, write);
+          await this.audit.record(
+            { kind: 'human', id: row.uid },
+            { action: 'users.password-set', target: row.uid, ...(grantsEnded > 0 ? { detail: { grantsEnded } } : {}) },
+            manager,
+          );
+          return { spent: row, grantsEnded };
+        }),
+    );
+    const { spent } = outcome;
     if (spent === 'email_taken') return { kind: 'rejected', problem: 'email_taken' };
     if (!spent) return { kind: 'invalid_link' };
     return { kind: 'done', loginEmail: spent.loginEmail, app };

@@ -12,7 +12,7 @@ export const EXCHANGED_TOKEN_TTL_SECONDS = 300;
  * RFC 8693 delegation for the tool gateway: a live agent token for the gateway becomes a short token for
  * the standards API with the same person (`sub`), grant and sign-in time, scopes no wider than the
  * agent's, and the agent named as the actor (`act`), so that standards-api and identity see an agent,
- * never the person alone. The agent's own token stays at the gateway.
+ * never the person alone. The agent's own token stays at the gateway; its `jti` goes along (`subject_token_jti`).
  */
 @Injectable()
 export class TokenExchangeService {
@@ -41,6 +41,8 @@ export class TokenExchangeService {
         act: { sub: claims.clientId },
         scope,
         gid: claims.gid,
+        // Revoking the agent's token (RFC 7009, by its jti) ends this one at once too, wherever it is presented.
+        subject_token_jti: claims.jti,
         ...(claims.authTime === undefined ? {} : { auth_time: claims.authTime }),
       },
       audience,

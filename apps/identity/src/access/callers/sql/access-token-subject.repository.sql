@@ -12,7 +12,7 @@ SELECT u.uid,
                WHERE g.model = 'Grant' AND g.id = $3 AND (g.expires_at IS NULL OR g.expires_at > now())) AS "grantActive",
       (SELECT (extract(epoch FROM g.expires_at) * 1000)::float8 FROM oidc_model g
         WHERE g.model = 'Grant' AND g.id = $3) AS "grantExpiresAtMs",
-      NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS "tokenActive",
+      NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti IN ($4, $5)) AS "tokenActive",
       coalesce((SELECT json_agg(json_build_object('role', r.role, 'organizationId', r.organization_id) ORDER BY r.id)
                   FROM role_binding r WHERE r.uid = u.uid), '[]'::json) AS roles
  FROM unified_user u

@@ -21,6 +21,18 @@ DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 -- OidcStoreRepository.destroySubject
 DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 
+-- OidcStoreRepository.endSignInsOf
+WITH people AS (
+  SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
+   WHERE u.uid = $1
+), grants AS (
+  DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people) RETURNING id
+), issued AS (
+  DELETE FROM oidc_model WHERE model IN ('AccessToken', 'AuthorizationCode', 'RefreshToken') AND grant_id IN (SELECT id FROM grants)
+), sessions AS (
+  DELETE FROM oidc_model WHERE model = 'Session' AND payload->>'accountId' IN (SELECT uid FROM people)
+) SELECT count(*)::int AS grants FROM grants;
+
 -- OidcStoreRepository.revokeByGrantId
 DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2;
 
