@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { HandedOverEventDto } from '@stdreg/contracts';
-import { insertOutboxEvent } from '@stdreg/server-kit/database';
+import { insertOutboxEvent, maintenanceTransaction } from '@stdreg/server-kit/database';
 
 /** An event in standards-api's outbox, in the shape it is handed over in. */
 export type OutboxRecord = HandedOverEventDto;
@@ -31,7 +31,9 @@ export class EventsRepository {
 
   /** Removes the events identity has had for more than `days`: it keeps and delivers them from then on. */
   async purgeHandedOver(days: number): Promise<void> {
-    await this.dataSource.query('DELETE FROM event_outbox WHERE handed_over_at < now() - make_interval(days => $1)', [days]);
+    await maintenanceTransaction(this.dataSource, (manager) =>
+      manager.query('DELETE FROM event_outbox WHERE handed_over_at < now() - make_interval(days => $1)', [days]),
+    );
   }
 
   async countWaiting(): Promise<number> {

@@ -66,6 +66,7 @@ export const IDENTITY_ERRORS = {
   'webhooks.limit_reached': ErrorCode.Conflict,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
+  'database.timed_out': ErrorCode.ServiceUnavailable,
 } as const satisfies Record<string, ErrorCode>;
 
 export type IdentityErrorCode = keyof typeof IDENTITY_ERRORS;

@@ -30,6 +30,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (isConcurrencyFailure(exception)) {
       return new DomainError(ErrorCode.Conflict, 'A concurrent change conflicted with this request; nothing was written. Retry it.');
     }
+    if (isStatementTimedOut(exception)) {
+      return DomainError.of(
+        'database.timed_out',
+        'The database did not finish this request in time (a statement ran past its bound or waited too long for a lock); nothing was written. Retry it (with the same Idempotency-Key).',
+        { headers: { 'Retry-After': '1' } },
+      );
+    }
     if (isConnectionLost(exception)) {
       return new DomainError(
         ErrorCode.ServiceUnavailable,
@@ -133,6 +140,15 @@ function sqlStateOf(exception: unknown): unknown {
 function isConcurrencyFailure(exception: unknown): boolean {
   const code = sqlStateOf(exception);
   return typeof code === 'string' && CONCURRENCY_FAILURES.has(code);
+}
+
+// PostgreSQL cancelled the statement: 57014 query_canceled (statement_timeout, see DATABASE_STATEMENT_TIMEOUT_MS)
+// or 55P03 lock_not_available (lock_timeout, NOWAIT). The transaction is rolled back; the database is there but busy.
+const STATEMENT_TIMED_OUT = new Set(['57014', '55P03']);
+
+function isStatementTimedOut(exception: unknown): boolean {
+  const code = sqlStateOf(exception);
+  return typeof code === 'string' && STATEMENT_TIMED_OUT.has(code);
 }
 
 // The server ended the session (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now),

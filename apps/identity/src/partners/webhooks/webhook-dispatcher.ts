@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PartnerEvent, WebhookDeliveryStatus } from '@stdreg/contracts';
 import { JsonLogger, PollingLoop, uuidv7 } from '@stdreg/server-kit';
@@ -134,7 +135,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const purged = await this.webhooks.purgeDeleted(new Date(now.getTime() - REMOVED_ENDPOINT_AUDIT_DAYS * 86_400_000));
     if (purged > 0) this.logger.log(`purged ${purged} webhook endpoints removed over ${REMOVED_ENDPOINT_AUDIT_DAYS} days ago`, 'Webhooks');
     const historyBefore = new Date(now.getTime() - DELIVERY_HISTORY_DAYS * 86_400_000);
-    const deliveries = await this.dataSource.transaction(async (manager) => {
+    const deliveries = await maintenanceTransaction(this.dataSource, async (manager) => {
       const ended = await this.webhooks.purgeEndedDeliveries(manager, historyBefore);
       await this.events.purgeDeliveredBefore(manager, historyBefore);
       return ended;

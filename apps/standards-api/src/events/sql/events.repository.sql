@@ -15,6 +15,9 @@ FROM event_outbox WHERE handed_over_at IS NULL ORDER BY event_outbox.seq LIMIT $
 UPDATE event_outbox SET handed_over_at = now() WHERE seq = ANY($1::bigint[]);
 
 -- EventsRepository.purgeHandedOver
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 DELETE FROM event_outbox WHERE handed_over_at < now() - make_interval(days => $1);
 
 -- EventsRepository.countWaiting
