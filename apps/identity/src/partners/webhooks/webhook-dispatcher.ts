@@ -169,7 +169,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** One attempt; its outcome and the next attempt's time are counted from when it ended (`clock`). */
   private async attempt(delivery: ClaimedDelivery, now: Date, clock: () => Date, random: () => number): Promise<void> {
-    const result = await this.send(delivery, now);
+    // A delivery that cannot even be sent (its endpoint's signing secret does not open with this key) is a failed
+    // attempt like any other: thrown, it was never recorded, and was claimed again each lease for ever, holding up
+    // its resource's later events at that endpoint.
+    const result = await this.send(delivery, now).catch(notSent);
     const endedAt = clock();
     const outcome = outcomeOf(result, delivery.attempts, endedAt, random);
     await this.dataSource.transaction(async (manager) => {
@@ -186,7 +189,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await this.webhooks.markLastAttempt(delivery.endpointId, !result.ok);
   }
 
-  private send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {
+  private async send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {
     const { event } = delivery;
     const body: PartnerEvent = {
       id: event.id,
@@ -231,6 +234,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       data: { endpointId: endpoint.id, url: endpoint.url, reason, lastDeliveryId: delivery.id },
     });
   }
+}
+
+function notSent(error: unknown): SendResult {
+  return {
+    ok: false,
+    status: null,
+    body: null,
+    error: `not sent: ${error instanceof Error ? error.message : String(error)}`,
+    retryAfterSeconds: null,
+  };
 }
 
 /** What an attempt's answer means: delivered, tried again when, or over (and whether the endpoint stops, why). */
