@@ -35,6 +35,8 @@ export class AppModule {
           ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
           dataDir: config.DATA_DIR,
           poolIdleTimeoutMs: config.DATABASE_POOL_IDLE_TIMEOUT_MS,
+          statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          maintenanceStatementTimeoutMs: config.DATABASE_MAINTENANCE_STATEMENT_TIMEOUT_MS,
           entities: [],
           migrations: IDENTITY_MIGRATIONS,
         }),

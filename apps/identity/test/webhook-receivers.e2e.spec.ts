@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { WebhookReceiver } from '@stdreg/server-kit/testing';
-import { MAX_RETRY_AFTER_SECONDS, nextAttemptAt } from '../src/partners/webhooks/retry-schedule';
+import { MAX_ATTEMPTS, MAX_RETRY_AFTER_SECONDS, nextAttemptAt } from '../src/partners/webhooks/retry-schedule';
 import { IdentityConfig } from '../src/platform/config/identity.config';
 import { PartnerEventsService } from '../src/platform/outbox/events.service';
 import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
@@ -163,6 +163,33 @@ describe('the order of one resource', () => {
 });
 
 describe("a receiver's own signals", () => {
+  it('counts a delivery it cannot even send (a signing secret that does not open) as a failed attempt, up to failed and the endpoint disabled', async () => {
+    const partner = await partnerWithEndpoint(['app.registered']);
+    // Sealed under another key, as every secret is after OIDC_CLIENT_SECRET_KEY changed without the old one.
+    await identity.dataSource.query(`UPDATE webhook_endpoint SET secret_sealed = decode(repeat('00', 64), 'hex') WHERE id = $1`, [
+      partner.id,
+    ]);
+    await registerApp(partner.key.secret);
+    const start = new Date();
+    await dispatcher.drain(start, noJitter);
+    const [first] = await deliveries(partner.id, partner.key.secret);
+    expect(first).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      responseStatus: null,
+      error: expect.stringMatching(/^not sent: the signing secret/),
+    });
+    expect(gap(first!)).toBeGreaterThanOrEqual(seconds(5));
+    expect(gap(first!)).toBeLessThan(seconds(60));
+
+    for (let day = 1; day <= 12; day++) await dispatcher.drain(new Date(start.getTime() + day * seconds(86_400)), noJitter);
+    const [last] = await deliveries(partner.id, partner.key.secret);
+    expect(last).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, nextAttemptAt: null });
+    const endpoint = await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).expect(200);
+    expect(endpoint.body).toMatchObject({ enabled: false, status: 'failing_disabled', disabledReason: 'deliveries kept failing' });
+    expect(receiver.at(partner.path)).toEqual([]);
+  });
+
   it('disables the endpoint at once on 410 Gone, tells the organization why, and sends nothing more until it is enabled again', async () => {
     const watcher = await partnerWithEndpoint(['endpoint.disabled']);
     const gone = await partnerWithEndpoint(['app.registered'], watcher.key);

@@ -54,7 +54,8 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 const relay = () => api.app.get(EventRelay);
 const waiting = async () =>
-  (await api.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL'))[0].n as number;
+  (await api.dataSource.query('SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL AND parked_at IS NULL'))[0]
+    .n as number;
 /** A new project of the partner's, through standards-api: one split_project.created event. */
 const createProject = (partner: { key: string; organizationId: string }, name: string) =>
   request(api.server)
@@ -70,6 +71,7 @@ beforeAll(async () => {
   api = await startStandardsApi({
     IDENTITY_URL: proxy.through(identity.url).replace(/\/$/, ''),
     IDENTITY_SERVICE_TOKEN: identity.serviceToken,
+    EVENT_HANDOVER_MAX_REFUSALS: '2',
   });
 }, 180_000);
 afterAll(async () => {
@@ -214,11 +216,13 @@ describe("standards-api's events reach a partner through identity", () => {
     const serviceToken = config.IDENTITY_SERVICE_TOKEN;
     config.IDENTITY_SERVICE_TOKEN = 'not-the-service-token-of-standards-api';
     try {
-      await expect(relay().relayOnce()).rejects.toThrow(/401/);
+      // More times than EVENT_HANDOVER_MAX_REFUSALS: a refused credential is the relay's state, not the event's.
+      for (let round = 0; round < 3; round++) await expect(relay().relayOnce()).rejects.toThrow(/identity answered 401/);
     } finally {
       config.IDENTITY_SERVICE_TOKEN = serviceToken;
     }
     expect(await waiting()).toBe(1);
+    expect(await api.dataSource.query('SELECT handover_refusals AS n FROM event_outbox WHERE handed_over_at IS NULL')).toEqual([{ n: 0 }]);
     expect(await relay().drain()).toBe(1);
     await until(() => receiver.at('/refused').length >= 1, 'the delivery');
     expect(receiver.at('/refused').map((entry) => entry.event.type)).toEqual(['split_project.created']);
@@ -269,6 +273,43 @@ describe("standards-api's events reach a partner through identity", () => {
       { kind: 'agent', id: agent.subject.id, supervisor: agent.subject.supervisorId },
       { kind: 'key', id: partner.keyPrefix },
     ]);
+  });
+
+  it('parks an event identity keeps refusing, after EVENT_HANDOVER_MAX_REFUSALS refusals, and hands over the events after it', async () => {
+    const partner = await partnerWithEndpoint('/after-poison');
+    await createProject(partner, 'Before the refused event');
+    // An event identity refuses whatever it is sent with: here one of a type this identity does not know (a release
+    // apart, or a row its validation has since been made stricter for).
+    const [{ seq: refusedSeq }] = await api.dataSource.query(
+      `INSERT INTO event_outbox (id, type, organization_id, resource, actor, version, data, occurred_at)
+       VALUES (gen_random_uuid(), 'split_project.archived', $1, 'split-project:refused', '{"kind":"system","id":"test"}', 1, '{}', now())
+       RETURNING seq::text AS seq`,
+      [partner.organizationId],
+    );
+    await createProject(partner, 'After the refused event');
+    const refused = async () =>
+      (
+        await api.dataSource.query(
+          `SELECT handover_refusals AS refusals, parked_at IS NOT NULL AS parked, handed_over_at IS NOT NULL AS "handedOver",
+             refused_because AS because FROM event_outbox WHERE seq = $1`,
+          [refusedSeq],
+        )
+      )[0];
+
+    // The event before it goes on the first round; the refused one is counted, and holds up the one after it.
+    await expect(relay().relayOnce()).rejects.toThrow(/identity refused event .* \(400\), refusal 1 of 2/);
+    expect(await refused()).toMatchObject({ refusals: 1, parked: false, handedOver: false });
+    expect(await waiting()).toBe(2);
+    expect(await relay().drain()).toBe(2);
+    expect(await refused()).toMatchObject({ refusals: 2, parked: true, handedOver: false, because: expect.stringMatching(/^400 .*type/) });
+    expect(await waiting()).toBe(0); // parked: kept, not handed over, no longer in the relay's way
+    await until(() => receiver.at('/after-poison').length >= 2, 'both deliveries');
+    expect(receiver.at('/after-poison').map((entry) => entry.event.data['name'])).toEqual([
+      'Before the refused event',
+      'After the refused event',
+    ]);
+    const metrics = await request(api.server).get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/outbox_events_parked_total\{relay="event-handover"\} 1/);
   });
 
   it('hands over an outbox longer than one batch, in batches identity takes', async () => {

@@ -6,6 +6,7 @@ export const STANDARDS_API_ERRORS = {
   'registry.empty': ErrorCode.ServiceUnavailable,
   'registry.version_and_at': ErrorCode.ValidationFailed,
   'search.no_content': ErrorCode.ServiceUnavailable,
+  'database.timed_out': ErrorCode.ServiceUnavailable,
   'authorization.credential_missing': ErrorCode.Unauthenticated,
   'authorization.credential_too_long': ErrorCode.Unauthenticated,
   'authorization.credential_invalid': ErrorCode.Unauthenticated,

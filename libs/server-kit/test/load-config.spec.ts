@@ -45,6 +45,8 @@ describe('loadConfig', () => {
 
   it.each([
     ['DATABASE_POOL_IDLE_TIMEOUT_MS', ['-1', '0', '99', '3600001', '1500.5']],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', ['-1', '0', '99', '600001', 'five', '1500.5']],
+    ['DATABASE_MAINTENANCE_STATEMENT_TIMEOUT_MS', ['-1', '86400001', 'none']],
     ['SHUTDOWN_TIMEOUT_MS', ['-1', '0', '999', '120001']],
     ['MIGRATE_ON_START', ['yes', '1']],
     ['DATABASE_URL', ['postgres://', 'redis://db/x']],

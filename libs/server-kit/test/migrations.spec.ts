@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { CommonServiceConfig, createServiceApp, loadConfig, type ServiceDefinition } from '../src';
-import { DatabaseModule, openDatabase, PendingMigrationsError } from '../src/database';
+import { DatabaseModule, maintenanceTransaction, openDatabase, PendingMigrationsError } from '../src/database';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 class CreateThings1700000000000 implements MigrationInterface {
@@ -13,6 +13,9 @@ class CreateThings1700000000000 implements MigrationInterface {
     await runner.query('DROP TABLE thing');
   }
 }
+
+/** database.module's MIGRATION_LOCK. */
+const MIGRATION_LOCK = 0x73746472;
 
 const where = (database: TestDatabase) =>
   database.kind === 'server' ? { databaseUrl: database.env['DATABASE_URL']!, dataDir: '.data' } : { dataDir: 'memory://' };
@@ -86,6 +89,64 @@ if (process.env['DATABASE_URL']) {
       );
       expect(await handles[0]!.dataSource.query('SELECT name FROM schema_migrations')).toEqual([{ name: 'CreateThings1700000000000' }]);
       await Promise.all(handles.map((handle) => handle.close()));
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it("migrates under the maintenance bound, not the requests': waiting for another replica's migrations and running longer than a request's statement", async () => {
+    const database = await createTestDatabase('kit_migrations_bound');
+    class SlowMigration1700000000100 implements MigrationInterface {
+      name = 'SlowMigration1700000000100';
+      async up(runner: QueryRunner): Promise<void> {
+        await runner.query('SELECT pg_sleep(0.3)');
+      }
+      async down(): Promise<void> {}
+    }
+    try {
+      const replica = await openDatabase({ service: 'things', ...where(database), entities: [], migrations: [], statementTimeoutMs: 100 });
+      const lock = replica.dataSource.createQueryRunner();
+      await lock.connect();
+      await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      setTimeout(() => void lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).finally(() => lock.release()), 300);
+      const migrated = await openDatabase({
+        service: 'things',
+        ...where(database),
+        entities: [],
+        migrations: [CreateThings1700000000000, SlowMigration1700000000100],
+        statementTimeoutMs: 100,
+      });
+      expect(await migrated.dataSource.query('SELECT name FROM schema_migrations ORDER BY id')).toHaveLength(2);
+      // The connection they ran on went back to the pool with the requests' bound.
+      await expect(migrated.dataSource.query('SELECT pg_sleep(0.3)')).rejects.toMatchObject({ driverError: { code: '57014' } });
+      await Promise.all([migrated.close(), replica.close()]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('runs purges and imports (maintenanceTransaction) under the maintenance bound, and requests under theirs', async () => {
+    const database = await createTestDatabase('kit_maintenance_bound');
+    const open = (maintenanceStatementTimeoutMs: number) =>
+      openDatabase({
+        service: 'things',
+        ...where(database),
+        entities: [],
+        migrations: [],
+        statementTimeoutMs: 100,
+        maintenanceStatementTimeoutMs,
+      });
+    try {
+      const unbounded = await open(0);
+      await expect(unbounded.dataSource.query('SELECT pg_sleep(0.3)')).rejects.toMatchObject({ driverError: { code: '57014' } });
+      await expect(maintenanceTransaction(unbounded.dataSource, (manager) => manager.query('SELECT pg_sleep(0.3)'))).resolves.toBeDefined();
+      await expect(unbounded.dataSource.query('SELECT pg_sleep(0.3)')).rejects.toMatchObject({ driverError: { code: '57014' } });
+      await unbounded.close();
+      const bounded = await open(200);
+      await expect(maintenanceTransaction(bounded.dataSource, (manager) => manager.query('SELECT pg_sleep(0.3)'))).rejects.toMatchObject({
+        driverError: { code: '57014' },
+      });
+      await bounded.close();
     } finally {
       await database.drop();
     }

@@ -36,6 +36,16 @@ describe('a request whose database connection is lost', () => {
     expect(answer.body).toMatchObject({ code: 'service_unavailable', detail: expect.stringContaining('Idempotency-Key') });
   });
 
+  it.each([
+    ['a statement cancelled by statement_timeout (57014)', sqlError('57014', 'canceling statement due to statement timeout')],
+    ['a lock not obtained in time (55P03)', sqlError('55P03', 'canceling statement due to lock timeout')],
+  ])('answers 503 database.timed_out with Retry-After for %s', (_, exception) => {
+    const answer = answerTo(exception);
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.body).toMatchObject({ code: 'service_unavailable', domainCode: 'database.timed_out' });
+  });
+
   it('still answers 500 to an error it does not know', () => {
     expect(answerTo(new Error('something else')).status).toBe(500);
   });

@@ -59,6 +59,17 @@ export class StandardsApiConfig extends AuthorizedServiceConfig {
   EVENT_RELAY_TIMEOUT_MS = 5000;
 
   /**
+   * How many times identity may refuse one event (400, 413, 422: the event, not the relay, is at fault) before it is
+   * parked: kept in the outbox with its refusal, logged at error level and counted, while the events after it are
+   * handed over. Between refusals the relay backs off (PollingLoop), so the default takes about a minute and a half.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  EVENT_HANDOVER_MAX_REFUSALS = 10;
+
+  /**
    * How often a replica purges idempotency records a day old and confirmation challenges that ended a day ago:
    * once at start, then this long after each purge; a failed purge is logged and tried again (PollingLoop's back-off).
    */

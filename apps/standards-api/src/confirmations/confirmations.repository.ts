@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 
 export interface ConfirmationChallenge {
@@ -42,9 +43,8 @@ export class ConfirmationsRepository {
 
   /** Removes the challenges spent or expired more than `days` ago: their tokens answer as unknown ones. */
   async purgeEnded(days: number): Promise<void> {
-    await this.dataSource.query(
-      'DELETE FROM confirmation_challenge WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1)',
-      [days],
+    await maintenanceTransaction(this.dataSource, (manager) =>
+      manager.query('DELETE FROM confirmation_challenge WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1)', [days]),
     );
   }
 

@@ -44,6 +44,8 @@ const database = await openDatabase({
   service: 'standards-api',
   ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
   dataDir: config.DATA_DIR,
+  statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  maintenanceStatementTimeoutMs: config.DATABASE_MAINTENANCE_STATEMENT_TIMEOUT_MS,
   entities: REGISTRY_ENTITIES,
   migrations: STANDARDS_API_MIGRATIONS,
 });

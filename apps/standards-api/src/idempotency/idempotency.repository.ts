@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 
 export interface IdempotencyRecord {
@@ -71,7 +72,9 @@ export class IdempotencyRepository {
 
   /** Removes the records claimed more than `hours` ago, answered or not: their keys are forgotten. */
   async purgeOlderThan(hours: number): Promise<void> {
-    await this.dataSource.query('DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1)', [hours]);
+    await maintenanceTransaction(this.dataSource, (manager) =>
+      manager.query('DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1)', [hours]),
+    );
   }
 
   async release(claim: IdempotencyClaim): Promise<void> {

@@ -12,6 +12,7 @@ import { RuleVersionInForce1764340000000 } from './1764340000000-rule-version-in
 import { RegistryRecordsByRelease1764400000000 } from './1764400000000-registry-records-by-release';
 import { SearchIndexSnapshot1764500000000 } from './1764500000000-search-index-snapshot';
 import { IdempotencyClaim1764600000000 } from './1764600000000-idempotency-claim';
+import { EventOutboxParking1764700000000 } from './1764700000000-event-outbox-parking';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const STANDARDS_API_MIGRATIONS = [
   RegistryRecordsByRelease1764400000000,
   SearchIndexSnapshot1764500000000,
   IdempotencyClaim1764600000000,
+  EventOutboxParking1764700000000,
 ];

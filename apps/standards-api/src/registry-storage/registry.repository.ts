@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery } from '@stdreg/server-kit/database';
+import { maintenanceTransaction, preparedQuery } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type {
   BrandSnapshot,
@@ -216,7 +216,7 @@ export class RegistryRepository {
     chunks: Iterable<Uint8Array>,
     { replacing = false }: { replacing?: boolean } = {},
   ): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
+    return maintenanceTransaction(this.dataSource, async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, $2::bigint::integer)', [SEARCH_INDEX_LOCK_KEY, release]);
       if (replacing) {
         await manager.query('DELETE FROM search_index_snapshot WHERE release = $1 AND format_version = $2', [
@@ -249,7 +249,7 @@ export class RegistryRepository {
    * null, changing nothing, when that digest is already current.
    */
   async replaceContent(pack: ContentPack, digest: string): Promise<ContentReleaseEntity | null> {
-    return this.dataSource.transaction(async (manager) => {
+    return maintenanceTransaction(this.dataSource, async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK_KEY]);
       const current = await manager.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } });
       if (current?.digest === digest) return null;

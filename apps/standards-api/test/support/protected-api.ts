@@ -11,7 +11,7 @@ export interface ProtectedApi {
 }
 
 /** The real standards-api asking a fake identity (short timeout, no read cache, so every request asks). */
-export async function startProtectedApi(): Promise<ProtectedApi> {
+export async function startProtectedApi(env: Record<string, string> = {}): Promise<ProtectedApi> {
   const identity = new FakeIdentity();
   await identity.start();
   const api = await startStandardsApi({
@@ -19,6 +19,7 @@ export async function startProtectedApi(): Promise<ProtectedApi> {
     IDENTITY_SERVICE_TOKEN: 'test-service-token',
     AUTHZ_TIMEOUT_MS: '300',
     AUTHZ_READ_CACHE_MS: '0',
+    ...env,
   });
   return {
     api,

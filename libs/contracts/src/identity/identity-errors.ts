@@ -68,6 +68,7 @@ export const IDENTITY_ERRORS = {
   'webhooks.agent_key_refused': ErrorCode.Forbidden,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
+  'database.timed_out': ErrorCode.ServiceUnavailable,
 } as const satisfies Record<string, ErrorCode>;
 
 export type IdentityErrorCode = keyof typeof IDENTITY_ERRORS;

@@ -63,6 +63,28 @@ export class CommonServiceConfig {
   DATABASE_POOL_IDLE_TIMEOUT_MS = 10000;
 
   /**
+   * On a PostgreSQL server, the longest one statement of a request may run, waits for locks included
+   * (`statement_timeout` of the pool's connections). Past it PostgreSQL cancels the statement, the request's
+   * transaction rolls back and the caller is answered 503 `database.timed_out` with Retry-After. The embedded
+   * database does not enforce it.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5000;
+
+  /**
+   * The same bound for maintenance, which may run longer: migrations (the wait for another replica's included),
+   * purges, the content pack import and its search index. 0 (default): none.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86400000)
+  DATABASE_MAINTENANCE_STATEMENT_TIMEOUT_MS = 0;
+
+  /**
    * Run the database migrations when the service starts (default). `false`: a migration command or Job
    * runs them (`node migrate.js`), and the service refuses to start while one is pending.
    */

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { MIGRATE_ON_START } from './migration-policy';
-import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntityManager, MigrationExecutor, type MixedList, type EntitySchema } from 'typeorm';
 import path from 'node:path';
 import type pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -19,6 +19,13 @@ export interface DatabaseModuleOptions {
   migrations: MixedList<Function | string>;
   /** Milliseconds an unused pooled connection stays open (default: pg's 10 s). */
   poolIdleTimeoutMs?: number;
+  /**
+   * On a PostgreSQL server, the longest one statement of the pool's connections may run, lock waits included
+   * (its `statement_timeout`; default DEFAULT_STATEMENT_TIMEOUT_MS). Maintenance lifts it (`maintenanceStatementTimeoutMs`).
+   */
+  statementTimeoutMs?: number;
+  /** The bound of migrations (and their lock's wait), purges and the content import (`maintenanceTransaction`); 0: none (default). */
+  maintenanceStatementTimeoutMs?: number;
   /**
    * `true` (default): bring the schema up to date. `false`: only check that it is, and refuse to start
    * when a migration is pending (the migration Job runs them; see `runMigrationCommand`).
@@ -65,6 +72,10 @@ export class DatabaseHandle {
 }
 
 const DEFAULT_POOL_IDLE_TIMEOUT_MS = 10_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+
+/** Each data source's maintenance bound, for `maintenanceTransaction` (repositories hold the DataSource, not the options). */
+const maintenanceBounds = new WeakMap<DataSource, number>();
 
 /**
  * How long a query waits for a connection of a PostgreSQL server's pool, or for a new one to open, before it fails
@@ -98,11 +109,20 @@ export async function openDatabase(options: DatabaseModuleOptions): Promise<Data
         imagesFolder: options.imagesFolder,
       });
   const idleTimeoutMillis = options.poolIdleTimeoutMs ?? DEFAULT_POOL_IDLE_TIMEOUT_MS;
+  // The statement bound is a startup parameter of each connection: the session's default, which RESET and
+  // DISCARD ALL return to. PGlite takes the setting but never enforces it (it has no timer to cancel a query
+  // with), and its one session holds no lock another could wait on; the embedded pool sets none.
   const connection: Partial<DataSourceOptions> = embedded
     ? { ...embedded.connection, extra: { max: 1, idleTimeoutMillis, onConnect: resetSession } }
     : {
         url: options.databaseUrl,
-        extra: { max: 10, idleTimeoutMillis, connectionTimeoutMillis: POOL_CONNECTION_WAIT_MS, onConnect: resetSession },
+        extra: {
+          max: 10,
+          idleTimeoutMillis,
+          connectionTimeoutMillis: POOL_CONNECTION_WAIT_MS,
+          onConnect: resetSession,
+          statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+        },
       };
   const dataSource = new DataSource({
     type: 'postgres',
@@ -113,6 +133,7 @@ export async function openDatabase(options: DatabaseModuleOptions): Promise<Data
     synchronize: false,
     logging: false,
   } as DataSourceOptions);
+  maintenanceBounds.set(dataSource, options.maintenanceStatementTimeoutMs ?? 0);
   try {
     await dataSource.initialize();
     if (options.migrate === false) {
@@ -136,16 +157,36 @@ function schemaImageOf(options: DatabaseModuleOptions): string {
   );
 }
 
+/**
+ * Runs `work` in a transaction whose statements are bounded by the maintenance bound instead of the requests'
+ * (`SET LOCAL`: the connection goes back to the pool with its own bound). For purges and imports, which may
+ * run longer than a request's statement.
+ */
+export function maintenanceTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return dataSource.transaction(async (manager) => {
+    await manager.query(`SELECT set_config('statement_timeout', $1, true)`, [String(maintenanceBounds.get(dataSource) ?? 0)]);
+    return work(manager);
+  });
+}
+
 async function migrate(dataSource: DataSource, embedded: boolean): Promise<void> {
   // The embedded pool has one connection and one process: no lock, and none could be held beside the migration.
   if (embedded) return void (await dataSource.runMigrations({ transaction: 'each' }));
-  const lock = dataSource.createQueryRunner();
-  await lock.connect();
+  // One connection for the lock and every migration, with the maintenance bound for the session: waiting for
+  // another replica's migrations, or an index built on a large table, takes longer than a request's statement.
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    await runner.query(`SELECT set_config('statement_timeout', $1, false)`, [String(maintenanceBounds.get(dataSource) ?? 0)]);
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).finally(() => lock.release());
+    await runner
+      .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
+      .then(() => runner.query('RESET statement_timeout'))
+      .finally(() => runner.release());
   }
 }
 

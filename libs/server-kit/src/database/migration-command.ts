@@ -22,6 +22,7 @@ export async function runMigrationCommand<C extends CommonServiceConfig>(command
       service: command.service,
       ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
       dataDir: config.DATA_DIR,
+      maintenanceStatementTimeoutMs: config.DATABASE_MAINTENANCE_STATEMENT_TIMEOUT_MS,
       entities: [],
       migrations: command.migrations,
       migrate: true,

@@ -30,6 +30,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (isConcurrencyFailure(exception)) {
       return new DomainError(ErrorCode.Conflict, 'A concurrent change conflicted with this request; nothing was written. Retry it.');
     }
+    if (isStatementTimedOut(exception)) {
+      return DomainError.of(
+        'database.timed_out',
+        'The database did not finish this request in time (a statement ran past its bound or waited too long for a lock); nothing was written. Retry it (with the same Idempotency-Key).',
+        { headers: { 'Retry-After': '1' } },
+      );
+    }
     if (isConnectionLost(exception)) {
       return new DomainError(
         ErrorCode.ServiceUnavailable,
@@ -58,7 +65,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 }
 
-export function sendProblem(response: Response, error: DomainError): void {
+/** A problem is data, never a page: not sniffed as another type, not framed, nothing in it run or loaded. */
+export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/** An error as problem details: its status, its headers (its own, then PROBLEM_HEADERS) and its JSON text. */
+export function problemAnswer(error: DomainError): { status: number; headers: Record<string, string>; body: string } {
   const status = httpStatusFor(error.code);
   const body: ProblemDetails & Record<string, unknown> = {
     ...error.extensions,
@@ -72,15 +86,25 @@ export function sendProblem(response: Response, error: DomainError): void {
   };
   const requestId = currentRequestId();
   if (requestId) body.requestId = requestId;
-  for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
-  response.status(status).type('application/problem+json').send(JSON.stringify(body));
+  return { status, headers: { ...error.headers, ...PROBLEM_HEADERS }, body: JSON.stringify(body) };
+}
+
+export function sendProblem(response: Response, error: DomainError): void {
+  const problem = problemAnswer(error);
+  for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
+  response.status(problem.status).type('application/problem+json').send(problem.body);
+}
+
+/** The answer for a request no route took (`No route for GET /x.`). */
+export function routeNotFound(method: string, originalUrl: string): DomainError {
+  return new DomainError(ErrorCode.RouteNotFound, `No route for ${method} ${originalUrl.split('?')[0]}.`);
 }
 
 function fromHttpException(exception: HttpException, request: Request): DomainError {
   const status = exception.getStatus();
   switch (status) {
     case 404:
-      return new DomainError(ErrorCode.RouteNotFound, `No route for ${request.method} ${request.originalUrl.split('?')[0]}.`);
+      return routeNotFound(request.method, request.originalUrl);
     case 405:
       return new DomainError(ErrorCode.MethodNotAllowed, `${request.method} is not allowed here.`);
     case 413:
@@ -133,6 +157,15 @@ function sqlStateOf(exception: unknown): unknown {
 function isConcurrencyFailure(exception: unknown): boolean {
   const code = sqlStateOf(exception);
   return typeof code === 'string' && CONCURRENCY_FAILURES.has(code);
+}
+
+// PostgreSQL cancelled the statement: 57014 query_canceled (statement_timeout, see DATABASE_STATEMENT_TIMEOUT_MS)
+// or 55P03 lock_not_available (lock_timeout, NOWAIT). The transaction is rolled back; the database is there but busy.
+const STATEMENT_TIMED_OUT = new Set(['57014', '55P03']);
+
+function isStatementTimedOut(exception: unknown): boolean {
+  const code = sqlStateOf(exception);
+  return typeof code === 'string' && STATEMENT_TIMED_OUT.has(code);
 }
 
 // The server ended the session (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now),

@@ -11,6 +11,7 @@ import { notStoredUnlessRouteSays } from './cache-policy';
 import { keepIdleConnectionsOpen } from './idle-connections';
 import { answerUnparsableRequests } from './unparsable-requests';
 import { handleShutdownSignals } from './graceful-shutdown';
+import { UnknownRoutes } from './unknown-routes';
 import { MIGRATE_ON_START } from '../database/migration-policy';
 import { SERVICE_SETTINGS, type ServiceSettings } from '../config/service-config';
 
@@ -80,7 +81,7 @@ export function serviceRootModule<C extends CommonServiceConfig>(
     ],
     exports: [MIGRATE_ON_START, SERVICE_SETTINGS],
   };
-  return { module: ServiceRootModule, imports: [settings, definition.rootModule(config, logger)] };
+  return { module: ServiceRootModule, imports: [settings, definition.rootModule(config, logger)], providers: [UnknownRoutes] };
 }
 
 @Module({})

@@ -35,6 +35,12 @@ const rateLimitRejections = new Counter({
   labelNames: ['bucket'] as const,
   registers: [registry],
 });
+const parkedEvents = new Counter({
+  name: 'outbox_events_parked_total',
+  help: 'Outbox events parked after the receiver kept refusing them (they wait for an operator), by relay',
+  labelNames: ['relay'] as const,
+  registers: [registry],
+});
 
 /** One authorization decision, counted where it is asked for (authz-client) and where it is made (identity). */
 export function recordAuthorizationDecision(side: AuthorizationSide, outcome: AuthorizationOutcome): void {
@@ -50,6 +56,11 @@ export function countDecided<T extends { decision: 'allow' | 'deny' }>(answer: T
 /** A request refused with 429 by a rate-limit bucket (`key`, `waitlist`, ...). */
 export function recordRateLimitRejection(bucket: string): void {
   rateLimitRejections.inc({ bucket });
+}
+
+/** An outbox event parked by a relay (`event-handover`, ...): the receiver kept refusing it. */
+export function recordParkedEvent(relay: string): void {
+  parkedEvents.inc({ relay });
 }
 
 /** The whole exposition text, as GET /metrics serves it. */

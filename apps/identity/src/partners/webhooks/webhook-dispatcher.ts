@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PartnerEvent, WebhookDeliveryStatus } from '@stdreg/contracts';
 import { JsonLogger, PollingLoop, uuidv7 } from '@stdreg/server-kit';
@@ -134,7 +135,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const purged = await this.webhooks.purgeDeleted(new Date(now.getTime() - REMOVED_ENDPOINT_AUDIT_DAYS * 86_400_000));
     if (purged > 0) this.logger.log(`purged ${purged} webhook endpoints removed over ${REMOVED_ENDPOINT_AUDIT_DAYS} days ago`, 'Webhooks');
     const historyBefore = new Date(now.getTime() - DELIVERY_HISTORY_DAYS * 86_400_000);
-    const deliveries = await this.dataSource.transaction(async (manager) => {
+    const deliveries = await maintenanceTransaction(this.dataSource, async (manager) => {
       const ended = await this.webhooks.purgeEndedDeliveries(manager, historyBefore);
       await this.events.purgeDeliveredBefore(manager, historyBefore);
       return ended;
@@ -168,7 +169,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** One attempt; its outcome and the next attempt's time are counted from when it ended (`clock`). */
   private async attempt(delivery: ClaimedDelivery, now: Date, clock: () => Date, random: () => number): Promise<void> {
-    const result = await this.send(delivery, now);
+    // A delivery that cannot even be sent (its endpoint's signing secret does not open with this key) is a failed
+    // attempt like any other: thrown, it was never recorded, and was claimed again each lease for ever, holding up
+    // its resource's later events at that endpoint.
+    const result = await this.send(delivery, now).catch(notSent);
     const endedAt = clock();
     const outcome = outcomeOf(result, delivery.attempts, endedAt, random);
     await this.dataSource.transaction(async (manager) => {
@@ -185,7 +189,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await this.webhooks.markLastAttempt(delivery.endpointId, !result.ok);
   }
 
-  private send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {
+  private async send(delivery: ClaimedDelivery, now: Date): Promise<SendResult> {
     const { event } = delivery;
     const body: PartnerEvent = {
       id: event.id,
@@ -230,6 +234,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       data: { endpointId: endpoint.id, url: endpoint.url, reason, lastDeliveryId: delivery.id },
     });
   }
+}
+
+function notSent(error: unknown): SendResult {
+  return {
+    ok: false,
+    status: null,
+    body: null,
+    error: `not sent: ${error instanceof Error ? error.message : String(error)}`,
+    retryAfterSeconds: null,
+  };
 }
 
 /** What an attempt's answer means: delivered, tried again when, or over (and whether the endpoint stops, why). */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EventActor, PartnerEvent, PartnerEventType, WebhookDeliveryStatus } from '@stdreg/contracts';
 
@@ -366,7 +367,7 @@ export class WebhooksRepository {
 
   /** Forgets endpoints removed before `before`, with their deliveries; how many endpoints. */
   purgeDeleted(before: Date): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return maintenanceTransaction(this.dataSource, async (manager) => {
       await manager.query(`DELETE FROM webhook_delivery WHERE endpoint_id IN (SELECT id FROM webhook_endpoint WHERE deleted_at < $1)`, [
         before,
       ]);

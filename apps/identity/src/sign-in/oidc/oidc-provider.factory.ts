@@ -1,6 +1,6 @@
 import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import { AGENT_SCOPES, canonicalResourceUrl } from '@stdreg/contracts';
-import { ConfigValidationError } from '@stdreg/server-kit';
+import { ConfigValidationError, problemAnswer, routeNotFound } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../../platform/config/identity.config';
 import { agentClientMetadata, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
 import { chooseLocale } from '../pages/signin-locale';
@@ -143,6 +143,7 @@ export function createOidcProvider({
   provider.use(revokeJwtAccessTokens(accessTokens));
   provider.use(noSecretForPublicClients);
   provider.use(neverFramed);
+  provider.use(unknownRoutesAnswerProblems);
   return provider;
 }
 
@@ -274,6 +275,23 @@ async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
 async function neverFramed(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
   ctx.set({ 'X-Frame-Options': PAGE_HEADERS['X-Frame-Options'], 'Content-Security-Policy': "frame-ancestors 'none'" });
   await next();
+}
+
+/**
+ * A path under the provider's mount that none of its routes takes (`/oidc/x`) ends in Koa's bare text "Not Found":
+ * answered as the rest of the service answers an unknown route, with problem details. Its routes' own errors (OAuth
+ * JSON, error pages for people) set a body and are left as they are.
+ */
+async function unknownRoutesAnswerProblems(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.status !== 404 || ctx.body != null) return;
+  // Express's own `originalUrl` keeps the mount path, which Koa's (the URL Express handed on) has lost.
+  const { originalUrl } = ctx.req as typeof ctx.req & { originalUrl?: string };
+  const problem = problemAnswer(routeNotFound(ctx.method, originalUrl ?? ctx.originalUrl));
+  ctx.set(problem.headers);
+  ctx.status = problem.status;
+  ctx.type = 'application/problem+json';
+  ctx.body = problem.body;
 }
 
 /** The provider's own pages (its errors, the sign-out question and answer) carry the sign-in pages' headers. */

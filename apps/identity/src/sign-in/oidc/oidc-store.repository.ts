@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AdapterPayload } from 'oidc-provider';
 import type { SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
@@ -140,8 +141,8 @@ export class OidcStoreRepository {
 
   /** Removes rows that expired more than a day ago (the provider never reads them: `find` filters by expiry). */
   async purgeExpired(): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
-      `WITH purged AS (DELETE FROM oidc_model WHERE expires_at < now() - interval '1 day' RETURNING 1) SELECT * FROM purged`,
+    const rows: unknown[] = await maintenanceTransaction(this.dataSource, (manager) =>
+      manager.query(`WITH purged AS (DELETE FROM oidc_model WHERE expires_at < now() - interval '1 day' RETURNING 1) SELECT * FROM purged`),
     );
     return rows.length;
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /** A password-setup link as stored (its token only as a hash). */
@@ -101,11 +102,13 @@ export class PasswordLinksRepository {
 
   /** Removes the links that ended (spent, voided or expired) more than ENDED_LINK_KEPT_DAYS ago; how many. */
   async purgeEnded(): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
-      `WITH purged AS (
-         DELETE FROM password_setup WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1) RETURNING 1
-       ) SELECT * FROM purged`,
-      [ENDED_LINK_KEPT_DAYS],
+    const rows: unknown[] = await maintenanceTransaction(this.dataSource, (manager) =>
+      manager.query(
+        `WITH purged AS (
+           DELETE FROM password_setup WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1) RETURNING 1
+         ) SELECT * FROM purged`,
+        [ENDED_LINK_KEPT_DAYS],
+      ),
     );
     return rows.length;
   }

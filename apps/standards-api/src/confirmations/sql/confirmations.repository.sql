@@ -6,6 +6,9 @@ INSERT INTO confirmation_challenge (token_sha256, action, project_id, subject, b
 VALUES ($1, $2, $3, $4, $5, clock_timestamp() + $6 * interval '1 millisecond') RETURNING expires_at AS "expiresAt";
 
 -- ConfirmationsRepository.purgeEnded
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 DELETE FROM confirmation_challenge WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1);
 
 -- ConfirmationsRepository.lock

@@ -9,13 +9,22 @@ VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHIN
 -- EventsRepository.waiting
 SELECT seq::text AS seq, id, type, organization_id AS "organizationId", resource, actor, version, data,
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"
-FROM event_outbox WHERE handed_over_at IS NULL ORDER BY event_outbox.seq LIMIT $1;
+FROM event_outbox WHERE handed_over_at IS NULL AND parked_at IS NULL ORDER BY event_outbox.seq LIMIT $1;
 
 -- EventsRepository.markHandedOver
 UPDATE event_outbox SET handed_over_at = now() WHERE seq = ANY($1::bigint[]);
 
+-- EventsRepository.countRefusal
+UPDATE event_outbox SET handover_refusals = handover_refusals + 1, refused_because = $2,
+  parked_at = CASE WHEN handover_refusals + 1 >= $3 THEN now() END
+WHERE seq = $1 AND handed_over_at IS NULL AND parked_at IS NULL
+RETURNING handover_refusals AS refusals, parked_at IS NOT NULL AS parked;
+
 -- EventsRepository.purgeHandedOver
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 DELETE FROM event_outbox WHERE handed_over_at < now() - make_interval(days => $1);
 
 -- EventsRepository.countWaiting
-SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL;
+SELECT count(*)::int AS n FROM event_outbox WHERE handed_over_at IS NULL AND parked_at IS NULL;

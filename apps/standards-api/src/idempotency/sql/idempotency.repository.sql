@@ -20,6 +20,9 @@ WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3;
 UPDATE idempotency_record SET status = $4, body = $5 WHERE scope = $1 AND idempotency_key = $2 AND claim_id = $3;
 
 -- IdempotencyRepository.purgeOlderThan
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 DELETE FROM idempotency_record WHERE created_at < now() - make_interval(hours => $1);
 
 -- IdempotencyRepository.release

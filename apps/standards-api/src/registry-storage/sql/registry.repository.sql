@@ -42,6 +42,9 @@ SELECT chunk, bytes FROM search_index_snapshot_chunk
 WHERE release = $1 AND format_version = $2 AND chunk >= $3 AND chunk < $3 + $4 ORDER BY chunk;
 
 -- RegistryRepository.storeSearchIndex
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 SELECT pg_advisory_xact_lock($1, $2::bigint::integer);
 
 DELETE FROM search_index_snapshot WHERE release = $1 AND format_version = $2;
@@ -52,6 +55,9 @@ ON CONFLICT (release, format_version) DO NOTHING RETURNING release;
 INSERT INTO search_index_snapshot_chunk (release, format_version, chunk, bytes) VALUES ($1, $2, $3, $4);
 
 -- RegistryRepository.replaceContent
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 SELECT pg_advisory_xact_lock($1);
 
 -- TypeORM: manager.getRepository(ContentReleaseEntity).findOne({ where: {}, order: { sequence: 'DESC' } })

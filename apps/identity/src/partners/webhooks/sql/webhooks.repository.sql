@@ -134,6 +134,9 @@ DELETE FROM webhook_delivery d USING webhook_endpoint e
 WHERE e.id = d.endpoint_id AND e.deleted_at IS NULL AND d.status <> 'pending' AND d.created_at < $1;
 
 -- WebhooksRepository.purgeDeleted
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 DELETE FROM webhook_delivery WHERE endpoint_id IN (SELECT id FROM webhook_endpoint WHERE deleted_at < $1);
 
 DELETE FROM webhook_endpoint WHERE deleted_at < $1;

@@ -45,6 +45,9 @@ UPDATE oidc_model SET expires_at = NULL
 SELECT 1 FROM oidc_model WHERE model = 'Grant' AND id = $1 AND (expires_at IS NULL OR expires_at > now());
 
 -- OidcStoreRepository.purgeExpired
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 WITH purged AS (DELETE FROM oidc_model WHERE expires_at < now() - interval '1 day' RETURNING 1) SELECT * FROM purged;
 
 -- OidcStoreRepository.findBy

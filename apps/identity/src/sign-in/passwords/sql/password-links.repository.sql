@@ -30,6 +30,9 @@ UPDATE password_setup SET expires_at = now() WHERE issued_by_key = $1 AND used_a
 UPDATE password_setup SET expires_at = now() WHERE registry_id = $1 AND used_at IS NULL AND expires_at > now();
 
 -- PasswordLinksRepository.purgeEnded
+-- through maintenanceTransaction (libs/server-kit/src/database/database.module.ts)
+SELECT set_config('statement_timeout', $1, true);
+
 WITH purged AS (
   DELETE FROM password_setup WHERE coalesce(used_at, expires_at) < now() - make_interval(days => $1) RETURNING 1
 ) SELECT * FROM purged;
