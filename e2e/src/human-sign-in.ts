@@ -13,7 +13,7 @@ import { call } from './http';
 import type { Partner } from './partner-onboarding';
 import type { Story } from './story';
 
-const PASSWORD = 'walk the whole platform through';
+export const PASSWORD = 'walk the whole platform through';
 
 /** The partner app's redirect endpoint: it only has to answer, the test reads the code from the URL. */
 export async function startCallback(): Promise<{ redirectUri: string; close(): Promise<void> }> {

@@ -3,6 +3,7 @@
 // environment but free ports. Its TMPDIR is one of ours, so a test can find the embedded databases'
 // unix sockets there and put a proxy in their place.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { readdir, readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,8 @@ export interface NpmStartPlatform extends PlatformUrls {
 export interface NpmStartOptions {
   /** Run under `sh -c` as npm runs a script, the shell staying its parent (as npm's does). */
   underShell?: boolean;
+  /** Where everything `npm start` prints is also written (appended), its services' logs included. */
+  logFile?: string;
 }
 
 /** Starts `npm start`'s program and waits for its "Platform ready" line; `env` adds settings (e.g. the pool's idle timeout). */
@@ -115,7 +118,10 @@ async function launch(env: Record<string, string>, options: NpmStartOptions): Pr
       })
     : spawn(program[0]!, program.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
-  const collect = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+    if (options.logFile) appendFileSync(options.logFile, chunk);
+  };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

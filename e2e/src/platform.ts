@@ -37,10 +37,13 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-/** `env` adds settings to every service (e.g. identity's agent-registration policy and the CA it trusts). */
-export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
+/**
+ * `env` adds settings to every service (e.g. identity's agent-registration policy and the CA it trusts); the
+ * services' logs (and, embedded, all `npm start` prints) are appended to `logFile` when given.
+ */
+export async function startPlatform(env: Record<string, string> = {}, options: { logFile?: string } = {}): Promise<Platform> {
   if (!process.env['DATABASE_URL']) {
-    const platform = await startWithNpmStart(env);
+    const platform = await startWithNpmStart(env, options);
     const databaseConnections = async () =>
       (await platform.databaseSocketDirs()).map((host) => ({ host, port: 5432, user: 'postgres', database: 'postgres' }));
     let proxies: CuttableProxy[] | undefined;
@@ -65,10 +68,10 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       },
     };
   }
-  return startOnDatabaseServer(env);
+  return startOnDatabaseServer(env, options.logFile);
 }
 
-async function startOnDatabaseServer(extra: Record<string, string>): Promise<Platform> {
+async function startOnDatabaseServer(extra: Record<string, string>, logFile: string | undefined): Promise<Platform> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-e2e-'));
   const identityDb = await createTestDatabase('e2e_identity');
   const standardsDb = await createTestDatabase('e2e_standards');
@@ -123,7 +126,8 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const service of SERVICES) running.set(service, await startBuiltService(service, ports[service], env[service]));
+    for (const service of SERVICES)
+      running.set(service, await startBuiltService(service, ports[service], env[service], logFile ? { logFile } : {}));
     const platformKey = (await readFile(path.join(dataDir, 'identity', 'bootstrap-platform-key'), 'utf8')).trim();
     return {
       identityUrl: urls.identity,
@@ -136,7 +140,7 @@ async function startOnDatabaseServer(extra: Record<string, string>): Promise<Pla
       restarts: ['identity'],
       restart: async () => {
         await running.get('identity')!.stop();
-        running.set('identity', await startBuiltService('identity', ports.identity, env.identity));
+        running.set('identity', await startBuiltService('identity', ports.identity, env.identity, logFile ? { logFile } : {}));
       },
       stop,
     };

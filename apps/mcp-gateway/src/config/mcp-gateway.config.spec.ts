@@ -46,6 +46,21 @@ describe("the gateway's configuration", () => {
     },
   );
 
+  it.each(['IDENTITY_URL', 'STANDARDS_API_URL', 'MCP_RESOURCE_URL'])(
+    'refuses %s with credentials in it, naming it and not quoting them (fetch refuses such a URL with an error that quotes it, so it reached the log)',
+    (variable) => {
+      for (const value of [
+        'http://svc:S3cretPW@identity:3003',
+        'https://svc@proxy.example.com/identity',
+        'http://:S3cretPW@127.0.0.1:3003/mcp',
+      ]) {
+        const problems = problemsWith({ [variable]: value });
+        expect(problems).toEqual([expect.stringMatching(new RegExp(`^${variable}: ${variable} must be .*without credentials`))]);
+        expect(problems.join(' ')).not.toContain('S3cretPW');
+      }
+    },
+  );
+
   it('refuses browser origins with a path or no scheme', () => {
     for (const value of ['https://agent.example/app', 'agent.example', 'https://agent example']) {
       expect(problemsWith({ MCP_ALLOWED_ORIGINS: value })).toEqual([expect.stringMatching(/^MCP_ALLOWED_ORIGINS: /)]);

@@ -1,5 +1,6 @@
 // One low-level MCP Server per HTTP request (stateless), with the gateway's handlers and the spec's error codes.
 import { Injectable } from '@nestjs/common';
+import { JsonLogger } from '@stdreg/server-kit';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -40,6 +41,7 @@ export class McpServerFactory {
     private readonly tools: ToolRunner,
     private readonly directory: ResourceDirectory,
     private readonly reader: ResourceReader,
+    private readonly logger: JsonLogger,
   ) {}
 
   create(caller: McpCaller): Server {
@@ -49,35 +51,80 @@ export class McpServerFactory {
       jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
     });
     // The SDK echoes any version it knows; this gateway speaks exactly one.
-    server.setRequestHandler(InitializeRequestSchema, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: CAPABILITIES,
-      serverInfo: SERVER_INFO,
-      instructions: INSTRUCTIONS,
-    }));
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list(caller) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.tools.call(request.params.name, request.params.arguments, caller));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: this.directory.templates() }));
-    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-      const page = await this.directory.list(request.params?.cursor);
-      if (!page.ok) throw listError(page);
-      return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const { uri } = request.params;
-      const parsed = parseResourceUri(uri);
-      if (!parsed)
-        throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri, ...refusalMeta('resource_not_found') });
-      const read = await this.reader.read(parsed, caller);
-      if (!read.ok) throw readError(read, uri);
-      return { contents: [{ uri, mimeType: 'application/json', text: read.json }] };
-    });
-    server.setRequestHandler(CompleteRequestSchema, async (request) => {
-      const { ref, argument } = request.params;
-      if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
-      return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
-    });
+    server.setRequestHandler(
+      InitializeRequestSchema,
+      this.guarded('initialize', () => ({
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+      })),
+    );
+    server.setRequestHandler(
+      ListToolsRequestSchema,
+      this.guarded('tools/list', () => ({ tools: this.tools.list(caller) })),
+    );
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      this.guarded('tools/call', (request) => this.tools.call(request.params.name, request.params.arguments, caller)),
+    );
+    server.setRequestHandler(
+      ListResourceTemplatesRequestSchema,
+      this.guarded('resources/templates/list', () => ({ resourceTemplates: this.directory.templates() })),
+    );
+    server.setRequestHandler(
+      ListResourcesRequestSchema,
+      this.guarded('resources/list', async (request) => {
+        const page = await this.directory.list(request.params?.cursor);
+        if (!page.ok) throw listError(page);
+        return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      }),
+    );
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      this.guarded('resources/read', async (request) => {
+        const { uri } = request.params;
+        const parsed = parseResourceUri(uri);
+        if (!parsed)
+          throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri, ...refusalMeta('resource_not_found') });
+        const read = await this.reader.read(parsed, caller);
+        if (!read.ok) throw readError(read, uri);
+        return { contents: [{ uri, mimeType: 'application/json', text: read.json }] };
+      }),
+    );
+    server.setRequestHandler(
+      CompleteRequestSchema,
+      this.guarded('completion/complete', async (request) => {
+        const { ref, argument } = request.params;
+        if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
+        return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
+      }),
+    );
     return server;
+  }
+
+  /**
+   * A handler whose own failures (not its refusals, which are McpErrors) are logged and answered as the gateway's
+   * fault: the SDK would send the error's message to the agent, naming the gateway's code, and log nothing.
+   */
+  private guarded<A extends unknown[], R>(method: string, handler: (...args: A) => R | Promise<R>): (...args: A) => Promise<R> {
+    return async (...args) => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        if (error instanceof McpError) throw error;
+        this.logger.event(
+          'error',
+          'an MCP request failed unexpectedly',
+          { method, error: error instanceof Error ? error.message : String(error) },
+          'McpServer',
+        );
+        throw new McpError(
+          ErrorCode.InternalError,
+          'The gateway failed unexpectedly; nothing was changed. Retry, or report it if it persists.',
+        );
+      }
+    };
   }
 }
 

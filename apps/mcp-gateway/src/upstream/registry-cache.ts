@@ -97,7 +97,7 @@ export class RegistryCache {
 
   /**
    * A value built from the current release (`build` reads what it needs), built once and kept until the
-   * digest changes; a failure is not kept. Concurrent callers share one build.
+   * digest changes; a failure (a refusal or a throw) is not kept. Concurrent callers share one build.
    */
   async perRelease<T>(key: string, build: () => Promise<UpstreamResult<T>>): Promise<UpstreamResult<T>> {
     const manifest = await this.manifest();
@@ -106,8 +106,8 @@ export class RegistryCache {
     if (!built) {
       built = build();
       this.derived.set(key, built);
-      const result = await built;
-      if (!result.ok && this.derived.get(key) === built) this.derived.delete(key);
+      const result = await built.catch(() => null);
+      if (result?.ok !== true && this.derived.get(key) === built) this.derived.delete(key);
     }
     return built;
   }

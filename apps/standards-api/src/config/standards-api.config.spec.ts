@@ -33,6 +33,12 @@ describe("standards-api's configuration", () => {
     expect(problemsWith({ IDENTITY_URL: 'http://proxy:8080/identity/' })).toEqual([]);
   });
 
+  it('refuses an IDENTITY_URL with credentials, naming it and not quoting them (the event relay logged its fetch error, which quotes the URL)', () => {
+    const problems = problemsWith({ IDENTITY_URL: 'http://svc:S3cretPW@identity:3003' });
+    expect(problems).toEqual([expect.stringMatching(/^IDENTITY_URL: IDENTITY_URL must be an http\(s\) URL without credentials/)]);
+    expect(problems.join(' ')).not.toContain('S3cretPW');
+  });
+
   it.each(['CONTENT_REFRESH_SECONDS', 'EVENT_RELAY_INTERVAL_MS', 'EVENT_RELAY_TIMEOUT_MS', 'AUTHZ_TIMEOUT_MS', 'PURGE_INTERVAL_MS'])(
     'refuses %s of zero, negative or not a whole number',
     (variable) => {

@@ -4,11 +4,15 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, isURL, Matches, Ma
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+/**
+ * No `user:password@`: fetch refuses such a URL with an error that quotes it whole, so every failed call
+ * wrote the password to the log (and undici's `request` drops it silently).
+ */
+const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'], disallow_auth: true };
 
 /** An http(s) URL with its scheme written out (`identity:3003` would pass a looser check and fail at start), named in the message. */
 export function IsHttpUrl(variable: string): PropertyDecorator {
-  return IsUrl(HTTP_URL, { message: `${variable} must be an http(s) URL` });
+  return IsUrl(HTTP_URL, { message: `${variable} must be an http(s) URL without credentials` });
 }
 
 /**
@@ -22,7 +26,7 @@ export function IsServiceUrl(variable: string): PropertyDecorator {
     validator: {
       validate: (value: unknown) => typeof value === 'string' && isURL(value, HTTP_URL) && !/[?#]/.test(value),
       defaultMessage: () =>
-        `${variable} must be an http(s) URL without a query or fragment (e.g. http://identity:3003 or https://proxy.example.com/identity)`,
+        `${variable} must be an http(s) URL without credentials and without a query or fragment (e.g. http://identity:3003 or https://proxy.example.com/identity)`,
     },
   });
 }

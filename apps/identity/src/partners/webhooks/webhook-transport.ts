@@ -77,7 +77,7 @@ export class WebhookTransport {
         resolve(error instanceof SpecialUseAddressError && error.address !== undefined ? error : null),
       ),
     );
-    return refused ? `${host} resolves to ${refused.address}, which webhooks may not reach: ${refused.why}` : null;
+    return refused ? notPublic(host) : null;
   }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
@@ -168,6 +168,16 @@ function describe(error: unknown): string {
   if (name === 'TimeoutError' || name === 'AbortError') return 'no answer within the time limit';
   if (!(error instanceof Error)) return 'the request failed';
   const cause = (error as Error & { cause?: unknown }).cause;
-  if (cause instanceof Error) return cause.message;
-  return error.message;
+  const reason = cause instanceof Error ? cause : error;
+  if (reason instanceof SpecialUseAddressError && reason.address !== undefined && reason.address !== reason.host)
+    return notPublic(reason.host);
+  return reason.message;
+}
+
+/**
+ * A name refused for what it resolves to, as the partner reads it (the 400, a delivery's error): without the
+ * address the platform's resolver gave, which for an internal name would tell them the platform's network.
+ */
+function notPublic(host: string): string {
+  return `${host} resolves to an address that is not public, which webhooks may not reach`;
 }

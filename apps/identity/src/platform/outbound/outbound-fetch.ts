@@ -18,7 +18,7 @@ export function isLoopbackAddress(address: string): boolean {
 export class SpecialUseAddressError extends Error {
   /** The refused address and why, when one was (a name may also resolve to nothing). */
   constructor(
-    host: string,
+    readonly host: string,
     readonly address?: string,
     readonly why?: string,
   ) {
