@@ -40,6 +40,27 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
     expect(await written()).toEqual(before);
   });
 
+  it('refuses an object of more than 1 000 fields with one error, before any DTO reads it (its time grew with their square)', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 1]));
+    const search = await request(server())
+      .post('/api/v2/search')
+      .send({ q: 'approval', in: 'terms', ...fields });
+    expect({ status: search.status, errors: search.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'body', message: 'the body has 20002 fields, more than the 1000 an object may have' }],
+    });
+    const before = await written();
+    const created = await request(server())
+      .post('/api/v2/split-projects')
+      .set(member)
+      .send({ ...newProject(), scenario: { name: 'Baseline', content: { ...sampleScenario(), ...fields } } });
+    expect({ status: created.status, errors: created.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'scenario.content', message: 'scenario.content has 20004 fields, more than the 1000 an object may have' }],
+    });
+    expect(await written()).toEqual(before);
+  });
+
   it('refuses NUL and unpaired surrogates in a project and in scenario content on create, and in paths and queries', async () => {
     const before = await written();
     await request(server())

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { jsonInputProblem, MAX_JSON_DEPTH, unstorableText, urlInputProblem } from '../src/http/input-policy';
+import { jsonInputProblem, MAX_JSON_DEPTH, MAX_JSON_FIELDS, unstorableText, urlInputProblem } from '../src/http/input-policy';
 
 const nested = (depth: number): unknown => {
   let value: unknown = 'leaf';
@@ -41,6 +41,21 @@ describe('the input policy', () => {
     expect(jsonInputProblem(nested(MAX_JSON_DEPTH))).toBeNull();
     expect(jsonInputProblem(nested(MAX_JSON_DEPTH + 1))?.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
     expect(jsonInputProblem(nested(200_000))?.message).toContain('deeper than');
+  });
+
+  it(`accepts an object of ${MAX_JSON_FIELDS} fields and refuses one more, at the top or nested, naming where`, () => {
+    const fields = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    expect(MAX_JSON_FIELDS).toBe(1000);
+    expect(jsonInputProblem(fields(MAX_JSON_FIELDS))).toBeNull();
+    expect(jsonInputProblem(fields(MAX_JSON_FIELDS + 1))).toEqual({
+      field: 'body',
+      message: 'the body has 1001 fields, more than the 1000 an object may have',
+    });
+    expect(jsonInputProblem({ scenario: { content: [fields(20_000)] } })).toEqual({
+      field: 'scenario.content[0]',
+      message: 'scenario.content[0] has 20000 fields, more than the 1000 an object may have',
+    });
+    expect(jsonInputProblem({ records: Array.from({ length: 5000 }, () => fields(10)) })).toBeNull();
   });
 
   it('refuses a path or a query that decodes to NUL, or does not decode at all', () => {
