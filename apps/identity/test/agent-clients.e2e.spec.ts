@@ -370,6 +370,28 @@ describe('an agent signs a person in and gets a token for the gateway', () => {
     expect(decodeJwt(tokens.access_token).aud).toBe(MCP_RESOURCE);
   });
 
+  it('reads no resource indicator over 2 048 characters, even the gateway followed by slashes (its read was quadratic in them)', async () => {
+    const clientId = await registeredAgent();
+    const pushed = (resource: string) =>
+      fetch(`${scene.identity.issuer}/request`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: clientId,
+          response_type: 'code',
+          redirect_uri: scene.callback.redirectUri,
+          scope: AGENT_SCOPES,
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          resource,
+        }).toString(),
+      });
+    const atTheBound = `${MCP_RESOURCE}${'/'.repeat(2048 - MCP_RESOURCE.length)}`;
+    expect((await pushed(atTheBound)).status).toBe(201);
+    const over = await pushed(`${atTheBound}/`);
+    expect({ status: over.status, body: await over.json() }).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+  });
+
   it('grants an agent agent scopes only: the standards API scope asked beside them is not in its token', async () => {
     const tokens = await agentTokens(await registeredAgent(), { scope: 'projects:read api' });
     expect(decodeJwt(tokens.access_token)['scope']).toBe('projects:read');

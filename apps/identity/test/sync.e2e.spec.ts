@@ -178,12 +178,12 @@ describe('POST /v1/sync', () => {
     expect(body).toMatchObject({ applied: true, changed: true, counts: { created: 2 } });
   });
 
-  it('refuses 1001 records with a 400 and writes nothing', async () => {
+  it('refuses 1001 records with a 400 and writes nothing (the input policy counts them before the DTO)', async () => {
     const { key, registryId } = await identity.newRegistry();
     const before = await dump(registryId);
     const records = Array.from({ length: 1001 }, (_, i) => record(`r${i}`));
     const response = await sync(key, { registryId, records }).expect(400);
-    expect(response.body.errors).toEqual([{ field: 'records', message: 'records must have at most 1000 entries' }]);
+    expect(response.body.errors).toEqual([{ field: 'records', message: 'records has 1001 items, more than the 1000 an array may have' }]);
     expect(await dump(registryId)).toEqual(before);
   });
 

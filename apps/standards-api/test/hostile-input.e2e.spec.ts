@@ -54,6 +54,44 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
     expect(await written()).toEqual(before);
   });
 
+  it('refuses an object of more than 1 000 fields with one error, before any DTO reads it (its time grew with their square)', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 1]));
+    const search = await request(server())
+      .post('/api/v2/search')
+      .send({ q: 'approval', in: 'terms', ...fields });
+    expect({ status: search.status, errors: search.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'body', message: 'the body has 20002 fields, more than the 1000 an object may have' }],
+    });
+    const before = await written();
+    const created = await request(server())
+      .post('/api/v2/split-projects')
+      .set(member)
+      .send({ ...newProject(), scenario: { name: 'Baseline', content: { ...sampleScenario(), ...fields } } });
+    expect({ status: created.status, errors: created.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'scenario.content', message: 'scenario.content has 20004 fields, more than the 1000 an object may have' }],
+    });
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses an array of more than 1 000 items and a body of more than 20 000 values with one error, before any DTO copies them', async () => {
+    const long = await request(server())
+      .post('/api/v2/search')
+      .send({ q: 'approval', in: 'terms', extra: Array(50_000).fill(0) });
+    expect({ status: long.status, errors: long.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'extra', message: 'extra has 50000 items, more than the 1000 an array may have' }],
+    });
+    const nested = await request(server())
+      .post('/api/v2/search')
+      .send({ q: 'approval', in: 'terms', extra: Array.from({ length: 40 }, () => Array(1000).fill(0)) });
+    expect({ status: nested.status, errors: nested.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'body', message: 'the body holds more than the 20000 values a body may have' }],
+    });
+  });
+
   it('refuses NUL and unpaired surrogates in a project and in scenario content on create, and in paths and queries', async () => {
     const before = await written();
     await request(server())

@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { jsonInputProblem, MAX_JSON_DEPTH, unstorableText, urlInputProblem } from '../src/http/input-policy';
+import {
+  jsonInputProblem,
+  MAX_JSON_DEPTH,
+  MAX_JSON_FIELDS,
+  MAX_JSON_ITEMS,
+  MAX_JSON_VALUES,
+  unstorableText,
+  urlInputProblem,
+} from '../src/http/input-policy';
 
 const nested = (depth: number): unknown => {
   let value: unknown = 'leaf';
@@ -41,6 +49,45 @@ describe('the input policy', () => {
     expect(jsonInputProblem(nested(MAX_JSON_DEPTH))).toBeNull();
     expect(jsonInputProblem(nested(MAX_JSON_DEPTH + 1))?.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
     expect(jsonInputProblem(nested(200_000))?.message).toContain('deeper than');
+  });
+
+  it(`accepts an object of ${MAX_JSON_FIELDS} fields and refuses one more, at the top or nested, naming where`, () => {
+    const fields = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    expect(MAX_JSON_FIELDS).toBe(1000);
+    expect(jsonInputProblem(fields(MAX_JSON_FIELDS))).toBeNull();
+    expect(jsonInputProblem(fields(MAX_JSON_FIELDS + 1))).toEqual({
+      field: 'body',
+      message: 'the body has 1001 fields, more than the 1000 an object may have',
+    });
+    expect(jsonInputProblem({ scenario: { content: [fields(20_000)] } })).toEqual({
+      field: 'scenario.content[0]',
+      message: 'scenario.content[0] has 20000 fields, more than the 1000 an object may have',
+    });
+    expect(jsonInputProblem({ records: Array.from({ length: 1000 }, () => fields(10)) })).toBeNull();
+  });
+
+  it(`accepts an array of ${MAX_JSON_ITEMS} items and refuses one more, naming where`, () => {
+    expect(MAX_JSON_ITEMS).toBe(1000);
+    expect(jsonInputProblem({ records: Array(MAX_JSON_ITEMS).fill({ email: 'a@example.com' }) })).toBeNull();
+    expect(jsonInputProblem({ records: Array(MAX_JSON_ITEMS + 1).fill(1) })).toEqual({
+      field: 'records',
+      message: 'records has 1001 items, more than the 1000 an array may have',
+    });
+    expect(jsonInputProblem([[], Array(300_000).fill(0)])?.field).toBe('[1]');
+  });
+
+  it(`accepts a body of ${MAX_JSON_VALUES} values and refuses one more, however they nest`, () => {
+    expect(MAX_JSON_VALUES).toBe(20_000);
+    // The body, its list, 19 lists of 1 000 numbers, and a last list of 978: 20 000 values.
+    const lists = (last: number) => ({ records: [...Array.from({ length: 19 }, () => Array(1000).fill(0)), Array(last).fill(0)] });
+    expect(jsonInputProblem(lists(978))).toBeNull();
+    expect(jsonInputProblem(lists(979))).toEqual({ field: 'body', message: 'the body holds more than the 20000 values a body may have' });
+    const wide = {
+      ...Object.fromEntries(
+        Array.from({ length: 30 }, (_, i) => [`k${i}`, Object.fromEntries(Array.from({ length: 1000 }, (_, j) => [`f${j}`, j]))]),
+      ),
+    };
+    expect(jsonInputProblem(wide)?.message).toContain('more than the 20000 values');
   });
 
   it('refuses a path or a query that decodes to NUL, or does not decode at all', () => {

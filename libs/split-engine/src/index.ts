@@ -18,7 +18,7 @@ export type {
   TierShare,
 } from './scenario/scenario-content';
 export { SCENARIO_ERROR_CODES, type ScenarioError, type ScenarioErrorCode, type ScenarioValidation } from './scenario/scenario-error';
-export { validateScenario } from './scenario/validate-scenario';
+export { MAX_SETTLEMENT_PAYMENTS, validateScenario } from './scenario/validate-scenario';
 export { MAX_PERIODS } from './scenario/validation/read-periods';
 export { MAX_PARTICIPANTS } from './scenario/validation/read-participants';
 export { MAX_TIERS } from './scenario/validation/read-tiers';

@@ -1,4 +1,4 @@
-import { validateScenario, type ScenarioError } from '../src';
+import { MAX_SETTLEMENT_PAYMENTS, validateScenario, type ScenarioError } from '../src';
 import { raw, studioScenario, yenScenario } from './support/scenarios';
 
 function errorsOf(content: unknown): Pick<ScenarioError, 'path' | 'code'>[] {
@@ -205,6 +205,35 @@ describe('validateScenario', () => {
     const many = raw(studioScenario());
     many.periods = Array.from({ length: 121 }, (_, i) => ({ periodId: `p-${i}`, revenue: '1.00', costs: '0.00' }));
     expect(errorsOf(many)).toEqual([{ path: '/periods', code: 'too_many_items' }]);
+  });
+
+  it('bounds the payments one settlement works out (periods times tier entries), each list within its own bound', () => {
+    // 100 participants sharing each of 10 tiers: 1 000 entries, so 12 periods are 12 000 payments and 13 are 13 000.
+    const sized = (periodCount: number) => {
+      const content = raw(studioScenario());
+      content.participants = Array.from({ length: 100 }, (_, i) => ({
+        participantId: `p-${i}`,
+        name: { en: `P ${i}`, 'zh-Hans': `参与方${i}` },
+        legalEntityId: `LEI-${i}`,
+      }));
+      content.tiers = Array.from({ length: 10 }, (_, t) => ({
+        tierId: `tier-${t}`,
+        kind: 'percentage',
+        label: { en: `Tier ${t}`, 'zh-Hans': `层${t}` },
+        shares: Array.from({ length: 100 }, (_, i) => ({ participantId: `p-${i}`, basisPoints: 100 })),
+        ...(t < 9 ? { capAmount: '10.00' } : {}),
+      }));
+      content.periods = Array.from({ length: periodCount }, (_, i) => ({ periodId: `p-${i}`, revenue: '1000.00', costs: '0.00' }));
+      return content;
+    };
+    expect(MAX_SETTLEMENT_PAYMENTS).toBe(12_000);
+    expect(validateScenario(sized(12)).ok).toBe(true);
+    expect(onlyError(sized(13))).toEqual({
+      path: '',
+      code: 'too_many_items',
+      message: 'A scenario settles at most 12000 payments (periods times tier entries), found 13000',
+    });
+    expect(onlyError(sized(120)).message).toMatch(/found 120000$/);
   });
 
   it('refuses a zero cap and an unknown tier kind', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { loadPack, samplePackDirectory } from '@stdreg/registry-content';
 import { sentencesOf } from '@stdreg/contracts';
-import { foldText, searchTerms, searchTermsOfAll } from './search-text';
+import { foldText, HYPHENATED, searchTerms, searchTermsOfAll } from './search-text';
 
 describe('search terms of many texts at once', () => {
   it("are each text's own search terms, for every text of the sample pack", async () => {
@@ -55,5 +55,17 @@ describe('the sentences of a text', () => {
       'Rule 2.0 applies;',
       'the rest waits.',
     ]);
+  });
+});
+
+describe('hyphenated compounds in a long text', () => {
+  it('are the matches of the pattern tried at every position, found only where a run starts', () => {
+    const text = fc.array(fc.constantFrom('a', 'b', '1', '-', ' ', 'é', '中'), { maxLength: 80 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (written) => {
+        expect(written.match(HYPHENATED)).toEqual(written.match(/[a-z0-9]+(?:-[a-z0-9]+)+/g));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

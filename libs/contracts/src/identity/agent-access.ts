@@ -46,5 +46,12 @@ export function agentScopeForAction(action: Action): AgentScope | null {
  */
 export function canonicalResourceUrl(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+  return `${parsed.protocol}//${parsed.host}${withoutTrailingSlashes(parsed.pathname)}`;
+}
+
+/** The text without the slashes it ends with, found from the end: `/\/+$/` is quadratic in a run of slashes not at the end. */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
 }

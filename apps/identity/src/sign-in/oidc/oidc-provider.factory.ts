@@ -147,7 +147,11 @@ export function createOidcProvider({
   return provider;
 }
 
+/** The longest resource indicator read: any longer one names none of our resources (the gateway's URL is far shorter). */
+const MAX_RESOURCE_INDICATOR_LENGTH = 2048;
+
 function sameResource(indicator: string, resource: string): boolean {
+  if (indicator.length > MAX_RESOURCE_INDICATOR_LENGTH) return false;
   try {
     return canonicalResourceUrl(indicator) === resource;
   } catch {

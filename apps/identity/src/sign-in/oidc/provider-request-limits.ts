@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ErrorCode } from '@stdreg/contracts';
+import { ErrorCode, withoutTrailingSlashes } from '@stdreg/contracts';
 import { DomainError, httpStatusFor } from '@stdreg/server-kit';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { chooseLocale } from '../pages/signin-locale';
@@ -21,7 +21,7 @@ const LIMITED: Record<string, { methods: ReadonlySet<string>; kind: 'registratio
  */
 export function providerRequestLimits(limiter: RateLimiter): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const limited = LIMITED[req.path.replace(/\/+$/, '').toLowerCase()];
+    const limited = LIMITED[withoutTrailingSlashes(req.path).toLowerCase()];
     if (limited === undefined || !limited.methods.has(req.method)) return next();
     limiter.limitProviderRequest(req.ip ?? 'unknown', limited.kind, res).then(
       () => next(),

@@ -1,4 +1,5 @@
-import { kindDeparture, PAIRED_FIGURE_CHECKS } from './clause-kinds';
+import fc from 'fast-check';
+import { kindDeparture, PAIRED_FIGURE_CHECKS, piecesBefore } from './clause-kinds';
 
 const clause = (en: string, zh: string) => ({ en, 'zh-Hans': zh });
 const costKey = clause(
@@ -123,5 +124,20 @@ describe('a period read whole, a duty read as recurring', () => {
     expect(kindDeparture(yearly, '上次审查治理记录是大前年。')?.stated).toBe('last done "大前年"');
     expect(kindDeparture(yearly, 'We reviewed the records two months ago.')).toBeUndefined();
     expect(kindDeparture(quarterly, 'We reviewed the roles a month ago.')).toBeUndefined();
+  });
+});
+
+describe('the words before an order word, read from the word back', () => {
+  it('are the last pieces of the text before it split at whitespace, as the whole split gave them', () => {
+    const text = fc
+      .array(fc.constantFrom('a', 'first', 'then', ' ', '  ', '\n', '\t', '审批', '\u00a0', '—'), { maxLength: 40 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.integer({ min: 1, max: 6 }), (written, at, count) => {
+        const end = at % (written.length + 1);
+        expect(piecesBefore(written, end, count)).toEqual(written.slice(0, end).split(/\s+/).slice(-count));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

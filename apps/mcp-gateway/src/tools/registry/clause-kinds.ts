@@ -171,21 +171,37 @@ function readOrder(text: string): Order {
       if (word === 'first') {
         // "X first, then Y": the naming words before it came first.
         if (/^\W*(?:\w+\W+){0,2}then(?![a-z])/iu.test(text.slice(match.index + match[0].length))) {
-          order.earlier.push(...namingWords(text.slice(0, match.index).split(/\s+/).slice(-4).join(' ')));
+          order.earlier.push(...namingWords(piecesBefore(text, match.index, 4).join(' ')));
         }
         continue;
       }
       const next = namingWords(
         text
           .slice(match.index + match[0].length)
-          .split(/\s+/)
-          .slice(0, 4)
+          .split(/\s+/, 4)
           .join(' '),
       );
       (word === 'after' ? order.earlier : order.later).push(...next);
     }
   }
   return order;
+}
+
+/**
+ * The last `count` pieces of `text.slice(0, end).split(/\s+/)`, found from `end` back: splitting the whole
+ * text before each order word made a sentence of many of them quadratic.
+ */
+export function piecesBefore(text: string, end: number, count: number): string[] {
+  const pieces: string[] = [];
+  let start = end;
+  while (pieces.length < count) {
+    const stop = start;
+    while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+    pieces.unshift(text.slice(start, stop));
+    if (start === 0) break;
+    while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+  }
+  return pieces;
 }
 
 function orderReversed(clause: string, sentence: string): KindDeparture | undefined {
