@@ -3,7 +3,7 @@
 
 interface ProductionRule {
   variable: string;
-  refused: (value: unknown) => boolean;
+  refused: (value: unknown, config: object) => boolean;
   problem: string;
 }
 
@@ -16,9 +16,15 @@ function rule(refused: ProductionRule['refused'], problem: string): PropertyDeco
   };
 }
 
-/** Unset, the service falls back to something made for development (`fallback` says what): a production start refuses that. */
-export function RequiredInProduction(fallback: string): PropertyDecorator {
-  return rule((value) => value === undefined, `must be set when NODE_ENV=production (unset, ${fallback})`);
+/**
+ * Unset, the service falls back to something made for development (`fallback` says what): a production start refuses
+ * that. With `when` (its text in the problem), only a start whose config `applies`.
+ */
+export function RequiredInProduction(fallback: string, when?: { text: string; applies: (config: object) => boolean }): PropertyDecorator {
+  return rule(
+    (value, config) => value === undefined && (when?.applies(config) ?? true),
+    `must be set when NODE_ENV=production${when ? ` and ${when.text}` : ''} (unset, ${fallback})`,
+  );
 }
 
 /** A switch for development and tests: a production start refuses it on. */
@@ -50,7 +56,7 @@ export function productionProblems(config: object): string[] {
     prototype = Object.getPrototypeOf(prototype) as object | null
   ) {
     for (const { variable, refused, problem } of RULES.get(prototype) ?? []) {
-      if (refused((config as Record<string, unknown>)[variable])) problems.push(`${variable}: ${problem}`);
+      if (refused((config as Record<string, unknown>)[variable], config)) problems.push(`${variable}: ${problem}`);
     }
   }
   return problems;

@@ -20,11 +20,11 @@ describe('sign-in secrets', () => {
       d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
     };
     const refusals: [object[], RegExp][] = [
-      [[], /OIDC_JWKS must be .* with at least one key/],
-      [[publicOnly], /OIDC_JWKS key pub is not a private key/],
-      [[withoutKid], /OIDC_JWKS key 0 has no kid/],
-      [[generateSigningKey('a'), generateSigningKey('a')], /OIDC_JWKS key 1: kid a appears twice/],
-      [[ecOnly], /OIDC_JWKS needs an RSA key/],
+      [[], /OIDC_JWKS: must be .* with at least one key/],
+      [[publicOnly], /OIDC_JWKS: key pub is not a private key/],
+      [[withoutKid], /OIDC_JWKS: key 0 has no kid/],
+      [[generateSigningKey('a'), generateSigningKey('a')], /OIDC_JWKS: key 1: kid a appears twice/],
+      [[ecOnly], /OIDC_JWKS: needs an RSA key/],
     ];
     for (const [keys, reason] of refusals) {
       let failure: unknown;
