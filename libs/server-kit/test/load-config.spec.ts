@@ -72,4 +72,15 @@ describe('loadConfig', () => {
     );
     expect(loadConfig(ExampleWithDevelopmentFallbacks, { EXAMPLE_SHORTCUT: 'true' }).NODE_ENV).toBeUndefined();
   });
+
+  it('refuses a NODE_ENV that reads as production but is not exactly production: it would start as development, unnoticed', () => {
+    for (const nodeEnv of ['Production', 'PRODUCTION', 'prod', ' production', 'production\n']) {
+      expect(() => loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: nodeEnv })).toThrow(
+        /NODE_ENV: reads as production but is not exactly "production"/,
+      );
+    }
+    for (const nodeEnv of ['development', 'test', 'staging', 'production-like', 'preprod']) {
+      expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: nodeEnv }).NODE_ENV).toBe(nodeEnv);
+    }
+  });
 });

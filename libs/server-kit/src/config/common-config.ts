@@ -27,6 +27,21 @@ export function IsServiceUrl(variable: string): PropertyDecorator {
   });
 }
 
+/**
+ * NODE_ENV written as production but not exactly `production` (`Production`, `prod`, ` production`): the service
+ * would start as development, its development fallbacks taken, and nothing would say so. Refused.
+ */
+function NotProductionMisspelled(): PropertyDecorator {
+  return ValidateBy({
+    name: 'notProductionMisspelled',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || value === 'production' || !/^\s*prod(uction)?\s*$/i.test(value),
+      defaultMessage: () =>
+        'reads as production but is not exactly "production", which alone makes a production start (any other value is development): write production',
+    },
+  });
+}
+
 /** Variables every service reads. Each service extends this with its own port and dependencies. */
 export class CommonServiceConfig {
   /**
@@ -35,6 +50,7 @@ export class CommonServiceConfig {
    */
   @IsOptional()
   @IsString()
+  @NotProductionMisspelled()
   NODE_ENV?: string = undefined;
 
   /** Listening address: loopback by default, 0.0.0.0 in containers. */
