@@ -67,4 +67,22 @@ describe("the gateway's configuration", () => {
       expect(problemsWith({ REDIS_URL: value })).toEqual([expect.stringMatching(/^REDIS_URL: /)]);
     }
   });
+
+  it('refuses an IDENTITY_SERVICE_TOKEN identity could never accept (short, spaced, a line break from a file), naming it', () => {
+    for (const value of ['short', `${'a'.repeat(40)}\n`, `${'a'.repeat(20)} ${'a'.repeat(20)}`]) {
+      expect(problemsWith({ IDENTITY_SERVICE_TOKEN: value })).toEqual([
+        "IDENTITY_SERVICE_TOKEN: must be 32-200 characters of [A-Za-z0-9_-], as its token in identity's DECISION_SERVICE_TOKENS",
+      ]);
+    }
+    expect(problemsWith({ IDENTITY_SERVICE_TOKEN: 'a'.repeat(43) })).toEqual([]);
+  });
+
+  it('refuses an MCP_ALLOWED_HOSTS with no host in it: every request would be refused 403', () => {
+    for (const value of [',', ' , ', ' ']) {
+      expect(problemsWith({ MCP_ALLOWED_HOSTS: value })).toEqual(['MCP_ALLOWED_HOSTS: must name at least one host']);
+    }
+    expect(loadConfig(McpGatewayConfig, { MCP_ALLOWED_HOSTS: 'platform.example.com,' }).MCP_ALLOWED_HOSTS).toEqual([
+      'platform.example.com',
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { canonicalResourceUrl } from '@stdreg/contracts';
 import { IsHttpUrl, IsServiceUrl } from '@stdreg/server-kit';
@@ -51,6 +51,7 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
 
   /** Host names (without port) the gateway answers for; anything else is 403 (DNS-rebinding protection). */
   @Transform(list)
+  @ArrayNotEmpty({ message: 'must name at least one host' })
   @IsString({ each: true })
   @Matches(/^(\[[0-9a-f:]+\]|[a-z0-9.-]+)$/i, { each: true, message: 'MCP_ALLOWED_HOSTS must be host names separated by commas' })
   MCP_ALLOWED_HOSTS: string[] = ['localhost', '127.0.0.1', '[::1]'];

@@ -47,4 +47,13 @@ describe("standards-api's configuration", () => {
       expect(problemsWith({ AUTHZ_READ_CACHE_MS: value })).toEqual([expect.stringMatching(/^AUTHZ_READ_CACHE_MS: /)]);
     expect(problemsWith({ AUTHZ_READ_CACHE_MS: '0' })).toEqual([]);
   });
+
+  it('refuses an IDENTITY_SERVICE_TOKEN identity could never accept (short, spaced, a line break from a file), naming it', () => {
+    for (const value of ['short', `${'a'.repeat(40)}\n`, `${'a'.repeat(20)} ${'a'.repeat(20)}`]) {
+      expect(problemsWith({ IDENTITY_SERVICE_TOKEN: value })).toEqual([
+        "IDENTITY_SERVICE_TOKEN: must be 32-200 characters of [A-Za-z0-9_-], as its token in identity's DECISION_SERVICE_TOKENS",
+      ]);
+    }
+    expect(problemsWith({ IDENTITY_SERVICE_TOKEN: 'a'.repeat(43) })).toEqual([]);
+  });
 });
