@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
 import { StandardsApiConfig } from './standards-api.config';
 
@@ -55,5 +57,14 @@ describe("standards-api's configuration", () => {
       ]);
     }
     expect(problemsWith({ IDENTITY_SERVICE_TOKEN: 'a'.repeat(43) })).toEqual([]);
+  });
+
+  it('refuses a CONTENT_PACK_DIR that is not a folder that exists, naming it', () => {
+    for (const value of ['/nonexistent/pack', fileURLToPath(import.meta.url)]) {
+      expect(problemsWith({ CONTENT_PACK_DIR: value })).toEqual([
+        'CONTENT_PACK_DIR: must be a folder that exists (the content pack to import)',
+      ]);
+    }
+    expect(problemsWith({ CONTENT_PACK_DIR: tmpdir() })).toEqual([]);
   });
 });
