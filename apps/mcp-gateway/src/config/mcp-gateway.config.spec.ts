@@ -85,4 +85,8 @@ describe("the gateway's configuration", () => {
       'platform.example.com',
     ]);
   });
+
+  it('starts in production without a DATABASE_URL: it keeps no data', () => {
+    expect(problemsWith({ NODE_ENV: 'production' })).toEqual([]);
+  });
 });

@@ -107,6 +107,11 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
     return canonicalResourceUrl(this.MCP_RESOURCE_URL ?? `http://127.0.0.1:${this.MCP_GATEWAY_PORT}/mcp`);
   }
 
+  /** The gateway keeps nothing: it reads through standards-api and identity. */
+  override get hasDatabase(): boolean {
+    return false;
+  }
+
   /** identity accepts only agent tokens issued for this gateway. */
   override get decisionAudience(): string {
     return this.mcpResourceUrl;

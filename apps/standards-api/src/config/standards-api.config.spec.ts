@@ -67,4 +67,11 @@ describe("standards-api's configuration", () => {
     }
     expect(problemsWith({ CONTENT_PACK_DIR: tmpdir() })).toEqual([]);
   });
+
+  it('is refused in production without a DATABASE_URL: each replica would keep its data in an embedded database of its own', () => {
+    expect(problemsWith({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^DATABASE_URL: must be set when NODE_ENV=production and the service has a database/),
+    ]);
+    expect(problemsWith({ NODE_ENV: 'production', DATABASE_URL: 'postgres://stdreg@db/standards' })).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, isURL, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { RequiredInProduction } from './production-config';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -61,6 +62,10 @@ export class CommonServiceConfig {
   LOG_LEVEL: LogLevel = 'info';
 
   /** PostgreSQL connection string; when absent the service uses an embedded PGlite under DATA_DIR. */
+  @RequiredInProduction('the service keeps its data in an embedded PGlite under DATA_DIR, one of its own on each replica', {
+    text: 'the service has a database',
+    applies: (config) => (config as CommonServiceConfig).hasDatabase,
+  })
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string = undefined;
@@ -91,4 +96,9 @@ export class CommonServiceConfig {
   @Min(1000)
   @Max(120000)
   SHUTDOWN_TIMEOUT_MS = 10000;
+
+  /** Whether the service keeps data in a database (DATABASE_URL, or the embedded one); a service without overrides it. */
+  get hasDatabase(): boolean {
+    return true;
+  }
 }

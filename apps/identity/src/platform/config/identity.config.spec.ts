@@ -146,11 +146,12 @@ describe("identity's configuration", () => {
       OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('production')] }),
       OIDC_COOKIE_KEYS: 'k'.repeat(40),
       OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
+      DATABASE_URL: 'postgres://identity@db/identity',
     };
     const DEVELOPMENT_SWITCHES = ['OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES', 'WEBHOOK_ALLOW_LOOPBACK', 'PASSWORD_SETUP_LINKS_IN_LOG'];
 
     it('is refused without the sign-in secrets, naming each one to set', () => {
-      expect(problemsWith({ NODE_ENV: 'production' })).toEqual([
+      expect(problemsWith({ NODE_ENV: 'production', DATABASE_URL: SIGN_IN_SECRETS['DATABASE_URL']! })).toEqual([
         'OIDC_JWKS: must be set when NODE_ENV=production (unset, identity generates signing keys for development and keeps them under DATA_DIR)',
         'OIDC_COOKIE_KEYS: must be set when NODE_ENV=production (unset, identity generates a cookie key for development and keeps it under DATA_DIR)',
         'OIDC_CLIENT_SECRET_KEY: must be set when NODE_ENV=production (unset, identity generates the key sealing client secrets for development and keeps it under DATA_DIR)',

@@ -69,7 +69,7 @@ describe('sign-in secrets', () => {
     const { generated } = loadOidcSecrets(configWith({ DATA_DIR: 'memory://' }));
     let refused: unknown;
     try {
-      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production' });
+      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production', DATABASE_URL: 'postgres://identity@db/identity' });
     } catch (error) {
       refused = error;
     }
@@ -78,6 +78,7 @@ describe('sign-in secrets', () => {
     const configured = configWith({
       DATA_DIR: 'memory://',
       NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://identity@db/identity',
       OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('prod')] }),
       OIDC_COOKIE_KEYS: 'k'.repeat(40),
       OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
