@@ -89,4 +89,16 @@ describe("the gateway's configuration", () => {
   it('starts in production without a DATABASE_URL: it keeps no data', () => {
     expect(problemsWith({ NODE_ENV: 'production' })).toEqual([]);
   });
+
+  it.each([
+    ['MCP_RESOURCE_URL', 'http://platform.example.com/mcp', 'https://platform.example.com/mcp'],
+    ['OIDC_ISSUER', 'http://id.example.com/oidc', 'https://id.example.com/oidc'],
+  ])('is refused in production with %s on http:// to a host other than this machine', (variable, http, https) => {
+    expect(problemsWith({ NODE_ENV: 'production', [variable]: http })).toEqual([
+      `${variable}: must be https:// when NODE_ENV=production (http only to this machine: localhost, 127.0.0.1, [::1])`,
+    ]);
+    expect(problemsWith({ NODE_ENV: 'production', [variable]: https })).toEqual([]);
+    expect(problemsWith({ NODE_ENV: 'production', [variable]: http.replace(/\/\/[^/]+/, '//localhost:8080') })).toEqual([]);
+    expect(problemsWith({ [variable]: http })).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayNotEmpty, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { canonicalResourceUrl } from '@stdreg/contracts';
-import { IsHttpUrl, IsServiceUrl } from '@stdreg/server-kit';
+import { HttpsInProduction, IsHttpUrl, IsServiceUrl } from '@stdreg/server-kit';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -29,6 +29,7 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?(#\S*)?$/i, {
     message: 'MCP_RESOURCE_URL must be an http(s) URL without a query (e.g. https://platform.example.com/mcp)',
   })
+  @HttpsInProduction()
   MCP_RESOURCE_URL?: string = undefined;
 
   /** identity's OpenID Provider issuer, exactly as identity's OIDC_ISSUER: the authorization server agents are sent to. */
@@ -36,6 +37,7 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
     message:
       'OIDC_ISSUER must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
   })
+  @HttpsInProduction()
   OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
 
   /** Base URL of standards-api (without /api/v2; a path is kept, as IDENTITY_URL's). */

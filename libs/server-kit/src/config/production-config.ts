@@ -46,6 +46,26 @@ export function NotPublishedInProduction(): PropertyDecorator {
   );
 }
 
+/** A host only this machine reaches, where http is as private as https: `localhost`, 127.0.0.0/8, [::1]. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * A public URL of the platform (an issuer, a resource agents reach): a production start refuses `http://` to any host
+ * but loopback, over which sign-ins, cookies and tokens would travel in clear (TLS may end at a proxy; the URL is still https).
+ */
+export function HttpsInProduction(): PropertyDecorator {
+  return rule((value) => {
+    if (typeof value !== 'string' || !/^http:/i.test(value)) return false;
+    try {
+      return !isLoopbackHost(new URL(value).hostname);
+    } catch {
+      return false;
+    }
+  }, 'must be https:// when NODE_ENV=production (http only to this machine: localhost, 127.0.0.1, [::1])');
+}
+
 /** Each `VARIABLE: why` a production start refuses in `config`; none when NODE_ENV is not `production`. */
 export function productionProblems(config: object): string[] {
   if ((config as { NODE_ENV?: unknown }).NODE_ENV !== 'production') return [];

@@ -234,6 +234,20 @@ describe("identity's configuration", () => {
       expect(problemsWith({ DECISION_SERVICE_TOKENS: tokens })).toEqual([]);
     });
 
+    it.each(['OIDC_ISSUER', 'OIDC_MCP_RESOURCE'])(
+      'is refused with %s on http:// to a host other than this machine: sign-ins and tokens would travel in clear',
+      (variable) => {
+        const url = (origin: string) => `${origin}/${variable === 'OIDC_ISSUER' ? 'oidc' : 'mcp'}`;
+        expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: url('http://id.example.com') })).toEqual([
+          `${variable}: must be https:// when NODE_ENV=production (http only to this machine: localhost, 127.0.0.1, [::1])`,
+        ]);
+        for (const origin of ['https://id.example.com', 'http://localhost:8081', 'http://127.0.0.1:3003', 'http://[::1]:3003']) {
+          expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: url(origin) })).toEqual([]);
+        }
+        expect(problemsWith({ [variable]: url('http://id.example.com') })).toEqual([]);
+      },
+    );
+
     it('is the only start that refuses them: without NODE_ENV or with another value, as npm start runs, they are taken', () => {
       const development = Object.fromEntries(DEVELOPMENT_SWITCHES.map((variable) => [variable, 'true']));
       for (const nodeEnv of [undefined, 'development', 'test', 'staging']) {

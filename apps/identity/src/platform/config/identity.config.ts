@@ -1,7 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { canonicalResourceUrl, MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
-import { CommonServiceConfig, DevelopmentOnly, NotPublishedInProduction, RequiredInProduction } from '@stdreg/server-kit';
+import {
+  CommonServiceConfig,
+  DevelopmentOnly,
+  HttpsInProduction,
+  NotPublishedInProduction,
+  RequiredInProduction,
+} from '@stdreg/server-kit';
 import { jwksProblem } from './jwks';
 
 const toInt = () => Type(() => Number);
@@ -203,6 +209,7 @@ export class IdentityConfig extends CommonServiceConfig {
   @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, {
     message: 'must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
   })
+  @HttpsInProduction()
   OIDC_ISSUER?: string = undefined;
 
   /** Signing keys, a JWKS of private keys with `kid`s: the first key of an algorithm signs, all of them verify. Unset: generated once under DATA_DIR. */
@@ -241,6 +248,7 @@ export class IdentityConfig extends CommonServiceConfig {
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i, {
     message: "must be the gateway's http(s) MCP URL without a query or fragment (e.g. https://platform.example.com/mcp)",
   })
+  @HttpsInProduction()
   OIDC_MCP_RESOURCE = 'http://127.0.0.1:3002/mcp';
 
   /**
