@@ -2,7 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayNotEmpty, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { canonicalResourceUrl } from '@stdreg/contracts';
-import { HttpsInProduction, IsHttpUrl, IsServiceUrl } from '@stdreg/server-kit';
+import { HttpsInProduction, IsHttpUrl, IsServiceUrl, RequiredInProduction } from '@stdreg/server-kit';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -30,15 +30,21 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
     message: 'MCP_RESOURCE_URL must be an http(s) URL without a query (e.g. https://platform.example.com/mcp)',
   })
   @HttpsInProduction()
+  @RequiredInProduction('the resource is http://127.0.0.1:<MCP_GATEWAY_PORT>/mcp, which only this machine reaches')
   MCP_RESOURCE_URL?: string = undefined;
 
-  /** identity's OpenID Provider issuer, exactly as identity's OIDC_ISSUER: the authorization server agents are sent to. */
+  /**
+   * identity's OpenID Provider issuer, exactly as identity's OIDC_ISSUER: the authorization server agents are sent to.
+   * Default: http://127.0.0.1:3003/oidc (`oidcIssuer`).
+   */
+  @IsOptional()
   @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, {
     message:
       'OIDC_ISSUER must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
   })
   @HttpsInProduction()
-  OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
+  @RequiredInProduction('agents are sent to sign in at http://127.0.0.1:3003/oidc, which only this machine reaches')
+  OIDC_ISSUER?: string = undefined;
 
   /** Base URL of standards-api (without /api/v2; a path is kept, as IDENTITY_URL's). */
   @IsServiceUrl('STANDARDS_API_URL')
@@ -103,6 +109,10 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Min(0)
   @Max(3600)
   REGISTRY_CACHE_SECONDS = 5;
+
+  get oidcIssuer(): string {
+    return this.OIDC_ISSUER ?? 'http://127.0.0.1:3003/oidc';
+  }
 
   /** The resource identifier in canonical form: lower-case scheme and host, no default port, trailing slash or fragment. */
   get mcpResourceUrl(): string {

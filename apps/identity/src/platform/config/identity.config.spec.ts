@@ -147,11 +147,14 @@ describe("identity's configuration", () => {
       OIDC_COOKIE_KEYS: 'k'.repeat(40),
       OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
       DATABASE_URL: 'postgres://identity@db/identity',
+      OIDC_ISSUER: 'https://id.example.com/oidc',
+      OIDC_MCP_RESOURCE: 'https://platform.example.com/mcp',
     };
     const DEVELOPMENT_SWITCHES = ['OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES', 'WEBHOOK_ALLOW_LOOPBACK', 'PASSWORD_SETUP_LINKS_IN_LOG'];
 
     it('is refused without the sign-in secrets, naming each one to set', () => {
-      expect(problemsWith({ NODE_ENV: 'production', DATABASE_URL: SIGN_IN_SECRETS['DATABASE_URL']! })).toEqual([
+      const { OIDC_JWKS: _k, OIDC_COOKIE_KEYS: _c, OIDC_CLIENT_SECRET_KEY: _s, ...deployment } = SIGN_IN_SECRETS;
+      expect(problemsWith({ NODE_ENV: 'production', ...deployment })).toEqual([
         'OIDC_JWKS: must be set when NODE_ENV=production (unset, identity generates signing keys for development and keeps them under DATA_DIR)',
         'OIDC_COOKIE_KEYS: must be set when NODE_ENV=production (unset, identity generates a cookie key for development and keeps it under DATA_DIR)',
         'OIDC_CLIENT_SECRET_KEY: must be set when NODE_ENV=production (unset, identity generates the key sealing client secrets for development and keeps it under DATA_DIR)',
@@ -247,6 +250,16 @@ describe("identity's configuration", () => {
         expect(problemsWith({ [variable]: url('http://id.example.com') })).toEqual([]);
       },
     );
+
+    it("is refused without the issuer or the gateway's resource: their defaults are this machine's, which no client elsewhere reaches", () => {
+      for (const variable of ['OIDC_ISSUER', 'OIDC_MCP_RESOURCE']) {
+        const { [variable]: _left, ...others } = SIGN_IN_SECRETS;
+        expect(problemsWith({ NODE_ENV: 'production', ...others })).toEqual([
+          expect.stringMatching(new RegExp(`^${variable}: must be set when NODE_ENV=production \\(unset, .*only this machine reaches\\)$`)),
+        ]);
+        expect(problemsWith({ ...others })).toEqual([]);
+      }
+    });
 
     it('is the only start that refuses them: without NODE_ENV or with another value, as npm start runs, they are taken', () => {
       const development = Object.fromEntries(DEVELOPMENT_SWITCHES.map((variable) => [variable, 'true']));

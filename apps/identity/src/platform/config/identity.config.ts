@@ -210,6 +210,7 @@ export class IdentityConfig extends CommonServiceConfig {
     message: 'must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
   })
   @HttpsInProduction()
+  @RequiredInProduction('the issuer is http://127.0.0.1:<IDENTITY_PORT>/oidc, which only this machine reaches')
   OIDC_ISSUER?: string = undefined;
 
   /** Signing keys, a JWKS of private keys with `kid`s: the first key of an algorithm signs, all of them verify. Unset: generated once under DATA_DIR. */
@@ -243,13 +244,15 @@ export class IdentityConfig extends CommonServiceConfig {
 
   /**
    * The tool gateway's MCP URL as agents reach it (its MCP_RESOURCE_URL): the resource agent clients
-   * get tokens for, compared in canonical form (`mcpResource`).
+   * get tokens for, compared in canonical form (`mcpResource`). Default: http://127.0.0.1:3002/mcp.
    */
+  @IsOptional()
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i, {
     message: "must be the gateway's http(s) MCP URL without a query or fragment (e.g. https://platform.example.com/mcp)",
   })
   @HttpsInProduction()
-  OIDC_MCP_RESOURCE = 'http://127.0.0.1:3002/mcp';
+  @RequiredInProduction("agents' tokens are for http://127.0.0.1:3002/mcp, a gateway only this machine reaches")
+  OIDC_MCP_RESOURCE?: string = undefined;
 
   /**
    * How agent clients may register by Dynamic Client Registration (RFC 7591) at `<issuer>/reg`: `off`,
@@ -368,7 +371,7 @@ export class IdentityConfig extends CommonServiceConfig {
 
   /** The gateway's resource identifier in canonical form: the audience of every agent token. */
   get mcpResource(): string {
-    return canonicalResourceUrl(this.OIDC_MCP_RESOURCE);
+    return canonicalResourceUrl(this.OIDC_MCP_RESOURCE ?? 'http://127.0.0.1:3002/mcp');
   }
 
   /** Where identity mounts the provider: the issuer's path. */

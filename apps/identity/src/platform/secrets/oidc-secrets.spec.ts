@@ -5,6 +5,7 @@ import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { DEV_SECRETS_FILE, generateSigningKey, loadOidcSecrets } from './oidc-secrets';
 
+const PUBLIC_URLS = { OIDC_ISSUER: 'https://id.example.com/oidc', OIDC_MCP_RESOURCE: 'https://platform.example.com/mcp' };
 const configWith = (env: Record<string, string>) => loadConfig(IdentityConfig, env);
 
 describe('sign-in secrets', () => {
@@ -69,7 +70,7 @@ describe('sign-in secrets', () => {
     const { generated } = loadOidcSecrets(configWith({ DATA_DIR: 'memory://' }));
     let refused: unknown;
     try {
-      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production', DATABASE_URL: 'postgres://identity@db/identity' });
+      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production', DATABASE_URL: 'postgres://identity@db/identity', ...PUBLIC_URLS });
     } catch (error) {
       refused = error;
     }
@@ -79,6 +80,7 @@ describe('sign-in secrets', () => {
       DATA_DIR: 'memory://',
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://identity@db/identity',
+      ...PUBLIC_URLS,
       OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('prod')] }),
       OIDC_COOKIE_KEYS: 'k'.repeat(40),
       OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
