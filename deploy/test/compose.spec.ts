@@ -82,6 +82,19 @@ describe('docker-compose.yml', () => {
     expect(checkConfig(app, resolved(app))).toEqual({ ok: true, output: `${app}: configuration valid\n` });
   });
 
+  it('runs the gateway as development unless .env says production, which refuses its public URLs on http:// to another host (built artifact)', () => {
+    expect(resolved('mcp-gateway')['NODE_ENV']).toBe('development');
+    const elsewhere = { PLATFORM_BASE_URL: 'http://trial.example.net:8080', IDENTITY_BASE_URL: 'http://trial.example.net:8081' };
+    expect(checkConfig('mcp-gateway', resolved('mcp-gateway', elsewhere))).toEqual({
+      ok: true,
+      output: 'mcp-gateway: configuration valid\n',
+    });
+    const refused = checkConfig('mcp-gateway', resolved('mcp-gateway', { ...elsewhere, NODE_ENV: 'production' }));
+    expect(refused.ok).toBe(false);
+    for (const variable of ['MCP_RESOURCE_URL', 'OIDC_ISSUER']) expect(refused.output).toContain(`${variable}: must be https://`);
+    expect(checkConfig('mcp-gateway', resolved('mcp-gateway', { NODE_ENV: 'production' })).ok).toBe(true);
+  });
+
   it('runs identity as development (its sign-in keys generated) unless .env says production, which needs the keys and its own service tokens (built artifact)', () => {
     expect(resolved('identity')['NODE_ENV']).toBe('development');
     const refused = checkConfig('identity', resolved('identity', { NODE_ENV: 'production' }));
