@@ -27,10 +27,18 @@ if (env.DATABASE_URL) {
 const databases = { identity: env.IDENTITY_DATABASE_URL, 'standards-api': env.STANDARDS_API_DATABASE_URL };
 env.STANDARDS_API_URL ??= `http://127.0.0.1:${ports['standards-api']}`;
 env.IDENTITY_URL ??= `http://127.0.0.1:${ports.identity}`;
-// The credential standards-api and mcp-gateway present to identity's decision endpoint: new each start.
-const serviceToken = randomBytes(32).toString('base64url');
-env.IDENTITY_SERVICE_TOKEN ??= serviceToken;
-env.DECISION_SERVICE_TOKENS ??= `platform:${env.IDENTITY_SERVICE_TOKEN}`;
+// The credentials standards-api and mcp-gateway present to identity: one each, new each start (whatever the shell
+// exports), each holding only the routes its service calls, as in docker-compose.yml and deploy/k8s. So a
+// compromised gateway cannot hand partners events, nor standards-api exchange agents' tokens.
+const serviceTokens = {
+  'standards-api': randomBytes(32).toString('base64url'),
+  'mcp-gateway': randomBytes(32).toString('base64url'),
+};
+env.DECISION_SERVICE_TOKENS = Object.entries(serviceTokens)
+  .map(([service, token]) => `${service}:${token}`)
+  .join(',');
+env.SERVICE_RIGHTS = 'standards-api=decisions+event-handover,mcp-gateway=decisions+token-exchange';
+delete env.IDENTITY_SERVICE_TOKEN;
 // Sign-in: the OpenID Provider's issuer (identity serves it, the gateway's protected-resource metadata names
 // it), and password-setup links printed to identity's log (development).
 env.OIDC_ISSUER ??= `http://127.0.0.1:${ports.identity}/oidc`;
@@ -54,7 +62,11 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const children = Object.keys(ports).map((service) =>
   spawn(process.execPath, [path.join(root, 'dist/apps', service, 'main.js')], {
     cwd: root,
-    env: databases[service] ? { ...env, DATABASE_URL: databases[service] } : env,
+    env: {
+      ...env,
+      ...(databases[service] ? { DATABASE_URL: databases[service] } : {}),
+      ...(serviceTokens[service] ? { IDENTITY_SERVICE_TOKEN: serviceTokens[service] } : {}),
+    },
     stdio: 'inherit',
   }),
 );

@@ -1,5 +1,6 @@
 // No container engine runs here, so the compose file and image definitions are checked by reading them.
 // The variables each app needs are derived from its config class (support/config-variables.ts).
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -81,12 +82,31 @@ describe('docker-compose.yml', () => {
     expect(checkConfig(app, resolved(app))).toEqual({ ok: true, output: `${app}: configuration valid\n` });
   });
 
+  it('runs the gateway as development unless .env says production, which refuses its public URLs on http:// to another host (built artifact)', () => {
+    expect(resolved('mcp-gateway')['NODE_ENV']).toBe('development');
+    const elsewhere = { PLATFORM_BASE_URL: 'http://trial.example.net:8080', IDENTITY_BASE_URL: 'http://trial.example.net:8081' };
+    expect(checkConfig('mcp-gateway', resolved('mcp-gateway', elsewhere))).toEqual({
+      ok: true,
+      output: 'mcp-gateway: configuration valid\n',
+    });
+    const refused = checkConfig('mcp-gateway', resolved('mcp-gateway', { ...elsewhere, NODE_ENV: 'production' }));
+    expect(refused.ok).toBe(false);
+    for (const variable of ['MCP_RESOURCE_URL', 'OIDC_ISSUER']) expect(refused.output).toContain(`${variable}: must be https://`);
+    expect(checkConfig('mcp-gateway', resolved('mcp-gateway', { NODE_ENV: 'production' })).ok).toBe(true);
+  });
+
   it('runs identity as development (its sign-in keys generated) unless .env says production, which needs the keys and its own service tokens (built artifact)', () => {
     expect(resolved('identity')['NODE_ENV']).toBe('development');
     const refused = checkConfig('identity', resolved('identity', { NODE_ENV: 'production' }));
     expect(refused.ok).toBe(false);
     for (const variable of SIGN_IN_KEYS) expect(refused.output).toContain(`${variable}: must be set when NODE_ENV=production`);
-    const keys = { OIDC_JWKS: '{"keys":[{"kid":"k"}]}', OIDC_COOKIE_KEYS: 'c'.repeat(40), OIDC_CLIENT_SECRET_KEY: 's'.repeat(43) };
+    // A key the provider can sign with: a JWKS it could not use is refused as config, as the start would refuse it.
+    const signingKey = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'k' };
+    const keys = {
+      OIDC_JWKS: JSON.stringify({ keys: [signingKey] }),
+      OIDC_COOKIE_KEYS: 'c'.repeat(40),
+      OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
+    };
     // The trial's service tokens are in this file for anyone to read: production refuses them too.
     const withTrialTokens = checkConfig('identity', resolved('identity', { NODE_ENV: 'production', ...keys }));
     expect(withTrialTokens.ok).toBe(false);

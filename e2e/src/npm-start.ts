@@ -29,6 +29,8 @@ export interface NpmStartPlatform extends PlatformUrls {
   stopAsGroup(afterMs: number): Promise<void>;
   /** The embedded databases' data folders (identity's and standards-api's), to look at after a stop. */
   databaseDirs: string[];
+  /** A running service's environment as `npm start` gave it (read from /proc), e.g. the credential it presents. */
+  environmentOf(service: (typeof SERVICES)[number]): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startWithNpmStart(env: Record<string, string> = {}, option
     killShell: () => running.killShell(),
     stopAsGroup: (afterMs) => running.stopAsGroup(afterMs),
     databaseDirs: ['identity', 'standards-api'].map((service) => path.join(dataDir, service)),
+    environmentOf: (service) => running.environmentOf(service),
     stop,
   };
 }
@@ -102,6 +105,7 @@ interface Launched {
   ready: Promise<{ ok: true } | { ok: false; problem: string }>;
   killShell(): void;
   stopAsGroup(afterMs: number): Promise<void>;
+  environmentOf(service: string): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -158,7 +162,17 @@ async function launch(env: Record<string, string>, options: NpmStartOptions): Pr
     // The services end when they have closed everything (the test's time limit bounds it).
     while (groupAlive(child.pid!)) await new Promise((resolve) => setTimeout(resolve, 100));
   };
-  return { ready, stop, killShell: () => void child.kill('SIGKILL'), stopAsGroup };
+  const environmentOf = async (service: string) => {
+    const program = options.underShell ? childrenOf(child.pid!)[0]! : child.pid!;
+    const main = path.join('dist/apps', service, 'main.js');
+    for (const pid of childrenOf(program)) {
+      if (!(await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').some((part) => part.endsWith(main))) continue;
+      const entries = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').filter(Boolean);
+      return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+    }
+    throw new Error(`npm start runs no ${service}`);
+  };
+  return { ready, stop, killShell: () => void child.kill('SIGKILL'), stopAsGroup, environmentOf };
 }
 
 function childrenOf(pid: number): number[] {

@@ -109,4 +109,34 @@ describe('npm start on the embedded defaults', () => {
     await idle();
     expect(await keyedRequestAtEachService()).toEqual(SERVED);
   });
+
+  it('gives standards-api and the gateway a credential each, holding only the routes each calls: the gateway hands over no events', async () => {
+    const credentials = await Promise.all(
+      (['standards-api', 'mcp-gateway'] as const).map(
+        async (service) => (await platform.environmentOf(service))['IDENTITY_SERVICE_TOKEN']!,
+      ),
+    );
+    const [standardsApi, gateway] = credentials;
+    expect(new Set(credentials).size).toBe(2);
+    const post = async (route: string, token: string) => {
+      const answer = await fetch(`${platform.identityUrl}/v1/${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return answer.status === 403 ? ((await answer.json()) as { domainCode: string }).domainCode : answer.status;
+    };
+    // A refused right is 403 before the route runs; a held one reaches the route, which refuses the empty body (400).
+    expect({
+      gatewayHandsOver: await post('events/handover', gateway!),
+      standardsApiExchanges: await post('token-exchange', standardsApi!),
+      standardsApiHandsOver: await post('events/handover', standardsApi!),
+      gatewayExchanges: await post('token-exchange', gateway!),
+    }).toEqual({
+      gatewayHandsOver: 'decisions.service_right_missing',
+      standardsApiExchanges: 'decisions.service_right_missing',
+      standardsApiHandsOver: 400,
+      gatewayExchanges: 400,
+    });
+  });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
     // Nothing listens there: a read from standards-api is unavailable, and recorded so.
     STANDARDS_API_URL: `http://127.0.0.1:${await freePort()}`,
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_READ_CACHE_MS: '0',
   });
 });

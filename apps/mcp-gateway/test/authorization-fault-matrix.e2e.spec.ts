@@ -84,7 +84,7 @@ beforeAll(async () => {
   gateway = await startGateway({
     STANDARDS_API_URL: upstream.url,
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     // Long enough that the fake identity, in this test's process, answers in time on a loaded machine once it is back.
     AUTHZ_TIMEOUT_MS: '1000',
     AUTHZ_READ_CACHE_MS: '0',

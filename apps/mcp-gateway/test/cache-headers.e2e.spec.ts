@@ -17,7 +17,7 @@ beforeAll(async () => {
   gateway = await startGateway({
     STANDARDS_API_URL: standardsApi.url,
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_READ_CACHE_MS: '0',
   });
 }, PLATFORM_START_TIMEOUT_MS);

@@ -90,7 +90,7 @@ beforeAll(async () => {
   const env = {
     STANDARDS_API_URL: standardsApi.url,
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_TIMEOUT_MS: '1000',
     AUTHZ_READ_CACHE_MS: '0',
     MCP_ALLOWED_ORIGINS: 'https://agent.example',

@@ -75,6 +75,17 @@ describe('content import', () => {
     expect(await databaseState()).toBe(before);
   });
 
+  it('refuses a first start on a pack it cannot import, naming the pack and what is wrong with it', async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), 'stdreg-empty-pack-'));
+    try {
+      await expect(startStandardsApi({ CONTENT_PACK_DIR: empty })).rejects.toThrow(
+        new RegExp(`the content pack in ${empty} was refused:\\n.*: file is missing(.|\\n)*\\(and \\d+ more\\)`),
+      );
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it('refuses cross-reference problems once the files are sound, still changing nothing', async () => {
     const broken = await copyOfSamplePack('dangling');
     await editJson(broken, 'tasks.json', (tasks) => {

@@ -17,7 +17,11 @@ const as = (credential: string, key?: string) => ({
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token', PURGE_INTERVAL_MS: '50' });
+  api = await startStandardsApi({
+    IDENTITY_URL: identity.url,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
+    PURGE_INTERVAL_MS: '50',
+  });
 });
 afterAll(async () => {
   await api?.close();

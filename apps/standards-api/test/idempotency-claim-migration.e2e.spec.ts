@@ -12,7 +12,7 @@ let api: RunningStandardsApi;
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token' });
+  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef' });
 });
 afterAll(async () => {
   await api?.close();

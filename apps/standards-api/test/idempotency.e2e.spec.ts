@@ -24,7 +24,7 @@ const projectsNamed = async (name: string) =>
 
 beforeAll(async () => {
   await identity.start();
-  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token' });
+  api = await startStandardsApi({ IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef' });
 });
 afterAll(async () => {
   await api.close();

@@ -32,13 +32,20 @@ beforeAll(async () => {
       };
       const body = JSON.stringify({ decision: 'deny', reason: 'role_required', subject: null, question });
       res
-        .writeHead(200, { 'content-type': 'application/json', [DECISION_SIGNATURE_HEADER]: decisionSignature('test-service-token', body) })
+        .writeHead(200, {
+          'content-type': 'application/json',
+          [DECISION_SIGNATURE_HEADER]: decisionSignature('test-service-token-0123456789abcdef', body),
+        })
         .end(body);
     });
   });
   await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
   const identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
-  api = await startStandardsApi({ IDENTITY_URL: identityUrl, IDENTITY_SERVICE_TOKEN: 'test-service-token', AUTHZ_READ_CACHE_MS: '0' });
+  api = await startStandardsApi({
+    IDENTITY_URL: identityUrl,
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
+    AUTHZ_READ_CACHE_MS: '0',
+  });
 }, 120_000);
 afterAll(async () => {
   await api.close();

@@ -92,7 +92,7 @@ beforeAll(async () => {
   await identity.start();
   api = await startStandardsApi({
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_TIMEOUT_MS: '300',
     AUTHZ_READ_CACHE_MS: '0',
   });

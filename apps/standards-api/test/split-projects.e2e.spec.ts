@@ -28,7 +28,7 @@ beforeAll(async () => {
   await identity.start();
   api = await startStandardsApi({
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_TIMEOUT_MS: '300',
     AUTHZ_READ_CACHE_MS: '0',
   });
@@ -582,7 +582,11 @@ describe('authorization fails closed', () => {
   });
 
   it('answers 503 when identity is not running at all', async () => {
-    const offline = await startStandardsApi({ IDENTITY_URL: 'http://127.0.0.1:9', IDENTITY_SERVICE_TOKEN: 'x', AUTHZ_TIMEOUT_MS: '300' });
+    const offline = await startStandardsApi({
+      IDENTITY_URL: 'http://127.0.0.1:9',
+      IDENTITY_SERVICE_TOKEN: 'offline-service-token-0123456789abcdef',
+      AUTHZ_TIMEOUT_MS: '300',
+    });
     try {
       const response = await request(offline.server).post('/api/v2/split-projects').set(as(ORG_A)).send(newProject()).expect(503);
       expect(response.body.code).toBe('authorization_unavailable');

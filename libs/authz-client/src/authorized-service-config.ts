@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { CommonServiceConfig, IsServiceUrl } from '@stdreg/server-kit';
 
 /** Variables of a service that asks identity's decision endpoint (standards-api and the gateway). */
@@ -8,9 +8,14 @@ export class AuthorizedServiceConfig extends CommonServiceConfig {
   @IsServiceUrl('IDENTITY_URL')
   IDENTITY_URL = 'http://127.0.0.1:3003';
 
-  /** This service's credential for identity's decision endpoint; unset: every protected request is refused. */
+  /**
+   * This service's credential for identity's decision endpoint, as identity's DECISION_SERVICE_TOKENS pairs it with
+   * this service; unset: every protected request is refused.
+   */
   @IsOptional()
-  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{32,200}$/, {
+    message: "must be 32-200 characters of [A-Za-z0-9_-], as its token in identity's DECISION_SERVICE_TOKENS",
+  })
   IDENTITY_SERVICE_TOKEN?: string = undefined;
 
   @Type(() => Number)

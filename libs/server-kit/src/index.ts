@@ -1,6 +1,6 @@
 export * from './config/load-config';
 export * from './config/common-config';
-export { DevelopmentOnly, NotPublishedInProduction, RequiredInProduction } from './config/production-config';
+export { DevelopmentOnly, HttpsInProduction, NotPublishedInProduction, RequiredInProduction } from './config/production-config';
 export { serviceConfigProviders } from './config/service-config';
 export * from './logging/json-logger';
 export * from './logging/request-context';

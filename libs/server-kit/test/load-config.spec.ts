@@ -67,11 +67,42 @@ describe('loadConfig', () => {
       expect.stringMatching(/^EXAMPLE_PORT: /),
       'EXAMPLE_KEY: must be set when NODE_ENV=production (unset, a key for development is made up)',
       'EXAMPLE_SHORTCUT: is for development and tests only: NODE_ENV=production refuses it on',
+      'DATABASE_URL: must be set when NODE_ENV=production and the service has a database (unset, the service keeps its data in an embedded PGlite under DATA_DIR, one of its own on each replica)',
     ]);
-    expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: 'production', EXAMPLE_KEY: 'set' }).EXAMPLE_KEY).toBe('set');
+    const database = { DATABASE_URL: 'postgres://example@db/example' };
+    expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: 'production', EXAMPLE_KEY: 'set', ...database }).EXAMPLE_KEY).toBe(
+      'set',
+    );
     expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: 'development', EXAMPLE_SHORTCUT: 'true' }).EXAMPLE_SHORTCUT).toBe(
       'true',
     );
     expect(loadConfig(ExampleWithDevelopmentFallbacks, { EXAMPLE_SHORTCUT: 'true' }).NODE_ENV).toBeUndefined();
+  });
+
+  it('refuses a NODE_ENV that reads as production but is not exactly production: it would start as development, unnoticed', () => {
+    for (const nodeEnv of ['Production', 'PRODUCTION', 'prod', ' production', 'production\n']) {
+      expect(() => loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: nodeEnv })).toThrow(
+        /NODE_ENV: reads as production but is not exactly "production"/,
+      );
+    }
+    for (const nodeEnv of ['development', 'test', 'staging', 'production-like', 'preprod']) {
+      expect(loadConfig(ExampleWithDevelopmentFallbacks, { NODE_ENV: nodeEnv }).NODE_ENV).toBe(nodeEnv);
+    }
+  });
+
+  it('refuses, with NODE_ENV=production, the embedded database of a service that has one: each replica would keep data of its own', () => {
+    class WithoutDatabase extends ExampleConfig {
+      override get hasDatabase(): boolean {
+        return false;
+      }
+    }
+    expect(() => loadConfig(ExampleConfig, { NODE_ENV: 'production' })).toThrow(
+      /DATABASE_URL: must be set when NODE_ENV=production and the service has a database/,
+    );
+    expect(loadConfig(ExampleConfig, { NODE_ENV: 'production', DATABASE_URL: 'postgres://example@db/example' }).DATABASE_URL).toBe(
+      'postgres://example@db/example',
+    );
+    expect(loadConfig(WithoutDatabase, { NODE_ENV: 'production' }).DATABASE_URL).toBeUndefined();
+    expect(loadConfig(ExampleConfig, {}).DATABASE_URL).toBeUndefined();
   });
 });

@@ -82,4 +82,48 @@ describe("the gateway's configuration", () => {
       expect(problemsWith({ REDIS_URL: value })).toEqual([expect.stringMatching(/^REDIS_URL: /)]);
     }
   });
+
+  it('refuses an IDENTITY_SERVICE_TOKEN identity could never accept (short, spaced, a line break from a file), naming it', () => {
+    for (const value of ['short', `${'a'.repeat(40)}\n`, `${'a'.repeat(20)} ${'a'.repeat(20)}`]) {
+      expect(problemsWith({ IDENTITY_SERVICE_TOKEN: value })).toEqual([
+        "IDENTITY_SERVICE_TOKEN: must be 32-200 characters of [A-Za-z0-9_-], as its token in identity's DECISION_SERVICE_TOKENS",
+      ]);
+    }
+    expect(problemsWith({ IDENTITY_SERVICE_TOKEN: 'a'.repeat(43) })).toEqual([]);
+  });
+
+  it('refuses an MCP_ALLOWED_HOSTS with no host in it: every request would be refused 403', () => {
+    for (const value of [',', ' , ', ' ']) {
+      expect(problemsWith({ MCP_ALLOWED_HOSTS: value })).toEqual(['MCP_ALLOWED_HOSTS: must name at least one host']);
+    }
+    expect(loadConfig(McpGatewayConfig, { MCP_ALLOWED_HOSTS: 'platform.example.com,' }).MCP_ALLOWED_HOSTS).toEqual([
+      'platform.example.com',
+    ]);
+  });
+
+  const PUBLIC_URLS = { MCP_RESOURCE_URL: 'https://platform.example.com/mcp', OIDC_ISSUER: 'https://id.example.com/oidc' };
+
+  it('starts in production without a DATABASE_URL: it keeps no data', () => {
+    expect(problemsWith({ NODE_ENV: 'production', ...PUBLIC_URLS })).toEqual([]);
+  });
+
+  it("is refused in production without its MCP URL or identity's issuer: their defaults are this machine's, which no agent elsewhere reaches", () => {
+    expect(problemsWith({ NODE_ENV: 'production' })).toEqual([
+      'MCP_RESOURCE_URL: must be set when NODE_ENV=production (unset, the resource is http://127.0.0.1:<MCP_GATEWAY_PORT>/mcp, which only this machine reaches)',
+      'OIDC_ISSUER: must be set when NODE_ENV=production (unset, agents are sent to sign in at http://127.0.0.1:3003/oidc, which only this machine reaches)',
+    ]);
+    expect(loadConfig(McpGatewayConfig, {}).oidcIssuer).toBe('http://127.0.0.1:3003/oidc');
+  });
+
+  it.each([
+    ['MCP_RESOURCE_URL', 'http://platform.example.com/mcp', 'https://platform.example.com/mcp'],
+    ['OIDC_ISSUER', 'http://id.example.com/oidc', 'https://id.example.com/oidc'],
+  ])('is refused in production with %s on http:// to a host other than this machine', (variable, http, https) => {
+    expect(problemsWith({ NODE_ENV: 'production', ...PUBLIC_URLS, [variable]: http })).toEqual([
+      `${variable}: must be https:// when NODE_ENV=production (http only to this machine: localhost, 127.0.0.1, [::1])`,
+    ]);
+    expect(problemsWith({ NODE_ENV: 'production', ...PUBLIC_URLS, [variable]: https })).toEqual([]);
+    expect(problemsWith({ NODE_ENV: 'production', ...PUBLIC_URLS, [variable]: http.replace(/\/\/[^/]+/, '//localhost:8080') })).toEqual([]);
+    expect(problemsWith({ [variable]: http })).toEqual([]);
+  });
 });

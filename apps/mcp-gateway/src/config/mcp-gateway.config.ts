@@ -1,8 +1,8 @@
 import { Transform, Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { canonicalResourceUrl } from '@stdreg/contracts';
-import { IsHttpUrl, IsServiceUrl } from '@stdreg/server-kit';
+import { HttpsInProduction, IsHttpUrl, IsServiceUrl, RequiredInProduction } from '@stdreg/server-kit';
 
 const list = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string'
@@ -29,14 +29,22 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?(#\S*)?$/i, {
     message: 'MCP_RESOURCE_URL must be an http(s) URL without a query (e.g. https://platform.example.com/mcp)',
   })
+  @HttpsInProduction()
+  @RequiredInProduction('the resource is http://127.0.0.1:<MCP_GATEWAY_PORT>/mcp, which only this machine reaches')
   MCP_RESOURCE_URL?: string = undefined;
 
-  /** identity's OpenID Provider issuer, exactly as identity's OIDC_ISSUER: the authorization server agents are sent to. */
+  /**
+   * identity's OpenID Provider issuer, exactly as identity's OIDC_ISSUER: the authorization server agents are sent to.
+   * Default: http://127.0.0.1:3003/oidc (`oidcIssuer`).
+   */
+  @IsOptional()
   @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, {
     message:
       'OIDC_ISSUER must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
   })
-  OIDC_ISSUER = 'http://127.0.0.1:3003/oidc';
+  @HttpsInProduction()
+  @RequiredInProduction('agents are sent to sign in at http://127.0.0.1:3003/oidc, which only this machine reaches')
+  OIDC_ISSUER?: string = undefined;
 
   /** Base URL of standards-api (without /api/v2; a path is kept, as IDENTITY_URL's). */
   @IsServiceUrl('STANDARDS_API_URL')
@@ -51,6 +59,7 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
 
   /** Host names (without port) the gateway answers for; anything else is 403 (DNS-rebinding protection). */
   @Transform(list)
+  @ArrayNotEmpty({ message: 'must name at least one host' })
   @IsString({ each: true })
   @Matches(/^(\[[0-9a-f:]+\]|[a-z0-9.-]+)$/i, { each: true, message: 'MCP_ALLOWED_HOSTS must be host names separated by commas' })
   MCP_ALLOWED_HOSTS: string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -101,9 +110,18 @@ export class McpGatewayConfig extends AuthorizedServiceConfig {
   @Max(3600)
   REGISTRY_CACHE_SECONDS = 5;
 
+  get oidcIssuer(): string {
+    return this.OIDC_ISSUER ?? 'http://127.0.0.1:3003/oidc';
+  }
+
   /** The resource identifier in canonical form: lower-case scheme and host, no default port, trailing slash or fragment. */
   get mcpResourceUrl(): string {
     return canonicalResourceUrl(this.MCP_RESOURCE_URL ?? `http://127.0.0.1:${this.MCP_GATEWAY_PORT}/mcp`);
+  }
+
+  /** The gateway keeps nothing: it reads through standards-api and identity. */
+  override get hasDatabase(): boolean {
+    return false;
   }
 
   /** identity accepts only agent tokens issued for this gateway. */

@@ -33,7 +33,7 @@ export class ProtectedResourceService {
     this.metadataUrl = `${resource.origin}/.well-known/oauth-protected-resource${resource.pathname === '/' ? '' : resource.pathname}`;
     this.document = {
       resource: config.mcpResourceUrl,
-      authorization_servers: [config.OIDC_ISSUER],
+      authorization_servers: [config.oidcIssuer],
       scopes_supported: [...SCOPES_SUPPORTED],
       // A credential in the Authorization header only: never in a query (it would be logged) or a body.
       bearer_methods_supported: ['header'],

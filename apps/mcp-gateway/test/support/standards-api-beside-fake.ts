@@ -19,7 +19,7 @@ export async function startStandardsApiBesideFake(identityUrl: string, name: str
     STANDARDS_API_PORT: String(port),
     DATA_DIR: dataDir,
     IDENTITY_URL: identityUrl,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     // The fake identity answers from the test's process, slow on a loaded machine.
     AUTHZ_TIMEOUT_MS: '5000',
     // The fake identity answers decisions only; nothing here is about partner events.

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
 import { StandardsApiConfig } from './standards-api.config';
 
@@ -52,5 +54,30 @@ describe("standards-api's configuration", () => {
     for (const value of ['1001', '-1'])
       expect(problemsWith({ AUTHZ_READ_CACHE_MS: value })).toEqual([expect.stringMatching(/^AUTHZ_READ_CACHE_MS: /)]);
     expect(problemsWith({ AUTHZ_READ_CACHE_MS: '0' })).toEqual([]);
+  });
+
+  it('refuses an IDENTITY_SERVICE_TOKEN identity could never accept (short, spaced, a line break from a file), naming it', () => {
+    for (const value of ['short', `${'a'.repeat(40)}\n`, `${'a'.repeat(20)} ${'a'.repeat(20)}`]) {
+      expect(problemsWith({ IDENTITY_SERVICE_TOKEN: value })).toEqual([
+        "IDENTITY_SERVICE_TOKEN: must be 32-200 characters of [A-Za-z0-9_-], as its token in identity's DECISION_SERVICE_TOKENS",
+      ]);
+    }
+    expect(problemsWith({ IDENTITY_SERVICE_TOKEN: 'a'.repeat(43) })).toEqual([]);
+  });
+
+  it('refuses a CONTENT_PACK_DIR that is not a folder that exists, naming it', () => {
+    for (const value of ['/nonexistent/pack', fileURLToPath(import.meta.url)]) {
+      expect(problemsWith({ CONTENT_PACK_DIR: value })).toEqual([
+        'CONTENT_PACK_DIR: must be a folder that exists (the content pack to import)',
+      ]);
+    }
+    expect(problemsWith({ CONTENT_PACK_DIR: tmpdir() })).toEqual([]);
+  });
+
+  it('is refused in production without a DATABASE_URL: each replica would keep its data in an embedded database of its own', () => {
+    expect(problemsWith({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^DATABASE_URL: must be set when NODE_ENV=production and the service has a database/),
+    ]);
+    expect(problemsWith({ NODE_ENV: 'production', DATABASE_URL: 'postgres://stdreg@db/standards' })).toEqual([]);
   });
 });

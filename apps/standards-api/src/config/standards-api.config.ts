@@ -1,9 +1,21 @@
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { statSync } from 'node:fs';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { AuthorizedServiceConfig } from '@stdreg/authz-client';
 import { samplePackDirectory } from '@stdreg/registry-content';
 
 const parseBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+/** A folder that is there: a pack folder mistyped was found out only on an empty registry's first start, as a refused pack. */
+function IsExistingFolder(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isExistingFolder',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && statSync(value, { throwIfNoEntry: false })?.isDirectory() === true,
+      defaultMessage: () => 'must be a folder that exists (the content pack to import)',
+    },
+  });
+}
 
 /** standards-api's variables; identity's URL, the service credential and the decision settings are inherited. */
 export class StandardsApiConfig extends AuthorizedServiceConfig {
@@ -21,6 +33,7 @@ export class StandardsApiConfig extends AuthorizedServiceConfig {
   /** Folder of the content pack to import on first start; default: the sample pack. */
   @IsOptional()
   @IsString()
+  @IsExistingFolder()
   CONTENT_PACK_DIR?: string = undefined;
 
   /** How often each replica checks for a newly imported release. */

@@ -11,6 +11,7 @@ import {
   type TermSearchQueryDto,
   type VersionedReadQueryDto,
 } from '@stdreg/contracts';
+import { formatIssues } from '@stdreg/registry-content';
 import { JsonLogger } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { ContentImportService } from '../content-import/content-import.service';
@@ -60,7 +61,11 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     if (this.config.CONTENT_AUTO_IMPORT) {
       const outcome = await this.contentImport.importIfEmpty(this.config.contentPackDirectory);
-      if (outcome?.status === 'refused') throw new Error(`the content pack was refused: ${outcome.issues.length} issues`);
+      if (outcome?.status === 'refused') {
+        const shown = outcome.issues.slice(0, 5);
+        const more = outcome.issues.length > shown.length ? `\n(and ${outcome.issues.length - shown.length} more)` : '';
+        throw new Error(`the content pack in ${this.config.contentPackDirectory} was refused:\n${formatIssues(shown)}${more}`);
+      }
       if (outcome) this.logger.event('info', 'imported the content pack on first start', { ...outcome }, 'RegistryService');
     }
     await this.refresh();

@@ -16,7 +16,7 @@ export async function startProtectedApi(env: Record<string, string> = {}): Promi
   await identity.start();
   const api = await startStandardsApi({
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_TIMEOUT_MS: '300',
     AUTHZ_READ_CACHE_MS: '0',
     ...env,

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, isURL, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { RequiredInProduction } from './production-config';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -31,6 +32,21 @@ export function IsServiceUrl(variable: string): PropertyDecorator {
   });
 }
 
+/**
+ * NODE_ENV written as production but not exactly `production` (`Production`, `prod`, ` production`): the service
+ * would start as development, its development fallbacks taken, and nothing would say so. Refused.
+ */
+function NotProductionMisspelled(): PropertyDecorator {
+  return ValidateBy({
+    name: 'notProductionMisspelled',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || value === 'production' || !/^\s*prod(uction)?\s*$/i.test(value),
+      defaultMessage: () =>
+        'reads as production but is not exactly "production", which alone makes a production start (any other value is development): write production',
+    },
+  });
+}
+
 /** Variables every service reads. Each service extends this with its own port and dependencies. */
 export class CommonServiceConfig {
   /**
@@ -39,6 +55,7 @@ export class CommonServiceConfig {
    */
   @IsOptional()
   @IsString()
+  @NotProductionMisspelled()
   NODE_ENV?: string = undefined;
 
   /** Listening address: loopback by default, 0.0.0.0 in containers. */
@@ -49,6 +66,10 @@ export class CommonServiceConfig {
   LOG_LEVEL: LogLevel = 'info';
 
   /** PostgreSQL connection string; when absent the service uses an embedded PGlite under DATA_DIR. */
+  @RequiredInProduction('the service keeps its data in an embedded PGlite under DATA_DIR, one of its own on each replica', {
+    text: 'the service has a database',
+    applies: (config) => (config as CommonServiceConfig).hasDatabase,
+  })
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string = undefined;
@@ -101,4 +122,9 @@ export class CommonServiceConfig {
   @Min(1000)
   @Max(120000)
   SHUTDOWN_TIMEOUT_MS = 10000;
+
+  /** Whether the service keeps data in a database (DATABASE_URL, or the embedded one); a service without overrides it. */
+  get hasDatabase(): boolean {
+    return true;
+  }
 }

@@ -3,7 +3,7 @@
 
 interface ProductionRule {
   variable: string;
-  refused: (value: unknown) => boolean;
+  refused: (value: unknown, config: object) => boolean;
   problem: string;
 }
 
@@ -16,9 +16,15 @@ function rule(refused: ProductionRule['refused'], problem: string): PropertyDeco
   };
 }
 
-/** Unset, the service falls back to something made for development (`fallback` says what): a production start refuses that. */
-export function RequiredInProduction(fallback: string): PropertyDecorator {
-  return rule((value) => value === undefined, `must be set when NODE_ENV=production (unset, ${fallback})`);
+/**
+ * Unset, the service falls back to something made for development (`fallback` says what): a production start refuses
+ * that. With `when` (its text in the problem), only a start whose config `applies`.
+ */
+export function RequiredInProduction(fallback: string, when?: { text: string; applies: (config: object) => boolean }): PropertyDecorator {
+  return rule(
+    (value, config) => value === undefined && (when?.applies(config) ?? true),
+    `must be set when NODE_ENV=production${when ? ` and ${when.text}` : ''} (unset, ${fallback})`,
+  );
 }
 
 /** A switch for development and tests: a production start refuses it on. */
@@ -40,6 +46,26 @@ export function NotPublishedInProduction(): PropertyDecorator {
   );
 }
 
+/** A host only this machine reaches, where http is as private as https: `localhost`, 127.0.0.0/8, [::1]. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * A public URL of the platform (an issuer, a resource agents reach): a production start refuses `http://` to any host
+ * but loopback, over which sign-ins, cookies and tokens would travel in clear (TLS may end at a proxy; the URL is still https).
+ */
+export function HttpsInProduction(): PropertyDecorator {
+  return rule((value) => {
+    if (typeof value !== 'string' || !/^http:/i.test(value)) return false;
+    try {
+      return !isLoopbackHost(new URL(value).hostname);
+    } catch {
+      return false;
+    }
+  }, 'must be https:// when NODE_ENV=production (http only to this machine: localhost, 127.0.0.1, [::1])');
+}
+
 /** Each `VARIABLE: why` a production start refuses in `config`; none when NODE_ENV is not `production`. */
 export function productionProblems(config: object): string[] {
   if ((config as { NODE_ENV?: unknown }).NODE_ENV !== 'production') return [];
@@ -50,7 +76,7 @@ export function productionProblems(config: object): string[] {
     prototype = Object.getPrototypeOf(prototype) as object | null
   ) {
     for (const { variable, refused, problem } of RULES.get(prototype) ?? []) {
-      if (refused((config as Record<string, unknown>)[variable])) problems.push(`${variable}: ${problem}`);
+      if (refused((config as Record<string, unknown>)[variable], config)) problems.push(`${variable}: ${problem}`);
     }
   }
   return problems;

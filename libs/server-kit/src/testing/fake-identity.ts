@@ -34,7 +34,7 @@ export type FakeIdentityMode = 'decide' | 'deny' | FaultMode;
  * another person in another organization.
  */
 export class FakeIdentity {
-  constructor(private readonly serviceToken = 'test-service-token') {}
+  constructor(private readonly serviceToken = 'test-service-token-0123456789abcdef') {}
 
   mode: FakeIdentityMode = 'decide';
   questions: { action: string; resource: { organizationId?: string } }[] = [];

@@ -1,4 +1,5 @@
 import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
+import { generateSigningKey } from '../secrets/oidc-secrets';
 import { IdentityConfig } from './identity.config';
 
 /** The problems a start with `env` is refused for, or [] when it starts. */
@@ -66,6 +67,37 @@ describe("identity's configuration", () => {
     ]);
   });
 
+  it('refuses a token given to two services, naming them: the token would hold only the last name’s rights', () => {
+    const token = 'a'.repeat(32);
+    expect(problemsWith({ DECISION_SERVICE_TOKENS: `standards-api:${token},mcp-gateway:${token}` })).toEqual([
+      'DECISION_SERVICE_TOKENS: gives mcp-gateway a token another service has: each service needs a token of its own',
+    ]);
+    // One service with two tokens (a rotation) is taken.
+    expect(problemsWith({ DECISION_SERVICE_TOKENS: `standards-api:${token},standards-api:${'b'.repeat(32)}` })).toEqual([]);
+  });
+
+  it('refuses, as its config (so --check-config refuses it too), an OIDC_JWKS the provider cannot sign with, naming why', () => {
+    const { d: _d, ...publicOnly } = generateSigningKey('pub');
+    for (const [keys, problem] of [
+      ['not json', 'must be a JSON Web Key Set ({"keys":[...]})'],
+      ['{}', 'must be {"keys":[…]} with at least one key'],
+      ['{"keys":[]}', 'must be {"keys":[…]} with at least one key'],
+      ['null', 'must be {"keys":[…]} with at least one key'],
+      [JSON.stringify({ keys: [publicOnly] }), 'key pub is not a private key'],
+      [JSON.stringify({ keys: [{ kid: 'k', kty: 'RSA', d: 'x' }] }), 'key k is not a valid JSON Web Key'],
+    ]) {
+      expect(problemsWith({ OIDC_JWKS: keys! })).toEqual([`OIDC_JWKS: ${problem}`]);
+    }
+    expect(problemsWith({ OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('ok')] }) })).toEqual([]);
+  });
+
+  it('refuses OIDC_REGISTRATION=token without the token registrations present (only the start refused it; --check-config said valid)', () => {
+    expect(problemsWith({ OIDC_REGISTRATION: 'token' })).toEqual([
+      'OIDC_REGISTRATION: is token, which needs OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN (the bearer token registrations present)',
+    ]);
+    expect(problemsWith({ OIDC_REGISTRATION: 'token', OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN: 'r'.repeat(32) })).toEqual([]);
+  });
+
   it('refuses a registration access token shorter than 32 characters', () => {
     for (const value of ['short', 'x'.repeat(31), `${'x'.repeat(31)} `]) {
       expect(problemsWith({ OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN: value })).toEqual(
@@ -111,14 +143,18 @@ describe("identity's configuration", () => {
 
   describe('a production start (NODE_ENV=production)', () => {
     const SIGN_IN_SECRETS: Record<string, string> = {
-      OIDC_JWKS: '{"keys":[]}',
+      OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('production')] }),
       OIDC_COOKIE_KEYS: 'k'.repeat(40),
       OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),
+      DATABASE_URL: 'postgres://identity@db/identity',
+      OIDC_ISSUER: 'https://id.example.com/oidc',
+      OIDC_MCP_RESOURCE: 'https://platform.example.com/mcp',
     };
     const DEVELOPMENT_SWITCHES = ['OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES', 'WEBHOOK_ALLOW_LOOPBACK', 'PASSWORD_SETUP_LINKS_IN_LOG'];
 
     it('is refused without the sign-in secrets, naming each one to set', () => {
-      expect(problemsWith({ NODE_ENV: 'production' })).toEqual([
+      const { OIDC_JWKS: _k, OIDC_COOKIE_KEYS: _c, OIDC_CLIENT_SECRET_KEY: _s, ...deployment } = SIGN_IN_SECRETS;
+      expect(problemsWith({ NODE_ENV: 'production', ...deployment })).toEqual([
         'OIDC_JWKS: must be set when NODE_ENV=production (unset, identity generates signing keys for development and keeps them under DATA_DIR)',
         'OIDC_COOKIE_KEYS: must be set when NODE_ENV=production (unset, identity generates a cookie key for development and keeps it under DATA_DIR)',
         'OIDC_CLIENT_SECRET_KEY: must be set when NODE_ENV=production (unset, identity generates the key sealing client secrets for development and keeps it under DATA_DIR)',
@@ -151,11 +187,19 @@ describe("identity's configuration", () => {
       const published = 'standards-api:dev-only-standards-api-service-token-0001';
       const fresh = `mcp-gateway:${'Qx7'.repeat(15)}`;
       for (const tokens of [published, `${fresh},${published}`]) {
-        expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: tokens })).toEqual([
-          `DECISION_SERVICE_TOKENS: ${PUBLISHED}`,
-        ]);
+        const rights = tokens.includes('mcp-gateway') ? 'standards-api=decisions,mcp-gateway=decisions' : 'standards-api=decisions';
+        expect(
+          problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: tokens, SERVICE_RIGHTS: rights }),
+        ).toEqual([`DECISION_SERVICE_TOKENS: ${PUBLISHED}`]);
       }
-      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: fresh })).toEqual([]);
+      expect(
+        problemsWith({
+          NODE_ENV: 'production',
+          ...SIGN_IN_SECRETS,
+          DECISION_SERVICE_TOKENS: fresh,
+          SERVICE_RIGHTS: 'mcp-gateway=decisions',
+        }),
+      ).toEqual([]);
       expect(problemsWith({ NODE_ENV: 'development', DECISION_SERVICE_TOKENS: published })).toEqual([]);
     });
 
@@ -165,9 +209,56 @@ describe("identity's configuration", () => {
       ['OIDC_COOKIE_KEYS', 'REPLACE_cookie_signing_key_32_characters_or_more'],
       ['OIDC_CLIENT_SECRET_KEY', 'REPLACE_32_bytes_in_base64url_43_characters'],
       ['OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN', 'REPLACE_registration_token_32_characters_or_more'],
-    ])('is refused with %s left at a deploy/k8s placeholder, naming it (development takes it)', (variable, placeholder) => {
-      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: placeholder })).toEqual([`${variable}: ${PUBLISHED}`]);
-      expect(problemsWith({ NODE_ENV: 'development', [variable]: placeholder })).toEqual([]);
+    ])(
+      'is refused with %s left at a deploy/k8s placeholder, naming it (development does not refuse it as published)',
+      (variable, placeholder) => {
+        const rights: Record<string, string> = variable === 'DECISION_SERVICE_TOKENS' ? { SERVICE_RIGHTS: 'standards-api=decisions' } : {};
+        // The JWKS placeholder holds no key either (refused in any environment, for that).
+        const unusable = variable === 'OIDC_JWKS' ? ['OIDC_JWKS: key 0 has no kid'] : [];
+        expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, ...rights, [variable]: placeholder })).toEqual([
+          ...unusable,
+          `${variable}: ${PUBLISHED}`,
+        ]);
+        expect(problemsWith({ NODE_ENV: 'development', [variable]: placeholder })).toEqual(unusable);
+      },
+    );
+
+    it('is refused with service credentials and no SERVICE_RIGHTS: each credential would hold every service route, event handover included', () => {
+      const tokens = `standards-api:${'a'.repeat(32)},mcp-gateway:${'b'.repeat(32)}`;
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: tokens })).toEqual([
+        'SERVICE_RIGHTS: must be set when NODE_ENV=production and DECISION_SERVICE_TOKENS is (unset, every service credential may use every service route, event handover included)',
+      ]);
+      const rights = 'standards-api=decisions+event-handover,mcp-gateway=decisions+token-exchange';
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, DECISION_SERVICE_TOKENS: tokens, SERVICE_RIGHTS: rights })).toEqual(
+        [],
+      );
+      // Without credentials every service route is refused anyway; development keeps the old default.
+      expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS })).toEqual([]);
+      expect(problemsWith({ DECISION_SERVICE_TOKENS: tokens })).toEqual([]);
+    });
+
+    it.each(['OIDC_ISSUER', 'OIDC_MCP_RESOURCE'])(
+      'is refused with %s on http:// to a host other than this machine: sign-ins and tokens would travel in clear',
+      (variable) => {
+        const url = (origin: string) => `${origin}/${variable === 'OIDC_ISSUER' ? 'oidc' : 'mcp'}`;
+        expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: url('http://id.example.com') })).toEqual([
+          `${variable}: must be https:// when NODE_ENV=production (http only to this machine: localhost, 127.0.0.1, [::1])`,
+        ]);
+        for (const origin of ['https://id.example.com', 'http://localhost:8081', 'http://127.0.0.1:3003', 'http://[::1]:3003']) {
+          expect(problemsWith({ NODE_ENV: 'production', ...SIGN_IN_SECRETS, [variable]: url(origin) })).toEqual([]);
+        }
+        expect(problemsWith({ [variable]: url('http://id.example.com') })).toEqual([]);
+      },
+    );
+
+    it("is refused without the issuer or the gateway's resource: their defaults are this machine's, which no client elsewhere reaches", () => {
+      for (const variable of ['OIDC_ISSUER', 'OIDC_MCP_RESOURCE']) {
+        const { [variable]: _left, ...others } = SIGN_IN_SECRETS;
+        expect(problemsWith({ NODE_ENV: 'production', ...others })).toEqual([
+          expect.stringMatching(new RegExp(`^${variable}: must be set when NODE_ENV=production \\(unset, .*only this machine reaches\\)$`)),
+        ]);
+        expect(problemsWith({ ...others })).toEqual([]);
+      }
     });
 
     it('is the only start that refuses them: without NODE_ENV or with another value, as npm start runs, they are taken', () => {

@@ -1,7 +1,14 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsJSON, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { canonicalResourceUrl, MAX_FORMAL_WRITE_MAX_AGE_SECONDS } from '@stdreg/contracts';
-import { CommonServiceConfig, DevelopmentOnly, NotPublishedInProduction, RequiredInProduction } from '@stdreg/server-kit';
+import {
+  CommonServiceConfig,
+  DevelopmentOnly,
+  HttpsInProduction,
+  NotPublishedInProduction,
+  RequiredInProduction,
+} from '@stdreg/server-kit';
+import { jwksProblem } from './jwks';
 
 const toInt = () => Type(() => Number);
 
@@ -42,6 +49,45 @@ function NamesServices(): PropertyDecorator {
   });
 }
 
+/** DECISION_SERVICE_TOKENS gives each token to one service only: a token named twice would hold the last name's rights. */
+function EachTokenOnce(): PropertyDecorator {
+  const twice = (value: unknown): string[] => {
+    if (typeof value !== 'string') return [];
+    const names = value.split(',').map((pair) => pair.split(':') as [string, string]);
+    return names.filter(([, token], index) => names.findIndex(([, other]) => other === token) !== index).map(([name]) => name);
+  };
+  return ValidateBy({
+    name: 'eachTokenOnce',
+    validator: {
+      validate: (value: unknown) => twice(value).length === 0,
+      defaultMessage: (args) => `gives ${twice(args?.value).join(', ')} a token another service has: each service needs a token of its own`,
+    },
+  });
+}
+
+/** OIDC_JWKS holds signing keys the provider can use (`jwksProblem`), refused here so `--check-config` refuses it too. */
+function IsSigningKeySet(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isSigningKeySet',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && jwksProblem(value) === null,
+      defaultMessage: (args) => (typeof args?.value === 'string' ? jwksProblem(args.value) : null) ?? 'must be a JSON Web Key Set',
+    },
+  });
+}
+
+/** OIDC_REGISTRATION `token` needs the token registrations must present. */
+function HasRegistrationToken(): PropertyDecorator {
+  return ValidateBy({
+    name: 'hasRegistrationToken',
+    validator: {
+      validate: (value: unknown, args) =>
+        value !== 'token' || (args?.object as IdentityConfig).OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN !== undefined,
+      defaultMessage: () => 'is token, which needs OIDC_REGISTRATION_INITIAL_ACCESS_TOKEN (the bearer token registrations present)',
+    },
+  });
+}
+
 /** A duration that must exceed another variable's. */
 function LongerThan(other: keyof IdentityConfig & string): PropertyDecorator {
   return ValidateBy({
@@ -77,15 +123,20 @@ export class IdentityConfig extends CommonServiceConfig {
   @Matches(/^[a-z][a-z0-9-]{0,40}:[A-Za-z0-9_-]{32,200}(,[a-z][a-z0-9-]{0,40}:[A-Za-z0-9_-]{32,200})*$/, {
     message: 'must be comma-separated name:token pairs, each token 32-200 characters of [A-Za-z0-9_-]',
   })
+  @EachTokenOnce()
   @NotPublishedInProduction()
   DECISION_SERVICE_TOKENS?: string = undefined;
 
   /**
    * What each service credential may do, comma-separated `name=right+right`, every name one of
    * DECISION_SERVICE_TOKENS's: `decisions` (decisions and the subject-change feed), `token-exchange`,
-   * `event-handover`. Unset: every credential may do all three (one credential for every service, as `npm start`
-   * has). Set, a credential not named may do nothing.
+   * `event-handover`. Unset: every credential may do all three, which a production start refuses while there are
+   * credentials (a compromised gateway could hand partners forged events). Set, a credential not named may do nothing.
    */
+  @RequiredInProduction('every service credential may use every service route, event handover included', {
+    text: 'DECISION_SERVICE_TOKENS is',
+    applies: (config) => (config as IdentityConfig).DECISION_SERVICE_TOKENS !== undefined,
+  })
   @IsOptional()
   @Matches(SERVICE_RIGHTS_PATTERN, {
     message: `must be comma-separated name=right+right entries, each right one of ${SERVICE_RIGHTS.join(', ')}`,
@@ -158,12 +209,14 @@ export class IdentityConfig extends CommonServiceConfig {
   @Matches(/^https?:\/\/[^/?#\s]+(\/[A-Za-z0-9._~-]+)+$/, {
     message: 'must be an http(s) URL with a path (e.g. https://id.example.com/oidc), without a trailing slash, query or fragment',
   })
+  @HttpsInProduction()
+  @RequiredInProduction('the issuer is http://127.0.0.1:<IDENTITY_PORT>/oidc, which only this machine reaches')
   OIDC_ISSUER?: string = undefined;
 
   /** Signing keys, a JWKS of private keys with `kid`s: the first key of an algorithm signs, all of them verify. Unset: generated once under DATA_DIR. */
   @RequiredInProduction('identity generates signing keys for development and keeps them under DATA_DIR')
   @IsOptional()
-  @IsJSON({ message: 'must be a JSON Web Key Set ({"keys":[...]})' })
+  @IsSigningKeySet()
   @NotPublishedInProduction()
   OIDC_JWKS?: string = undefined;
 
@@ -191,12 +244,15 @@ export class IdentityConfig extends CommonServiceConfig {
 
   /**
    * The tool gateway's MCP URL as agents reach it (its MCP_RESOURCE_URL): the resource agent clients
-   * get tokens for, compared in canonical form (`mcpResource`).
+   * get tokens for, compared in canonical form (`mcpResource`). Default: http://127.0.0.1:3002/mcp.
    */
+  @IsOptional()
   @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i, {
     message: "must be the gateway's http(s) MCP URL without a query or fragment (e.g. https://platform.example.com/mcp)",
   })
-  OIDC_MCP_RESOURCE = 'http://127.0.0.1:3002/mcp';
+  @HttpsInProduction()
+  @RequiredInProduction("agents' tokens are for http://127.0.0.1:3002/mcp, a gateway only this machine reaches")
+  OIDC_MCP_RESOURCE?: string = undefined;
 
   /**
    * How agent clients may register by Dynamic Client Registration (RFC 7591) at `<issuer>/reg`: `off`,
@@ -204,6 +260,7 @@ export class IdentityConfig extends CommonServiceConfig {
    * Metadata Documents need no registration and are always accepted.
    */
   @IsIn(['off', 'open', 'token'])
+  @HasRegistrationToken()
   OIDC_REGISTRATION: 'off' | 'open' | 'token' = 'open';
 
   /** The initial access token Dynamic Client Registration asks for when OIDC_REGISTRATION is `token`. */
@@ -314,7 +371,7 @@ export class IdentityConfig extends CommonServiceConfig {
 
   /** The gateway's resource identifier in canonical form: the audience of every agent token. */
   get mcpResource(): string {
-    return canonicalResourceUrl(this.OIDC_MCP_RESOURCE);
+    return canonicalResourceUrl(this.OIDC_MCP_RESOURCE ?? 'http://127.0.0.1:3002/mcp');
   }
 
   /** Where identity mounts the provider: the issuer's path. */

@@ -5,6 +5,7 @@ import { ConfigValidationError, loadConfig } from '@stdreg/server-kit';
 import { IdentityConfig } from '../config/identity.config';
 import { DEV_SECRETS_FILE, generateSigningKey, loadOidcSecrets } from './oidc-secrets';
 
+const PUBLIC_URLS = { OIDC_ISSUER: 'https://id.example.com/oidc', OIDC_MCP_RESOURCE: 'https://platform.example.com/mcp' };
 const configWith = (env: Record<string, string>) => loadConfig(IdentityConfig, env);
 
 describe('sign-in secrets', () => {
@@ -20,11 +21,11 @@ describe('sign-in secrets', () => {
       d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
     };
     const refusals: [object[], RegExp][] = [
-      [[], /OIDC_JWKS must be .* with at least one key/],
-      [[publicOnly], /OIDC_JWKS key pub is not a private key/],
-      [[withoutKid], /OIDC_JWKS key 0 has no kid/],
-      [[generateSigningKey('a'), generateSigningKey('a')], /OIDC_JWKS key 1: kid a appears twice/],
-      [[ecOnly], /OIDC_JWKS needs an RSA key/],
+      [[], /OIDC_JWKS: must be .* with at least one key/],
+      [[publicOnly], /OIDC_JWKS: key pub is not a private key/],
+      [[withoutKid], /OIDC_JWKS: key 0 has no kid/],
+      [[generateSigningKey('a'), generateSigningKey('a')], /OIDC_JWKS: key 1: kid a appears twice/],
+      [[ecOnly], /OIDC_JWKS: needs an RSA key/],
     ];
     for (const [keys, reason] of refusals) {
       let failure: unknown;
@@ -69,7 +70,7 @@ describe('sign-in secrets', () => {
     const { generated } = loadOidcSecrets(configWith({ DATA_DIR: 'memory://' }));
     let refused: unknown;
     try {
-      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production' });
+      configWith({ DATA_DIR: 'memory://', NODE_ENV: 'production', DATABASE_URL: 'postgres://identity@db/identity', ...PUBLIC_URLS });
     } catch (error) {
       refused = error;
     }
@@ -78,6 +79,8 @@ describe('sign-in secrets', () => {
     const configured = configWith({
       DATA_DIR: 'memory://',
       NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://identity@db/identity',
+      ...PUBLIC_URLS,
       OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('prod')] }),
       OIDC_COOKIE_KEYS: 'k'.repeat(40),
       OIDC_CLIENT_SECRET_KEY: 's'.repeat(43),

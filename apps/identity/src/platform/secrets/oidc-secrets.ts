@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { ConfigValidationError } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../config/identity.config';
+import { jwksProblem } from '../config/jwks';
 
 /** A private JSON Web Key as the provider takes it; `kid` is required so verifiers can pick the key. */
 export type PrivateJwk = JsonWebKey & { kid: string; kty: string };
@@ -52,29 +53,11 @@ export function loadOidcSecrets(config: IdentityConfig): OidcSecrets & { generat
   return { signingKeys, publicKeys: signingKeys.map(publicPartOf), cookieKeys, clientSecretKey, generated };
 }
 
+/** The configured keys; the config's validation has refused any set `jwksProblem` finds wrong. */
 function parseJwks(value: string): PrivateJwk[] {
-  const fail = (problem: string): never => {
-    throw new ConfigValidationError([`OIDC_JWKS ${problem}`]);
-  };
-  const parsed: unknown = JSON.parse(value);
-  const keys = (parsed as { keys?: unknown }).keys;
-  if (!Array.isArray(keys) || keys.length === 0) return fail('must be {"keys":[…]} with at least one key');
-  const kids = new Set<string>();
-  for (const [index, key] of keys.entries()) {
-    const jwk = key as Partial<PrivateJwk>;
-    if (typeof jwk.kid !== 'string' || jwk.kid === '') fail(`key ${index} has no kid`);
-    if (kids.has(jwk.kid!)) fail(`key ${index}: kid ${jwk.kid} appears twice`);
-    kids.add(jwk.kid!);
-    if (typeof jwk.d !== 'string') fail(`key ${jwk.kid} is not a private key`);
-    try {
-      createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
-    } catch {
-      fail(`key ${jwk.kid} is not a valid JSON Web Key`);
-    }
-  }
-  if (!keys.some((key: Partial<PrivateJwk>) => key.kty === 'RSA'))
-    fail('needs an RSA key: ID tokens are signed with RS256 unless a client asks otherwise');
-  return keys as PrivateJwk[];
+  const problem = jwksProblem(value);
+  if (problem) throw new ConfigValidationError([`OIDC_JWKS: ${problem}`]);
+  return (JSON.parse(value) as { keys: PrivateJwk[] }).keys;
 }
 
 function publicPartOf(key: PrivateJwk): JsonWebKey {
