@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { compareScenarios, type ScenarioContent } from '@stdreg/split-engine';
+import { compareScenarios, MAX_SETTLEMENT_PAYMENTS, type ScenarioContent, validateScenario } from '@stdreg/split-engine';
 import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
@@ -157,6 +157,44 @@ describe('comparing scenarios', () => {
     await compare(projectId, [{ scenarioId: baselineId }, { scenarioId: branchId }]).expect(200);
     expect(await everyTableCount()).toEqual(before);
     expect(identity.questions.at(-1)).toEqual({ action: 'split-project:read', resource: { organizationId: ORG_A, projectId } });
+  });
+
+  it("answers 422 for a revision stored before the bound on a settlement's payments that settles more, never 500", async () => {
+    const { project, scenario } = await createProject();
+    // 120 months, 100 participants and two tiers sharing among all of them: 24 000 payments.
+    const participants = Array.from({ length: 100 }, (_, i) => ({
+      participantId: `p${i}`,
+      name: { en: `Participant ${i}`, 'zh-Hans': `参与者${i}` },
+      legalEntityId: `LEI-${i}`,
+    }));
+    const shareTier = (tierId: string) => ({
+      tierId,
+      kind: 'percentage',
+      label: { en: tierId, 'zh-Hans': tierId },
+      shares: participants.map(({ participantId }) => ({ participantId, basisPoints: 100 })),
+    });
+    const content = {
+      currency: 'EUR',
+      periods: Array.from({ length: 120 }, (_, month) => ({
+        periodId: `${2016 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}`,
+        revenue: '10000.00',
+        costs: '0.00',
+      })),
+      participants,
+      tiers: [shareTier('first'), shareTier('second')],
+    };
+    expect(validateScenario(content)).toMatchObject({ ok: false, errors: [{ code: 'too_many_items' }] });
+    await api.dataSource.query(
+      `INSERT INTO scenario_revision (scenario_id, revision, content, rules_digest, created_by) VALUES ($1, 2, $2, 'sha256:old', 'test')`,
+      [scenario.id, JSON.stringify(content)],
+    );
+    const refused = await compare(project.id, [
+      { scenarioId: scenario.id, revision: 1 },
+      { scenarioId: scenario.id, revision: 2 },
+    ]);
+    expect(refused.status).toBe(422);
+    expect(refused.body.domainCode).toBe('comparisons.not_comparable');
+    expect(refused.body.detail).toContain(`at most ${MAX_SETTLEMENT_PAYMENTS} payments`);
   });
 
   it('refuses one or five scenarios with 400 naming the scenarios field', async () => {

@@ -56,8 +56,13 @@ export class ComparisonsService {
       throw scenarioNotInProject(scenarioId, projectId);
     }
     const validation = validateScenario(found.revision.content);
-    // Every stored revision was validated on the way in; failing here means the stored data is damaged.
-    if (!validation.ok) throw new Error(`stored revision ${found.revision.revision} of scenario ${scenarioId} is not valid content`);
+    if (!validation.ok) {
+      // A revision stored before the bound on a settlement's payments may settle more than any comparison works out.
+      const overBound = validation.errors.find((error) => error.code === 'too_many_items' && error.path === '');
+      if (overBound) throw notComparable(`revision ${found.revision.revision} of scenario ${scenarioId}: ${overBound.message}`);
+      // Every other stored revision was validated on the way in; failing here means the stored data is damaged.
+      throw new Error(`stored revision ${found.revision.revision} of scenario ${scenarioId} is not valid content`);
+    }
     return {
       scenarioId,
       revision: found.revision.revision,
