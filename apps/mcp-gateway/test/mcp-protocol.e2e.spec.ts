@@ -234,6 +234,14 @@ describe('the MCP endpoint', () => {
     }
   });
 
+  it('refuses any cursor on tools/list with -32602: the tools come in one page, so no cursor is one it gave', async () => {
+    for (const cursor of ['bm90LWEtbnVtYmVy', 'MQ', '']) {
+      const error = await client.listTools({ cursor }).catch((e: unknown) => e);
+      expect({ cursor, code: (error as McpError).code }).toEqual({ cursor, code: ErrorCode.InvalidParams });
+    }
+    expect((await client.listTools()).nextCursor).toBeUndefined();
+  });
+
   it('answers ping and logging/setLevel', async () => {
     await expect(client.ping()).resolves.toEqual({});
     await expect(client.setLoggingLevel('warning')).resolves.toEqual({});

@@ -13,7 +13,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { parseResourceUri } from '../resources/resource-catalogue';
+import { isCatalogueUri, parseResourceUri } from '../resources/resource-catalogue';
 import { ResourceDirectory, type ResourcePage } from '../resources/resource-directory';
 import { ResourceReader, type ResourceRead } from '../resources/resource-reader';
 import { ToolRunner } from '../tools/tool-runner';
@@ -55,9 +55,15 @@ export class McpServerFactory {
       serverInfo: SERVER_INFO,
       instructions: INSTRUCTIONS,
     }));
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list(caller) }));
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      refuseCursor(request.params?.cursor);
+      return { tools: this.tools.list(caller) };
+    });
     server.setRequestHandler(CallToolRequestSchema, (request) => this.tools.call(request.params.name, request.params.arguments, caller));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: this.directory.templates() }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+      refuseCursor(request.params?.cursor);
+      return { resourceTemplates: this.directory.templates() };
+    });
     server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
       const page = await this.directory.list(request.params?.cursor);
       if (!page.ok) throw listError(page);
@@ -74,11 +80,19 @@ export class McpServerFactory {
     });
     server.setRequestHandler(CompleteRequestSchema, async (request) => {
       const { ref, argument } = request.params;
-      if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
+      // The spec's "invalid prompt name" (-32602); the SDK's McpServer answers a template it does not serve the same way.
+      if (ref.type === 'ref/prompt') throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt: this server has no prompts.');
+      if (!isCatalogueUri(ref.uri))
+        throw new McpError(ErrorCode.InvalidParams, 'Unknown resource template: complete a uriTemplate of resources/templates/list.');
       return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
     });
     return server;
   }
+}
+
+/** tools/list and resources/templates/list answer in one page, so any cursor is one this server did not give (-32602). */
+function refuseCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this list has a single page; send no cursor.');
 }
 
 /** A list refused: a cursor it did not give is the client's mistake (-32602); the registry away is the gateway's (-32603, as a read). */
