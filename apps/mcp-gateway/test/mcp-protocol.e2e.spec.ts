@@ -242,6 +242,28 @@ describe('the MCP endpoint', () => {
     expect((await client.listTools()).nextCursor).toBeUndefined();
   });
 
+  it('answers a request asking for a task as a plain request: the gateway declares no tasks capability, so it ignores the task', async () => {
+    const partner = await platform.newAppKey();
+    const headers = { authorization: `Bearer ${partner.secret}`, 'mcp-protocol-version': '2025-11-25' };
+    const call = await rpc(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'resolve_term', arguments: { text: 'settlement' }, task: { ttl: 60_000 } },
+      },
+      headers,
+    );
+    const called = (await call.json()) as { result?: { isError?: boolean; structuredContent?: unknown }; error?: unknown };
+    expect(called.error).toBeUndefined();
+    expect(called.result).toEqual(expect.objectContaining({ structuredContent: expect.any(Object) }));
+    expect(called.result!.isError).toBeUndefined();
+    const listed = (await (await rpc({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { task: {} } }, headers)).json()) as {
+      result?: { resources: unknown[] };
+    };
+    expect(listed.result?.resources.length).toBeGreaterThan(0);
+  });
+
   it('answers ping and logging/setLevel', async () => {
     await expect(client.ping()).resolves.toEqual({});
     await expect(client.setLoggingLevel('warning')).resolves.toEqual({});

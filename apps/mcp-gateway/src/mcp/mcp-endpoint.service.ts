@@ -10,6 +10,7 @@ import { limitRefusal, refuse } from './mcp.errors';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
 import { requestOperations } from './request-operations';
 import { requestShapeAnswer } from './request-shape';
+import { withoutTaskAugmentation } from './task-augmentation';
 
 function countToolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
@@ -62,7 +63,7 @@ export class McpEndpoint {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response, request.body);
+    await transport.handleRequest(request, response, withoutTaskAugmentation(request.body));
   }
 }
 
