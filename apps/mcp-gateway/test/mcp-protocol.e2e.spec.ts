@@ -143,6 +143,26 @@ describe('the MCP endpoint', () => {
     expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
   });
 
+  it('refuses JSON that is no JSON-RPC message (a null id, no jsonrpc, a numeric method) as an invalid request (-32600), not a parse error', async () => {
+    for (const body of [
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, method: 7 },
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: null, method: 'ping' },
+      ],
+      [],
+    ]) {
+      const answer = await rpc(body, { 'mcp-protocol-version': '2025-11-25' });
+      expect({ body, status: answer.status, answer: await answer.json() }).toEqual({
+        body,
+        status: 400,
+        answer: { jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining('Invalid Request') }, id: null },
+      });
+    }
+  });
+
   it('refuses a bearer longer than any credential the platform issues with 401, without asking identity', async () => {
     const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'revenue share' } } };
     const long = await rpc(call, { authorization: `Bearer ${'a'.repeat(8193)}` });
