@@ -161,6 +161,12 @@ describe('the MCP endpoint', () => {
         answer: { jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining('Invalid Request') }, id: null },
       });
     }
+    // A body of another media type is no JSON the gateway read: the SDK's 415 stays.
+    const text = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { 'mcp-protocol-version': '2025-11-25', 'content-type': 'text/plain' },
+    );
+    expect(text.status).toBe(415);
   });
 
   it('refuses a bearer longer than any credential the platform issues with 401, without asking identity', async () => {

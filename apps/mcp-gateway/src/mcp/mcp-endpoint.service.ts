@@ -45,7 +45,7 @@ export class McpEndpoint {
       const limited = await this.limiter.take(identified.caller.credential?.value ?? null, identified.caller.ip, toolCalls);
       if (!limited.ok) return refuse(response, limitRefusal(limited, toolCalls));
     }
-    const invalid = invalidMessageAnswer(request.body);
+    const invalid = invalidMessageAnswer(request.body, request.headers['content-type']);
     if (invalid) return send(response, 400, invalid);
     const shapeAnswer = requestShapeAnswer(request.body);
     if (shapeAnswer) return send(response, 200, shapeAnswer);

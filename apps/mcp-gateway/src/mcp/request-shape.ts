@@ -1,5 +1,6 @@
 // The shape of what a client sends, checked before the SDK sees it: the SDK answers JSON that is no JSON-RPC message
 // with -32700 and a malformed request with -32603 and a raw schema dump; JSON-RPC and the spec ask for -32600 and -32602.
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcErrorCode, jsonRpcError, type JsonRpcErrorBody } from './protocol';
 
@@ -15,9 +16,11 @@ export interface ShapeError {
 
 /**
  * The answer (HTTP 400) to JSON that is not a JSON-RPC message, or a batch with one that is not (or none): JSON-RPC's
- * Invalid Request, where the SDK would answer -32700, the code of a body that is not JSON at all.
+ * Invalid Request, where the SDK would answer -32700, the code of a body that is not JSON at all. A body of another
+ * media type was never read as JSON: the SDK refuses it (415), by the same test of the Content-Type.
  */
-export function invalidMessageAnswer(body: unknown): JsonRpcErrorBody | null {
+export function invalidMessageAnswer(body: unknown, contentType: string | undefined): JsonRpcErrorBody | null {
+  if (!isJsonContentType(contentType)) return null;
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length > 0 && messages.every((message) => JSONRPCMessageSchema.safeParse(message).success)) return null;
   return jsonRpcError(
