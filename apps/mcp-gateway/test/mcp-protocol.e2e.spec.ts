@@ -143,6 +143,32 @@ describe('the MCP endpoint', () => {
     expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
   });
 
+  it('refuses JSON that is no JSON-RPC message (a null id, no jsonrpc, a numeric method) as an invalid request (-32600), not a parse error', async () => {
+    for (const body of [
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, method: 7 },
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: null, method: 'ping' },
+      ],
+      [],
+    ]) {
+      const answer = await rpc(body, { 'mcp-protocol-version': '2025-11-25' });
+      expect({ body, status: answer.status, answer: await answer.json() }).toEqual({
+        body,
+        status: 400,
+        answer: { jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining('Invalid Request') }, id: null },
+      });
+    }
+    // A body of another media type is no JSON the gateway read: the SDK's 415 stays.
+    const text = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { 'mcp-protocol-version': '2025-11-25', 'content-type': 'text/plain' },
+    );
+    expect(text.status).toBe(415);
+  });
+
   it('refuses a bearer longer than any credential the platform issues with 401, without asking identity', async () => {
     const call = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'resolve_term', arguments: { text: 'revenue share' } } };
     const long = await rpc(call, { authorization: `Bearer ${'a'.repeat(8193)}` });
@@ -232,6 +258,36 @@ describe('the MCP endpoint', () => {
       const error = await client.readResource({ uri }).catch((e: unknown) => e);
       expect({ uri, code: (error as McpError).code }).toEqual({ uri, code: -32002 });
     }
+  });
+
+  it('refuses any cursor on tools/list with -32602: the tools come in one page, so no cursor is one it gave', async () => {
+    for (const cursor of ['bm90LWEtbnVtYmVy', 'MQ', '']) {
+      const error = await client.listTools({ cursor }).catch((e: unknown) => e);
+      expect({ cursor, code: (error as McpError).code }).toEqual({ cursor, code: ErrorCode.InvalidParams });
+    }
+    expect((await client.listTools()).nextCursor).toBeUndefined();
+  });
+
+  it('answers a request asking for a task as a plain request: the gateway declares no tasks capability, so it ignores the task', async () => {
+    const partner = await platform.newAppKey();
+    const headers = { authorization: `Bearer ${partner.secret}`, 'mcp-protocol-version': '2025-11-25' };
+    const call = await rpc(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'resolve_term', arguments: { text: 'settlement' }, task: { ttl: 60_000 } },
+      },
+      headers,
+    );
+    const called = (await call.json()) as { result?: { isError?: boolean; structuredContent?: unknown }; error?: unknown };
+    expect(called.error).toBeUndefined();
+    expect(called.result).toEqual(expect.objectContaining({ structuredContent: expect.any(Object) }));
+    expect(called.result!.isError).toBeUndefined();
+    const listed = (await (await rpc({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { task: {} } }, headers)).json()) as {
+      result?: { resources: unknown[] };
+    };
+    expect(listed.result?.resources.length).toBeGreaterThan(0);
   });
 
   it('answers ping and logging/setLevel', async () => {

@@ -149,6 +149,14 @@ describe('registry resources (public)', () => {
     expect(error.code).toBe(-32602);
   });
 
+  it('refuses any cursor on resources/templates/list with -32602: the templates come in one page, so no cursor is one it gave', async () => {
+    for (const cursor of ['bm90LWEtbnVtYmVy', 'MQ', '']) {
+      const error = (await anonymous.listResourceTemplates({ cursor }).catch((e: unknown) => e)) as McpError;
+      expect({ cursor, code: error.code }).toEqual({ cursor, code: -32602 });
+    }
+    expect((await anonymous.listResourceTemplates()).nextCursor).toBeUndefined();
+  });
+
   it('answers a list or a read while standards-api is away as the upstream failure (-32603, upstream_failed), not a bad request', async () => {
     const stranded = await startGateway({
       STANDARDS_API_URL: 'http://127.0.0.1:9',
@@ -208,9 +216,22 @@ describe('completion of template variables', () => {
       ['stdreg://settlement-runs/{id}', 'id'],
       ['stdreg://equity-ledgers/{legalEntityId}', 'legalEntityId'],
       ['stdreg://standards/{sectionId}', 'taskCode'],
-      ['stdreg://nothing/{x}', 'x'],
+      ['stdreg://manifest/current', 'x'],
     ] as const) {
       expect(await complete(uri, name, '')).toEqual({ values: [], total: 0, hasMore: false });
+    }
+  });
+
+  it('refuses completion of a prompt (the gateway has none) or of a template it does not serve with -32602', async () => {
+    const refs = [
+      { type: 'ref/prompt', name: 'draft_split_project' },
+      { type: 'ref/resource', uri: 'stdreg://nothing/{x}' },
+      { type: 'ref/resource', uri: 'stdreg://standards/{id}' },
+      { type: 'ref/resource', uri: 'https://example.com/{x}' },
+    ] as const;
+    for (const ref of refs) {
+      const error = (await anonymous.complete({ ref, argument: { name: 'x', value: '' } }).catch((e: unknown) => e)) as McpError;
+      expect({ ref, code: error.code }).toEqual({ ref, code: -32602 });
     }
   });
 });

@@ -9,7 +9,8 @@ import { McpServerFactory } from './mcp-server.factory';
 import { limitRefusal, refuse } from './mcp.errors';
 import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
 import { requestOperations } from './request-operations';
-import { requestShapeAnswer } from './request-shape';
+import { invalidMessageAnswer, requestShapeAnswer } from './request-shape';
+import { withoutTaskAugmentation } from './task-augmentation';
 
 function countToolCalls(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
@@ -44,6 +45,8 @@ export class McpEndpoint {
       const limited = await this.limiter.take(identified.caller.credential?.value ?? null, identified.caller.ip, toolCalls);
       if (!limited.ok) return refuse(response, limitRefusal(limited, toolCalls));
     }
+    const invalid = invalidMessageAnswer(request.body, request.headers['content-type']);
+    if (invalid) return send(response, 400, invalid);
     const shapeAnswer = requestShapeAnswer(request.body);
     if (shapeAnswer) return send(response, 200, shapeAnswer);
     const authenticated = await this.callers.authenticate(identified.caller, requestOperations(request.body));
@@ -62,7 +65,7 @@ export class McpEndpoint {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response, request.body);
+    await transport.handleRequest(request, response, withoutTaskAugmentation(request.body));
   }
 }
 

@@ -14,7 +14,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { parseResourceUri } from '../resources/resource-catalogue';
+import { isCatalogueUri, parseResourceUri } from '../resources/resource-catalogue';
 import { ResourceDirectory, type ResourcePage } from '../resources/resource-directory';
 import { ResourceReader, type ResourceRead } from '../resources/resource-reader';
 import { ToolRunner } from '../tools/tool-runner';
@@ -51,6 +51,7 @@ export class McpServerFactory {
       jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
     });
     // The SDK echoes any version it knows; this gateway speaks exactly one.
+<<<<<<< HEAD
     server.setRequestHandler(
       InitializeRequestSchema,
       this.guarded('initialize', () => ({
@@ -100,6 +101,45 @@ export class McpServerFactory {
         return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
       }),
     );
+=======
+    server.setRequestHandler(InitializeRequestSchema, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: CAPABILITIES,
+      serverInfo: SERVER_INFO,
+      instructions: INSTRUCTIONS,
+    }));
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      refuseCursor(request.params?.cursor);
+      return { tools: this.tools.list(caller) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.tools.call(request.params.name, request.params.arguments, caller));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+      refuseCursor(request.params?.cursor);
+      return { resourceTemplates: this.directory.templates() };
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+      const page = await this.directory.list(request.params?.cursor);
+      if (!page.ok) throw listError(page);
+      return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    });
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      const parsed = parseResourceUri(uri);
+      if (!parsed)
+        throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri, ...refusalMeta('resource_not_found') });
+      const read = await this.reader.read(parsed, caller);
+      if (!read.ok) throw readError(read, uri);
+      return { contents: [{ uri, mimeType: 'application/json', text: read.json }] };
+    });
+    server.setRequestHandler(CompleteRequestSchema, async (request) => {
+      const { ref, argument } = request.params;
+      // The spec's "invalid prompt name" (-32602); the SDK's McpServer answers a template it does not serve the same way.
+      if (ref.type === 'ref/prompt') throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt: this server has no prompts.');
+      if (!isCatalogueUri(ref.uri))
+        throw new McpError(ErrorCode.InvalidParams, 'Unknown resource template: complete a uriTemplate of resources/templates/list.');
+      return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
+    });
+>>>>>>> mcp-spec
     return server;
   }
 
@@ -126,6 +166,11 @@ export class McpServerFactory {
       }
     };
   }
+}
+
+/** tools/list and resources/templates/list answer in one page, so any cursor is one this server did not give (-32602). */
+function refuseCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this list has a single page; send no cursor.');
 }
 
 /** A list refused: a cursor it did not give is the client's mistake (-32602); the registry away is the gateway's (-32603, as a read). */

@@ -1,7 +1,8 @@
-// The shape of a client request's params, checked before the SDK sees it: the SDK answers a malformed
-// request with -32603 and a raw schema dump; the spec asks for -32602, Invalid params.
-import { ClientRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcErrorCode } from './protocol';
+// The shape of what a client sends, checked before the SDK sees it: the SDK answers JSON that is no JSON-RPC message
+// with -32700 and a malformed request with -32603 and a raw schema dump; JSON-RPC and the spec ask for -32600 and -32602.
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { ClientRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcErrorCode, jsonRpcError, type JsonRpcErrorBody } from './protocol';
 
 type RequestSchema = (typeof ClientRequestSchema.options)[number];
 
@@ -11,6 +12,21 @@ export interface ShapeError {
   jsonrpc: '2.0';
   id: string | number;
   error: { code: number; message: string };
+}
+
+/**
+ * The answer (HTTP 400) to JSON that is not a JSON-RPC message, or a batch with one that is not (or none): JSON-RPC's
+ * Invalid Request, where the SDK would answer -32700, the code of a body that is not JSON at all. A body of another
+ * media type was never read as JSON: the SDK refuses it (415), by the same test of the Content-Type.
+ */
+export function invalidMessageAnswer(body: unknown, contentType: string | undefined): JsonRpcErrorBody | null {
+  if (!isJsonContentType(contentType)) return null;
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length > 0 && messages.every((message) => JSONRPCMessageSchema.safeParse(message).success)) return null;
+  return jsonRpcError(
+    JsonRpcErrorCode.InvalidRequest,
+    'Invalid Request: not a JSON-RPC 2.0 request, notification or response (jsonrpc "2.0", a string method, an id that is a string or a number).',
+  );
 }
 
 /**

@@ -164,6 +164,11 @@ export function uriTemplateOf(template: ResourceTemplateDefinition): string {
   return `${RESOURCE_SCHEME}://${template.kind}/${template.variable ? `{${template.variable}}` : 'current'}`;
 }
 
+/** Whether `uri` is one of the catalogue's URI templates or singleton URIs, as the lists give them. */
+export function isCatalogueUri(uri: string): boolean {
+  return RESOURCE_TEMPLATES.some((template) => uriTemplateOf(template) === uri);
+}
+
 export function uriOf(template: ResourceTemplateDefinition, value: string): string {
   return `${RESOURCE_SCHEME}://${template.kind}/${encodeURIComponent(value)}`;
 }

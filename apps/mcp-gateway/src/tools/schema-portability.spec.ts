@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { z } from 'zod';
 import { portabilityProblems, portableSchema } from './schema-portability';
 import { TOOLS } from './tool-catalogue';
@@ -13,6 +15,27 @@ describe('the published tool schemas', () => {
       ];
     });
     expect(problems).toEqual([]);
+  });
+
+  it('are JSON Schema 2020-12 that Ajv compiles in strict mode, object-typed at the root, under names MCP allows', () => {
+    const problems = TOOLS.flatMap((tool) => {
+      const published = publishedTool(tool);
+      return Object.entries<Record<string, unknown>>({ input: published.inputSchema, output: published.outputSchema ?? {} }).flatMap(
+        ([kind, schema]) => {
+          const ajv = new Ajv2020({ strict: true, allErrors: true });
+          (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+          const found = ajv.validateSchema(schema) ? [] : [`${tool.name} ${kind}: ${ajv.errorsText()}`];
+          try {
+            ajv.compile(schema);
+          } catch (error) {
+            found.push(`${tool.name} ${kind}: ${(error as Error).message}`);
+          }
+          return schema.type === 'object' ? found : [...found, `${tool.name} ${kind}: root is not an object`];
+        },
+      );
+    });
+    expect(problems).toEqual([]);
+    for (const tool of TOOLS) expect(tool.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
   });
 
   it('finds each non-portable construct it names', () => {
