@@ -51,7 +51,6 @@ export class McpServerFactory {
       jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
     });
     // The SDK echoes any version it knows; this gateway speaks exactly one.
-<<<<<<< HEAD
     server.setRequestHandler(
       InitializeRequestSchema,
       this.guarded('initialize', () => ({
@@ -63,7 +62,10 @@ export class McpServerFactory {
     );
     server.setRequestHandler(
       ListToolsRequestSchema,
-      this.guarded('tools/list', () => ({ tools: this.tools.list(caller) })),
+      this.guarded('tools/list', (request) => {
+        refuseCursor(request.params?.cursor);
+        return { tools: this.tools.list(caller) };
+      }),
     );
     server.setRequestHandler(
       CallToolRequestSchema,
@@ -71,7 +73,10 @@ export class McpServerFactory {
     );
     server.setRequestHandler(
       ListResourceTemplatesRequestSchema,
-      this.guarded('resources/templates/list', () => ({ resourceTemplates: this.directory.templates() })),
+      this.guarded('resources/templates/list', (request) => {
+        refuseCursor(request.params?.cursor);
+        return { resourceTemplates: this.directory.templates() };
+      }),
     );
     server.setRequestHandler(
       ListResourcesRequestSchema,
@@ -97,49 +102,13 @@ export class McpServerFactory {
       CompleteRequestSchema,
       this.guarded('completion/complete', async (request) => {
         const { ref, argument } = request.params;
-        if (ref.type !== 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
+        // The spec's "invalid prompt name" (-32602); the SDK's McpServer answers a template it does not serve the same way.
+        if (ref.type === 'ref/prompt') throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt: this server has no prompts.');
+        if (!isCatalogueUri(ref.uri))
+          throw new McpError(ErrorCode.InvalidParams, 'Unknown resource template: complete a uriTemplate of resources/templates/list.');
         return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
       }),
     );
-=======
-    server.setRequestHandler(InitializeRequestSchema, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: CAPABILITIES,
-      serverInfo: SERVER_INFO,
-      instructions: INSTRUCTIONS,
-    }));
-    server.setRequestHandler(ListToolsRequestSchema, (request) => {
-      refuseCursor(request.params?.cursor);
-      return { tools: this.tools.list(caller) };
-    });
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.tools.call(request.params.name, request.params.arguments, caller));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
-      refuseCursor(request.params?.cursor);
-      return { resourceTemplates: this.directory.templates() };
-    });
-    server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-      const page = await this.directory.list(request.params?.cursor);
-      if (!page.ok) throw listError(page);
-      return { resources: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const { uri } = request.params;
-      const parsed = parseResourceUri(uri);
-      if (!parsed)
-        throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri, ...refusalMeta('resource_not_found') });
-      const read = await this.reader.read(parsed, caller);
-      if (!read.ok) throw readError(read, uri);
-      return { contents: [{ uri, mimeType: 'application/json', text: read.json }] };
-    });
-    server.setRequestHandler(CompleteRequestSchema, async (request) => {
-      const { ref, argument } = request.params;
-      // The spec's "invalid prompt name" (-32602); the SDK's McpServer answers a template it does not serve the same way.
-      if (ref.type === 'ref/prompt') throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt: this server has no prompts.');
-      if (!isCatalogueUri(ref.uri))
-        throw new McpError(ErrorCode.InvalidParams, 'Unknown resource template: complete a uriTemplate of resources/templates/list.');
-      return { completion: await this.directory.complete(ref.uri, argument.name, argument.value) };
-    });
->>>>>>> mcp-spec
     return server;
   }
 
