@@ -311,7 +311,8 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
         (r, termIds) => this.termRecords(r, termIds),
       );
     }
-    // Ranked by relevance: a page's cursor is the rank of its last term, for this query only.
+    // Ranked by relevance: a page's cursor is the rank of its last term, for this query in this release only (another
+    // release ranks its own terms, so a rank of an earlier one would skip or repeat hits: such a cursor is a 400).
     const q = query.q;
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
@@ -326,7 +327,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
           // A key that is no rank (a cursor of no page of this list) starts past the end, as it sorts after every rank.
           indexAfter: (key) => (/^\d{1,9}$/.test(key) ? Number(key) + 1 : Number.MAX_SAFE_INTEGER),
         };
-        const page = paginate(`terms?q=${q}`, ranks, (item) => item.rank, { limit, cursor: query.cursor });
+        const page = paginate(`terms@${r.sequence}?q=${q}`, ranks, (item) => item.rank, { limit, cursor: query.cursor });
         const terms = await this.termRecords(
           r,
           page.items.map((item) => item.termId),
