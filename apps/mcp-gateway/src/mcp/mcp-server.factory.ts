@@ -62,7 +62,10 @@ export class McpServerFactory {
     );
     server.setRequestHandler(
       ListToolsRequestSchema,
-      this.guarded('tools/list', () => ({ tools: this.tools.list(caller) })),
+      this.guarded('tools/list', (request) => {
+        refuseCursor(request.params?.cursor);
+        return { tools: this.tools.list(caller) };
+      }),
     );
     server.setRequestHandler(
       CallToolRequestSchema,
@@ -70,7 +73,10 @@ export class McpServerFactory {
     );
     server.setRequestHandler(
       ListResourceTemplatesRequestSchema,
-      this.guarded('resources/templates/list', () => ({ resourceTemplates: this.directory.templates() })),
+      this.guarded('resources/templates/list', (request) => {
+        refuseCursor(request.params?.cursor);
+        return { resourceTemplates: this.directory.templates() };
+      }),
     );
     server.setRequestHandler(
       ListResourcesRequestSchema,
@@ -126,6 +132,11 @@ export class McpServerFactory {
       }
     };
   }
+}
+
+/** tools/list and resources/templates/list answer in one page and give no cursor: any cursor is one they did not give (-32602). */
+function refuseCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this list has a single page and gives no cursor.');
 }
 
 /** A list refused: a cursor it did not give is the client's mistake (-32602); the registry away is the gateway's (-32603, as a read). */
