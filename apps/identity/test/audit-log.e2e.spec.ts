@@ -47,6 +47,20 @@ describe('GET /v1/audit', () => {
     expect(await idsOf({ actor, to: '2020-01-01T23:59:59.999Z' })).toEqual([set]);
   });
 
+  it('answers 20 entries to a read without a limit, as its documentation and every other list do', async () => {
+    const actor = `actor-${randomBytes(4).toString('hex')}`;
+    const ids = await entriesOf(
+      actor,
+      Array.from({ length: 21 }, () => ({ action: 'keys.create', outcome: 'success', at: '2020-04-01T00:00:00.000Z' })),
+    );
+    const first = await read({ actor });
+    expect(first.items).toHaveLength(20);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await read({ actor, cursor: first.nextCursor! });
+    expect([...first.items, ...second.items].map((entry) => entry.id)).toEqual([...ids].sort());
+    expect(second.nextCursor).toBeNull();
+  });
+
   it('takes an entry shown at `to` into the period: entries are written to the microsecond and shown to the millisecond', async () => {
     const actor = `actor-${randomBytes(4).toString('hex')}`;
     const [early, late] = await entriesOf(actor, [

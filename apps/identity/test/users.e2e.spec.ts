@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import request from 'supertest';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
@@ -340,6 +341,52 @@ describe('GET /v1/users', () => {
     expect(seen.sort()).toEqual(records.map((r) => r.externalId).sort());
     const ids = await identity.dataSource.query('SELECT id FROM user_mirror WHERE registry_id = $1 ORDER BY id', [registryId]);
     expect(ids).toHaveLength(23);
+  });
+
+  it('walks every record that exists throughout exactly once, in id order, while records are created and deleted between pages', async () => {
+    // Between pages: create a record, or delete one (the one just served, or the first or last still live).
+    const change = fc.constantFrom('none', 'create', 'delete-served', 'delete-first', 'delete-last');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(1, 2, 5, 100), fc.array(change, { maxLength: 10 }), async (limit, changes) => {
+        // A registry (and key) a run, so that no run meets the key's write limit.
+        const { key, registryId } = await identity.newRegistry();
+        const live: string[] = [];
+        const create = async () => live.push((await createUser(key, newUser(registryId))).id);
+        for (let i = 0; i < 5; i++) await create();
+        const before = new Set(live);
+        const deleted = new Set<string>();
+        const remove = async (id: string | undefined) => {
+          if (id === undefined || deleted.has(id)) return;
+          await request(identity.server).delete(`/v1/users/${id}`).set(bearer(key)).expect(204);
+          deleted.add(id);
+          live.splice(live.indexOf(id), 1);
+        };
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let step = 0;
+        do {
+          const page = await request(identity.server)
+            .get('/v1/users')
+            .query({ registryId, limit, ...(cursor ? { cursor } : {}) })
+            .set(bearer(key))
+            .expect(200);
+          const ids: string[] = page.body.items.map((user: { id: string }) => user.id);
+          // An empty page only when the records after the cursor were deleted since the page before.
+          if (ids.length === 0) expect(changes[step - 1]).toMatch(/^delete/);
+          seen.push(...ids);
+          cursor = page.body.nextCursor ?? undefined;
+          const next = changes[step++];
+          if (next === 'create') await create();
+          else if (next === 'delete-served') await remove(ids.at(-1));
+          else if (next === 'delete-first') await remove(live[0]);
+          else if (next === 'delete-last') await remove(live.at(-1));
+        } while (cursor);
+        expect(new Set(seen).size).toBe(seen.length);
+        expect(seen).toEqual([...seen].sort());
+        expect([...before].filter((id) => !deleted.has(id) && !seen.includes(id))).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
   });
 
   it('refuses a missing registryId, an unknown parameter and a cursor of another list with 400', async () => {

@@ -157,6 +157,16 @@ describe('registry resources (public)', () => {
     expect((await anonymous.listResourceTemplates()).nextCursor).toBeUndefined();
   });
 
+  it('refuses a cursor, even one resources/list gave, on the single-page lists of templates and tools (-32602)', async () => {
+    const { nextCursor } = await anonymous.listResources({});
+    for (const cursor of [nextCursor!, 'bm90LWEtbnVtYmVy']) {
+      const templates = (await anonymous.listResourceTemplates({ cursor }).catch((e: unknown) => e)) as McpError;
+      const tools = (await anonymous.listTools({ cursor }).catch((e: unknown) => e)) as McpError;
+      expect({ templates: templates.code, tools: tools.code }).toEqual({ templates: -32602, tools: -32602 });
+    }
+    expect((await anonymous.listResourceTemplates({})).resourceTemplates.length).toBeGreaterThan(0);
+  });
+
   it('answers a list or a read while standards-api is away as the upstream failure (-32603, upstream_failed), not a bad request', async () => {
     const stranded = await startGateway({
       STANDARDS_API_URL: 'http://127.0.0.1:9',

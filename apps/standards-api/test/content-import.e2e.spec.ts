@@ -9,6 +9,11 @@ import { RegistryRepository } from '../src/registry-storage/registry.repository'
 import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
 
 let api: RunningStandardsApi;
+
+interface TermPage {
+  items: Array<{ termId: string }>;
+  nextCursor: string | null;
+}
 let workDir: string;
 
 async function copyOfSamplePack(name: string): Promise<string> {
@@ -331,5 +336,45 @@ describe('content import', () => {
       .get(`/api/v2/standards?cursor=${Buffer.from(JSON.stringify(['standards', 'RUL'])).toString('base64url')}`)
       .expect(400);
     expect(forged.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
+  });
+
+  it('walks the terms across a new release, each term of both listed once in order; a search cursor of the old release is a 400', async () => {
+    const page = async (query: string) => (await request(api.server).get(`/api/v2/terms?${query}`).expect(200)).body as TermPage;
+    const termIds = async () => (await walk('terms', 'termId', 100, 1000)) as string[];
+    const before = await termIds();
+    const listed = await page('limit=10');
+    const searched = await page('q=settlement&limit=2');
+    expect(searched.nextCursor).not.toBeNull();
+
+    const pack = await copyOfSamplePack('terms-moved');
+    await editJson(pack, 'pack.json', (meta) => {
+      meta.packVersion = '2027.5.0';
+    });
+    await editJson(pack, 'terms.json', (terms) => {
+      const model = terms.find((term: { termId: string }) => term.termId === 'settlement-run');
+      // A term before the cursor, one after it, and one that now ranks first for "settlement".
+      for (const termId of ['aaa-settlement-basis', 'zzz-settlement-basis'])
+        terms.push({ ...model, termId, term: { en: `Settlement ${termId}`, 'zh-Hans': `结算${termId}` }, related: [] });
+      terms.find((term: { termId: string }) => term.termId === 'basis-point').designations.en.push('settlement settlement');
+    });
+    expect(await api.app.get(ContentImportService).importPack(pack)).toMatchObject({ status: 'imported', packVersion: '2027.5.0' });
+    await api.app.get(RegistryService).refreshIfChanged();
+
+    const walked = [...listed.items.map((term) => term.termId)];
+    let cursor = listed.nextCursor;
+    while (cursor) {
+      const next = await page(`limit=10&cursor=${encodeURIComponent(cursor)}`);
+      walked.push(...next.items.map((term) => term.termId));
+      cursor = next.nextCursor;
+    }
+    const after = await termIds();
+    expect(new Set(walked).size).toBe(walked.length);
+    expect(walked).toEqual(after.filter((termId) => termId !== 'aaa-settlement-basis'));
+    expect(before.filter((termId) => !walked.includes(termId))).toEqual([]);
+
+    const { body: refused } = await request(api.server)
+      .get(`/api/v2/terms?q=settlement&limit=2&cursor=${encodeURIComponent(searched.nextCursor!)}`)
+      .expect(400);
+    expect(refused.errors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
   });
 });

@@ -171,6 +171,13 @@ describe('terms search', () => {
     const ids = (items: { termId: string }[]) => items.map((t) => t.termId);
     expect([...ids(first.body.items), ...ids(second.body.items)]).toEqual(ids(all.body.items).slice(0, 4));
     await get(`/terms?q=payout&cursor=${encodeURIComponent(first.body.nextCursor)}`).expect(400);
+    // The cursor's list with a key that is no rank it hands out: a 400 naming `cursor`, not an empty page.
+    const [list] = JSON.parse(Buffer.from(first.body.nextCursor, 'base64url').toString('utf8')) as [string, string];
+    for (const key of ['abc', '1', '0000001x', '1000000000']) {
+      const forged = Buffer.from(JSON.stringify([list, key])).toString('base64url');
+      const refused = await get(`/terms?q=settlement&limit=2&cursor=${forged}`).expect(400);
+      expect({ key, errors: refused.body.errors }).toEqual({ key, errors: [{ field: 'cursor', message: expect.any(String) }] });
+    }
   });
 
   it('shows a term with its designations in both languages', async () => {

@@ -1,6 +1,6 @@
 // The twelve resource templates of SPEC.md part B under stdreg://, and where each one is read from; beside
 // them, the glossary in pages (an addition: SPEC.md's glossary/current holds every term, tens of MB at scale).
-import { MAX_PAGE_LIMIT } from '@stdreg/contracts';
+import { compareSectionIds, compareVersions, MAX_PAGE_LIMIT, VERSION_PATTERN } from '@stdreg/contracts';
 import type { OrganizationReadAction } from '../callers/gateway-authorization';
 import type { RegistryCache, RegistryCollections } from '../upstream/registry-cache';
 
@@ -27,6 +27,8 @@ export interface ResourceTemplateDefinition {
   action: OrganizationReadAction | null;
   /** The concrete resources (and the completions) of this template, read from a registry list; null when it cannot be read. */
   listedFrom?: (registry: RegistryCache) => Promise<ListedResource[] | null>;
+  /** The order of the registry list the resources come from, and the values it may hold; by code units if absent. */
+  order?: { compare: (a: string, b: string) => number; pattern?: RegExp };
 }
 
 /** Lists a template's resources from one registry collection, each item's type known to its id and label. */
@@ -72,6 +74,7 @@ export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
       (s) => s.sectionId,
       (s) => `${s.sectionId} ${s.title.en}`,
     ),
+    order: { compare: compareSectionIds },
   },
   {
     kind: 'taskspec',
@@ -125,6 +128,7 @@ export const RESOURCE_TEMPLATES: readonly ResourceTemplateDefinition[] = [
       (t) => t.version,
       (t) => `${t.name.en} ${t.version}`,
     ),
+    order: { compare: compareVersions, pattern: VERSION_PATTERN },
   },
   {
     kind: 'organizations',

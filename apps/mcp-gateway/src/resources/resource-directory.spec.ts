@@ -1,4 +1,5 @@
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import type { JsonLogger } from '@stdreg/server-kit';
 import type { GatewayAuthorization } from '../callers/gateway-authorization';
 import type { IdentityClient } from '../upstream/identity.client';
@@ -155,6 +156,62 @@ describe('resources/list', () => {
       reason: 'invalid_cursor',
       message: expect.stringContaining('Invalid cursor'),
     });
+  });
+
+  it('refuses an offset, a truncated cursor, and one naming no listed resource', async () => {
+    const { directory } = directoryOf(new FakeRegistry(RELEASE));
+    const first = await directory.list(undefined);
+    const cursor = first.ok ? first.nextCursor! : '';
+    const named = (uri: string) => Buffer.from(JSON.stringify(['resources', uri])).toString('base64url');
+    for (const forged of [
+      Buffer.from(String(RESOURCE_PAGE_SIZE)).toString('base64url'),
+      cursor.slice(0, -3),
+      `${cursor}!`,
+      named('stdreg://split-projects/0190e0c4-2b1c-7cde-8f00-000000000001'),
+      named('stdreg://split-templates/one'),
+      named('https://example.com/standards/RUL-1'),
+      Buffer.from(JSON.stringify(['terms', 'stdreg://standards/RUL-0001'])).toString('base64url'),
+    ]) {
+      expect({ forged, page: await directory.list(forged) }).toEqual({
+        forged,
+        page: { ok: false, reason: 'invalid_cursor', message: expect.stringContaining('Invalid cursor') },
+      });
+    }
+  });
+
+  it('walks across release changes: each resource listed in every release seen is listed once, in list order', async () => {
+    // Section ids of one to three digits (RUL-9 before RUL-10), versions with a two-digit minor (1.9 before 1.10).
+    const sectionPool = Array.from({ length: 160 }, (_, i) => `RUL-${i * 3 + 1}`);
+    const versionPool = Array.from({ length: 12 }, (_, i) => `1.${i}`);
+    const order = (uri: string) => expectedUris({ ...RELEASE, sectionIds: sectionPool, versions: versionPool }).indexOf(uri);
+    const subset = (pool: string[]) => fc.subarray(pool, { minLength: 0 }).map((picked) => pool.filter((id) => picked.includes(id)));
+    const release = fc.record({ sectionIds: subset(sectionPool), versions: subset(versionPool) });
+    await fc.assert(
+      fc.asyncProperty(release, fc.array(fc.option(release, { nil: undefined, freq: 2 }), { maxLength: 8 }), async (start, changes) => {
+        const fake = new FakeRegistry({ ...RELEASE, ...start, digest: 'sha256:0' });
+        const { directory } = directoryOf(fake, 0);
+        const seen: Release[] = [fake.release];
+        const uris: string[] = [];
+        let cursor: string | undefined;
+        let step = 0;
+        do {
+          const page = await directory.list(cursor);
+          if (!page.ok) throw new Error(page.message);
+          uris.push(...page.resources.map((resource) => resource.uri));
+          cursor = page.nextCursor;
+          const change = changes[step++];
+          if (change) {
+            fake.release = { ...RELEASE, ...change, digest: `sha256:${step}` };
+            seen.push(fake.release);
+          }
+        } while (cursor);
+        const throughout = seen.map((one) => new Set(expectedUris(one))).reduce((a, b) => new Set([...a].filter((uri) => b.has(uri))));
+        expect(new Set(uris).size).toBe(uris.length);
+        expect(uris.map(order)).toEqual(uris.map(order).sort((a, b) => a - b));
+        expect([...throughout].filter((uri) => !uris.includes(uri))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('answers unavailable while standards-api is away, and keeps no failure: the next list reads again', async () => {

@@ -311,7 +311,8 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
         (r, termIds) => this.termRecords(r, termIds),
       );
     }
-    // Ranked by relevance: a page's cursor is the rank of its last term, for this query only.
+    // Ranked by relevance: a page's cursor is the rank of its last term, for this query in this release only (another
+    // release ranks its own terms, so a rank of an earlier one would skip or repeat hits: such a cursor is a 400).
     const q = query.q;
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
@@ -323,10 +324,9 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
             const termId = ranked.termIdAt(rank);
             return termId === undefined ? undefined : { rank: rankKey(rank), termId };
           },
-          // A key that is no rank (a cursor of no page of this list) starts past the end, as it sorts after every rank.
-          indexAfter: (key) => (/^\d{1,9}$/.test(key) ? Number(key) + 1 : Number.MAX_SAFE_INTEGER),
+          indexAfter: (key) => Number(key) + 1,
         };
-        const page = paginate(`terms?q=${q}`, ranks, (item) => item.rank, { limit, cursor: query.cursor });
+        const page = paginate(`terms@${r.sequence}?q=${q}`, ranks, (item) => item.rank, { limit, cursor: query.cursor }, BY_RANK);
         const terms = await this.termRecords(
           r,
           page.items.map((item) => item.termId),
@@ -514,6 +514,9 @@ function throwEmpty(): never {
 function releaseGone(): never {
   throw new ReleaseGone();
 }
+
+/** Ranks as `rankKey` spells them: a cursor naming anything else is a 400 naming `cursor`. */
+const BY_RANK: KeyOrder = { compare: BY_CODE_UNITS.compare, pattern: /^[0-9]{6,9}$/ };
 
 /** A rank as a key that sorts as the rank does. */
 function rankKey(rank: number): string {

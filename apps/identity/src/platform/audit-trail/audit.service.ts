@@ -37,7 +37,7 @@ export class AuditService {
     const { cursor, limit, ...filter } = query;
     return keysetPage(
       'audit',
-      { cursor, limit: limit ?? 50 },
+      { cursor, limit },
       (afterId, pageLimit) => this.repository.list({ ...filter, afterId, limit: pageLimit }),
       toAuditEntryDto,
     );
