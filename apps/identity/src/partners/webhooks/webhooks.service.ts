@@ -138,6 +138,7 @@ export class WebhooksService {
         actor: eventActorOf(actorOf(caller)),
         data: { endpointId: endpoint.id, message: 'A test event, sent on request.' },
       });
+      await this.audit.record(actorOf(caller), { action: 'webhooks.test', target: id }, manager);
     });
   }
 
