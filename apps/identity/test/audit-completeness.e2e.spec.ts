@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 // Every identity route that changes something, performed once against the real service: the request leaves exactly
@@ -215,6 +216,13 @@ describe("identity's audit trail: one entry for each change, naming who made it"
     const tested = await act('post', `/v1/webhook-endpoints/${endpointId}/test`, key, {});
     expect(tested.status).toBe(202);
     expect(tested.entries).toEqual([{ ...actor, action: 'webhooks.test', target: endpointId, outcome: 'success' }]);
+    await identity.app.get(WebhookDispatcher).drain();
+    const [delivery] = (await identity.dataSource.query('SELECT id FROM webhook_delivery WHERE endpoint_id = $1', [endpointId])) as {
+      id: string;
+    }[];
+    const replayed = await act('post', `/v1/webhook-endpoints/${endpointId}/deliveries/${delivery!.id}/replay`, key, {});
+    expect(replayed.status).toBe(202);
+    expect(replayed.entries).toEqual([{ ...actor, action: 'webhooks.replay', target: delivery!.id, outcome: 'success' }]);
     const recovered = await act('post', `/v1/webhook-endpoints/${endpointId}/recover`, key, {
       since: new Date(Date.now() - 60_000).toISOString(),
     });
@@ -229,6 +237,49 @@ describe("identity's audit trail: one entry for each change, naming who made it"
     const appDeleted = await act('delete', `/v1/apps/${registryId}`, key);
     expect(appDeleted.status).toBe(204);
     expect(appDeleted.entries).toEqual([{ ...actor, action: 'apps.delete', target: registryId, outcome: 'success' }]);
+  });
+
+  it("names the endpoint's organization in every webhook entry, so a platform key's removal still says whose it was once the endpoint is purged", async () => {
+    const partner = await identity.newAppKey();
+    const platform = identity.platformKey;
+    const since = new Date(Date.now() - 1000).toISOString();
+    const endpoint = await act('post', '/v1/webhook-endpoints', partner.secret, {
+      url: 'http://127.0.0.1:9/hook',
+      eventTypes: ['users.synced'],
+    });
+    const endpointId = endpoint.body.endpoint.id as string;
+    const writes = [
+      await act('patch', `/v1/webhook-endpoints/${endpointId}`, platform, { description: 'by the operator' }),
+      await act('post', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, platform, {}),
+      await act('post', `/v1/webhook-endpoints/${endpointId}/test`, platform, {}),
+      await act('post', `/v1/webhook-endpoints/${endpointId}/recover`, platform, { since: new Date(Date.now() - 60_000).toISOString() }),
+      await act('delete', `/v1/webhook-endpoints/${endpointId}`, platform),
+    ];
+    expect(writes.map((write) => [write.status, write.entries.map((entry) => entry.action)])).toEqual([
+      [200, ['webhooks.update']],
+      [200, ['webhooks.rotate-secret']],
+      [202, ['webhooks.test']],
+      [202, ['webhooks.recover']],
+      [204, ['webhooks.delete']],
+    ]);
+    await identity.app.get(WebhookDispatcher).drain(new Date(Date.now() + (REMOVED_ENDPOINT_AUDIT_DAYS + 1) * 86_400_000));
+    expect(await identity.dataSource.query('SELECT 1 FROM webhook_endpoint WHERE id = $1', [endpointId])).toEqual([]);
+
+    const read = await request(identity.server)
+      .get('/v1/audit')
+      .query({ actor: prefixOf(platform), from: since, limit: 100 })
+      .set(bearer(platform))
+      .expect(200);
+    const ofEndpoint = (read.body.items as { action: string; target: string; detail: Record<string, unknown> }[]).filter(
+      (entry) => entry.target === endpointId,
+    );
+    expect(ofEndpoint.map((entry) => [entry.action, entry.detail['organizationId']])).toEqual([
+      ['webhooks.update', partner.organizationId],
+      ['webhooks.rotate-secret', partner.organizationId],
+      ['webhooks.test', partner.organizationId],
+      ['webhooks.recover', partner.organizationId],
+      ['webhooks.delete', partner.organizationId],
+    ]);
   });
 
   it("records an agent's key's writes as the agent's, with its supervisor", async () => {
