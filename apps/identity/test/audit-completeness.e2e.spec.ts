@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
+import { WebhookReceiver } from '@stdreg/server-kit/testing';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 // Every identity route that changes something, performed once against the real service: the request leaves exactly
@@ -280,6 +281,34 @@ describe("identity's audit trail: one entry for each change, naming who made it"
       ['webhooks.recover', partner.organizationId],
       ['webhooks.delete', partner.organizationId],
     ]);
+  });
+
+  it('records an endpoint the dispatcher disables (410 Gone) once, as the system’s doing, naming its organization', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const partner = await identity.newAppKey({ maxApps: 10 });
+      const created = await act('post', '/v1/webhook-endpoints', partner.secret, {
+        url: receiver.url('/gone'),
+        eventTypes: ['app.registered'],
+      });
+      const endpointId = created.body.endpoint.id as string;
+      receiver.expect('/gone', created.body.secret as string);
+      receiver.answer('/gone', 410);
+      await act('post', '/v1/apps', partner.secret, { name: 'One', type: 'Traditional', redirectUris: ['https://one.example/cb'] });
+      await act('post', '/v1/apps', partner.secret, { name: 'Two', type: 'Traditional', redirectUris: ['https://two.example/cb'] });
+      await identity.app.get(WebhookDispatcher).drain();
+      await identity.app.get(WebhookDispatcher).drain();
+      const [endpoint] = await identity.dataSource.query('SELECT enabled FROM webhook_endpoint WHERE id = $1', [endpointId]);
+      expect(endpoint).toEqual({ enabled: false });
+      const entries = await identity.dataSource.query(
+        `SELECT actor_kind AS "actorKind", actor_id AS "actorId", outcome, detail->>'organizationId' AS "organizationId"
+           FROM audit_entry WHERE action = 'webhooks.disable' AND target = $1`,
+        [endpointId],
+      );
+      expect(entries).toEqual([{ actorKind: 'system', actorId: 'webhooks', outcome: 'success', organizationId: partner.organizationId }]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("records an agent's key's writes as the agent's, with its supervisor", async () => {
