@@ -337,3 +337,81 @@ describe("identity's audit trail: one entry for each change, naming who made it"
     ]);
   });
 });
+
+describe("identity's audit trail: an entry commits with its change or not at all", () => {
+  beforeAll(() =>
+    identity.dataSource.query(
+      `CREATE FUNCTION test_change_fails_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'fails at commit'; END $$`,
+    ),
+  );
+
+  /** Performs a request while every `event` on `table` fails its transaction at commit: 500, and no entry of the request stays. */
+  async function failingAtCommit(
+    table: string,
+    event: 'INSERT' | 'UPDATE',
+    method: Method,
+    path: string,
+    key: string | null,
+    body?: object,
+  ) {
+    await identity.dataSource.query(
+      `CREATE CONSTRAINT TRIGGER test_change_fails_at_commit AFTER ${event} ON ${table} DEFERRABLE INITIALLY DEFERRED
+         FOR EACH ROW EXECUTE FUNCTION test_change_fails_at_commit()`,
+    );
+    try {
+      const { status, entries } = await act(method, path, key, body);
+      return { path, status, entries };
+    } finally {
+      await identity.dataSource.query(`DROP TRIGGER test_change_fails_at_commit ON ${table}`);
+    }
+  }
+
+  it('leaves no entry of a key, organization, app, webhook or waitlist write whose change fails at its commit', async () => {
+    const platform = identity.platformKey;
+    const partner = await identity.newAppKey({ maxApps: 10 });
+    const { registryId } = await identity.newRegistry(partner.secret);
+    const endpoint = (
+      await act('post', '/v1/webhook-endpoints', partner.secret, { url: 'http://127.0.0.1:9/hook', eventTypes: ['users.synced'] })
+    ).body.endpoint.id as string;
+    const waiting = (
+      await request(identity.server)
+        .post('/v1/waitlist')
+        .send({
+          organizationName: `Acme ${randomBytes(4).toString('hex')}`,
+          contactName: 'Ada',
+          contactEmail: 'ada@acme.example',
+          useCase: 'x',
+        })
+        .expect(201)
+    ).body.id as string;
+    const user = (await act('post', '/v1/users', partner.secret, person(registryId, 'c-1'))).body;
+    const app = { name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] };
+
+    const attempts = [
+      await failingAtCommit('organization', 'INSERT', 'post', '/v1/organizations', platform, { name: 'Never' }),
+      await failingAtCommit('api_key', 'INSERT', 'post', '/v1/keys', platform, {
+        name: 'never',
+        class: 'app',
+        organizationId: partner.organizationId,
+      }),
+      await failingAtCommit('api_key_secret', 'INSERT', 'post', `/v1/keys/${partner.key.id}/rotate`, platform, {}),
+      await failingAtCommit('api_key', 'UPDATE', 'post', `/v1/keys/${partner.key.id}/revoke`, platform, {}),
+      await failingAtCommit('registered_app', 'INSERT', 'post', '/v1/apps', partner.secret, app),
+      await failingAtCommit('registered_app', 'UPDATE', 'delete', `/v1/apps/${registryId}`, partner.secret),
+      await failingAtCommit('password_setup', 'INSERT', 'post', `/v1/users/${user.id}/password-setup`, partner.secret, {}),
+      await failingAtCommit('webhook_endpoint', 'INSERT', 'post', '/v1/webhook-endpoints', partner.secret, {
+        url: 'http://127.0.0.1:9/other',
+        eventTypes: ['users.synced'],
+      }),
+      await failingAtCommit('webhook_endpoint', 'UPDATE', 'patch', `/v1/webhook-endpoints/${endpoint}`, partner.secret, {
+        description: 'x',
+      }),
+      await failingAtCommit('webhook_endpoint', 'UPDATE', 'post', `/v1/webhook-endpoints/${endpoint}/rotate-secret`, partner.secret, {}),
+      await failingAtCommit('event_outbox', 'INSERT', 'post', `/v1/webhook-endpoints/${endpoint}/test`, partner.secret, {}),
+      await failingAtCommit('webhook_endpoint', 'UPDATE', 'delete', `/v1/webhook-endpoints/${endpoint}`, partner.secret),
+      await failingAtCommit('waitlist_request', 'UPDATE', 'post', `/v1/waitlist/${waiting}/approve`, platform, {}),
+      await failingAtCommit('waitlist_request', 'UPDATE', 'post', `/v1/waitlist/${waiting}/reject`, platform, { reason: 'no' }),
+    ];
+    expect(attempts.filter((attempt) => attempt.status !== 500 || attempt.entries.length > 0)).toEqual([]);
+  });
+});
