@@ -173,6 +173,8 @@ describe("identity's audit trail: one entry for each change, naming who made it"
     const partner = await identity.newAppKey({ maxApps: 10 });
     const key = partner.secret;
     const actor = by(key);
+    // The audit log is the platform's: an organization's key reads none of it, its own entries included.
+    await request(identity.server).get('/v1/audit').set(bearer(key)).expect(403);
     const app = await act('post', '/v1/apps', key, { name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] });
     expect(app.status).toBe(201);
     expect(app.entries).toEqual([{ ...actor, action: 'apps.register', target: app.body.app.registryId, outcome: 'success' }]);
