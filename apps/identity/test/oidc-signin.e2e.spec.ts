@@ -802,11 +802,17 @@ describe('sign-in failures end in the protocol’s own errors, never a 500', () 
     expect(
       (await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]))[0].failed_attempts,
     ).toBe(0);
+    // A failed check is whoever tried (known by address), not the account's owner; only the right password names the person.
     const audited = await identity.dataSource.query(
-      `SELECT outcome FROM audit_entry WHERE action = 'signin.password' AND target = $1 ORDER BY id`,
+      `SELECT actor_kind AS "actorKind", actor_id AS "actorId", outcome FROM audit_entry WHERE action = 'signin.password' AND target = $1 ORDER BY id`,
       [user.uid],
     );
-    expect(audited.map((row: { outcome: string }) => row.outcome)).toEqual([...Array(5).fill('failure'), 'success']);
+    expect(audited.map((row: { actorKind: string; outcome: string }) => [row.actorKind, row.outcome])).toEqual([
+      ...Array(5).fill(['anonymous', 'failure']),
+      ['human', 'success'],
+    ]);
+    expect(audited.slice(0, 5).every((row: { actorId: string }) => /^(::ffff:)?127\.0\.0\.1$|^::1$/.test(row.actorId))).toBe(true);
+    expect(audited[5].actorId).toBe(user.uid);
   });
 
   it('refuses a login form without its CSRF token', async () => {

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { DELIVERY_EVENT_TYPES, IDENTITY_EVENT_TYPES } from '@stdreg/contracts';
 import { JsonLogger } from '@stdreg/server-kit';
 import { IdentityConfig } from '../src/platform/config/identity.config';
+import { AuditService } from '../src/platform/audit-trail/audit.service';
 import { PartnerEventsService } from '../src/platform/outbox/events.service';
 import { ClientSecretSealer } from '../src/platform/secrets/client-secret-sealer';
 import { WebhooksRepository } from '../src/partners/webhooks/webhooks.repository';
@@ -623,6 +624,7 @@ describe('delivery', () => {
       identity.dataSource,
       identity.app.get(WebhooksRepository),
       identity.app.get(PartnerEventsService),
+      identity.app.get(AuditService),
       identity.app.get(WebhookTransport),
       identity.app.get(ClientSecretSealer),
       identity.app.get(IdentityConfig),

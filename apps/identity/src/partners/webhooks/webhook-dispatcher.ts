@@ -4,6 +4,7 @@ import { maintenanceTransaction } from '@stdreg/server-kit/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PartnerEvent, WebhookDeliveryStatus } from '@stdreg/contracts';
 import { JsonLogger, PollingLoop, uuidv7 } from '@stdreg/server-kit';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { PartnerEventsService } from '../../platform/outbox/events.service';
 import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
@@ -56,6 +57,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly dataSource: DataSource,
     private readonly webhooks: WebhooksRepository,
     private readonly events: PartnerEventsService,
+    private readonly audit: AuditService,
     private readonly transport: WebhookTransport,
     private readonly sealer: ClientSecretSealer,
     private readonly config: IdentityConfig,
@@ -226,11 +228,21 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const endpoint = await this.webhooks.disableForFailures(manager, delivery.endpointId, reason);
     if (!endpoint) return;
     this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`, 'Webhooks');
+    const actor = { kind: 'system', id: 'webhooks' } as const;
+    await this.audit.record(
+      actor,
+      {
+        action: 'webhooks.disable',
+        target: endpoint.id,
+        detail: { organizationId: endpoint.organizationId, reason, lastDeliveryId: delivery.id },
+      },
+      manager,
+    );
     await this.events.record(manager, {
       type: 'endpoint.disabled',
       organizationId: endpoint.organizationId,
       resource: `endpoint:${endpoint.id}`,
-      actor: { kind: 'system', id: 'webhooks' },
+      actor,
       data: { endpointId: endpoint.id, url: endpoint.url, reason, lastDeliveryId: delivery.id },
     });
   }

@@ -97,9 +97,9 @@ export class WebhooksService {
     refuseAgentKey(caller);
     if (request.url !== undefined) await this.checkUrl(request.url);
     return this.dataSource.transaction(async (manager) => {
-      await this.require(id, caller, manager);
+      const { organizationId } = await this.require(id, caller, manager);
       const endpoint = await this.webhooks.updateEndpoint(manager, id, request);
-      await this.audit.record(actorOf(caller), { action: 'webhooks.update', target: id, detail: { ...request } }, manager);
+      await this.audit.record(actorOf(caller), { action: 'webhooks.update', target: id, detail: { organizationId, ...request } }, manager);
       return toEndpointDto(endpoint);
     });
   }
@@ -108,7 +108,7 @@ export class WebhooksService {
   async rotateSecret(id: string, overlapSeconds: number | undefined, caller: KeyCaller): Promise<WebhookEndpointWithSecretDto> {
     refuseAgentKey(caller);
     return this.dataSource.transaction(async (manager) => {
-      await this.require(id, caller, manager);
+      const { organizationId } = await this.require(id, caller, manager);
       const secret = newSecret();
       const overlap = overlapSeconds ?? this.config.WEBHOOK_SECRET_OVERLAP_SECONDS;
       const endpoint = await this.webhooks.rotateSecret(
@@ -119,7 +119,7 @@ export class WebhooksService {
       );
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.rotate-secret', target: id, detail: { overlapSeconds: overlap } },
+        { action: 'webhooks.rotate-secret', target: id, detail: { organizationId, overlapSeconds: overlap } },
         manager,
       );
       return { endpoint: toEndpointDto(endpoint), secret };
@@ -138,6 +138,11 @@ export class WebhooksService {
         actor: eventActorOf(actorOf(caller)),
         data: { endpointId: endpoint.id, message: 'A test event, sent on request.' },
       });
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'webhooks.test', target: id, detail: { organizationId: endpoint.organizationId } },
+        manager,
+      );
     });
   }
 
@@ -162,7 +167,11 @@ export class WebhooksService {
       if (!endpoint.enabled) throw endpointNotEnabled(id);
       const delivery = await this.webhooks.replay(manager, id, deliveryId, new Date());
       if (!delivery) throw deliveryNotFound(deliveryId);
-      await this.audit.record(actorOf(caller), { action: 'webhooks.replay', target: deliveryId, detail: { endpointId: id } }, manager);
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'webhooks.replay', target: deliveryId, detail: { organizationId: endpoint.organizationId, endpointId: id } },
+        manager,
+      );
       return toDeliveryDto(delivery);
     });
   }
@@ -174,9 +183,13 @@ export class WebhooksService {
   async remove(id: string, caller: KeyCaller): Promise<void> {
     refuseAgentKey(caller);
     await this.dataSource.transaction(async (manager) => {
-      await this.require(id, caller, manager);
+      const { organizationId } = await this.require(id, caller, manager);
       const dropped = await this.webhooks.softDelete(manager, id, new Date());
-      await this.audit.record(actorOf(caller), { action: 'webhooks.delete', target: id, detail: { droppedDeliveries: dropped } }, manager);
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'webhooks.delete', target: id, detail: { organizationId, droppedDeliveries: dropped } },
+        manager,
+      );
     });
   }
 
@@ -196,7 +209,11 @@ export class WebhooksService {
       const recovered = await this.webhooks.recover(manager, id, from, now);
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.recover', target: id, detail: { since: from.toISOString(), ...recovered } },
+        {
+          action: 'webhooks.recover',
+          target: id,
+          detail: { organizationId: endpoint.organizationId, since: from.toISOString(), ...recovered },
+        },
         manager,
       );
       return recovered;

@@ -149,9 +149,10 @@ export class PasswordsService {
   /**
    * Checks an email and password for a sign-in through the app of `clientId`, among the users that
    * app's organization knows when the email is shared; repeated failures lock the account for
-   * SIGNIN_LOCKOUT_SECONDS.
+   * SIGNIN_LOCKOUT_SECONDS. A failed check is audited as the doing of whoever tried, known only by `clientIp`, not the
+   * account's owner.
    */
-  async authenticate(email: string, password: string, clientId: string | null): Promise<Authentication> {
+  async authenticate(email: string, password: string, clientId: string | null, clientIp: string): Promise<Authentication> {
     // Emails are stored in NFC (NormalizedToNfc); a browser may send the same text decomposed.
     const address = email.trim().normalize('NFC');
     const candidates = await this.passwords.findByLoginEmail(address, clientId);
@@ -184,7 +185,7 @@ export class PasswordsService {
         this.config.SIGNIN_LOCKOUT_SECONDS,
       );
       await this.audit.record(
-        { kind: 'human', id: stored.uid },
+        { kind: 'anonymous', id: clientIp },
         { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
         manager,
       );

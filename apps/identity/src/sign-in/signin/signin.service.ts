@@ -58,7 +58,12 @@ export class SigninService {
         return this.renderLogin(req, res, details, locale, 503, t.signInUnavailable, email);
       }
       const clientId = details.params['client_id'];
-      const outcome = await this.passwords.authenticate(email, form['password'] ?? '', typeof clientId === 'string' ? clientId : null);
+      const outcome = await this.passwords.authenticate(
+        email,
+        form['password'] ?? '',
+        typeof clientId === 'string' ? clientId : null,
+        req.ip ?? 'unknown',
+      );
       switch (outcome.kind) {
         case 'ok':
           return this.finish(req, res, { login: { accountId: outcome.uid, amr: ['pwd'], remember: true, ts: outcome.signedInAt } }, false);
