@@ -656,3 +656,53 @@ describe('the token exchange (RFC 8693) between the gateway and the standards AP
     }
   });
 });
+
+describe('a person’s answer on the consent page', () => {
+  const consentEntries = async (clientId: string) =>
+    (
+      await request(scene.identity.server)
+        .get('/v1/audit')
+        .query({ action: 'signin.consent' })
+        .set('Authorization', `Bearer ${scene.identity.platformKey}`)
+        .expect(200)
+    ).body.items.filter((entry: { target: string }) => entry.target === clientId);
+
+  it('is in the audit log: the person, the agent client and what it may do, or the refusal', async () => {
+    const allowed = await registeredAgent();
+    await agentTokens(allowed);
+    expect(await consentEntries(allowed)).toEqual([
+      expect.objectContaining({
+        actorKind: 'human',
+        actorId: person.uid,
+        outcome: 'success',
+        detail: expect.objectContaining({
+          agentClient: true,
+          resourceScopes: { [MCP_RESOURCE]: expect.arrayContaining(['registry:read', 'projects:draft']) },
+        }),
+      }),
+    ]);
+
+    const refused = await registeredAgent();
+    const browser = new FormBrowser();
+    const redirectUri = scene.callback.redirectUri;
+    const login = await browser.follow(
+      agentAuthorizationRequest(refused, {
+        prompt: 'consent',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }).toString(),
+      redirectUri,
+    );
+    const afterLogin = await browser.submit(login, { email: person.email, password: 'a long and unusual passphrase' }, '/login');
+    const consent = await browser.follow(new URL(afterLogin.location!, afterLogin.url).toString(), redirectUri);
+    await browser.submit(consent, { decision: 'deny' }, '/consent');
+    expect(await consentEntries(refused)).toEqual([
+      expect.objectContaining({
+        actorKind: 'human',
+        actorId: person.uid,
+        outcome: 'denied',
+        detail: expect.objectContaining({ agentClient: true }),
+      }),
+    ]);
+  });
+});

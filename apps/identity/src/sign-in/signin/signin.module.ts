@@ -7,9 +7,10 @@ import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { SigninController } from './signin.controller';
 import { SigninService } from './signin.service';
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
+import { AuditModule } from '../../platform/audit-trail/audit.module';
 
 @Module({
-  imports: [IdentityConfigModule, OidcModule, PasswordsModule, RateLimitModule, UnifiedUsersModule],
+  imports: [AuditModule, IdentityConfigModule, OidcModule, PasswordsModule, RateLimitModule, UnifiedUsersModule],
   controllers: [SigninController],
   providers: [SigninService],
 })

@@ -5,6 +5,7 @@ import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import Provider, { errors, type InteractionResults } from 'oidc-provider';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { isAgentClient } from '../oidc/agent-clients';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { OIDC_PROVIDER } from '../oidc/oidc.module';
 import { SIGNIN_PATH } from '../oidc/oidc-provider.factory';
 import { PasswordsService } from '../passwords/passwords.service';
@@ -32,6 +33,7 @@ export class SigninService {
     private readonly users: UnifiedUsersService,
     private readonly config: IdentityConfig,
     private readonly logger: JsonLogger,
+    private readonly audit: AuditService,
   ) {}
 
   async show(req: Request, res: Response): Promise<void> {
@@ -96,6 +98,7 @@ export class SigninService {
       if (details.prompt.name !== 'consent') return this.renderLogin(req, res, details, locale, 200);
       if (!csrfValid(req, form['csrf'])) return this.renderConsent(req, res, details, locale, 403);
       if (form['decision'] !== 'allow') {
+        await this.recordConsent(details, 'denied');
         return this.finish(req, res, { error: 'access_denied', error_description: 'The user denied access.' }, false);
       }
       const grantId = await this.grant(details);
@@ -218,7 +221,31 @@ export class SigninService {
     if (oidcClaims?.length) grant.addOIDCClaims(oidcClaims);
     const resourceScopes = (missing['missingResourceScopes'] as Record<string, string[]> | undefined) ?? {};
     for (const [indicator, scopes] of Object.entries(resourceScopes)) grant.addResourceScope(indicator, scopes.join(' '));
+    // The provider stores the grant outside identity's transactions: the entry comes first, so no grant is without one.
+    await this.recordConsent(details, 'success');
     return grant.save();
+  }
+
+  /** A person's answer on the consent page: what they let the client (an agent's, or a partner app) do, or that they refused. */
+  private async recordConsent(details: InteractionDetails, outcome: 'success' | 'denied'): Promise<void> {
+    const accountId = details.session?.accountId;
+    const clientId = details.params['client_id'];
+    if (!accountId || typeof clientId !== 'string') return;
+    const client = await this.client(details);
+    const missing = details.prompt.details;
+    await this.audit.record(
+      { kind: 'human', id: accountId },
+      {
+        action: 'signin.consent',
+        target: clientId,
+        outcome,
+        detail: {
+          agentClient: client ? isAgentClient(client) : false,
+          scope: (missing['missingOIDCScope'] as string[] | undefined) ?? [],
+          resourceScopes: (missing['missingResourceScopes'] as Record<string, string[]> | undefined) ?? {},
+        },
+      },
+    );
   }
 
   private async finish(req: Request, res: Response, result: InteractionResults, mergeWithLastSubmission: boolean): Promise<void> {
