@@ -64,6 +64,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BARE_MCP_SERVER = path.join(import.meta.dirname, 'bare-mcp-server.mjs');
 const RESULTS_FILE = path.join(import.meta.dirname, 'results/mcp-gateway.json');
 const LOAD = { connections: 10, pipelining: 1, warmupSeconds: 3, durationSeconds: 10, sliceSeconds: 5 };
+// A drafting lane leaves thousands of drafts in one organization, past standards-api's default bound (500), whose
+// refusals would fail the lane: the bench measures drafting, not the bound.
+const DRAFTS_UNBOUNDED = { SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION: '100000' };
 const serviceToken = randomBytes(32).toString('base64url');
 const tempDir = makeTempDir('stdreg-bench-mcp-');
 
@@ -277,6 +280,7 @@ async function main() {
   const standardsApi = await startService('standards-api', 'STANDARDS_API_PORT', {
     IDENTITY_URL: identity.url,
     IDENTITY_SERVICE_TOKEN: serviceToken,
+    ...DRAFTS_UNBOUNDED,
   });
   const gatewayEnv = {
     IDENTITY_URL: identity.url,
@@ -305,7 +309,7 @@ async function main() {
     const baselineStandardsApi = await startService(
       'standards-api',
       'STANDARDS_API_PORT',
-      { IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: serviceToken },
+      { IDENTITY_URL: identity.url, IDENTITY_SERVICE_TOKEN: serviceToken, ...DRAFTS_UNBOUNDED },
       undefined,
       BASELINE_MAIN('standards-api'),
     );

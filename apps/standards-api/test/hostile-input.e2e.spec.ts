@@ -54,6 +54,17 @@ describe('standards-api refuses hostile input with a 4xx and writes nothing', ()
     expect(await written()).toEqual(before);
   });
 
+  it('answers 415 on a route written in other letter cases too, which the router takes as the same route', async () => {
+    const before = await written();
+    for (const path of ['/API/V2/split-projects', '/Api/v2/Split-Projects']) {
+      const refused = await request(server()).post(path).set(member).set('content-type', 'text/plain').send(JSON.stringify(newProject()));
+      expect(refused.status).toBe(415);
+      expect(refused.body).toMatchObject({ code: 'unsupported_media_type' });
+    }
+    await request(server()).post('/API/v2/Search').set('content-type', 'text/plain').send('{"q":"basis","in":"terms"}').expect(415);
+    expect(await written()).toEqual(before);
+  });
+
   it('refuses an object of more than 1 000 fields with one error, before any DTO reads it (its time grew with their square)', async () => {
     const fields = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 1]));
     const search = await request(server())

@@ -15,12 +15,14 @@ function declaresBody(request: Request): boolean {
  * with every field missing. `formRoutes` (under the prefix) read their own urlencoded bodies.
  */
 export function jsonBodyPolicy(apiPrefix: string, formRoutes: readonly string[] = []): RequestHandler {
-  const api = `/${apiPrefix}/`;
-  const forms = formRoutes.map((route) => `${api}${route}`);
+  // The router matches paths in any letter case (`/API/V2/x` is `/api/v2/x`), so they are compared in lower case.
+  const api = `/${apiPrefix}/`.toLowerCase();
+  const forms = formRoutes.map((route) => `${api}${route}`.toLowerCase());
   const isForm = (path: string) => forms.some((form) => path === form || path.startsWith(`${form}/`));
   return (request: Request, _response: Response, next: NextFunction) => {
     const unread = METHODS_WITH_BODIES.has(request.method) && request.body === undefined && declaresBody(request);
-    if (!unread || !request.path.startsWith(api) || isForm(request.path)) return next();
+    const path = request.path.toLowerCase();
+    if (!unread || !path.startsWith(api) || isForm(path)) return next();
     next(new DomainError(ErrorCode.UnsupportedMediaType, 'This route takes a JSON body: send it with Content-Type: application/json.'));
   };
 }
