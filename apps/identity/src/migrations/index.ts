@@ -11,6 +11,7 @@ import { UserMergeLookups1763900001000 } from './1763900001000-user-merge-lookup
 import { WebhookDeliveryIsolationAndRemoval1763900001100 } from './1763900001100-webhook-delivery-isolation-and-removal';
 import { PasswordSetupIssuer1763900001200 } from './1763900001200-password-setup-issuer';
 import { UnusedAgentClientsExpire1763900001300 } from './1763900001300-unused-agent-clients-expire';
+import { OidcAccountLookups1763900001400 } from './1763900001400-oidc-account-lookups';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const IDENTITY_MIGRATIONS = [
   WebhookDeliveryIsolationAndRemoval1763900001100,
   PasswordSetupIssuer1763900001200,
   UnusedAgentClientsExpire1763900001300,
+  OidcAccountLookups1763900001400,
 ];
