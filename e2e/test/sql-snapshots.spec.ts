@@ -33,14 +33,14 @@ describe('SQL snapshots (npm run sql:check) of the repositories that go through 
     expect(status).toBe(0);
     const snapshot = readFileSync(path.join(root, CALLERS, 'sql/access-token-subject.repository.sql'), 'utf8');
     expect(snapshot).toContain('-- prepared statement identity-access-token-subject');
-    expect(snapshot).toContain('NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti = $4) AS "tokenActive"');
+    expect(snapshot).toContain('NOT EXISTS (SELECT 1 FROM revoked_access_token t WHERE t.jti IN ($4, $5)) AS "tokenActive"');
   });
 
   it('fails when the text of a prepared query changed and its snapshot did not', () => {
     const module = path.join(root, CALLERS, 'access-token-subject.repository.sql.ts');
     const text = readFileSync(module, 'utf8');
-    expect(text).toContain('WHERE t.jti = $4');
-    writeFileSync(module, text.replace('WHERE t.jti = $4', 'WHERE t.jti = $4 AND false'));
+    expect(text).toContain('WHERE t.jti IN ($4, $5)');
+    writeFileSync(module, text.replace('WHERE t.jti IN ($4, $5)', 'WHERE t.jti = $4 AND false'));
 
     const { status, output } = run(root, '--check');
     expect(output).toContain(`stale: ${CALLERS}/sql/access-token-subject.repository.sql`);

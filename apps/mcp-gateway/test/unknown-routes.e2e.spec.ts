@@ -6,7 +6,7 @@ beforeAll(async () => {
   gateway = await startGateway({
     STANDARDS_API_URL: 'http://127.0.0.1:9',
     IDENTITY_URL: 'http://127.0.0.1:9',
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
   });
 });
 afterAll(() => gateway.close());

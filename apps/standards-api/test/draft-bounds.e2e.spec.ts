@@ -30,7 +30,7 @@ beforeAll(async () => {
   await identity.start();
   api = await startStandardsApi({
     IDENTITY_URL: identity.url,
-    IDENTITY_SERVICE_TOKEN: 'test-service-token',
+    IDENTITY_SERVICE_TOKEN: 'test-service-token-0123456789abcdef',
     AUTHZ_READ_CACHE_MS: '0',
     SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION: '3',
     SPLIT_PROJECT_MAX_SCENARIOS: '3',
