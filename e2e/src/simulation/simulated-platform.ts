@@ -68,6 +68,9 @@ export async function startSimulatedPlatform(): Promise<SimulatedPlatform> {
       DATA_DIR: path.join(dataDir, 'standards-api'),
       IDENTITY_URL: identityProxy.through(identity.url).replace(/\/$/, ''),
       IDENTITY_SERVICE_TOKEN: serviceToken,
+      // A long run drafts more projects in one organization than people activate (the bounds have specs of their own).
+      SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION: '100000',
+      SPLIT_PROJECT_MAX_SCENARIOS: '10000',
       ...standardsDb.env,
     };
     const logFile = path.join(dataDir, 'standards-api.log');
