@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { eventWebhooks, STANDARDS_API_ERRORS, STANDARDS_EVENT_TYPES } from '@stdreg/contracts';
-import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
+import { describeServedAnswers, describeValidationRules, listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
 import { API_VERSION } from '../registry-release/registry-release';
 
 /** Builds the OpenAPI 3.1 description from the controllers and the contracts DTOs. */
@@ -17,6 +17,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(API_VERSION)
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
+  describeValidationRules(document);
+  describeServedAnswers(document);
   listDomainErrorCodes(document, STANDARDS_API_ERRORS);
   // Delivered by identity to the endpoints partners register there (`POST {identity}/v1/webhook-endpoints`).
   document.webhooks = eventWebhooks(STANDARDS_EVENT_TYPES) as OpenAPIObject['webhooks'];

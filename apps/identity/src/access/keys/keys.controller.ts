@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyDto, CreateKeyRequestDto, IssuedKeyDto, KeyListQueryDto, RotateKeyRequestDto } from '@stdreg/contracts';
+import { ApiPage, ApiKeyDto, CreateKeyRequestDto, IssuedKeyDto, KeyListQueryDto, RotateKeyRequestDto } from '@stdreg/contracts';
 import { actorOf, type KeyCaller } from '../callers/caller';
 import { Caller } from '../callers/caller.decorators';
 import { PlatformKeyAuth } from '../callers/caller.decorators';
@@ -21,6 +21,7 @@ export class KeysController {
 
   @Get()
   @ApiOperation({ summary: 'List keys (never their secrets)' })
+  @ApiPage(ApiKeyDto)
   list(@Query() query: KeyListQueryDto): Promise<{ items: ApiKeyDto[]; nextCursor: string | null }> {
     return this.keys.list(query);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateOrganizationRequestDto, PageQueryDto, OrganizationDto } from '@stdreg/contracts';
+import { ApiPage, CreateOrganizationRequestDto, PageQueryDto, OrganizationDto } from '@stdreg/contracts';
 import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
 import { KeyAuth, PlatformKeyAuth } from '../../access/callers/caller.decorators';
@@ -21,6 +21,7 @@ export class OrganizationsController {
 
   @Get()
   @PlatformKeyAuth()
+  @ApiPage(OrganizationDto)
   list(@Query() query: PageQueryDto): Promise<{ items: OrganizationDto[]; nextCursor: string | null }> {
     return this.organizations.list(query);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
+import { ApiPage, AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
 import { KeyAuth } from '../../access/callers/caller.decorators';
@@ -26,6 +26,7 @@ export class RegisteredAppsController {
 
   @Get()
   @ApiOperation({ summary: 'The apps bound to the calling key (all of them for a platform key)' })
+  @ApiPage(RegisteredAppDto)
   list(@Query() query: PageQueryDto, @Caller() caller: KeyCaller): Promise<{ items: RegisteredAppDto[]; nextCursor: string | null }> {
     return this.apps.list(caller, query);
   }

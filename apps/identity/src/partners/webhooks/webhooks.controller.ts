@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ApiPage,
   CreateWebhookEndpointRequestDto,
   PageQueryDto,
   RecoverWebhookDeliveriesRequestDto,
@@ -32,6 +33,7 @@ export class WebhooksController {
 
   @Get()
   @ApiOperation({ summary: "The organization's endpoints (every organization's for a platform key)" })
+  @ApiPage(WebhookEndpointDto)
   list(@Query() query: PageQueryDto, @Caller() caller: KeyCaller): Promise<{ items: WebhookEndpointDto[]; nextCursor: string | null }> {
     return this.webhooks.list(caller, query);
   }
@@ -86,6 +88,7 @@ export class WebhooksController {
 
   @Get(':endpointId/deliveries')
   @ApiOperation({ summary: "The endpoint's deliveries: status, attempts, last response code and (truncated) body, times" })
+  @ApiPage(WebhookDeliveryDto)
   deliveries(
     @Param('endpointId', ParseUUIDPipe) endpointId: string,
     @Query() query: WebhookDeliveryQueryDto,

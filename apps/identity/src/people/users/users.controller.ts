@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
+import { ApiPage, CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
 import { KeyAuth } from '../../access/callers/caller.decorators';
@@ -15,6 +15,7 @@ export class UsersController {
 
   @Get()
   @ApiOperation({ summary: 'The mirror records of a registry bound to the key, in id order' })
+  @ApiPage(UserDto)
   list(@Query() query: UserListQueryDto, @Caller() caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
     return this.users.list(query, caller);
   }
