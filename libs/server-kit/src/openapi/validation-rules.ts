@@ -42,6 +42,8 @@ function keywordsOf(rule: ValidationRule): Schema {
       return { minItems: first };
     case 'arrayNotEmpty':
       return { minItems: 1 };
+    case 'arrayUnique':
+      return { uniqueItems: true };
     default:
       return {};
   }
@@ -55,8 +57,12 @@ function keywordsOf(rule: ValidationRule): Schema {
 export function describeValidationRules(served: object): void {
   const schemas = ((served as { components?: { schemas?: Record<string, Schema> } }).components?.schemas ?? {}) as Record<string, Schema>;
   const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<unknown, ValidationRule[]> };
-  for (const [target, rules] of storage.validationMetadatas) {
+  for (const target of storage.validationMetadatas.keys()) {
     const schema = schemas[(target as { name?: string }).name ?? ''];
+    // A DTO's rules include those it inherits.
+    const rules: ValidationRule[] = [];
+    for (let type = target; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type))
+      rules.push(...(storage.validationMetadatas.get(type) ?? []));
     const properties = schema?.['properties'] as Record<string, Schema> | undefined;
     if (!properties) continue;
     for (const rule of rules) {

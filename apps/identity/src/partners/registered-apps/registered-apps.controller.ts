@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiPage, AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
@@ -38,6 +46,8 @@ export class RegisteredAppsController {
   }
 
   @Delete(':registryId')
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiForbiddenResponse({ description: "An agent's key may not delete (apps.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete an app: its client can no longer sign anyone in, and unspent password links for its users stop working',
