@@ -198,6 +198,9 @@ async function projectWork(): Promise<void> {
   const run = (await settle({ confirmationToken: settlement }).expect(201)).body;
   await settle({ revenue: 'lots' }).expect(422);
   await settle({ revenue: 12 }).expect(400);
+  const correction = { correctsRunId: run.id, revenue: '11000.00' };
+  const corrected = (await settle(correction).expect(428)).body.confirmationToken;
+  await settle({ ...correction, confirmationToken: corrected }).expect(201);
   await http.get(`/api/v2/split-projects/${projectId}/settlement-runs`).set(member).expect(200);
   await http.get(`/api/v2/settlement-runs/${run.id}`).set(member).expect(200);
   await http.get(`/api/v2/settlement-runs/${randomUUID()}`).set(member).expect(404);
