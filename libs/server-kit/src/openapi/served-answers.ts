@@ -36,6 +36,10 @@ const header = (description: string, schema: Record<string, unknown> = { type: '
   schema,
 });
 const RETRY_AFTER = header('Seconds to wait before retrying', { type: 'string', pattern: '^[0-9]+$' });
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': header('The capacity (burst) of the bucket that binds this request', { type: 'string', pattern: '^[0-9]+$' }),
+  'X-RateLimit-Remaining': header('Requests left in that bucket now', { type: 'string', pattern: '^[0-9]+$' }),
+};
 const ETAG = header('A strong validator of this representation (send it back as If-None-Match, or If-Match where taken)');
 
 /**
@@ -43,7 +47,7 @@ const ETAG = header('A strong validator of this representation (send it back as 
  * what the service does: problems are `application/problem+json`; every operation can answer 400 (a malformed
  * parameter or body, named in `errors`), 500 and 503 (the database timed out or was lost: `Retry-After`); one with a
  * body also 413 and 415; one with a path id 404; a 200 whose operation answers 304 or 412 carries its ETag; a
- * localized read (`lang`) its Content-Language; a 429 its Retry-After; an idempotent POST takes `Idempotency-Key`
+ * localized read (`lang`) its Content-Language; a 429 its Retry-After, and a rate-limited route's answers its bucket; an idempotent POST takes `Idempotency-Key`
  * and marks a replayed answer `Idempotent-Replayed`.
  */
 export function describeServedAnswers(served: object): void {
@@ -74,7 +78,11 @@ export function describeServedAnswers(served: object): void {
         }),
       );
       responses['503']!.headers = { 'Retry-After': RETRY_AFTER, ...responses['503']!.headers };
-      if (responses['429']) responses['429'].headers = { 'Retry-After': RETRY_AFTER, ...responses['429'].headers };
+      if (responses['429']) {
+        responses['429'].headers = { 'Retry-After': RETRY_AFTER, ...responses['429'].headers };
+        // A rate-limited route says its bucket on every answer once the key is known (not on a 401).
+        for (const response of Object.values(responses)) response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+      }
       const ok = responses['200'];
       if (ok && (responses['304'] || responses['412'])) ok.headers = { ETag: ETAG, ...ok.headers };
       if (responses['304']) responses['304'].headers = { ETag: ETAG, ...responses['304'].headers };

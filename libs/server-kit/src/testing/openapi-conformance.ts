@@ -52,6 +52,7 @@ export function recordingServer(handler: (request: IncomingMessage, response: Se
 }
 
 interface Operation {
+  parameters?: { name: string; in: string; required?: boolean }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> };
   responses?: Record<
     string,
@@ -65,7 +66,15 @@ interface Document {
 }
 
 /** Headers whose presence tells a client something it must be able to read from the document. */
-const TELLING_HEADERS = ['etag', 'location', 'retry-after', 'content-language', 'idempotent-replayed'];
+const TELLING_HEADERS = [
+  'etag',
+  'location',
+  'retry-after',
+  'content-language',
+  'idempotent-replayed',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -131,6 +140,15 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
         found.push(`${where}: header ${header} not documented`);
     for (const [name, header] of Object.entries(response.headers ?? {}))
       if (header.required && exchange.headers[name.toLowerCase()] === undefined) found.push(`${where}: required header ${name} missing`);
+    if (exchange.status < 300) {
+      const query = new URLSearchParams(exchange.url.split('?')[1] ?? '');
+      const documented = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+      for (const name of new Set(query.keys()))
+        if (!documented.includes(name)) found.push(`${where}: took query parameter ${name}, not documented`);
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.required && parameter.in === 'query' && !query.has(parameter.name))
+          found.push(`${where}: answered without required ${parameter.name}`);
+    }
     const requestSchema = operation.requestBody?.content?.['application/json']?.schema;
     if (requestSchema !== undefined && mediaType(exchange.requestType) === 'application/json' && exchange.requestBody !== '') {
       let body: unknown;
