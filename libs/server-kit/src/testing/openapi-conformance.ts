@@ -93,7 +93,9 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
   (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
   // RFC 6531: a local part may hold any Unicode (ajv-formats knows only the ASCII `email`).
   ajv.addFormat('idn-email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/u);
-  ajv.addSchema({ ...document, $id: 'openapi:document' });
+  // An answer's fields must all be documented: every object schema that lists its properties is read as closed here
+  // (the document leaves responses open, so that clients take a field added later).
+  ajv.addSchema({ ...(closed(document) as object), $id: 'openapi:document' });
   const compiled = new Map<string, ValidateFunction>();
   const validator = (path: string) => {
     let validate = compiled.get(path);
@@ -108,7 +110,14 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
     }))
     .sort((a, b) => b.literal - a.literal);
   const errorsOf = (validate: ValidateFunction, value: unknown) =>
-    validate(value) ? [] : (validate.errors ?? []).slice(0, 3).map((error) => `${error.instancePath || '/'} ${error.message}`);
+    validate(value)
+      ? []
+      : (validate.errors ?? [])
+          .slice(0, 3)
+          .map(
+            (error) =>
+              `${error.instancePath || '/'} ${error.message}${error.params['additionalProperty'] ? ` (${String(error.params['additionalProperty'])})` : ''}`,
+          );
 
   const check = (exchange: Exchange): string[] => {
     const path = exchange.url.split('?')[0]!;
@@ -190,6 +199,15 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
           .map((method) => `${method.toUpperCase()} ${template}`),
       ),
   };
+}
+
+function closed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(closed);
+  if (typeof node !== 'object' || node === null) return node;
+  const result = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, closed(value)]));
+  if (result['properties'] && result['additionalProperties'] === undefined && !result['allOf'] && !result['oneOf'] && !result['anyOf'])
+    result['additionalProperties'] = false;
+  return result;
 }
 
 /**
