@@ -222,7 +222,10 @@ function refusesBodyFields(answer: string, body: unknown, description: string, b
   return typeof body === 'object' && body !== null && fields.some((field) => field in body && !beyondSchema.includes(field));
 }
 
-/** What makes a document an OpenAPI 3.1 document a generator can read, beyond what it says about each operation. */
+/**
+ * What makes a document an OpenAPI 3.1 document a generator can read, beyond what it says about each operation; and
+ * every example is one its own schema takes.
+ */
 export function openApiDocumentProblems(document: Document): string[] {
   const problems: string[] = [];
   if (!/^3\.1\.\d+$/.test(document.openapi ?? '')) problems.push(`openapi is ${document.openapi}, not 3.1.x`);
@@ -254,6 +257,18 @@ export function openApiDocumentProblems(document: Document): string[] {
     for (const [key, value] of Object.entries(record)) typed(value, `${where}.${key}`);
   };
   typed(document.components, 'components');
+  const exampled = (node: unknown, where: string): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    if (record['example'] !== undefined && !JSON.stringify(record).includes('$ref')) {
+      const { example, ...schema } = record;
+      const validate = ajv.compile(schema);
+      if (!validate(example)) problems.push(`${where}: example ${JSON.stringify(example)} ${ajv.errorsText(validate.errors)}`);
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== 'example') exampled(value, `${where}.${key}`);
+  };
+  exampled(document.components, 'components');
+  exampled(document.paths, 'paths');
   typed(document.paths, 'paths');
   const operationIds = new Set<string>();
   for (const [template, item] of Object.entries(document.paths ?? {})) {
