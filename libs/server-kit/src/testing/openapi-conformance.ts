@@ -52,7 +52,7 @@ export function recordingServer(handler: (request: IncomingMessage, response: Se
 }
 
 interface Operation {
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: unknown }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> };
   responses?: Record<
     string,
@@ -119,6 +119,33 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
               `${error.instancePath || '/'} ${error.message}${error.params['additionalProperty'] ? ` (${String(error.params['additionalProperty'])})` : ''}`,
           );
 
+  // Query values are text: read as the parameter's type says (`limit=5` is the integer 5).
+  const coercing = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true });
+  (addFormats as unknown as (instance: Ajv2020) => void)(coercing);
+  coercing.addSchema({ ...document, $id: 'openapi:document' });
+  const parameterValidator = (path: string) => coercing.compile({ $ref: `openapi:document#/${path}` });
+  /** A query value answered 2xx is one the document takes; one refused by name (400) is one it refuses. */
+  const queryValues = (exchange: Exchange, operation: Operation, template: string, method: string, where: string): string[] => {
+    const query = new URLSearchParams(exchange.url.split('?')[1] ?? '');
+    const refused =
+      exchange.status === 400
+        ? ((JSON.parse(exchange.body) as { errors?: { field?: string }[] }).errors ?? []).map((error) => error.field)
+        : [];
+    const found: string[] = [];
+    // Two parameters refused together break a rule of their combination (`version` with `at`), not of a value.
+    if (refused.filter((field) => query.has(String(field))).length > 1) return found;
+    (operation.parameters ?? []).forEach((parameter, index) => {
+      const value = query.get(parameter.name);
+      if (parameter.in !== 'query' || value === null || (exchange.status >= 300 && !refused.includes(parameter.name))) return;
+      const holder = { value };
+      const validate = parameterValidator(pointer('paths', template, method, 'parameters', String(index), 'schema'));
+      const valid = validate(holder.value) || validate(Number.isNaN(Number(value)) ? value : Number(value));
+      if (exchange.status < 300 && !valid) found.push(`${where}: took ${parameter.name}=${value}, which the document refuses`);
+      if (exchange.status === 400 && valid) found.push(`${where}: refused ${parameter.name}=${value}, which the document takes`);
+    });
+    return found;
+  };
+
   const check = (exchange: Exchange): string[] => {
     const path = exchange.url.split('?')[0]!;
     const method = exchange.method.toLowerCase();
@@ -158,6 +185,7 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
         if (parameter.required && parameter.in === 'query' && !query.has(parameter.name))
           found.push(`${where}: answered without required ${parameter.name}`);
     }
+    found.push(...queryValues(exchange, operation, template, method, where));
     const requestSchema = operation.requestBody?.content?.['application/json']?.schema;
     if (requestSchema !== undefined && mediaType(exchange.requestType) === 'application/json' && exchange.requestBody !== '') {
       let body: unknown;
