@@ -103,6 +103,11 @@ async function people(partner: { app: string; organizationId: string; registryId
     .send({ ...user(partner.registryId, 'josé'), externalId: 'jose', email: 'josé@example.com' })
     .expect(201);
   await http.get('/v1/users').query({ registryId: partner.registryId }).set(app).expect(200);
+  await http.get('/v1/users').query({ registryId: partner.registryId, email: 'not-an-email' }).set(app).expect(400);
+  await http
+    .get(`/v1/audit?actor=${'a'.repeat(300)}`)
+    .set(platform)
+    .expect(400);
   await http.get(`/v1/users/${ana.id}`).set(app).expect(200);
   await http.get(`/v1/users/${randomUUID()}`).set(app).expect(404);
   await http.patch(`/v1/users/${ana.id}`).set(app).send({ displayName: 'Ana L.' }).expect(200);

@@ -79,6 +79,9 @@ async function registryReads(): Promise<void> {
   await http.get('/api/v2/terms?limit=0').expect(400);
   await http.get(`/api/v2/policies/${policy}?version=1.0&at=2026-01-01`).expect(400);
   await http.get('/api/v2/standards?colour=red').expect(400);
+  await http.get(`/api/v2/policies/${policy}?at=2026-02-30`).expect(400);
+  await http.get(`/api/v2/policies/${policy}?at=2026-03-01`).expect(200);
+  await http.get(`/api/v2/standards/${section}?version=latest`).expect(400);
   await http.post('/api/v2/search').send({ q: 'revenue share', in: 'terms' }).expect(200);
   await http.post('/api/v2/search').send({ q: 'settlement approval', in: 'standards', limit: 2 }).expect(200);
   await http.post('/api/v2/search').send({ q: 'approve', in: 'roles' }).expect(200);

@@ -39,6 +39,7 @@ export class VersionedReadQueryDto extends LanguageQueryDto {
 
 export class PolicyReadQueryDto extends VersionedReadQueryDto {
   @ApiPropertyOptional({
+    format: 'date',
     description: 'The version in force on this date (YYYY-MM-DD); not with `version` (400 registry.version_and_at).',
     example: '2026-03-01',
   })

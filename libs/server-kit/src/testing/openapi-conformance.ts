@@ -122,6 +122,7 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
   // Query values are text: read as the parameter's type says (`limit=5` is the integer 5).
   const coercing = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true });
   (addFormats as unknown as (instance: Ajv2020) => void)(coercing);
+  coercing.addFormat('idn-email', /^[^\s@]+@[^\s@]+\.[^\s@]+$/u);
   coercing.addSchema({ ...document, $id: 'openapi:document' });
   const parameterValidator = (path: string) => coercing.compile({ $ref: `openapi:document#/${path}` });
   /** A query value answered 2xx is one the document takes; one refused by name (400) is one it refuses. */
@@ -136,7 +137,14 @@ export function openApiConformance(document: Document, options: { beyondSchema?:
     if (refused.filter((field) => query.has(String(field))).length > 1) return found;
     (operation.parameters ?? []).forEach((parameter, index) => {
       const value = query.get(parameter.name);
-      if (parameter.in !== 'query' || value === null || (exchange.status >= 300 && !refused.includes(parameter.name))) return;
+      // A cursor is opaque: only the list that made it knows whether it is one of its own.
+      if (
+        parameter.in !== 'query' ||
+        parameter.name === 'cursor' ||
+        value === null ||
+        (exchange.status >= 300 && !refused.includes(parameter.name))
+      )
+        return;
       const holder = { value };
       const validate = parameterValidator(pointer('paths', template, method, 'parameters', String(index), 'schema'));
       const valid = validate(holder.value) || validate(Number.isNaN(Number(value)) ? value : Number(value));
