@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { DELIVERY_EVENT_TYPES, eventWebhooks, IDENTITY_ERRORS, IDENTITY_EVENT_TYPES } from '@stdreg/contracts';
-import { listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
+import { describeServedAnswers, describeValidationRules, listDomainErrorCodes, toOpenApi31 } from '@stdreg/server-kit';
 
 /** Serves `/v1/openapi.json` and the reference page at `/v1/docs`. */
 export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
@@ -40,6 +40,8 @@ export function serveOpenApi(app: INestApplication, oidcIssuer: string): void {
     })
     .build();
   const document = toOpenApi31(SwaggerModule.createDocument(app, config)) as OpenAPIObject;
+  describeValidationRules(document);
+  describeServedAnswers(document);
   listDomainErrorCodes(document, IDENTITY_ERRORS);
   // identity's own events, and what it says about deliveries; standards-api's document lists its events.
   document.webhooks = eventWebhooks([...IDENTITY_EVENT_TYPES, ...DELIVERY_EVENT_TYPES]) as OpenAPIObject['webhooks'];

@@ -636,7 +636,7 @@ describe('the OpenAPI description', () => {
     const operation = body.paths['/api/v2/split-projects/{id}/settlement-runs']?.post;
     expect(operation).toBeDefined();
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '404', '409', '422', '428', '503']));
-    expect(operation.responses['428'].content['application/json'].schema.$ref).toBe(
+    expect(operation.responses['428'].content['application/problem+json'].schema.$ref).toBe(
       '#/components/schemas/SettlementConfirmationRequiredProblemDto',
     );
     expect(body.components.schemas.PostSettlementRunRequestDto.required).toEqual(

@@ -69,7 +69,7 @@ function stringValue(schema: Schema): fc.Arbitrary<string> {
     return fc
       .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
       .map((d) => d.toISOString().slice(0, 10));
-  if (format === 'email') return fc.emailAddress();
+  if (format === 'email' || format === 'idn-email') return fc.emailAddress();
   if (format === 'uri') return fc.webUrl();
   if (typeof schema['pattern'] === 'string') {
     try {

@@ -1,4 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators, type Type as Class } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
@@ -26,4 +27,21 @@ export class PageQueryDto {
   @IsString()
   @Length(1, 200)
   cursor?: string;
+}
+
+/** Documents a cursor page `{ items, nextCursor }` of the given item type as the operation's 200. */
+export function ApiPage(item: Class): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(item),
+    ApiOkResponse({
+      schema: {
+        type: 'object',
+        required: ['items', 'nextCursor'],
+        properties: {
+          items: { type: 'array', items: { $ref: getSchemaPath(item) } },
+          nextCursor: { type: 'string', nullable: true, description: 'Pass as ?cursor= for the next page; null on the last page' },
+        },
+      },
+    }),
+  );
 }

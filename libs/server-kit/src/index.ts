@@ -16,6 +16,8 @@ export * from './http/service-url';
 export * from './ids';
 export * from './openapi/openapi-31';
 export * from './openapi/domain-codes';
+export * from './openapi/served-answers';
+export * from './openapi/validation-rules';
 export * from './http/cursor';
 export * from './http/bearer-credential';
 export * from './observability';

@@ -1,23 +1,6 @@
-import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiNotFoundResponse, ApiBadRequestResponse, ApiOkResponse, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiNotFoundResponse, ApiBadRequestResponse, ApiResponse } from '@nestjs/swagger';
 import { ProblemDetailsDto } from '@stdreg/contracts';
-
-/** A cursor page `{ items, nextCursor }` of the given item type. */
-export function ApiPage(item: Type): MethodDecorator {
-  return applyDecorators(
-    ApiExtraModels(item),
-    ApiOkResponse({
-      schema: {
-        type: 'object',
-        required: ['items', 'nextCursor'],
-        properties: {
-          items: { type: 'array', items: { $ref: getSchemaPath(item) } },
-          nextCursor: { type: 'string', nullable: true, description: 'Pass as ?cursor= for the next page; null on the last page' },
-        },
-      },
-    }),
-  );
-}
 
 /** The errors every registry read can answer, as problem details. */
 export function ApiRegistryErrors(): ClassDecorator {

@@ -1,4 +1,13 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { IDEMPOTENT_WRITES_EXTENSION } from '@stdreg/server-kit';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -70,5 +79,5 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 /** The controller's protected POSTs take an Idempotency-Key (its module imports IdempotencyModule). */
 export function IdempotentWrites(): ClassDecorator {
-  return UseInterceptors(IdempotencyInterceptor);
+  return applyDecorators(UseInterceptors(IdempotencyInterceptor), ApiExtension(IDEMPOTENT_WRITES_EXTENSION, true));
 }

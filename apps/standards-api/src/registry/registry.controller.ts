@@ -17,7 +17,8 @@ import {
   TermSearchQueryDto,
   VersionedReadQueryDto,
 } from '@stdreg/contracts';
-import { ApiPage, ApiRegistryErrors } from '../api-decorators/api-decorators';
+import { ApiPage } from '@stdreg/contracts';
+import { ApiRegistryErrors } from '../api-decorators/api-decorators';
 import { Locale, type NegotiatedLocale } from './locale.decorator';
 import { RegistryService } from './registry.service';
 import { sendWhenReady } from './representation';

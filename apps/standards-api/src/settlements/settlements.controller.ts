@@ -20,7 +20,7 @@ import {
 } from '@stdreg/contracts';
 import { Authorize, Authorized } from '../callers/authorize.decorator';
 import type { Caller } from '../callers/caller';
-import { ApiPage } from '../api-decorators/api-decorators';
+import { ApiPage } from '@stdreg/contracts';
 import { SettlementPostingService } from './settlement-posting.service';
 import { SettlementsService } from './settlements.service';
 import { IdempotentWrites } from '../idempotency/idempotency.interceptor';

@@ -1,8 +1,18 @@
 import { Body, Controller, Get, Headers, Param, ParseUUIDPipe, Patch, Query, Res } from '@nestjs/common';
 import { ParseStoredIntegerPipe } from '@stdreg/server-kit';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiPreconditionFailedResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPreconditionFailedResponse,
+  ApiQuery,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
-import { OperatingScenarioDto, PageQueryDto, ProblemDetailsDto } from '@stdreg/contracts';
+import { ApiPage, OperatingScenarioDto, PageQueryDto, ProblemDetailsDto, ScenarioRevisionDto } from '@stdreg/contracts';
 import { Authorize, Authorized } from '../callers/authorize.decorator';
 import type { Caller } from '../callers/caller';
 import { scenarioEtag, SplitProjectsService } from './split-projects.service';
@@ -16,7 +26,12 @@ export class OperatingScenariosController {
   @Authorize('split-project:read')
   @ApiOperation({ summary: 'An operating scenario at its current revision, or ?revision= for a past one; ETag names the revision' })
   @ApiQuery({ name: 'revision', required: false, type: Number })
-  @ApiOkResponse({ type: OperatingScenarioDto })
+  @ApiOkResponse({
+    type: OperatingScenarioDto,
+    headers: {
+      ETag: { description: 'The current revision (send it as If-Match to PATCH); absent on a past revision', schema: { type: 'string' } },
+    },
+  })
   async get(
     @Param('id', ParseUUIDPipe) id: string,
     @Query('revision', new ParseStoredIntegerPipe({ optional: true })) revision: number | undefined,
@@ -29,6 +44,7 @@ export class OperatingScenariosController {
   @Get(':id/revisions')
   @Authorize('split-project:read')
   @ApiOperation({ summary: 'The revision history, oldest first, a page at a time (`limit`, `cursor` from `nextCursor`)' })
+  @ApiPage(ScenarioRevisionDto)
   revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Caller) {
     return this.projects.listRevisions(id, auth, query);
   }
@@ -40,6 +56,14 @@ export class OperatingScenariosController {
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   @ApiOkResponse({ type: OperatingScenarioDto })
   @ApiPreconditionFailedResponse({ description: 'If-Match does not name the current revision', type: ProblemDetailsDto })
+  @ApiConflictResponse({
+    description: 'The scenario has as many revisions as it may (scenarios.revision_limit_reached)',
+    type: ProblemDetailsDto,
+  })
+  @ApiUnprocessableEntityResponse({
+    description: 'The patched content is not a valid scenario (errors located by JSON Pointer)',
+    type: ProblemDetailsDto,
+  })
   async revise(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() patch: unknown,

@@ -1,11 +1,20 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import {
+  ApiPage,
   BranchScenarioRequestDto,
   CreateSplitProjectRequestDto,
   CreatedSplitProjectDto,
   OperatingScenarioDto,
   PageQueryDto,
+  ProblemDetailsDto,
   SplitProjectDto,
 } from '@stdreg/contracts';
 import { Authorize, Authorized } from '../callers/authorize.decorator';
@@ -23,6 +32,15 @@ export class SplitProjectsController {
   @Authorize('split-project:draft')
   @ApiOperation({ summary: 'Create a split project and its first operating scenario (one transaction)' })
   @ApiCreatedResponse({ type: CreatedSplitProjectDto })
+  @ApiConflictResponse({
+    description:
+      'The organization has as many projects in draft as it may (split_projects.draft_limit_reached), or an Idempotency-Key conflict',
+    type: ProblemDetailsDto,
+  })
+  @ApiUnprocessableEntityResponse({
+    description: 'The scenario content is not valid (errors located by JSON Pointer), or an Idempotency-Key reused with another body',
+    type: ProblemDetailsDto,
+  })
   create(@Body() body: CreateSplitProjectRequestDto, @Authorized() auth: Caller): Promise<CreatedSplitProjectDto> {
     return this.projects.create(body, auth);
   }
@@ -30,6 +48,7 @@ export class SplitProjectsController {
   @Get()
   @Authorize('split-project:read')
   @ApiOperation({ summary: "The organization's split projects" })
+  @ApiPage(SplitProjectDto)
   list(@Query() query: PageQueryDto, @Authorized() auth: Caller): Promise<{ items: SplitProjectDto[]; nextCursor: string | null }> {
     return this.projects.list(auth, query);
   }
@@ -44,6 +63,7 @@ export class SplitProjectsController {
   @Get(':id/scenarios')
   @Authorize('split-project:read', { project: 'id' })
   @ApiOperation({ summary: "The project's operating scenarios, each at its current revision" })
+  @ApiPage(OperatingScenarioDto)
   scenarios(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto, @Authorized() auth: Caller) {
     return this.projects.listScenarios(id, auth, query);
   }
@@ -52,6 +72,10 @@ export class SplitProjectsController {
   @Authorize('split-project:draft', { project: 'id' })
   @ApiOperation({ summary: 'Branch: a new scenario starting from a scenario of this project at a revision' })
   @ApiCreatedResponse({ type: OperatingScenarioDto })
+  @ApiConflictResponse({
+    description: 'The project has as many scenarios as it may (scenarios.limit_reached), or an Idempotency-Key conflict',
+    type: ProblemDetailsDto,
+  })
   branch(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: BranchScenarioRequestDto,

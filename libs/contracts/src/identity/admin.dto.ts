@@ -20,7 +20,9 @@ export const KNOWN_ROLES = [
 
 export class MergeUsersRequestDto {
   @ApiProperty({ format: 'uuid', description: 'Keeps its uid and receives everything' }) @IsUUID() survivorUid!: string;
-  @ApiProperty({ format: 'uuid', description: 'Becomes an alias of the survivor' }) @IsUUID() mergedUid!: string;
+  @ApiProperty({ format: 'uuid', description: 'Becomes an alias of the survivor; not the survivor itself (merge.into_itself)' })
+  @IsUUID()
+  mergedUid!: string;
 }
 
 export class MergeDto {

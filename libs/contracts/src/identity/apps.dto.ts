@@ -50,7 +50,11 @@ export class RegisterAppRequestDto {
   @IsIn(APP_TYPES, { message: `type must be one of: ${APP_TYPES.join(', ')}` })
   type!: AppType;
 
-  @ApiProperty({ type: [String], example: ['https://portal.acme.example/callback'] })
+  @ApiProperty({
+    type: [String],
+    example: ['https://portal.acme.example/callback'],
+    description: 'Absolute https URIs (http only on localhost, 127.0.0.1 or [::1]), at most 2000 characters each, never with a fragment',
+  })
   @IsArray()
   @ArrayMinSize(1, { message: 'redirectUris must list at least one URI' })
   @ArrayMaxSize(20)

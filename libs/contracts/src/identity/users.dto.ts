@@ -27,7 +27,7 @@ export class UserFieldsDto {
   @Matches(EXTERNAL_ID, { message: 'externalId must be 1-200 printable characters without spaces' })
   externalId!: string;
 
-  @ApiProperty({ format: 'email' })
+  @ApiProperty({ format: 'idn-email' })
   @NormalizedToNfc()
   @IsEmail({}, { message: 'email must be an email address' })
   @Length(3, 254)
@@ -55,7 +55,7 @@ export class CreateUserRequestDto extends UserFieldsDto {
 }
 
 export class UpdateUserRequestDto {
-  @ApiPropertyOptional({ format: 'email' }) @NormalizedToNfc() @IsOptional() @IsEmail() @Length(3, 254) email?: string;
+  @ApiPropertyOptional({ format: 'idn-email' }) @NormalizedToNfc() @IsOptional() @IsEmail() @Length(3, 254) email?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() emailVerified?: boolean;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) @Matches(/\S/) displayName?: string;
   @ApiPropertyOptional({ enum: USER_LOCALES }) @IsOptional() @IsIn(USER_LOCALES) locale?: string;
@@ -66,7 +66,7 @@ export class UserListQueryDto extends PageQueryDto {
   @Matches(REGISTRY_ID_PATTERN, { message: 'registryId must look like reg_…' })
   registryId!: string;
 
-  @ApiPropertyOptional({ format: 'email', description: 'Exact match, case-insensitive' })
+  @ApiPropertyOptional({ format: 'idn-email', description: 'Exact match, case-insensitive' })
   @NormalizedToNfc()
   @IsOptional()
   @IsEmail()

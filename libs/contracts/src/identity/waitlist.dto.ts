@@ -19,7 +19,7 @@ export class CreateWaitlistRequestDto {
   @Matches(/\S/, { message: 'contactName must not be blank' })
   contactName!: string;
 
-  @ApiProperty({ format: 'email', maxLength: 254 })
+  @ApiProperty({ format: 'idn-email', maxLength: 254 })
   @IsEmail()
   @Length(3, 254)
   contactEmail!: string;

@@ -30,7 +30,7 @@ export class ManifestDto {
   @ApiProperty({ example: '{sectionId}@{version}#{clauseId}' }) citationFormat!: string;
   @ApiProperty({ example: '{policyId}@{version}' }) policyCitationFormat!: string;
   @ApiProperty({
-    example: 'sha256:3b1f…',
+    example: 'sha256:3b1f0c9e5a7d2b4f6e8a1c3d5b7f9e0a2c4e6b8d0f1a3c5e7b9d1f3a5c7e9b0d',
     pattern: '^sha256:[0-9a-f]{64}$',
     description: 'SHA-256 of the RFC 8785 canonical JSON of the whole content',
   })

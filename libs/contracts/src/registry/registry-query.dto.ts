@@ -38,7 +38,11 @@ export class VersionedReadQueryDto extends LanguageQueryDto {
 }
 
 export class PolicyReadQueryDto extends VersionedReadQueryDto {
-  @ApiPropertyOptional({ description: 'The version in force on this date (YYYY-MM-DD).', example: '2026-03-01' })
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'The version in force on this date (YYYY-MM-DD); not with `version` (400 registry.version_and_at).',
+    example: '2026-03-01',
+  })
   @IsOptional()
   @IsCalendarDay()
   at?: string;

@@ -102,6 +102,7 @@ export class SettlementRunDto {
   allocations!: Record<string, unknown>[];
   @ApiProperty({ example: 'sha256:…' }) digest!: string;
   @ApiProperty({
+    type: String,
     format: 'uuid',
     nullable: true,
     description: "The run this one corrects, if it is a correction: that run's allocation entries are reversed entry by entry in this run",
@@ -119,6 +120,7 @@ export class SettlementRunDto {
   })
   tiers!: Record<string, unknown>[];
   @ApiProperty({
+    type: String,
     format: 'uuid',
     nullable: true,
     description: 'The run that corrected this one; null while this run stands for its period',
@@ -192,7 +194,7 @@ export class SettlementChallengeDto {
   @ApiProperty({ example: 'sha256:…' }) rulesDigest!: string;
   @ApiProperty({ type: () => [SettlementAllocationDto], description: "Every participant, in the rule version's order" })
   allocations!: SettlementAllocationDto[];
-  @ApiProperty({ format: 'uuid', nullable: true }) correctsRunId!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) correctsRunId!: string | null;
   @ApiProperty({ type: () => [SettlementReversalDto], description: "For a correction: the corrected run's entries, each reversed" })
   reversals!: SettlementReversalDto[];
   @ApiProperty({ type: () => LocalizedTextDto, description: 'What would be posted, in words' }) summary!: LocalizedTextDto;
@@ -239,7 +241,8 @@ export class EquityLedgerEntryDto {
     description: "A run's allocation to the participant, or the reversal of an earlier allocation entry",
   })
   kind!: 'allocation' | 'reversal';
-  @ApiProperty({ format: 'uuid', nullable: true, description: 'For a reversal: the entry it reverses' }) reversesEntryId!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'For a reversal: the entry it reverses' }) reversesEntryId!:
+    string | null;
 }
 
 export class LedgerBalanceDto {

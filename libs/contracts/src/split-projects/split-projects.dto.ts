@@ -79,6 +79,14 @@ export class OperatingScenarioDto {
   @ApiProperty({ format: 'date-time', description: 'When the revision shown was made' }) revisedAt!: string;
 }
 
+/** One entry of a scenario's revision history. */
+export class ScenarioRevisionDto {
+  @ApiProperty() revision!: number;
+  @ApiProperty({ example: 'sha256:…', description: 'Digest of the split rules (currency, participants, tiers)' }) rulesDigest!: string;
+  @ApiProperty({ description: 'Who made it: `<subject kind>:<id>`' }) createdBy!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
 export class SplitProjectDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;

@@ -11,6 +11,7 @@ export function listDomainErrorCodes(document: DocumentWithSchemas, codes: Recor
   const property = schema?.properties?.['domainCode'];
   if (!property) return;
   property['enum'] = Object.keys(codes);
+  property['example'] = Object.keys(codes)[0];
   property['description'] = `${String(property['description'] ?? '')}. Categories: ${Object.entries(codes)
     .map(([code, category]) => `${code} → ${category}`)
     .join(', ')}`;

@@ -11,3 +11,4 @@ export * from './signed-in-partner';
 export * from './mcp-post';
 export * from './webhook-receiver';
 export * from './replica-clock';
+export * from './openapi-conformance';

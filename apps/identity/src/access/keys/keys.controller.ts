@@ -1,6 +1,21 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyDto, CreateKeyRequestDto, IssuedKeyDto, KeyListQueryDto, RotateKeyRequestDto } from '@stdreg/contracts';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import {
+  ApiKeyDto,
+  ApiPage,
+  CreateKeyRequestDto,
+  IssuedKeyDto,
+  KeyListQueryDto,
+  ProblemDetailsDto,
+  RotateKeyRequestDto,
+} from '@stdreg/contracts';
 import { actorOf, type KeyCaller } from '../callers/caller';
 import { Caller } from '../callers/caller.decorators';
 import { PlatformKeyAuth } from '../callers/caller.decorators';
@@ -13,6 +28,11 @@ export class KeysController {
   constructor(private readonly keys: KeysService) {}
 
   @Post()
+  @ApiUnprocessableEntityResponse({
+    description:
+      'An unknown organization, registry or supervisor, or registries of another organization (keys.organization_unknown, keys.registries_unknown, keys.registries_of_another_organization, keys.supervisor_unknown)',
+    type: ProblemDetailsDto,
+  })
   @ApiOperation({ summary: 'Create an app or platform key (the secret is shown once)' })
   @ApiCreatedResponse({ type: IssuedKeyDto })
   create(@Body() body: CreateKeyRequestDto, @Caller() caller: KeyCaller): Promise<IssuedKeyDto> {
@@ -21,6 +41,7 @@ export class KeysController {
 
   @Get()
   @ApiOperation({ summary: 'List keys (never their secrets)' })
+  @ApiPage(ApiKeyDto)
   list(@Query() query: KeyListQueryDto): Promise<{ items: ApiKeyDto[]; nextCursor: string | null }> {
     return this.keys.list(query);
   }
@@ -32,6 +53,7 @@ export class KeysController {
   }
 
   @Post(':keyId/rotate')
+  @ApiConflictResponse({ description: 'The key is revoked (keys.revoked)', type: ProblemDetailsDto })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Issue a new secret; the old one keeps working for the grace period',

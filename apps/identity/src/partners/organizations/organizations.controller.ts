@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateOrganizationRequestDto, PageQueryDto, OrganizationDto } from '@stdreg/contracts';
+import { ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPage, CreateOrganizationRequestDto, OrganizationDto, PageQueryDto, ProblemDetailsDto } from '@stdreg/contracts';
 import { actorOf, type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
 import { KeyAuth, PlatformKeyAuth } from '../../access/callers/caller.decorators';
@@ -21,11 +21,13 @@ export class OrganizationsController {
 
   @Get()
   @PlatformKeyAuth()
+  @ApiPage(OrganizationDto)
   list(@Query() query: PageQueryDto): Promise<{ items: OrganizationDto[]; nextCursor: string | null }> {
     return this.organizations.list(query);
   }
 
   @Get(':organizationId')
+  @ApiForbiddenResponse({ description: "Another organization's (organizations.not_own)", type: ProblemDetailsDto })
   @KeyAuth()
   @ApiOperation({ summary: 'An organization: any one with a platform key, its own with an app key' })
   @ApiOkResponse({ type: OrganizationDto })

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiPage, AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
 import { KeyAuth } from '../../access/callers/caller.decorators';
@@ -26,6 +34,7 @@ export class RegisteredAppsController {
 
   @Get()
   @ApiOperation({ summary: 'The apps bound to the calling key (all of them for a platform key)' })
+  @ApiPage(RegisteredAppDto)
   list(@Query() query: PageQueryDto, @Caller() caller: KeyCaller): Promise<{ items: RegisteredAppDto[]; nextCursor: string | null }> {
     return this.apps.list(caller, query);
   }
@@ -37,6 +46,8 @@ export class RegisteredAppsController {
   }
 
   @Delete(':registryId')
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiForbiddenResponse({ description: "An agent's key may not delete (apps.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete an app: its client can no longer sign anyone in, and unspent password links for its users stop working',

@@ -10,6 +10,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import {
+  ApiPage,
   ApproveWaitlistRequestDto,
   CreateWaitlistRequestDto,
   ProblemDetailsDto,
@@ -43,6 +44,7 @@ export class WaitlistController {
   @Get()
   @PlatformKeyAuth()
   @ApiOperation({ summary: 'Waitlist requests of one status (default pending), oldest first' })
+  @ApiPage(WaitlistRequestDto)
   list(@Query() query: WaitlistListQueryDto): Promise<{ items: WaitlistRequestDto[]; nextCursor: string | null }> {
     return this.waitlist.list(query);
   }

@@ -1,6 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ApiAcceptedResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import {
+  ApiPage,
   CreateWebhookEndpointRequestDto,
   PageQueryDto,
   RecoverWebhookDeliveriesRequestDto,
@@ -11,6 +22,7 @@ import {
   WebhookDeliveryQueryDto,
   WebhookEndpointDto,
   WebhookEndpointWithSecretDto,
+  ProblemDetailsDto,
 } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
@@ -24,6 +36,15 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @ApiForbiddenResponse({
+    description: "An agent's key (webhooks.agent_key_refused), or another organization's (webhooks.organization_not_own)",
+    type: ProblemDetailsDto,
+  })
+  @ApiConflictResponse({
+    description: 'The organization has as many endpoints as it may (webhooks.limit_reached)',
+    type: ProblemDetailsDto,
+  })
+  @ApiUnprocessableEntityResponse({ description: 'No such organization (webhooks.organization_unknown)', type: ProblemDetailsDto })
   @ApiOperation({ summary: "Register an endpoint for the organization's events of both services (the signing secret is shown once)" })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretDto })
   create(@Body() body: CreateWebhookEndpointRequestDto, @Caller() caller: KeyCaller): Promise<WebhookEndpointWithSecretDto> {
@@ -32,6 +53,7 @@ export class WebhooksController {
 
   @Get()
   @ApiOperation({ summary: "The organization's endpoints (every organization's for a platform key)" })
+  @ApiPage(WebhookEndpointDto)
   list(@Query() query: PageQueryDto, @Caller() caller: KeyCaller): Promise<{ items: WebhookEndpointDto[]; nextCursor: string | null }> {
     return this.webhooks.list(caller, query);
   }
@@ -43,6 +65,7 @@ export class WebhooksController {
   }
 
   @Patch(':endpointId')
+  @ApiForbiddenResponse({ description: "An agent's key (webhooks.agent_key_refused)", type: ProblemDetailsDto })
   @ApiOperation({ summary: 'Change the URL, event types, description, or enable/disable (enabling clears a disable for failures)' })
   @ApiOkResponse({ type: WebhookEndpointDto })
   update(
@@ -54,6 +77,7 @@ export class WebhooksController {
   }
 
   @Delete(':endpointId')
+  @ApiForbiddenResponse({ description: "An agent's key (webhooks.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)
   @ApiOperation({
     summary:
@@ -65,6 +89,7 @@ export class WebhooksController {
   }
 
   @Post(':endpointId/rotate-secret')
+  @ApiForbiddenResponse({ description: "An agent's key (webhooks.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(200)
   @ApiOperation({ summary: 'A new signing secret (shown once); the previous one signs beside it for overlapSeconds' })
   @ApiOkResponse({ type: WebhookEndpointWithSecretDto })
@@ -77,6 +102,7 @@ export class WebhooksController {
   }
 
   @Post(':endpointId/test')
+  @ApiConflictResponse({ description: 'The endpoint is disabled (webhooks.endpoint_not_enabled)', type: ProblemDetailsDto })
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a webhook.test event to this endpoint' })
   @ApiAcceptedResponse({ description: 'The test event is in the outbox; its delivery is listed with the others' })
@@ -86,6 +112,7 @@ export class WebhooksController {
 
   @Get(':endpointId/deliveries')
   @ApiOperation({ summary: "The endpoint's deliveries: status, attempts, last response code and (truncated) body, times" })
+  @ApiPage(WebhookDeliveryDto)
   deliveries(
     @Param('endpointId', ParseUUIDPipe) endpointId: string,
     @Query() query: WebhookDeliveryQueryDto,
@@ -95,6 +122,7 @@ export class WebhooksController {
   }
 
   @Post(':endpointId/deliveries/:deliveryId/replay')
+  @ApiConflictResponse({ description: 'The endpoint is disabled (webhooks.endpoint_not_enabled)', type: ProblemDetailsDto })
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a delivery again, with the same webhook-id' })
   @ApiAcceptedResponse({ type: WebhookDeliveryDto })
@@ -107,6 +135,7 @@ export class WebhooksController {
   }
 
   @Post(':endpointId/recover')
+  @ApiConflictResponse({ description: 'The endpoint is disabled (webhooks.endpoint_not_enabled)', type: ProblemDetailsDto })
   @HttpCode(202)
   @ApiOperation({
     summary:

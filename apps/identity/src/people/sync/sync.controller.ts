@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ProblemDetailsDto, SyncRecordDto, SyncRequestDto, SyncResultDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
@@ -14,6 +14,7 @@ export class SyncController {
   constructor(private readonly sync: SyncService) {}
 
   @Post()
+  @ApiForbiddenResponse({ description: "An agent's key may not delete records (users.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(200)
   @ApiOperation({
     summary: "Push a partner's user mirror for one registry: up to 1000 records in one transaction, idempotent, with a result per record",

@@ -1,6 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiPage, CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
 import { KeyAuth } from '../../access/callers/caller.decorators';
@@ -15,6 +24,7 @@ export class UsersController {
 
   @Get()
   @ApiOperation({ summary: 'The mirror records of a registry bound to the key, in id order' })
+  @ApiPage(UserDto)
   list(@Query() query: UserListQueryDto, @Caller() caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
     return this.users.list(query, caller);
   }
@@ -41,6 +51,8 @@ export class UsersController {
   }
 
   @Delete(':id')
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiForbiddenResponse({ description: "An agent's key may not delete (users.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a mirror record; its unified user goes too when nothing else refers to it' })
   delete(@Param('id', ParseUUIDPipe) id: string, @Caller() caller: KeyCaller): Promise<void> {
