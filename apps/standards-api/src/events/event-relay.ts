@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { MAX_HANDOVER_EVENTS } from '@stdreg/contracts';
+import { MAX_HANDOVER_EVENTS, shortenedText } from '@stdreg/contracts';
 import { JsonLogger, PollingLoop, recordParkedEvent, serviceUrl } from '@stdreg/server-kit';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import { EventsRepository, type OutboxRecord } from './events.repository';
@@ -94,7 +94,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       await response.body?.cancel();
       throw new Error(`identity answered ${response.status} to the event handover`);
     }
-    return { status: response.status, because: `${response.status} ${(await response.text()).slice(0, 1000)}` };
+    return { status: response.status, because: `${response.status} ${shortenedText(await response.text(), 1000, '…')}` };
   }
 
   /** Counts identity's refusal of one event: parked at the limit (1, the relay goes on), else thrown (it backs off). */

@@ -214,13 +214,10 @@ export class SigninService {
     if (!accountId || typeof clientId !== 'string') throw new errors.SessionNotFound('no signed-in user to consent');
     const existing = details.grantId ? await this.provider.Grant.find(details.grantId) : undefined;
     const grant = existing ?? new this.provider.Grant({ accountId, clientId });
-    const missing = details.prompt.details;
-    const oidcScope = missing['missingOIDCScope'] as string[] | undefined;
-    if (oidcScope?.length) grant.addOIDCScope(oidcScope.join(' '));
-    const oidcClaims = missing['missingOIDCClaims'] as string[] | undefined;
-    if (oidcClaims?.length) grant.addOIDCClaims(oidcClaims);
-    const resourceScopes = (missing['missingResourceScopes'] as Record<string, string[]> | undefined) ?? {};
-    for (const [indicator, scopes] of Object.entries(resourceScopes)) grant.addResourceScope(indicator, scopes.join(' '));
+    const asked = askedFor(details);
+    if (asked.oidcScope.length) grant.addOIDCScope(asked.oidcScope.join(' '));
+    if (asked.oidcClaims.length) grant.addOIDCClaims(asked.oidcClaims);
+    for (const [indicator, scopes] of Object.entries(asked.resourceScopes)) grant.addResourceScope(indicator, scopes.join(' '));
     // The provider stores the grant outside identity's transactions: the entry comes first, so no grant is without one.
     await this.recordConsent(details, 'success');
     return grant.save();
@@ -232,18 +229,14 @@ export class SigninService {
     const clientId = details.params['client_id'];
     if (!accountId || typeof clientId !== 'string') return;
     const client = await this.client(details);
-    const missing = details.prompt.details;
+    const { oidcScope, resourceScopes } = askedFor(details);
     await this.audit.record(
       { kind: 'human', id: accountId },
       {
         action: 'signin.consent',
         target: clientId,
         outcome,
-        detail: {
-          agentClient: client ? isAgentClient(client) : false,
-          scope: (missing['missingOIDCScope'] as string[] | undefined) ?? [],
-          resourceScopes: (missing['missingResourceScopes'] as Record<string, string[]> | undefined) ?? {},
-        },
+        detail: { agentClient: client ? isAgentClient(client) : false, scope: oidcScope, resourceScopes },
       },
     );
   }
@@ -280,6 +273,20 @@ function agentOf(client: { clientId: string; clientName?: string; tokenEndpointA
   if (!isAgentClient(client)) return null;
   const document = client.clientId.startsWith('https://') ? URL.parse(client.clientId) : null;
   return { name: client.clientName ?? null, clientId: client.clientId, publishedBy: document?.host ?? null };
+}
+
+/** What the consent prompt asks the person for: what the client's grant does not hold yet. */
+function askedFor(details: InteractionDetails): {
+  oidcScope: string[];
+  oidcClaims: string[];
+  resourceScopes: Record<string, string[]>;
+} {
+  const missing = details.prompt.details;
+  return {
+    oidcScope: (missing['missingOIDCScope'] as string[] | undefined) ?? [],
+    oidcClaims: (missing['missingOIDCClaims'] as string[] | undefined) ?? [],
+    resourceScopes: (missing['missingResourceScopes'] as Record<string, string[]> | undefined) ?? {},
+  };
 }
 
 function formOf(req: Request): Record<string, string | undefined> {
