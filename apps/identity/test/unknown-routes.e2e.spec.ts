@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { rawHttpExchange } from '@stdreg/server-kit/testing';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 let running: RunningIdentity;
@@ -78,5 +80,20 @@ describe('a request no route takes', () => {
     expect(discovery.body.issuer).toMatch(/\/oidc$/);
     const token = await request(running.server).post('/oidc/token').type('form').send({ grant_type: 'nope' });
     expect([token.status, token.body.error]).toEqual([400, 'invalid_request']);
+  });
+
+  it("refuses a header field held twice before the provider's mount too", async () => {
+    await new Promise<void>((resolve) => running.server.listen(0, '127.0.0.1', resolve));
+    const { port } = running.server.address() as AddressInfo;
+    const ask = (path: string, lines: string) => rawHttpExchange(port, `GET ${path} HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`);
+    for (const path of ['/oidc/.well-known/openid-configuration', '/v1/organizations']) {
+      const twice = await ask(
+        path,
+        `Host: 127.0.0.1:${port}\r\nAuthorization: Bearer ${running.platformKey}\r\nAuthorization: Bearer x\r\n`,
+      );
+      expect([path, twice.status, JSON.parse(twice.body).code]).toEqual([path, 400, 'validation_failed']);
+      const once = await ask(path, `Host: 127.0.0.1:${port}\r\nAuthorization: Bearer ${running.platformKey}\r\n`);
+      expect([path, once.status]).toEqual([path, 200]);
+    }
   });
 });

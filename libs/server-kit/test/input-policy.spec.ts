@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  headerInputProblem,
   jsonInputProblem,
   MAX_JSON_DEPTH,
   MAX_JSON_FIELDS,
@@ -97,5 +98,16 @@ describe('the input policy', () => {
     expect(urlInputProblem('/oidc/auth?client_id=%ED%A0%80')?.message).toContain('percent-encoded UTF-8');
     expect(urlInputProblem('/v1/users?email=li%2Bwei%40example.com&limit=5')).toBeNull();
     expect(urlInputProblem('/api/v2/standards/%E4%B8%AD%E6%96%87')).toBeNull();
+  });
+
+  it('names the first header field held twice of those a request may hold once, in any letter case', () => {
+    expect(headerInputProblem(['Host', 'a', 'Accept', 'x', 'Accept', 'y', 'Authorization', 'b'])).toBeNull();
+    expect(headerInputProblem(['Host', 'a', 'HOST', 'a'])).toEqual({
+      field: 'host',
+      message: 'the request has more than one host header field',
+    });
+    expect(headerInputProblem(['content-type', 'a', 'Authorization', 'b', 'Content-Type', 'a'])?.field).toBe('content-type');
+    expect(headerInputProblem(['Host', 'a b'])?.field).toBe('host');
+    expect(headerInputProblem([])).toBeNull();
   });
 });

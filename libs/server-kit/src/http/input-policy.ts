@@ -123,6 +123,35 @@ export function urlInputPolicy(request: Request, _response: Response, next: Next
   next(problem ? new RefusedInput(problem) : undefined);
 }
 
+/**
+ * Header fields a request may hold once. RFC 9112 (3.2) requires a 400 for a request with more than one Host line;
+ * of two Authorization or Content-Type lines Node keeps the first, where a proxy or gateway in front may read the last.
+ */
+const SINGLE_FIELDS = new Set(['host', 'authorization', 'content-type']);
+
+/** RFC 3986's `host [ ":" port ]`: an IP literal in brackets or a registered name (empty included), then digits. */
+const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~%!$&'()*+,;=-]+\]|[0-9A-Za-z._~%!$&'()*+,;=-]*)(?::[0-9]*)?$/;
+
+/** The first header field a request holds twice of those it may hold once, or a Host value that is no `host[:port]`. */
+export function headerInputProblem(rawHeaders: readonly string[]): FieldError | null {
+  const seen = new Set<string>();
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!.toLowerCase();
+    if (!SINGLE_FIELDS.has(name)) continue;
+    if (seen.has(name)) return { field: name, message: `the request has more than one ${name} header field` };
+    if (name === 'host' && !HOST_VALUE.test(rawHeaders[index + 1] ?? ''))
+      return { field: 'host', message: 'the Host header field is not a host with an optional port' };
+    seen.add(name);
+  }
+  return null;
+}
+
+/** Refuses, before any route runs, a request whose header fields are ambiguous (headerInputProblem). */
+export function headerInputPolicy(request: Request, _response: Response, next: NextFunction): void {
+  const problem = headerInputProblem(request.rawHeaders);
+  next(problem ? new RefusedInput(problem) : undefined);
+}
+
 /** Refuses a parsed body nested too deep or holding text that is not storable. */
 export function bodyInputPolicy(request: Request, _response: Response, next: NextFunction): void {
   const problem = request.body === undefined ? null : jsonInputProblem(request.body);

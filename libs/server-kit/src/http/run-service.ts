@@ -6,7 +6,7 @@ import { loadConfigOrExit } from '../config/load-config';
 import type { CommonServiceConfig } from '../config/common-config';
 import { JsonLogger } from '../logging/json-logger';
 import { configureHttpApp } from './configure-app';
-import { urlInputPolicy } from './input-policy';
+import { headerInputPolicy, urlInputPolicy } from './input-policy';
 import { notStoredUnlessRouteSays } from './cache-policy';
 import { keepIdleConnectionsOpen } from './idle-connections';
 import { answerUnparsableRequests } from './unparsable-requests';
@@ -47,8 +47,9 @@ export async function applyServiceKit<C extends CommonServiceConfig>(
   answerUnparsableRequests(app.getHttpServer());
   keepIdleConnectionsOpen(app.getHttpServer());
   // Before everything, the sub-applications of beforeKit included: no answer is cacheable unless its route says so,
-  // and no route sees a URL it cannot store.
+  // and no route sees a URL it cannot store or header fields it could read two ways.
   app.use(notStoredUnlessRouteSays);
+  app.use(headerInputPolicy);
   app.use(urlInputPolicy);
   definition.beforeKit?.(app, config);
   configureHttpApp(app, {

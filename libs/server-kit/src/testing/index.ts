@@ -12,3 +12,4 @@ export * from './mcp-post';
 export * from './webhook-receiver';
 export * from './replica-clock';
 export * from './openapi-conformance';
+export * from './raw-http';
