@@ -153,12 +153,13 @@ async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): P
     for await (const chunk of body) {
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= MAX_RESPONSE_BYTES) break;
+      if (size >= MAX_RESPONSE_BYTES) {
+        body.destroy();
+        break;
+      }
     }
   } catch {
-    // Cut short or timed out: what came is kept.
-  } finally {
-    body.destroy();
+    // Cut short or timed out (the stream is destroyed already): what came is kept.
   }
   return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
 }
