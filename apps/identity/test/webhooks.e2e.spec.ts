@@ -572,6 +572,31 @@ describe('delivery', () => {
     await new Promise<void>((resolve) => endless.close(() => resolve()));
   });
 
+  it("counts an answer by its status though its body is cut short or still coming at the time limit: a 2xx delivered, a 410's and a 503's status and Retry-After kept", async () => {
+    const trickling = createHttpServer((incoming, response) => {
+      incoming.resume();
+      const [status, ending] = incoming.url!.slice(1).split('-') as [string, 'cut' | 'slow'];
+      response.writeHead(Number(status), { 'retry-after': '120', 'content-length': '1000' });
+      response.write('started');
+      if (ending === 'cut') setImmediate(() => response.socket?.destroy());
+      else {
+        const more = setInterval(() => response.write('.'), 100);
+        response.on('close', () => clearInterval(more));
+      }
+    });
+    await new Promise<void>((resolve) => trickling.listen(0, '127.0.0.1', resolve));
+    const transport = new WebhookTransport({ allowLoopback: true, allowPrivate: false, timeoutMs: 1000 });
+    const send = (path: string) => transport.send(`http://127.0.0.1:${(trickling.address() as AddressInfo).port}/${path}`, '{}', {});
+    for (const ending of ['cut', 'slow']) {
+      expect(await send(`200-${ending}`)).toMatchObject({ ok: true, status: 200, error: null, body: expect.stringMatching(/^started/) });
+      expect(await send(`410-${ending}`)).toMatchObject({ ok: false, status: 410, error: 'answered 410' });
+      expect(await send(`503-${ending}`)).toMatchObject({ ok: false, status: 503, retryAfterSeconds: 120 });
+    }
+    await transport.close();
+    trickling.closeAllConnections();
+    await new Promise<void>((resolve) => trickling.close(() => resolve()));
+  });
+
   it('follows no redirect, and keeps only the start of a long answer', async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
     receiver.answer(partner.path, 307, 'x'.repeat(5000), { location: receiver.url('/elsewhere') });

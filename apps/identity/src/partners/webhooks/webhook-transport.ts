@@ -140,16 +140,26 @@ export function retryAfter(header: string | string[] | undefined, now: number = 
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/**
+ * What arrives of an answer's body, up to the bound. The status has been given by then and decides the attempt
+ * (Standard Webhooks: "successful if it was responded to with a 2xx status code"), so a body cut short or still
+ * coming at the time limit ends the read with what came, never the attempt: a 2xx stays delivered, a 410 still
+ * stops the endpoint, a 503's Retry-After still holds.
+ */
 async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_RESPONSE_BYTES) {
-      body.destroy();
-      break;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MAX_RESPONSE_BYTES) {
+        body.destroy();
+        break;
+      }
     }
+  } catch {
+    // Cut short or timed out (the stream is destroyed already): what came is kept.
   }
   return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
 }
