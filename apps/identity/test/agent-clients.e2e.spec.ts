@@ -218,6 +218,30 @@ describe('Dynamic Client Registration makes public agent clients', () => {
     expect(await storedClients()).toBe(before);
   });
 
+  it('refuses a client name that would show a person something else on the consent page, and stores nothing', async () => {
+    const storedClients = async () =>
+      Number((await scene.identity.dataSource.query(`SELECT count(*) AS n FROM oidc_model WHERE model = 'Client'`))[0].n);
+    const before = await storedClients();
+    for (const [field, name] of [
+      ['client_name', 'Desk Agent \u202Etnega elbatsurt'],
+      ['client_name', '\u2066Desk\u2069 Agent'],
+      ['client_name', 'Desk Agent\nApproved by your administrator'],
+      ['client_name', '\u200B\u3164'],
+    ] as const) {
+      const { status, body } = await register({ client_name: 'Desk Agent', [field]: name, redirect_uris: ['http://127.0.0.1/callback'] });
+      expect([name, status, body['error']]).toEqual([name, 400, 'invalid_client_metadata']);
+      expect(body['error_description']).toMatch(new RegExp(`^${field} must`));
+    }
+    expect(await storedClients()).toBe(before);
+    const tagged = await register({ client_name: 'Desk Agent', 'client_name#fr': 'Agent \u202E', redirect_uris: ['http://127.0.0.1/cb'] });
+    expect([tagged.status, tagged.body['client_name#fr']]).toEqual([201, undefined]);
+    const mixed = await register({
+      client_name: '\u0645\u0633\u0627\u0639\u062F Desk \u{1F9D1}\u200D\u{1F4BB}',
+      redirect_uris: ['http://127.0.0.1/cb'],
+    });
+    expect(mixed.status).toBe(201);
+  });
+
   it('answers hostile metadata with a 201 or an OAuth error, never a 5xx, and stores a client only when it answers 201', async () => {
     // JSON the body parser can give: objects whose own toString, valueOf or __proto__ is data, arrays of them, any value.
     const prototypeKeyed = fc

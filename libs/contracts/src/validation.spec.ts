@@ -1,5 +1,14 @@
+import fc from 'fast-check';
+import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { IsRealDateTime } from './validation';
+import { displayTextProblem, IsRealDateTime } from './validation';
+import { CreateKeyRequestDto } from './identity/keys.dto';
+import { CreateUserRequestDto, UpdateUserRequestDto } from './identity/users.dto';
+import { RegisterAppRequestDto } from './identity/apps.dto';
+import { CreateWaitlistRequestDto } from './identity/waitlist.dto';
+import { CreateOrganizationRequestDto } from './identity/organizations.dto';
+import { CreateSplitProjectRequestDto, NewScenarioDto } from './split-projects/split-projects.dto';
+import { CreateWebhookEndpointRequestDto } from './events/webhooks.dto';
 
 class Timed {
   @IsRealDateTime()
@@ -23,5 +32,91 @@ describe('IsRealDateTime', () => {
 
   it('refuses a day the calendar does not have', () => {
     expect(messagesFor('2026-02-30T00:00:00Z')).toContain('periodEnd must be a real calendar date and time');
+  });
+});
+
+// Outside examples: the Trojan Source paper's characters (CVE-2021-42574), Unicode's Default_Ignorable_Code_Point
+// characters that render as nothing, C0 and C1 controls, and the line and paragraph separators.
+const BIDI_CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+const INVISIBLE = ['\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u3164', '\u115F', '\u00AD', '\u034F', ' ', '\u3000', '\u00A0'];
+const CONTROLS = ['\u0000', '\u0007', '\u001B', '\u007F', '\u0085', '\u009B'];
+
+describe('displayTextProblem', () => {
+  const visibleText = fc.string({ unit: 'grapheme', minLength: 1 }).filter((text) => displayTextProblem(text) === null);
+
+  it('accepts names in any script, with emoji and the marks that order mixed scripts', () => {
+    for (const name of [
+      'Acme',
+      '\u6807\u51C6\u6CE8\u518C',
+      '\u0645\u0633\u0627\u0639\u062F',
+      'A\u200Fb',
+      '\u{1F9D1}\u200D\u{1F4BB} Studio',
+      'Caf\u00E9',
+    ])
+      expect([name, displayTextProblem(name)]).toEqual([name, null]);
+  });
+
+  it('refuses a bidirectional control or a control character wherever it sits', () => {
+    fc.assert(
+      fc.property(visibleText, fc.constantFrom(...BIDI_CONTROLS, ...CONTROLS, '\n', '\t', '\u2028'), fc.nat(), (text, bad, at) => {
+        const position = at % (text.length + 1);
+        expect(displayTextProblem(`${text.slice(0, position)}${bad}${text.slice(position)}`)).not.toBeNull();
+      }),
+    );
+  });
+
+  it('keeps tabs and line breaks in a text of lines, and nothing else it refuses', () => {
+    expect(displayTextProblem('first line\n\tsecond\r\n', { lines: true })).toBeNull();
+    for (const bad of [...BIDI_CONTROLS, ...CONTROLS]) expect(displayTextProblem(`a${bad}b`, { lines: true })).not.toBeNull();
+  });
+
+  it('calls a text blank when nothing in it shows', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...INVISIBLE), { minLength: 1, maxLength: 8 }), (parts) => {
+        expect(displayTextProblem(parts.join(''))).toBe('must not be blank');
+      }),
+    );
+  });
+});
+
+describe('every name and description people read', () => {
+  const cases: [new () => object, Record<string, unknown>, string][] = [
+    [CreateKeyRequestDto, { class: 'app', name: '' }, 'name'],
+    [
+      CreateUserRequestDto,
+      {
+        externalId: 'e-1',
+        email: 'a@example.com',
+        emailVerified: true,
+        locale: 'en',
+        registryId: 'reg_00000000000000000000',
+        displayName: '',
+      },
+      'displayName',
+    ],
+    [UpdateUserRequestDto, { displayName: '' }, 'displayName'],
+    [RegisterAppRequestDto, { type: 'web', redirectUris: ['https://a.example/cb'], name: '' }, 'name'],
+    [CreateWaitlistRequestDto, { organizationName: 'Acme', contactName: '', contactEmail: 'a@example.com', useCase: 'x' }, 'contactName'],
+    [CreateWaitlistRequestDto, { organizationName: '', contactName: 'A', contactEmail: 'a@example.com', useCase: 'x' }, 'organizationName'],
+    [CreateOrganizationRequestDto, { name: '' }, 'name'],
+    [CreateSplitProjectRequestDto, { name: '' }, 'name'],
+    [NewScenarioDto, { name: '' }, 'name'],
+    [CreateWebhookEndpointRequestDto, { url: 'https://a.example/hook', eventTypes: ['role.granted'], description: '' }, 'description'],
+  ];
+
+  it('refuses a bidirectional override, a control character or a name nothing of which shows', () => {
+    for (const [dto, plain, field] of cases) {
+      for (const bad of ['Acme \u202Eevil', 'Acme\u001B[31m', '\u200B\u3164']) {
+        const errors = validateSync(plainToInstance(dto, { ...plain, [field]: bad }) as object);
+        expect([dto.name, field, bad, errors.find((error) => error.property === field)?.constraints?.['isDisplayText']]).toEqual([
+          dto.name,
+          field,
+          bad,
+          expect.stringMatching(new RegExp(`^${field} must`)),
+        ]);
+      }
+      const good = validateSync(plainToInstance(dto, { ...plain, [field]: 'Acme \u6807\u51C6' }) as object);
+      expect([dto.name, good.filter((error) => error.property === field)]).toEqual([dto.name, []]);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsISO8601, IsRFC3339, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsRFC3339, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 /** The decorators as if stacked in this order: applied last to first, as TypeScript applies a stack. */
 function allOf(...decorators: PropertyDecorator[]): PropertyDecorator {
@@ -40,4 +40,38 @@ export function IsCalendarDay(): PropertyDecorator {
  */
 export function NormalizedToNfc(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.normalize('NFC') : value));
+}
+
+// Control characters (C0, DEL, C1) and, in a text of one line, the line and paragraph separators.
+const LINE_CONTROLS = /[\p{Cc}\u2028\u2029]/u;
+// A text of lines keeps its tabs and line breaks.
+const CONTROLS_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]/u;
+// The embeddings, overrides and isolates, which display a text in another order than it is stored (CVE-2021-42574).
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+// A character that shows: neither white space nor one a renderer may leave invisible (zero widths, the Hangul fillers).
+const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u;
+
+/** Why a text people will read as a name or a description cannot be accepted, or null when it can. */
+export function displayTextProblem(text: string, options: { lines?: boolean } = {}): string | null {
+  if ((options.lines ? CONTROLS_BUT_LINE_BREAKS : LINE_CONTROLS).test(text))
+    return options.lines
+      ? 'must not contain control characters other than tabs and line breaks'
+      : 'must be one line without control characters';
+  if (BIDI_CONTROLS.test(text)) return 'must not contain bidirectional embedding, override or isolate characters';
+  if (!VISIBLE.test(text)) return 'must not be blank';
+  return null;
+}
+
+/**
+ * Text that people read (a name, a description): something visible, no control characters, and nothing that displays
+ * it in another order than it is stored. `lines`: tabs and line breaks allowed.
+ */
+export function IsDisplayText(options: { lines?: boolean } = {}): PropertyDecorator {
+  return ValidateBy({
+    name: 'isDisplayText',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && displayTextProblem(value, options) === null,
+      defaultMessage: (args) => `${args?.property ?? 'text'} ${displayTextProblem(String(args?.value), options) ?? 'must be text'}`,
+    },
+  });
 }

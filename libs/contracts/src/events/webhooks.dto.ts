@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { PageQueryDto } from '../pagination';
-import { IsRealDateTime } from '../validation';
+import { IsDisplayText, IsRealDateTime } from '../validation';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -52,6 +52,7 @@ export class CreateWebhookEndpointRequestDto {
   @IsOptional()
   @IsString()
   @MaxLength(500)
+  @IsDisplayText({ lines: true })
   description?: string;
 
   @ApiPropertyOptional({ default: true })

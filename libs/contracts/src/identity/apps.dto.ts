@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, ValidateBy, type ValidationOptions } from 'class-validator';
+import { IsDisplayText } from '../validation';
 
 export const APP_TYPES = ['Traditional'] as const;
 export type AppType = (typeof APP_TYPES)[number];
@@ -43,7 +44,7 @@ export class RegisterAppRequestDto {
   @ApiProperty({ example: 'Acme Revenue Portal', maxLength: 100 })
   @IsString()
   @Length(1, 100)
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @IsDisplayText()
   name!: string;
 
   @ApiProperty({ enum: APP_TYPES, description: 'Traditional: a confidential web client using the authorization code flow' })

@@ -3,15 +3,15 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEnum, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import { KeyClass } from './key-class';
 import { PageQueryDto } from '../pagination';
+import { IsDisplayText } from '../validation';
 
 export const REGISTRY_ID_PATTERN = /^reg_[0-9a-z]{20}$/;
-const NAME_PATTERN = /\S/;
 
 export class CreateKeyRequestDto {
   @ApiProperty({ example: 'Acme partner key', maxLength: 100 })
   @IsString()
   @Length(1, 100)
-  @Matches(NAME_PATTERN, { message: 'name must not be blank' })
+  @IsDisplayText()
   name!: string;
 
   @ApiProperty({ enum: KeyClass, enumName: 'KeyClass' })

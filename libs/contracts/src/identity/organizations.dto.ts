@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length, Matches } from 'class-validator';
+import { IsString, Length } from 'class-validator';
+import { IsDisplayText } from '../validation';
 
 export class CreateOrganizationRequestDto {
   @ApiProperty({ maxLength: 200 })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @IsDisplayText()
   name!: string;
 }
 

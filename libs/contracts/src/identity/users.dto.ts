@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { REGISTRY_ID_PATTERN } from './keys.dto';
 import { PageQueryDto } from '../pagination';
-import { NormalizedToNfc } from '../validation';
+import { IsDisplayText, NormalizedToNfc } from '../validation';
 
 export const USER_LOCALES = ['en', 'zh-Hans'] as const;
 export const MAX_SYNC_RECORDS = 1000;
@@ -40,7 +40,7 @@ export class UserFieldsDto {
   @ApiProperty({ maxLength: 200 })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'displayName must not be blank' })
+  @IsDisplayText()
   displayName!: string;
 
   @ApiProperty({ enum: USER_LOCALES })
@@ -57,7 +57,7 @@ export class CreateUserRequestDto extends UserFieldsDto {
 export class UpdateUserRequestDto {
   @ApiPropertyOptional({ format: 'idn-email' }) @NormalizedToNfc() @IsOptional() @IsEmail() @Length(3, 254) email?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() emailVerified?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) @Matches(/\S/) displayName?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) @IsDisplayText() displayName?: string;
   @ApiPropertyOptional({ enum: USER_LOCALES }) @IsOptional() @IsIn(USER_LOCALES) locale?: string;
 }
 

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { IssuedKeyDto } from './keys.dto';
 import { PageQueryDto } from '../pagination';
+import { IsDisplayText } from '../validation';
 
 export const WAITLIST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
@@ -10,13 +11,13 @@ export class CreateWaitlistRequestDto {
   @ApiProperty({ maxLength: 200 })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'organizationName must not be blank' })
+  @IsDisplayText()
   organizationName!: string;
 
   @ApiProperty({ maxLength: 200 })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'contactName must not be blank' })
+  @IsDisplayText()
   contactName!: string;
 
   @ApiProperty({ format: 'idn-email', maxLength: 254 })
@@ -27,7 +28,7 @@ export class CreateWaitlistRequestDto {
   @ApiProperty({ maxLength: 2000, description: 'What the organization wants to build' })
   @IsString()
   @Length(1, 2000)
-  @Matches(/\S/, { message: 'useCase must not be blank' })
+  @IsDisplayText({ lines: true })
   useCase!: string;
 }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
-import { IsStoredInteger } from '../validation';
+import { IsDisplayText, IsStoredInteger } from '../validation';
 
 export const ORGANIZATION_HEADER = 'X-Organization-Id';
 
@@ -9,7 +9,7 @@ export class NewScenarioDto {
   @ApiProperty({ maxLength: 200, example: 'Baseline' })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @IsDisplayText()
   name!: string;
 
   @ApiProperty({
@@ -26,7 +26,7 @@ export class CreateSplitProjectRequestDto {
   @ApiProperty({ maxLength: 200, example: 'Studio revenue share 2026' })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @IsDisplayText()
   name!: string;
 
   @ApiProperty({ example: 'EUR', description: 'ISO 4217; the scenario content must use the same currency' })
@@ -57,7 +57,7 @@ export class BranchScenarioRequestDto {
   @ApiProperty({ maxLength: 200 })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @IsDisplayText()
   name!: string;
 }
 

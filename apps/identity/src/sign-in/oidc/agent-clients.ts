@@ -1,6 +1,6 @@
 import { errors } from 'oidc-provider';
 import { jsonInputProblem, unconvertibleField } from '@stdreg/server-kit';
-import { shortenedText } from '@stdreg/contracts';
+import { displayTextProblem, shortenedText } from '@stdreg/contracts';
 
 /** The client metadata property that marks an agent client ("agent"); identity sets it, a client cannot. */
 export const AGENT_CLIENT_KIND_PROPERTY = 'client_kind';
@@ -46,6 +46,9 @@ export function agentClientMetadata(
   // Stored as JSON in PostgreSQL, which holds no NUL and no unpaired surrogate: refused here, not a 500 at the store.
   const unstorable = jsonInputProblem(metadata);
   if (unstorable !== null) throw new errors.InvalidClientMetadata(unstorable.message);
+  // The consent page shows a person the client's name (the provider keeps no language-tagged `client_name#fr`).
+  const nameProblem = metadata['client_name'] === undefined ? null : displayTextProblem(String(metadata['client_name']));
+  if (nameProblem !== null) throw new errors.InvalidClientMetadata(`client_name ${nameProblem}`);
   metadata[AGENT_CLIENT_KIND_PROPERTY] = 'agent';
   // RFC 7591 §3.2.1 lets the server choose: an agent client never holds a secret.
   metadata['token_endpoint_auth_method'] = 'none';
