@@ -1,7 +1,8 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { KeyClass } from '@stdreg/contracts';
-import { bearerCredential } from '@stdreg/server-kit';
+import { bearerCredential, type DomainError } from '@stdreg/server-kit';
 import { AuditService } from '../../platform/audit-trail/audit.service';
 import { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { actorOf, type RequestWithCaller } from './caller';
@@ -47,13 +48,39 @@ export class KeyRateLimitGuard implements CanActivate {
   }
 }
 
-/** Platform-class keys only; an app key gets 403. */
+/**
+ * What a keyed route asks of its key beyond being valid: a platform key, or any key but an agent's (AGT-1), refused
+ * with the route's own domain error. An agent's key is always of the app class, so a platform-only route refuses it too.
+ */
+export type KeyRequirement = { platformKey: true } | { notAgentKey: () => DomainError };
+
+const KEY_REQUIREMENT = 'identity:key-requirement';
+
+export const RequireOfKey = (requirement: KeyRequirement) => SetMetadata(KEY_REQUIREMENT, requirement);
+
+/** The requirement a route declares of its key (on the handler, else on its controller); none for any valid key. */
+export function keyRequirementOf(
+  reflector: Reflector,
+  handler: ReturnType<ExecutionContext['getHandler']>,
+  controller: ReturnType<ExecutionContext['getClass']>,
+): KeyRequirement | undefined {
+  return reflector.getAllAndOverride<KeyRequirement | undefined>(KEY_REQUIREMENT, [handler, controller]);
+}
+
+/** Where a keyed route's declared requirement is kept; runs after KeyAuthGuard and the rate limit, as the services' checks did. */
 @Injectable()
-export class PlatformKeyGuard implements CanActivate {
+export class KeyRequirementGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
   canActivate(context: ExecutionContext): boolean {
     const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
-    if (caller?.keyClass !== KeyClass.Platform) {
-      throw platformKeyRequired();
+    if (!caller) throw new Error('KeyRequirementGuard needs KeyAuthGuard before it');
+    const requirement = keyRequirementOf(this.reflector, context.getHandler(), context.getClass());
+    if (!requirement) return true;
+    if ('platformKey' in requirement) {
+      if (caller.keyClass !== KeyClass.Platform) throw platformKeyRequired();
+    } else if (caller.agentSupervisorUid !== null) {
+      throw requirement.notAgentKey();
     }
     return true;
   }
