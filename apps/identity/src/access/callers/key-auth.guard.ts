@@ -1,11 +1,10 @@
 import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { KeyClass } from '@stdreg/contracts';
 import { bearerCredential, type DomainError } from '@stdreg/server-kit';
 import { AuditService } from '../../platform/audit-trail/audit.service';
 import { RateLimiter } from '../../platform/rate-limit/rate-limiter';
-import { actorOf, type RequestWithCaller } from './caller';
+import { actorOf, keyKindOf, type RequestWithCaller } from './caller';
 import { credentialInvalid, credentialMissing, platformKeyRequired } from './callers.errors';
 import { KeyAuthentication } from './key-authentication';
 
@@ -28,7 +27,7 @@ export class KeyAuthGuard implements CanActivate {
     const caller = await this.keys.authenticate(key);
     if (!caller) throw credentialInvalid('unknown, revoked or expired key');
     request.caller = caller;
-    if (caller.keyClass === KeyClass.Platform || caller.agentSupervisorUid !== null) {
+    if (keyKindOf(caller).kind !== 'app_key') {
       await this.audit.record(actorOf(caller), { action: 'key.use', target: `${request.method} ${request.originalUrl.split('?')[0]}` });
     }
     return true;
@@ -77,9 +76,10 @@ export class KeyRequirementGuard implements CanActivate {
     if (!caller) throw new Error('KeyRequirementGuard needs KeyAuthGuard before it');
     const requirement = keyRequirementOf(this.reflector, context.getHandler(), context.getClass());
     if (!requirement) return true;
+    const key = keyKindOf(caller);
     if ('platformKey' in requirement) {
-      if (caller.keyClass !== KeyClass.Platform) throw platformKeyRequired();
-    } else if (caller.agentSupervisorUid !== null) {
+      if (key.kind !== 'platform_key') throw platformKeyRequired();
+    } else if (key.kind === 'agent') {
       throw requirement.notAgentKey();
     }
     return true;
