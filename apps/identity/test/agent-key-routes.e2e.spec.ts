@@ -31,7 +31,7 @@ interface Route {
   method: RequestMethod;
   path: string;
   guards: unknown[];
-  requirement: KeyRequirement | undefined;
+  requirement: KeyRequirement;
 }
 
 const WRITES = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH, RequestMethod.DELETE]);
@@ -71,10 +71,14 @@ function routesOf(identity: RunningIdentity): Route[] {
   });
 }
 
+/** Whether a keyed route's requirement refuses an agent's key: a platform key (an agent's is an app key), or not an agent's. */
+function keyRequirementRefusesAgents(route: Route): boolean {
+  return route.guards.includes(KeyAuthGuard) && (route.requirement.platformKey === true || route.requirement.notAgentKey !== undefined);
+}
+
 /** Whether the route declares that an agent's key may not call it, where who calls is checked. */
 function refusesAgentKeys(route: Route): boolean {
-  if (route.guards.includes(ServiceTokenGuard)) return true;
-  return route.guards.includes(KeyAuthGuard) && route.requirement !== undefined;
+  return route.guards.includes(ServiceTokenGuard) || keyRequirementRefusesAgents(route);
 }
 
 let identity: RunningIdentity;
@@ -129,15 +133,14 @@ describe("which of identity's write routes an agent's key may call", () => {
 
   it("is refused, on every route whose key requirement refuses it, with that route's code and before anything is read", async () => {
     const agent = await agentKey();
-    const keyed = routes.filter((route) => route.guards.includes(KeyAuthGuard) && route.requirement !== undefined);
-    expect(keyed.filter((route) => route.requirement && 'notAgentKey' in route.requirement).length).toBeGreaterThanOrEqual(8);
+    const keyed = routes.filter(keyRequirementRefusesAgents);
+    expect(keyed.filter((route) => route.requirement.notAgentKey !== undefined).length).toBeGreaterThanOrEqual(8);
     const wrong: unknown[] = [];
     for (const route of keyed) {
       const path = `/v1${route.path.replace(/:[A-Za-z]+/g, () => randomUUID())}`;
       const method = RequestMethod[route.method].toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
       const answer = await request(identity.server)[method](path).set('Authorization', `Bearer ${agent}`).send({});
-      const code =
-        route.requirement && 'notAgentKey' in route.requirement ? route.requirement.notAgentKey().domainCode : 'keys.platform_key_required';
+      const code = route.requirement.platformKey ? 'keys.platform_key_required' : route.requirement.notAgentKey?.().domainCode;
       const seen = { route: route.name, status: answer.status, code: answer.body.code, domainCode: answer.body.domainCode };
       const expected = { route: route.name, status: 403, code: 'forbidden', domainCode: code };
       if (JSON.stringify(seen) !== JSON.stringify(expected)) wrong.push(seen);

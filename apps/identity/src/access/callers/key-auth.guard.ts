@@ -51,19 +51,23 @@ export class KeyRateLimitGuard implements CanActivate {
  * What a keyed route asks of its key beyond being valid: a platform key, or any key but an agent's (AGT-1), refused
  * with the route's own domain error. An agent's key is always of the app class, so a platform-only route refuses it too.
  */
-export type KeyRequirement = { platformKey: true } | { notAgentKey: () => DomainError };
+export interface KeyRequirement {
+  platformKey?: true;
+  notAgentKey?: () => DomainError;
+}
 
 const KEY_REQUIREMENT = 'identity:key-requirement';
 
 export const RequireOfKey = (requirement: KeyRequirement) => SetMetadata(KEY_REQUIREMENT, requirement);
 
-/** The requirement a route declares of its key (on the handler, else on its controller); none for any valid key. */
+/** What a route declares of its key, on its controller and on itself together (so neither undoes the other); empty for any valid key. */
 export function keyRequirementOf(
   reflector: Reflector,
   handler: ReturnType<ExecutionContext['getHandler']>,
   controller: ReturnType<ExecutionContext['getClass']>,
-): KeyRequirement | undefined {
-  return reflector.getAllAndOverride<KeyRequirement | undefined>(KEY_REQUIREMENT, [handler, controller]);
+): KeyRequirement {
+  const [onHandler, onController] = reflector.getAll<(KeyRequirement | undefined)[]>(KEY_REQUIREMENT, [handler, controller]);
+  return { ...onController, ...onHandler };
 }
 
 /** Where a keyed route's declared requirement is kept; runs after KeyAuthGuard and the rate limit, as the services' checks did. */
@@ -75,13 +79,9 @@ export class KeyRequirementGuard implements CanActivate {
     const caller = context.switchToHttp().getRequest<RequestWithCaller>().caller;
     if (!caller) throw new Error('KeyRequirementGuard needs KeyAuthGuard before it');
     const requirement = keyRequirementOf(this.reflector, context.getHandler(), context.getClass());
-    if (!requirement) return true;
     const key = keyKindOf(caller);
-    if ('platformKey' in requirement) {
-      if (key.kind !== 'platform_key') throw platformKeyRequired();
-    } else if (key.kind === 'agent') {
-      throw requirement.notAgentKey();
-    }
+    if (requirement.platformKey && key.kind !== 'platform_key') throw platformKeyRequired();
+    if (requirement.notAgentKey && key.kind === 'agent') throw requirement.notAgentKey();
     return true;
   }
 }
