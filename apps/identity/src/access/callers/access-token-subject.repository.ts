@@ -4,6 +4,19 @@ import { preparedQuery } from '@stdreg/server-kit/database';
 import { ACCESS_TOKEN_SUBJECT } from './access-token-subject.repository.sql';
 import type { EffectiveRoleBinding } from './decision-subject';
 
+/** The ids a user access token names, by which its subject is read (and leased). */
+export interface AccessTokenIds {
+  /** The token's `sub`. */
+  uid: string;
+  /** The agent client it acts for (the gateway's token's client, or an exchanged token's `act`), else its `client_id`. */
+  clientId: string;
+  /** The token's `gid`. */
+  grantId: string;
+  jti: string;
+  /** On an exchanged token, the jti of the agent's token it came from; null otherwise. */
+  subjectTokenJti: string | null;
+}
+
 export interface AccessTokenSubject {
   /** The live user the token's uid resolves to (itself, or the survivor of a merge). */
   uid: string;
@@ -26,20 +39,13 @@ export interface AccessTokenSubject {
 export class AccessTokenSubjectRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** `subjectTokenJti`: on an exchanged token, the jti of the agent's token it came from; null otherwise. */
-  async find(
-    uid: string,
-    clientId: string,
-    grantId: string,
-    jti: string,
-    subjectTokenJti: string | null,
-  ): Promise<AccessTokenSubject | null> {
+  async find(token: AccessTokenIds): Promise<AccessTokenSubject | null> {
     const rows = await preparedQuery<AccessTokenSubject>(this.dataSource, 'identity-access-token-subject', ACCESS_TOKEN_SUBJECT, [
-      uid,
-      clientId,
-      grantId,
-      jti,
-      subjectTokenJti,
+      token.uid,
+      token.clientId,
+      token.grantId,
+      token.jti,
+      token.subjectTokenJti,
     ]);
     return rows[0] ?? null;
   }

@@ -3,7 +3,7 @@ import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jo
 import { canonicalResourceUrl } from '@stdreg/contracts';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import type { DecisionSubject } from './decision-subject';
-import { AccessTokenSubjectRepository } from './access-token-subject.repository';
+import { AccessTokenSubjectRepository, type AccessTokenIds } from './access-token-subject.repository';
 import { TokenSubjectLeases, type LeasedTokenSubject } from './token-subject-leases';
 import { isUuid } from '@stdreg/server-kit';
 import { OIDC_SECRETS, type OidcSecrets } from '../../platform/secrets/oidc-secrets';
@@ -67,13 +67,13 @@ export class AccessTokenVerifier {
       return 'invalid_credential';
     }
     const agentClientId = expected === this.config.mcpResource ? claims.clientId : claims.actor;
-    const subject = await this.leasedSubject(
-      claims.sub,
-      agentClientId ?? claims.clientId,
-      claims.gid,
-      claims.jti,
-      claims.subjectTokenJti ?? null,
-    );
+    const subject = await this.leasedSubject({
+      uid: claims.sub,
+      clientId: agentClientId ?? claims.clientId,
+      grantId: claims.gid,
+      jti: claims.jti,
+      subjectTokenJti: claims.subjectTokenJti ?? null,
+    });
     if (!subject) return 'invalid_credential';
     if (agentClientId !== undefined) {
       return {
@@ -97,34 +97,20 @@ export class AccessTokenVerifier {
    * The subject of a token whose client, grant and jti are in force, from this replica's lease while one
    * is live (TokenSubjectLeases: whatever ends it still counts at once); null when any is not.
    */
-  private async leasedSubject(
-    uid: string,
-    clientId: string,
-    grantId: string,
-    jti: string,
-    subjectTokenJti: string | null,
-  ): Promise<LeasedTokenSubject | null> {
-    const key = `${uid} ${clientId} ${grantId} ${jti} ${subjectTokenJti ?? ''}`;
+  private async leasedSubject(token: AccessTokenIds): Promise<LeasedTokenSubject | null> {
+    const key = `${token.uid} ${token.clientId} ${token.grantId} ${token.jti} ${token.subjectTokenJti ?? ''}`;
     const leased = this.leases.find(key);
     if (leased) {
-      if (this.leases.claimRenewal(key))
-        void this.readSubject(key, uid, clientId, grantId, jti, subjectTokenJti).catch(() => this.leases.renewalFailed(key));
+      if (this.leases.claimRenewal(key)) void this.readSubject(key, token).catch(() => this.leases.renewalFailed(key));
       return leased;
     }
-    return this.readSubject(key, uid, clientId, grantId, jti, subjectTokenJti);
+    return this.readSubject(key, token);
   }
 
   /** Reads the subject and holds it on a lease that starts before the read; a subject no longer in force ends the lease. */
-  private async readSubject(
-    key: string,
-    uid: string,
-    clientId: string,
-    grantId: string,
-    jti: string,
-    subjectTokenJti: string | null,
-  ): Promise<LeasedTokenSubject | null> {
+  private async readSubject(key: string, token: AccessTokenIds): Promise<LeasedTokenSubject | null> {
     const startedAt = this.leases.start();
-    const read = await this.subjects.find(uid, clientId, grantId, jti, subjectTokenJti);
+    const read = await this.subjects.find(token);
     if (!read?.clientActive || !read.grantActive || !read.tokenActive) {
       this.leases.drop(key);
       return null;

@@ -25,10 +25,21 @@ export interface KeyCaller {
   agentSupervisorUid: string | null;
 }
 
+/** What a key is as a caller; an agent's key (AGT-1) is of the app class, and is an agent's before it is an app key. */
+export type KeyKind = { kind: 'platform_key' } | { kind: 'app_key' } | { kind: 'agent'; supervisorUid: string };
+
+/** The one reading of a key's class and supervisor as who is calling: for the audit trail, the decision subject and the route guards. */
+export function keyKindOf(key: Pick<KeyCaller, 'keyClass' | 'agentSupervisorUid'>): KeyKind {
+  if (key.agentSupervisorUid !== null) return { kind: 'agent', supervisorUid: key.agentSupervisorUid };
+  return { kind: key.keyClass === KeyClass.Platform ? 'platform_key' : 'app_key' };
+}
+
 /** The actor of a key: the key itself, by its prefix; an agent's key names its supervisor. Also a refused key identity issued. */
 export function actorOf(caller: Pick<KeyCaller, 'keyPrefix' | 'keyClass' | 'agentSupervisorUid'>): Actor {
-  if (caller.agentSupervisorUid !== null) return { kind: 'agent', id: caller.keyPrefix, supervisor: caller.agentSupervisorUid };
-  return { kind: caller.keyClass === KeyClass.Platform ? 'platform_key' : 'app_key', id: caller.keyPrefix };
+  const key = keyKindOf(caller);
+  return key.kind === 'agent'
+    ? { kind: 'agent', id: caller.keyPrefix, supervisor: key.supervisorUid }
+    : { kind: key.kind, id: caller.keyPrefix };
 }
 
 /** The actor of a decision's subject: a person by uid, an agent by its client or key under its supervisor, a key by its prefix. */

@@ -5,7 +5,7 @@ import { OidcSecretsModule } from '../../platform/secrets/oidc-secrets.module';
 import { AccessTokenSubjectRepository } from './access-token-subject.repository';
 import { AccessTokenVerifier } from './access-token-verifier';
 import { ForwardedCredentials } from './forwarded-credentials';
-import { KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard } from './key-auth.guard';
+import { KeyAuthGuard, KeyRateLimitGuard, KeyRequirementGuard } from './key-auth.guard';
 import { KeyAuthentication } from './key-authentication';
 import { KeyCredentialsRepository } from './key-credentials.repository';
 import { LeasesModule } from './leases.module';
@@ -20,7 +20,7 @@ import { IdentityConfigModule } from '../../platform/config/identity-config.modu
  * recorded in, the rate limiter, the config naming the services' credentials).
  */
 const AUTHENTICATION = [KeyAuthentication, AccessTokenVerifier, ForwardedCredentials];
-const GUARDS = [KeyAuthGuard, KeyRateLimitGuard, PlatformKeyGuard, ServiceTokenGuard];
+const GUARDS = [KeyAuthGuard, KeyRateLimitGuard, KeyRequirementGuard, ServiceTokenGuard];
 
 @Module({
   imports: [IdentityConfigModule, AuditModule, RateLimitModule, LeasesModule, OidcSecretsModule],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DecisionSubject } from './decision-subject';
-import type { KeyCaller } from './caller';
+import { keyKindOf, type KeyCaller } from './caller';
 import { KeyLeases, type LeasedCredential } from './key-leases';
 import { parseKey, secretMatches, type ParsedKey } from './key-secret';
 import { KeyCredentialsRepository } from './key-credentials.repository';
@@ -97,13 +97,16 @@ export class KeyAuthentication {
   async subjectOf(presented: string): Promise<DecisionSubject | null> {
     const caller = await this.authenticateLeased(presented);
     if (!caller) return null;
-    if (caller.agentSupervisorUid !== null) {
-      const { keyId, keyPrefix, organizationId, agentSupervisorUid } = caller;
-      return { kind: 'agent', via: 'key', keyId, keyPrefix, organizationId, supervisorUid: agentSupervisorUid };
+    const { keyId, keyPrefix, organizationId } = caller;
+    const key = keyKindOf(caller);
+    switch (key.kind) {
+      case 'agent':
+        return { kind: 'agent', via: 'key', keyId, keyPrefix, organizationId, supervisorUid: key.supervisorUid };
+      case 'platform_key':
+        return { kind: 'platform_key', keyId, keyPrefix };
+      case 'app_key':
+        return { kind: 'app_key', keyId, keyPrefix, organizationId };
     }
-    return caller.keyClass === 'platform'
-      ? { kind: 'platform_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix }
-      : { kind: 'app_key', keyId: caller.keyId, keyPrefix: caller.keyPrefix, organizationId: caller.organizationId };
   }
 }
 

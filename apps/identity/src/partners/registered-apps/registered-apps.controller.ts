@@ -11,7 +11,8 @@ import {
 import { ApiPage, AppRegistrationDto, PageQueryDto, ProblemDetailsDto, RegisterAppRequestDto, RegisteredAppDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
-import { KeyAuth } from '../../access/callers/caller.decorators';
+import { AgentKeyRefused, KeyAuth } from '../../access/callers/caller.decorators';
+import { agentKeyMayNotDelete, agentKeyRefused } from './registered-apps.errors';
 import { RegisteredAppsService } from './registered-apps.service';
 
 @ApiTags('apps')
@@ -21,6 +22,7 @@ export class RegisteredAppsController {
   constructor(private readonly apps: RegisteredAppsService) {}
 
   @Post()
+  @AgentKeyRefused(agentKeyRefused)
   @ApiOperation({ summary: 'Register an app: assigns a registryId, binds it to the calling key, returns the OIDC client secret once' })
   @ApiCreatedResponse({ type: AppRegistrationDto })
   @ApiConflictResponse({ description: 'The key has registered maxApps apps already', type: ProblemDetailsDto })
@@ -46,6 +48,7 @@ export class RegisteredAppsController {
   }
 
   @Delete(':registryId')
+  @AgentKeyRefused(agentKeyMayNotDelete)
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiForbiddenResponse({ description: "An agent's key may not delete (apps.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)

@@ -15,7 +15,7 @@ import { actorOf, mayUseRegistry, type KeyCaller } from '../../access/callers/ca
 import { KeysService } from '../../access/keys/keys.service';
 import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subject-changes';
 import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
-import { agentKeyMayNotDelete, agentKeyRefused, appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
+import { appLimitReached, appNotFound, registeringKeyRevoked } from './registered-apps.errors';
 import { RegisteredAppsRepository, type RegisteredApp } from './registered-apps.repository';
 import { PasswordLinksRepository } from '../../sign-in/passwords/password-links.repository';
 
@@ -44,7 +44,6 @@ export class RegisteredAppsService {
    * key's row lock, so concurrent registrations by one key cannot pass its maxApps together.
    */
   async register(request: RegisterAppRequestDto, caller: KeyCaller): Promise<AppRegistrationDto> {
-    if (caller.agentSupervisorUid !== null) throw agentKeyRefused();
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.keys.lockLiveKey(manager, caller.keyId))) throw registeringKeyRevoked();
       if (caller.keyClass === KeyClass.App) {
@@ -102,7 +101,6 @@ export class RegisteredAppsService {
   }
 
   async delete(registryId: string, caller: KeyCaller): Promise<void> {
-    if (caller.agentSupervisorUid !== null) throw agentKeyMayNotDelete();
     const app = await this.requireUsable(registryId, caller);
     // The app's client ends with it, and so do its users' sign-ins and their unspent password links.
     await this.subjectChanges.apply(SubjectChange.accessTokens(), (write) =>

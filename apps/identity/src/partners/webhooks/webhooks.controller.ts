@@ -26,7 +26,8 @@ import {
 } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
-import { KeyAuth } from '../../access/callers/caller.decorators';
+import { AgentKeyRefused, KeyAuth } from '../../access/callers/caller.decorators';
+import { agentKeyRefused } from './webhooks.errors';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
@@ -36,6 +37,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @AgentKeyRefused(agentKeyRefused)
   @ApiForbiddenResponse({
     description: "An agent's key (webhooks.agent_key_refused), or another organization's (webhooks.organization_not_own)",
     type: ProblemDetailsDto,
@@ -65,6 +67,7 @@ export class WebhooksController {
   }
 
   @Patch(':endpointId')
+  @AgentKeyRefused(agentKeyRefused)
   @ApiForbiddenResponse({ description: "An agent's key (webhooks.agent_key_refused)", type: ProblemDetailsDto })
   @ApiOperation({ summary: 'Change the URL, event types, description, or enable/disable (enabling clears a disable for failures)' })
   @ApiOkResponse({ type: WebhookEndpointDto })
@@ -77,6 +80,7 @@ export class WebhooksController {
   }
 
   @Delete(':endpointId')
+  @AgentKeyRefused(agentKeyRefused)
   @ApiForbiddenResponse({ description: "An agent's key (webhooks.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)
   @ApiOperation({
@@ -89,6 +93,7 @@ export class WebhooksController {
   }
 
   @Post(':endpointId/rotate-secret')
+  @AgentKeyRefused(agentKeyRefused)
   @ApiForbiddenResponse({ description: "An agent's key (webhooks.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(200)
   @ApiOperation({ summary: 'A new signing secret (shown once); the previous one signs beside it for overlapSeconds' })

@@ -21,7 +21,6 @@ import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer'
 import { RECOVER_WINDOW_DAYS, secretContext } from './webhook-dispatcher';
 import { WebhookTransport } from './webhook-transport';
 import {
-  agentKeyRefused,
   deliveryNotFound,
   endpointNotEnabled,
   endpointLimitReached,
@@ -51,7 +50,6 @@ export class WebhooksService {
   ) {}
 
   async create(request: CreateWebhookEndpointRequestDto, caller: KeyCaller): Promise<WebhookEndpointWithSecretDto> {
-    refuseAgentKey(caller);
     const organizationId = this.organizationFor(request.organizationId, caller);
     await this.checkUrl(request.url);
     return this.dataSource.transaction(async (manager) => {
@@ -94,7 +92,6 @@ export class WebhooksService {
   }
 
   async update(id: string, request: UpdateWebhookEndpointRequestDto, caller: KeyCaller): Promise<WebhookEndpointDto> {
-    refuseAgentKey(caller);
     if (request.url !== undefined) await this.checkUrl(request.url);
     return this.dataSource.transaction(async (manager) => {
       const { organizationId } = await this.require(id, caller, manager);
@@ -106,7 +103,6 @@ export class WebhooksService {
 
   /** A new secret, shown once; the previous one keeps signing beside it for the overlap. */
   async rotateSecret(id: string, overlapSeconds: number | undefined, caller: KeyCaller): Promise<WebhookEndpointWithSecretDto> {
-    refuseAgentKey(caller);
     return this.dataSource.transaction(async (manager) => {
       const { organizationId } = await this.require(id, caller, manager);
       const secret = newSecret();
@@ -181,7 +177,6 @@ export class WebhooksService {
    * deliveries stay readable to platform keys for REMOVED_ENDPOINT_AUDIT_DAYS, then are purged.
    */
   async remove(id: string, caller: KeyCaller): Promise<void> {
-    refuseAgentKey(caller);
     await this.dataSource.transaction(async (manager) => {
       const { organizationId } = await this.require(id, caller, manager);
       const dropped = await this.webhooks.softDelete(manager, id, new Date());
@@ -298,9 +293,4 @@ function toDeliveryDto(delivery: WebhookDelivery): WebhookDeliveryDto {
     nextAttemptAt: delivery.status === 'pending' ? iso(delivery.nextAttemptAt) : null,
     createdAt: new Date(delivery.createdAt).toISOString(),
   };
-}
-
-/** Registering, changing, removing and re-keying endpoints stay with the partner's own keys (an agent's may read and send). */
-function refuseAgentKey(caller: KeyCaller): void {
-  if (caller.agentSupervisorUid !== null) throw agentKeyRefused();
 }

@@ -13,7 +13,7 @@ import {
 import { flattenValidationErrors } from '@stdreg/server-kit';
 import type { Actor } from '../../platform/audit-trail/actor';
 import { AuditService } from '../../platform/audit-trail/audit.service';
-import { actorOf, type KeyCaller } from '../../access/callers/caller';
+import { actorOf, keyKindOf, type KeyCaller } from '../../access/callers/caller';
 import { eventActorOf, PartnerEventsService } from '../../platform/outbox/events.service';
 import { RegisteredAppsService } from '../../partners/registered-apps/registered-apps.service';
 import { type MirrorChange, UsersService } from '../users/users.service';
@@ -38,7 +38,7 @@ export class SyncService {
   ) {}
 
   async apply(request: SyncRequestDto, caller: KeyCaller): Promise<SyncResultDto> {
-    if (caller.agentSupervisorUid !== null && request.records.some((record) => record['deleted'] === true)) throw agentKeyMayNotDelete();
+    if (keyKindOf(caller).kind === 'agent' && request.records.some((record) => record['deleted'] === true)) throw agentKeyMayNotDelete();
     const app = await this.apps.requireUsable(request.registryId, caller);
     const checked = await checkRecords(request.records);
     const rejectedCount = checked.filter((entry) => 'rejected' in entry).length;

@@ -12,7 +12,8 @@ import {
 import { ApiPage, CreateUserRequestDto, ProblemDetailsDto, UpdateUserRequestDto, UserDto, UserListQueryDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
-import { KeyAuth } from '../../access/callers/caller.decorators';
+import { AgentKeyRefused, KeyAuth } from '../../access/callers/caller.decorators';
+import { agentKeyMayNotDelete } from './users.errors';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
@@ -51,6 +52,7 @@ export class UsersController {
   }
 
   @Delete(':id')
+  @AgentKeyRefused(agentKeyMayNotDelete)
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiForbiddenResponse({ description: "An agent's key may not delete (users.agent_key_refused)", type: ProblemDetailsDto })
   @HttpCode(204)

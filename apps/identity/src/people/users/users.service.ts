@@ -14,7 +14,7 @@ import { AuditService } from '../../platform/audit-trail/audit.service';
 import { actorOf, mayUseRegistry, type KeyCaller } from '../../access/callers/caller';
 import { appNotFound } from '../../partners/registered-apps/registered-apps.errors';
 import { RegisteredAppsService } from '../../partners/registered-apps/registered-apps.service';
-import { agentKeyMayNotDelete, externalIdTaken, nothingToChange, userNotFound } from './users.errors';
+import { externalIdTaken, nothingToChange, userNotFound } from './users.errors';
 import { SubjectChange, SubjectChanges, type SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
 import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
 
@@ -84,7 +84,6 @@ export class UsersService {
 
   /** Answers once no replica's decision relies on the unified user it may have taken with it (TokenSubjectLeases). */
   async delete(id: string, caller: KeyCaller): Promise<void> {
-    if (caller.agentSupervisorUid !== null) throw agentKeyMayNotDelete();
     const visible = await this.requireVisible(id, caller);
     await this.subjectChanges.apply(SubjectChange.people(visible.uid), (write) =>
       this.dataSource.transaction(async (manager) => {

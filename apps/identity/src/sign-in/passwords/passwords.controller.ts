@@ -3,7 +3,8 @@ import { ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOpera
 import { PasswordSetupDto, ProblemDetailsDto } from '@stdreg/contracts';
 import { type KeyCaller } from '../../access/callers/caller';
 import { Caller } from '../../access/callers/caller.decorators';
-import { KeyAuth } from '../../access/callers/caller.decorators';
+import { AgentKeyRefused, KeyAuth } from '../../access/callers/caller.decorators';
+import { agentKeyRefused } from './passwords.errors';
 import { PasswordsService } from './passwords.service';
 
 @ApiTags('sign-in')
@@ -13,6 +14,7 @@ export class PasswordsController {
   constructor(private readonly passwords: PasswordsService) {}
 
   @Post(':id/password-setup')
+  @AgentKeyRefused(agentKeyRefused)
   @ApiOperation({
     summary: 'A single-use, expiring link that lets the user of a mirror record set a password for OIDC sign-in',
     description:

@@ -12,7 +12,7 @@ import { userNotFound } from '../../people/users/users.errors';
 import { registeringKeyRevoked } from '../../partners/registered-apps/registered-apps.errors';
 import { PasswordHasher } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
-import { agentKeyRefused, loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
+import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
 import { PasswordsRepository, type SetupApp } from './passwords.repository';
 import { OidcStoreRepository } from '../oidc/oidc-store.repository';
@@ -57,10 +57,10 @@ export class PasswordsService {
   /**
    * A single-use, expiring link that sets the password of a mirror record's unified user, who then
    * signs in with the record's email. An app key may do this only for users that appear in its own
-   * registries alone: a unified user shared with other apps is the platform's to help. An agent's key never may.
+   * registries alone: a unified user shared with other apps is the platform's to help. An agent's key never may
+   * (refused by the route, AgentKeyRefused).
    */
   async issueSetup(mirrorId: string, caller: KeyCaller): Promise<PasswordSetupDto> {
-    if (caller.agentSupervisorUid !== null) throw agentKeyRefused();
     const record = await this.users.get(mirrorId, caller);
     const user = await this.unifiedUsers.findResolved(record.uid);
     if (!user) throw noUnifiedUser(mirrorId);
