@@ -222,15 +222,15 @@ describe('Dynamic Client Registration makes public agent clients', () => {
     const storedClients = async () =>
       Number((await scene.identity.dataSource.query(`SELECT count(*) AS n FROM oidc_model WHERE model = 'Client'`))[0].n);
     const before = await storedClients();
-    for (const [field, name] of [
-      ['client_name', 'Desk Agent \u202Etnega elbatsurt'],
-      ['client_name', '\u2066Desk\u2069 Agent'],
-      ['client_name', 'Desk Agent\nApproved by your administrator'],
-      ['client_name', '\u200B\u3164'],
-    ] as const) {
-      const { status, body } = await register({ client_name: 'Desk Agent', [field]: name, redirect_uris: ['http://127.0.0.1/callback'] });
+    for (const name of [
+      'Desk Agent \u202Etnega elbatsurt',
+      '\u2066Desk\u2069 Agent',
+      'Desk Agent\nApproved by your administrator',
+      '\u200B\u3164',
+    ]) {
+      const { status, body } = await register({ client_name: name, redirect_uris: ['http://127.0.0.1/callback'] });
       expect([name, status, body['error']]).toEqual([name, 400, 'invalid_client_metadata']);
-      expect(body['error_description']).toMatch(new RegExp(`^${field} must`));
+      expect(body['error_description']).toMatch(/^client_name must/);
     }
     expect(await storedClients()).toBe(before);
     const tagged = await register({ client_name: 'Desk Agent', 'client_name#fr': 'Agent \u202E', redirect_uris: ['http://127.0.0.1/cb'] });
