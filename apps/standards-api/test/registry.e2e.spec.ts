@@ -315,6 +315,23 @@ describe('languages', () => {
     expect(explicit.headers['content-language']).toBe('en');
     expect((await get('/brand/current?lang=fr').expect(400)).body.errors[0].field).toBe('lang');
   });
+
+  it('reads Accept-Language by RFC 9110 and BCP 47: Q=0 refuses, * stands for the other locale, extlang and likely-script tags', async () => {
+    const cases: [string, string | undefined][] = [
+      ['zh;Q=0, en;q=0.5', 'en'],
+      ['en;q=0, *', 'zh-Hans'],
+      ['en;q=0.5, *;q=0.8', 'zh-Hans'],
+      ['zh-cmn-Hans-CN', 'zh-Hans'],
+      ['zh-MY', 'zh-Hans'],
+      ['zh-HK, en;q=0.1', 'en'],
+      ['en;q=abc, zh;q=0.1', 'zh-Hans'],
+      ['*', undefined],
+    ];
+    for (const [header, locale] of cases) {
+      const response = await get('/brand/current').set('Accept-Language', header).expect(200);
+      expect({ header, language: response.headers['content-language'] }).toEqual({ header, language: locale });
+    }
+  });
 });
 
 describe('caching', () => {
