@@ -9,7 +9,13 @@ describe('resolve_term', () => {
     if (!loaded.ok) throw new Error('sample pack invalid');
     const term = loaded.pack.terms[0]!;
     const collaborators = {
-      registry: { search: async () => ({ ok: true, status: 200, body: { hits: [{ kind: 'term', score: 5, match: 'exact', matchedWords: [], term }] } }) },
+      registry: {
+        search: async () => ({
+          ok: true,
+          status: 200,
+          body: { hits: [{ kind: 'term', score: 5, match: 'exact', matchedWords: [], term }] },
+        }),
+      },
     } as unknown as ToolCollaborators;
     const invocation = await resolveTerm.invoke({ text: term.term['zh-Hans'] }, collaborators);
     if (invocation.kind !== 'done') throw new Error(invocation.kind);
