@@ -180,6 +180,26 @@ describe('terms search', () => {
     }
   });
 
+  it('answers spellings that fold alike with the same page, ETag and cursors', async () => {
+    const q = (text: string, extra = '') => get(`/terms?q=${encodeURIComponent(text)}&limit=2${extra}`).expect(200);
+    for (const [written, spelling] of [
+      ['settlement', 'ＳＥＴＴＬＥＭＥＮＴ'],
+      ['settlement', 'settle\u00adment'],
+      ['结算', '結算'],
+      ['结算', '结\u200b算'],
+    ] as const) {
+      const [first, other] = [await q(written), await q(spelling)];
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      expect({ spelling, body: other.body, etag: other.headers['etag'] }).toEqual({
+        spelling,
+        body: first.body,
+        etag: first.headers['etag'],
+      });
+      const next = await q(spelling, `&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      expect(next.body).toEqual((await q(written, `&cursor=${encodeURIComponent(first.body.nextCursor)}`)).body);
+    }
+  });
+
   it('shows a term with its designations in both languages', async () => {
     const { body } = await get('/terms?q=basis%20point&limit=1').expect(200);
     const term = pack.terms.find((t) => t.termId === body.items[0].termId)!;
