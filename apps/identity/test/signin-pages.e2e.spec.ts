@@ -50,6 +50,27 @@ describe('the login page', () => {
   });
 });
 
+describe('the page language', () => {
+  it('reads Accept-Language as the registry does: Q=0 refuses, * stands for the other language', async () => {
+    for (const [header, htmlLang] of [
+      ['zh;Q=0, en;q=0.5', 'en'],
+      ['en;q=0, *', 'zh-Hans'],
+      ['zh-cmn-Hans-CN', 'zh-Hans'],
+      ['en;q=abc, zh;q=0.1', 'zh-Hans'],
+    ]) {
+      const { page } = await loginPage(new FormBrowser({ 'Accept-Language': header! }));
+      expect({ header, lang: /<html lang="([^"]+)"/.exec(page.text)?.[1] }).toEqual({ header, lang: htmlLang });
+    }
+  });
+
+  it('falls back from a ?lang= it does not speak to the ui_locales the app asked for', async () => {
+    const browser = new FormBrowser();
+    const { page } = await loginPage(browser, { ui_locales: 'zh-Hans' });
+    const unsupported = await browser.get(`${page.url.split('?')[0]}?lang=fr`);
+    expect(/<html lang="([^"]+)"/.exec(unsupported.text)?.[1]).toBe('zh-Hans');
+  });
+});
+
 describe('the consent page', () => {
   it('says what is confirmed when the app asks for nothing new, instead of an empty list', async () => {
     const user = await createUserWithPassword(identity, app);

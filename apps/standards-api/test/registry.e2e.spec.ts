@@ -180,6 +180,26 @@ describe('terms search', () => {
     }
   });
 
+  it('answers spellings that fold alike with the same page, ETag and cursors', async () => {
+    const q = (text: string, extra = '') => get(`/terms?q=${encodeURIComponent(text)}&limit=2${extra}`).expect(200);
+    for (const [written, spelling] of [
+      ['settlement', 'ＳＥＴＴＬＥＭＥＮＴ'],
+      ['settlement', 'settle\u00adment'],
+      ['结算', '結算'],
+      ['结算', '结\u200b算'],
+    ] as const) {
+      const [first, other] = [await q(written), await q(spelling)];
+      expect(first.body.nextCursor).toEqual(expect.any(String));
+      expect({ spelling, body: other.body, etag: other.headers['etag'] }).toEqual({
+        spelling,
+        body: first.body,
+        etag: first.headers['etag'],
+      });
+      const next = await q(spelling, `&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      expect(next.body).toEqual((await q(written, `&cursor=${encodeURIComponent(first.body.nextCursor)}`)).body);
+    }
+  });
+
   it('shows a term with its designations in both languages', async () => {
     const { body } = await get('/terms?q=basis%20point&limit=1').expect(200);
     const term = pack.terms.find((t) => t.termId === body.items[0].termId)!;
@@ -314,6 +334,23 @@ describe('languages', () => {
     const explicit = await get('/brand/current?lang=en').set('Accept-Language', 'zh-Hans').expect(200);
     expect(explicit.headers['content-language']).toBe('en');
     expect((await get('/brand/current?lang=fr').expect(400)).body.errors[0].field).toBe('lang');
+  });
+
+  it('reads Accept-Language by RFC 9110 and BCP 47: Q=0 refuses, * stands for the other locale, extlang and likely-script tags', async () => {
+    const cases: [string, string | undefined][] = [
+      ['zh;Q=0, en;q=0.5', 'en'],
+      ['en;q=0, *', 'zh-Hans'],
+      ['en;q=0.5, *;q=0.8', 'zh-Hans'],
+      ['zh-cmn-Hans-CN', 'zh-Hans'],
+      ['zh-MY', 'zh-Hans'],
+      ['zh-HK, en;q=0.1', 'en'],
+      ['en;q=abc, zh;q=0.1', 'zh-Hans'],
+      ['*', undefined],
+    ];
+    for (const [header, locale] of cases) {
+      const response = await get('/brand/current').set('Accept-Language', header).expect(200);
+      expect({ header, language: response.headers['content-language'] }).toEqual({ header, language: locale });
+    }
   });
 });
 

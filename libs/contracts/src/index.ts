@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './locale';
+export * from './language-negotiation';
 export * from './pagination';
 export * from './registry';
 export * from './identity';

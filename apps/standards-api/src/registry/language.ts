@@ -1,4 +1,4 @@
-import { LOCALES, isLocale, type Locale } from '@stdreg/contracts';
+import { LOCALES, isLocale, preferredLocale, type Locale } from '@stdreg/contracts';
 
 const acceptLanguageCache = new Map<string, Locale | null>();
 const ACCEPT_LANGUAGE_CACHE_LIMIT = 512;
@@ -9,31 +9,10 @@ export function negotiateLocale(lang: Locale | undefined, acceptLanguage: string
   if (!acceptLanguage) return null;
   const cached = acceptLanguageCache.get(acceptLanguage);
   if (cached !== undefined) return cached;
-  const locale = parseAcceptLanguage(acceptLanguage);
+  const locale = preferredLocale(acceptLanguage);
   if (acceptLanguageCache.size >= ACCEPT_LANGUAGE_CACHE_LIMIT) acceptLanguageCache.clear();
   acceptLanguageCache.set(acceptLanguage, locale);
   return locale;
-}
-
-function parseAcceptLanguage(header: string): Locale | null {
-  let best: { locale: Locale; q: number } | null = null;
-  for (const part of header.split(',').slice(0, 20)) {
-    const [rawTag = '', ...params] = part.trim().split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!Number.isFinite(q) || q <= 0) continue;
-    const locale = supportedLocaleFor(rawTag.trim());
-    if (locale && (!best || q > best.q)) best = { locale, q };
-  }
-  return best?.locale ?? null;
-}
-
-/** Maps a BCP 47 tag to the registry's locales: en-* to en; zh, zh-Hans-*, zh-CN, zh-SG to zh-Hans. */
-function supportedLocaleFor(tag: string): Locale | null {
-  const lower = tag.toLowerCase();
-  if (lower === 'en' || lower.startsWith('en-')) return 'en';
-  if (lower === 'zh' || lower.startsWith('zh-hans') || lower === 'zh-cn' || lower === 'zh-sg') return 'zh-Hans';
-  return null;
 }
 
 function isLocalized(value: object): value is Record<Locale, unknown> {

@@ -21,6 +21,7 @@ import { RegistryRepository } from '../registry-storage/registry.repository';
 import { RegistryRelease } from '../registry-release/registry-release';
 import { storeSearchIndex } from '../registry-release/stored-search-index';
 import { SEARCH_INDEX_FORMAT_VERSION } from '../search-index/search-index-snapshot';
+import { foldText } from '../search-index/search-text';
 import { policyDto, standardBlockDto, standardSummaryDto, taskSpecDto, termDto } from '../registry-release/registry-records';
 import { conflictingPolicyQuery, registryEmpty, registryNotFound } from './registry.errors';
 import { represent, RepresentationCache, type Representation } from './representation';
@@ -313,10 +314,13 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
     }
     // Ranked by relevance: a page's cursor is the rank of its last term, for this query in this release only (another
     // release ranks its own terms, so a rank of an earlier one would skip or repeat hits: such a cursor is a 400).
+    // The ranking is made from the folded query alone, so spellings that fold alike (full width, decomposed accents,
+    // traditional characters, invisible ones) are one list: the same bytes, ETag and cursors.
     const q = query.q;
+    const folded = foldText(q);
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.cached(
-      `terms?q=${q}|${limit}|${query.cursor}|${locale}`,
+      `terms?q=${folded}|${limit}|${query.cursor}|${locale}`,
       async (r) => {
         const ranked = r.search.rankTerms(q);
         const ranks: RankedItems<{ rank: string; termId: string }> = {
@@ -326,7 +330,7 @@ export class RegistryService implements OnModuleInit, OnModuleDestroy {
           },
           indexAfter: (key) => Number(key) + 1,
         };
-        const page = paginate(`terms@${r.sequence}?q=${q}`, ranks, (item) => item.rank, { limit, cursor: query.cursor }, BY_RANK);
+        const page = paginate(`terms@${r.sequence}?q=${folded}`, ranks, (item) => item.rank, { limit, cursor: query.cursor }, BY_RANK);
         const terms = await this.termRecords(
           r,
           page.items.map((item) => item.termId),

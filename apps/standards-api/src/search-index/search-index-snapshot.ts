@@ -6,7 +6,7 @@
 import type { TextIndexParts } from './compact-text-index';
 
 /** Changes whenever what is stored or how it is laid out changes: a snapshot of another version is not read. */
-export const SEARCH_INDEX_FORMAT_VERSION = 2;
+export const SEARCH_INDEX_FORMAT_VERSION = 3;
 
 const MAGIC = 0x58495253; // "SRIX" read as a little-endian 32-bit integer
 const START_BYTES = 12;

@@ -47,6 +47,22 @@ describe('folding a text', () => {
   });
 });
 
+describe('invisible characters in a text', () => {
+  // Unicode's default-ignorable code points that copying from web pages and PDFs leaves inside words.
+  it.each([
+    ['soft hyphen', '\u00ad'],
+    ['zero-width space', '\u200b'],
+    ['zero-width non-joiner', '\u200c'],
+    ['zero-width joiner', '\u200d'],
+    ['word joiner', '\u2060'],
+    ['byte-order mark', '\ufeff'],
+  ])('leave the words around a %s whole, in both languages', (_name, invisible) => {
+    expect(searchTerms(`settle${invisible}ment basis`)).toEqual(searchTerms('settlement basis'));
+    expect(searchTerms(`结算${invisible}基数`)).toEqual(searchTerms('结算基数'));
+    expect(foldText(`${invisible}Ｂａｓｉｓ${invisible}`)).toBe('basis');
+  });
+});
+
 describe('the sentences of a text', () => {
   it('end at a full stop, but not at a decimal point (33.333 %, 2.5 days, version 2.0)', () => {
     expect(sentencesOf('三个创始人各33.333%，这样最公平。下一句。')).toEqual(['三个创始人各33.333%，这样最公平。', '下一句。']);

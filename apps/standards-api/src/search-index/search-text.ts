@@ -67,9 +67,16 @@ function holdsTraditional(text: string): boolean {
   return false;
 }
 
-/** Case-, width-, diacritic- and script-insensitive form of a text (traditional Chinese as simplified). */
+/**
+ * Characters that never show (soft hyphen, zero-width space and joiners, word joiner, byte-order mark, variation
+ * selectors): pasted from a web page or a PDF they sit inside words, which must still match.
+ */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/** Case-, width-, diacritic- and script-insensitive form of a text (traditional Chinese as simplified), without invisible characters. */
 export function foldText(text: string): string {
-  const simplified = holdsTraditional(text) ? toSimplified(text) : text;
+  const visible = text.replace(INVISIBLE, '');
+  const simplified = holdsTraditional(visible) ? toSimplified(visible) : visible;
   return simplified.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

@@ -141,7 +141,10 @@ export class SigninService {
       const details = await this.provider.interactionDetails(req, res);
       if (details.uid !== req.params['uid']) throw new errors.SessionNotFound('interaction mismatch');
       const uiLocales = details.params['ui_locales'];
-      locale = chooseLocale(queryLang(req) ?? (typeof uiLocales === 'string' ? uiLocales : undefined), req.headers['accept-language']);
+      locale = chooseLocale(
+        [queryLang(req), typeof uiLocales === 'string' ? uiLocales : undefined].filter(Boolean).join(' '),
+        req.headers['accept-language'],
+      );
       await handle(details, locale);
     } catch (error) {
       if (!(error instanceof errors.OIDCProviderError)) throw error;

@@ -38,5 +38,7 @@ export const proposeTaskPath = defineTool({
     return { ok: true, output: { goal, path, alreadyDone: all.filter((code) => done.has(code)) } };
   },
   render: (o) =>
-    o.path.length === 0 ? `${o.goal} is already done.` : o.path.map((p) => `${p.step}. ${p.taskCode} ${p.title.en}`).join('\n'),
+    o.path.length === 0
+      ? `${o.goal} is already done.`
+      : o.path.map((p) => `${p.step}. ${p.taskCode} ${p.title.en} / ${p.title['zh-Hans']}`).join('\n'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Localized } from '@stdreg/contracts';
 import { defineTool, PURE_READ } from '../tool-definition';
 import { failure, localized, text } from '../shared-schemas';
 
@@ -37,12 +38,7 @@ export const recommendRole = defineTool({
               kind: hit.role.kind,
               name: hit.role.name,
               score: hit.score,
-              reasons: [
-                `matched: ${hit.matchedWords.join(', ')}`,
-                ...hit.role.responsibilities.en.filter((responsibility) =>
-                  hit.matchedWords.some((word) => responsibility.toLowerCase().includes(word)),
-                ),
-              ],
+              reasons: [`matched: ${hit.matchedWords.join(', ')}`, ...responsibilitiesHolding(hit.role.responsibilities, hit.matchedWords)],
             },
           ]
         : [],
@@ -54,3 +50,9 @@ export const recommendRole = defineTool({
       ? 'No role matches the description; read stdreg://roles/{role} for the roles there are.'
       : o.roles.map((r) => `${r.name.en} / ${r.name['zh-Hans']} (${r.role}, score ${r.score}): ${r.reasons[0] ?? ''}`).join('\n'),
 });
+
+/** The responsibilities, in either language, that hold a word the search matched: a Chinese description is answered from the Chinese ones. */
+function responsibilitiesHolding(responsibilities: Localized<string[]>, words: string[]): string[] {
+  const holds = (responsibility: string) => words.some((word) => responsibility.toLowerCase().includes(word));
+  return [...responsibilities.en.filter(holds), ...responsibilities['zh-Hans'].filter(holds)];
+}

@@ -68,6 +68,8 @@ export const compareStandardVersions = defineTool({
     [
       o.summary.en,
       o.summary['zh-Hans'],
-      ...o.clauses.filter((c) => c.change !== 'unchanged').map((c) => `§${c.clauseId} ${c.change}${c.after ? `: ${c.after.en}` : ''}`),
+      ...o.clauses
+        .filter((c) => c.change !== 'unchanged')
+        .map((c) => `§${c.clauseId} ${c.change}${c.after ? `: ${c.after.en} / ${c.after['zh-Hans']}` : ''}`),
     ].join('\n'),
 });

@@ -55,5 +55,7 @@ export const resolveTerm = defineTool({
   render: ({ query, matches }) =>
     matches.length === 0
       ? `No term matches "${query}".`
-      : matches.map((m) => `${m.term.en} / ${m.term['zh-Hans']} (${m.termId}, ${m.match}): ${m.definition.en}`).join('\n'),
+      : matches
+          .map((m) => `${m.term.en} / ${m.term['zh-Hans']} (${m.termId}, ${m.match}): ${m.definition.en} / ${m.definition['zh-Hans']}`)
+          .join('\n'),
 });
