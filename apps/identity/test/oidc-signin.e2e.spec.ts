@@ -181,6 +181,10 @@ describe('the OpenID Provider', () => {
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     const info = await oidc.fetchUserInfo(config, refreshed.access_token, user.uid);
     expect(info).toMatchObject({ sub: user.uid, uid: user.uid, email: user.email, email_verified: true, name: 'Li Wei' });
+    // Discovery names only what the provider supplies: every claim it lists beside the protocol's own reaches userinfo.
+    const discovery = await getJson<{ claims_supported: string[] }>(`${identity.issuer}/.well-known/openid-configuration`);
+    const protocolClaims = new Set(['acr', 'amr', 'auth_time', 'iss', 'sid']);
+    expect(discovery.claims_supported.filter((claim) => !protocolClaims.has(claim) && !(claim in info))).toEqual([]);
 
     // The rotated-out refresh token is refused, and that reuse revokes the whole grant.
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toMatchObject({ error: 'invalid_grant' });

@@ -64,7 +64,7 @@ export function createOidcProvider({
       iss: null,
       // amr under openid: standalone claims reach the ID token only when a client asks for them.
       openid: ['sub', 'uid', 'roles', 'amr'],
-      profile: ['name', 'locale'],
+      profile: ['name'],
       email: ['email', 'email_verified'],
     },
     // uid and roles belong in the ID token of the code flow too.
