@@ -83,7 +83,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
  * is unchanged, so keys stored before still match.
  */
 function routePath(request: Request): string {
-  return routeTemplate(request).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(request.params[name] ?? ''));
+  return routeTemplate(request).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(request.params[name] ?? '')));
 }
 
 /** The controller's protected POSTs take an Idempotency-Key (its module imports IdempotencyModule). */

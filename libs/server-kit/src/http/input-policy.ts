@@ -53,7 +53,10 @@ export function jsonInputProblem(value: unknown): FieldError | null {
       continue;
     }
     if (typeof current === 'number' && !Number.isFinite(current))
-      return { field: path || 'body', message: `${path || 'the body'} is a number too large for any field (JSON.parse made it ${current})` };
+      return {
+        field: path || 'body',
+        message: `${path || 'the body'} is a number too large for any field (JSON.parse made it ${current})`,
+      };
     if (typeof current !== 'object' || current === null) continue;
     if (depth >= MAX_JSON_DEPTH)
       return { field: path || 'body', message: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` };
