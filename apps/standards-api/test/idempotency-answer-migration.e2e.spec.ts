@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { FakeIdentity } from '@stdreg/server-kit/testing';
 import { sampleScenario } from './support/sample-scenario';
-import { startStandardsApi, type RunningStandardsApi } from './support/standards-api-app';
+import { startStandardsApi, undoMigrationsThrough, type RunningStandardsApi } from './support/standards-api-app';
 
 // The migration that keeps a replayed answer as it was sent (`json`), on answers the previous release kept in `jsonb`.
 const ORG = randomUUID();
@@ -31,18 +31,9 @@ const bodyType = async (): Promise<string> =>
     )
   )[0].type;
 
-async function undoMigrationsThrough(name: string): Promise<void> {
-  for (;;) {
-    const [last] = (await api.dataSource.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1')) as { name: string }[];
-    if (!last) throw new Error(`migration ${name} was never applied`);
-    await api.dataSource.undoLastMigration();
-    if (last.name === name) return;
-  }
-}
-
 it('replays answers kept before it (in their jsonb order), and every answer kept after it byte for byte; its down restores jsonb', async () => {
   expect(await bodyType()).toBe('json');
-  await undoMigrationsThrough(MIGRATION);
+  await undoMigrationsThrough(api.dataSource, MIGRATION);
   expect(await bodyType()).toBe('jsonb');
   const before = await create('kept-before', 'Answer kept before').expect(201);
 
@@ -57,7 +48,7 @@ it('replays answers kept before it (in their jsonb order), and every answer kept
   expect(replayOfAfter.headers['idempotent-replayed']).toBe('true');
   expect(replayOfAfter.text).toBe(after.text);
 
-  await undoMigrationsThrough(MIGRATION);
+  await undoMigrationsThrough(api.dataSource, MIGRATION);
   expect(await bodyType()).toBe('jsonb');
   expect((await create('kept-after', 'Answer kept after').expect(201)).body).toEqual(after.body);
   await api.dataSource.runMigrations();
