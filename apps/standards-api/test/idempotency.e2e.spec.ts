@@ -229,6 +229,49 @@ describe('Idempotency-Key on POST', () => {
     expect(again.body.items).toHaveLength(2);
   });
 
+  it('replays the first answer byte for byte, with its status and content type', async () => {
+    const first = await request(api.server).post('/api/v2/split-projects').set(headers('bytes-1')).send(project('Idem Bytes')).expect(201);
+    const retry = await request(api.server).post('/api/v2/split-projects').set(headers('bytes-1')).send(project('Idem Bytes')).expect(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers['content-type']).toBe(first.headers['content-type']);
+    expect(retry.text).toBe(first.text);
+  });
+
+  it('takes a retry sent to another spelling of the same path (a trailing slash, another case) as the same request', async () => {
+    const first = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set(headers('spelling-1'))
+      .send(project('Idem Spelling'))
+      .expect(201);
+    for (const path of ['/api/v2/split-projects/', '/API/V2/Split-Projects']) {
+      const retry = await request(api.server).post(path).set(headers('spelling-1')).send(project('Idem Spelling')).expect(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    }
+    expect(await projectsNamed('Idem Spelling')).toBe(1);
+    const { project: made, scenario } = first.body;
+    const branch = (path: string) =>
+      request(api.server).post(path).set(headers('spelling-2')).send({ name: 'Spelled twice', fromScenarioId: scenario.id }).expect(201);
+    const branched = await branch(`/api/v2/split-projects/${made.id}/scenarios`);
+    const again = await branch(`/api/v2/Split-Projects/${made.id}/scenarios/`);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(branched.body);
+    const scenarios = await request(api.server).get(`/api/v2/split-projects/${made.id}/scenarios`).set(headers()).expect(200);
+    expect(scenarios.body.items).toHaveLength(2);
+  });
+
+  it('refuses a keyed body holding a number beyond a double (1e400) as bad input, not a server error, writing nothing', async () => {
+    const body = JSON.stringify(project('Idem Huge')).replace('"currency":"EUR"', '"currency":"EUR","extra":1e400');
+    const response = await request(api.server)
+      .post('/api/v2/split-projects')
+      .set({ ...headers('huge-1'), 'Content-Type': 'application/json' })
+      .send(body)
+      .expect(400);
+    expect(response.body.errors[0].field).toBe('extra');
+    expect(await projectsNamed('Idem Huge')).toBe(0);
+    await request(api.server).post('/api/v2/split-projects').set(headers('huge-1')).send(project('Idem Huge')).expect(201);
+  });
+
   it('refuses a malformed key', async () => {
     const response = await request(api.server).post('/api/v2/split-projects').set(headers('has space')).send(project('Idem G')).expect(400);
     expect(response.body.errors[0].field).toBe('Idempotency-Key');

@@ -46,6 +46,15 @@ describe('the input policy', () => {
     expect(jsonInputProblem({ ok: ['fine', 1, true, null, { deep: 'text' }] })).toBeNull();
   });
 
+  it('refuses a number beyond the range of a double, which JSON.parse reads as Infinity, and names where', () => {
+    expect(jsonInputProblem(JSON.parse('{"scenario":{"shares":[1e400]}}'))).toEqual({
+      field: 'scenario.shares[0]',
+      message: 'scenario.shares[0] is a number too large for any field (JSON.parse made it Infinity)',
+    });
+    expect(jsonInputProblem(JSON.parse('-1e400'))?.field).toBe('body');
+    expect(jsonInputProblem(JSON.parse('{"max":1.7976931348623157e308,"min":5e-324,"under":1e-400}'))).toBeNull();
+  });
+
   it(`accepts nesting of ${MAX_JSON_DEPTH} levels and refuses one more, however deep, without recursion`, () => {
     expect(jsonInputProblem(nested(MAX_JSON_DEPTH))).toBeNull();
     expect(jsonInputProblem(nested(MAX_JSON_DEPTH + 1))?.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);

@@ -7,7 +7,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { IDEMPOTENT_WRITES_EXTENSION } from '@stdreg/server-kit';
+import { IDEMPOTENT_WRITES_EXTENSION, routeTemplate } from '@stdreg/server-kit';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -42,7 +42,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
       throw keyMalformed();
     }
-    const scope = `${actorOf(request.caller)}|${request.caller.organizationId}|${request.originalUrl.split('?')[0]}`;
+    const scope = `${actorOf(request.caller)}|${request.caller.organizationId}|${routePath(request)}`;
     const requestHash = createHash('sha256')
       .update(canonicalJson(request.body ?? null))
       .digest('hex');
@@ -75,6 +75,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw error;
     }
   }
+}
+
+/**
+ * The path as its route spells it, with the request's parameters: Express also routes `/api/v2/split-projects/` and
+ * `/API/V2/Split-Projects` to `/api/v2/split-projects`, and a retry so spelled is the same request. The usual spelling
+ * is unchanged, so keys stored before still match.
+ */
+function routePath(request: Request): string {
+  return routeTemplate(request).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(request.params[name] ?? '')));
 }
 
 /** The controller's protected POSTs take an Idempotency-Key (its module imports IdempotencyModule). */

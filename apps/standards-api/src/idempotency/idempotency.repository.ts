@@ -13,6 +13,9 @@ export interface IdempotencyRecord {
   abandoned: boolean;
 }
 
+/** How often a request tries to claim a key whose record went away between its insert and its read. */
+const CLAIM_ATTEMPTS = 3;
+
 /** One request's claim of a key: the record it inserted, told from a later claim of the same key by `claimId`. */
 export interface IdempotencyClaim {
   scope: string;
@@ -25,7 +28,11 @@ export interface IdempotencyClaim {
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Claims the key for this request; returns null when claimed, or the record already there. */
+  /**
+   * Claims the key for this request; returns null when claimed, or the record already there. A record met by the insert
+   * may be gone by the read (its request failed and released it): the key is then claimed again, a few times at most,
+   * after which it is answered as in progress (other requests keep claiming and releasing it).
+   */
   async claim(claim: IdempotencyClaim, requestHash: string, abandonAfterSeconds: number): Promise<IdempotencyRecord | null> {
     const { scope, key, claimId } = claim;
     // A claim left pending by a request that died is taken over after a while, unless its write committed.
@@ -34,19 +41,22 @@ export class IdempotencyRepository {
          AND created_at < now() - make_interval(secs => $3)`,
       [scope, key, abandonAfterSeconds],
     );
-    const inserted: unknown[] = await this.dataSource.query(
-      `INSERT INTO idempotency_record (scope, idempotency_key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING RETURNING scope`,
-      [scope, key, requestHash, claimId],
-    );
-    if (inserted.length > 0) return null;
-    const rows: IdempotencyRecord[] = await this.dataSource.query(
-      `SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body,
-              created_at < now() - make_interval(secs => $3) AS abandoned FROM idempotency_record
-        WHERE scope = $1 AND idempotency_key = $2`,
-      [scope, key, abandonAfterSeconds],
-    );
-    return rows[0] ?? null;
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      const inserted: unknown[] = await this.dataSource.query(
+        `INSERT INTO idempotency_record (scope, idempotency_key, request_hash, claim_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING RETURNING scope`,
+        [scope, key, requestHash, claimId],
+      );
+      if (inserted.length > 0) return null;
+      const rows: IdempotencyRecord[] = await this.dataSource.query(
+        `SELECT request_hash AS "requestHash", status, performed_at IS NOT NULL AS performed, body,
+                created_at < now() - make_interval(secs => $3) AS abandoned FROM idempotency_record
+          WHERE scope = $1 AND idempotency_key = $2`,
+        [scope, key, abandonAfterSeconds],
+      );
+      if (rows[0]) return rows[0];
+    }
+    return { requestHash, status: null, performed: false, body: null, abandoned: false };
   }
 
   /**

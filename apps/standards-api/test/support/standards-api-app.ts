@@ -9,3 +9,13 @@ export async function startStandardsApi(env: Record<string, string> = {}): Promi
   const running = await startTestService(STANDARDS_API, { EVENT_RELAY: 'off', ...env });
   return { ...running, dataSource: running.app.get(DataSource) };
 }
+
+/** Undoes the migrations applied after `name` and `name` itself: the schema as it was before that migration. */
+export async function undoMigrationsThrough(dataSource: DataSource, name: string): Promise<void> {
+  for (;;) {
+    const [last] = (await dataSource.query('SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1')) as { name: string }[];
+    if (!last) throw new Error(`migration ${name} was never applied`);
+    await dataSource.undoLastMigration();
+    if (last.name === name) return;
+  }
+}

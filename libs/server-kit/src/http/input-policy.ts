@@ -37,7 +37,8 @@ export function unstorableText(text: string): string | null {
 /**
  * The first thing wrong with a parsed JSON value: nesting deeper than MAX_JSON_DEPTH, an object of more
  * than MAX_JSON_FIELDS fields, an array of more than MAX_JSON_ITEMS items, more than MAX_JSON_VALUES values
- * in all, or a key or a string that is not storable text. Iterative, so no input can exhaust the stack here.
+ * in all, a key or a string that is not storable text, or a number beyond a double's range (`1e400`, which
+ * JSON.parse reads as Infinity: no field takes it, and canonical JSON cannot hold it). Iterative, so no input can exhaust the stack here.
  */
 export function jsonInputProblem(value: unknown): FieldError | null {
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
@@ -51,6 +52,11 @@ export function jsonInputProblem(value: unknown): FieldError | null {
       if (problem) return { field: path || 'body', message: `${path || 'the body'} ${problem}` };
       continue;
     }
+    if (typeof current === 'number' && !Number.isFinite(current))
+      return {
+        field: path || 'body',
+        message: `${path || 'the body'} is a number too large for any field (JSON.parse made it ${current})`,
+      };
     if (typeof current !== 'object' || current === null) continue;
     if (depth >= MAX_JSON_DEPTH)
       return { field: path || 'body', message: `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` };
