@@ -55,7 +55,7 @@ const WRITES = [
   `merges.moveAll(manager, 'm', 's'WRITE)`,
   `merges.moveBack(manager, mergeWRITE)`,
   `merges.release(manager, 'u'WRITE)`,
-  `tokens.insert('j', 'c', new Date()WRITE)`,
+  `tokens.insert(manager, 'j', 'c', new Date()WRITE)`,
   `store.destroySubject('Grant', 'g'WRITE)`,
 ];
 const INSIDE = WRITES.map((write) => `void changes.apply(SubjectChange.accessTokens(), (write) => ${write.replace('WRITE', ', write')});`);

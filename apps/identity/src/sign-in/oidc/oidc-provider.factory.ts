@@ -14,6 +14,7 @@ import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
+import { auditProviderAnswers, type ProviderAudit } from './provider-audit';
 
 /** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
 export const SIGNIN_PATH = 'v1/signin';
@@ -27,6 +28,8 @@ export interface ProviderDependencies {
   /** Revokes the JWT access tokens the provider will not (see revokeJwtAccessTokens). */
   accessTokens: Pick<AccessTokenRevocation, 'revoke'>;
   subjectChanges: SubjectChanges;
+  /** Records the tokens the provider issues and revokes and the clients it registers (provider-audit). */
+  audit: ProviderAudit;
 }
 
 /**
@@ -46,6 +49,7 @@ export function createOidcProvider({
   accounts,
   accessTokens,
   subjectChanges,
+  audit,
 }: ProviderDependencies): Provider {
   const configuration: Configuration = {
     adapter: postgresAdapter(store, clients, subjectChanges),
@@ -73,7 +77,7 @@ export function createOidcProvider({
     cookies: { keys: secrets.cookieKeys },
     features: {
       devInteractions: { enabled: false },
-      // A client revokes only its own tokens.
+      // A client revokes only its own tokens (provider-audit records only those).
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(new URL(config.oidcIssuer).pathname), postLogoutSuccessSource },
@@ -140,6 +144,7 @@ export function createOidcProvider({
   const provider = new Provider(config.oidcIssuer, configuration);
   // Behind TRUSTED_PROXY_HOPS proxies, endpoint URLs follow X-Forwarded-Proto/Host.
   provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
+  provider.use(auditProviderAnswers(audit));
   provider.use(revokeJwtAccessTokens(accessTokens));
   provider.use(noSecretForPublicClients);
   provider.use(neverFramed);
@@ -207,10 +212,10 @@ function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenRevocation, 'revoke
     await next();
     const refused = ctx.body as { error?: unknown } | undefined;
     if (ctx.path !== '/token/revocation' || ctx.status !== 400 || refused?.error !== 'unsupported_token_type') return;
-    const clientId = ctx.oidc?.client?.clientId;
+    const client = ctx.oidc?.client;
     const token = ctx.oidc?.params?.['token'];
-    if (typeof clientId !== 'string' || typeof token !== 'string') return;
-    const outcome = await accessTokens.revoke(token, clientId);
+    if (typeof client?.clientId !== 'string' || typeof token !== 'string') return;
+    const outcome = await accessTokens.revoke(token, client);
     if (outcome === 'other_client') {
       ctx.body = { error: 'unauthorized_client', error_description: 'this token was not issued to this client' };
       return;

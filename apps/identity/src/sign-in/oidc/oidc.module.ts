@@ -16,6 +16,8 @@ import { OidcSecretsModule } from '../../platform/secrets/oidc-secrets.module';
 import { OidcStoreRepository } from './oidc-store.repository';
 import { RevokedAccessTokensRepository } from './revoked-access-tokens.repository';
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
+import { AuditModule } from '../../platform/audit-trail/audit.module';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
@@ -24,7 +26,7 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
  * callers/), and its store (a password set again ends the person's sign-ins there).
  */
 @Module({
-  imports: [IdentityConfigModule, CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
+  imports: [IdentityConfigModule, CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule, AuditModule],
   providers: [
     OidcStoreRepository,
     PeriodicPurge.of(OidcStoreRepository, IdentityConfig, (store) => store.purgeExpired(), {
@@ -47,8 +49,9 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
         accessTokens: AccessTokenRevocation,
         subjectChanges: SubjectChanges,
         logger: JsonLogger,
+        audit: AuditService,
       ) => {
-        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectChanges });
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectChanges, audit });
         // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
         provider.on('server_error', (_ctx: unknown, error: Error) =>
           logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'),
@@ -64,6 +67,7 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
         AccessTokenRevocation,
         SubjectChanges,
         JsonLogger,
+        AuditService,
       ],
     },
   ],

@@ -131,12 +131,24 @@ export class PasswordsService {
           const row = await this.links.spend(manager, tokenHash(token));
           if (!row) return { spent: null, grantsEnded: 0 };
           await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
-          const grantsEnded = await this.signIns.endSignInsOf(manager, row.uid, write);
+          const ended = await this.signIns.endSignInsOf(manager, row.uid, write);
+          const grantsEnded = ended.length;
           await this.audit.record(
             { kind: 'human', id: row.uid },
             { action: 'users.password-set', target: row.uid, ...(grantsEnded > 0 ? { detail: { grantsEnded } } : {}) },
             manager,
           );
+          for (const grant of ended) {
+            await this.audit.record(
+              { kind: 'human', id: row.uid },
+              {
+                action: 'tokens.revoke',
+                target: grant.grantId,
+                detail: { path: 'password_change', clientId: grant.clientId, accountId: grant.accountId, grantEnded: true },
+              },
+              manager,
+            );
+          }
           return { spent: row, grantsEnded };
         }),
     );
