@@ -52,7 +52,9 @@ async function agentConfig(clientId: string): Promise<oidc.Configuration> {
 }
 
 /** An agent's sign-in through the pages up to the code; answers the token request to make with it. */
-async function agentSignIn(clientId: string): Promise<{ config: oidc.Configuration; redeem: () => Promise<oidc.TokenEndpointResponse> }> {
+async function agentSignIn(
+  clientId: string,
+): Promise<{ config: oidc.Configuration; browser: FormBrowser; redeem: () => Promise<oidc.TokenEndpointResponse> }> {
   const config = await agentConfig(clientId);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
@@ -74,8 +76,14 @@ async function agentSignIn(clientId: string): Promise<{ config: oidc.Configurati
   const back = await browser.follow(new URL(afterConsent.location!, afterConsent.url).toString(), redirectUri);
   return {
     config,
+    browser,
     redeem: () =>
-      oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: state }, { resource: MCP_RESOURCE }),
+      oidc.authorizationCodeGrant(
+        config,
+        new URL(back.url),
+        { pkceCodeVerifier: verifier, expectedState: state },
+        { resource: MCP_RESOURCE },
+      ),
   };
 }
 
@@ -190,10 +198,85 @@ describe('what happens to an agent’s tokens is in the audit log', () => {
       expect.objectContaining({
         actorKind: 'agent',
         actorId: clientId,
-        detail: { path: 'revocation_endpoint', clientId, tokenType: 'refresh_token', grantEnded: true, supervisor: person.uid },
+        detail: {
+          path: 'revocation_endpoint',
+          clientId,
+          accountId: person.uid,
+          tokenType: 'refresh_token',
+          grantEnded: true,
+          supervisor: person.uid,
+        },
       }),
     ]);
     expectNoSecretIn(revoked, [tokens.access_token, tokens.refresh_token]);
+  });
+
+  it('records a grant ended by a refresh token used twice as identity’s doing, and one ended by signing out as the person’s', async () => {
+    const replayedClient = await registeredAgent();
+    const { config, tokens } = await agentTokens(replayedClient);
+    const replayedGrant = decodeJwt(tokens.access_token)['gid'] as string;
+    await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP_RESOURCE });
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP_RESOURCE })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(await entries({ target: replayedGrant, action: 'tokens.revoke' })).toEqual([
+      expect.objectContaining({
+        actorKind: 'system',
+        actorId: 'sign-in',
+        detail: { path: 'replayed_refresh_token', clientId: replayedClient, accountId: person.uid, grantEnded: true },
+      }),
+    ]);
+
+    const signedOutClient = await registeredAgent();
+    const signIn = await agentSignIn(signedOutClient);
+    const signedOutGrant = decodeJwt((await signIn.redeem()).access_token)['gid'] as string;
+    const question = await signIn.browser.get(`${scene.identity.issuer}/session/end?client_id=${encodeURIComponent(signedOutClient)}`);
+    const action = /id="op.logoutForm" method="post" action="([^"]+)"/.exec(question.text)?.[1];
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(question.text)?.[1];
+    expect(action && xsrf).toBeTruthy();
+    await signIn.browser.post(new URL(action!, question.url).toString(), { xsrf: xsrf!, logout: 'yes' });
+    expect(await entries({ target: signedOutGrant, action: 'tokens.revoke' })).toEqual([
+      expect.objectContaining({
+        actorKind: 'human',
+        actorId: person.uid,
+        detail: { path: 'sign_out', clientId: signedOutClient, accountId: person.uid, grantEnded: true },
+      }),
+    ]);
+  });
+
+  it('names no opaque token: a partner app’s userinfo token is recorded without its id, and its revocation keeps the grant', async () => {
+    const config = await scene.flow.relyingParty(scene.app);
+    const authorization = await scene.flow.authorizationUrl(config);
+    const callbackUrl = await scene.flow.signIn(authorization, person.email, PASSWORD);
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: authorization.verifier,
+      expectedState: authorization.state,
+    });
+    expect(tokens.access_token.split('.')).toHaveLength(1);
+    const issued = (await entries({ actor: person.uid, action: 'tokens.issue' })).filter(
+      (entry) => entry.detail['clientId'] === scene.app.clientId,
+    );
+    expect(issued.at(-1)).toMatchObject({
+      actorKind: 'human',
+      actorId: person.uid,
+      detail: { grantType: 'authorization_code', jti: null, resource: null, refreshTokenIssued: true },
+    });
+    const grantId = issued.at(-1)!.target!;
+    await request(scene.identity.server)
+      .post('/oidc/token/revocation')
+      .auth(scene.app.clientId, scene.app.clientSecret)
+      .type('form')
+      .send({ token: tokens.access_token, token_type_hint: 'access_token' })
+      .expect(200);
+    const revoked = await entries({ target: grantId, action: 'tokens.revoke' });
+    expect(revoked).toEqual([
+      expect.objectContaining({
+        actorKind: 'human',
+        actorId: person.uid,
+        detail: { path: 'revocation_endpoint', clientId: scene.app.clientId, tokenType: 'access_token', grantEnded: false },
+      }),
+    ]);
+    expectNoSecretIn([...issued, ...revoked], [tokens.access_token, tokens.refresh_token]);
   });
 
   it('does not record a revocation the provider refused: a token of another client', async () => {
@@ -245,7 +328,9 @@ describe('what happens to an agent’s tokens is in the audit log', () => {
     const { dataSource } = scene.identity;
     await dataSource.query(`CREATE FUNCTION refuse_token_entry() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.action = 'tokens.issue' THEN RAISE EXCEPTION 'planted failure'; END IF; RETURN NEW; END $$`);
-    await dataSource.query('CREATE TRIGGER refuse_token_entry BEFORE INSERT ON audit_entry FOR EACH ROW EXECUTE FUNCTION refuse_token_entry()');
+    await dataSource.query(
+      'CREATE TRIGGER refuse_token_entry BEFORE INSERT ON audit_entry FOR EACH ROW EXECUTE FUNCTION refuse_token_entry()',
+    );
     try {
       await expect(redeem()).rejects.toBeDefined();
     } finally {

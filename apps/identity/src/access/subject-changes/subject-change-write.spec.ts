@@ -57,6 +57,8 @@ const WRITES = [
   `merges.release(manager, 'u'WRITE)`,
   `tokens.insert(manager, 'j', 'c', new Date()WRITE)`,
   `store.destroySubject('Grant', 'g'WRITE)`,
+  `store.destroyGrant(manager, 'g'WRITE)`,
+  `store.endSignInsOf(manager, 'u'WRITE)`,
 ];
 const INSIDE = WRITES.map((write) => `void changes.apply(SubjectChange.accessTokens(), (write) => ${write.replace('WRITE', ', write')});`);
 const OUTSIDE = WRITES.map((write) => `void ${write.replace('WRITE', '')};`);

@@ -15,6 +15,7 @@ import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
 import { auditProviderAnswers, type ProviderAudit } from './provider-audit';
+import type { GrantRevocations } from './grant-revocations';
 
 /** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
 export const SIGNIN_PATH = 'v1/signin';
@@ -30,6 +31,8 @@ export interface ProviderDependencies {
   subjectChanges: SubjectChanges;
   /** Records the tokens the provider issues and revokes and the clients it registers (provider-audit). */
   audit: ProviderAudit;
+  /** Ends grants with their audit entries. */
+  grants: Pick<GrantRevocations, 'end'>;
 }
 
 /**
@@ -50,9 +53,10 @@ export function createOidcProvider({
   accessTokens,
   subjectChanges,
   audit,
+  grants,
 }: ProviderDependencies): Provider {
   const configuration: Configuration = {
-    adapter: postgresAdapter(store, clients, subjectChanges),
+    adapter: postgresAdapter(store, clients, subjectChanges, grants),
     findAccount: (_ctx, sub) => accounts.find(sub),
     clients: [],
     responseTypes: ['code'],

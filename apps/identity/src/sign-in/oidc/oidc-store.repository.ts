@@ -98,6 +98,16 @@ export class OidcStoreRepository {
     await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
   }
 
+  /** Removes a grant, answering whose it was and for which client; null when there was none. */
+  async destroyGrant(manager: EntityManager, grantId: string, _write: SubjectChangeWrite): Promise<Omit<EndedGrant, 'grantId'> | null> {
+    const rows: Omit<EndedGrant, 'grantId'>[] = await manager.query(
+      `WITH ended AS (DELETE FROM oidc_model WHERE model = 'Grant' AND id = $1 RETURNING payload)
+       SELECT payload->>'clientId' AS "clientId", payload->>'accountId' AS "accountId" FROM ended`,
+      [grantId],
+    );
+    return rows[0] ?? null;
+  }
+
   /**
    * Ends every sign-in of a person (the uid and every uid merged with it, as a session's `sub` may be either): their
    * grants with what each issued, and their sessions. Answers the grants that ended, each with its client.

@@ -13,7 +13,7 @@ export const REFRESH_AUDIT_WINDOW_SECONDS = 60 * 60;
 
 export type ProviderAudit = Pick<AuditService, 'record' | 'recordOncePer'>;
 
-interface ClientLike {
+export interface ClientLike {
   clientId: string;
   tokenEndpointAuthMethod?: string;
 }
@@ -24,7 +24,7 @@ interface IssuedAccessToken {
   grantId?: string;
   scope?: string;
   aud?: string | string[];
-  resourceServer?: { audience?: string };
+  resourceServer?: { audience?: string; accessTokenFormat?: string };
 }
 
 interface StoredToken {
@@ -66,7 +66,8 @@ async function recordIssued(audit: ProviderAudit, ctx: KoaContextWithOIDC, clien
     clientId: client.clientId,
     grantType,
     grantId: token.grantId ?? null,
-    jti: token.jti,
+    // An opaque token's id is the token itself: only a JWT's jti is named.
+    jti: token.resourceServer?.accessTokenFormat === 'jwt' ? token.jti : null,
     scope: token.scope?.split(' ').filter(Boolean) ?? [],
     resource: token.resourceServer?.audience ?? token.aud ?? null,
     // The provider keeps no `exp` on the model it signed; the answer's lifetime is the token's.
@@ -85,22 +86,17 @@ async function recordIssued(audit: ProviderAudit, ctx: KoaContextWithOIDC, clien
 }
 
 /**
- * A refresh token (or an opaque access token) the provider revoked: it destroys the token and, for a refresh
- * token, its grant with all it issued. A token of another client is left alone (the revocation policy) and
- * answered 200 all the same, so it is not recorded. JWT access tokens are recorded by AccessTokenRevocation.
+ * An opaque access token (a partner app's, for userinfo) the provider revoked: its grant stays. A refresh token's
+ * revocation ends its grant, recorded with it (GrantRevocations); a JWT access token's is AccessTokenRevocation's.
+ * A token of another client is left alone (the revocation policy) and answered 200 all the same: not recorded.
  */
 async function recordRevokedByProvider(audit: ProviderAudit, ctx: KoaContextWithOIDC, client: ClientLike): Promise<void> {
-  const token = (ctx.oidc.entities.RefreshToken ?? ctx.oidc.entities.AccessToken) as StoredToken | undefined;
-  if (!token || token.clientId !== client.clientId) return;
+  const token = ctx.oidc.entities.AccessToken as StoredToken | undefined;
+  if (!token || ctx.oidc.entities.RefreshToken || token.clientId !== client.clientId) return;
   await audit.record(actorUnderGrant(client, token.accountId), {
     action: 'tokens.revoke',
     target: token.grantId ?? null,
-    detail: {
-      path: 'revocation_endpoint',
-      clientId: client.clientId,
-      tokenType: token.kind === 'RefreshToken' ? 'refresh_token' : 'access_token',
-      grantEnded: token.kind === 'RefreshToken',
-    },
+    detail: { path: 'revocation_endpoint', clientId: client.clientId, tokenType: 'access_token', grantEnded: false },
   });
 }
 

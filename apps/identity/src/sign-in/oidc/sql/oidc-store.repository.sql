@@ -21,6 +21,10 @@ DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 -- OidcStoreRepository.destroySubject
 DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 
+-- OidcStoreRepository.destroyGrant
+WITH ended AS (DELETE FROM oidc_model WHERE model = 'Grant' AND id = $1 RETURNING payload)
+SELECT payload->>'clientId' AS "clientId", payload->>'accountId' AS "accountId" FROM ended;
+
 -- OidcStoreRepository.endSignInsOf
 WITH people AS (
   SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
