@@ -370,4 +370,33 @@ describe('a password set again ends the person’s grants, each in the audit log
       person = before;
     }
   });
+
+  it('ends the grants of a person who is deleted, each recorded as the deleting key’s doing', async () => {
+    const someone = await createUserWithPassword(scene.identity, scene.app, PASSWORD);
+    const before = person;
+    person = someone;
+    try {
+      const clientId = await registeredAgent();
+      const { config, tokens } = await agentTokens(clientId);
+      const grantId = decodeJwt(tokens.access_token)['gid'] as string;
+      await request(scene.identity.server)
+        .delete(`/v1/users/${someone.mirrorId}`)
+        .set('Authorization', `Bearer ${scene.app.appKey}`)
+        .expect(204);
+      const [deleted] = await entries({ target: someone.mirrorId, action: 'users.delete' });
+      expect(deleted?.detail['unifiedUserDeleted']).toBe(true);
+      expect(await entries({ target: grantId, action: 'tokens.revoke' })).toEqual([
+        expect.objectContaining({
+          actorKind: 'app_key',
+          actorId: deleted!.actorId,
+          detail: { path: 'person_deleted', clientId, accountId: someone.uid, grantEnded: true },
+        }),
+      ]);
+      await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP_RESOURCE })).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+    } finally {
+      person = before;
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { RegistryRecordsByRelease1764400000000 } from './1764400000000-registry-
 import { SearchIndexSnapshot1764500000000 } from './1764500000000-search-index-snapshot';
 import { IdempotencyClaim1764600000000 } from './1764600000000-idempotency-claim';
 import { EventOutboxParking1764700000000 } from './1764700000000-event-outbox-parking';
+import { WriteAuditRefusals1764800000000 } from './1764800000000-write-audit-refusals';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const STANDARDS_API_MIGRATIONS = [
   SearchIndexSnapshot1764500000000,
   IdempotencyClaim1764600000000,
   EventOutboxParking1764700000000,
+  WriteAuditRefusals1764800000000,
 ];

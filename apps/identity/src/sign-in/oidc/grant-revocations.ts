@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
 import type { Actor } from '../../platform/audit-trail/actor';
 import { AuditService } from '../../platform/audit-trail/audit.service';
@@ -14,7 +14,7 @@ export type GrantEndCause =
   | { path: 'replayed_code' | 'replayed_refresh_token' }
   | { path: 'provider'; route: string | null };
 
-/** Ends a grant the provider or its adapter removes, with its audit entry in the same transaction. */
+/** Ends grants with their audit entries in the same transaction: one the provider removes, or all of a person's. */
 @Injectable()
 export class GrantRevocations {
   constructor(
@@ -22,6 +22,32 @@ export class GrantRevocations {
     private readonly store: OidcStoreRepository,
     private readonly audit: AuditService,
   ) {}
+
+  /**
+   * Ends every sign-in of a person (their grants with what each issued, and their sessions) in the caller's
+   * transaction, recording each grant as ended by `actor` on `path`. Answers how many grants ended.
+   */
+  async endSignInsOf(
+    manager: EntityManager,
+    uid: string,
+    path: 'password_change' | 'person_deleted',
+    actor: Actor,
+    write: SubjectChangeWrite,
+  ): Promise<number> {
+    const ended = await this.store.endSignInsOf(manager, uid, write);
+    for (const grant of ended) {
+      await this.audit.record(
+        actor,
+        {
+          action: 'tokens.revoke',
+          target: grant.grantId,
+          detail: { path, clientId: grant.clientId, accountId: grant.accountId, grantEnded: true },
+        },
+        manager,
+      );
+    }
+    return ended.length;
+  }
 
   async end(grantId: string, cause: GrantEndCause, write: SubjectChangeWrite): Promise<void> {
     await this.dataSource.transaction(async (manager) => {

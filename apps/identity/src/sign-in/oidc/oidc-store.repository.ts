@@ -109,14 +109,15 @@ export class OidcStoreRepository {
   }
 
   /**
-   * Ends every sign-in of a person (the uid and every uid merged with it, as a session's `sub` may be either): their
-   * grants with what each issued, and their sessions. Answers the grants that ended, each with its client.
+   * Ends every sign-in of a person (the uid, even one just deleted, and every uid merged with it, as a session's `sub`
+   * may be either): their grants with what each issued, and their sessions. Answers the grants that ended, each with its client.
    */
   async endSignInsOf(manager: EntityManager, uid: string, _write: SubjectChangeWrite): Promise<EndedGrant[]> {
     return manager.query(
       `WITH people AS (
-         SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
-          WHERE u.uid = $1
+         SELECT $1::text AS uid
+         UNION SELECT p.uid::text FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
+          WHERE u.uid = $1::uuid
        ), grants AS (
          DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people)
          RETURNING id, payload->>'clientId' AS client_id, payload->>'accountId' AS account_id

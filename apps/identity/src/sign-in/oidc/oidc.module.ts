@@ -83,6 +83,6 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
       ],
     },
   ],
-  exports: [OIDC_PROVIDER, AccessTokenSigner, OidcStoreRepository],
+  exports: [OIDC_PROVIDER, AccessTokenSigner, OidcStoreRepository, GrantRevocations],
 })
 export class OidcModule {}

@@ -15,7 +15,7 @@ import { passwordProblem, type PasswordProblem } from './password-policy';
 import { agentKeyRefused, loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
 import { PasswordsRepository, type SetupApp } from './passwords.repository';
-import { OidcStoreRepository } from '../oidc/oidc-store.repository';
+import { GrantRevocations } from '../oidc/grant-revocations';
 import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subject-changes';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
@@ -50,7 +50,7 @@ export class PasswordsService {
     private readonly audit: AuditService,
     private readonly config: IdentityConfig,
     private readonly logger: JsonLogger,
-    private readonly signIns: OidcStoreRepository,
+    private readonly signIns: GrantRevocations,
     private readonly subjectChanges: SubjectChanges,
   ) {}
 
@@ -131,24 +131,13 @@ export class PasswordsService {
           const row = await this.links.spend(manager, tokenHash(token));
           if (!row) return { spent: null, grantsEnded: 0 };
           await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
-          const ended = await this.signIns.endSignInsOf(manager, row.uid, write);
-          const grantsEnded = ended.length;
+          const person = { kind: 'human' as const, id: row.uid };
+          const grantsEnded = await this.signIns.endSignInsOf(manager, row.uid, 'password_change', person, write);
           await this.audit.record(
-            { kind: 'human', id: row.uid },
+            person,
             { action: 'users.password-set', target: row.uid, ...(grantsEnded > 0 ? { detail: { grantsEnded } } : {}) },
             manager,
           );
-          for (const grant of ended) {
-            await this.audit.record(
-              { kind: 'human', id: row.uid },
-              {
-                action: 'tokens.revoke',
-                target: grant.grantId,
-                detail: { path: 'password_change', clientId: grant.clientId, accountId: grant.accountId, grantEnded: true },
-              },
-              manager,
-            );
-          }
           return { spent: row, grantsEnded };
         }),
     );

@@ -27,8 +27,9 @@ SELECT payload->>'clientId' AS "clientId", payload->>'accountId' AS "accountId" 
 
 -- OidcStoreRepository.endSignInsOf
 WITH people AS (
-  SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
-   WHERE u.uid = $1
+  SELECT $1::text AS uid
+  UNION SELECT p.uid::text FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
+   WHERE u.uid = $1::uuid
 ), grants AS (
   DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people)
   RETURNING id, payload->>'clientId' AS client_id, payload->>'accountId' AS account_id
