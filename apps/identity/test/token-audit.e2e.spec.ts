@@ -342,7 +342,7 @@ describe('what happens to an agent’s tokens is in the audit log', () => {
   });
 });
 
-describe('a password set again ends the person’s grants, each in the audit log', () => {
+describe('a new password or the person’s deletion ends their grants, each in the audit log', () => {
   it('records each grant the new password ended, with its client, in the transaction that set it', async () => {
     const someone = await createUserWithPassword(scene.identity, scene.app, PASSWORD);
     const before = person;

@@ -27,7 +27,10 @@ export class WriteAudit {
    * throw. Its own statement: the write never began, and a keyed request's claim stays open for a retry.
    */
   async refused(auth: Caller, action: string, target: string, refusal: DomainError): Promise<DomainError> {
-    await this.entries.append(this.dataSource.manager, entryOf(auth, action, target, { domainCode: refusal.code }, 'denied'));
+    await this.entries.append(
+      this.dataSource.manager,
+      entryOf(auth, action, target, { domainCode: refusal.domainCode ?? refusal.code }, 'denied'),
+    );
     return refusal;
   }
 }
