@@ -96,7 +96,7 @@ describe("an agent's writes", () => {
 });
 
 describe('formal writes are never an agent’s', () => {
-  it('passes on identity’s agent_delegated, and refuses an agent identity wrongly allows, writing nothing', async () => {
+  it('passes on identity’s agent_delegated, and refuses an agent identity wrongly allows, writing nothing but its refusals (denied)', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     const before = await written();
     const token = { confirmationToken: 'x'.repeat(43) };
