@@ -12,13 +12,13 @@ beforeAll(async () => {
 afterAll(() => identity.close());
 
 /** Entries of one actor of this test alone, at given times; their ids (uuidv7s of one millisecond need not ascend). */
-async function entriesOf(actorId: string, entries: { action: string; outcome: string; at: string }[]): Promise<string[]> {
+async function entriesOf(actorId: string, entries: { action: string; outcome: string; at: string; target?: string }[]): Promise<string[]> {
   const ids: string[] = [];
   for (const entry of entries) {
     const id = uuidv7();
     await identity.dataSource.query(
-      `INSERT INTO audit_entry (id, at, actor_kind, actor_id, action, target, outcome) VALUES ($1, $2, 'platform_key', $3, $4, NULL, $5)`,
-      [id, entry.at, actorId, entry.action, entry.outcome],
+      `INSERT INTO audit_entry (id, at, actor_kind, actor_id, action, target, outcome) VALUES ($1, $2, 'platform_key', $3, $4, $6, $5)`,
+      [id, entry.at, actorId, entry.action, entry.outcome, entry.target ?? null],
     );
     ids.push(id);
   }
@@ -45,6 +45,19 @@ describe('GET /v1/audit', () => {
     expect(await idsOf({ actor, from: '2020-01-02T00:00:00.000Z', to: '2020-01-02T00:00:00.000Z' })).toEqual([setup]);
     expect(await idsOf({ actor, from: '2020-01-02T00:00:00.001Z' })).toEqual([denied]);
     expect(await idsOf({ actor, to: '2020-01-01T23:59:59.999Z' })).toEqual([set]);
+  });
+
+  it('answers the entries of one target: what happened to one grant, whoever did it', async () => {
+    const [grant, other] = [`grant-${randomBytes(6).toString('hex')}`, `grant-${randomBytes(6).toString('hex')}`];
+    const [issued] = await entriesOf(`agent-${randomBytes(4).toString('hex')}`, [
+      { action: 'tokens.issue', outcome: 'success', at: '2020-05-01T00:00:00.000Z', target: grant },
+      { action: 'tokens.issue', outcome: 'success', at: '2020-05-01T00:00:00.000Z', target: other },
+    ]);
+    const [revoked] = await entriesOf(`person-${randomBytes(4).toString('hex')}`, [
+      { action: 'tokens.revoke', outcome: 'success', at: '2020-05-02T00:00:00.000Z', target: grant },
+    ]);
+    expect(await idsOf({ target: grant })).toEqual([issued, revoked].sort());
+    expect(await idsOf({ target: grant, action: 'tokens.revoke' })).toEqual([revoked]);
   });
 
   it('answers 20 entries to a read without a limit, as its documentation and every other list do', async () => {
@@ -119,6 +132,8 @@ describe('refusing malformed filters', () => {
   it.each([
     ['an unknown outcome', { outcome: 'maybe' }, 'outcome'],
     ['an actor of 101 characters', { actor: 'a'.repeat(101) }, 'actor'],
+    ['a target of 2049 characters', { target: 't'.repeat(2049) }, 'target'],
+    ['an empty target', { target: '' }, 'target'],
   ])('refuses %s with a 400 naming the filter', async (_, query, field) => {
     const response = await request(identity.server).get('/v1/audit').query(query).set(platform()).expect(400);
     expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);

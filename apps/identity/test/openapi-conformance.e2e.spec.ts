@@ -108,6 +108,11 @@ async function people(partner: { app: string; organizationId: string; registryId
     .get(`/v1/audit?actor=${'a'.repeat(300)}`)
     .set(platform)
     .expect(400);
+  await http.get(`/v1/audit?target=${partner.organizationId}&limit=5`).set(platform).expect(200);
+  await http
+    .get(`/v1/audit?target=${'t'.repeat(2049)}`)
+    .set(platform)
+    .expect(400);
   await http.get(`/v1/users/${ana.id}`).set(app).expect(200);
   await http.get(`/v1/users/${randomUUID()}`).set(app).expect(404);
   await http.patch(`/v1/users/${ana.id}`).set(app).send({ displayName: 'Ana L.' }).expect(200);

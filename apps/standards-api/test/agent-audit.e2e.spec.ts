@@ -15,7 +15,7 @@ const count = async (from: string) => (await running.api.dataSource.query(`SELEC
 const written = async () => ({
   ruleVersions: await count('rule_version'),
   runs: await count('settlement_run'),
-  audit: await count('write_audit'),
+  audit: await count("write_audit WHERE outcome = 'success'"),
   challenges: await count('confirmation_challenge'),
 });
 const auditOf = (target: string) =>
@@ -96,7 +96,7 @@ describe("an agent's writes", () => {
 });
 
 describe('formal writes are never an agent’s', () => {
-  it('passes on identity’s agent_delegated, and refuses an agent identity wrongly allows, writing nothing', async () => {
+  it('passes on identity’s agent_delegated, and refuses an agent identity wrongly allows, writing nothing but its refusals (denied)', async () => {
     const { projectId, scenarioId } = await activatedProject(running.api, ORG);
     const before = await written();
     const token = { confirmationToken: 'x'.repeat(43) };
@@ -132,5 +132,26 @@ describe('formal writes are never an agent’s', () => {
       }
     }
     expect(await written()).toEqual(before);
+    // Each refusal of its own is recorded as denied, naming the agent and its supervisor; identity's entry said allowed.
+    const refusals = await running.api.dataSource.query(
+      `SELECT action, outcome, subject_kind AS "subjectKind", subject_id AS "subjectId", supervisor_id AS "supervisorId", detail
+         FROM write_audit WHERE target = $1 AND outcome = 'denied' ORDER BY id`,
+      [projectId],
+    );
+    const refusal = (action: string) => ({
+      action,
+      outcome: 'denied',
+      subjectKind: 'agent',
+      subjectId: 'key-agent-misjudged',
+      supervisorId: 'supervisor-misjudged',
+      detail: { domainCode: 'authorization.human_required' },
+    });
+    expect(refusals).toEqual([
+      refusal('split-project.activate'),
+      refusal('split-project.activate'),
+      refusal('rule-version.create'),
+      refusal('settlement-run.post'),
+      refusal('settlement-run.post'),
+    ]);
   });
 });

@@ -17,7 +17,7 @@ const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toIS
 const count = async (from: string) => (await api.dataSource.query(`SELECT count(*)::int AS n FROM ${from}`))[0].n as number;
 const written = async () => ({
   ruleVersions: await count('rule_version'),
-  audit: await count('write_audit'),
+  audit: await count("write_audit WHERE outcome = 'success'"),
   challenges: await count('confirmation_challenge'),
   spentTokens: await count('confirmation_challenge WHERE used_at IS NOT NULL'),
 });
@@ -249,7 +249,7 @@ describe('activation needs an explicit confirmation in two steps', () => {
     expect(await count(`rule_version WHERE project_id = '${projectId}'`)).toBe(1);
   });
 
-  it('refuses an API key whatever identity answers, writing nothing (not even a challenge)', async () => {
+  it('refuses an API key whatever identity answers, writing nothing (not even a challenge) but its own refusal, as denied', async () => {
     const { projectId, scenarioId } = await createProject();
     const before = await written();
     const appKey = await activateCall(projectId, { scenarioId }, headers(`stdreg_app_x_of:${ORG_A}`, ORG_A)).expect(403);

@@ -17,7 +17,7 @@ const count = async (from: string, parameters: unknown[] = []) =>
 const written = async () => ({
   runs: await count('settlement_run'),
   entries: await count('equity_ledger_entry'),
-  audit: await count('write_audit'),
+  audit: await count("write_audit WHERE outcome = 'success'"),
   challenges: await count('confirmation_challenge'),
   spentTokens: await count('confirmation_challenge WHERE used_at IS NOT NULL'),
 });
@@ -533,7 +533,7 @@ describe('ledgers hold sums beyond what one posting can carry', () => {
 });
 
 describe('only authorised people may post', () => {
-  it('refuses API keys whatever identity answers, writing nothing (not even a challenge)', async () => {
+  it('refuses API keys whatever identity answers, writing nothing (not even a challenge) but its own refusals, as denied', async () => {
     const { projectId } = await activatedProject(running.api, ORG);
     const before = await written();
     const body = withEnd({ periodId: '2026-01', revenue: '10.00', costs: '0' });
@@ -548,6 +548,15 @@ describe('only authorised people may post', () => {
     ).expect(403);
     expect(withToken.body.detail).toContain('human_required');
     expect(await written()).toEqual(before);
+    expect(
+      await running.api.dataSource.query(
+        `SELECT action, outcome, subject_kind AS "subjectKind" FROM write_audit WHERE target = $1 AND outcome = 'denied'`,
+        [projectId],
+      ),
+    ).toEqual([
+      { action: 'settlement-run.post', outcome: 'denied', subjectKind: 'app_key' },
+      { action: 'settlement-run.post', outcome: 'denied', subjectKind: 'app_key' },
+    ]);
   });
 
   it('refuses a member without an approving role, and another organization, writing nothing', async () => {

@@ -12,6 +12,7 @@ import { WebhookDeliveryIsolationAndRemoval1763900001100 } from './1763900001100
 import { PasswordSetupIssuer1763900001200 } from './1763900001200-password-setup-issuer';
 import { UnusedAgentClientsExpire1763900001300 } from './1763900001300-unused-agent-clients-expire';
 import { OidcAccountLookups1763900001400 } from './1763900001400-oidc-account-lookups';
+import { AuditEntryTarget1763900001500 } from './1763900001500-audit-entry-target';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const IDENTITY_MIGRATIONS = [
   PasswordSetupIssuer1763900001200,
   UnusedAgentClientsExpire1763900001300,
   OidcAccountLookups1763900001400,
+  AuditEntryTarget1763900001500,
 ];

@@ -14,6 +14,7 @@ import { SearchIndexSnapshot1764500000000 } from './1764500000000-search-index-s
 import { IdempotencyClaim1764600000000 } from './1764600000000-idempotency-claim';
 import { EventOutboxParking1764700000000 } from './1764700000000-event-outbox-parking';
 import { IdempotencyAnswerAsSent1764800000000 } from './1764800000000-idempotency-answer-as-sent';
+import { WriteAuditRefusals1764900000000 } from './1764900000000-write-audit-refusals';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const STANDARDS_API_MIGRATIONS = [
   IdempotencyClaim1764600000000,
   EventOutboxParking1764700000000,
   IdempotencyAnswerAsSent1764800000000,
+  WriteAuditRefusals1764900000000,
 ];

@@ -59,7 +59,8 @@ export class RuleVersionsService {
    * that exact content. With the token: creates Rule Version 1, once per project.
    */
   async activate(projectId: string, request: ActivateSplitProjectRequestDto, auth: Caller): Promise<RuleVersionDto> {
-    if (auth.subject.kind !== 'human') throw humanRequired('activate a split project');
+    if (auth.subject.kind !== 'human')
+      throw await this.audit.refused(auth, 'split-project.activate', projectId, humanRequired('activate a split project'));
     const project = await this.projects.requireProject(projectId, auth);
     const created = await this.confirmations.confirmedWrite<ActivationBinding, void, RuleVersion>({
       scope: { action: 'split-project:activate', projectId: project.id, auth },
@@ -87,7 +88,8 @@ export class RuleVersionsService {
 
   /** Version n+1, effective strictly in the future and after version n; numbered under the project's row lock. */
   async create(projectId: string, request: CreateRuleVersionRequestDto, auth: Caller): Promise<RuleVersionDto> {
-    if (auth.subject.kind !== 'human') throw humanRequired('create a rule version');
+    if (auth.subject.kind !== 'human')
+      throw await this.audit.refused(auth, 'rule-version.create', projectId, humanRequired('create a rule version'));
     await this.projects.requireProject(projectId, auth);
     const effectiveFrom = instant(request.effectiveFrom);
     const source = await this.scenarioOfProject(projectId, request.scenarioId, request.revision, auth);

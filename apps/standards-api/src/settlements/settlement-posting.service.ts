@@ -84,7 +84,8 @@ export class SettlementPostingService {
 
   /** Without a token: 428 with the challenge. With it: the run, its ledger entries and the audit record, in one transaction. */
   async post(projectId: string, request: PostSettlementRunRequestDto, auth: Caller): Promise<SettlementRunDto> {
-    if (auth.subject.kind !== 'human') throw humanRequired('post a settlement run');
+    if (auth.subject.kind !== 'human')
+      throw await this.audit.refused(auth, 'settlement-run.post', projectId, humanRequired('post a settlement run'));
     const project = await this.projects.requireProject(projectId, auth);
     const run = await this.confirmations.confirmedWrite<PostingBinding, Posting, SettlementRun>({
       scope: { action: 'settlement-run:post', projectId: project.id, auth },

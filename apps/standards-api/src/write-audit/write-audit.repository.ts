@@ -12,6 +12,8 @@ export interface WriteAuditEntry {
   target: string;
   detail: Record<string, unknown>;
   requestId: string | null;
+  /** `denied`: a write refused after identity allowed it, recorded outside the write (which never happened). */
+  outcome: 'success' | 'denied';
 }
 
 /** The write audit table: appended to, inside the audited write's transaction. */
@@ -19,8 +21,8 @@ export interface WriteAuditEntry {
 export class WriteAuditRepository {
   async append(manager: EntityManager, entry: WriteAuditEntry): Promise<void> {
     await manager.query(
-      `INSERT INTO write_audit (id, organization_id, subject_kind, subject_id, supervisor_id, action, target, detail, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO write_audit (id, organization_id, subject_kind, subject_id, supervisor_id, action, target, detail, request_id, outcome)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         entry.id,
         entry.organizationId,
@@ -31,6 +33,7 @@ export class WriteAuditRepository {
         entry.target,
         JSON.stringify(entry.detail),
         entry.requestId,
+        entry.outcome,
       ],
     );
   }

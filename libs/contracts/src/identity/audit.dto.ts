@@ -12,6 +12,13 @@ export type ActorKind = (typeof ACTOR_KINDS)[number];
 export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
   @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
+  @ApiPropertyOptional({
+    description: "What the entry acted on: a grant's id (its tokens issued, refreshed, exchanged, revoked), a client id, a uid, a key id…",
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 2048)
+  target?: string;
   @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
   @ApiPropertyOptional({ format: 'date-time', description: 'Entries at or after this time' }) @IsOptional() @IsRealDateTime() from?: string;
   @ApiPropertyOptional({

@@ -55,8 +55,10 @@ const WRITES = [
   `merges.moveAll(manager, 'm', 's'WRITE)`,
   `merges.moveBack(manager, mergeWRITE)`,
   `merges.release(manager, 'u'WRITE)`,
-  `tokens.insert('j', 'c', new Date()WRITE)`,
+  `tokens.insert(manager, 'j', 'c', new Date()WRITE)`,
   `store.destroySubject('Grant', 'g'WRITE)`,
+  `store.destroyGrant(manager, 'g'WRITE)`,
+  `store.endSignInsOf(manager, 'u'WRITE)`,
 ];
 const INSIDE = WRITES.map((write) => `void changes.apply(SubjectChange.accessTokens(), (write) => ${write.replace('WRITE', ', write')});`);
 const OUTSIDE = WRITES.map((write) => `void ${write.replace('WRITE', '')};`);

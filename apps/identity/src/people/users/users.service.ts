@@ -17,6 +17,7 @@ import { RegisteredAppsService } from '../../partners/registered-apps/registered
 import { externalIdTaken, nothingToChange, userNotFound } from './users.errors';
 import { SubjectChange, SubjectChanges, type SubjectChangeWrite } from '../../access/subject-changes/subject-changes';
 import { type MirrorFields, UsersRepository, type MirrorRecord } from './users.repository';
+import { GrantRevocations } from '../../sign-in/oidc/grant-revocations';
 
 /** Where a mirror write came from, kept in its audit entry. */
 type WriteSource = 'api' | 'sync';
@@ -43,6 +44,7 @@ export class UsersService {
     private readonly apps: RegisteredAppsService,
     private readonly audit: AuditService,
     private readonly subjectChanges: SubjectChanges,
+    private readonly signIns: GrantRevocations,
   ) {}
 
   async list(query: UserListQueryDto, caller: KeyCaller): Promise<{ items: UserDto[]; nextCursor: string | null }> {
@@ -205,6 +207,8 @@ export class UsersService {
       },
       manager,
     );
+    // A person who is gone keeps no grant: each one ends here, recorded as the deleting caller's doing.
+    if (unifiedUserDeleted) await this.signIns.endSignInsOf(manager, row.uid, 'person_deleted', actor, write);
   }
 
   private async linkUnifiedUser(

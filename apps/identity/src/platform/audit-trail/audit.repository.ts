@@ -21,6 +21,7 @@ export interface AuditEntry extends AuditRecord {
 export interface AuditFilter {
   actor?: string | undefined;
   action?: string | undefined;
+  target?: string | undefined;
   outcome?: AuditOutcome | undefined;
   from?: string | undefined;
   to?: string | undefined;
@@ -50,6 +51,31 @@ export class AuditRepository {
     );
   }
 
+  /**
+   * Inserts the entry unless one of the same action and target was written in the last `windowSeconds`; answers
+   * whether it did. Two calls at once may both insert: the window bounds the volume, it does not count.
+   */
+  async insertUnlessRecent(record: AuditRecord, windowSeconds: number): Promise<boolean> {
+    const inserted: unknown[] = await this.dataSource.query(
+      `INSERT INTO audit_entry (id, actor_kind, actor_id, action, target, outcome, detail, request_id)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8
+        WHERE NOT EXISTS (SELECT 1 FROM audit_entry WHERE action = $4 AND target = $5 AND at > now() - make_interval(secs => $9::int))
+       RETURNING id`,
+      [
+        record.id,
+        record.actorKind,
+        record.actorId,
+        record.action,
+        record.target,
+        record.outcome,
+        JSON.stringify(record.detail),
+        record.requestId,
+        windowSeconds,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
   async list(filter: AuditFilter): Promise<AuditEntry[]> {
     return this.dataSource.query(
       `SELECT id, at, actor_kind AS "actorKind", actor_id AS "actorId", action, target, outcome, detail, request_id AS "requestId"
@@ -57,7 +83,7 @@ export class AuditRepository {
         WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::text IS NULL OR action = $2) AND ($3::text IS NULL OR outcome = $3)
           AND ($4::timestamptz IS NULL OR at >= $4)
           AND ($5::timestamptz IS NULL OR at < date_trunc('milliseconds', $5::timestamptz) + interval '1 millisecond')
-          AND ($6::uuid IS NULL OR id > $6)
+          AND ($6::uuid IS NULL OR id > $6) AND ($8::text IS NULL OR target = $8)
         ORDER BY id LIMIT $7`,
       [
         filter.actor ?? null,
@@ -67,6 +93,7 @@ export class AuditRepository {
         filter.to ?? null,
         filter.afterId ?? null,
         filter.limit,
+        filter.target ?? null,
       ],
     );
   }

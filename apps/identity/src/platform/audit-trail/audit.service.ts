@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AuditEntryDto, AuditOutcome, AuditQueryDto } from '@stdreg/contracts';
 import { currentRequestId, keysetPage, uuidv7 } from '@stdreg/server-kit';
 import type { Actor } from './actor';
-import { AuditRepository, type AuditEntry } from './audit.repository';
+import { AuditRepository, type AuditEntry, type AuditRecord } from './audit.repository';
 
 export interface AuditEvent {
   action: string;
@@ -18,19 +18,12 @@ export class AuditService {
   constructor(private readonly repository: AuditRepository) {}
 
   async record(actor: Actor, event: AuditEvent, manager?: EntityManager): Promise<void> {
-    await this.repository.insert(
-      {
-        id: uuidv7(),
-        actorKind: actor.kind,
-        actorId: actor.id,
-        action: event.action,
-        target: event.target ?? null,
-        outcome: event.outcome ?? 'success',
-        detail: actor.supervisor === undefined ? (event.detail ?? {}) : { ...event.detail, supervisor: actor.supervisor },
-        requestId: currentRequestId() ?? null,
-      },
-      manager,
-    );
+    await this.repository.insert(auditRecord(actor, event), manager);
+  }
+
+  /** Records the event unless one of the same action and target was recorded in the last `windowSeconds` (a bounded trail of a frequent act). */
+  recordOncePer(windowSeconds: number, actor: Actor, event: AuditEvent & { target: string }): Promise<boolean> {
+    return this.repository.insertUnlessRecent(auditRecord(actor, event), windowSeconds);
   }
 
   list(query: AuditQueryDto): Promise<{ items: AuditEntryDto[]; nextCursor: string | null }> {
@@ -42,6 +35,19 @@ export class AuditService {
       toAuditEntryDto,
     );
   }
+}
+
+function auditRecord(actor: Actor, event: AuditEvent): AuditRecord {
+  return {
+    id: uuidv7(),
+    actorKind: actor.kind,
+    actorId: actor.id,
+    action: event.action,
+    target: event.target ?? null,
+    outcome: event.outcome ?? 'success',
+    detail: actor.supervisor === undefined ? (event.detail ?? {}) : { ...event.detail, supervisor: actor.supervisor },
+    requestId: currentRequestId() ?? null,
+  };
 }
 
 function toAuditEntryDto(entry: AuditEntry): AuditEntryDto {

@@ -22,10 +22,10 @@ export class AccessTokenSigner {
     this.key = key;
   }
 
-  /** A token for `audience` that ends at `expiresAt` (seconds since the epoch), with a fresh `jti`. */
-  async sign(claims: Record<string, unknown>, audience: string, expiresAt: number): Promise<string> {
+  /** A token for `audience` that ends at `expiresAt` (seconds since the epoch), with a fresh `jti` unless one is given. */
+  async sign(claims: Record<string, unknown>, audience: string, expiresAt: number, jti: string = randomUUID()): Promise<string> {
     this.imported ??= importJWK(this.key as JWK, 'RS256');
-    return new SignJWT({ ...claims, jti: randomUUID() })
+    return new SignJWT({ ...claims, jti })
       .setProtectedHeader({ alg: 'RS256', kid: this.key.kid, typ: 'at+jwt' })
       .setIssuer(this.config.oidcIssuer)
       .setAudience(audience)

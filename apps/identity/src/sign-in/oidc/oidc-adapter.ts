@@ -1,7 +1,8 @@
-import { errors, type Adapter, type AdapterConstructor, type AdapterPayload } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterConstructor, type AdapterPayload } from 'oidc-provider';
 import { unstorableText } from '@stdreg/server-kit';
 import { storedModel, type OidcStoreRepository } from './oidc-store.repository';
 import { SubjectChange, type SubjectChanges } from '../../access/subject-changes/subject-changes';
+import { grantEndCause, type GrantRevocations } from './grant-revocations';
 
 /**
  * How long an agent client registered by RFC 7591 (and its registration access token) lives while no person
@@ -24,7 +25,12 @@ export interface ClientSource {
  * registered themselves (RFC 7591) are stored like any other model, and expire unless a person grants them
  * something. Removing a grant or a client answers only once no replica's decision relies on it any more.
  */
-export function postgresAdapter(store: OidcStoreRepository, clients: ClientSource, subjectChanges: SubjectChanges): AdapterConstructor {
+export function postgresAdapter(
+  store: OidcStoreRepository,
+  clients: ClientSource,
+  subjectChanges: SubjectChanges,
+  grants: Pick<GrantRevocations, 'end'>,
+): AdapterConstructor {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -64,7 +70,10 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       if (consumedNow) return;
       if (grantId !== null) {
         await Promise.all(GRANT_SOURCE_MODELS.map((model) => store.revokeByGrantId(model, grantId)));
-        await subjectChanges.apply(SubjectChange.accessTokens(), (write) => store.destroySubject('Grant', grantId, write));
+        const replayed = this.model === 'AuthorizationCode' ? 'AuthorizationCode' : 'RefreshToken';
+        await subjectChanges.apply(SubjectChange.accessTokens(), (write) =>
+          grants.end(grantId, grantEndCause(Provider.ctx, replayed), write),
+        );
       }
       throw new errors.InvalidGrant(`${this.model} already used`);
     }
@@ -73,6 +82,9 @@ export function postgresAdapter(store: OidcStoreRepository, clients: ClientSourc
       const stored = storedModel(this.model);
       if (stored.kind === 'other') return store.destroy(stored.model, id);
       const { model } = stored;
+      // The provider's context says why a grant ends (revoked by its client, a sign-out, a replay): recorded with it.
+      if (model === 'Grant')
+        return subjectChanges.apply(SubjectChange.accessTokens(), (write) => grants.end(id, grantEndCause(Provider.ctx, null), write));
       await subjectChanges.apply(SubjectChange.accessTokens(), (write) => store.destroySubject(model, id, write));
     }
 

@@ -14,6 +14,8 @@ import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
+import { auditProviderAnswers, type ProviderAudit } from './provider-audit';
+import type { GrantRevocations } from './grant-revocations';
 
 /** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
 export const SIGNIN_PATH = 'v1/signin';
@@ -27,6 +29,10 @@ export interface ProviderDependencies {
   /** Revokes the JWT access tokens the provider will not (see revokeJwtAccessTokens). */
   accessTokens: Pick<AccessTokenRevocation, 'revoke'>;
   subjectChanges: SubjectChanges;
+  /** Records the tokens the provider issues and revokes and the clients it registers (provider-audit). */
+  audit: ProviderAudit;
+  /** Ends grants with their audit entries. */
+  grants: Pick<GrantRevocations, 'end'>;
 }
 
 /**
@@ -46,9 +52,11 @@ export function createOidcProvider({
   accounts,
   accessTokens,
   subjectChanges,
+  audit,
+  grants,
 }: ProviderDependencies): Provider {
   const configuration: Configuration = {
-    adapter: postgresAdapter(store, clients, subjectChanges),
+    adapter: postgresAdapter(store, clients, subjectChanges, grants),
     findAccount: (_ctx, sub) => accounts.find(sub),
     clients: [],
     responseTypes: ['code'],
@@ -73,7 +81,7 @@ export function createOidcProvider({
     cookies: { keys: secrets.cookieKeys },
     features: {
       devInteractions: { enabled: false },
-      // A client revokes only its own tokens.
+      // A client revokes only its own tokens (provider-audit records only those).
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: logoutSource(new URL(config.oidcIssuer).pathname), postLogoutSuccessSource },
@@ -140,6 +148,7 @@ export function createOidcProvider({
   const provider = new Provider(config.oidcIssuer, configuration);
   // Behind TRUSTED_PROXY_HOPS proxies, endpoint URLs follow X-Forwarded-Proto/Host.
   provider.proxy = config.TRUSTED_PROXY_HOPS > 0;
+  provider.use(auditProviderAnswers(audit));
   provider.use(revokeJwtAccessTokens(accessTokens));
   provider.use(noSecretForPublicClients);
   provider.use(neverFramed);
@@ -207,10 +216,10 @@ function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenRevocation, 'revoke
     await next();
     const refused = ctx.body as { error?: unknown } | undefined;
     if (ctx.path !== '/token/revocation' || ctx.status !== 400 || refused?.error !== 'unsupported_token_type') return;
-    const clientId = ctx.oidc?.client?.clientId;
+    const client = ctx.oidc?.client;
     const token = ctx.oidc?.params?.['token'];
-    if (typeof clientId !== 'string' || typeof token !== 'string') return;
-    const outcome = await accessTokens.revoke(token, clientId);
+    if (typeof client?.clientId !== 'string' || typeof token !== 'string') return;
+    const outcome = await accessTokens.revoke(token, client);
     if (outcome === 'other_client') {
       ctx.body = { error: 'unauthorized_client', error_description: 'this token was not issued to this client' };
       return;

@@ -22,6 +22,13 @@ export function storedModel(model: string): { kind: 'subject'; model: SubjectMod
     : { kind: 'other', model: model as OtherModel };
 }
 
+/** A grant a new password ended: whose, and for which client. */
+export interface EndedGrant {
+  grantId: string;
+  clientId: string;
+  accountId: string;
+}
+
 /** Every query of what the OpenID Provider stores: one row per model and id, expiring. */
 @Injectable()
 export class OidcStoreRepository {
@@ -91,25 +98,36 @@ export class OidcStoreRepository {
     await this.dataSource.query('DELETE FROM oidc_model WHERE model = $1 AND id = $2', [model, id]);
   }
 
+  /** Removes a grant, answering whose it was and for which client; null when there was none. */
+  async destroyGrant(manager: EntityManager, grantId: string, _write: SubjectChangeWrite): Promise<Omit<EndedGrant, 'grantId'> | null> {
+    const rows: Omit<EndedGrant, 'grantId'>[] = await manager.query(
+      `WITH ended AS (DELETE FROM oidc_model WHERE model = 'Grant' AND id = $1 RETURNING payload)
+       SELECT payload->>'clientId' AS "clientId", payload->>'accountId' AS "accountId" FROM ended`,
+      [grantId],
+    );
+    return rows[0] ?? null;
+  }
+
   /**
-   * Ends every sign-in of a person (the uid and every uid merged with it, as a session's `sub` may be either): their
-   * grants with what each issued, and their sessions. Answers how many grants ended.
+   * Ends every sign-in of a person (the uid, even one just deleted, and every uid merged with it, as a session's `sub`
+   * may be either): their grants with what each issued, and their sessions. Answers the grants that ended, each with its client.
    */
-  async endSignInsOf(manager: EntityManager, uid: string, _write: SubjectChangeWrite): Promise<number> {
-    const rows: { grants: number }[] = await manager.query(
+  async endSignInsOf(manager: EntityManager, uid: string, _write: SubjectChangeWrite): Promise<EndedGrant[]> {
+    return manager.query(
       `WITH people AS (
-         SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
-          WHERE u.uid = $1
+         SELECT $1::text AS uid
+         UNION SELECT p.uid::text FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
+          WHERE u.uid = $1::uuid
        ), grants AS (
-         DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people) RETURNING id
+         DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people)
+         RETURNING id, payload->>'clientId' AS client_id, payload->>'accountId' AS account_id
        ), issued AS (
          DELETE FROM oidc_model WHERE model IN ('AccessToken', 'AuthorizationCode', 'RefreshToken') AND grant_id IN (SELECT id FROM grants)
        ), sessions AS (
          DELETE FROM oidc_model WHERE model = 'Session' AND payload->>'accountId' IN (SELECT uid FROM people)
-       ) SELECT count(*)::int AS grants FROM grants`,
+       ) SELECT id AS "grantId", client_id AS "clientId", account_id AS "accountId" FROM grants ORDER BY id`,
       [uid],
     );
-    return rows[0]?.grants ?? 0;
   }
 
   async revokeByGrantId(model: string, grantId: string): Promise<void> {

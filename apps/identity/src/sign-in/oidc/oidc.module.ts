@@ -7,6 +7,7 @@ import { RegisteredAppsModule } from '../../partners/registered-apps/registered-
 import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
 import { AccessTokenSigner } from './access-token-signer';
 import { AccessTokenRevocation } from './access-token-revocation';
+import { GrantRevocations } from './grant-revocations';
 import { CallersModule } from '../../access/callers/callers.module';
 import { OidcAccounts } from './oidc-accounts';
 import { OidcClients } from './oidc-clients';
@@ -16,6 +17,8 @@ import { OidcSecretsModule } from '../../platform/secrets/oidc-secrets.module';
 import { OidcStoreRepository } from './oidc-store.repository';
 import { RevokedAccessTokensRepository } from './revoked-access-tokens.repository';
 import { IdentityConfigModule } from '../../platform/config/identity-config.module';
+import { AuditModule } from '../../platform/audit-trail/audit.module';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 
 export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
@@ -24,7 +27,15 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
  * callers/), and its store (a password set again ends the person's sign-ins there).
  */
 @Module({
-  imports: [IdentityConfigModule, CallersModule, OidcSecretsModule, RegisteredAppsModule, UnifiedUsersModule, SubjectChangesModule],
+  imports: [
+    IdentityConfigModule,
+    CallersModule,
+    OidcSecretsModule,
+    RegisteredAppsModule,
+    UnifiedUsersModule,
+    SubjectChangesModule,
+    AuditModule,
+  ],
   providers: [
     OidcStoreRepository,
     PeriodicPurge.of(OidcStoreRepository, IdentityConfig, (store) => store.purgeExpired(), {
@@ -36,6 +47,7 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
     RevokedAccessTokensRepository,
     AccessTokenRevocation,
     AccessTokenSigner,
+    GrantRevocations,
     {
       provide: OIDC_PROVIDER,
       useFactory: (
@@ -47,8 +59,10 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
         accessTokens: AccessTokenRevocation,
         subjectChanges: SubjectChanges,
         logger: JsonLogger,
+        audit: AuditService,
+        grants: GrantRevocations,
       ) => {
-        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectChanges });
+        const provider = createOidcProvider({ config, secrets, store, clients, accounts, accessTokens, subjectChanges, audit, grants });
         // The provider answers its own failures (a 500 page or server_error body); they still belong in the log.
         provider.on('server_error', (_ctx: unknown, error: Error) =>
           logger.event('error', 'sign-in provider failed', { error: error.message }, 'Oidc'),
@@ -64,9 +78,11 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
         AccessTokenRevocation,
         SubjectChanges,
         JsonLogger,
+        AuditService,
+        GrantRevocations,
       ],
     },
   ],
-  exports: [OIDC_PROVIDER, AccessTokenSigner, OidcStoreRepository],
+  exports: [OIDC_PROVIDER, AccessTokenSigner, OidcStoreRepository, GrantRevocations],
 })
 export class OidcModule {}

@@ -15,7 +15,7 @@ import { passwordProblem, type PasswordProblem } from './password-policy';
 import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
 import { PasswordsRepository, type SetupApp } from './passwords.repository';
-import { OidcStoreRepository } from '../oidc/oidc-store.repository';
+import { GrantRevocations } from '../oidc/grant-revocations';
 import { SubjectChange, SubjectChanges } from '../../access/subject-changes/subject-changes';
 
 export const PASSWORD_SETUP_PATH = 'v1/password-setup';
@@ -50,7 +50,7 @@ export class PasswordsService {
     private readonly audit: AuditService,
     private readonly config: IdentityConfig,
     private readonly logger: JsonLogger,
-    private readonly signIns: OidcStoreRepository,
+    private readonly signIns: GrantRevocations,
     private readonly subjectChanges: SubjectChanges,
   ) {}
 
@@ -131,9 +131,10 @@ export class PasswordsService {
           const row = await this.links.spend(manager, tokenHash(token));
           if (!row) return { spent: null, grantsEnded: 0 };
           await this.passwords.upsertPassword(manager, row.uid, row.loginEmail, hash);
-          const grantsEnded = await this.signIns.endSignInsOf(manager, row.uid, write);
+          const person = { kind: 'human' as const, id: row.uid };
+          const grantsEnded = await this.signIns.endSignInsOf(manager, row.uid, 'password_change', person, write);
           await this.audit.record(
-            { kind: 'human', id: row.uid },
+            person,
             { action: 'users.password-set', target: row.uid, ...(grantsEnded > 0 ? { detail: { grantsEnded } } : {}) },
             manager,
           );

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ACCESS_TOKEN_TYPE, type TokenExchangeRequestDto, type TokenExchangeResponseDto } from '@stdreg/contracts';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { AccessTokenSigner } from '../oidc/access-token-signer';
 import { AccessTokenVerifier } from '../../access/callers/access-token-verifier';
+import { AuditService } from '../../platform/audit-trail/audit.service';
 import { scopeWider, subjectTokenInvalid, targetInvalid } from './token-exchange.errors';
 
 /** An exchanged token lives this long at most (and never past the agent's own token). */
@@ -20,6 +22,7 @@ export class TokenExchangeService {
     private readonly verifier: AccessTokenVerifier,
     private readonly signer: AccessTokenSigner,
     private readonly config: IdentityConfig,
+    private readonly audit: AuditService,
   ) {}
 
   async exchange(request: TokenExchangeRequestDto): Promise<TokenExchangeResponseDto> {
@@ -33,6 +36,23 @@ export class TokenExchangeService {
     const now = Math.floor(Date.now() / 1000);
     const expiresAt = Math.min(claims.exp, now + EXCHANGED_TOKEN_TTL_SECONDS);
     const scope = asked.join(' ');
+    const jti = randomUUID();
+    // Nothing is stored for an exchanged token: its entry is written before it is signed, so none leaves without one.
+    await this.audit.record(
+      { kind: 'agent', id: claims.clientId, supervisor: claims.sub },
+      {
+        action: 'tokens.exchange',
+        target: claims.gid,
+        detail: {
+          clientId: claims.clientId,
+          subjectTokenJti: claims.jti,
+          jti,
+          scope: asked,
+          resource: audience,
+          expiresAt: new Date(expiresAt * 1000).toISOString(),
+        },
+      },
+    );
     const accessToken = await this.signer.sign(
       {
         sub: claims.sub,
@@ -47,6 +67,7 @@ export class TokenExchangeService {
       },
       audience,
       expiresAt,
+      jti,
     );
     return { access_token: accessToken, issued_token_type: ACCESS_TOKEN_TYPE, token_type: 'Bearer', expires_in: expiresAt - now, scope };
   }

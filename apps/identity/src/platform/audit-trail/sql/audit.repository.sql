@@ -5,11 +5,17 @@
 INSERT INTO audit_entry (id, actor_kind, actor_id, action, target, outcome, detail, request_id)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
 
+-- AuditRepository.insertUnlessRecent
+INSERT INTO audit_entry (id, actor_kind, actor_id, action, target, outcome, detail, request_id)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8
+ WHERE NOT EXISTS (SELECT 1 FROM audit_entry WHERE action = $4 AND target = $5 AND at > now() - make_interval(secs => $9::int))
+RETURNING id;
+
 -- AuditRepository.list
 SELECT id, at, actor_kind AS "actorKind", actor_id AS "actorId", action, target, outcome, detail, request_id AS "requestId"
  FROM audit_entry
 WHERE ($1::text IS NULL OR actor_id = $1) AND ($2::text IS NULL OR action = $2) AND ($3::text IS NULL OR outcome = $3)
   AND ($4::timestamptz IS NULL OR at >= $4)
   AND ($5::timestamptz IS NULL OR at < date_trunc('milliseconds', $5::timestamptz) + interval '1 millisecond')
-  AND ($6::uuid IS NULL OR id > $6)
+  AND ($6::uuid IS NULL OR id > $6) AND ($8::text IS NULL OR target = $8)
 ORDER BY id LIMIT $7;

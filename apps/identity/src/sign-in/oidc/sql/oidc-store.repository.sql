@@ -21,17 +21,23 @@ DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 -- OidcStoreRepository.destroySubject
 DELETE FROM oidc_model WHERE model = $1 AND id = $2;
 
+-- OidcStoreRepository.destroyGrant
+WITH ended AS (DELETE FROM oidc_model WHERE model = 'Grant' AND id = $1 RETURNING payload)
+SELECT payload->>'clientId' AS "clientId", payload->>'accountId' AS "accountId" FROM ended;
+
 -- OidcStoreRepository.endSignInsOf
 WITH people AS (
-  SELECT p.uid::text AS uid FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
-   WHERE u.uid = $1
+  SELECT $1::text AS uid
+  UNION SELECT p.uid::text FROM unified_user p JOIN unified_user u ON coalesce(p.merged_into, p.uid) = coalesce(u.merged_into, u.uid)
+   WHERE u.uid = $1::uuid
 ), grants AS (
-  DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people) RETURNING id
+  DELETE FROM oidc_model WHERE model = 'Grant' AND payload->>'accountId' IN (SELECT uid FROM people)
+  RETURNING id, payload->>'clientId' AS client_id, payload->>'accountId' AS account_id
 ), issued AS (
   DELETE FROM oidc_model WHERE model IN ('AccessToken', 'AuthorizationCode', 'RefreshToken') AND grant_id IN (SELECT id FROM grants)
 ), sessions AS (
   DELETE FROM oidc_model WHERE model = 'Session' AND payload->>'accountId' IN (SELECT uid FROM people)
-) SELECT count(*)::int AS grants FROM grants;
+) SELECT id AS "grantId", client_id AS "clientId", account_id AS "accountId" FROM grants ORDER BY id;
 
 -- OidcStoreRepository.revokeByGrantId
 DELETE FROM oidc_model WHERE model = $1 AND grant_id = $2;

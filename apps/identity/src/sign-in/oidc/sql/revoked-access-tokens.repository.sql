@@ -4,4 +4,4 @@
 -- RevokedAccessTokensRepository.insert
 DELETE FROM revoked_access_token WHERE expires_at < now() - interval '1 hour';
 
-INSERT INTO revoked_access_token (jti, client_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING;
+INSERT INTO revoked_access_token (jti, client_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING RETURNING jti;
