@@ -111,6 +111,8 @@ async function startOnDatabaseServer(extra: Record<string, string>, logFile: str
       STANDARDS_API_PORT: String(ports['standards-api']),
       DATA_DIR: path.join(dataDir, 'standards-api'),
       ...standardsDb.env,
+      // To observe it, e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/heap` (docs/reliability.md).
+      ...(process.env['E2E_STANDARDS_API_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['E2E_STANDARDS_API_NODE_OPTIONS'] } : {}),
     },
     'mcp-gateway': {
       ...common,

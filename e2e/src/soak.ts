@@ -3,6 +3,7 @@
 // every answer counted, every service's /readyz watched every 200 ms, every service's RSS sampled.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { postMcp, sampleScenario, startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
+import { memoryGrowth, type MemoryGrowth } from './memory-growth';
 import { SERVICES, type Platform, type Service } from './platform';
 
 /** One step of a soak's plan. */
@@ -13,7 +14,7 @@ export type SoakStep =
   | { kind: 'restart' }
   /** Revokes the second App key the traffic used so far: from then on every service must refuse it. */
   | { kind: 'revoke-second-key' }
-  /** RSS after warm-up: of every service, or (after a restart) of the ones restarted. */
+  /** The memory samples begin after warm-up: of every service, or (after a restart) of the ones restarted. */
   | { kind: 'memory-baseline' };
 
 export interface SoakPlan {
@@ -123,8 +124,12 @@ export interface SoakFigures {
   };
   droppedDatabaseConnections: number[];
   restarted: Service[];
-  /** Resident set size (MiB) after warm-up and at the end, per service. */
-  rssMiB: Record<Service, { afterWarmUp: number; atEnd: number; change: string }>;
+  /**
+   * Per service, sampled after warm-up and at the end of every traffic period since: the resident set size
+   * (MiB), what the long run holds to 10 %, and V8's heap in use (MiB, garbage not yet collected included),
+   * reported; each as its peak in the first and in the second half of the samples (memory-growth.ts).
+   */
+  memory: Record<Service, { rssMiB: MemoryGrowth; heapUsedMiB: MemoryGrowth }>;
 }
 
 /** Runs `plan` against a started `platform`; the caller asserts on the figures. */
@@ -139,7 +144,13 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
   const watch = new ReadinessWatch(urls);
   try {
     const traffic = await Traffic.begin(platform, partner, plan.accessTokenTtlSeconds);
-    const baseline = {} as Record<Service, number>;
+    const samples: Partial<Record<Service, MemorySample[]>> = {};
+    const sample = async (services: readonly Service[]) => {
+      for (const service of services) {
+        const series = samples[service];
+        if (series) series.push(await memoryMiB(urls[service]));
+      }
+    };
     const dropped: number[] = [];
     let restarted: Service[] = [];
     watch.start();
@@ -147,6 +158,7 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
       switch (step.kind) {
         case 'traffic':
           await traffic.runFor(step.ms);
+          await sample(SERVICES);
           break;
         case 'idle':
           await watch.quietFor(step.ms);
@@ -167,15 +179,18 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
           break;
         }
         case 'memory-baseline':
-          for (const service of restarted.length ? restarted : SERVICES) baseline[service] = await residentMiB(urls[service]);
+          for (const service of restarted.length ? restarted : SERVICES) samples[service] = [await memoryMiB(urls[service])];
           break;
       }
     }
-    const rssMiB = {} as SoakFigures['rssMiB'];
+    const memory = {} as SoakFigures['memory'];
     for (const service of SERVICES) {
-      const atEnd = await residentMiB(urls[service]);
-      const afterWarmUp = baseline[service]!;
-      rssMiB[service] = { afterWarmUp, atEnd, change: `${(((atEnd - afterWarmUp) / afterWarmUp) * 100).toFixed(1)} %` };
+      const series = samples[service]!;
+      if (series.length < 2) series.push(await memoryMiB(urls[service]));
+      memory[service] = {
+        rssMiB: memoryGrowth(series.map((s) => s.rss)),
+        heapUsedMiB: memoryGrowth(series.map((s) => s.heapUsed)),
+      };
     }
     await watch.stop();
     return {
@@ -185,7 +200,7 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
       readiness: watch.figures(),
       droppedDatabaseConnections: dropped,
       restarted,
-      rssMiB,
+      memory,
     };
   } finally {
     await watch.stop();
@@ -193,11 +208,19 @@ export async function soak(platform: Platform, plan: SoakPlan): Promise<SoakFigu
   }
 }
 
-async function residentMiB(serviceUrl: string): Promise<number> {
+interface MemorySample {
+  rss: number;
+  heapUsed: number;
+}
+
+async function memoryMiB(serviceUrl: string): Promise<MemorySample> {
   const text = await (await fetch(`${serviceUrl}/metrics`)).text();
-  const bytes = /^process_resident_memory_bytes (\d+)/m.exec(text)?.[1];
-  if (!bytes) throw new Error(`${serviceUrl}/metrics has no process_resident_memory_bytes`);
-  return Math.round((Number(bytes) / 2 ** 20) * 10) / 10;
+  const mib = (metric: string) => {
+    const bytes = new RegExp(`^${metric} (\\d+)`, 'm').exec(text)?.[1];
+    if (!bytes) throw new Error(`${serviceUrl}/metrics has no ${metric}`);
+    return Math.round((Number(bytes) / 2 ** 20) * 10) / 10;
+  };
+  return { rss: mib('process_resident_memory_bytes'), heapUsed: mib('nodejs_heap_size_used_bytes') };
 }
 
 /**
