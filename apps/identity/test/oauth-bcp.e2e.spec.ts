@@ -252,6 +252,13 @@ describe('RFC 9700 §4.11.2 and §4.18, MCP "Open Redirection": no unattended re
     expect(back.searchParams.get('error')).toBe('invalid_request');
     expect(back.searchParams.get('state')).toBe('st-1');
     expect(back.searchParams.get('iss')).toBe(scene.identity.issuer);
+
+    url.searchParams.set('response_mode', 'form_post');
+    const posted = await fetch(url, { redirect: 'manual' });
+    expect(posted.status).toBe(400);
+    const postedPage = await posted.text();
+    expect(postedPage).toContain('phish.example');
+    expect(postedPage).not.toContain('<form');
   });
 
   it('still answers an agent on a loopback redirect URI by redirecting (a partner app: oidc-signin, PKCE)', async () => {
