@@ -64,17 +64,30 @@ export function agentClientMetadata(
   const redirectUris = Array.isArray(metadata['redirect_uris']) ? (metadata['redirect_uris'] as unknown[]) : [];
   let loopback = false;
   for (const uri of redirectUris) {
-    const parsed = typeof uri === 'string' ? URL.parse(uri) : null;
-    if (parsed?.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) loopback = true;
-    else if (parsed?.protocol !== 'https:' || LOOPBACK_HOSTS.has(parsed.hostname)) {
+    const kind = agentRedirectKind(uri);
+    if (kind === null)
       throw new errors.InvalidClientMetadata('agent clients redirect to https URIs or to http on a loopback address (any port)');
-    }
+    if (kind === 'loopback') loopback = true;
   }
   if (loopback) metadata['application_type'] = 'native';
+  // Where the provider sends a person after signing out: held to the same rule, or an agent would make identity redirect anywhere.
+  const logoutUris = Array.isArray(metadata['post_logout_redirect_uris']) ? (metadata['post_logout_redirect_uris'] as unknown[]) : [];
+  if (logoutUris.some((uri) => agentRedirectKind(uri) === null)) {
+    throw new errors.InvalidClientMetadata('agent clients return after sign-out to https URIs or to http on a loopback address');
+  }
   // A registered scope would bind later sign-ins to the first challenge's scopes; an agent asks per sign-in.
   delete metadata['scope'];
   delete metadata['require_auth_time'];
   delete metadata['default_max_age'];
+}
+
+/** Where an agent may send a person: an https URI on a named host, or plain http on this computer; null for anything else. */
+export function agentRedirectKind(uri: unknown): 'https' | 'loopback' | null {
+  const parsed = typeof uri === 'string' ? URL.parse(uri) : null;
+  if (parsed === null) return null;
+  if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return 'loopback';
+  if (parsed.protocol === 'https:' && !LOOPBACK_HOSTS.has(parsed.hostname)) return 'https';
+  return null;
 }
 
 /** A refused grant type as the error may quote it: a client's own text, shortened; any other JSON value as JSON. */

@@ -2,7 +2,7 @@ import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWit
 import { AGENT_SCOPES, canonicalResourceUrl } from '@stdreg/contracts';
 import { ConfigValidationError, problemAnswer, routeNotFound } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../../platform/config/identity.config';
-import { agentClientMetadata, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
+import { agentClientMetadata, agentRedirectKind, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
 import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage, PAGE_HEADERS } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
@@ -152,6 +152,7 @@ export function createOidcProvider({
   provider.use(revokeJwtAccessTokens(accessTokens));
   provider.use(noSecretForPublicClients);
   provider.use(neverFramed);
+  provider.use(agentErrorsStayHere(provider));
   provider.use(unknownRoutesAnswerProblems);
   return provider;
 }
@@ -235,13 +236,66 @@ function localeOf(ctx: KoaContextWithOIDC) {
 }
 
 async function renderError(ctx: KoaContextWithOIDC, out: ErrorOut, _error: Error): Promise<void> {
+  sendErrorPage(ctx, out);
+}
+
+/** The error page; with `unvouched`, it names where the client wanted the answer and links there rather than redirecting. */
+function sendErrorPage(
+  ctx: KoaContextWithOIDC,
+  out: { error: string; error_description?: string | undefined },
+  unvouched?: { host: string; href: string | null },
+): void {
   const locale = localeOf(ctx);
   const t = textsFor(locale);
   const detail = `<p><code>${escapeHtml(out.error)}</code>${out.error_description ? `: ${escapeHtml(out.error_description)}` : ''}</p>`;
+  const link = unvouched?.href
+    ? `\n<p><a href="${escapeHtml(unvouched.href)}">${escapeHtml(t.errorUnvouchedReturnLink(unvouched.host))}</a></p>`
+    : '';
   sendProviderPage(
     ctx,
-    messagePage(locale, (texts) => texts.errorTitle, t.errorBack, 'alert', detail),
+    messagePage(
+      locale,
+      (texts) => texts.errorTitle,
+      unvouched ? t.errorUnvouchedReturn(unvouched.host) : t.errorBack,
+      'alert',
+      detail + link,
+    ),
   );
+}
+
+type RefusedAuthorization = Error & { error?: string; error_description?: string; statusCode?: number };
+
+/**
+ * RFC 9700 §4.11.2 and §4.18: an authorization request refused before the person did anything is answered at the
+ * client's redirect URI, which makes the provider a redirector to wherever a client registered. A partner app's URIs
+ * are registered with a partner's key, and a loopback one stays on the person's computer; an agent's https URI is
+ * its own word (open registration, a metadata document). Such an error is shown here, with a link the person may
+ * follow. Errors after the person answered (a denial, a cancel) come back through the resume route and still redirect.
+ */
+function agentErrorsStayHere(provider: Provider) {
+  const refused = new WeakMap<object, RefusedAuthorization>();
+  const note = (ctx: KoaContextWithOIDC, error: RefusedAuthorization) => refused.set(ctx, error);
+  provider.on('authorization.error', note);
+  provider.on('server_error', note);
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
+    await next();
+    const error = refused.get(ctx);
+    const client = ctx.oidc?.client;
+    if (!error || ctx.oidc?.route !== 'authorization' || !client || !isAgentClient(client)) return;
+    const redirectUri = ctx.oidc.params?.['redirect_uri'] ?? ctx.query['redirect_uri'];
+    if (typeof redirectUri !== 'string' || agentRedirectKind(redirectUri) !== 'https' || !client.redirectUriAllowed(redirectUri)) return;
+    const location = ctx.response.get('Location');
+    ctx.remove('Location');
+    ctx.status = error.statusCode ?? 400;
+    sendErrorPage(
+      ctx,
+      { error: error.error ?? 'server_error', error_description: error.error_description },
+      {
+        host: new URL(redirectUri).host,
+        href: location || null,
+      },
+    );
+  };
 }
 
 /** The sign-out question, naming the app that asks where it is known, with a switch to the other language. */

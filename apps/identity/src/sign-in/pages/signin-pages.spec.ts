@@ -27,7 +27,13 @@ function text(html: string): string {
 }
 
 describe('the consent page of an agent', () => {
-  const byDocument = { name: 'Research Agent', clientId: 'https://agents.example.com/research.json', publishedBy: 'agents.example.com' };
+  const back = { returnsTo: 'research.example.net', returnsToThisComputer: false };
+  const byDocument = {
+    name: 'Research Agent',
+    clientId: 'https://agents.example.com/research.json',
+    publishedBy: 'agents.example.com',
+    ...back,
+  };
 
   it.each(LOCALES)('names the agent and the host of its metadata document, and lists what it may and can never do (%s)', (locale) => {
     const t = textsFor(locale);
@@ -44,7 +50,7 @@ describe('the consent page of an agent', () => {
   });
 
   it('says that a self-registered agent names itself, and shows its client id', () => {
-    const shown = text(page({ agent: { name: 'Desk Agent', clientId: 'tB1nzy_VD2qBntJg', publishedBy: null } }));
+    const shown = text(page({ agent: { name: 'Desk Agent', clientId: 'tB1nzy_VD2qBntJg', publishedBy: null, ...back } }));
     expect(shown).toContain('This agent registered itself here: its name is what it says about itself.');
     expect(shown).toContain('tB1nzy_VD2qBntJg');
     expect(shown).not.toContain('Published by');
@@ -52,7 +58,19 @@ describe('the consent page of an agent', () => {
 
   it('calls an agent without a name by the host of its document, or says it has none', () => {
     expect(text(page({ agent: { ...byDocument, name: null } }))).toContain('agents.example.com is an agent');
-    expect(text(page({ agent: { name: null, clientId: 'abc', publishedBy: null } }))).toContain('An agent without a name is an agent');
+    expect(text(page({ agent: { name: null, clientId: 'abc', publishedBy: null, ...back } }))).toContain(
+      'An agent without a name is an agent',
+    );
+  });
+
+  it.each(LOCALES)('names the host the sign-in returns to, and warns when that is this computer (%s)', (locale) => {
+    const t = textsFor(locale);
+    const onTheWeb = text(page({ locale, agent: byDocument }));
+    expect(onTheWeb).toContain(`${t.agentReturnsTo} research.example.net`);
+    expect(onTheWeb).not.toContain(t.agentReturnsToThisComputer('research.example.net'));
+    const local = text(page({ locale, agent: { ...byDocument, returnsTo: '127.0.0.1:53682', returnsToThisComputer: true } }));
+    expect(local).toContain(`${t.agentReturnsTo} 127.0.0.1:53682`);
+    expect(local).toContain(t.agentReturnsToThisComputer('127.0.0.1:53682'));
   });
 
   it('escapes what the agent says about itself', () => {

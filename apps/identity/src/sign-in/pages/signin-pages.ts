@@ -27,7 +27,8 @@ a.button{display:inline-block;font-size:1rem;padding:.6rem 1.2rem;border-radius:
 ul{padding-left:1.2rem}
 h2{font-size:1.1rem;margin:0 0 .25rem}
 dl.client{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;margin:1rem 0}dl.client dt{font-weight:600}dl.client dd{margin:0;word-break:break-all}
-.never{border-left:4px solid #8a5a00;background:#fff6e0;padding:.75rem;margin:1rem 0}.never p,.never ul{margin:.25rem 0}`;
+.never{border-left:4px solid #8a5a00;background:#fff6e0;padding:.75rem;margin:1rem 0}.never p,.never ul{margin:.25rem 0}
+.warning{border-left:4px solid #8a5a00;background:#fff6e0;padding:.75rem;margin:1rem 0}`;
 
 function layout(locale: Locale, title: string, body: string, otherLanguageHref?: string): string {
   const t = textsFor(locale);
@@ -101,6 +102,10 @@ export interface ConsentAgent {
   clientId: string;
   /** The host serving its Client ID Metadata Document (an https client id); null for a client that registered itself. */
   publishedBy: string | null;
+  /** The host of the redirect URI this sign-in goes back to (with its port): where the code is sent. */
+  returnsTo: string;
+  /** That host is a loopback address: any program on the person's computer could be listening there. */
+  returnsToThisComputer: boolean;
 }
 
 export interface ConsentPageModel {
@@ -140,8 +145,10 @@ function agentConsentPage(model: ConsentPageModel, agent: ConsentAgent, t: Texts
   const who = `<dl class="client">
 <dt>${t.agentName}</dt><dd>${escapeHtml(agent.name ?? t.unnamedAgent)}</dd>
 ${agent.publishedBy ? `<dt>${t.agentPublishedBy}</dt><dd>${escapeHtml(agent.publishedBy)}</dd>\n` : ''}<dt>${t.agentClientId}</dt><dd><code>${escapeHtml(agent.clientId)}</code></dd>
+<dt>${t.agentReturnsTo}</dt><dd><code>${escapeHtml(agent.returnsTo)}</code></dd>
 </dl>
-<p class="hint">${escapeHtml(agent.publishedBy ? t.agentPublishedHint(agent.publishedBy) : t.agentSelfRegistered)}</p>`;
+<p class="hint">${escapeHtml(agent.publishedBy ? t.agentPublishedHint(agent.publishedBy) : t.agentSelfRegistered)}</p>
+${agent.returnsToThisComputer ? `<p class="warning" role="note">${escapeHtml(t.agentReturnsToThisComputer(agent.returnsTo))}</p>\n` : ''}`;
   const asked = items
     ? `<p>${escapeHtml(t.agentMay(name))}</p>\n<ul class="may">${items}</ul>`
     : `<p>${escapeHtml(t.agentNothingNew(name))}</p>`;

@@ -52,6 +52,10 @@ const EN = {
   agentPublishedHint: (host: string) => `${host} publishes this agent's description; check that you know and trust it.`,
   /** A registered client's name is only what it said when it registered itself. */
   agentSelfRegistered: 'This agent registered itself here: its name is what it says about itself. Allow it only if you started it.',
+  agentReturnsTo: 'Returns you to',
+  /** MCP's "Localhost Redirect URI Risks": any program on the computer may listen on a loopback port, claiming any agent's name. */
+  agentReturnsToThisComputer: (host: string) =>
+    `This sign-in goes back to ${host}, a program on your own computer. Any program there could ask in another agent's name: allow only if you started this agent yourself just now.`,
   unnamedAgent: 'An agent without a name',
   agentMay: (agent: string) => `If you allow, ${agent} may:`,
   agentNothingNew: (agent: string) => `${agent} asks to go on with the access you gave it before. Nothing new is asked.`,
@@ -83,6 +87,10 @@ const EN = {
   },
   errorTitle: 'Sign-in could not continue',
   errorBack: 'Go back to the app you came from and start again.',
+  /** An agent's error answer held back (RFC 9700 §4.11.2): the person, not identity, decides to go there. */
+  errorUnvouchedReturn: (host: string) =>
+    `The app asked to be answered at ${host}. Nothing here vouches for that address: follow the link only if you know it.`,
+  errorUnvouchedReturnLink: (host: string) => `Go back to ${host}`,
   logoutTitle: 'Sign out',
   logoutQuestion: 'Do you want to sign out?',
   logoutQuestionFrom: (app: string) => `${app} asks to sign you out. Do you want to sign out?`,
@@ -134,6 +142,9 @@ const ZH_HANS: Texts = {
   agentClientId: '客户端标识',
   agentPublishedHint: (host: string) => `此智能体的说明由 ${host} 发布；请确认您认识并信任它。`,
   agentSelfRegistered: '此智能体在此自行注册：名称由它自己声明。只有在它是由您启动的情况下才允许。',
+  agentReturnsTo: '返回到',
+  agentReturnsToThisComputer: (host: string) =>
+    `此登录将返回到 ${host}，即您自己电脑上的一个程序。该电脑上的任何程序都可能冒用其他智能体的名义：只有在您刚刚亲自启动了此智能体时才允许。`,
   unnamedAgent: '未命名的智能体',
   agentMay: (agent: string) => `如果您允许，${agent} 可以：`,
   agentNothingNew: (agent: string) => `${agent} 请求继续使用您之前授予的访问权限。没有新的请求。`,
@@ -165,6 +176,8 @@ const ZH_HANS: Texts = {
   },
   errorTitle: '无法继续登录',
   errorBack: '请返回您来自的应用并重新开始。',
+  errorUnvouchedReturn: (host: string) => `该应用要求将结果发送到 ${host}。此处无人为该地址担保：只有在您认识它时才点击链接。`,
+  errorUnvouchedReturnLink: (host: string) => `返回 ${host}`,
   logoutTitle: '退出登录',
   logoutQuestion: '您要退出登录吗？',
   logoutQuestionFrom: (app: string) => `${app} 请求让您退出登录。您要退出登录吗？`,

@@ -4,7 +4,7 @@ import { ErrorCode, type Locale } from '@stdreg/contracts';
 import { DomainError, JsonLogger } from '@stdreg/server-kit';
 import Provider, { errors, type InteractionResults } from 'oidc-provider';
 import { IdentityConfig } from '../../platform/config/identity.config';
-import { isAgentClient } from '../oidc/agent-clients';
+import { agentRedirectKind, isAgentClient } from '../oidc/agent-clients';
 import { AuditService } from '../../platform/audit-trail/audit.service';
 import { OIDC_PROVIDER } from '../oidc/oidc.module';
 import { SIGNIN_PATH } from '../oidc/oidc-provider.factory';
@@ -193,7 +193,7 @@ export class SigninService {
     const user = accountId ? await this.users.findResolved(accountId) : null;
     const base = this.interactionPath(details.uid);
     const client = await this.client(details);
-    const agent = client ? agentOf(client) : null;
+    const agent = client ? agentOf(client, details.params['redirect_uri']) : null;
     sendPage(
       res,
       status,
@@ -272,10 +272,21 @@ export class SigninService {
  * The agent a client is (a public client: known by its metadata document, or registered by RFC 7591), as
  * its consent page names it; null for a partner app. A metadata document's host is what vouches for it.
  */
-function agentOf(client: { clientId: string; clientName?: string; tokenEndpointAuthMethod?: string }): ConsentAgent | null {
+function agentOf(
+  client: { clientId: string; clientName?: string; tokenEndpointAuthMethod?: string },
+  redirectUri: unknown,
+): ConsentAgent | null {
   if (!isAgentClient(client)) return null;
   const document = client.clientId.startsWith('https://') ? URL.parse(client.clientId) : null;
-  return { name: client.clientName ?? null, clientId: client.clientId, publishedBy: document?.host ?? null };
+  // The provider has matched the redirect URI against the client's before any interaction starts.
+  const returnsTo = typeof redirectUri === 'string' ? URL.parse(redirectUri) : null;
+  return {
+    name: client.clientName ?? null,
+    clientId: client.clientId,
+    publishedBy: document?.host ?? null,
+    returnsTo: returnsTo?.host ?? '',
+    returnsToThisComputer: agentRedirectKind(redirectUri) === 'loopback',
+  };
 }
 
 /** What the consent prompt asks the person for: what the client's grant does not hold yet. */
