@@ -37,6 +37,21 @@ async function until(probe: () => boolean, what: string, seconds: number): Promi
   }
 }
 
+async function untilAsync(probe: () => Promise<boolean>, what: string): Promise<void> {
+  for (const deadline = Date.now() + 8_000; !(await probe());) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function deliveriesTo(path: string): Promise<number> {
+  const [row] = await identity.dataSource.query(
+    `SELECT count(*)::int AS n FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id WHERE e.url = $1`,
+    [receiver.url(path)],
+  );
+  return row.n;
+}
+
 async function endpoint(path: string, given?: Awaited<ReturnType<RunningIdentity['newAppKey']>>) {
   const key = given ?? (await identity.newAppKey({ maxApps: 20 }));
   const created = await request(identity.server)
@@ -96,5 +111,36 @@ it("delivers to another partner while one partner's many endpoints hang, which h
   expect(held()).toBe(PER_ORGANIZATION);
   for (const path of paths) receiver.release(path);
   await until(() => held() === 15, "the crowd's events once its receivers answer", 30);
+  expect(receiver.unverified).toEqual([]);
+});
+
+it("gives the first place that frees to a partner with nothing on the wire, before two hanging partners' older deliveries", async () => {
+  const first = await identity.newAppKey({ maxApps: 20 });
+  const second = await identity.newAppKey({ maxApps: 20 });
+  const paths = ['/first-1', '/first-2', '/second-1', '/second-2'];
+  for (const path of paths) {
+    await endpoint(path, path.startsWith('/first') ? first : second);
+    receiver.hold(path);
+  }
+  const healthy = await endpoint('/healthy-partner');
+  const held = () => paths.reduce((sum, path) => sum + receiver.at(path).length, 0);
+  // 12 deliveries to four hanging receivers of two partners: together they take every place.
+  for (let index = 0; index < 3; index++) {
+    await registerApp(first.secret);
+    await registerApp(second.secret);
+  }
+  await until(() => held() === PLACES, "the hanging partners' receivers to hold every place", 8);
+  await registerApp(healthy.secret);
+  await untilAsync(async () => (await deliveriesTo('/healthy-partner')) === 1, "the healthy partner's delivery to be due");
+
+  // One hanging receiver answers: its places free, and the first goes to the partner with none on the wire.
+  const before = receiver.received.length;
+  const answering = paths.find((path) => receiver.at(path).length > 0)!;
+  receiver.release(answering);
+  await until(() => receiver.received.length > before, 'a freed place to be used', 8);
+  expect(receiver.received[before]!.path).toBe('/healthy-partner');
+
+  for (const path of paths) receiver.release(path);
+  await until(() => held() === 12, "the hanging partners' events once their receivers answer", 30);
   expect(receiver.unverified).toEqual([]);
 });

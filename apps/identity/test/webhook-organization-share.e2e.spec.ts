@@ -109,3 +109,19 @@ it("holds one partner's endpoints together to its share of attempts on the wire,
   expect(second).toEqual([]);
   await sendEverything(now);
 });
+
+it("gives a freed place to the partner with the fewest on the wire, though another partner's due deliveries are older", async () => {
+  const now = new Date();
+  const crowd = await partner(4);
+  const other = await partner(1);
+  for (const secondsAgo of [5, 4, 3]) await dueDeliveries(crowd, new Date(now.getTime() - secondsAgo * 1_000));
+  const held = await claim(now, 3, 16);
+  await dueDeliveries(other, new Date(now.getTime() - 1_000));
+
+  // The crowd holds 3 and has 9 older deliveries due; the other partner holds none.
+  const freed = await claim(now, 1, 16);
+
+  expect(held.map((delivery) => delivery.organizationId)).toEqual([crowd.organizationId, crowd.organizationId, crowd.organizationId]);
+  expect(freed.map((delivery) => delivery.organizationId)).toEqual([other.organizationId]);
+  await sendEverything(now);
+});

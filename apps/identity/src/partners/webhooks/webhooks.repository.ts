@@ -245,10 +245,12 @@ export class WebhooksRepository {
    * Claims deliveries due at `now` for one dispatcher for `leaseMs`, at most `bounds.perEndpoint` in flight per
    * endpoint (counting every dispatcher's unexpired leases; one while its last attempt failed, so a
    * receiver that hangs or fails is probed one request at a time) and `bounds.perOrganization` per
-   * organization, and taken in turns: across organizations first (each organization's first due delivery
-   * before any organization's second), then across an organization's endpoints. So a slow receiver holds only
-   * its endpoint's share, and a partner with many endpoints only its organization's: its endpoints do not
-   * take the places of another partner's. Each is the oldest pending one of its endpoint and resource (order
+   * organization, and taken in turns: across organizations first, counting what each already has on the wire
+   * (an organization's n-th place after its in-flight ones before another's n+1-th, so a freed place goes to the
+   * organization holding the fewest, however old the others' due deliveries are), then across an
+   * organization's endpoints. So a slow receiver holds only its endpoint's share, a partner with many endpoints
+   * only its organization's, and partners whose receivers hang, however many, take no place that frees while
+   * another partner with fewer on the wire has one due. Each is the oldest pending one of its endpoint and resource (order
    * per resource). Claims are
    * taken one at a time across replicas (an advisory lock) so the bound is exact. The claim commits
    * before anything is sent; until the lease ends the delivery is due then (if this dispatcher dies,
@@ -288,7 +290,7 @@ export class WebhooksRepository {
            SELECT d.id FROM webhook_delivery d JOIN organization_candidate c ON c.id = d.id
            WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= statement_timestamp())
              AND c.organization_turn <= $6::int - c.organization_in_flight
-           ORDER BY c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
+           ORDER BY c.organization_in_flight + c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
            FOR UPDATE OF d SKIP LOCKED)
          UPDATE webhook_delivery w SET lease_token = $3, leased_until = lease.ends, next_attempt_at = lease.ends, attempts = w.attempts + 1,
            last_attempt_at = $1

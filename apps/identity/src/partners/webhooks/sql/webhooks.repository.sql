@@ -98,7 +98,7 @@ due AS (
   SELECT d.id FROM webhook_delivery d JOIN organization_candidate c ON c.id = d.id
   WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= statement_timestamp())
     AND c.organization_turn <= $6::int - c.organization_in_flight
-  ORDER BY c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
+  ORDER BY c.organization_in_flight + c.organization_turn, c.turn, c.next_attempt_at, c.event_seq LIMIT $2
   FOR UPDATE OF d SKIP LOCKED)
 UPDATE webhook_delivery w SET lease_token = $3, leased_until = lease.ends, next_attempt_at = lease.ends, attempts = w.attempts + 1,
   last_attempt_at = $1
