@@ -51,6 +51,14 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
 // A character that shows: neither white space nor one a renderer may leave invisible (zero widths, the Hangul fillers).
 const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u;
 
+/**
+ * Whether a text shows anything: one character that is neither white space nor default-ignorable. A text of zero-width
+ * spaces, soft hyphens or Hangul fillers alone is blank to its reader, and search folds it to nothing.
+ */
+export function holdsVisibleText(text: string): boolean {
+  return VISIBLE.test(text);
+}
+
 /** Why a text people will read as a name or a description cannot be accepted, or null when it can. */
 export function displayTextProblem(text: string, options: { lines?: boolean } = {}): string | null {
   if ((options.lines ? CONTROLS_BUT_LINE_BREAKS : LINE_CONTROLS).test(text))
@@ -58,7 +66,7 @@ export function displayTextProblem(text: string, options: { lines?: boolean } = 
       ? 'must not contain control characters other than tabs and line breaks'
       : 'must be one line without control characters';
   if (BIDI_CONTROLS.test(text)) return 'must not contain bidirectional embedding, override or isolate characters';
-  if (!VISIBLE.test(text)) return 'must not be blank';
+  if (!holdsVisibleText(text)) return 'must not be blank';
   return null;
 }
 
