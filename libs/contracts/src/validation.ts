@@ -71,12 +71,23 @@ export function displayTextProblem(text: string, options: { lines?: boolean } = 
 }
 
 /**
+ * The same rule as one pattern, for the OpenAPI documents (JSON Schema's `pattern`, read with Unicode semantics): a
+ * client that checks a body against the document refuses what the service refuses.
+ */
+export function displayTextPattern(options: { lines?: boolean } = {}): RegExp {
+  const allowed = options.lines ? '(?:[^\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069]|[\\t\\n\\r])' : '[^\\p{Cc}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]';
+  return new RegExp(`^(?=[\\s\\S]*${VISIBLE.source})${allowed}*$`, 'u');
+}
+
+/**
  * Text that people read (a name, a description): something visible, no control characters, and nothing that displays
  * it in another order than it is stored. `lines`: tabs and line breaks allowed.
  */
 export function IsDisplayText(options: { lines?: boolean } = {}): PropertyDecorator {
   return ValidateBy({
     name: 'isDisplayText',
+    // Read by server-kit's describeValidationRules, which writes it into the document as the property's pattern.
+    constraints: [displayTextPattern(options)],
     validator: {
       validate: (value: unknown) => typeof value === 'string' && displayTextProblem(value, options) === null,
       defaultMessage: (args) => `${args?.property ?? 'text'} ${displayTextProblem(String(args?.value), options) ?? 'must be text'}`,
