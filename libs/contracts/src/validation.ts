@@ -75,7 +75,9 @@ export function displayTextProblem(text: string, options: { lines?: boolean } = 
  * client that checks a body against the document refuses what the service refuses.
  */
 export function displayTextPattern(options: { lines?: boolean } = {}): RegExp {
-  const allowed = options.lines ? '(?:[^\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069]|[\\t\\n\\r])' : '[^\\p{Cc}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]';
+  const allowed = options.lines
+    ? '(?:[^\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069]|[\\t\\n\\r])'
+    : '[^\\p{Cc}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]';
   return new RegExp(`^(?=[\\s\\S]*${VISIBLE.source})${allowed}*$`, 'u');
 }
 
