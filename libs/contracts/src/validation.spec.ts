@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { displayTextProblem, IsRealDateTime } from './validation';
+import { displayTextPattern, displayTextProblem, IsRealDateTime } from './validation';
 import { CreateKeyRequestDto } from './identity/keys.dto';
 import { CreateUserRequestDto, UpdateUserRequestDto } from './identity/users.dto';
 import { RegisterAppRequestDto } from './identity/apps.dto';
@@ -77,6 +77,43 @@ describe('displayTextProblem', () => {
       }),
     );
   });
+});
+
+describe('displayTextPattern, the rule as JSON Schema states it', () => {
+  // Texts near the rule's edges: every character it treats specially, among ordinary ones.
+  const special = [
+    ...BIDI_CONTROLS,
+    ...CONTROLS,
+    ...INVISIBLE,
+    '\n',
+    '\t',
+    '\r',
+    '\u2028',
+    '\u2029',
+    ' ',
+    '\u3000',
+    '\u200e',
+    'a',
+    '中',
+    '😀',
+  ];
+  const nearTheEdges = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...special), maxLength: 6 }),
+    fc.string({ unit: 'grapheme', maxLength: 6 }),
+  );
+
+  it.each([false, true])(
+    'takes exactly the texts the rule takes (lines: %s), read with Unicode semantics as the document says',
+    (lines) => {
+      const pattern = new RegExp(displayTextPattern({ lines }).source, 'u');
+      fc.assert(
+        fc.property(nearTheEdges, (text) => {
+          expect([text, pattern.test(text)]).toEqual([text, displayTextProblem(text, { lines }) === null]);
+        }),
+        { numRuns: 2000 },
+      );
+    },
+  );
 });
 
 describe('every name and description people read', () => {

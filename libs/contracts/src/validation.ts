@@ -51,6 +51,14 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
 // A character that shows: neither white space nor one a renderer may leave invisible (zero widths, the Hangul fillers).
 const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u;
 
+/**
+ * Whether a text shows anything: one character that is neither white space nor default-ignorable. A text of zero-width
+ * spaces, soft hyphens or Hangul fillers alone is blank to its reader, and search folds it to nothing.
+ */
+export function holdsVisibleText(text: string): boolean {
+  return VISIBLE.test(text);
+}
+
 /** Why a text people will read as a name or a description cannot be accepted, or null when it can. */
 export function displayTextProblem(text: string, options: { lines?: boolean } = {}): string | null {
   if ((options.lines ? CONTROLS_BUT_LINE_BREAKS : LINE_CONTROLS).test(text))
@@ -58,8 +66,19 @@ export function displayTextProblem(text: string, options: { lines?: boolean } = 
       ? 'must not contain control characters other than tabs and line breaks'
       : 'must be one line without control characters';
   if (BIDI_CONTROLS.test(text)) return 'must not contain bidirectional embedding, override or isolate characters';
-  if (!VISIBLE.test(text)) return 'must not be blank';
+  if (!holdsVisibleText(text)) return 'must not be blank';
   return null;
+}
+
+/**
+ * The same rule as one pattern, for the OpenAPI documents (JSON Schema's `pattern`, read with Unicode semantics): a
+ * client that checks a body against the document refuses what the service refuses.
+ */
+export function displayTextPattern(options: { lines?: boolean } = {}): RegExp {
+  const allowed = options.lines
+    ? '(?:[^\\p{Cc}\\u202A-\\u202E\\u2066-\\u2069]|[\\t\\n\\r])'
+    : '[^\\p{Cc}\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]';
+  return new RegExp(`^(?=[\\s\\S]*${VISIBLE.source})${allowed}*$`, 'u');
 }
 
 /**
@@ -69,6 +88,8 @@ export function displayTextProblem(text: string, options: { lines?: boolean } = 
 export function IsDisplayText(options: { lines?: boolean } = {}): PropertyDecorator {
   return ValidateBy({
     name: 'isDisplayText',
+    // Read by server-kit's describeValidationRules, which writes it into the document as the property's pattern.
+    constraints: [displayTextPattern(options)],
     validator: {
       validate: (value: unknown) => typeof value === 'string' && displayTextProblem(value, options) === null,
       defaultMessage: (args) => `${args?.property ?? 'text'} ${displayTextProblem(String(args?.value), options) ?? 'must be text'}`,

@@ -1,6 +1,6 @@
 // A small structural schema language for the content pack: each rule checks a value at a JSON
 // Pointer and reports what is wrong there; objects reject unknown keys.
-import { LOCALES, shortenedText } from '@stdreg/contracts';
+import { holdsVisibleText, LOCALES, shortenedText } from '@stdreg/contracts';
 
 export type Report = (path: string, message: string) => void;
 export type Rule = (value: unknown, path: string, report: Report) => void;
@@ -28,7 +28,7 @@ export function text(options: { pattern?: RegExp; patternHint?: string; maxLengt
   const maxLength = options.maxLength ?? 4000;
   return (value, path, report) => {
     if (typeof value !== 'string') return report(path, `must be a string, found ${describe(value)}`);
-    if (value.trim().length === 0) return report(path, 'must not be empty');
+    if (!holdsVisibleText(value)) return report(path, 'must not be empty');
     if (value.length > maxLength) return report(path, `must be at most ${maxLength} characters`);
     if (options.pattern && !options.pattern.test(value)) {
       report(path, `must match ${options.patternHint ?? options.pattern.source}, found ${JSON.stringify(value)}`);

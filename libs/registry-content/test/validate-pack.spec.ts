@@ -33,6 +33,20 @@ describe('validatePack', () => {
     ]);
   });
 
+  it('takes a text of invisible characters alone as empty, as names people read are judged and as search folds them away', async () => {
+    const files = await sampleFiles();
+    files.terms[0]!.term.en = '\u200b';
+    files.terms[1]!.term['zh-Hans'] = '\u00ad\u2060\ufeff';
+    files.terms[2]!.designations = { en: ['\u3164'], 'zh-Hans': ['基数'] };
+    files.terms[3]!.term.en = `\u200b${files.terms[3]!.term.en}`;
+    const result = validatePack(files);
+    expect(!result.ok && result.issues.map((i) => `${i.file} ${i.path} ${i.message}`)).toEqual([
+      'terms.json /0/term/en must not be empty',
+      'terms.json /1/term/zh-Hans must not be empty',
+      'terms.json /2/designations/en/0 must not be empty',
+    ]);
+  });
+
   it('quotes a refused value shortened at whole characters, never half of one written as two UTF-16 units', async () => {
     const files = await sampleFiles();
     (files.roles[0] as unknown as Record<string, unknown>)['canApprove'] = `${'y'.repeat(51)}\u{1f600}${'z'.repeat(30)}`;

@@ -1,11 +1,17 @@
 // Schemas and refusals more than one tool uses.
-import { isStandardsApiCallerError, type ToolRefusalCode } from '@stdreg/contracts';
+import { displayTextProblem, isStandardsApiCallerError, type ToolRefusalCode } from '@stdreg/contracts';
 import { z } from 'zod';
 import { standardsApiCodeOf, type UpstreamResult } from '../upstream/upstream-result';
 
 export const localized = z.object({ en: z.string(), 'zh-Hans': z.string() }).strict();
 export const locale = z.enum(['en', 'zh-Hans']);
 export const text = (max: number) => z.string().trim().min(1).max(max);
+/** A name people will read, held to the rule standards-api and identity hold it to (contracts' IsDisplayText). */
+export const displayName = (max: number) =>
+  text(max).superRefine((value, context) => {
+    const problem = displayTextProblem(value);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  });
 export const failure = (message: string, code: ToolRefusalCode = 'tool_refused') => ({ ok: false as const, message, code });
 
 /**

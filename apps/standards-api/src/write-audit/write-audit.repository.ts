@@ -16,7 +16,7 @@ export interface WriteAuditEntry {
   outcome: 'success' | 'denied';
 }
 
-/** The write audit table: appended to, inside the audited write's transaction. */
+/** The write audit table: appended to, inside the audited write's transaction (a refusal's entry, outside any). */
 @Injectable()
 export class WriteAuditRepository {
   async append(manager: EntityManager, entry: WriteAuditEntry): Promise<void> {

@@ -7,7 +7,8 @@ import { WriteAuditRepository, type WriteAuditEntry } from './write-audit.reposi
 
 /**
  * The append-only record of every protected write: who (for an agent, also the person accountable for it),
- * what, when; written in the write's own transaction, which also marks a keyed request's claim done.
+ * what, when; written in the write's own transaction, which also marks a keyed request's claim done. A formal
+ * write refused here after identity allowed it is recorded too (`denied`), on its own.
  */
 @Injectable()
 export class WriteAudit {

@@ -10,7 +10,11 @@ export const ACTOR_KINDS = ['app_key', 'platform_key', 'human', 'agent', 'servic
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 export class AuditQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'Key prefix or uid' }) @IsOptional() @IsString() @Length(1, 100) actor?: string;
+  @ApiPropertyOptional({ description: 'An actorId: key prefix, uid, OIDC client id, service name…' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  actor?: string;
   @ApiPropertyOptional({ example: 'apps.register' }) @IsOptional() @IsString() @Length(1, 100) action?: string;
   @ApiPropertyOptional({
     description: "What the entry acted on: a grant's id (its tokens issued, refreshed, exchanged, revoked), a client id, a uid, a key id…",
@@ -34,7 +38,12 @@ export class AuditEntryDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'date-time' }) at!: string;
   @ApiProperty({ enum: ACTOR_KINDS }) actorKind!: ActorKind;
-  @ApiProperty({ description: 'Key prefix, uid, service name, or client IP for anonymous calls' }) actorId!: string;
+  @ApiProperty({
+    description:
+      'Key prefix, uid, OIDC client id (an agent client; a client acting for no person), service name, a part of identity ' +
+      '(`system`, such as `sign-in` or `webhooks`), or client IP for anonymous calls',
+  })
+  actorId!: string;
   @ApiProperty({ example: 'apps.register' }) action!: string;
   @ApiProperty({ type: String, nullable: true }) target!: string | null;
   @ApiProperty({ enum: AUDIT_OUTCOMES }) outcome!: AuditOutcome;

@@ -133,7 +133,8 @@ export function urlInputPolicy(request: Request, _response: Response, next: Next
  * Header fields a request may hold once. RFC 9112 (3.2) requires a 400 for a request with more than one Host line;
  * of two Authorization or Content-Type lines Node keeps the first, where a proxy or gateway in front may read the last.
  */
-const SINGLE_FIELDS = new Set(['host', 'authorization', 'content-type']);
+export const SINGLE_HEADER_FIELDS = ['Host', 'Authorization', 'Content-Type'] as const;
+const SINGLE_FIELDS = new Set(SINGLE_HEADER_FIELDS.map((field) => field.toLowerCase()));
 
 /** RFC 3986's `host [ ":" port ]`: an IP literal in brackets or a registered name (empty included), then digits. */
 const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~%!$&'()*+,;=-]+\]|[0-9A-Za-z._~%!$&'()*+,;=-]*)(?::[0-9]*)?$/;

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, MAX_JSON_FIELDS, MAX_JSON_ITEMS, MAX_JSON_VALUES } from '../http/input-policy';
+import { MAX_JSON_DEPTH, MAX_JSON_FIELDS, MAX_JSON_ITEMS, MAX_JSON_VALUES, SINGLE_HEADER_FIELDS } from '../http/input-policy';
 
 /** Marks the operations whose POSTs take an `Idempotency-Key` (server-kit's `describeServedAnswers` documents it). */
 export const IDEMPOTENT_WRITES_EXTENSION = 'x-idempotent-writes';
@@ -23,7 +23,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const INPUT_POLICY =
   `Every request is also held to the input policy: no text (path, query or body) holds U+0000 or an unpaired surrogate; ` +
   `a JSON body nests at most ${MAX_JSON_DEPTH} deep, an object has at most ${MAX_JSON_FIELDS} fields, an array at most ` +
-  `${MAX_JSON_ITEMS} items, the body at most ${MAX_JSON_VALUES} values.`;
+  `${MAX_JSON_ITEMS} items, the body at most ${MAX_JSON_VALUES} values, and no value is a number beyond the range of a double (\`1e400\`); ` +
+  `a request holding one of ${SINGLE_HEADER_FIELDS.map((field) => `\`${field}\``).join(', ')} more than once, or a \`Host\` that is no host with ` +
+  `an optional port, is refused before any route.`;
 const PROBLEM = 'application/problem+json';
 const problem = (description: string, headers?: Record<string, unknown>): Response => ({
   description,

@@ -15,6 +15,9 @@ function keywordsOf(rule: ValidationRule): Schema {
   switch (rule.name) {
     case 'matches':
       return first instanceof RegExp && /^u?$/.test(first.flags) && second === undefined ? { pattern: first.source } : {};
+    // contracts' IsDisplayText, which carries its rule as a pattern.
+    case 'isDisplayText':
+      return first instanceof RegExp && /^u?$/.test(first.flags) ? { pattern: first.source } : {};
     case 'isLength':
       return {
         ...(typeof first === 'number' && first > 0 ? { minLength: first } : {}),

@@ -22,7 +22,7 @@ export function storedModel(model: string): { kind: 'subject'; model: SubjectMod
     : { kind: 'other', model: model as OtherModel };
 }
 
-/** A grant a new password ended: whose, and for which client. */
+/** A grant ended with all of a person's sign-ins (a new password, the person's deletion): whose, and for which client. */
 export interface EndedGrant {
   grantId: string;
   clientId: string;

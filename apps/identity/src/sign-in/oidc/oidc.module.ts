@@ -24,7 +24,8 @@ export const OIDC_PROVIDER = Symbol('OIDC_PROVIDER');
 
 /**
  * The OpenID Provider, its revocation of access tokens, the signing the token exchange uses (tokens are verified in
- * callers/), and its store (a password set again ends the person's sign-ins there).
+ * callers/), and GrantRevocations (a password set again, or the person's deletion, ends the person's sign-ins there,
+ * each grant with its audit entry).
  */
 @Module({
   imports: [

@@ -92,6 +92,18 @@ describe('the consent page of an agent', () => {
   });
 });
 
+describe('the consent page of a partner app', () => {
+  // The provider's `profile` scope gives the `name` claim alone: a person has no language of their own to give.
+  it.each([
+    ['en', 'see your name', 'language'],
+    ['zh-Hans', '查看您的姓名', '语言'],
+  ] as const)('promises for profile what the app will get, the name, and no language (%s)', (locale, name, language) => {
+    const shown = text(page({ locale, appName: 'Partner Portal', scopes: ['openid', 'profile'] }));
+    expect(shown).toContain(name);
+    expect(shown).not.toContain(language);
+  });
+});
+
 describe('the password page', () => {
   // What password-policy.ts refuses, each said before the person types: a hint that said only "not a run
   // of one character" let abababababab through the page and then refused it.

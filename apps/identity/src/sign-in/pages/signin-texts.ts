@@ -29,7 +29,7 @@ const EN = {
     `${app} asks you to confirm that it may go on using the access you gave it before. Nothing new is asked.`,
   scopes: {
     openid: 'know who you are (your unified user id and roles)',
-    profile: 'see your name and language',
+    profile: 'see your name',
     email: 'see your email address',
     offline_access: 'stay connected when you are away',
     api: 'use the standards API on your behalf',
@@ -125,7 +125,7 @@ const ZH_HANS: Texts = {
   consentNothingNew: (app: string) => `${app} 请您确认它可以继续使用您之前授予的访问权限。没有新的请求。`,
   scopes: {
     openid: '知道您是谁（您的统一用户标识和角色）',
-    profile: '查看您的姓名和语言',
+    profile: '查看您的姓名',
     email: '查看您的电子邮件地址',
     offline_access: '在您离开时保持连接',
     api: '代表您使用标准 API',

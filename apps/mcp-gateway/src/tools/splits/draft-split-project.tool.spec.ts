@@ -62,6 +62,15 @@ describe('draft_split_project', () => {
     expect(drafts).toEqual([]);
   });
 
+  it('refuses a name standards-api would refuse as display text (blank, control or bidirectional characters) without sending anything', async () => {
+    const { collaborators, drafts } = collaboratorsOf();
+    for (const name of ['\u200b', 'Split\u202Eevil', 'Two\nlines'])
+      for (const input of [draft({ name }), draft({ scenario: { name, content: sampleScenario() } })])
+        expect([name, (await draftSplitProject.invoke(input, collaborators)).kind]).toEqual([name, 'invalid_arguments']);
+    expect(drafts).toEqual([]);
+    expect((await draftSplitProject.invoke(draft({ name: 'مشروع Split 😀' }), collaborators)).kind).toBe('done');
+  });
+
   it('says a template is missing only when the registry says so, and sends nothing either way', async () => {
     const missing = collaboratorsOf({ ok: false, status: 404, message: 'Not found' });
     expect(await draftSplitProject.invoke(draft(), missing.collaborators)).toMatchObject({

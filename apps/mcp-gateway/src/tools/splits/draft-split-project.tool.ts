@@ -1,7 +1,7 @@
 import type { CreatedSplitProjectDto, SplitTemplateDto } from '@stdreg/contracts';
 import { z } from 'zod';
 import { defineTool } from '../tool-definition';
-import { failure, standardsApiRefusal } from '../shared-schemas';
+import { displayName, failure, standardsApiRefusal } from '../shared-schemas';
 import { readScenario, scenarioContent } from './scenario-input';
 
 const output = z.object({
@@ -24,10 +24,10 @@ export const draftSplitProject = defineTool({
   description: 'Validate, then create a draft split project with its first scenario (non-authoritative; activation stays with humans).',
   input: z
     .object({
-      name: z.string().trim().min(1).max(200),
+      name: displayName(200),
       currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like EUR'),
       templateVersion: z.string().regex(/^[0-9]+\.[0-9]+$/, 'must look like 2.0'),
-      scenario: z.object({ name: z.string().trim().min(1).max(200), content: scenarioContent }).strict(),
+      scenario: z.object({ name: displayName(200), content: scenarioContent }).strict(),
       idempotencyKey: z
         .string()
         .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1-200 printable characters without spaces')
