@@ -38,16 +38,7 @@ export class AuditRepository {
     await manager.query(
       `INSERT INTO audit_entry (id, actor_kind, actor_id, action, target, outcome, detail, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        record.id,
-        record.actorKind,
-        record.actorId,
-        record.action,
-        record.target,
-        record.outcome,
-        JSON.stringify(record.detail),
-        record.requestId,
-      ],
+      columnValues(record),
     );
   }
 
@@ -61,17 +52,7 @@ export class AuditRepository {
        SELECT $1, $2, $3, $4, $5, $6, $7, $8
         WHERE NOT EXISTS (SELECT 1 FROM audit_entry WHERE action = $4 AND target = $5 AND at > now() - make_interval(secs => $9::int))
        RETURNING id`,
-      [
-        record.id,
-        record.actorKind,
-        record.actorId,
-        record.action,
-        record.target,
-        record.outcome,
-        JSON.stringify(record.detail),
-        record.requestId,
-        windowSeconds,
-      ],
+      [...columnValues(record), windowSeconds],
     );
     return inserted.length > 0;
   }
@@ -97,4 +78,18 @@ export class AuditRepository {
       ],
     );
   }
+}
+
+/** An entry's values in the order of the insert's columns (id … request_id). */
+function columnValues(record: AuditRecord): unknown[] {
+  return [
+    record.id,
+    record.actorKind,
+    record.actorId,
+    record.action,
+    record.target,
+    record.outcome,
+    JSON.stringify(record.detail),
+    record.requestId,
+  ];
 }
