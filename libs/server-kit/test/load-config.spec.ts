@@ -56,6 +56,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it.each(['0x10', '1e3', '0b11', '0o7', ' 3003', '3003 ', '+3003', '3_003', '３００３', '3003.0', 'Infinity'])(
+    'refuses a number setting written %j, not decimal digits alone, naming it',
+    (value) => {
+      expect(() => loadConfig(ExampleConfig, { EXAMPLE_PORT: value })).toThrow(
+        /\n {2}- EXAMPLE_PORT: must be a whole number in decimal digits/,
+      );
+    },
+  );
+
+  it('reads a number setting written in decimal digits, leading zeros and a minus sign included, and bounds it as before', () => {
+    expect(loadConfig(ExampleConfig, { EXAMPLE_PORT: '08080' }).EXAMPLE_PORT).toBe(8080);
+    expect(() => loadConfig(ExampleConfig, { EXAMPLE_PORT: '-1' })).toThrow(/\n {2}- EXAMPLE_PORT: EXAMPLE_PORT must not be less than 1/);
+  });
+
   it('refuses, with NODE_ENV=production only, a development fallback and a development switch, beside the other problems', () => {
     let error: unknown;
     try {
