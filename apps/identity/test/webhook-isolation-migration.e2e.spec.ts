@@ -119,3 +119,32 @@ it('keeps the meaning of earlier endpoints and deliveries: a stopped endpoint sa
   expect(columns).toBe('disabled_for_failures');
   await scene.identity.dataSource.runMigrations();
 });
+
+it('gives an endpoint disabled before `disabledAt` existed the time it was last changed, and an enabled one none', async () => {
+  const key = await scene.identity.newAppKey({ maxApps: 1 });
+  const endpointAt = async (path: string, enabled: boolean): Promise<string> =>
+    (
+      await request(scene.identity.server)
+        .post('/v1/webhook-endpoints')
+        .set(bearer(key.secret))
+        .send({ url: scene.receiver.url(path), eventTypes: ['app.registered'], enabled })
+        .expect(201)
+    ).body.endpoint.id;
+  const paused = await endpointAt('/paused-before', false);
+  const live = await endpointAt('/live-before', true);
+
+  await undoMigrationsThrough(scene.identity.dataSource, 'WebhookEndpointDisabledAt1765000000004');
+  const [{ n }] = await scene.identity.dataSource.query(
+    `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'webhook_endpoint' AND column_name = 'disabled_at'`,
+  );
+  expect(n).toBe(0);
+  await scene.identity.dataSource.query(`UPDATE webhook_endpoint SET updated_at = '2026-01-02T03:04:05Z' WHERE id = ANY($1)`, [
+    [paused, live],
+  ]);
+  await scene.identity.dataSource.runMigrations();
+
+  const endpoint = async (id: string) =>
+    (await request(scene.identity.server).get(`/v1/webhook-endpoints/${id}`).set(bearer(key.secret)).expect(200)).body;
+  expect(await endpoint(paused)).toMatchObject({ status: 'disabled', disabledAt: '2026-01-02T03:04:05.000Z' });
+  expect(await endpoint(live)).toMatchObject({ status: 'enabled', disabledAt: null });
+});

@@ -5,6 +5,7 @@ import { IdentityConfig } from '../src/platform/config/identity.config';
 import { PartnerEventsService } from '../src/platform/outbox/events.service';
 import { REMOVED_ENDPOINT_AUDIT_DAYS, WebhookDispatcher } from '../src/partners/webhooks/webhook-dispatcher';
 import { retryAfter } from '../src/partners/webhooks/webhook-transport';
+import { NOT_SENT_WHILE_DISABLED } from '../src/partners/webhooks/webhooks.repository';
 import { startIdentity, type RunningIdentity } from './support/identity-app';
 
 // What a partner's receiver meets (issue 27): the retry schedule counted from the end of an attempt,
@@ -195,12 +196,17 @@ describe("a receiver's own signals", () => {
     const gone = await partnerWithEndpoint(['app.registered'], watcher.key);
     receiver.answer(gone.path, 410, 'this hook was retired');
     await registerApp(watcher.key.secret);
+    const beforeAttempt = Date.now();
     await dispatcher.drain();
+    const afterAttempt = Date.now();
 
     const [delivery] = await deliveries(gone.id, watcher.key.secret);
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1, responseStatus: 410, nextAttemptAt: null });
     const endpoint = await request(identity.server).get(`/v1/webhook-endpoints/${gone.id}`).set(bearer(watcher.key.secret)).expect(200);
     expect(endpoint.body).toMatchObject({ enabled: false, status: 'failing_disabled', disabledReason: 'the endpoint answered 410 Gone' });
+    // When it stopped, read by the partner beside why: a partner with no other endpoint learns it here.
+    expect(Date.parse(endpoint.body.disabledAt)).toBeGreaterThanOrEqual(beforeAttempt);
+    expect(Date.parse(endpoint.body.disabledAt)).toBeLessThanOrEqual(afterAttempt);
     expect(receiver.at(watcher.path).map((entry) => entry.event)).toEqual([
       expect.objectContaining({
         type: 'endpoint.disabled',
@@ -218,17 +224,26 @@ describe("a receiver's own signals", () => {
       .set(bearer(watcher.key.secret))
       .send({ enabled: true })
       .expect(200);
-    expect(enabled.body).toMatchObject({ enabled: true, status: 'enabled', disabledReason: null });
+    expect(enabled.body).toMatchObject({ enabled: true, status: 'enabled', disabledReason: null, disabledAt: null });
     await registerApp(watcher.key.secret);
     await dispatcher.drain();
     expect(receiver.at(gone.path)).toHaveLength(2);
     // Disabled again by the partner, it is their choice now, not the failures of before.
+    const beforePause = Date.now();
     const paused = await request(identity.server)
       .patch(`/v1/webhook-endpoints/${gone.id}`)
       .set(bearer(watcher.key.secret))
       .send({ enabled: false })
       .expect(200);
     expect(paused.body).toMatchObject({ enabled: false, status: 'disabled', disabledReason: null });
+    expect(Date.parse(paused.body.disabledAt)).toBeGreaterThanOrEqual(beforePause - 1000);
+    // Asked again, it keeps the time it stopped.
+    const again = await request(identity.server)
+      .patch(`/v1/webhook-endpoints/${gone.id}`)
+      .set(bearer(watcher.key.secret))
+      .send({ enabled: false })
+      .expect(200);
+    expect(again.body.disabledAt).toBe(paused.body.disabledAt);
   });
 
   it('tells the organization once when two attempts on the wire at once both answer 410', async () => {
@@ -270,7 +285,7 @@ describe("a receiver's own signals", () => {
     expect(await deliveries(partner.id, partner.key.secret)).toEqual([delivered]);
   });
 
-  it('creates no delivery while an endpoint is disabled: enabled again, it gets only what comes after', async () => {
+  it('sends nothing while an endpoint is disabled: enabled again, it gets only what comes after (what came before waits for recover)', async () => {
     const partner = await partnerWithEndpoint(['app.registered']);
     const patch = (enabled: boolean) =>
       request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(partner.key.secret)).send({ enabled }).expect(200);
@@ -281,7 +296,10 @@ describe("a receiver's own signals", () => {
     const after = await registerApp(partner.key.secret);
     await dispatcher.drain(new Date(Date.now() + seconds(86400)));
 
-    expect(await deliveries(partner.id, partner.key.secret)).toHaveLength(1);
+    expect((await deliveries(partner.id, partner.key.secret)).map((delivery) => [delivery.status, delivery.attempts])).toEqual([
+      ['failed', 0],
+      ['delivered', 1],
+    ]);
     expect(receiver.at(partner.path).map((entry) => entry.event.data)).toEqual([
       expect.objectContaining({ registryId: after.body.app.registryId }),
     ]);
@@ -553,6 +571,66 @@ describe('recovering after an outage', () => {
     expect(againIds).toEqual(expect.arrayContaining(recoveredIds));
     expect(againIds).not.toContain(before!.id);
     expect(await deliveries(partner.id, key, 'failed')).toEqual([expect.objectContaining({ id: before!.id })]);
+    expect(receiver.unverified).toEqual([]);
+  });
+
+  it('keeps the events of the time an endpoint was disabled, sends none on enabling, and sends them all on recover, in order', async () => {
+    const partner = await partnerWithEndpoint(['app.registered', 'app.deleted', 'endpoint.disabled']);
+    const key = partner.key.secret;
+    const since = new Date();
+    receiver.answer(partner.path, 410);
+    await registerApp(key);
+    await dispatcher.drain();
+    const stopped = await request(identity.server).get(`/v1/webhook-endpoints/${partner.id}`).set(bearer(key)).expect(200);
+    expect(stopped.body).toMatchObject({ status: 'failing_disabled' });
+
+    // While it is stopped: an app registered and deleted, another registered.
+    const first = await registerApp(key);
+    await request(identity.server).delete(`/v1/apps/${first.body.app.registryId}`).set(bearer(key)).expect(204);
+    const second = await registerApp(key);
+    await dispatcher.drain(new Date(Date.now() + seconds(86_400)));
+    expect(receiver.at(partner.path)).toHaveLength(1);
+    const kept = (await deliveries(partner.id, key)).slice(1);
+    // Its own endpoint.disabled (it subscribes to it), then the three events, each kept, never attempted.
+    expect(kept.map((delivery) => delivery.eventType)).toEqual(['endpoint.disabled', 'app.registered', 'app.deleted', 'app.registered']);
+    for (const delivery of kept) {
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 0, lastAttemptAt: null, nextAttemptAt: null, responseStatus: null });
+      expect(delivery.error).toBe(NOT_SENT_WHILE_DISABLED);
+    }
+
+    receiver.answer(partner.path, 204);
+    await request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(key)).send({ enabled: true }).expect(200);
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toHaveLength(1);
+
+    // Paused by the partner itself, the same: an event of that time is kept for recovery.
+    await request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(key)).send({ enabled: false }).expect(200);
+    const third = await registerApp(key);
+    await dispatcher.drain();
+    await request(identity.server).patch(`/v1/webhook-endpoints/${partner.id}`).set(bearer(key)).send({ enabled: true }).expect(200);
+    await dispatcher.drain();
+    expect(receiver.at(partner.path)).toHaveLength(1);
+
+    const recovered = await request(identity.server)
+      .post(`/v1/webhook-endpoints/${partner.id}/recover`)
+      .set(bearer(key))
+      .send({ since: since.toISOString() })
+      .expect(202);
+    // The first app's 410'd delivery, and the five kept while the endpoint was stopped.
+    expect(recovered.body).toEqual({ queued: 6, broughtForward: 0 });
+    await dispatcher.drain();
+    const sent = receiver.at(partner.path).slice(1);
+    const registryOf = (entry: (typeof sent)[number]) => entry.event.data['registryId'];
+    expect(sent.filter((entry) => registryOf(entry) === first.body.app.registryId).map((entry) => entry.event.type)).toEqual([
+      'app.registered',
+      'app.deleted',
+    ]);
+    for (const app of [second, third]) expect(sent.filter((entry) => registryOf(entry) === app.body.app.registryId)).toHaveLength(1);
+    expect(sent.filter((entry) => entry.event.type === 'endpoint.disabled')).toEqual([
+      expect.objectContaining({ event: expect.objectContaining({ data: expect.objectContaining({ endpointId: partner.id }) }) }),
+    ]);
+    expect(sent).toHaveLength(6);
+    expect(await deliveries(partner.id, key, 'failed')).toEqual([]);
     expect(receiver.unverified).toEqual([]);
   });
 

@@ -126,7 +126,10 @@ export function eventWebhooks(types: readonly PartnerEventType[]): Record<string
           parameters: signatureHeaders,
           requestBody: { required: true, content: { 'application/json': { schema: partnerEventSchema(type) } } },
           responses: {
-            '2XX': { description: 'Received: any 2xx within 10 s; anything else (redirects too) is retried with backoff' },
+            '2XX': {
+              description:
+                'Received: any 2xx within the time limit (15 s unless the operator set WEBHOOK_TIMEOUT_MS, at most 30 s); anything else (redirects too) is retried with backoff',
+            },
             '410': {
               description: 'Gone: the endpoint is disabled at once (an `endpoint.disabled` event says so); enabling it again resumes',
             },

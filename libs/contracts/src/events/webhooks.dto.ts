@@ -109,6 +109,14 @@ export class WebhookEndpointDto {
     type: String,
     nullable: true,
     format: 'date-time',
+    description:
+      'When it stopped receiving events (disabled by its organization or by the platform); null while enabled. Events of the time it is disabled are kept as failed deliveries, which `recover` sends once it is enabled again',
+  })
+  disabledAt!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
     description: 'When it was removed (platform keys only see removed endpoints)',
   })
   deletedAt!: string | null;

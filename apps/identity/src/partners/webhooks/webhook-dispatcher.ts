@@ -158,9 +158,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       );
       await this.webhooks.insertDeliveries(
         manager,
-        subscribers.map(({ seq, endpointId }) => {
+        subscribers.map(({ seq, endpointId, enabled }) => {
           const event = bySeq.get(seq)!;
-          return { id: uuidv7(), endpointId, eventId: event.id, eventSeq: seq, eventType: event.type, resource: event.resource };
+          return {
+            id: uuidv7(),
+            endpointId,
+            eventId: event.id,
+            eventSeq: seq,
+            eventType: event.type,
+            resource: event.resource,
+            endpointEnabled: enabled,
+          };
         }),
         now,
       );
@@ -185,7 +193,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         nextAttemptAt: outcome.next,
         at: endedAt,
       });
-      if (recorded && outcome.disable) await this.disable(manager, delivery, outcome.disable);
+      if (recorded && outcome.disable) await this.disable(manager, delivery, outcome.disable, endedAt);
     });
     // Outside the transaction above, for the same lock order.
     await this.webhooks.markLastAttempt(delivery.endpointId, !result.ok);
@@ -224,8 +232,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Its last attempt failed, or it answered 410 Gone: the endpoint stops, and its organization hears of it (endpoint.disabled). */
-  private async disable(manager: EntityManager, delivery: ClaimedDelivery, reason: string): Promise<void> {
-    const endpoint = await this.webhooks.disableForFailures(manager, delivery.endpointId, reason);
+  private async disable(manager: EntityManager, delivery: ClaimedDelivery, reason: string, at: Date): Promise<void> {
+    const endpoint = await this.webhooks.disableForFailures(manager, delivery.endpointId, reason, at);
     if (!endpoint) return;
     this.logger.warn(`webhook endpoint ${endpoint.id} disabled: ${reason}`, 'Webhooks');
     const actor = { kind: 'system', id: 'webhooks' } as const;

@@ -12,6 +12,8 @@ export interface WebhookEndpoint {
   enabled: boolean;
   disabledForFailures: boolean;
   disabledReason: string | null;
+  /** When it stopped receiving events (by its organization or the platform); null while enabled. */
+  disabledAt: Date | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   deletedAt: Date | null;
@@ -69,8 +71,11 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** The error of a delivery made while its endpoint was disabled: kept, never attempted, sent by `recover`. */
+export const NOT_SENT_WHILE_DISABLED = 'not sent: the endpoint was disabled; recover sends it once the endpoint is enabled';
+
 const ENDPOINT_COLUMNS = `id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-  disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+  disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
   created_at AS "createdAt", deleted_at AS "deletedAt"`;
 
 const DELIVERY_COLUMNS = `id, endpoint_id AS "endpointId", event_id AS "eventId", event_type AS "eventType", status, attempts,
@@ -102,14 +107,17 @@ export class WebhooksRepository {
 
   async insertEndpoint(
     manager: EntityManager,
-    endpoint: Omit<WebhookEndpoint, 'createdAt' | 'disabledForFailures' | 'disabledReason' | 'previousSecretExpiresAt' | 'deletedAt'> & {
+    endpoint: Omit<
+      WebhookEndpoint,
+      'createdAt' | 'disabledForFailures' | 'disabledReason' | 'disabledAt' | 'previousSecretExpiresAt' | 'deletedAt'
+    > & {
       secretSealed: Buffer;
       keyId: string;
     },
   ): Promise<WebhookEndpoint> {
     const rows: WebhookEndpoint[] = await manager.query(
-      `INSERT INTO webhook_endpoint (id, organization_id, url, event_types, description, enabled, secret_sealed, created_by_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT_COLUMNS}`,
+      `INSERT INTO webhook_endpoint (id, organization_id, url, event_types, description, enabled, secret_sealed, created_by_key, disabled_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $6 THEN NULL ELSE now() END) RETURNING ${ENDPOINT_COLUMNS}`,
       [
         endpoint.id,
         endpoint.organizationId,
@@ -157,6 +165,7 @@ export class WebhooksRepository {
       `UPDATE webhook_endpoint SET url = coalesce($2, url), event_types = coalesce($3, event_types), description = coalesce($4, description),
          enabled = coalesce($5, enabled), disabled_for_failures = CASE WHEN $5::boolean IS NULL THEN disabled_for_failures ELSE false END,
          disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason END,
+         disabled_at = CASE WHEN $5::boolean IS NULL THEN disabled_at WHEN $5 THEN NULL ELSE coalesce(disabled_at, now()) END,
          updated_at = now()
        WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
       [id, change.url ?? null, change.eventTypes ?? null, change.description ?? null, change.enabled ?? null],
@@ -173,12 +182,12 @@ export class WebhooksRepository {
     return rows[0][0]!;
   }
 
-  /** Stops an endpoint because of its answers; null when it was stopped already. */
-  async disableForFailures(manager: EntityManager, id: string, reason: string): Promise<WebhookEndpoint | null> {
+  /** Stops an endpoint because of its answers, at `at`; null when it was stopped already. */
+  async disableForFailures(manager: EntityManager, id: string, reason: string, at: Date): Promise<WebhookEndpoint | null> {
     const rows: [WebhookEndpoint[], number] = await manager.query(
-      `UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, disabled_reason = $2, updated_at = now()
+      `UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, disabled_reason = $2, disabled_at = $3, updated_at = now()
        WHERE id = $1 AND enabled RETURNING ${ENDPOINT_COLUMNS}`,
-      [id, reason],
+      [id, reason, at],
     );
     return rows[0][0] ?? null;
   }
@@ -203,27 +212,45 @@ export class WebhooksRepository {
     return rows[0]!.locked;
   }
 
-  /** The enabled endpoints each event goes to: of its organization and subscribed to its type (a test event: its one endpoint). */
-  subscribers(manager: EntityManager, seqs: string[]): Promise<{ seq: string; endpointId: string }[]> {
+  /**
+   * The endpoints each event goes to: of its organization, not removed, and subscribed to its type (a test event: its
+   * one endpoint); whether each is enabled (a disabled one keeps the event as a failed delivery, for `recover`).
+   */
+  subscribers(manager: EntityManager, seqs: string[]): Promise<{ seq: string; endpointId: string; enabled: boolean }[]> {
     return manager.query(
-      `SELECT o.seq::text AS seq, e.id AS "endpointId" FROM event_outbox o
-       JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled AND e.deleted_at IS NULL
+      `SELECT o.seq::text AS seq, e.id AS "endpointId", e.enabled FROM event_outbox o
+       JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.deleted_at IS NULL
          AND (o.type = ANY(e.event_types) OR (o.type = 'webhook.test' AND o.resource = 'endpoint:' || e.id::text))
        WHERE o.seq = ANY($1::bigint[]) ORDER BY o.seq, e.id`,
       [seqs],
     );
   }
 
+  /**
+   * One delivery per event and endpoint, created at `due`: pending and due then, or, for an endpoint that is disabled
+   * (`endpointEnabled: false`), failed without an attempt, so that `recover` can send it once the endpoint is enabled.
+   */
   async insertDeliveries(
     manager: EntityManager,
-    deliveries: { id: string; endpointId: string; eventId: string; eventSeq: string; eventType: string; resource: string }[],
+    deliveries: {
+      id: string;
+      endpointId: string;
+      eventId: string;
+      eventSeq: string;
+      eventType: string;
+      resource: string;
+      endpointEnabled?: boolean;
+    }[],
     due: Date,
   ): Promise<void> {
     if (deliveries.length === 0) return;
     await manager.query(
-      `INSERT INTO webhook_delivery (id, endpoint_id, event_id, event_seq, event_type, resource, next_attempt_at, created_at)
-       SELECT d.id, d.endpoint_id, d.event_id, d.event_seq, d.event_type, d.resource, $2, $2
-       FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_seq bigint, event_type text, resource text)
+      `INSERT INTO webhook_delivery (id, endpoint_id, event_id, event_seq, event_type, resource, status, next_attempt_at, error, created_at)
+       SELECT d.id, d.endpoint_id, d.event_id, d.event_seq, d.event_type, d.resource,
+         CASE WHEN d.endpoint_enabled THEN 'pending' ELSE 'failed' END, CASE WHEN d.endpoint_enabled THEN $2::timestamptz END,
+         CASE WHEN NOT d.endpoint_enabled THEN $3 END, $2
+       FROM jsonb_to_recordset($1::jsonb)
+         AS d(id uuid, endpoint_id uuid, event_id uuid, event_seq bigint, event_type text, resource text, endpoint_enabled boolean)
        ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
       [
         JSON.stringify(
@@ -234,9 +261,11 @@ export class WebhooksRepository {
             event_seq: d.eventSeq,
             event_type: d.eventType,
             resource: d.resource,
+            endpoint_enabled: d.endpointEnabled ?? true,
           })),
         ),
         due,
+        NOT_SENT_WHILE_DISABLED,
       ],
     );
   }

@@ -265,6 +265,7 @@ function toEndpointDto(endpoint: WebhookEndpoint): WebhookEndpointDto {
     enabled: endpoint.enabled,
     status: statusOf(endpoint),
     disabledReason: endpoint.disabledForFailures ? endpoint.disabledReason : null,
+    disabledAt: endpoint.disabledAt ? new Date(endpoint.disabledAt).toISOString() : null,
     deletedAt: endpoint.deletedAt ? new Date(endpoint.deletedAt).toISOString() : null,
     previousSecretExpiresAt: endpoint.previousSecretExpiresAt ? new Date(endpoint.previousSecretExpiresAt).toISOString() : null,
     createdAt: new Date(endpoint.createdAt).toISOString(),

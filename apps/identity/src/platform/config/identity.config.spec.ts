@@ -141,6 +141,21 @@ describe("identity's configuration", () => {
     expect(problemsWith({ WEBHOOK_LEASE_MS: '400', WEBHOOK_TIMEOUT_MS: '300' })).toEqual([]);
   });
 
+  it('gives a webhook receiver 15 s by default and up to 30 s, the range Standard Webhooks recommends, and a stop longer than that', () => {
+    expect(loadConfig(IdentityConfig, {})).toMatchObject({ WEBHOOK_TIMEOUT_MS: 15000, SHUTDOWN_TIMEOUT_MS: 20000 });
+    expect(problemsWith({ WEBHOOK_TIMEOUT_MS: '30000', SHUTDOWN_TIMEOUT_MS: '31000' })).toEqual([]);
+    expect(problemsWith({ WEBHOOK_TIMEOUT_MS: '30001', SHUTDOWN_TIMEOUT_MS: '40000' })).toEqual(refusedNaming('WEBHOOK_TIMEOUT_MS'));
+    // A stop that does not outlast an attempt on the wire would exit before recording its outcome.
+    for (const [timeout, shutdown] of [
+      ['30000', undefined],
+      ['15000', '15000'],
+      ['12000', '10000'],
+    ]) {
+      const env = { WEBHOOK_TIMEOUT_MS: timeout!, ...(shutdown ? { SHUTDOWN_TIMEOUT_MS: shutdown } : {}) };
+      expect(problemsWith(env)).toEqual(refusedNaming('SHUTDOWN_TIMEOUT_MS'));
+    }
+  });
+
   describe('a production start (NODE_ENV=production)', () => {
     const SIGN_IN_SECRETS: Record<string, string> = {
       OIDC_JWKS: JSON.stringify({ keys: [generateSigningKey('production')] }),

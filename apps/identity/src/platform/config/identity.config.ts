@@ -285,8 +285,14 @@ export class IdentityConfig extends CommonServiceConfig {
   /** How often an idle dispatcher looks for due deliveries. */
   @toInt() @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS = 250;
 
-  /** A delivery succeeds on a 2xx within this time. */
-  @toInt() @IsInt() @Min(100) @Max(10000) WEBHOOK_TIMEOUT_MS = 10000;
+  /**
+   * A delivery succeeds on a 2xx within this time: 15 s by default and at most 30 s, the range Standard Webhooks
+   * recommends ("somewhere between 15 and 30s"). A receiver that hangs holds a delivery place this long.
+   */
+  @toInt() @IsInt() @Min(100) @Max(30000) WEBHOOK_TIMEOUT_MS = 15000;
+
+  /** Longer than WEBHOOK_TIMEOUT_MS: a stop waits for the attempts on the wire, so their outcomes are recorded. */
+  @LongerThan('WEBHOOK_TIMEOUT_MS') override SHUTDOWN_TIMEOUT_MS = 20000;
 
   /**
    * How long a claimed delivery is a dispatcher's alone: longer than the timeout, so a live dispatcher

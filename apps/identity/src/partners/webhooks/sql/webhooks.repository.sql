@@ -8,20 +8,20 @@ SELECT 1 FROM organization WHERE id = $1 FOR NO KEY UPDATE;
 SELECT count(*)::int AS count FROM webhook_endpoint WHERE organization_id = $1 AND deleted_at IS NULL;
 
 -- WebhooksRepository.insertEndpoint
-INSERT INTO webhook_endpoint (id, organization_id, url, event_types, description, enabled, secret_sealed, created_by_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+INSERT INTO webhook_endpoint (id, organization_id, url, event_types, description, enabled, secret_sealed, created_by_key, disabled_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $6 THEN NULL ELSE now() END) RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
 created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.findEndpoint
 SELECT id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
 created_at AS "createdAt", deleted_at AS "deletedAt" FROM webhook_endpoint
      WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) AND (deleted_at IS NULL OR $3) FOR UPDATE;
 
 -- WebhooksRepository.listEndpoints
 SELECT id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
 created_at AS "createdAt", deleted_at AS "deletedAt" FROM webhook_endpoint
      WHERE ($1::uuid IS NULL OR (organization_id = $1 AND deleted_at IS NULL)) AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3;
 
@@ -29,21 +29,22 @@ created_at AS "createdAt", deleted_at AS "deletedAt" FROM webhook_endpoint
 UPDATE webhook_endpoint SET url = coalesce($2, url), event_types = coalesce($3, event_types), description = coalesce($4, description),
        enabled = coalesce($5, enabled), disabled_for_failures = CASE WHEN $5::boolean IS NULL THEN disabled_for_failures ELSE false END,
        disabled_reason = CASE WHEN $5::boolean IS NULL THEN disabled_reason END,
+       disabled_at = CASE WHEN $5::boolean IS NULL THEN disabled_at WHEN $5 THEN NULL ELSE coalesce(disabled_at, now()) END,
        updated_at = now()
      WHERE id = $1 RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
 created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.rotateSecret
 UPDATE webhook_endpoint SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $3, secret_sealed = $2, updated_at = now()
      WHERE id = $1 RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
 created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.disableForFailures
-UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, disabled_reason = $2, updated_at = now()
+UPDATE webhook_endpoint SET enabled = false, disabled_for_failures = true, disabled_reason = $2, disabled_at = $3, updated_at = now()
      WHERE id = $1 AND enabled RETURNING id, organization_id AS "organizationId", url, event_types AS "eventTypes", description, enabled,
-disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", previous_secret_expires_at AS "previousSecretExpiresAt",
+disabled_for_failures AS "disabledForFailures", disabled_reason AS "disabledReason", disabled_at AS "disabledAt", previous_secret_expires_at AS "previousSecretExpiresAt",
 created_at AS "createdAt", deleted_at AS "deletedAt";
 
 -- WebhooksRepository.lockEndpoint
@@ -56,15 +57,18 @@ UPDATE webhook_endpoint SET last_attempt_failed = $2 WHERE id = $1 AND last_atte
 SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked;
 
 -- WebhooksRepository.subscribers
-SELECT o.seq::text AS seq, e.id AS "endpointId" FROM event_outbox o
-JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.enabled AND e.deleted_at IS NULL
+SELECT o.seq::text AS seq, e.id AS "endpointId", e.enabled FROM event_outbox o
+JOIN webhook_endpoint e ON e.organization_id = o.organization_id AND e.deleted_at IS NULL
   AND (o.type = ANY(e.event_types) OR (o.type = 'webhook.test' AND o.resource = 'endpoint:' || e.id::text))
 WHERE o.seq = ANY($1::bigint[]) ORDER BY o.seq, e.id;
 
 -- WebhooksRepository.insertDeliveries
-INSERT INTO webhook_delivery (id, endpoint_id, event_id, event_seq, event_type, resource, next_attempt_at, created_at)
-SELECT d.id, d.endpoint_id, d.event_id, d.event_seq, d.event_type, d.resource, $2, $2
-FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_seq bigint, event_type text, resource text)
+INSERT INTO webhook_delivery (id, endpoint_id, event_id, event_seq, event_type, resource, status, next_attempt_at, error, created_at)
+SELECT d.id, d.endpoint_id, d.event_id, d.event_seq, d.event_type, d.resource,
+  CASE WHEN d.endpoint_enabled THEN 'pending' ELSE 'failed' END, CASE WHEN d.endpoint_enabled THEN $2::timestamptz END,
+  CASE WHEN NOT d.endpoint_enabled THEN $3 END, $2
+FROM jsonb_to_recordset($1::jsonb)
+  AS d(id uuid, endpoint_id uuid, event_id uuid, event_seq bigint, event_type text, resource text, endpoint_enabled boolean)
 ON CONFLICT (endpoint_id, event_id) DO NOTHING;
 
 -- WebhooksRepository.claimDue
