@@ -367,7 +367,64 @@ describe("identity's bounds on Client ID Metadata Documents", () => {
     });
     const refused = await authorize(clientId);
     expect(refused.status).toBe(400);
+    // RFC 7591 §3.2.2's word for it, shown on identity's page (RFC 6749 §4.1.2.1: never sent to a redirect URI).
+    expect(refused.body).toContain('invalid_redirect_uri');
+  });
+
+  // Draft §8.2: a client that declares private_key_jwt must be held to it; identity holds no agent to keys.
+  it('refuses a document asking for key authentication rather than taking the agent as a public client', async () => {
+    const clientId = publishAgent('/agents/keyed.json', {
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks_uri: cimd.url('/agents/keyed-jwks.json'),
+    });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('invalid_client_metadata');
+    expect(refused.body).toContain('token_endpoint_auth_method private_key_jwt is not taken');
+  });
+
+  it('takes a document that names no authentication method as a public client (none)', async () => {
+    const clientId = cimd.url('/agents/unstated.json');
+    const { token_endpoint_auth_method: _stated, ...metadata } = agentClientMetadata({
+      clientName: 'Unstated Agent',
+      redirectUri: redirect.redirectUri,
+    });
+    cimd.publish('/agents/unstated.json', { client_id: clientId, ...metadata });
+    expect((await authorize(clientId)).status).toBe(303);
+  });
+
+  it('refuses a document that names no client_name (MCP: required of a document, checked by the server)', async () => {
+    const clientId = cimd.url('/agents/nameless.json');
+    const { client_name: _name, ...metadata } = agentClientMetadata({ clientName: 'Nameless Agent', redirectUri: redirect.redirectUri });
+    cimd.publish('/agents/nameless.json', { client_id: clientId, ...metadata });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('client_name is required in a metadata document');
+  });
+
+  // Draft §5: the document is answered 200 or not at all, and a redirect is not followed.
+  it('refuses a client id whose URL answers with a redirect, and never fetches where it points', async () => {
+    const clientId = cimd.url('/agents/moved.json');
+    publishAgent('/agents/moved-to.json', { client_id: clientId });
+    cimd.redirect('/agents/moved.json', cimd.url('/agents/moved-to.json'));
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
     expect(refused.body).toContain('invalid_client');
+    expect(fetchesOf('/agents/moved.json')).toBeGreaterThan(0);
+    expect(fetchesOf('/agents/moved-to.json')).toBe(0);
+  });
+
+  // Draft §5.2: an error answer and a refused document are not cached, so the agent's fix counts at its next sign-in.
+  it('keeps no error answer and no refused document: the next sign-in fetches again', async () => {
+    const clientId = cimd.url('/agents/late.json');
+    expect((await authorize(clientId)).status).toBe(400);
+    const afterNotFound = fetchesOf('/agents/late.json');
+    publishAgent('/agents/late.json', { redirect_uris: ['http://agent.example/callback'] });
+    expect((await authorize(clientId)).status).toBe(400);
+    const afterRefused = fetchesOf('/agents/late.json');
+    publishAgent('/agents/late.json');
+    expect((await authorize(clientId)).status).toBe(303);
+    expect([afterNotFound > 0, afterRefused > afterNotFound, fetchesOf('/agents/late.json') > afterRefused]).toEqual([true, true, true]);
   });
 
   it('gives up on a document that does not arrive in time, rather than waiting for it', async () => {
