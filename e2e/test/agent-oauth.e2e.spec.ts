@@ -3,6 +3,7 @@
 // identity; it registers (once by a Client ID Metadata Document on a local HTTPS server of a test CA,
 // once by Dynamic Client Registration), a person signs in and allows in Chromium (no script), and the
 // agent drafts in the person's organization and refreshes. Its tokens never make a formal write.
+import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
 import { authorizeAgent, type AuthorizedAgent } from '../src/agent-authorization';
@@ -381,6 +382,22 @@ describe("identity's bounds on Client ID Metadata Documents", () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('invalid_client_metadata');
     expect(refused.body).toContain('token_endpoint_auth_method private_key_jwt is not taken');
+  });
+
+  // Draft §4.1: no shared secret and no private key in a document (the provider's own checks, run before identity's).
+  it.each([
+    ['a shared-secret authentication method', { token_endpoint_auth_method: 'client_secret_post' }, 'shared-secret'],
+    ['a client secret', { client_secret: 'published-for-everyone' }, 'must not contain client_secret'],
+    [
+      'a private key',
+      { jwks: { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })] } },
+      'client JSON Web Key Set is invalid',
+    ],
+  ])('refuses a document holding %s', async (holding, extra, said) => {
+    const clientId = publishAgent(`/agents/holding-${holding.replaceAll(' ', '-')}.json`, extra);
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain(said);
   });
 
   it('takes a document that names no authentication method as a public client (none)', async () => {
