@@ -9,6 +9,8 @@ export interface ClientMetadataServer {
   url(path: string): string;
   /** Serves `document` as JSON at `path`; `delayMs` holds the answer back that long after the headers. */
   publish(path: string, document: Record<string, unknown>, options?: { delayMs?: number }): void;
+  /** Answers `path` with a 302 to `location` (a document moved, or a URL shortener). */
+  redirect(path: string, location: string): void;
   /** The paths fetched so far, in order (who asked is identity: nothing else knows the server). */
   readonly fetched: string[];
   close(): Promise<void>;
@@ -16,10 +18,13 @@ export interface ClientMetadataServer {
 
 export async function startClientMetadataServer(ca: TestCa, host = '127.0.0.1'): Promise<ClientMetadataServer> {
   const documents = new Map<string, { body: string; delayMs: number }>();
+  const redirects = new Map<string, string>();
   const fetched: string[] = [];
   const server: Server = createServer({ ...(await ca.issueServerCertificate([host, 'localhost', '127.0.0.1'])) }, (request, response) => {
     const path = new URL(request.url ?? '/', 'https://here.invalid').pathname;
     fetched.push(path);
+    const location = redirects.get(path);
+    if (location !== undefined) return void response.writeHead(302, { location }).end();
     const document = request.method === 'GET' ? documents.get(path) : undefined;
     if (document === undefined) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('no such client');
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).flushHeaders();
@@ -31,6 +36,7 @@ export async function startClientMetadataServer(ca: TestCa, host = '127.0.0.1'):
   return {
     url: (path) => `${origin}${path}`,
     publish: (path, document, options) => void documents.set(path, { body: JSON.stringify(document), delayMs: options?.delayMs ?? 0 }),
+    redirect: (path, location) => void redirects.set(path, location),
     fetched,
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@
 // identity; it registers (once by a Client ID Metadata Document on a local HTTPS server of a test CA,
 // once by Dynamic Client Registration), a person signs in and allows in Chromium (no script), and the
 // agent drafts in the person's organization and refreshes. Its tokens never make a formal write.
+import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
 import { authorizeAgent, type AuthorizedAgent } from '../src/agent-authorization';
@@ -367,7 +368,80 @@ describe("identity's bounds on Client ID Metadata Documents", () => {
     });
     const refused = await authorize(clientId);
     expect(refused.status).toBe(400);
+    // RFC 7591 §3.2.2's word for it, shown on identity's page (RFC 6749 §4.1.2.1: never sent to a redirect URI).
+    expect(refused.body).toContain('invalid_redirect_uri');
+  });
+
+  // Draft §8.2: a client that declares private_key_jwt must be held to it; identity holds no agent to keys.
+  it('refuses a document asking for key authentication rather than taking the agent as a public client', async () => {
+    const clientId = publishAgent('/agents/keyed.json', {
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks_uri: cimd.url('/agents/keyed-jwks.json'),
+    });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('invalid_client_metadata');
+    expect(refused.body).toContain('token_endpoint_auth_method private_key_jwt is not taken');
+  });
+
+  // Draft §4.1: no shared secret and no private key in a document (the provider's own checks, run before identity's).
+  it.each([
+    ['a shared-secret authentication method', { token_endpoint_auth_method: 'client_secret_post' }, 'shared-secret'],
+    ['a client secret', { client_secret: 'published-for-everyone' }, 'must not contain client_secret'],
+    [
+      'a private key',
+      { jwks: { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })] } },
+      'client JSON Web Key Set is invalid',
+    ],
+  ])('refuses a document holding %s', async (holding, extra, said) => {
+    const clientId = publishAgent(`/agents/holding-${holding.replaceAll(' ', '-')}.json`, extra);
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain(said);
+  });
+
+  it('takes a document that names no authentication method as a public client (none)', async () => {
+    const clientId = cimd.url('/agents/unstated.json');
+    const { token_endpoint_auth_method: _stated, ...metadata } = agentClientMetadata({
+      clientName: 'Unstated Agent',
+      redirectUri: redirect.redirectUri,
+    });
+    cimd.publish('/agents/unstated.json', { client_id: clientId, ...metadata });
+    expect((await authorize(clientId)).status).toBe(303);
+  });
+
+  it('refuses a document that names no client_name (MCP: required of a document, checked by the server)', async () => {
+    const clientId = cimd.url('/agents/nameless.json');
+    const { client_name: _name, ...metadata } = agentClientMetadata({ clientName: 'Nameless Agent', redirectUri: redirect.redirectUri });
+    cimd.publish('/agents/nameless.json', { client_id: clientId, ...metadata });
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('client_name is required in a metadata document');
+  });
+
+  // Draft §5: the document is answered 200 or not at all, and a redirect is not followed.
+  it('refuses a client id whose URL answers with a redirect, and never fetches where it points', async () => {
+    const clientId = cimd.url('/agents/moved.json');
+    publishAgent('/agents/moved-to.json', { client_id: clientId });
+    cimd.redirect('/agents/moved.json', cimd.url('/agents/moved-to.json'));
+    const refused = await authorize(clientId);
+    expect(refused.status).toBe(400);
     expect(refused.body).toContain('invalid_client');
+    expect(fetchesOf('/agents/moved.json')).toBeGreaterThan(0);
+    expect(fetchesOf('/agents/moved-to.json')).toBe(0);
+  });
+
+  // Draft §5.2: an error answer and a refused document are not cached, so the agent's fix counts at its next sign-in.
+  it('keeps no error answer and no refused document: the next sign-in fetches again', async () => {
+    const clientId = cimd.url('/agents/late.json');
+    expect((await authorize(clientId)).status).toBe(400);
+    const afterNotFound = fetchesOf('/agents/late.json');
+    publishAgent('/agents/late.json', { redirect_uris: ['http://agent.example/callback'] });
+    expect((await authorize(clientId)).status).toBe(400);
+    const afterRefused = fetchesOf('/agents/late.json');
+    publishAgent('/agents/late.json');
+    expect((await authorize(clientId)).status).toBe(303);
+    expect([afterNotFound > 0, afterRefused > afterNotFound, fetchesOf('/agents/late.json') > afterRefused]).toEqual([true, true, true]);
   });
 
   it('gives up on a document that does not arrive in time, rather than waiting for it', async () => {

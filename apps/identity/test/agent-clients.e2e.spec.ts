@@ -173,16 +173,36 @@ describe('Dynamic Client Registration makes public agent clients', () => {
     expect(stored.payload).not.toHaveProperty('client_secret');
   });
 
+  // RFC 7591 §3.2.2: a redirect URI refused is invalid_redirect_uri, any other value invalid_client_metadata.
   it.each([
-    ['an http redirect off the loopback', { redirect_uris: ['http://agent.example/callback'] }],
-    ['a custom scheme', { redirect_uris: ['agent://callback'] }],
-    ['an https loopback redirect', { redirect_uris: ['https://127.0.0.1/callback'] }],
-    ['client credentials', { redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'client_credentials'] }],
-    ['the implicit flow', { redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['implicit'], response_types: ['token'] }],
-  ])('refuses %s', async (_, metadata) => {
+    ['an http redirect off the loopback', { redirect_uris: ['http://agent.example/callback'] }, 'invalid_redirect_uri'],
+    ['a custom scheme', { redirect_uris: ['agent://callback'] }, 'invalid_redirect_uri'],
+    [
+      'a private-use scheme, reverse domain name too (RFC 8252 §7.1)',
+      { redirect_uris: ['com.example.agent:/callback'] },
+      'invalid_redirect_uri',
+    ],
+    ['an https loopback redirect', { redirect_uris: ['https://127.0.0.1/callback'] }, 'invalid_redirect_uri'],
+    ['a loopback redirect with user info', { redirect_uris: ['http://desk:agent@127.0.0.1/callback'] }, 'invalid_redirect_uri'],
+    ['an https redirect with user info', { redirect_uris: ['https://desk-agent.example@other.example/callback'] }, 'invalid_redirect_uri'],
+    ['a redirect that is no text', { redirect_uris: ['http://127.0.0.1/cb', 7] }, 'invalid_redirect_uri'],
+    ['no redirect URI at all', { redirect_uris: [] }, 'invalid_redirect_uri'],
+    [
+      'client credentials',
+      { redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['authorization_code', 'client_credentials'] },
+      'invalid_client_metadata',
+    ],
+    [
+      'the implicit flow',
+      { redirect_uris: ['http://127.0.0.1/cb'], grant_types: ['implicit'], response_types: ['token'] },
+      'invalid_client_metadata',
+    ],
+  ])('refuses %s, and stores nothing', async (_, metadata, error) => {
+    const before = await scene.identity.dataSource.query(`SELECT count(*)::int AS n FROM oidc_model WHERE model = 'Client'`);
     const { status, body } = await register({ client_name: 'Odd Agent', ...metadata });
-    expect(status).toBe(400);
-    expect(body['error']).toBe('invalid_client_metadata');
+    expect([status, body['error']]).toEqual([400, error]);
+    const after = await scene.identity.dataSource.query(`SELECT count(*)::int AS n FROM oidc_model WHERE model = 'Client'`);
+    expect(after).toEqual(before);
   });
 
   it('quotes a long refused grant type shortened at a whole character, never half of one written as two UTF-16 units', async () => {

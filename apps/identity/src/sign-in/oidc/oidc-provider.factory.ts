@@ -2,7 +2,13 @@ import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWit
 import { AGENT_SCOPES, canonicalResourceUrl } from '@stdreg/contracts';
 import { ConfigValidationError, problemAnswer, routeNotFound } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../../platform/config/identity.config';
-import { agentClientMetadata, agentRedirectKind, AGENT_CLIENT_KIND_PROPERTY, isAgentClient } from './agent-clients';
+import {
+  agentClientMetadata,
+  agentRedirectKind,
+  AGENT_CLIENT_KIND_PROPERTY,
+  isAgentClient,
+  metadataDocumentUrlProblem,
+} from './agent-clients';
 import { chooseLocale } from '../pages/signin-locale';
 import { escapeHtml, messagePage, PAGE_HEADERS } from '../pages/signin-pages';
 import { textsFor } from '../pages/signin-texts';
@@ -109,6 +115,11 @@ export function createOidcProvider({
         enabled: true,
         ack: 'draft-02',
         cacheDuration: { min: 30, max: 3600 },
+        allowFetch: (_ctx, clientId) => {
+          const problem = metadataDocumentUrlProblem(clientId);
+          if (problem !== null) throw new errors.InvalidClient(problem);
+          return true;
+        },
       },
       registration: registrationPolicy(config),
     },
