@@ -158,9 +158,9 @@ describe("an agent's token at the gateway", () => {
     expect(proxy.seen).toEqual([]);
   });
 
-  it('answers a batch whose later call needs a scope the token lacks with HTTP 403 insufficient_scope, and runs none of it', async () => {
+  it('answers a batch with HTTP 400 -32600 before its token is looked at, and runs none of it, though the token may call every part', async () => {
     proxy.seen.length = 0;
-    const { accessToken } = tokenFor.get('registry:read')!;
+    const { accessToken } = all();
     const refused = await fetch(gateway.mcpUrl, {
       method: 'POST',
       headers: {
@@ -180,11 +180,13 @@ describe("an agent's token at the gateway", () => {
         },
       ]),
     });
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toMatch(
-      /^Bearer error="insufficient_scope", scope="registry:read projects:read projects:draft", resource_metadata="/,
-    );
-    expect(proxy.seen.filter((seen) => seen.authorization !== undefined)).toEqual([]);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.stringContaining('a JSON-RPC batch is not an MCP 2025-11-25 message') },
+      id: null,
+    });
+    expect(proxy.seen).toEqual([]);
   });
 
   it('answers a token without projects:read reading an organization resource with HTTP 403 insufficient_scope, and reads nothing', async () => {

@@ -334,8 +334,8 @@ describe('tool-call rate limits', () => {
     });
   });
 
-  it('counts every tool call of a batch: a batch of more calls than the key has left is refused whole with 429', async () => {
-    await withLimitedGateway({ MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '2' }, async (limited) => {
+  it('refuses a JSON-RPC batch, of requests, notifications or responses, with 400 -32600 and no id, spending no tool-call token', async () => {
+    await withLimitedGateway({ MCP_TOOL_CALLS_PER_MINUTE_PER_KEY: '1' }, async (limited) => {
       const call = (id: number) => ({
         jsonrpc: '2.0',
         id,
@@ -343,12 +343,29 @@ describe('tool-call rate limits', () => {
         params: { name: 'resolve_term', arguments: { text: 'cap' } },
       });
       const key = { authorization: 'Bearer stdreg_app_batch_key', 'mcp-protocol-version': '2025-11-25' };
-      const refused = await rpc([call(1), call(2), call(3)], key, limited.mcpUrl);
-      expect(refused.status).toBe(429);
-      expect(await refused.json()).toMatchObject({ error: { data: { 'stdreg.dev/refusal': { code: 'rate_limited' } } } });
-      expect((await rpc([call(4), call(5)], { ...key, authorization: 'Bearer stdreg_app_other_batch_key' }, limited.mcpUrl)).status).toBe(
-        200,
-      );
+      for (const batch of [
+        [call(1), call(2)],
+        [call(3)],
+        [initialize('2025-11-25')],
+        [{ jsonrpc: '2.0', method: 'notifications/initialized' }],
+        [{ jsonrpc: '2.0', id: 4, result: {} }],
+      ]) {
+        for (const headers of [key, { authorization: key.authorization }]) {
+          const refused = await rpc(batch, headers, limited.mcpUrl);
+          expect({ batch, status: refused.status, answer: await refused.json() }).toEqual({
+            batch,
+            status: 400,
+            answer: {
+              jsonrpc: '2.0',
+              error: { code: -32600, message: expect.stringContaining('a JSON-RPC batch is not an MCP 2025-11-25 message') },
+              id: null,
+            },
+          });
+        }
+      }
+      // The key's one call a minute is still there.
+      expect((await rpc(call(5), key, limited.mcpUrl)).status).toBe(200);
+      expect((await rpc(call(6), key, limited.mcpUrl)).status).toBe(429);
     });
   });
 });

@@ -372,18 +372,6 @@ describe('split tools', () => {
         scenario: { name: 'B', content: sampleScenario() },
       }),
     ).toMatch(/scenario is in EUR but the project in USD/);
-    const retried = {
-      name: 'Retried draft',
-      currency: 'EUR',
-      templateVersion: '2.0',
-      scenario: { name: 'Baseline', content: sampleScenario() },
-      idempotencyKey: 'agent-retry-1',
-    };
-    const first = await ok('draft_split_project', retried);
-    expect(((await ok('draft_split_project', retried))['project'] as { id: string }).id).toBe((first['project'] as { id: string }).id);
-    expect(((await ok('draft_split_project', { ...retried, idempotencyKey: 'agent-retry-2' }))['project'] as { id: string }).id).not.toBe(
-      (first['project'] as { id: string }).id,
-    );
     expect(
       await refused('draft_split_project', {
         name: 'X',
@@ -392,6 +380,28 @@ describe('split tools', () => {
         scenario: { name: 'B', content: sampleScenario() },
       }),
     ).toMatch(/No split template 9\.9/);
+  });
+
+  it('draft_split_project says, in structuredContent and in both languages of its text, when a keyed retry got the earlier draft back', async () => {
+    const keyed = {
+      name: 'Keyed draft',
+      currency: 'EUR',
+      templateVersion: '2.0',
+      scenario: { name: 'Baseline', content: sampleScenario() },
+      idempotencyKey: 'agent-replay-1',
+    };
+    const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+    const first = await call('draft_split_project', keyed);
+    expect(first.structuredContent).toMatchObject({ replayed: false });
+    expect(textOf(first)).toMatch(/^Draft split project "Keyed draft" created .*\n已起草分账项目「Keyed draft」/);
+    const again = await call('draft_split_project', keyed);
+    expect(again.structuredContent).toEqual({ ...first.structuredContent, replayed: true });
+    expect(textOf(again)).toMatch(/^Replayed, nothing created now: .*"Keyed draft" \(stdreg:\/\/split-projects\/.*\n重放，本次未新建：/);
+    const otherKey = await ok('draft_split_project', { ...keyed, idempotencyKey: 'agent-replay-2' });
+    expect(otherKey['replayed']).toBe(false);
+    expect((otherKey['project'] as { id: string }).id).not.toBe((first.structuredContent!['project'] as { id: string }).id);
+    const unkeyed = { ...keyed, idempotencyKey: undefined };
+    for (let i = 0; i < 2; i += 1) expect((await ok('draft_split_project', unkeyed))['replayed']).toBe(false);
   });
 });
 

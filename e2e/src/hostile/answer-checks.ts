@@ -111,9 +111,8 @@ function isJsonRpcResult(value: unknown): boolean {
 }
 
 /**
- * Whether the request may have written nothing: an HTTP error, or no tool call in it that succeeded. Only a tool
- * call drafts, and a batch's calls run on their own (JSON-RPC 2.0), so a batch with one call refused may still hold a
- * draft that was made.
+ * Whether the request may have written nothing: an HTTP error (a JSON-RPC batch among them: the gateway refuses it
+ * whole, 400), or no tool call in it that succeeded. Only a tool call drafts.
  */
 export function mcpWroteNothing(answer: Answer): boolean {
   if (answer.failure || answer.status >= 400) return true;

@@ -11,3 +11,4 @@ export * from './domain-errors';
 export * from './tool-refusals';
 export * from './events';
 export * from './shortened-text';
+export * from './idempotency';

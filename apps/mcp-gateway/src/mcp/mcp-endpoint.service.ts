@@ -7,16 +7,13 @@ import { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { ToolCallLimiter } from '../rate-limit/tool-call-limiter';
 import { McpServerFactory } from './mcp-server.factory';
 import { limitRefusal, refuse } from './mcp.errors';
-import { checkOrigin, checkProtocolVersion, type OriginPolicy } from './request-checks';
+import { checkOrigin, checkProtocolVersion, originPolicyOf, type OriginPolicy } from './request-checks';
 import { requestOperations } from './request-operations';
-import { invalidMessageAnswer, requestShapeAnswer } from './request-shape';
+import { batchAnswer, invalidMessageAnswer, requestShapeAnswer } from './request-shape';
 import { withoutTaskAugmentation } from './task-augmentation';
 
-function countToolCalls(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter(
-    (message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call',
-  ).length;
+function isToolCall(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call';
 }
 
 @Injectable()
@@ -29,21 +26,20 @@ export class McpEndpoint {
     private readonly limiter: ToolCallLimiter,
     private readonly callers: CallerAuthentication,
   ) {
-    this.originPolicy = {
-      allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
-      allowedOrigins: config.MCP_ALLOWED_ORIGINS,
-    };
+    this.originPolicy = originPolicyOf(config);
   }
 
   async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
     const check = [checkOrigin(request.headers, this.originPolicy), checkProtocolVersion(request.headers)].find((result) => !result.ok);
     if (check && !check.ok) return refuse(response, check);
+    const batch = batchAnswer(request.body, request.headers['content-type']);
+    if (batch) return send(response, 400, batch);
     const identified = this.callers.identify(request);
     if (!identified.ok) return refuse(response, identified);
-    const toolCalls = countToolCalls(request.body);
-    if (toolCalls > 0) {
-      const limited = await this.limiter.take(identified.caller.credential?.value ?? null, identified.caller.ip, toolCalls);
-      if (!limited.ok) return refuse(response, limitRefusal(limited, toolCalls));
+    const toolCall = isToolCall(request.body);
+    if (toolCall) {
+      const limited = await this.limiter.take(identified.caller.credential?.value ?? null, identified.caller.ip);
+      if (!limited.ok) return refuse(response, limitRefusal(limited));
     }
     const invalid = invalidMessageAnswer(request.body, request.headers['content-type']);
     if (invalid) return send(response, 400, invalid);
@@ -52,9 +48,9 @@ export class McpEndpoint {
     const authenticated = await this.callers.authenticate(identified.caller, requestOperations(request.body));
     if (!authenticated.ok) return refuse(response, authenticated);
     const { caller } = authenticated;
-    if (toolCalls > 0 && caller.admitted) {
-      const limited = await this.limiter.takeForAgent(caller.admitted, toolCalls);
-      if (!limited.ok) return refuse(response, limitRefusal(limited, toolCalls));
+    if (toolCall && caller.admitted) {
+      const limited = await this.limiter.takeForAgent(caller.admitted);
+      if (!limited.ok) return refuse(response, limitRefusal(limited));
     }
     const server = this.servers.create(caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

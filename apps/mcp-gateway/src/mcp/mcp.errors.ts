@@ -49,28 +49,20 @@ export function httpStatusOf(code: HttpRefusalCode): 400 | 401 | 403 | 405 | 429
   }
 }
 
-/** A tool-call limit's refusal of a request with `calls` tool calls. */
-export function limitRefusal(check: Exclude<LimitCheck, { ok: true }>, calls: number): HttpRefusal {
-  switch (check.limitedBy) {
-    case 'unavailable':
-      return {
-        code: 'rate_limiter_unavailable',
-        message: 'The tool-call rate limiter is unavailable; retry shortly.',
-        retryAfterSeconds: check.retryAfterSeconds,
-      };
-    case 'batch':
-      // No Retry-After: no wait lets this request through.
-      return {
-        code: 'rate_limited',
-        message: `This request has ${calls} tool calls, more than the ${check.most} a minute allowed: send them in smaller batches.`,
-      };
-    default:
-      return {
-        code: 'rate_limited',
-        message: `Too many tool calls for this ${check.limitedBy}; retry in ${check.retryAfterSeconds} s.`,
-        retryAfterSeconds: check.retryAfterSeconds,
-      };
+/** A tool-call limit's refusal. */
+export function limitRefusal(check: Exclude<LimitCheck, { ok: true }>): HttpRefusal {
+  if (check.limitedBy === 'unavailable') {
+    return {
+      code: 'rate_limiter_unavailable',
+      message: 'The tool-call rate limiter is unavailable; retry shortly.',
+      retryAfterSeconds: check.retryAfterSeconds,
+    };
   }
+  return {
+    code: 'rate_limited',
+    message: `Too many tool calls for this ${check.limitedBy}; retry in ${check.retryAfterSeconds} s.`,
+    retryAfterSeconds: check.retryAfterSeconds,
+  };
 }
 
 const METHOD_NOT_ALLOWED: HttpRefusal = {

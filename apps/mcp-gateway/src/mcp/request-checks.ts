@@ -1,5 +1,6 @@
 // Checks on the HTTP request before it reaches an MCP server: DNS-rebinding protection and the fixed protocol version.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { McpGatewayConfig } from '../config/mcp-gateway.config';
 import { httpStatusOf, type HttpRefusal } from './mcp.errors';
 import { PROTOCOL_VERSION, PROTOCOL_VERSION_HEADER } from './protocol';
 
@@ -8,6 +9,10 @@ export interface OriginPolicy {
   allowedHosts: readonly string[];
   /** Exact origins; empty: any origin whose host name is an allowed host. */
   allowedOrigins: readonly string[];
+}
+
+export function originPolicyOf(config: Pick<McpGatewayConfig, 'MCP_ALLOWED_HOSTS' | 'MCP_ALLOWED_ORIGINS'>): OriginPolicy {
+  return { allowedHosts: config.MCP_ALLOWED_HOSTS.map((host) => host.toLowerCase()), allowedOrigins: config.MCP_ALLOWED_ORIGINS };
 }
 
 export type RequestCheck = { ok: true } | (HttpRefusal & { ok: false; status: number });

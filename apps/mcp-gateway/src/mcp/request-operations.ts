@@ -8,36 +8,23 @@ export interface RequestOperations {
   needsCredential: boolean;
   /** tools/list: what it shows an agent's token depends on the token's scopes. */
   listsTools: boolean;
-  /** The agent scopes the operations need, in the catalogue's order. */
+  /** The agent scope the operation needs, if any. */
   scopes: AgentScope[];
 }
 
-const SCOPE_ORDER: readonly AgentScope[] = ['registry:read', 'projects:read', 'projects:draft'];
 const TOOL_SCOPES = new Map(TOOLS.map((tool) => [tool.name, tool.scope]));
 
 /**
  * Decided here: `tools/call` of a tool always needs a credential (every tool is authorized per call), and so does
  * reading an organization's resource; the registry, the catalogue and the protocol's own methods do not.
  */
-export function requestOperations(body: unknown): RequestOperations {
-  const messages = Array.isArray(body) ? body : [body];
-  const scopes = new Set<AgentScope>();
-  let needsCredential = false;
-  let listsTools = false;
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
-    if (method === 'tools/list') listsTools = true;
-    // An unknown tool is answered -32602 by the server, credential or not: there is nothing to authorize.
-    const scope = method === 'tools/call' && typeof params?.name === 'string' ? TOOL_SCOPES.get(params.name) : undefined;
-    if (scope) {
-      needsCredential = true;
-      scopes.add(scope);
-    }
-    if (method === 'resources/read' && typeof params?.uri === 'string' && parseResourceUri(params.uri)?.template.action) {
-      needsCredential = true;
-      scopes.add('projects:read');
-    }
-  }
-  return { needsCredential, listsTools, scopes: SCOPE_ORDER.filter((scope) => scopes.has(scope)) };
+export function requestOperations(message: unknown): RequestOperations {
+  if (typeof message !== 'object' || message === null) return { needsCredential: false, listsTools: false, scopes: [] };
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
+  // An unknown tool is answered -32602 by the server, credential or not: there is nothing to authorize.
+  const toolScope = method === 'tools/call' && typeof params?.name === 'string' ? TOOL_SCOPES.get(params.name) : undefined;
+  const organizationRead =
+    method === 'resources/read' && typeof params?.uri === 'string' ? parseResourceUri(params.uri)?.template.action : null;
+  const scope: AgentScope | undefined = toolScope ?? (organizationRead ? 'projects:read' : undefined);
+  return { needsCredential: scope !== undefined, listsTools: method === 'tools/list', scopes: scope ? [scope] : [] };
 }

@@ -1,4 +1,4 @@
-import { requestShapeAnswer } from './request-shape';
+import { batchAnswer, requestShapeAnswer } from './request-shape';
 
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
@@ -11,23 +11,15 @@ describe('the shape of requests', () => {
     expect(requestShapeAnswer(ping(1))).toBeNull();
   });
 
-  it('refuses a whole batch with a malformed request in it: its error, and "not processed" for every other request', () => {
-    const answer = requestShapeAnswer([
-      { jsonrpc: '2.0', id: 'a', method: 'initialize', params: {} },
-      ping(2),
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-    ]);
-    expect(answer).toEqual([
-      {
+  it('answers a batch, of any messages or none, with -32600 and no id, and leaves one message and other media types alone', () => {
+    for (const batch of [[ping(1), ping(2)], [ping(1)], [], [{ jsonrpc: '2.0', method: 'notifications/initialized' }]]) {
+      expect(batchAnswer(batch, 'application/json')).toEqual({
         jsonrpc: '2.0',
-        id: 'a',
-        error: { code: -32602, message: expect.stringContaining('Invalid params for initialize: params.protocolVersion') },
-      },
-      { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Not processed: another request of this batch has invalid params.' } },
-    ]);
-  });
-
-  it('lets a batch of well-formed requests through', () => {
-    expect(requestShapeAnswer([ping(1), ping(2)])).toBeNull();
+        error: { code: -32600, message: expect.stringContaining('a JSON-RPC batch is not an MCP 2025-11-25 message') },
+        id: null,
+      });
+    }
+    expect(batchAnswer(ping(1), 'application/json; charset=utf-8')).toBeNull();
+    expect(batchAnswer([ping(1)], 'text/plain')).toBeNull();
   });
 });

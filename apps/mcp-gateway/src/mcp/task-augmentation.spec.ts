@@ -1,7 +1,7 @@
 import { withoutTaskAugmentation } from './task-augmentation';
 
 describe('withoutTaskAugmentation', () => {
-  it('drops params.task from each request, alone or in a batch, and keeps everything else', () => {
+  it('drops params.task from a request and keeps everything else', () => {
     const call = {
       jsonrpc: '2.0',
       id: 1,
@@ -10,10 +10,6 @@ describe('withoutTaskAugmentation', () => {
     };
     const plain = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'resolve_term', arguments: { task: 'kept' } } };
     expect(withoutTaskAugmentation(call)).toEqual(plain);
-    expect(withoutTaskAugmentation([call, { jsonrpc: '2.0', id: 2, method: 'ping' }])).toEqual([
-      plain,
-      { jsonrpc: '2.0', id: 2, method: 'ping' },
-    ]);
     expect(call.params.task).toEqual({ ttl: 5 });
   });
 

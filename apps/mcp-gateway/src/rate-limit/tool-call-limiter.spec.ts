@@ -42,23 +42,6 @@ describe('tool-call limiter', () => {
     expect(await limits.take('key-b', '10.0.0.5')).toEqual({ ok: true });
   });
 
-  it('lets a batch through whole or refuses it whole, spending nothing when refused', async () => {
-    const limits = limiter(5, 100);
-    expect(await limits.take('key-a', '10.0.0.7', 3)).toEqual({ ok: true });
-    expect(await limits.take('key-a', '10.0.0.7', 3)).toEqual({ ok: false, limitedBy: 'key', retryAfterSeconds: 12 });
-    expect(await limits.take('key-a', '10.0.0.7', 2)).toEqual({ ok: true });
-    expect(await limits.take('key-a', '10.0.0.7')).toMatchObject({ ok: false, limitedBy: 'key' });
-  });
-
-  it('refuses a batch larger than a full bucket at once, naming the most, and spends nothing', async () => {
-    const limits = limiter(5, 4);
-    expect(await limits.take('key-a', '10.0.0.8', 5)).toEqual({ ok: false, limitedBy: 'batch', most: 4 });
-    expect(await limits.take(null, '10.0.0.8', 4)).toEqual({ ok: true });
-    const agent = { kind: 'agent' as const, id: 'client-1', supervisorId: 'uid-1' };
-    expect(await limits.takeForAgent(agent, 6)).toEqual({ ok: false, limitedBy: 'batch', most: 5 });
-    expect(await limits.takeForAgent(agent, 5)).toEqual({ ok: true });
-  });
-
   it("counts every token of one agent acting for one person against one bucket, and no other agent's or person's", async () => {
     const limits = limiter(2, 100);
     const agent = { kind: 'agent' as const, id: 'client-1', supervisorId: 'uid-1' };

@@ -1,6 +1,7 @@
 // The outcome of one read or draft against standards-api or identity, with the upstream's own words on failure.
 import {
   DOMAIN_ERRORS,
+  IDEMPOTENT_REPLAYED_HEADER,
   isStandardsApiErrorCode,
   type DomainErrorCode,
   type ProblemDetails,
@@ -8,9 +9,13 @@ import {
 } from '@stdreg/contracts';
 import { outgoingTraceHeaders } from '@stdreg/server-kit';
 
-/** `domainCode`: the upstream's own code for the failure (`authorization.denied`), when its problem body names one the contracts know. */
+/**
+ * `replayed`: the upstream answered a keyed write with the answer it kept from an earlier one (Idempotent-Replayed), so
+ * nothing was written this time. `domainCode`: the upstream's own code for the failure (`authorization.denied`), when its
+ * problem body names one the contracts know.
+ */
 export type UpstreamResult<T> =
-  { ok: true; status: number; body: T } | { ok: false; status: number; message: string; domainCode?: DomainErrorCode };
+  { ok: true; status: number; body: T; replayed?: boolean } | { ok: false; status: number; message: string; domainCode?: DomainErrorCode };
 
 /**
  * standards-api's own code for a failure, when it named one: the code a refusal of the gateway carries
@@ -59,7 +64,10 @@ export async function requestJson<T>(name: string, request: UpstreamRequest): Pr
   } catch {
     return { ok: false, status: 502, message: `${name} answered something that is not JSON.` };
   }
-  if (response.ok) return { ok: true, status: response.status, body: body as T };
+  if (response.ok) {
+    const replayed = response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
+    return { ok: true, status: response.status, body: body as T, ...(replayed ? { replayed } : {}) };
+  }
   const domainCode = problemOf(body).domainCode;
   return {
     ok: false,

@@ -15,27 +15,6 @@ function toolCall(gateway: RunningGateway, key: string): Promise<Response> {
   return postMcp(gateway.mcpUrl, key, { id: 1, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
 }
 
-/** One request holding `calls` tool calls (a JSON-RPC batch). */
-function batchOfToolCalls(gateway: RunningGateway, key: string, calls: number): Promise<Response> {
-  return fetch(gateway.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify(
-      Array.from({ length: calls }, (_, index) => ({
-        jsonrpc: '2.0',
-        id: index + 1,
-        method: 'tools/call',
-        params: { name: 'no_such_tool', arguments: {} },
-      })),
-    ),
-  });
-}
-
 /** `CONCURRENT` tool calls at once, alternating between the two replicas; `keyOf(i)` is the i-th call's key. */
 function concurrentCalls(replicas: RunningGateway[], keyOf: (call: number) => string): Promise<number[]> {
   return Promise.all(
@@ -117,26 +96,6 @@ describe('tool-call limits shared by gateway replicas through Redis', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect((await toolCall(replicas[0], agent)).status).toBe(429);
     expect((await toolCall(replicas[1], agent)).status).toBe(429);
-  });
-
-  it('lets a batch of tool calls through whole or refuses it whole, and a refused batch spends nothing', async () => {
-    const agent = key();
-    expect((await batchOfToolCalls(replicas[0], agent, PER_KEY - 1)).status).toBe(200);
-    const refused = await batchOfToolCalls(replicas[1], agent, 2);
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    // The one token left is still there for a single call, on either replica.
-    expect((await toolCall(replicas[1], agent)).status).toBe(200);
-    expect((await toolCall(replicas[0], agent)).status).toBe(429);
-  });
-
-  it('refuses a batch of more tool calls than a full bucket holds, without a Retry-After, and spends nothing', async () => {
-    const agent = key();
-    const refused = await batchOfToolCalls(replicas[0], agent, PER_KEY + 1);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBeNull();
-    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining(`more than the ${PER_KEY} a minute`) } });
-    expect((await batchOfToolCalls(replicas[1], agent, PER_KEY)).status).toBe(200);
   });
 
   it('allows exactly the key bucket of 200 calls with one key reaching both replicas at once', async () => {

@@ -7,6 +7,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
+import { IDEMPOTENT_REPLAYED_HEADER } from '@stdreg/contracts';
 import { IDEMPOTENT_WRITES_EXTENSION, routeTemplate } from '@stdreg/server-kit';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
@@ -63,7 +64,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       }
       if (existing.status === null) throw inProgress();
       response.status(existing.status);
-      response.setHeader('Idempotent-Replayed', 'true');
+      response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return existing.body;
     }
     try {

@@ -16,6 +16,9 @@ const output = z.object({
   }),
   scenario: z.object({ id: z.string(), name: z.string(), revision: z.int(), rulesDigest: z.string() }),
   resourceUri: z.string(),
+  replayed: z
+    .boolean()
+    .describe('true: an earlier call with this idempotencyKey made this draft and nothing was created now; false: created by this call'),
 });
 
 export const draftSplitProject = defineTool({
@@ -60,6 +63,7 @@ export const draftSplitProject = defineTool({
     });
     if (!created.ok) return standardsApiRefusal(created, 'the draft');
     const { project, scenario } = created.body;
+    // standards-api marks the answer it kept for a repeated key (Idempotent-Replayed): the agent must not count it as a second draft.
     return {
       ok: true,
       output: {
@@ -74,9 +78,25 @@ export const draftSplitProject = defineTool({
         },
         scenario: { id: scenario.id, name: scenario.name, revision: scenario.revision, rulesDigest: scenario.rulesDigest },
         resourceUri: `stdreg://split-projects/${project.id}`,
+        replayed: created.replayed === true,
       },
     };
   },
-  render: (o) =>
-    `Draft split project "${o.project.name}" created (${o.resourceUri}), first scenario "${o.scenario.name}" revision ${o.scenario.revision}. Not activated.`,
+  render: (o) => (o.replayed ? replayedText(o) : createdText(o)),
 });
+
+type DraftOutput = z.output<typeof output>;
+
+function createdText({ project, scenario, resourceUri }: DraftOutput): string {
+  return [
+    `Draft split project "${project.name}" created (${resourceUri}), first scenario "${scenario.name}" revision ${scenario.revision}. Not activated.`,
+    `已起草分账项目「${project.name}」（${resourceUri}），首个经营方案「${scenario.name}」第 ${scenario.revision} 次修订。未启用。`,
+  ].join('\n');
+}
+
+function replayedText({ project, scenario, resourceUri }: DraftOutput): string {
+  return [
+    `Replayed, nothing created now: an earlier call with this idempotencyKey drafted split project "${project.name}" (${resourceUri}), first scenario "${scenario.name}" revision ${scenario.revision}. Not activated.`,
+    `重放，本次未新建：先前使用同一 idempotencyKey 的调用已起草分账项目「${project.name}」（${resourceUri}），首个经营方案「${scenario.name}」第 ${scenario.revision} 次修订。未启用。`,
+  ].join('\n');
+}
