@@ -530,7 +530,7 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     }
   });
 
-  it('counts again from one when a lock has run out: a single wrong password does not lock the account again', async () => {
+  it('counts on when a lock has run out: a single wrong password does not lock the account again', async () => {
     const user = await createUserWithPassword(identity, app);
     const config = await relyingParty();
     const browser = new FormBrowser();
@@ -543,7 +543,64 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('4 attempts left');
     const [row] = await identity.dataSource.query('SELECT failed_attempts, locked_until FROM user_password WHERE uid = $1', [user.uid]);
-    expect(row).toEqual({ failed_attempts: 1, locked_until: null });
+    expect(row).toEqual({ failed_attempts: 6, locked_until: null });
+  });
+
+  // NIST SP 800-63B §5.2.2: consecutive failures on one account are limited (to 100 at most), with waits that grow.
+  it('doubles each lock while the failures go on in a row, up to a day', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    const lockAfter = async (failuresBefore: number) => {
+      await identity.dataSource.query(
+        `UPDATE user_password SET failed_attempts = $2, locked_until = now() - interval '1 second' WHERE uid = $1`,
+        [user.uid, failuresBefore],
+      );
+      const page = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+      expect(page.status).toBe(429);
+      return Number(page.headers.get('retry-after'));
+    };
+    const second = await lockAfter(9);
+    expect(second).toBeGreaterThan(29 * 60);
+    expect(second).toBeLessThanOrEqual(30 * 60);
+    const third = await lockAfter(14);
+    expect(third).toBeGreaterThan(59 * 60);
+    expect(third).toBeLessThanOrEqual(60 * 60);
+    const twelfth = await lockAfter(59);
+    expect(twelfth).toBeGreaterThan(86400 - 60);
+    expect(twelfth).toBeLessThanOrEqual(86400);
+  });
+
+  it('locks an account after a hundred failures in a row until a new password is set, whatever the password then', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    await identity.dataSource.query(
+      `UPDATE user_password SET failed_attempts = 99, locked_until = now() - interval '1 second' WHERE uid = $1`,
+      [user.uid],
+    );
+    const hundredth = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+    expect(hundredth.status).toBe(403);
+    expect(hundredth.headers.get('retry-after')).toBeNull();
+    expect(hundredth.text).toContain('this account is locked until its password is set again');
+    const right = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    expect(right.status).toBe(403);
+    const [row] = await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]);
+    expect(row).toEqual({ failed_attempts: 100 });
+
+    // A new password link (the partner's) ends it.
+    const setup = await request(identity.server)
+      .post(`/v1/users/${user.mirrorId}/password-setup`)
+      .set('Authorization', `Bearer ${app.appKey}`)
+      .expect(201);
+    const setupBrowser = new FormBrowser();
+    const page = await setupBrowser.get(setup.body.setupUrl as string);
+    const newPassword = 'another long and unusual passphrase';
+    expect((await setupBrowser.submit(page, { password: newPassword, confirm: newPassword })).status).toBe(200);
+    const again = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect((await browser.submit(again, { email: user.email, password: newPassword }, '/login')).status).toBe(303);
   });
 });
 
