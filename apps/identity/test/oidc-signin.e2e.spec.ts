@@ -604,6 +604,39 @@ describe('what a sign-in gives, to whom, and for how long', () => {
   });
 });
 
+describe('how long a sign-in at identity lasts', () => {
+  /** Moves the sign-in of the person's sessions `secondsAgo` into the past, as if it had been made then. */
+  const signedInAgo = (uid: string, secondsAgo: number) =>
+    identity.dataSource.query(
+      `UPDATE oidc_model SET payload = jsonb_set(payload, '{loginTs}', to_jsonb(extract(epoch FROM now())::int - $2::int))
+        WHERE model = 'Session' AND payload->>'accountId' = $1`,
+      [uid, secondsAgo],
+    );
+
+  // ASVS 4.0.3 V3.3.2: re-authentication also while the session is in use, not only after it was idle.
+  it('asks for the password again fourteen days after the sign-in, however often the session was used', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    await signIn(await authorizationUrl(config), user.email, PASSWORD, browser);
+
+    await signedInAgo(user.uid, 14 * 86400 - 3600);
+    const within = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect(within.text).toContain('name="decision" value="allow"');
+    expect(within.text).not.toContain('name="password"');
+
+    await signedInAgo(user.uid, 14 * 86400 + 60);
+    const silent = await browser.follow((await authorizationUrl(config, { prompt: 'none' })).url.toString(), callback.redirectUri);
+    expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+    const asked = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect(asked.text).toContain('name="password"');
+    const signedIn = await browser.submit(asked, { email: user.email, password: PASSWORD }, '/login');
+    expect(signedIn.status).toBe(303);
+    const consent = await browser.follow(new URL(signedIn.location!, signedIn.url).toString(), callback.redirectUri);
+    expect(consent.text).toContain('name="decision" value="allow"');
+  });
+});
+
 describe('the provider’s storage', () => {
   it('never hands out an expired record, and purges those expired for more than a day', async () => {
     const store = identity.app.get(OidcStoreRepository);
