@@ -637,6 +637,67 @@ describe('how long a sign-in at identity lasts', () => {
   });
 });
 
+describe('the session cookie across sign-in and sign-out', () => {
+  /** The error a browser holding only `cookie` is answered for a silent authorization request (prompt=none); null for a code. */
+  async function silentAnswer(config: oidc.Configuration, cookie: string): Promise<string | null> {
+    const authorization = await authorizationUrl(config, { prompt: 'none', scope: 'openid' });
+    const answer = await fetch(authorization.url, { redirect: 'manual', headers: { Cookie: cookie } });
+    return new URL(answer.headers.get('location')!).searchParams.get('error');
+  }
+
+  // ASVS 4.0.3 V3.2.1 (a new session token on authentication) and V3.3.1 (sign-out ends the session on the server).
+  it('gives a new session at every sign-in and ends it on the server at sign-out: an old cookie signs no one in', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const first = await authorizationUrl(config, { scope: 'openid' });
+    const tokens = await tokensFor(config, first, await signIn(first, user.email, PASSWORD, browser));
+    const firstCookie = browser.cookieHeader(`${identity.issuer}/auth`);
+    expect(firstCookie).toMatch(/^_session=[^;]+; _session\.sig=/);
+    // Signed in: the cookie alone carries the session (a code, no error).
+    expect(await silentAnswer(config, firstCookie)).toBeNull();
+
+    const again = await browser.follow((await authorizationUrl(config, { prompt: 'login' })).url.toString(), callback.redirectUri);
+    const signedIn = await browser.submit(again, { email: user.email, password: PASSWORD }, '/login');
+    await browser.follow(new URL(signedIn.location!, signedIn.url).toString(), callback.redirectUri);
+    const secondCookie = browser.cookieHeader(`${identity.issuer}/auth`);
+    expect(secondCookie).not.toBe(firstCookie);
+    expect(await silentAnswer(config, firstCookie)).toBe('login_required');
+    expect(await silentAnswer(config, secondCookie)).toBeNull();
+
+    const confirm = await browser.get(
+      oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: callback.redirectUri }).toString(),
+    );
+    const form = /<form id="op.logoutForm" method="post" action="([^"]+)">[\s\S]*?name="xsrf" value="([^"]+)"/.exec(confirm.text)!;
+    expect((await browser.post(form[1]!, { xsrf: form[2]!, logout: 'yes' })).status).toBe(303);
+    // A copy of the cookie kept from before the sign-out (another tab, a stolen copy) finds no session.
+    expect(await silentAnswer(config, secondCookie)).toBe('login_required');
+    const sessions = await identity.dataSource.query(
+      `SELECT count(*)::int AS n FROM oidc_model WHERE model = 'Session' AND payload->>'accountId' = $1`,
+      [user.uid],
+    );
+    expect(sessions).toEqual([{ n: 0 }]);
+  });
+
+  it('signs in with the password as typed in another Unicode form, and keeps its spaces as they were typed', async () => {
+    const password = '  café  Straße 12 ｆｕｌｌ  ';
+    const user = await createUserWithPassword(identity, app, password);
+    const config = await relyingParty();
+    const attempt = async (typed: string) => {
+      const browser = new FormBrowser();
+      const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+      return (await browser.submit(login, { email: user.email, password: typed }, '/login')).status;
+    };
+    // Decomposed (as some keyboards and systems send accents) and compatibility forms (fullwidth letters) are one password.
+    expect(await attempt(password.normalize('NFD'))).toBe(303);
+    expect(await attempt(password.normalize('NFKC'))).toBe(303);
+    // Spaces are characters of the password: none is trimmed or merged.
+    expect(await attempt(password.trim())).toBe(401);
+    expect(await attempt(password.replace(/ {2}/g, ' '))).toBe(401);
+    expect(await attempt(password)).toBe(303);
+  });
+});
+
 describe('the provider’s storage', () => {
   it('never hands out an expired record, and purges those expired for more than a day', async () => {
     const store = identity.app.get(OidcStoreRepository);
