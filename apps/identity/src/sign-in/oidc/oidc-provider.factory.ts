@@ -84,7 +84,7 @@ export function createOidcProvider({
     // uid and roles belong in the ID token of the code flow too.
     conformIdTokenClaims: false,
     jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
-    cookies: { keys: secrets.cookieKeys },
+    cookies: { keys: secrets.cookieKeys, names: { session: sessionCookieName(config) } },
     features: {
       devInteractions: { enabled: false },
       // A client revokes only its own tokens (provider-audit records only those).
@@ -162,6 +162,15 @@ export function createOidcProvider({
   provider.use(agentErrorsStayHere(provider));
   provider.use(unknownRoutesAnswerProblems);
   return provider;
+}
+
+/**
+ * The session cookie's name (ASVS 4.0.3 V3.4.4). Behind an https issuer it is `__Host-`: a browser keeps it only when it
+ * is Secure, for the whole host and no other (Path=/, no Domain), so a sibling host cannot plant or read it, and a
+ * deployment that would send it without Secure (a proxy's https not trusted) signs no one in instead of leaking it.
+ */
+function sessionCookieName(config: IdentityConfig): string {
+  return config.oidcIssuer.startsWith('https:') ? '__Host-session' : '_session';
 }
 
 /** oidc-provider's prompts, with one more reason to ask for the password: a sign-in older than SESSION_MAX_AGE_SECONDS. */
