@@ -113,7 +113,7 @@ describe('password setup links', () => {
     expect(page.text).toContain('<html lang="zh-Hans">');
     const short = await browser.submit(page, { password: 'short pw', confirm: 'short pw' });
     expect(short.status).toBe(422);
-    expect(short.text).toContain('密码至少需要 12 个字符。');
+    expect(short.text).toContain('密码至少需要 12 个字符，连续的空格算作一个。');
     const mismatch = await browser.submit(page, { password: PASSWORD, confirm: `${PASSWORD}!` });
     expect(mismatch.status).toBe(422);
     expect(mismatch.text).toContain('两次输入的密码不一致。');
