@@ -180,7 +180,7 @@ function signInPolicy(): interactionPolicy.DefaultPolicy {
     new interactionPolicy.Check('session_too_old', 'End-User authentication is too old', 'login_required', (ctx) => {
       const { session, result } = ctx.oidc;
       // A sign-in that has just happened in this interaction is as new as it gets (as the provider's own max_age check).
-      const tooOld = session.accountId !== undefined && session.past(SESSION_MAX_AGE_SECONDS) && !result?.['login'];
+      const tooOld = session?.accountId !== undefined && session.past(SESSION_MAX_AGE_SECONDS) && !result?.['login'];
       return tooOld ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT;
     }),
   );
