@@ -7,6 +7,8 @@ import { signinFlow } from './support/signin-flow';
 import {
   FormBrowser,
   PASSWORD,
+  createMirrorRecord,
+  type Page,
   createUserWithPassword,
   registerPartnerApp,
   signinEnv,
@@ -63,6 +65,82 @@ describe('the OpenID Provider behind a proxy', () => {
       .set({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' })
       .expect(303);
     expect(response.headers['location']).toMatch(/^https:\/\/id\.example\.com\/v1\/signin\/[A-Za-z0-9_-]+$/);
+  });
+});
+
+describe('the sign-in cookies behind an https issuer', () => {
+  let identity: RunningIdentity;
+  let local: string;
+  beforeAll(async () => {
+    identity = await startIdentity({ ...signinEnv('https://id.example.com/oidc', [generateSigningKey('k1')]), TRUSTED_PROXY_HOPS: '1' });
+    await new Promise<void>((resolve) => identity.server.listen(0, '127.0.0.1', resolve));
+    local = `http://127.0.0.1:${(identity.server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  // ASVS 4.0.3 V3.4.1 (Secure), V3.4.2 (HttpOnly), V3.4.3 (SameSite), V3.4.4 (the __Host- prefix).
+  it('keeps the session in a __Host- cookie, and sets every sign-in cookie Secure and HttpOnly', async () => {
+    const redirectUri = 'https://portal.example/callback';
+    const app = await registerPartnerApp(identity, [redirectUri]);
+    const user = await createMirrorRecord(identity, app);
+    // The proxy in front terminates TLS: the browser's https reaches identity as http with X-Forwarded-Proto.
+    const browser = new FormBrowser({ 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' });
+    const here = (url: string) => url.replace('https://id.example.com', local);
+    const cookies: string[] = [];
+    const visit = async (page: Promise<Page>) => {
+      const answered = await page;
+      cookies.push(...answered.headers.getSetCookie());
+      return answered;
+    };
+    const { body: setup } = await request(identity.server)
+      .post(`/v1/users/${user.id}/password-setup`)
+      .set('Authorization', `Bearer ${app.appKey}`)
+      .expect(201);
+    const setupPage = await visit(browser.get(here(setup.setupUrl as string)));
+    expect((await visit(browser.submit(setupPage, { password: PASSWORD, confirm: PASSWORD }))).status).toBe(200);
+
+    const authorize = async (extra: Record<string, string> = {}) =>
+      visit(
+        browser.get(
+          `${local}/oidc/auth?${new URLSearchParams({
+            client_id: app.clientId,
+            response_type: 'code',
+            scope: 'openid',
+            redirect_uri: redirectUri,
+            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+            code_challenge_method: 'S256',
+            ...extra,
+          })}`,
+        ),
+      );
+    const started = await authorize();
+    const login = await visit(browser.get(here(started.location!)));
+    const signedIn = await visit(browser.submit(login, { email: user.email, password: PASSWORD }, '/login'));
+    expect(signedIn.status).toBe(303);
+    await visit(browser.get(here(signedIn.location!)));
+
+    const names = cookies.map((line) => line.split('=')[0]);
+    expect(names).toEqual(
+      expect.arrayContaining(['stdreg_csrf', '_interaction', '_interaction_resume', '__Host-session', '__Host-session.sig']),
+    );
+    expect(names).not.toContain('_session');
+    for (const line of cookies) {
+      const attributes = line.toLowerCase().split(/;\s*/);
+      expect(attributes).toContain('secure');
+      expect(attributes).toContain('httponly');
+      expect(attributes.some((attribute) => attribute.startsWith('samesite='))).toBe(true);
+    }
+    for (const line of cookies.filter((cookie) => cookie.startsWith('__Host-'))) {
+      const attributes = line.toLowerCase().split(/;\s*/);
+      expect(attributes).toContain('path=/');
+      expect(attributes).toContain('samesite=lax');
+      expect(attributes.some((attribute) => attribute.startsWith('domain='))).toBe(false);
+    }
+    // The cookie holds the sign-in: a silent request lacks only the consent, never asked for here.
+    const silent = await authorize({ prompt: 'none' });
+    expect(new URL(silent.location!).searchParams.get('error')).toBe('consent_required');
   });
 });
 

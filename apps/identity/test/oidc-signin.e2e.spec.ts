@@ -530,7 +530,7 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     }
   });
 
-  it('counts again from one when a lock has run out: a single wrong password does not lock the account again', async () => {
+  it('counts on when a lock has run out: a single wrong password does not lock the account again', async () => {
     const user = await createUserWithPassword(identity, app);
     const config = await relyingParty();
     const browser = new FormBrowser();
@@ -543,7 +543,158 @@ describe('what a sign-in gives, to whom, and for how long', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('4 attempts left');
     const [row] = await identity.dataSource.query('SELECT failed_attempts, locked_until FROM user_password WHERE uid = $1', [user.uid]);
-    expect(row).toEqual({ failed_attempts: 1, locked_until: null });
+    expect(row).toEqual({ failed_attempts: 6, locked_until: null });
+  });
+
+  // NIST SP 800-63B §5.2.2: consecutive failures on one account are limited (to 100 at most), with waits that grow.
+  it('doubles each lock while the failures go on in a row, up to a day', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    const lockAfter = async (failuresBefore: number) => {
+      await identity.dataSource.query(
+        `UPDATE user_password SET failed_attempts = $2, locked_until = now() - interval '1 second' WHERE uid = $1`,
+        [user.uid, failuresBefore],
+      );
+      const page = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+      expect(page.status).toBe(429);
+      return Number(page.headers.get('retry-after'));
+    };
+    const second = await lockAfter(9);
+    expect(second).toBeGreaterThan(29 * 60);
+    expect(second).toBeLessThanOrEqual(30 * 60);
+    const third = await lockAfter(14);
+    expect(third).toBeGreaterThan(59 * 60);
+    expect(third).toBeLessThanOrEqual(60 * 60);
+    const twelfth = await lockAfter(59);
+    expect(twelfth).toBeGreaterThan(86400 - 60);
+    expect(twelfth).toBeLessThanOrEqual(86400);
+  });
+
+  it('locks an account after a hundred failures in a row until a new password is set, whatever the password then', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    await identity.dataSource.query(
+      `UPDATE user_password SET failed_attempts = 99, locked_until = now() - interval '1 second' WHERE uid = $1`,
+      [user.uid],
+    );
+    const hundredth = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
+    expect(hundredth.status).toBe(403);
+    expect(hundredth.headers.get('retry-after')).toBeNull();
+    expect(hundredth.text).toContain('this account is locked until its password is set again');
+    const right = await browser.submit(login, { email: user.email, password: PASSWORD }, '/login');
+    expect(right.status).toBe(403);
+    const [row] = await identity.dataSource.query('SELECT failed_attempts FROM user_password WHERE uid = $1', [user.uid]);
+    expect(row).toEqual({ failed_attempts: 100 });
+
+    // A new password link (the partner's) ends it.
+    const setup = await request(identity.server)
+      .post(`/v1/users/${user.mirrorId}/password-setup`)
+      .set('Authorization', `Bearer ${app.appKey}`)
+      .expect(201);
+    const setupBrowser = new FormBrowser();
+    const page = await setupBrowser.get(setup.body.setupUrl as string);
+    const newPassword = 'another long and unusual passphrase';
+    expect((await setupBrowser.submit(page, { password: newPassword, confirm: newPassword })).status).toBe(200);
+    const again = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect((await browser.submit(again, { email: user.email, password: newPassword }, '/login')).status).toBe(303);
+  });
+});
+
+describe('how long a sign-in at identity lasts', () => {
+  /** Moves the sign-in of the person's sessions `secondsAgo` into the past, as if it had been made then. */
+  const signedInAgo = (uid: string, secondsAgo: number) =>
+    identity.dataSource.query(
+      `UPDATE oidc_model SET payload = jsonb_set(payload, '{loginTs}', to_jsonb(extract(epoch FROM now())::int - $2::int))
+        WHERE model = 'Session' AND payload->>'accountId' = $1`,
+      [uid, secondsAgo],
+    );
+
+  // ASVS 4.0.3 V3.3.2: re-authentication also while the session is in use, not only after it was idle.
+  it('asks for the password again fourteen days after the sign-in, however often the session was used', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    await signIn(await authorizationUrl(config), user.email, PASSWORD, browser);
+
+    await signedInAgo(user.uid, 14 * 86400 - 3600);
+    const within = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect(within.text).toContain('name="decision" value="allow"');
+    expect(within.text).not.toContain('name="password"');
+
+    await signedInAgo(user.uid, 14 * 86400 + 60);
+    const silent = await browser.follow((await authorizationUrl(config, { prompt: 'none' })).url.toString(), callback.redirectUri);
+    expect(new URL(silent.url).searchParams.get('error')).toBe('login_required');
+    const asked = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+    expect(asked.text).toContain('name="password"');
+    const signedIn = await browser.submit(asked, { email: user.email, password: PASSWORD }, '/login');
+    expect(signedIn.status).toBe(303);
+    const consent = await browser.follow(new URL(signedIn.location!, signedIn.url).toString(), callback.redirectUri);
+    expect(consent.text).toContain('name="decision" value="allow"');
+  });
+});
+
+describe('the session cookie across sign-in and sign-out', () => {
+  /** The error a browser holding only `cookie` is answered for a silent authorization request (prompt=none); null for a code. */
+  async function silentAnswer(config: oidc.Configuration, cookie: string): Promise<string | null> {
+    const authorization = await authorizationUrl(config, { prompt: 'none', scope: 'openid' });
+    const answer = await fetch(authorization.url, { redirect: 'manual', headers: { Cookie: cookie } });
+    return new URL(answer.headers.get('location')!).searchParams.get('error');
+  }
+
+  // ASVS 4.0.3 V3.2.1 (a new session token on authentication) and V3.3.1 (sign-out ends the session on the server).
+  it('gives a new session at every sign-in and ends it on the server at sign-out: an old cookie signs no one in', async () => {
+    const user = await createUserWithPassword(identity, app);
+    const config = await relyingParty();
+    const browser = new FormBrowser();
+    const first = await authorizationUrl(config, { scope: 'openid' });
+    const tokens = await tokensFor(config, first, await signIn(first, user.email, PASSWORD, browser));
+    const firstCookie = browser.cookieHeader(`${identity.issuer}/auth`);
+    expect(firstCookie).toMatch(/^_session=[^;]+; _session\.sig=/);
+    // Signed in: the cookie alone carries the session (a code, no error).
+    expect(await silentAnswer(config, firstCookie)).toBeNull();
+
+    const again = await browser.follow((await authorizationUrl(config, { prompt: 'login' })).url.toString(), callback.redirectUri);
+    const signedIn = await browser.submit(again, { email: user.email, password: PASSWORD }, '/login');
+    await browser.follow(new URL(signedIn.location!, signedIn.url).toString(), callback.redirectUri);
+    const secondCookie = browser.cookieHeader(`${identity.issuer}/auth`);
+    expect(secondCookie).not.toBe(firstCookie);
+    expect(await silentAnswer(config, firstCookie)).toBe('login_required');
+    expect(await silentAnswer(config, secondCookie)).toBeNull();
+
+    const confirm = await browser.get(
+      oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: callback.redirectUri }).toString(),
+    );
+    const form = /<form id="op.logoutForm" method="post" action="([^"]+)">[\s\S]*?name="xsrf" value="([^"]+)"/.exec(confirm.text)!;
+    expect((await browser.post(form[1]!, { xsrf: form[2]!, logout: 'yes' })).status).toBe(303);
+    // A copy of the cookie kept from before the sign-out (another tab, a stolen copy) finds no session.
+    expect(await silentAnswer(config, secondCookie)).toBe('login_required');
+    const sessions = await identity.dataSource.query(
+      `SELECT count(*)::int AS n FROM oidc_model WHERE model = 'Session' AND payload->>'accountId' = $1`,
+      [user.uid],
+    );
+    expect(sessions).toEqual([{ n: 0 }]);
+  });
+
+  it('signs in with the password as typed in another Unicode form, and keeps its spaces as they were typed', async () => {
+    const password = '  café  Straße 12 ｆｕｌｌ  ';
+    const user = await createUserWithPassword(identity, app, password);
+    const config = await relyingParty();
+    const attempt = async (typed: string) => {
+      const browser = new FormBrowser();
+      const login = await browser.follow((await authorizationUrl(config)).url.toString(), callback.redirectUri);
+      return (await browser.submit(login, { email: user.email, password: typed }, '/login')).status;
+    };
+    // Decomposed (as some keyboards and systems send accents) and compatibility forms (fullwidth letters) are one password.
+    expect(await attempt(password.normalize('NFD'))).toBe(303);
+    expect(await attempt(password.normalize('NFKC'))).toBe(303);
+    // Spaces are characters of the password: none is trimmed or merged.
+    expect(await attempt(password.trim())).toBe(401);
+    expect(await attempt(password.replace(/ {2}/g, ' '))).toBe(401);
+    expect(await attempt(password)).toBe(303);
   });
 });
 

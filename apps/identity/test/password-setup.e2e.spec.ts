@@ -6,6 +6,7 @@ import { createMirrorRecord, FormBrowser, PASSWORD, registerPartnerApp, signinEn
 import { generateSigningKey } from '../src/platform/secrets/oidc-secrets';
 import { PasswordLinksRepository } from '../src/sign-in/passwords/password-links.repository';
 import { PasswordsService } from '../src/sign-in/passwords/passwords.service';
+import { verifyPassword } from '../src/sign-in/passwords/password-hash';
 
 let identity: RunningIdentity;
 let app: PartnerApp;
@@ -112,7 +113,7 @@ describe('password setup links', () => {
     expect(page.text).toContain('<html lang="zh-Hans">');
     const short = await browser.submit(page, { password: 'short pw', confirm: 'short pw' });
     expect(short.status).toBe(422);
-    expect(short.text).toContain('密码至少需要 12 个字符。');
+    expect(short.text).toContain('密码至少需要 12 个字符，连续的空格算作一个。');
     const mismatch = await browser.submit(page, { password: PASSWORD, confirm: `${PASSWORD}!` });
     expect(mismatch.status).toBe(422);
     expect(mismatch.text).toContain('两次输入的密码不一致。');
@@ -169,6 +170,27 @@ describe('password setup links', () => {
     expect(withEmail.status).toBe(422);
     expect(withEmail.text).toContain('The password must not contain your email address.');
     expect(await identity.dataSource.query('SELECT 1 FROM user_password WHERE uid = $1', [user.uid])).toHaveLength(0);
+  });
+
+  it('cuts no password short: the form has no length cap, and a long password is set whole or refused as too long', async () => {
+    const user = await newMirror(app);
+    const { body: setup } = await request(identity.server).post(`/v1/users/${user.id}/password-setup`).set(bearer(app.appKey)).expect(201);
+    const browser = new FormBrowser();
+    const page = await openSetupPage(browser, base, setup.setupUrl);
+    // A browser cuts what is typed or pasted into a field at its maxlength, counted in UTF-16 units, and says nothing
+    // (ASVS 2.1.3): a password of 70 characters that are two units each was set cut to 64 and refused at sign-in.
+    const inputs = [...page.text.matchAll(/<input [^>]*type="password"[^>]*>/g)].map((match) => match[0]);
+    expect(inputs).toHaveLength(2);
+    for (const input of inputs) expect(input).not.toMatch(/maxlength/i);
+    const tooLong = 'x'.repeat(120) + 'abcdefghi';
+    const refused = await browser.submit(page, { password: tooLong, confirm: tooLong });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('The password must have at most 128 characters.');
+    const astral = Array.from({ length: 70 }, (_, i) => String.fromCodePoint(0x1f600 + (i % 40))).join('');
+    expect(astral.length).toBe(140);
+    expect((await browser.submit(page, { password: astral, confirm: astral })).status).toBe(200);
+    const [stored] = await identity.dataSource.query('SELECT password_hash FROM user_password WHERE uid = $1', [user.uid]);
+    expect(await verifyPassword(astral, stored.password_hash)).toBe(true);
   });
 
   it('refuses a form without the CSRF cookie’s token', async () => {

@@ -1,4 +1,4 @@
-import Provider, { errors, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Configuration, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import { AGENT_SCOPES, canonicalResourceUrl } from '@stdreg/contracts';
 import { ConfigValidationError, problemAnswer, routeNotFound } from '@stdreg/server-kit';
 import type { IdentityConfig } from '../../platform/config/identity.config';
@@ -49,6 +49,12 @@ export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post',
 
 const DAY = 24 * 60 * 60;
 
+/**
+ * The longest a sign-in at identity lasts, however often it is used (ASVS 4.0.3 V3.3.2): the session itself slides
+ * with use (`ttl.Session`), its sign-in does not, and an older one asks for the password again.
+ */
+export const SESSION_MAX_AGE_SECONDS = 14 * DAY;
+
 /** The OpenID Provider: authorization code + PKCE (S256, every client), refresh tokens that rotate, JWT access tokens for the standards API. */
 export function createOidcProvider({
   config,
@@ -84,7 +90,7 @@ export function createOidcProvider({
     // uid and roles belong in the ID token of the code flow too.
     conformIdTokenClaims: false,
     jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
-    cookies: { keys: secrets.cookieKeys },
+    cookies: { keys: secrets.cookieKeys, names: { session: sessionCookieName(config) } },
     features: {
       devInteractions: { enabled: false },
       // A client revokes only its own tokens (provider-audit records only those).
@@ -126,6 +132,7 @@ export function createOidcProvider({
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024, jwks_uri: 64 * 1024, sector_identifier_uri: 64 * 1024 },
     fetch: config.OIDC_CIMD_ALLOW_PRIVATE_ADDRESSES === 'true' ? fetchFromLocalAddresses : fetchFromPublicAddresses,
     interactions: {
+      policy: signInPolicy(),
       url: (_ctx, interaction) => `${config.publicOrigin}/${SIGNIN_PATH}/${interaction.uid}`,
     },
     ttl: {
@@ -133,7 +140,7 @@ export function createOidcProvider({
       AuthorizationCode: 60,
       IdToken: 60 * 60,
       Interaction: 60 * 60,
-      Session: 14 * DAY,
+      Session: SESSION_MAX_AGE_SECONDS,
       Grant: 30 * DAY,
       RefreshToken: 30 * DAY,
     },
@@ -166,6 +173,29 @@ export function createOidcProvider({
   provider.use(agentErrorsStayHere(provider));
   provider.use(unknownRoutesAnswerProblems);
   return provider;
+}
+
+/**
+ * The session cookie's name (ASVS 4.0.3 V3.4.4). Behind an https issuer it is `__Host-`: a browser keeps it only when it
+ * is Secure, for the whole host and no other (Path=/, no Domain), so a sibling host cannot plant or read it, and a
+ * deployment that would send it without Secure (a proxy's https not trusted) signs no one in instead of leaking it.
+ */
+function sessionCookieName(config: IdentityConfig): string {
+  return config.oidcIssuer.startsWith('https:') ? '__Host-session' : '_session';
+}
+
+/** oidc-provider's prompts, with one more reason to ask for the password: a sign-in older than SESSION_MAX_AGE_SECONDS. */
+function signInPolicy(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check('session_too_old', 'End-User authentication is too old', 'login_required', (ctx) => {
+      const { session, result } = ctx.oidc;
+      // A sign-in that has just happened in this interaction is as new as it gets (as the provider's own max_age check).
+      const tooOld = session?.accountId !== undefined && session.past(SESSION_MAX_AGE_SECONDS) && !result?.['login'];
+      return tooOld ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    }),
+  );
+  return policy;
 }
 
 /** The longest resource indicator read: any longer one names none of our resources (the gateway's URL is far shorter). */

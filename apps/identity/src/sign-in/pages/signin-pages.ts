@@ -201,10 +201,10 @@ ${alert(model.error)}
 <input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
 <input type="hidden" name="username" autocomplete="username" value="${escapeHtml(model.email)}">
 <label for="password">${t.newPassword}</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${model.minLength}" maxlength="128" aria-describedby="password-rules${model.error ? ' form-error' : ''}"${invalid}>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${model.minLength}" aria-describedby="password-rules${model.error ? ' form-error' : ''}"${invalid}>
 <p class="hint" id="password-rules">${escapeHtml(t.passwordRules(model.minLength))}</p>
 <label for="confirm">${t.confirmPassword}</label>
-<input id="confirm" name="confirm" type="password" autocomplete="new-password" required maxlength="128"${invalid}>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required${invalid}>
 <div class="actions"><button type="submit">${t.setPassword}</button></div>
 </form>`,
     model.otherLanguageHref,

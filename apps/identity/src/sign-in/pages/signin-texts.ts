@@ -18,6 +18,8 @@ const EN = {
     n === 1 ? 'One attempt left before the account is locked.' : `${n} attempts left before the account is locked.`,
   locked: (minutes: number) =>
     `Too many failed attempts: this account is locked. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+  lockedUntilNewPassword:
+    'Too many failed attempts in a row: this account is locked until its password is set again. Ask the app you sign in to for a new password link.',
   noPassword: 'This account has no password yet. Use the link you were sent to set one.',
   tooManyFromHere: (minutes: number) =>
     `Too many sign-in attempts from your network. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
@@ -69,7 +71,8 @@ const EN = {
   setPasswordIntro: (email: string) => `Choose a password for ${email}.`,
   newPassword: 'New password',
   confirmPassword: 'Repeat the password',
-  passwordRules: (min: number) => `At least ${min} characters, at least 5 of them different; not containing your email address.`,
+  passwordRules: (min: number) =>
+    `At least ${min} characters (spaces in a row count as one), at least 5 of them different; not containing your email address.`,
   setPassword: 'Set password',
   passwordSet: 'Your password is set. You can now sign in.',
   passwordSetupUnavailable: 'Setting a password is not available at the moment. Try again in a minute.',
@@ -80,7 +83,7 @@ const EN = {
   mismatch: 'The two passwords are not the same.',
   linkInvalid: 'This link is not valid: it was used already, it expired, or it was replaced by a newer one. Ask for a new link.',
   policy: {
-    too_short: (min: number) => `The password must have at least ${min} characters.`,
+    too_short: (min: number) => `The password must have at least ${min} characters; spaces in a row count as one.`,
     too_long: () => 'The password must have at most 128 characters.',
     contains_email: () => 'The password must not contain your email address.',
     too_simple: () => 'The password must use at least 5 different characters.',
@@ -116,6 +119,7 @@ const ZH_HANS: Texts = {
   sentences: (...parts: string[]) => parts.join(''),
   attemptsLeft: (n: number) => `再失败 ${n} 次，账户将被锁定。`,
   locked: (minutes: number) => `失败次数过多，此账户已被锁定。请在 ${minutes} 分钟后重试。`,
+  lockedUntilNewPassword: '连续失败次数过多，此账户已被锁定，重新设置密码后才能登录。请向您登录的应用索取新的密码设置链接。',
   noPassword: '此账户尚未设置密码。请使用发送给您的链接设置密码。',
   tooManyFromHere: (minutes: number) => `来自您网络的登录尝试过多。请在 ${minutes} 分钟后重试。`,
   formExpired: '此表单已过期，请重试。',
@@ -158,7 +162,7 @@ const ZH_HANS: Texts = {
   setPasswordIntro: (email: string) => `为 ${email} 设置密码。`,
   newPassword: '新密码',
   confirmPassword: '再次输入密码',
-  passwordRules: (min: number) => `至少 ${min} 个字符，其中至少 5 个不同的字符；不能包含您的电子邮件地址。`,
+  passwordRules: (min: number) => `至少 ${min} 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址。`,
   setPassword: '设置密码',
   passwordSet: '密码已设置。现在可以登录了。',
   passwordSetupUnavailable: '暂时无法设置密码。请稍后重试。',
@@ -169,7 +173,7 @@ const ZH_HANS: Texts = {
   mismatch: '两次输入的密码不一致。',
   linkInvalid: '此链接无效：已被使用、已过期或已被新链接取代。请索取新的链接。',
   policy: {
-    too_short: (min: number) => `密码至少需要 ${min} 个字符。`,
+    too_short: (min: number) => `密码至少需要 ${min} 个字符，连续的空格算作一个。`,
     too_long: () => '密码最多 128 个字符。',
     contains_email: () => '密码不能包含您的电子邮件地址。',
     too_simple: () => '密码至少需要使用 5 个不同的字符。',

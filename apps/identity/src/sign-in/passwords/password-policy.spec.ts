@@ -15,6 +15,13 @@ describe('the password policy', () => {
     expect(passwordProblem('abababababababab', email)).toBe('too_simple');
   });
 
+  it('counts spaces in a row as one towards the minimum, and keeps them all towards the maximum', () => {
+    expect(passwordProblem('a b     c   d  e', email)).toBe('too_short');
+    expect(passwordProblem('a b\u3000\u3000c\u00a0\u00a0d  e f', email)).toBe('too_short');
+    expect(passwordProblem('a b c d e f g', email)).toBeNull();
+    expect(passwordProblem(`abcdefghijkl${' '.repeat(117)}`, email)).toBe('too_long');
+  });
+
   it('counts characters, not UTF-16 units', () => {
     expect(passwordProblem('密码密码密码密码密码密码', email)).toBe('too_simple');
     expect(passwordProblem('我的新密码是很长的一句话', email)).toBeNull();

@@ -62,27 +62,35 @@ export class PasswordsRepository {
   }
 
   /**
-   * The account's password and lock (null while it is not locked), its row held until the transaction ends: the
-   * password checks of one account run one at a time. Null when the account has no password (any more).
+   * The account's password, lock (null while it is not locked) and consecutive failures, its row held until the
+   * transaction ends: the password checks of one account run one at a time. Null when the account has no password (any more).
    */
-  async lockAccount(manager: EntityManager, uid: string): Promise<{ passwordHash: string; lockedUntil: Date | null } | null> {
-    const rows: { passwordHash: string; lockedUntil: Date | null }[] = await manager.query(
-      `SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil"
+  async lockAccount(
+    manager: EntityManager,
+    uid: string,
+  ): Promise<{ passwordHash: string; lockedUntil: Date | null; failedAttempts: number } | null> {
+    const rows: { passwordHash: string; lockedUntil: Date | null; failedAttempts: number }[] = await manager.query(
+      `SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil",
+              failed_attempts AS "failedAttempts"
          FROM user_password WHERE uid = $1 FOR UPDATE`,
       [uid],
     );
     return rows[0] ?? null;
   }
 
-  /** Counts a failed attempt (a lock that ran out starts a new count) and locks at `maxAttempts`; one statement, so concurrent failures all count. */
+  /**
+   * Counts a failed attempt; the count runs on across locks that ran out and ends only with a right password or a new
+   * one. Every `maxAttempts`-th failure locks: `lockSeconds` the first time, twice as long each time after, a day at
+   * most. One statement, so concurrent failures all count.
+   */
   async recordFailure(manager: EntityManager, uid: string, maxAttempts: number, lockSeconds: number): Promise<FailedAttempts> {
     const rows: FailedAttempts[] = await manager.query(
       `WITH counted AS (
-         SELECT uid, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1 ELSE failed_attempts + 1 END AS attempts
-           FROM user_password WHERE uid = $1 FOR UPDATE
+         SELECT uid, failed_attempts + 1 AS attempts FROM user_password WHERE uid = $1 FOR UPDATE
        ), changed AS (
          UPDATE user_password p SET failed_attempts = c.attempts,
-                locked_until = CASE WHEN c.attempts >= $2 THEN now() + make_interval(secs => $3::int) END
+                locked_until = CASE WHEN c.attempts % $2 = 0
+                  THEN now() + make_interval(secs => least($3::double precision * power(2, c.attempts / $2 - 1), 86400)) END
            FROM counted c WHERE p.uid = c.uid
          RETURNING p.failed_attempts AS "failedAttempts", p.locked_until AS "lockedUntil"
        ) SELECT * FROM changed`,

@@ -28,12 +28,20 @@ export type Authentication =
   | { kind: 'ambiguous' }
   | { kind: 'no_password' }
   | { kind: 'wrong_password'; attemptsLeft: number }
-  | { kind: 'locked'; retryAfterSeconds: number };
+  | { kind: 'locked'; retryAfterSeconds: number }
+  /** Too many failures in a row: no wait ends it, a new password does. */
+  | { kind: 'locked_until_new_password' };
 
 export type SetupCompletion =
   | { kind: 'done'; loginEmail: string; app: SetupApp | null }
   | { kind: 'invalid_link' }
   | { kind: 'rejected'; problem: PasswordProblem | 'mismatch' | 'email_taken' };
+
+/**
+ * NIST SP 800-63B §5.2.2: at most 100 failed password checks in a row on one account. The locks that double in between
+ * spread them over about two weeks; this ends them, until the person sets a new password through a link.
+ */
+export const MAX_CONSECUTIVE_FAILURES = 100;
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
@@ -160,6 +168,7 @@ export class PasswordsService {
     if (candidates.length > 1) return { kind: 'ambiguous' };
     const stored = candidates[0];
     if (!stored) return (await this.passwords.unifiedUserHasEmail(address)) ? { kind: 'no_password' } : { kind: 'unknown_user' };
+    if (stored.failedAttempts >= MAX_CONSECUTIVE_FAILURES) return { kind: 'locked_until_new_password' };
     if (stored.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(stored.lockedUntil) };
     // The slow hash runs before the transaction, holding no pool connection: one client may send more attempts at once
     // than the pool has connections. Its answer counts only under the account's row, held from reading the lock again
@@ -169,6 +178,7 @@ export class PasswordsService {
     return this.dataSource.transaction(async (manager): Promise<Authentication> => {
       const account = await this.passwords.lockAccount(manager, stored.uid);
       if (!account) return { kind: 'unknown_user' };
+      if (account.failedAttempts >= MAX_CONSECUTIVE_FAILURES) return { kind: 'locked_until_new_password' };
       if (account.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(account.lockedUntil) };
       // A password set since it was read is checked again, under the row (rare: a setup and a sign-in at once).
       const right = account.passwordHash === stored.passwordHash ? matches : await this.hasher.verify(password, account.passwordHash);
@@ -187,11 +197,19 @@ export class PasswordsService {
       );
       await this.audit.record(
         { kind: 'anonymous', id: clientIp },
-        { action: 'signin.password', target: stored.uid, outcome: 'failure', detail: { locked: failure.lockedUntil !== null } },
+        {
+          action: 'signin.password',
+          target: stored.uid,
+          outcome: 'failure',
+          detail: { locked: failure.lockedUntil !== null || failure.failedAttempts >= MAX_CONSECUTIVE_FAILURES },
+        },
         manager,
       );
+      if (failure.failedAttempts >= MAX_CONSECUTIVE_FAILURES) return { kind: 'locked_until_new_password' };
       if (failure.lockedUntil) return { kind: 'locked', retryAfterSeconds: secondsUntil(failure.lockedUntil) };
-      return { kind: 'wrong_password', attemptsLeft: this.config.SIGNIN_MAX_FAILED_ATTEMPTS - failure.failedAttempts };
+      const perLock = this.config.SIGNIN_MAX_FAILED_ATTEMPTS;
+      const beforeLimit = MAX_CONSECUTIVE_FAILURES - failure.failedAttempts;
+      return { kind: 'wrong_password', attemptsLeft: Math.min(perLock - (failure.failedAttempts % perLock), beforeLimit) };
     });
   }
 }

@@ -88,6 +88,8 @@ export class SigninService {
         case 'locked':
           res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
           return this.renderLogin(req, res, details, locale, 429, t.locked(Math.ceil(outcome.retryAfterSeconds / 60)), email);
+        case 'locked_until_new_password':
+          return this.renderLogin(req, res, details, locale, 403, t.lockedUntilNewPassword, email);
       }
     });
   }

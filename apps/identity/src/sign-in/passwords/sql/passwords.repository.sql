@@ -14,16 +14,17 @@ UNION SELECT l.uid FROM app_link l JOIN registered_app r ON r.registry_id = l.re
 SELECT 1 FROM unified_user WHERE lower(email) = lower($1) AND merged_into IS NULL LIMIT 1;
 
 -- PasswordsRepository.lockAccount
-SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil"
+SELECT password_hash AS "passwordHash", CASE WHEN locked_until > now() THEN locked_until END AS "lockedUntil",
+     failed_attempts AS "failedAttempts"
 FROM user_password WHERE uid = $1 FOR UPDATE;
 
 -- PasswordsRepository.recordFailure
 WITH counted AS (
-  SELECT uid, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1 ELSE failed_attempts + 1 END AS attempts
-    FROM user_password WHERE uid = $1 FOR UPDATE
+  SELECT uid, failed_attempts + 1 AS attempts FROM user_password WHERE uid = $1 FOR UPDATE
 ), changed AS (
   UPDATE user_password p SET failed_attempts = c.attempts,
-         locked_until = CASE WHEN c.attempts >= $2 THEN now() + make_interval(secs => $3::int) END
+         locked_until = CASE WHEN c.attempts % $2 = 0
+           THEN now() + make_interval(secs => least($3::double precision * power(2, c.attempts / $2 - 1), 86400)) END
     FROM counted c WHERE p.uid = c.uid
   RETURNING p.failed_attempts AS "failedAttempts", p.locked_until AS "lockedUntil"
 ) SELECT * FROM changed;
