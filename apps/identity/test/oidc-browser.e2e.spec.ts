@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import request from 'supertest';
-import { findChromium } from '@stdreg/server-kit/testing';
+import { launchChromium, type LaunchedChromium } from './support/chromium-browser';
 import { SERVICE_TOKEN } from './support/identity-app';
 import {
   API_AUDIENCE,
@@ -26,28 +25,19 @@ const SCREENSHOTS = fileURLToPath(new URL('../../../tmp/screenshots', import.met
 
 let identity: SigninIdentity;
 let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+let chromiumBrowser: LaunchedChromium;
 let browser: BrowserContext;
-let profile: string;
 
 beforeAll(async () => {
   identity = await startSigninIdentity();
   callback = await startCallbackServer();
-  profile = mkdtempSync(path.join(tmpdir(), 'chromium-profile-'));
-  // A fresh profile (the --user-data-dir), and no script: the pages must work without JavaScript.
-  const found = await findChromium();
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: found.executablePath,
-    env: { ...process.env, ...found.env },
-    headless: true,
-    args: found.args,
-    locale: 'en-US',
-    javaScriptEnabled: false,
-  });
+  // A fresh profile, and no script: the pages must work without JavaScript.
+  chromiumBrowser = await launchChromium({ locale: 'en-US', javaScriptEnabled: false });
+  browser = chromiumBrowser.context;
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromiumBrowser?.close();
   await callback?.close();
   await identity?.close();
 });

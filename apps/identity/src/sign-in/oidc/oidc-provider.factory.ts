@@ -170,6 +170,7 @@ export function createOidcProvider({
   provider.use(revokeJwtAccessTokens(accessTokens));
   provider.use(noSecretForPublicClients);
   provider.use(neverFramed);
+  provider.use(signedOutInTheSameLanguage);
   provider.use(agentErrorsStayHere(provider));
   provider.use(unknownRoutesAnswerProblems);
   return provider;
@@ -271,8 +272,9 @@ function revokeJwtAccessTokens(accessTokens: Pick<AccessTokenRevocation, 'revoke
   };
 }
 
+/** The page language: `ui_locales` of the request (the provider's parameter, else the query of a route that does not take it). */
 function localeOf(ctx: KoaContextWithOIDC) {
-  const uiLocales = ctx.oidc?.params?.['ui_locales'];
+  const uiLocales = ctx.oidc?.params?.['ui_locales'] ?? ctx.query['ui_locales'];
   return chooseLocale(typeof uiLocales === 'string' ? uiLocales : undefined, ctx.get('accept-language'));
 }
 
@@ -345,11 +347,14 @@ function logoutSource(issuerPath: string) {
     const locale = localeOf(ctx);
     const t = textsFor(locale);
     const appName = ctx.oidc?.client?.clientName;
-    // `form` is the provider's own form (with its xsrf token); the buttons submit it.
+    // `form` is the provider's own form (with its xsrf token); the buttons submit it, with the page's language (see signedOutInTheSameLanguage).
+    const confirm = new URL(ctx.oidc.urlFor('end_session_confirm'));
+    confirm.searchParams.set('ui_locales', locale);
+    const action = escapeHtml(confirm.href);
     const buttons = `${form}
 <div class="actions">
-<button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>${t.logoutYes}</button>
-<button type="submit" form="op.logoutForm" class="secondary">${t.logoutNo}</button>
+<button type="submit" form="op.logoutForm" formaction="${action}" name="logout" value="yes" autofocus>${t.logoutYes}</button>
+<button type="submit" form="op.logoutForm" formaction="${action}" class="secondary">${t.logoutNo}</button>
 </div>`;
     const here = new URL(ctx.originalUrl, 'http://here.invalid');
     here.searchParams.set('ui_locales', locale === 'en' ? 'zh-Hans' : 'en');
@@ -374,6 +379,20 @@ async function postLogoutSuccessSource(ctx: KoaContextWithOIDC): Promise<void> {
     ctx,
     messagePage(locale, (texts) => texts.logoutTitle, textsFor(locale).loggedOut, 'notice'),
   );
+}
+
+/**
+ * The provider sends a confirmed sign-out on to its success page with the client id only: the language the question was
+ * asked in (the confirm form's `ui_locales`) goes along, so a person who chose Chinese is not told in English.
+ */
+async function signedOutInTheSameLanguage(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.oidc?.route !== 'end_session_confirm' || ctx.status !== 303 || typeof ctx.query['ui_locales'] !== 'string') return;
+  const success = ctx.oidc.urlFor('end_session_success');
+  const location = new URL(ctx.response.get('Location'), success);
+  if (location.origin + location.pathname !== success) return;
+  location.searchParams.set('ui_locales', localeOf(ctx));
+  ctx.set('Location', location.href);
 }
 
 /**

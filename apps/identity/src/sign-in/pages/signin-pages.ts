@@ -76,7 +76,7 @@ export function loginPage(model: LoginPageModel): string {
   const passwordFocus = model.email ? ' autofocus' : '';
   return layout(
     model.locale,
-    t.signInTitle,
+    model.error ? t.withError(t.signInTitle) : t.signInTitle,
     `<h1>${t.signInTitle}</h1>
 <p>${escapeHtml(t.signInTo(model.appName))}</p>
 ${alert(model.error)}
@@ -193,7 +193,7 @@ export function setPasswordPage(model: SetPasswordPageModel): string {
   const invalid = model.error ? ' aria-invalid="true"' : '';
   return layout(
     model.locale,
-    t.setPasswordTitle,
+    model.error ? t.withError(t.setPasswordTitle) : t.setPasswordTitle,
     `<h1>${t.setPasswordTitle}</h1>
 <p>${t.setPasswordIntro(`<span class="email">${escapeHtml(model.email)}</span>`)}</p>
 ${alert(model.error)}
@@ -204,7 +204,7 @@ ${alert(model.error)}
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${model.minLength}" aria-describedby="password-rules${model.error ? ' form-error' : ''}"${invalid}>
 <p class="hint" id="password-rules">${escapeHtml(t.passwordRules(model.minLength))}</p>
 <label for="confirm">${t.confirmPassword}</label>
-<input id="confirm" name="confirm" type="password" autocomplete="new-password" required${invalid}>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required${model.error ? ' aria-describedby="form-error"' : ''}${invalid}>
 <div class="actions"><button type="submit">${t.setPassword}</button></div>
 </form>`,
     model.otherLanguageHref,

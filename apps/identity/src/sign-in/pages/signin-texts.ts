@@ -3,6 +3,8 @@ import type { AgentScope, Locale } from '@stdreg/contracts';
 const EN = {
   htmlLang: 'en',
   otherLanguage: '中文',
+  /** The title of a page whose form came back with an error: a screen reader says the error before anything else. */
+  withError: (title: string) => `Error: ${title}`,
   signInTitle: 'Sign in',
   signInTo: (app: string) => `Sign in to continue to ${app}`,
   email: 'Email address',
@@ -74,6 +76,7 @@ const EN = {
   passwordRules: (min: number) =>
     `At least ${min} characters (spaces in a row count as one), at least 5 of them different; not containing your email address.`,
   setPassword: 'Set password',
+  passwordSetTitle: 'Your password is set',
   passwordSet: 'Your password is set. You can now sign in.',
   passwordSetupUnavailable: 'Setting a password is not available at the moment. Try again in a minute.',
   passwordSetupFailed: 'Your password could not be set. Open the link again, or ask for a new one.',
@@ -81,6 +84,7 @@ const EN = {
   signInAtTheApp: 'Sign in to the app that sent you this link with',
   goTo: (app: string) => `Go to ${app}`,
   mismatch: 'The two passwords are not the same.',
+  linkInvalidTitle: 'This password link cannot be used',
   linkInvalid: 'This link is not valid: it was used already, it expired, or it was replaced by a newer one. Ask for a new link.',
   policy: {
     too_short: (min: number) => `The password must have at least ${min} characters; spaces in a row count as one.`,
@@ -107,6 +111,7 @@ export type Texts = typeof EN;
 const ZH_HANS: Texts = {
   htmlLang: 'zh-Hans',
   otherLanguage: 'English',
+  withError: (title: string) => `错误：${title}`,
   signInTitle: '登录',
   signInTo: (app: string) => `登录以继续使用 ${app}`,
   email: '电子邮件地址',
@@ -164,6 +169,7 @@ const ZH_HANS: Texts = {
   confirmPassword: '再次输入密码',
   passwordRules: (min: number) => `至少 ${min} 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址。`,
   setPassword: '设置密码',
+  passwordSetTitle: '密码已设置',
   passwordSet: '密码已设置。现在可以登录了。',
   passwordSetupUnavailable: '暂时无法设置密码。请稍后重试。',
   passwordSetupFailed: '无法设置您的密码。请重新打开链接，或申请新的链接。',
@@ -171,6 +177,7 @@ const ZH_HANS: Texts = {
   signInAtTheApp: '请登录向您发送此链接的应用，使用',
   goTo: (app: string) => `前往 ${app}`,
   mismatch: '两次输入的密码不一致。',
+  linkInvalidTitle: '此密码链接无法使用',
   linkInvalid: '此链接无效：已被使用、已过期或已被新链接取代。请索取新的链接。',
   policy: {
     too_short: (min: number) => `密码至少需要 ${min} 个字符，连续的空格算作一个。`,

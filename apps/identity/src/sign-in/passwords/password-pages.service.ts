@@ -40,7 +40,7 @@ export class PasswordPagesService {
     sendPage(
       res,
       200,
-      messagePage(locale, (texts) => texts.setPasswordTitle, t.passwordSet, 'notice', wayOn),
+      messagePage(locale, (texts) => texts.passwordSetTitle, t.passwordSet, 'notice', wayOn),
     );
   }
 
@@ -79,7 +79,7 @@ function invalidLink(res: Response, locale: Locale): void {
   sendPage(
     res,
     410,
-    messagePage(locale, (texts) => texts.setPasswordTitle, textsFor(locale).linkInvalid, 'alert'),
+    messagePage(locale, (texts) => texts.linkInvalidTitle, textsFor(locale).linkInvalid, 'alert'),
   );
 }
 
