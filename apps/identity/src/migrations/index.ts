@@ -13,6 +13,7 @@ import { PasswordSetupIssuer1763900001200 } from './1763900001200-password-setup
 import { UnusedAgentClientsExpire1763900001300 } from './1763900001300-unused-agent-clients-expire';
 import { OidcAccountLookups1763900001400 } from './1763900001400-oidc-account-lookups';
 import { AuditEntryTarget1763900001500 } from './1763900001500-audit-entry-target';
+import { AuditEntryOrganization1765000000007 } from './1765000000007-audit-entry-organization';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const IDENTITY_MIGRATIONS = [
   UnusedAgentClientsExpire1763900001300,
   OidcAccountLookups1763900001400,
   AuditEntryTarget1763900001500,
+  AuditEntryOrganization1765000000007,
 ];

@@ -14,7 +14,7 @@ import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
-import { auditProviderAnswers, type ProviderAudit } from './provider-audit';
+import { auditDocumentClients, auditProviderAnswers, type ProviderAudit } from './provider-audit';
 import type { GrantRevocations } from './grant-revocations';
 
 /** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
@@ -109,6 +109,8 @@ export function createOidcProvider({
         enabled: true,
         ack: 'draft-02',
         cacheDuration: { min: 30, max: 3600 },
+        // Not a filter: every document the provider accepted is allowed; the first acceptance of a client id is recorded.
+        allowClient: auditDocumentClients(audit),
       },
       registration: registrationPolicy(config),
     },
