@@ -5,15 +5,20 @@
 // agent drafts in the person's organization and refreshes. Its tokens never make a formal write.
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { startSignedInPartner, type SignedInPartner } from '@stdreg/server-kit/testing';
+import {
+  createTestCa,
+  startClientMetadataServer,
+  startSignedInPartner,
+  type ClientMetadataServer,
+  type SignedInPartner,
+  type TestCa,
+} from '@stdreg/server-kit/testing';
 import { authorizeAgent, type AuthorizedAgent } from '../src/agent-authorization';
 import { agentClientMetadata, startLoopbackRedirect, TestOAuthClientProvider } from '../src/agent-oauth-client';
-import { startClientMetadataServer, type ClientMetadataServer } from '../src/client-metadata-server';
 import { call } from '../src/http';
 import { launchBrowser } from '../src/human-sign-in';
 import { startPlatform, type Platform } from '../src/platform';
 import { walkthroughScenario } from '../src/split-project-work';
-import { createTestCa, type TestCa } from '../src/test-ca';
 
 const AGENT_SCOPES = ['registry:read', 'projects:read', 'projects:draft'];
 

@@ -709,22 +709,33 @@ describe('a person’s answer on the consent page', () => {
         .query({ action: 'signin.consent' })
         .set('Authorization', `Bearer ${scene.identity.platformKey}`)
         .expect(200)
-    ).body.items.filter((entry: { target: string }) => entry.target === clientId);
+    ).body.items.filter((entry: { detail: { clientId?: string } }) => entry.detail.clientId === clientId);
 
   it('is in the audit log: the person, the agent client and what it may do, or the refusal', async () => {
     const allowed = await registeredAgent();
-    await agentTokens(allowed);
+    const tokens = await agentTokens(allowed);
+    const grantId = (JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { gid: string }).gid;
     expect(await consentEntries(allowed)).toEqual([
       expect.objectContaining({
         actorKind: 'human',
         actorId: person.uid,
+        target: grantId,
         outcome: 'success',
         detail: expect.objectContaining({
+          clientId: allowed,
+          grantId,
           agentClient: true,
           resourceScopes: { [MCP_RESOURCE]: expect.arrayContaining(['registry:read', 'projects:draft']) },
         }),
       }),
     ]);
+    // One grant's story by its id: the consent that created it, then the tokens issued under it.
+    const story = await request(scene.identity.server)
+      .get('/v1/audit')
+      .query({ target: grantId })
+      .set('Authorization', `Bearer ${scene.identity.platformKey}`)
+      .expect(200);
+    expect(story.body.items.map((entry: { action: string }) => entry.action)).toEqual(['signin.consent', 'tokens.issue']);
 
     const refused = await registeredAgent();
     const browser = new FormBrowser();
@@ -744,8 +755,9 @@ describe('a person’s answer on the consent page', () => {
       expect.objectContaining({
         actorKind: 'human',
         actorId: person.uid,
+        target: refused,
         outcome: 'denied',
-        detail: expect.objectContaining({ agentClient: true }),
+        detail: expect.objectContaining({ clientId: refused, agentClient: true }),
       }),
     ]);
   });

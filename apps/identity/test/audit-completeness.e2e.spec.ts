@@ -173,8 +173,11 @@ describe("identity's audit trail: one entry for each change, naming who made it"
     const partner = await identity.newAppKey({ maxApps: 10 });
     const key = partner.secret;
     const actor = by(key);
-    // The audit log is the platform's: an organization's key reads none of it, its own entries included.
-    await request(identity.server).get('/v1/audit').set(bearer(key)).expect(403);
+    // An organization's key reads its own organization's entries and no others (audit-organizations.e2e).
+    const own = await request(identity.server).get('/v1/audit').set(bearer(key)).expect(200);
+    expect(own.body.items.map((entry: { organizationId: string }) => entry.organizationId)).toEqual(
+      own.body.items.map(() => partner.organizationId),
+    );
     const app = await act('post', '/v1/apps', key, { name: 'Portal', type: 'Traditional', redirectUris: ['https://portal.example/cb'] });
     expect(app.status).toBe(201);
     expect(app.entries).toEqual([{ ...actor, action: 'apps.register', target: app.body.app.registryId, outcome: 'success' }]);

@@ -82,7 +82,8 @@ async function partnerAdministration(): Promise<{ app: string; organizationId: s
   ).body;
   await http.delete(`/v1/apps/${doomed.app.registryId}`).set(app).expect(204);
   await http.get('/v1/audit?limit=5').set(platform).expect(200);
-  await http.get('/v1/audit').set(app).expect(403);
+  await http.get('/v1/audit').set(app).expect(200);
+  await http.get(`/v1/audit?organization=${randomUUID()}`).set(app).expect(403);
   return { app: issued.secret, organizationId: organization.id, registryId: registered.app.registryId };
 }
 

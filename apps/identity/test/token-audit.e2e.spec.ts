@@ -133,6 +133,8 @@ describe('what happens to an agent’s tokens is in the audit log', () => {
         actorId: clientId,
         action: 'tokens.issue',
         target: grantId,
+        // A person's sign-in concerns no organization: an agent token is for a person.
+        organizationId: null,
         outcome: 'success',
         detail: {
           clientId,

@@ -150,6 +150,28 @@ describe('credentials in log lines', () => {
   });
 });
 
+describe('caller text in log lines', () => {
+  it('cannot make a line look like two, or read in another order: every line break and bidirectional control is escaped', async () => {
+    const logger = new JsonLogger('example', 'debug');
+    const forged = '{"level":"error","msg":"forged"}';
+    const hostile = [
+      `a\r\n${forged}`,
+      `b\u0085${forged}`,
+      `c\u2028${forged}`,
+      `d\u2029${forged}`,
+      `e\u001b[2K\u000b\u000c\u001c${forged}`,
+      'f\u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c',
+    ];
+    const { lines, raw } = await logLinesOf(async () => {
+      for (const text of hostile) logger.event('warn', text, { field: text });
+    });
+    // Split as the most eager readers split (Python's str.splitlines, JavaScript's line terminators, Unicode's NEL).
+    expect(raw.split(/\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/).filter(Boolean)).toHaveLength(hostile.length);
+    expect(raw.split('\n').join('')).not.toMatch(/[\u0000-\u001f\u0085\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
+    expect(lines.map((line) => [line['msg'], line['field']])).toEqual(hostile.map((text) => [text, text]));
+  });
+});
+
 describe('request ids', () => {
   let example: { app: NestExpressApplication; url: string };
   beforeAll(async () => (example = await startExample()));

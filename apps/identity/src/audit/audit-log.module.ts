@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CallersModule } from '../access/callers/callers.module';
 import { AuditModule } from '../platform/audit-trail/audit.module';
 import { AuditController } from './audit-log.controller';
+import { AuditLogService } from './audit-log.service';
 
 /**
  * The audit log as operators read it. A folder above `callers/`: the read API stands on the key check,
@@ -10,5 +11,6 @@ import { AuditController } from './audit-log.controller';
 @Module({
   imports: [CallersModule, AuditModule],
   controllers: [AuditController],
+  providers: [AuditLogService],
 })
 export class AuditLogModule {}

@@ -98,6 +98,7 @@ export class DecisionsService {
     await this.audit.record(actor, {
       action: `decision:${request.action}`,
       target: request.resource.projectId ?? request.resource.organizationId ?? null,
+      organizationId: request.resource.organizationId ?? null,
       outcome,
       detail: { reason, service: serviceName, resource: { ...request.resource }, ...extra },
     });

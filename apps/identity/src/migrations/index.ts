@@ -14,6 +14,7 @@ import { UnusedAgentClientsExpire1763900001300 } from './1763900001300-unused-ag
 import { OidcAccountLookups1763900001400 } from './1763900001400-oidc-account-lookups';
 import { AuditEntryTarget1763900001500 } from './1763900001500-audit-entry-target';
 import { WebhookEndpointDisabledAt1765000000004 } from './1765000000004-webhook-endpoint-disabled-at';
+import { AuditEntryOrganization1765000000007 } from './1765000000007-audit-entry-organization';
 
 /** Every migration of identity, in order. */
 export const IDENTITY_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const IDENTITY_MIGRATIONS = [
   OidcAccountLookups1763900001400,
   AuditEntryTarget1763900001500,
   WebhookEndpointDisabledAt1765000000004,
+  AuditEntryOrganization1765000000007,
 ];

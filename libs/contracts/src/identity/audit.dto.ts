@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { PageQueryDto } from '../pagination';
 import { IsRealDateTime } from '../validation';
 
@@ -24,6 +24,13 @@ export class AuditQueryDto extends PageQueryDto {
   @Length(1, 2048)
   target?: string;
   @ApiPropertyOptional({ enum: AUDIT_OUTCOMES }) @IsOptional() @IsIn(AUDIT_OUTCOMES) outcome?: AuditOutcome;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "The organization an entry concerns. An app key reads its own organization's entries only, with or without this filter.",
+  })
+  @IsOptional()
+  @IsUUID()
+  organization?: string;
   @ApiPropertyOptional({ format: 'date-time', description: 'Entries at or after this time' }) @IsOptional() @IsRealDateTime() from?: string;
   @ApiPropertyOptional({
     format: 'date-time',
@@ -46,6 +53,15 @@ export class AuditEntryDto {
   actorId!: string;
   @ApiProperty({ example: 'apps.register' }) action!: string;
   @ApiProperty({ type: String, nullable: true }) target!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      "The organization the entry concerns (its keys, apps, users, webhooks, roles, decisions on its resources); null for a person's " +
+      'sign-in and tokens, merges, the waitlist before approval and platform key uses',
+  })
+  organizationId!: string | null;
   @ApiProperty({ enum: AUDIT_OUTCOMES }) outcome!: AuditOutcome;
   @ApiProperty({ type: 'object', additionalProperties: true }) detail!: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) requestId!: string | null;

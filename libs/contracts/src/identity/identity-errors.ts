@@ -66,6 +66,8 @@ export const IDENTITY_ERRORS = {
   'webhooks.recover_since_invalid': ErrorCode.ValidationFailed,
   'webhooks.limit_reached': ErrorCode.Conflict,
   'webhooks.agent_key_refused': ErrorCode.Forbidden,
+  'audit.agent_key_refused': ErrorCode.Forbidden,
+  'audit.organization_not_own': ErrorCode.Forbidden,
   'rate_limits.unavailable': ErrorCode.ServiceUnavailable,
   'rate_limits.exceeded': ErrorCode.RateLimited,
   'database.timed_out': ErrorCode.ServiceUnavailable,

@@ -23,6 +23,18 @@ export function withoutCredentials(line: string): string {
   return CREDENTIALS.reduce((text, [shape, replacement]) => text.replace(shape, replacement), line);
 }
 
+/**
+ * What JSON.stringify leaves as it is but a reader may take for the end of a line (NEL, LINE and PARAGRAPH SEPARATOR:
+ * line breaks to Unicode-aware line splitters) or show out of order (bidirectional marks, embeddings, overrides and
+ * isolates): written as `\uXXXX` escapes, so a line says the same to a JSON parser and cannot look like two lines.
+ */
+const UNSAFE_IN_A_LINE = /[\u0085\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** The JSON text with every character a reader might split a line at or reorder it by escaped (outside strings JSON is ASCII). */
+export function oneSafeLine(json: string): string {
+  return json.replace(UNSAFE_IN_A_LINE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Structured JSON lines on stdout, one per event, with the request id and trace id when there are. */
 export class JsonLogger implements LoggerService {
   private readonly threshold: number;
@@ -92,6 +104,6 @@ export class JsonLogger implements LoggerService {
     }
     if (stack) entry['stack'] = stack;
     else if (message instanceof Error && message.stack) entry['stack'] = message.stack;
-    process.stdout.write(withoutCredentials(JSON.stringify(entry)) + '\n');
+    process.stdout.write(oneSafeLine(withoutCredentials(JSON.stringify(entry))) + '\n');
   }
 }

@@ -13,3 +13,5 @@ export * from './webhook-receiver';
 export * from './replica-clock';
 export * from './openapi-conformance';
 export * from './raw-http';
+export * from './test-ca';
+export * from './client-metadata-server';

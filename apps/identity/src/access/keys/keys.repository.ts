@@ -106,8 +106,14 @@ export class KeysRepository {
   }
 
   /** Locks the key row for the rest of the transaction (rotation, app registration). */
-  async lock(manager: EntityManager, id: string): Promise<{ revokedAt: Date | null; keyClass: KeyClass } | null> {
-    const rows = await manager.query(`SELECT revoked_at AS "revokedAt", class AS "keyClass" FROM api_key WHERE id = $1 FOR UPDATE`, [id]);
+  async lock(
+    manager: EntityManager,
+    id: string,
+  ): Promise<{ revokedAt: Date | null; keyClass: KeyClass; organizationId: string | null } | null> {
+    const rows = await manager.query(
+      `SELECT revoked_at AS "revokedAt", class AS "keyClass", organization_id AS "organizationId" FROM api_key WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 

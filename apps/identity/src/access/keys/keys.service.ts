@@ -121,6 +121,7 @@ export class KeysService {
       {
         action: 'keys.create',
         target: id,
+        organizationId: key.organizationId,
         detail: {
           class: key.keyClass,
           prefix: generated.prefix,
@@ -153,7 +154,12 @@ export class KeysService {
         await this.keys.insertSecret(manager, id, generated.prefix, generated.hash);
         await this.audit.record(
           actor,
-          { action: 'keys.rotate', target: id, detail: { prefix: generated.prefix, graceSeconds: grace } },
+          {
+            action: 'keys.rotate',
+            target: id,
+            organizationId: locked.organizationId,
+            detail: { prefix: generated.prefix, graceSeconds: grace },
+          },
           manager,
         );
         return { key: toApiKeyDto((await this.keys.find(id, manager))!), secret: generated.secret };
@@ -170,7 +176,11 @@ export class KeysService {
         if (locked.revokedAt !== null) return toApiKeyDto((await this.keys.find(id, manager))!);
         await this.keys.revoke(manager, id, write);
         const passwordLinksVoided = await this.passwordLinks.voidIssuedByKey(manager, id);
-        await this.audit.record(actor, { action: 'keys.revoke', target: id, detail: { passwordLinksVoided } }, manager);
+        await this.audit.record(
+          actor,
+          { action: 'keys.revoke', target: id, organizationId: locked.organizationId, detail: { passwordLinksVoided } },
+          manager,
+        );
         const key = (await this.keys.find(id, manager))!;
         if (key.organizationId) {
           await this.events.record(manager, {

@@ -23,7 +23,11 @@ export class OrganizationsService {
   /** Creates an organization inside the caller's transaction (waitlist approval). */
   async createIn(manager: EntityManager, name: string, actor: Actor): Promise<OrganizationDto> {
     const row = await this.organizations.insert(manager, uuidv7(), name.trim());
-    await this.audit.record(actor, { action: 'organizations.create', target: row.id, detail: { name: row.name } }, manager);
+    await this.audit.record(
+      actor,
+      { action: 'organizations.create', target: row.id, organizationId: row.id, detail: { name: row.name } },
+      manager,
+    );
     return toOrganizationDto(row);
   }
 

@@ -66,7 +66,11 @@ export class RegisteredAppsService {
         keyId: caller.keyId,
       });
       await this.keys.bindRegistries(manager, caller.keyId, [row.registryId]);
-      await this.audit.record(actorOf(caller), { action: 'apps.register', target: row.registryId, detail: { name: row.name } }, manager);
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'apps.register', target: row.registryId, organizationId: row.organizationId, detail: { name: row.name } },
+        manager,
+      );
       if (row.organizationId) {
         await this.events.record(manager, {
           type: 'app.registered',
@@ -107,7 +111,11 @@ export class RegisteredAppsService {
       this.dataSource.transaction(async (manager) => {
         if (!(await this.apps.softDelete(manager, registryId, write))) throw appNotFound(registryId);
         const passwordLinksVoided = await this.passwordLinks.voidForRegistry(manager, registryId);
-        await this.audit.record(actorOf(caller), { action: 'apps.delete', target: registryId, detail: { passwordLinksVoided } }, manager);
+        await this.audit.record(
+          actorOf(caller),
+          { action: 'apps.delete', target: registryId, organizationId: app.organizationId, detail: { passwordLinksVoided } },
+          manager,
+        );
         if (app.organizationId) {
           await this.events.record(manager, {
             type: 'app.deleted',

@@ -68,7 +68,11 @@ export class WaitlistService {
         actor,
       );
       const row = await this.requests.decide(manager, id, { status: 'approved', reason: null, issuedKeyId: issued.key.id });
-      await this.audit.record(actor, { action: 'waitlist.approve', target: id, detail: { organizationId, keyId: issued.key.id } }, manager);
+      await this.audit.record(
+        actor,
+        { action: 'waitlist.approve', target: id, organizationId, detail: { organizationId, keyId: issued.key.id } },
+        manager,
+      );
       return { request: toWaitlistRequestDto(row), issued };
     });
   }

@@ -242,6 +242,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       {
         action: 'webhooks.disable',
         target: endpoint.id,
+        organizationId: endpoint.organizationId,
         detail: { organizationId: endpoint.organizationId, reason, lastDeliveryId: delivery.id },
       },
       manager,

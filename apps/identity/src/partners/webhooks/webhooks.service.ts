@@ -70,7 +70,7 @@ export class WebhooksService {
       });
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.create', target: id, detail: { organizationId, url: request.url } },
+        { action: 'webhooks.create', target: id, organizationId, detail: { organizationId, url: request.url } },
         manager,
       );
       return { endpoint: toEndpointDto(endpoint), secret };
@@ -96,7 +96,11 @@ export class WebhooksService {
     return this.dataSource.transaction(async (manager) => {
       const { organizationId } = await this.require(id, caller, manager);
       const endpoint = await this.webhooks.updateEndpoint(manager, id, request);
-      await this.audit.record(actorOf(caller), { action: 'webhooks.update', target: id, detail: { organizationId, ...request } }, manager);
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'webhooks.update', target: id, organizationId, detail: { organizationId, ...request } },
+        manager,
+      );
       return toEndpointDto(endpoint);
     });
   }
@@ -115,7 +119,7 @@ export class WebhooksService {
       );
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.rotate-secret', target: id, detail: { organizationId, overlapSeconds: overlap } },
+        { action: 'webhooks.rotate-secret', target: id, organizationId, detail: { organizationId, overlapSeconds: overlap } },
         manager,
       );
       return { endpoint: toEndpointDto(endpoint), secret };
@@ -136,7 +140,12 @@ export class WebhooksService {
       });
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.test', target: id, detail: { organizationId: endpoint.organizationId } },
+        {
+          action: 'webhooks.test',
+          target: id,
+          organizationId: endpoint.organizationId,
+          detail: { organizationId: endpoint.organizationId },
+        },
         manager,
       );
     });
@@ -165,7 +174,12 @@ export class WebhooksService {
       if (!delivery) throw deliveryNotFound(deliveryId);
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.replay', target: deliveryId, detail: { organizationId: endpoint.organizationId, endpointId: id } },
+        {
+          action: 'webhooks.replay',
+          target: deliveryId,
+          organizationId: endpoint.organizationId,
+          detail: { organizationId: endpoint.organizationId, endpointId: id },
+        },
         manager,
       );
       return toDeliveryDto(delivery);
@@ -182,7 +196,7 @@ export class WebhooksService {
       const dropped = await this.webhooks.softDelete(manager, id, new Date());
       await this.audit.record(
         actorOf(caller),
-        { action: 'webhooks.delete', target: id, detail: { organizationId, droppedDeliveries: dropped } },
+        { action: 'webhooks.delete', target: id, organizationId, detail: { organizationId, droppedDeliveries: dropped } },
         manager,
       );
     });
@@ -207,6 +221,7 @@ export class WebhooksService {
         {
           action: 'webhooks.recover',
           target: id,
+          organizationId: endpoint.organizationId,
           detail: { organizationId: endpoint.organizationId, since: from.toISOString(), ...recovered },
         },
         manager,

@@ -41,6 +41,7 @@ export class RoleBindingsService {
             {
               action: 'roles.grant',
               target: row.id,
+              organizationId: row.organizationId,
               detail: { uid: row.uid, role: row.role, organizationId: row.organizationId, requestedUid: request.uid },
             },
             manager,
@@ -63,6 +64,7 @@ export class RoleBindingsService {
             {
               action: 'roles.revoke',
               target: row.id,
+              organizationId: row.organizationId,
               detail: { uid: row.uid, role: row.role, organizationId: row.organizationId },
             },
             manager,

@@ -48,7 +48,7 @@ export class SyncService {
       const results = checked.map((entry) =>
         'rejected' in entry ? entry.rejected : rejectedResult(entry.index, entry.record.externalId, reason),
       );
-      return this.finish(actor, request, results, false, this.dataSource.manager);
+      return this.finish(actor, request, app.organizationId, results, false, this.dataSource.manager);
     }
     const changes = checked.flatMap((entry) => ('record' in entry ? [mirrorChange(entry.index, entry.record)] : []));
     // A deleted record can take its unified user with it, and with it any signed-in session of that person.
@@ -58,7 +58,7 @@ export class SyncService {
           (await this.users.applyBatch(manager, request.registryId, changes, actor, write)).map((result) => [result.index, result]),
         );
         const results = checked.map((entry) => ('rejected' in entry ? entry.rejected : applied.get(entry.index)!));
-        const result = await this.finish(actor, request, results, true, manager);
+        const result = await this.finish(actor, request, app.organizationId, results, true, manager);
         if (app.organizationId) {
           await this.events.record(manager, {
             type: 'users.synced',
@@ -76,6 +76,7 @@ export class SyncService {
   private async finish(
     actor: Actor,
     request: SyncRequestDto,
+    organizationId: string | null,
     results: SyncRecordResultDto[],
     applied: boolean,
     manager: EntityManager,
@@ -94,6 +95,7 @@ export class SyncService {
       {
         action: 'sync.apply',
         target: request.registryId,
+        organizationId,
         outcome: applied ? 'success' : 'failure',
         detail: { applied, changed, atomic: request.atomic ?? false, records: results.length, ...counts },
       },

@@ -74,11 +74,22 @@ export class UnifiedUsersRepository {
   }
 
   /** Share-locks an active (not deleted) registered app, so it cannot be deleted until the transaction ends. */
-  async lockActiveRegistry(manager: EntityManager, registryId: string): Promise<boolean> {
-    const rows = await manager.query('SELECT registry_id FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE', [
-      registryId,
-    ]);
-    return rows.length > 0;
+  /** Locks a live registry; answers its organization, or null when there is no such registry. */
+  async lockActiveRegistry(manager: EntityManager, registryId: string): Promise<{ organizationId: string | null } | null> {
+    const rows: { organizationId: string | null }[] = await manager.query(
+      'SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE',
+      [registryId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The organization of a registry, deleted or not; null for none. */
+  async registryOrganization(manager: EntityManager, registryId: string): Promise<string | null> {
+    const rows: { organizationId: string | null }[] = await manager.query(
+      'SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1',
+      [registryId],
+    );
+    return rows[0]?.organizationId ?? null;
   }
 
   /** Links the user to the app; false when that link exists already. */

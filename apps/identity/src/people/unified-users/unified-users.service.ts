@@ -79,14 +79,17 @@ export class UnifiedUsersService {
   async linkApp(uid: string, registryId: string, actor: Actor): Promise<AppLinkDto> {
     return this.dataSource.transaction(async (manager) => {
       // The registry first, as mirror writes lock it before the users they link.
-      if (!(await this.users.lockActiveRegistry(manager, registryId))) {
-        throw registryNotFound(registryId);
-      }
+      const registry = await this.users.lockActiveRegistry(manager, registryId);
+      if (!registry) throw registryNotFound(registryId);
       const user = await this.lockResolved(manager, uid);
       if (!(await this.users.insertAppLink(manager, user.uid, registryId))) {
         throw appAlreadyLinked(user.uid, registryId);
       }
-      await this.audit.record(actor, { action: 'users.link-app', target: user.uid, detail: { registryId, requestedUid: uid } }, manager);
+      await this.audit.record(
+        actor,
+        { action: 'users.link-app', target: user.uid, organizationId: registry.organizationId, detail: { registryId, requestedUid: uid } },
+        manager,
+      );
       return { registryId, via: 'link' };
     });
   }
@@ -97,7 +100,12 @@ export class UnifiedUsersService {
       if (!(await this.users.deleteAppLink(manager, user.uid, registryId))) {
         throw appNotLinked(user.uid, registryId);
       }
-      await this.audit.record(actor, { action: 'users.unlink-app', target: user.uid, detail: { registryId, requestedUid: uid } }, manager);
+      const organizationId = await this.users.registryOrganization(manager, registryId);
+      await this.audit.record(
+        actor,
+        { action: 'users.unlink-app', target: user.uid, organizationId, detail: { registryId, requestedUid: uid } },
+        manager,
+      );
     });
   }
 

@@ -41,12 +41,13 @@ export class UsersRepository {
    * transaction ends; false when the app does not exist (any more). NO KEY UPDATE, so inserts that
    * merely reference the app (foreign keys) are not held up.
    */
-  async lockRegistry(manager: EntityManager, registryId: string): Promise<boolean> {
-    const rows = await manager.query(
-      'SELECT registry_id FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE',
+  /** Locks a live registry; answers its organization, or null when there is no such registry. */
+  async lockRegistry(manager: EntityManager, registryId: string): Promise<{ organizationId: string | null } | null> {
+    const rows: { organizationId: string | null }[] = await manager.query(
+      'SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE',
       [registryId],
     );
-    return rows.length > 0;
+    return rows[0] ?? null;
   }
 
   async find(id: string): Promise<MirrorRecord | null> {

@@ -22,6 +22,13 @@ import { GrantRevocations } from '../../sign-in/oidc/grant-revocations';
 /** Where a mirror write came from, kept in its audit entry. */
 type WriteSource = 'api' | 'sync';
 
+/** Who writes a registry's records, by which path, and the registry's organization, which their audit entries name. */
+interface RecordWriter {
+  actor: Actor;
+  source: WriteSource;
+  organizationId: string | null;
+}
+
 /** One record of a partner's sync batch: the fields it is to have, or its deletion. */
 export interface MirrorChange {
   index: number;
@@ -59,11 +66,12 @@ export class UsersService {
   async create(request: CreateUserRequestDto, caller: KeyCaller): Promise<UserDto> {
     await this.apps.requireUsable(request.registryId, caller);
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.users.lockRegistry(manager, request.registryId))) throw appNotFound(request.registryId);
+      const registry = await this.users.lockRegistry(manager, request.registryId);
+      if (!registry) throw appNotFound(request.registryId);
       if ((await this.users.findByExternalIds(manager, request.registryId, [request.externalId])).length > 0) {
         throw externalIdTaken(request.registryId, request.externalId);
       }
-      return toUserDto(await this.createRecord(manager, request, actorOf(caller), 'api'));
+      return toUserDto(await this.createRecord(manager, request, { actor: actorOf(caller), source: 'api', ...registry }));
     });
   }
 
@@ -73,14 +81,15 @@ export class UsersService {
     }
     const visible = await this.requireVisible(id, caller);
     return this.dataSource.transaction(async (manager) => {
-      const row = await this.lockedRecord(manager, visible);
+      const { row, organizationId } = await this.lockedRecord(manager, visible);
       const fields: MirrorFields = {
         email: request.email ?? row.email,
         emailVerified: request.emailVerified ?? row.emailVerified,
         displayName: request.displayName ?? row.displayName,
         locale: request.locale ?? row.locale,
       };
-      return toUserDto(hasSameFields(row, fields) ? row : await this.updateRecord(manager, row, fields, actorOf(caller), 'api'));
+      const writer: RecordWriter = { actor: actorOf(caller), source: 'api', organizationId };
+      return toUserDto(hasSameFields(row, fields) ? row : await this.updateRecord(manager, row, fields, writer));
     });
   }
 
@@ -89,7 +98,8 @@ export class UsersService {
     const visible = await this.requireVisible(id, caller);
     await this.subjectChanges.apply(SubjectChange.people(visible.uid), (write) =>
       this.dataSource.transaction(async (manager) => {
-        await this.deleteRecord(manager, await this.lockedRecord(manager, visible), actorOf(caller), 'api', write);
+        const { row, organizationId } = await this.lockedRecord(manager, visible);
+        await this.deleteRecord(manager, row, { actor: actorOf(caller), source: 'api', organizationId }, write);
       }),
     );
   }
@@ -106,12 +116,14 @@ export class UsersService {
     actor: Actor,
     write: SubjectChangeWrite,
   ): Promise<SyncRecordResultDto[]> {
-    if (!(await this.users.lockRegistry(manager, registryId))) throw appNotFound(registryId);
+    const registry = await this.users.lockRegistry(manager, registryId);
+    if (!registry) throw appNotFound(registryId);
+    const writer: RecordWriter = { actor, source: 'sync', ...registry };
     const externalIds = changes.map((change) => change.externalId);
     const current = new Map((await this.users.findByExternalIds(manager, registryId, externalIds)).map((row) => [row.externalId, row]));
     const results: SyncRecordResultDto[] = [];
     for (const change of changes)
-      results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), actor, write));
+      results.push(await this.applyChange(manager, registryId, change, current.get(change.externalId), writer, write));
     return results;
   }
 
@@ -120,20 +132,20 @@ export class UsersService {
     registryId: string,
     { index, externalId, fields, deleted }: MirrorChange,
     row: MirrorRecord | undefined,
-    actor: Actor,
+    writer: RecordWriter,
     write: SubjectChangeWrite,
   ): Promise<SyncRecordResultDto> {
     if (deleted) {
       if (!row) return { index, externalId, outcome: 'unchanged' };
-      await this.deleteRecord(manager, row, actor, 'sync', write);
+      await this.deleteRecord(manager, row, writer, write);
       return { index, externalId, outcome: 'deleted', uid: row.uid };
     }
     if (!row) {
-      const created = await this.createRecord(manager, { registryId, externalId, ...fields }, actor, 'sync');
+      const created = await this.createRecord(manager, { registryId, externalId, ...fields }, writer);
       return { index, externalId, outcome: 'created', uid: created.uid };
     }
     if (hasSameFields(row, fields)) return { index, externalId, outcome: 'unchanged', uid: row.uid };
-    await this.updateRecord(manager, row, fields, actor, 'sync');
+    await this.updateRecord(manager, row, fields, writer);
     return { index, externalId, outcome: 'updated', uid: row.uid };
   }
 
@@ -144,8 +156,7 @@ export class UsersService {
   private async createRecord(
     manager: EntityManager,
     record: MirrorFields & { registryId: string; externalId: string },
-    actor: Actor,
-    source: WriteSource,
+    { actor, source, organizationId }: RecordWriter,
   ): Promise<MirrorRecord> {
     const link = await this.linkUnifiedUser(manager, record);
     const row = await this.users.insert(manager, {
@@ -163,6 +174,7 @@ export class UsersService {
       {
         action: 'users.create',
         target: row.id,
+        organizationId,
         detail: { registryId: row.registryId, externalId: row.externalId, uid: row.uid, unifiedUser: link.kind, source },
       },
       manager,
@@ -175,14 +187,18 @@ export class UsersService {
     manager: EntityManager,
     row: MirrorRecord,
     fields: MirrorFields,
-    actor: Actor,
-    source: WriteSource,
+    { actor, source, organizationId }: RecordWriter,
   ): Promise<MirrorRecord> {
     const updated = await this.users.update(manager, row.id, fields);
     const changed = MIRROR_FIELDS.filter((field) => fieldsOf(row)[field] !== fields[field]);
     await this.audit.record(
       actor,
-      { action: 'users.update', target: row.id, detail: { registryId: row.registryId, externalId: row.externalId, changed, source } },
+      {
+        action: 'users.update',
+        target: row.id,
+        organizationId,
+        detail: { registryId: row.registryId, externalId: row.externalId, changed, source },
+      },
       manager,
     );
     return updated;
@@ -192,8 +208,7 @@ export class UsersService {
   private async deleteRecord(
     manager: EntityManager,
     row: MirrorRecord,
-    actor: Actor,
-    source: WriteSource,
+    { actor, source, organizationId }: RecordWriter,
     write: SubjectChangeWrite,
   ): Promise<void> {
     await this.users.delete(manager, row.id);
@@ -203,6 +218,7 @@ export class UsersService {
       {
         action: 'users.delete',
         target: row.id,
+        organizationId,
         detail: { registryId: row.registryId, externalId: row.externalId, uid: row.uid, unifiedUserDeleted, source },
       },
       manager,
@@ -232,10 +248,11 @@ export class UsersService {
   }
 
   /** The record re-read under the registry lock; 404 when it or its app went away meanwhile. */
-  private async lockedRecord(manager: EntityManager, visible: MirrorRecord): Promise<MirrorRecord> {
-    const locked = (await this.users.lockRegistry(manager, visible.registryId)) ? await this.users.lock(manager, visible.id) : null;
-    if (!locked) throw userNotFound(visible.id);
-    return locked;
+  private async lockedRecord(manager: EntityManager, visible: MirrorRecord): Promise<{ row: MirrorRecord; organizationId: string | null }> {
+    const registry = await this.users.lockRegistry(manager, visible.registryId);
+    const locked = registry ? await this.users.lock(manager, visible.id) : null;
+    if (!registry || !locked) throw userNotFound(visible.id);
+    return { row: locked, organizationId: registry.organizationId };
   }
 
   /** The record, if it exists and its registry is usable by the key; otherwise 404, so ids don't leak. */

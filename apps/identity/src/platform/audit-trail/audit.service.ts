@@ -8,6 +8,8 @@ import { AuditRepository, type AuditEntry, type AuditRecord } from './audit.repo
 export interface AuditEvent {
   action: string;
   target?: string | null;
+  /** The organization the entry concerns (its keys, apps, users, webhooks, roles, a decision on its resources); an organization's key reads these. */
+  organizationId?: string | null;
   outcome?: AuditOutcome;
   detail?: Record<string, unknown>;
 }
@@ -24,6 +26,11 @@ export class AuditService {
   /** Records the event unless one of the same action and target was recorded in the last `windowSeconds` (a bounded trail of a frequent act). */
   recordOncePer(windowSeconds: number, actor: Actor, event: AuditEvent & { target: string }): Promise<boolean> {
     return this.repository.insertUnlessRecent(auditRecord(actor, event), windowSeconds);
+  }
+
+  /** Records the event unless one of the same action and target was ever recorded (the first sighting of something identity learns of more than once). */
+  recordFirst(actor: Actor, event: AuditEvent & { target: string }): Promise<boolean> {
+    return this.repository.insertUnlessRecorded(auditRecord(actor, event));
   }
 
   list(query: AuditQueryDto): Promise<{ items: AuditEntryDto[]; nextCursor: string | null }> {
@@ -44,6 +51,7 @@ function auditRecord(actor: Actor, event: AuditEvent): AuditRecord {
     actorId: actor.id,
     action: event.action,
     target: event.target ?? null,
+    organizationId: event.organizationId ?? null,
     outcome: event.outcome ?? 'success',
     detail: actor.supervisor === undefined ? (event.detail ?? {}) : { ...event.detail, supervisor: actor.supervisor },
     requestId: currentRequestId() ?? null,
@@ -58,6 +66,7 @@ function toAuditEntryDto(entry: AuditEntry): AuditEntryDto {
     actorId: entry.actorId,
     action: entry.action,
     target: entry.target,
+    organizationId: entry.organizationId,
     outcome: entry.outcome,
     detail: entry.detail,
     requestId: entry.requestId,

@@ -20,7 +20,7 @@ import type { AccessTokenRevocation } from './access-token-revocation';
 import type { OidcAccounts } from './oidc-accounts';
 import type { OidcSecrets } from '../../platform/secrets/oidc-secrets';
 import type { OidcStoreRepository } from './oidc-store.repository';
-import { auditProviderAnswers, type ProviderAudit } from './provider-audit';
+import { auditDocumentClients, auditProviderAnswers, type ProviderAudit } from './provider-audit';
 import type { GrantRevocations } from './grant-revocations';
 
 /** Where identity serves the login and consent pages (`SigninController` under the `/v1` prefix). */
@@ -126,6 +126,8 @@ export function createOidcProvider({
           if (problem !== null) throw new errors.InvalidClient(problem);
           return true;
         },
+        // Not a filter: every document the provider accepted is allowed; the first acceptance of a client id is recorded.
+        allowClient: auditDocumentClients(audit),
       },
       registration: registrationPolicy(config),
     },

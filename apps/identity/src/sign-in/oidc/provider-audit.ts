@@ -11,7 +11,7 @@ import { isAgentClient } from './agent-clients';
  */
 export const REFRESH_AUDIT_WINDOW_SECONDS = 60 * 60;
 
-export type ProviderAudit = Pick<AuditService, 'record' | 'recordOncePer'>;
+export type ProviderAudit = Pick<AuditService, 'record' | 'recordOncePer' | 'recordFirst'>;
 
 export interface ClientLike {
   clientId: string;
@@ -117,6 +117,37 @@ async function recordRegistered(audit: ProviderAudit, ctx: KoaContextWithOIDC): 
       },
     },
   );
+}
+
+/** A client known by its metadata document, as the provider holds it once it has fetched and accepted the document. */
+interface DocumentClient extends ClientLike {
+  clientName?: string;
+  redirectUris?: readonly string[];
+}
+
+/** How many document clients a process remembers having recorded: past this, it asks the log again. */
+const REMEMBERED_DOCUMENT_CLIENTS = 10_000;
+
+/**
+ * A client known by its Client ID Metadata Document gets one `clients.register` the first time identity fetches
+ * and accepts its document (the provider asks `allowClient` after every fetch, and for every cached use): anonymous
+ * by the address whose request made identity fetch it, or `system`/`sign-in` when no request is at hand. The log
+ * says whether it was recorded, so replicas and restarts write it once; a process remembers the ids it has seen
+ * recorded, so a client's every later use asks nothing. A failed entry refuses the client, as a registration's does.
+ */
+export function auditDocumentClients(audit: ProviderAudit) {
+  const recorded = new Set<string>();
+  return async (ctx: KoaContextWithOIDC | undefined, client: DocumentClient): Promise<boolean> => {
+    if (recorded.has(client.clientId)) return true;
+    await audit.recordFirst(ctx ? { kind: 'anonymous', id: addressOf(ctx) } : { kind: 'system', id: 'sign-in' }, {
+      action: 'clients.register',
+      target: client.clientId,
+      detail: { clientName: client.clientName ?? null, redirectUris: client.redirectUris ?? [], metadataDocument: true },
+    });
+    if (recorded.size >= REMEMBERED_DOCUMENT_CLIENTS) recorded.clear();
+    recorded.add(client.clientId);
+    return true;
+  };
 }
 
 /** The address Express sees (it follows only TRUSTED_PROXY_HOPS proxies), as the rest of identity's anonymous entries. */

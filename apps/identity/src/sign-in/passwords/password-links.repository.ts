@@ -25,12 +25,17 @@ export class PasswordLinksRepository {
    * Holds the issuing key and the record's app until the transaction ends, so a revocation or a deletion
    * committing meanwhile waits and then voids the new link too; false when either is gone already.
    */
-  async lockIssuer(manager: EntityManager, keyId: string, registryId: string): Promise<{ keyLive: boolean; appLive: boolean }> {
+  async lockIssuer(
+    manager: EntityManager,
+    keyId: string,
+    registryId: string,
+  ): Promise<{ keyLive: boolean; appLive: boolean; organizationId: string | null }> {
     const keys: unknown[] = await manager.query('SELECT 1 FROM api_key WHERE id = $1 AND revoked_at IS NULL FOR SHARE', [keyId]);
-    const apps: unknown[] = await manager.query('SELECT 1 FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE', [
-      registryId,
-    ]);
-    return { keyLive: keys.length > 0, appLive: apps.length > 0 };
+    const apps: { organizationId: string | null }[] = await manager.query(
+      'SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE',
+      [registryId],
+    );
+    return { keyLive: keys.length > 0, appLive: apps.length > 0, organizationId: apps[0]?.organizationId ?? null };
   }
 
   /**

@@ -95,7 +95,11 @@ export class PasswordsService {
         ttlSeconds: this.config.PASSWORD_SETUP_TTL_SECONDS,
         registryId: record.registryId,
       });
-      await this.audit.record(actorOf(caller), { action: 'users.password-setup', target: user.uid, detail: { userId: mirrorId } }, manager);
+      await this.audit.record(
+        actorOf(caller),
+        { action: 'users.password-setup', target: user.uid, organizationId: issuer.organizationId, detail: { userId: mirrorId } },
+        manager,
+      );
       return inserted;
     });
     const setupUrl = `${this.config.publicOrigin}/${PASSWORD_SETUP_PATH}/${token}`;

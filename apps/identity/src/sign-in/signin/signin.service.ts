@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ErrorCode, type Locale } from '@stdreg/contracts';
@@ -223,13 +224,21 @@ export class SigninService {
     if (asked.oidcScope.length) grant.addOIDCScope(asked.oidcScope.join(' '));
     if (asked.oidcClaims.length) grant.addOIDCClaims(asked.oidcClaims);
     for (const [indicator, scopes] of Object.entries(asked.resourceScopes)) grant.addResourceScope(indicator, scopes.join(' '));
+    // A new grant's id is chosen here (as the provider would: 256 random bits) rather than by its save, so the entry names it.
+    if (!existing) grant.jti = randomBytes(32).toString('base64url');
     // The provider stores the grant outside identity's transactions: the entry comes first, so no grant is without one.
-    await this.recordConsent(details, 'success');
+    await this.recordConsent(details, 'success', grant.jti);
     return grant.save();
   }
 
-  /** A person's answer on the consent page: what they let the client (an agent's, or a partner app) do, or that they refused. */
-  private async recordConsent(details: InteractionDetails, outcome: 'success' | 'denied'): Promise<void> {
+  /**
+   * A person's answer on the consent page: what they let the client (an agent's, or a partner app) do, or that they
+   * refused. A consent's target is the grant it created or widened (`?target=<grant>` then tells the grant's whole
+   * story, from consent to revocation); a refusal, which creates nothing, names the client.
+   */
+  private async recordConsent(details: InteractionDetails, outcome: 'success', grantId: string): Promise<void>;
+  private async recordConsent(details: InteractionDetails, outcome: 'denied'): Promise<void>;
+  private async recordConsent(details: InteractionDetails, outcome: 'success' | 'denied', grantId?: string): Promise<void> {
     const accountId = details.session?.accountId;
     const clientId = details.params['client_id'];
     if (!accountId || typeof clientId !== 'string') return;
@@ -239,9 +248,15 @@ export class SigninService {
       { kind: 'human', id: accountId },
       {
         action: 'signin.consent',
-        target: clientId,
+        target: grantId ?? clientId,
         outcome,
-        detail: { agentClient: client ? isAgentClient(client) : false, scope: oidcScope, resourceScopes },
+        detail: {
+          clientId,
+          ...(grantId === undefined ? {} : { grantId }),
+          agentClient: client ? isAgentClient(client) : false,
+          scope: oidcScope,
+          resourceScopes,
+        },
       },
     );
   }

@@ -42,7 +42,7 @@ INSERT INTO api_key (id, name, class, organization_id, max_apps, agent_superviso
 INSERT INTO api_key_secret (prefix, key_id, secret_hash) VALUES ($1, $2, $3);
 
 -- KeysRepository.lock
-SELECT revoked_at AS "revokedAt", class AS "keyClass" FROM api_key WHERE id = $1 FOR UPDATE;
+SELECT revoked_at AS "revokedAt", class AS "keyClass", organization_id AS "organizationId" FROM api_key WHERE id = $1 FOR UPDATE;
 
 -- KeysRepository.expireCurrentSecret
 UPDATE api_key_secret SET expires_at = now() WHERE key_id = $1 AND expires_at > now();

@@ -25,7 +25,10 @@ ORDER BY "registryId", via;
 SELECT id, uid, role, organization_id AS "organizationId", granted_at AS "grantedAt" FROM role_binding WHERE uid = $1 ORDER BY id;
 
 -- UnifiedUsersRepository.lockActiveRegistry
-SELECT registry_id FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE;
+SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE;
+
+-- UnifiedUsersRepository.registryOrganization
+SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1;
 
 -- UnifiedUsersRepository.insertAppLink
 INSERT INTO app_link (uid, registry_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING registry_id;

@@ -4,7 +4,7 @@
 -- PasswordLinksRepository.lockIssuer
 SELECT 1 FROM api_key WHERE id = $1 AND revoked_at IS NULL FOR SHARE;
 
-SELECT 1 FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE;
+SELECT organization_id AS "organizationId" FROM registered_app WHERE registry_id = $1 AND deleted_at IS NULL FOR SHARE;
 
 -- PasswordLinksRepository.insert
 SELECT pg_advisory_xact_lock(hashtextextended('password-links:' || $1, 0));
