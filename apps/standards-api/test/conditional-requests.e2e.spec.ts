@@ -103,6 +103,9 @@ describe('a registry read', () => {
       expect([refused.headers['cache-control'], refused.headers['etag']]).toEqual(['no-store', undefined]);
     }
     await request(api.server).get(registry(path)).set('If-Match', '"other", *').expect(412);
+    // A representation not yet built (its records read from the database first) is refused the same way.
+    const unread = await request(api.server).get(registry('/terms?limit=3&lang=zh-Hans')).set('If-Match', '"other"');
+    expect([unread.status, unread.body.domainCode]).toEqual([412, 'registry.changed']);
     for (const value of [etag, `"other", ${etag}`, '*']) {
       const served = await request(api.server).get(registry(path)).set('If-Match', value);
       expect([value, served.status]).toEqual([value, 200]);
