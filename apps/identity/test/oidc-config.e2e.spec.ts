@@ -36,6 +36,24 @@ describe('the OpenID Provider behind a proxy', () => {
     expect(body.jwks_uri).toBe('https://id.example.com/oidc/jwks');
   });
 
+  it('sends no entity tag on its discovery documents and keys: a tag in If-None-Match changes nothing, HEAD agrees with GET', async () => {
+    const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'id.example.com' };
+    const get = (path: string) => request(identity.server).get(path).set(forwarded);
+    for (const path of ['/oidc/.well-known/openid-configuration', '/.well-known/oauth-authorization-server/oidc', '/oidc/jwks']) {
+      const ok = await get(path).expect(200);
+      expect([path, ok.headers['etag'], ok.headers['last-modified']]).toEqual([path, undefined, undefined]);
+      const conditional = await get(path).set({ 'If-None-Match': '"x", W/"y"', 'If-Modified-Since': new Date().toUTCString() });
+      expect([path, conditional.status, conditional.body]).toEqual([path, 200, ok.body]);
+      const head = await request(identity.server).head(path).set(forwarded).expect(200);
+      expect([path, head.headers['content-length'], head.headers['cache-control'], head.text]).toEqual([
+        path,
+        ok.headers['content-length'],
+        ok.headers['cache-control'],
+        undefined,
+      ]);
+    }
+  });
+
   it('answers RFC 8414’s metadata outside the issuer path with the same public URLs', async () => {
     const { body } = await request(identity.server)
       .get('/.well-known/oauth-authorization-server/oidc')

@@ -33,6 +33,35 @@ describe('the gateway as an OAuth protected resource (RFC 9728)', () => {
     }
   });
 
+  it('has no entity tag: a tag in If-None-Match changes nothing, * is a 304 with the headers of the 200, HEAD agrees', async () => {
+    const gateway = await startGateway({});
+    try {
+      const path = METADATA_PATHS[0]!;
+      const ok = await request(gateway.url).get(path).expect(200);
+      expect(ok.headers['etag']).toBeUndefined();
+      expect(ok.headers['last-modified']).toBeUndefined();
+      for (const headers of [
+        { 'If-None-Match': '"x"' },
+        { 'If-None-Match': 'W/"x", "y"' },
+        { 'If-Modified-Since': new Date().toUTCString() },
+      ]) {
+        const answer = await request(gateway.url).get(path).set(headers);
+        expect([headers, answer.status]).toEqual([headers, 200]);
+      }
+      // RFC 9110 section 13.1.2: * is false when a current representation exists, so a GET is answered 304.
+      const notModified = await request(gateway.url).get(path).set('If-None-Match', '*').expect(304);
+      expect([notModified.headers['cache-control'], notModified.text]).toEqual(['public, max-age=300', '']);
+      const head = await request(gateway.url).head(path).expect(200);
+      expect([head.headers['content-length'], head.headers['cache-control'], head.text]).toEqual([
+        ok.headers['content-length'],
+        'public, max-age=300',
+        undefined,
+      ]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it("is found by the MCP SDK's discovery from the MCP URL, and names that URL as the resource by default", async () => {
     const gateway = await startGateway({});
     try {

@@ -67,6 +67,7 @@ async function registryReads(): Promise<void> {
   for (const path of reads) {
     const answer = await http.get(`${path}?lang=zh-Hans`).expect(200);
     await http.get(`${path}?lang=zh-Hans`).set('If-None-Match', answer.headers['etag']!).expect(304);
+    await http.get(`${path}?lang=zh-Hans`).set('If-Match', `W/${answer.headers['etag']!}`).expect(412);
   }
   for (const path of [
     '/api/v2/standards/NOPE',
@@ -141,6 +142,9 @@ async function projectWork(): Promise<void> {
     .send({ fromScenarioId: randomUUID(), name: 'Lost' })
     .expect(404);
   const scenario = await http.get(`/api/v2/operating-scenarios/${branch.body.id}`).set(member).expect(200);
+  await http.get(`/api/v2/operating-scenarios/${branch.body.id}`).set(member).set('If-None-Match', scenario.headers['etag']!).expect(304);
+  await http.get(`/api/v2/operating-scenarios/${branch.body.id}`).set(member).set('If-Match', '"stale"').expect(412);
+  await http.patch(`/api/v2/operating-scenarios/${branch.body.id}`).set(member).set('If-None-Match', '*').send({ periods: [] }).expect(412);
   await http
     .patch(`/api/v2/operating-scenarios/${branch.body.id}`)
     .set(member)

@@ -9,5 +9,6 @@ export function ApiRegistryErrors(): ClassDecorator {
     ApiBadRequestResponse({ description: 'A malformed query parameter (named in errors)', type: ProblemDetailsDto }),
     ApiNotFoundResponse({ description: 'No such id or version', type: ProblemDetailsDto }),
     ApiResponse({ status: 304, description: 'Not modified (If-None-Match matched the ETag)' }),
+    ApiResponse({ status: 412, description: 'If-Match does not name the ETag (strong comparison)', type: ProblemDetailsDto }),
   );
 }

@@ -13,3 +13,6 @@ export const conflictingPolicyQuery = (): DomainError =>
       { field: 'at', message: 'at cannot be combined with version' },
     ],
   });
+
+export const registryChanged = (etag: string): DomainError =>
+  DomainError.of('registry.changed', `If-Match names no current representation: its ETag is now ${etag}.`);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Locale } from '@stdreg/contracts';
+import { evaluatePreconditions, preconditionsOf } from '../conditional-requests/preconditions';
+import { registryChanged } from './registry.errors';
 
 /** A response serialized once: its bytes, its strong ETag and the language it is in. */
 export interface Representation {
@@ -80,13 +82,18 @@ export class RepresentationCache {
 
 const CACHE_CONTROL = 'public, max-age=60';
 
-/** Writes a representation, or 304 when If-None-Match already names it (weak comparison, RFC 9110). */
+/**
+ * Writes a representation, or 304 when If-None-Match names it (weak comparison), or refuses with 412 when
+ * If-Match does not name it (strong comparison), as RFC 9110 section 13.2.2 orders them.
+ */
 export function sendRepresentation(response: ServerResponse, representation: Representation): void {
+  const outcome = evaluatePreconditions(response.req.method ?? 'GET', preconditionsOf(response.req.headers), representation.etag);
+  if (outcome === 'if-match-failed' || outcome === 'if-none-match-failed') throw registryChanged(representation.etag);
   response.setHeader('ETag', representation.etag);
   response.setHeader('Cache-Control', CACHE_CONTROL);
   response.setHeader('Vary', 'Accept-Language');
   if (representation.contentLanguage) response.setHeader('Content-Language', representation.contentLanguage);
-  if (matchesIfNoneMatch(response.req.headers['if-none-match'], representation.etag)) {
+  if (outcome === 'not-modified') {
     response.statusCode = 304;
     response.end();
     return;
@@ -101,10 +108,4 @@ export function sendRepresentation(response: ServerResponse, representation: Rep
 export function sendWhenReady(response: ServerResponse, representation: Representation | Promise<Representation>): void | Promise<void> {
   if (representation instanceof Promise) return representation.then((ready) => sendRepresentation(response, ready));
   sendRepresentation(response, representation);
-}
-
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

@@ -18,6 +18,12 @@ export function invalidScenario(errors: ScenarioError[], field: string): DomainE
 export const staleScenario = (etag: string) =>
   DomainError.of('scenarios.changed', `The scenario has changed: its ETag is now ${etag}. Read it again and reapply your change.`);
 
+export const scenarioNotChanged = (etag: string) =>
+  DomainError.of(
+    'scenarios.not_changed',
+    `If-None-Match names the scenario's current revision (its ETag is ${etag}) or is *: nothing was changed.`,
+  );
+
 export const templateUnknown = (templateVersion: string) =>
   DomainError.of('split_projects.template_unknown', `The registry has no split template ${templateVersion}.`, {
     errors: [{ field: 'templateVersion', message: 'templateVersion must name a split template of the registry' }],

@@ -10,6 +10,7 @@ import {
 import { keysetPage, uuidv7 } from '@stdreg/server-kit';
 import { applyMergePatch, canonicalJson, rulesDigest, validateScenario, type ScenarioContent } from '@stdreg/split-engine';
 import { actorOf, type Caller } from '../callers/caller';
+import { evaluatePreconditions, type Preconditions } from '../conditional-requests/preconditions';
 import { RegistryService } from '../registry/registry.service';
 import { WriteAudit } from '../write-audit/write-audit.service';
 import { PartnerEventsService } from '../events/events.service';
@@ -24,6 +25,7 @@ import {
   revisionNotFound,
   scenarioLimitReached,
   scenarioNotFound,
+  scenarioNotChanged,
   staleScenario,
   templateUnknown,
 } from './split-projects.errors';
@@ -169,11 +171,12 @@ export class SplitProjectsService {
 
   /**
    * Applies a JSON Merge Patch to the current revision's content and stores the valid result as the
-   * next revision, under the scenario's row lock; a stale If-Match is refused and nothing is stored.
+   * next revision, under the scenario's row lock; a stale If-Match, or an If-None-Match naming the current
+   * revision, is refused and nothing is stored.
    * A result whose canonical form is the current revision's appends nothing: no revision, audit entry
    * or event, and the current revision is the answer.
    */
-  async revise(id: string, patch: unknown, ifMatch: string | undefined, auth: Caller): Promise<OperatingScenarioDto> {
+  async revise(id: string, patch: unknown, preconditions: Preconditions, auth: Caller): Promise<OperatingScenarioDto> {
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
       throw patchNotObject();
     }
@@ -181,7 +184,9 @@ export class SplitProjectsService {
       const scenario = await this.projects.lockScenario(manager, auth.organizationId, id);
       if (!scenario) throw scenarioNotFound(id);
       const etag = scenarioEtag(scenario.id, scenario.currentRevision);
-      if (ifMatch !== undefined && !ifMatchAccepts(ifMatch, etag)) throw staleScenario(etag);
+      const outcome = evaluatePreconditions('PATCH', preconditions, etag);
+      if (outcome === 'if-match-failed') throw staleScenario(etag);
+      if (outcome === 'if-none-match-failed') throw scenarioNotChanged(etag);
       const current = (await this.projects.findRevision(id, scenario.currentRevision, manager))!;
       const project = (await this.projects.findProject(auth.organizationId, scenario.projectId, manager))!;
       const next = this.validContent(applyMergePatch(current.content, patch), 'content', project.currency);
@@ -238,10 +243,6 @@ export class SplitProjectsService {
 
 export function scenarioEtag(scenarioId: string, revision: number): string {
   return `"${scenarioId}.${revision}"`;
-}
-
-function ifMatchAccepts(header: string, etag: string): boolean {
-  return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim() === etag);
 }
 
 function revisionOf(scenarioId: string, revision: number, content: ScenarioContent, auth: Caller): NewScenarioRevision {
