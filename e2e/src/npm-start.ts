@@ -19,6 +19,11 @@ export interface NpmStartPlatform extends PlatformUrls {
   databaseSocketDirs(): Promise<string[]>;
   /** Stops `npm start` (all three services, as Ctrl-C does) and starts it again on the same ports and DATA_DIR. */
   restart(): Promise<void>;
+  /** The README's cold backup: stops `npm start` as Ctrl-C does, copies DATA_DIR to `to` (`cp -a`), starts it again. */
+  coldBackup(to: string): Promise<void>;
+  /** Its DATA_DIR and ports, to start another `npm start` like it (e.g. on a restored copy of DATA_DIR). */
+  dataDir: string;
+  ports: NpmStartPorts;
   /** Under `underShell`: kills the shell npm would have run it in (SIGKILL), passing nothing on to it. */
   killShell(): void;
   /**
@@ -34,7 +39,17 @@ export interface NpmStartPlatform extends PlatformUrls {
   stop(): Promise<void>;
 }
 
+export interface NpmStartPorts {
+  identity: number;
+  'standards-api': number;
+  'mcp-gateway': number;
+}
+
 export interface NpmStartOptions {
+  /** An existing DATA_DIR to start on (e.g. one restored from a backup), left in place at stop; a new one otherwise. */
+  dataDir?: string;
+  /** The ports to listen on (e.g. those of the platform a backup came from, whose issuer URL names them); free ones otherwise. */
+  ports?: NpmStartPorts;
   /** Run under `sh -c` as npm runs a script, the shell staying its parent (as npm's does). */
   underShell?: boolean;
   /** Where everything `npm start` prints is also written (appended), its services' logs included. */
@@ -45,10 +60,10 @@ export interface NpmStartOptions {
 export async function startWithNpmStart(env: Record<string, string> = {}, options: NpmStartOptions = {}): Promise<NpmStartPlatform> {
   for (const service of SERVICES) builtArtifact(service);
   const root = await mkdtemp(path.join(tmpdir(), 'stdreg-npm-start-'));
-  const dataDir = path.join(root, 'data');
+  const dataDir = options.dataDir ?? path.join(root, 'data');
   const tmp = path.join(root, 'tmp');
   await mkdir(tmp);
-  const ports = { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
+  const ports = options.ports ?? { identity: await freePort(), 'standards-api': await freePort(), 'mcp-gateway': await freePort() };
   const childEnv = {
     PATH: process.env['PATH'] ?? '',
     TMPDIR: tmp,
@@ -92,6 +107,16 @@ export async function startWithNpmStart(env: Record<string, string> = {}, option
       const again = await running.ready;
       if (!again.ok) throw new Error(again.problem);
     },
+    coldBackup: async (to) => {
+      await running.stop();
+      const copied = spawnSync('cp', ['-a', dataDir, to], { encoding: 'utf8' });
+      if (copied.status !== 0) throw new Error(`copying DATA_DIR failed: ${copied.stderr}`);
+      running = await launch(childEnv, options);
+      const again = await running.ready;
+      if (!again.ok) throw new Error(again.problem);
+    },
+    dataDir,
+    ports,
     databaseSocketDirs: socketDirs,
     killShell: () => running.killShell(),
     stopAsGroup: (afterMs) => running.stopAsGroup(afterMs),

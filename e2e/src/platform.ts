@@ -34,6 +34,12 @@ export interface Platform {
   restarts: Service[];
   /** Restarts `restarts` on their ports, data and databases; resolves when they are ready again. */
   restart(): Promise<void>;
+  /**
+   * On a server only: stops all three services and starts them again on their ports, data folders and settings,
+   * with `databases` in place of identity's and standards-api's (e.g. copies restored from a backup) and
+   * `identitySettings` added to identity's (e.g. another DATA_DIR).
+   */
+  restartOnDatabases?(databases: Record<'identity' | 'standards-api', string>, identitySettings?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -143,6 +149,15 @@ async function startOnDatabaseServer(extra: Record<string, string>, logFile: str
       restart: async () => {
         await running.get('identity')!.stop();
         running.set('identity', await startBuiltService('identity', ports.identity, env.identity, logFile ? { logFile } : {}));
+      },
+      restartOnDatabases: async (databases, identitySettings = {}) => {
+        await Promise.all([...running.values()].map((service) => service.stop()));
+        running.clear();
+        Object.assign(env.identity, identitySettings);
+        env.identity.DATABASE_URL = databases.identity;
+        env['standards-api'].DATABASE_URL = databases['standards-api'];
+        for (const service of SERVICES)
+          running.set(service, await startBuiltService(service, ports[service], env[service], logFile ? { logFile } : {}));
       },
       stop,
     };

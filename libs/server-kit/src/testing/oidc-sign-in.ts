@@ -30,6 +30,16 @@ export async function signInWithForms(
   password: string,
   authorizationParameters: Record<string, string> = {},
 ): Promise<string> {
+  return (await signInForTokens(client, email, password, authorizationParameters)).accessToken;
+}
+
+/** As signInWithForms, answering the ID token beside the access token. */
+export async function signInForTokens(
+  client: RelyingPartyClient,
+  email: string,
+  password: string,
+  authorizationParameters: Record<string, string> = {},
+): Promise<{ accessToken: string; idToken: string }> {
   const config = await oidc.discovery(
     new URL(`${client.identityUrl}/oidc`),
     client.clientId,
@@ -62,7 +72,7 @@ export async function signInWithForms(
     { pkceCodeVerifier: verifier, idTokenExpected: true },
     { resource: STANDARDS_API_AUDIENCE },
   );
-  return tokens.access_token;
+  return { accessToken: tokens.access_token, idToken: tokens.id_token! };
 }
 
 /**

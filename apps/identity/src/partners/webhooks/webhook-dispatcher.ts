@@ -7,7 +7,7 @@ import { JsonLogger, PollingLoop, uuidv7 } from '@stdreg/server-kit';
 import { AuditService } from '../../platform/audit-trail/audit.service';
 import { IdentityConfig } from '../../platform/config/identity.config';
 import { PartnerEventsService } from '../../platform/outbox/events.service';
-import { ClientSecretSealer } from '../../platform/secrets/client-secret-sealer';
+import { ClientSecretSealer, webhookEndpointSealContext } from '../../platform/secrets/client-secret-sealer';
 import { nextAttemptAt, RETRY_AFTER_STATUSES } from './retry-schedule';
 import { signatureHeader, WebhookTransport, type SendResult } from './webhook-transport';
 import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository';
@@ -31,9 +31,7 @@ export interface DispatchRound {
 }
 
 /** The sealing context of an endpoint's secrets: a secret sealed for one endpoint opens for no other. */
-export function secretContext(endpointId: string): string {
-  return `webhook-endpoint:${endpointId}`;
-}
+export const secretContext = webhookEndpointSealContext;
 
 /**
  * Delivers the outbox: fans each event out to the endpoints subscribed to it (one delivery each), then

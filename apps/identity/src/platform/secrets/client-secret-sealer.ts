@@ -5,6 +5,11 @@ import { OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** What a webhook endpoint's signing secret is sealed for (its binding). */
+export function webhookEndpointSealContext(endpointId: string): string {
+  return `webhook-endpoint:${endpointId}`;
+}
+
 /**
  * Client secrets sealed at rest (AES-256-GCM, bound to the client id): the provider compares the
  * secret a client presents with the registered one itself, so identity must be able to read it back.

@@ -4,8 +4,13 @@ import { IdentityConfig } from '../config/identity.config';
 import { ClientSecretSealer } from './client-secret-sealer';
 import { loadOidcSecrets, OIDC_SECRETS, type OidcSecrets } from './oidc-secrets';
 import { IdentityConfigModule } from '../config/identity-config.module';
+import { SealedSecretsRepository } from './sealed-secrets.repository';
+import { SealingKeyCheck } from './sealing-key-check';
 
-/** The sign-in secrets, loaded (or made for development) once at start; app registration seals client secrets with them. */
+/**
+ * The sign-in secrets, loaded (or made for development) once at start; app registration seals client secrets with them,
+ * and the start stops when they do not open the secrets the database holds sealed.
+ */
 @Module({
   imports: [IdentityConfigModule],
   providers: [
@@ -26,6 +31,8 @@ import { IdentityConfigModule } from '../config/identity-config.module';
       inject: [IdentityConfig, JsonLogger],
     },
     ClientSecretSealer,
+    SealedSecretsRepository,
+    SealingKeyCheck,
   ],
   exports: [OIDC_SECRETS, ClientSecretSealer],
 })
