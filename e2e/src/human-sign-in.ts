@@ -66,7 +66,7 @@ export async function setPasswordAndSignIn(story: Story, partner: Partner, email
   await page.getByLabel('New password').fill(PASSWORD);
   await page.getByLabel('Repeat the password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password' }).click();
-  await page.getByText('Your password is set').waitFor();
+  await page.getByRole('status').filter({ hasText: 'Your password is set.' }).waitFor();
   story.step('password set through the single-use link', { actor: `user ${user.uid}` });
 
   const issuer = new URL(`${identityUrl}/oidc`);
