@@ -23,7 +23,7 @@ export interface PasswordContext {
 
 /**
  * Fewer guesses than this, as zxcvbn-ts counts them with the person's own words added (its scores 0 to 2), and the
- * password is refused: about three hours for one machine against a stolen scrypt hash, a few days' spraying online.
+ * password is refused: about three hours for one machine trying 10^4 a second against a stolen scrypt hash.
  */
 export const MIN_GUESSES = 1e8;
 /**
