@@ -74,7 +74,7 @@ const EN = {
   newPassword: 'New password',
   confirmPassword: 'Repeat the password',
   passwordRules: (min: number) =>
-    `At least ${min} characters (spaces in a row count as one), at least 5 of them different; not containing your email address.`,
+    `At least ${min} characters (spaces in a row count as one), at least 5 of them different; not containing your email address; not a common or easily guessed password.`,
   setPassword: 'Set password',
   passwordSetTitle: 'Your password is set',
   passwordSet: 'Your password is set. You can now sign in.',
@@ -91,6 +91,19 @@ const EN = {
     too_long: () => 'The password must have at most 128 characters.',
     contains_email: () => 'The password must not contain your email address.',
     too_simple: () => 'The password must use at least 5 different characters.',
+    common_password: () =>
+      'This password is too easy to guess: it is, or is built on, a password many people use. Choose another, for example a few words that do not belong together.',
+    common_words: () =>
+      'This password is too easy to guess: it is made of common words with little else. Add more words, or choose words that do not belong together.',
+    personal_words: () =>
+      'This password is too easy to guess: it is built on your name or email address, or on the name of the app or of this site. Choose one without them.',
+    repeated_characters: () =>
+      'This password is too easy to guess: it repeats a character or a group of characters (like aaaa or abcabc). Choose another.',
+    sequential_characters: () =>
+      'This password is too easy to guess: it runs through characters in order or keys side by side (like 1234, abcd or qwerty). Choose another.',
+    date: () =>
+      'This password is too easy to guess: it is built on a date or a year. Choose another, for example a few words that do not belong together.',
+    easy_to_guess: () => 'This password is too easy to guess. Choose another, for example a few words that do not belong together.',
   },
   errorTitle: 'Sign-in could not continue',
   errorBack: 'Go back to the app you came from and start again.',
@@ -167,7 +180,8 @@ const ZH_HANS: Texts = {
   setPasswordIntro: (email: string) => `为 ${email} 设置密码。`,
   newPassword: '新密码',
   confirmPassword: '再次输入密码',
-  passwordRules: (min: number) => `至少 ${min} 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址。`,
+  passwordRules: (min: number) =>
+    `至少 ${min} 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址；不能是常见或容易被猜到的密码。`,
   setPassword: '设置密码',
   passwordSetTitle: '密码已设置',
   passwordSet: '密码已设置。现在可以登录了。',
@@ -184,6 +198,13 @@ const ZH_HANS: Texts = {
     too_long: () => '密码最多 128 个字符。',
     contains_email: () => '密码不能包含您的电子邮件地址。',
     too_simple: () => '密码至少需要使用 5 个不同的字符。',
+    common_password: () => '此密码太容易被猜到：它就是或基于许多人使用的密码。请换一个，例如几个互不相关的词。',
+    common_words: () => '此密码太容易被猜到：它几乎只由常见单词组成。请多加几个词，或选择互不相关的词。',
+    personal_words: () => '此密码太容易被猜到：它基于您的姓名或电子邮件地址，或该应用或本网站的名称。请换一个不含这些内容的密码。',
+    repeated_characters: () => '此密码太容易被猜到：它重复同一个字符或同一组字符（例如 aaaa 或 abcabc）。请换一个。',
+    sequential_characters: () => '此密码太容易被猜到：它由按顺序排列的字符或键盘上相邻的按键组成（例如 1234、abcd 或 qwerty）。请换一个。',
+    date: () => '此密码太容易被猜到：它基于日期或年份。请换一个，例如几个互不相关的词。',
+    easy_to_guess: () => '此密码太容易被猜到。请换一个，例如几个互不相关的词。',
   },
   errorTitle: '无法继续登录',
   errorBack: '请返回您来自的应用并重新开始。',

@@ -5,6 +5,7 @@ import { formBodyMiddleware } from '../pages/form-body.middleware';
 import { UnifiedUsersModule } from '../../people/unified-users/unified-users.module';
 import { UsersModule } from '../../people/users/users.module';
 import { PasswordHasher } from './password-hash';
+import { PasswordPolicy } from './password-policy';
 import { PasswordLinksModule } from './password-links.module';
 import { OidcModule } from '../oidc/oidc.module';
 import { SubjectChangesModule } from '../../access/subject-changes/subject-changes.module';
@@ -27,7 +28,7 @@ import { IdentityConfigModule } from '../../platform/config/identity-config.modu
     SubjectChangesModule,
   ],
   controllers: [PasswordsController, PasswordPagesController],
-  providers: [PasswordHasher, PasswordsRepository, PasswordsService, PasswordPagesService],
+  providers: [PasswordHasher, PasswordPolicy, PasswordsRepository, PasswordsService, PasswordPagesService],
   exports: [PasswordsService],
 })
 export class PasswordsModule implements NestModule {

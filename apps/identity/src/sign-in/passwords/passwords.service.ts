@@ -11,7 +11,7 @@ import { UsersService } from '../../people/users/users.service';
 import { userNotFound } from '../../people/users/users.errors';
 import { registeringKeyRevoked } from '../../partners/registered-apps/registered-apps.errors';
 import { PasswordHasher } from './password-hash';
-import { passwordProblem, type PasswordProblem } from './password-policy';
+import { PasswordPolicy, type PasswordProblem } from './password-policy';
 import { loginEmailTaken, noUnifiedUser, userSharedWithOtherApps } from './passwords.errors';
 import { PasswordLinksRepository, type PasswordSetup } from './password-links.repository';
 import { PasswordsRepository, type SetupApp } from './passwords.repository';
@@ -52,6 +52,7 @@ export class PasswordsService {
     private readonly dataSource: DataSource,
     private readonly passwords: PasswordsRepository,
     private readonly hasher: PasswordHasher,
+    private readonly policy: PasswordPolicy,
     private readonly links: PasswordLinksRepository,
     private readonly users: UsersService,
     private readonly unifiedUsers: UnifiedUsersService,
@@ -122,12 +123,17 @@ export class PasswordsService {
     const setup = await this.findUsableSetup(token);
     if (!setup) return { kind: 'invalid_link' };
     if (password !== confirmation) return { kind: 'rejected', problem: 'mismatch' };
-    const problem = passwordProblem(password, setup.loginEmail);
+    // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
+    const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
+    const user = await this.unifiedUsers.findResolved(setup.uid);
+    const problem = this.policy.problem(password, {
+      email: setup.loginEmail,
+      names: [user?.displayName, app?.name],
+      host: new URL(this.config.publicOrigin).hostname,
+    });
     if (problem) return { kind: 'rejected', problem };
     if (await this.passwords.loginEmailTakenByOther(setup.loginEmail, setup.uid)) return { kind: 'rejected', problem: 'email_taken' };
     const hash = await this.hasher.hash(password);
-    // Read before the link is spent: a failure here leaves it usable, not a password set behind an error page.
-    const app = setup.registryId ? await this.passwords.setupApp(setup.registryId) : null;
     // A password set again (a reset) ends the person's sign-ins made with the one before: whoever knew it keeps no
     // session, refresh token or access token. The answer waits until no replica relies on an ended grant.
     const outcome = await this.subjectChanges.apply(
