@@ -126,9 +126,9 @@ describe('discarding a draft split project', () => {
     expect(refused.body).toMatchObject({ code: 'conflict', domainCode: 'split_projects.not_a_draft' });
     expect(await discardedAt(project.id)).toBeNull();
     await request(api.server).get(`/api/v2/split-projects/${project.id}`).set(member(org)).expect(200);
-    expect(await sql(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'split_project.discarded' AND organization_id = $1`, [org])).toEqual([
-      { n: 0 },
-    ]);
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'split_project.discarded' AND organization_id = $1`, [org]),
+    ).toEqual([{ n: 0 }]);
   });
 
   it('lets an agent or a key discard only the drafts it created, and a person any draft of the organization', async () => {
@@ -193,9 +193,9 @@ describe('discarding a draft split project', () => {
     expect(
       await sql(`SELECT count(*)::int AS n FROM write_audit WHERE action = 'split-project.discard' AND target = $1`, [project.id]),
     ).toEqual([{ n: 1 }]);
-    expect(await sql(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'split_project.discarded' AND organization_id = $1`, [org])).toEqual([
-      { n: 1 },
-    ]);
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'split_project.discarded' AND organization_id = $1`, [org]),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('lets only one of a discard and an activation of one draft happen, whichever comes first', async () => {

@@ -72,7 +72,10 @@ export class SplitProjectsController {
       'Nothing is deleted: the project is marked, the write audit and a `split_project.discarded` event say who discarded it. ' +
       'Discarding a discarded project again answers the first discard and changes nothing.',
   })
-  @ApiOkResponse({ type: DiscardedSplitProjectDto })
+  @ApiOkResponse({
+    type: DiscardedSplitProjectDto,
+    description: 'The discarded project, who discarded it and when (a repeat answers the first discard)',
+  })
   @ApiForbiddenResponse({
     description:
       'identity denied split-project:draft, or an agent or a key asked to discard a draft it did not create (split_projects.discard_not_yours)',

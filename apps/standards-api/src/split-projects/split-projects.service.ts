@@ -106,7 +106,10 @@ export class SplitProjectsService {
       if (!project) throw projectNotFound(id);
       if (auth.subject.kind !== 'human' && project.createdBy !== actorOf(auth)) return { refused: true as const };
       if (project.discardedAt !== null && project.discardedBy !== null)
-        return { refused: false as const, dto: toDiscardedDto(project, { discardedAt: project.discardedAt, discardedBy: project.discardedBy }) };
+        return {
+          refused: false as const,
+          dto: toDiscardedDto(project, { discardedAt: project.discardedAt, discardedBy: project.discardedBy }),
+        };
       if (await this.projects.hasRuleVersion(manager, id)) throw notADraft(id);
       const discard = await this.projects.markDiscarded(manager, id, actorOf(auth));
       await this.audit.record(manager, auth, 'split-project.discard', id, {});

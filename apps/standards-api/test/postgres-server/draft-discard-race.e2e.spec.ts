@@ -77,7 +77,10 @@ it('refuses the activation of a draft discarded while it waited for the project'
     projectId,
     () => request(running.api.server).delete(`/api/v2/split-projects/${projectId}`).set(member),
     () =>
-      request(running.api.server).post(`/api/v2/split-projects/${projectId}/activate`).set(approver).send({ scenarioId, confirmationToken }),
+      request(running.api.server)
+        .post(`/api/v2/split-projects/${projectId}/activate`)
+        .set(approver)
+        .send({ scenarioId, confirmationToken }),
   );
   expect(discarded.status).toBe(200);
   expect(activated.status).toBe(404);
@@ -90,7 +93,10 @@ it('refuses the discard of a draft activated while it waited for the project', a
   const [activated, discarded] = await inOrder(
     projectId,
     () =>
-      request(running.api.server).post(`/api/v2/split-projects/${projectId}/activate`).set(approver).send({ scenarioId, confirmationToken }),
+      request(running.api.server)
+        .post(`/api/v2/split-projects/${projectId}/activate`)
+        .set(approver)
+        .send({ scenarioId, confirmationToken }),
     () => request(running.api.server).delete(`/api/v2/split-projects/${projectId}`).set(member),
   );
   expect(activated.status).toBe(201);
