@@ -262,6 +262,23 @@ describe('organization resources (a key allowed in the organization)', () => {
     expect((await readError(keyed, 'stdreg://split-projects/not-a-uuid')).code).toBe(-32002);
   });
 
+  it('answers a split project discarded at the standards API as not found (-32002)', async () => {
+    const draft = await keyed.callTool({
+      name: 'draft_split_project',
+      arguments: { name: 'To discard', currency: 'EUR', templateVersion: '2.0', scenario: { name: 'Baseline', content: sampleScenario() } },
+    });
+    const { project, resourceUri } = draft.structuredContent as { project: { id: string }; resourceUri: string };
+    const projectId = project.id;
+    expect(await readJson(keyed, resourceUri)).toMatchObject({ id: projectId, name: 'To discard' });
+    // The gateway has no discard tool: the key that drafted it discards it at the standards API.
+    const discarded = await fetch(`${platform.standardsApiUrl}/api/v2/split-projects/${projectId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${agent.secret}`, 'x-organization-id': agent.organizationId },
+    });
+    expect(discarded.status).toBe(200);
+    expect(await readError(keyed, resourceUri)).toEqual({ code: -32002, message: expect.any(String) });
+  });
+
   it('answers every organization resource without a credential with HTTP 401, naming the agent scopes and the metadata', async () => {
     for (const uri of [
       `stdreg://organizations/${agent.organizationId}`,

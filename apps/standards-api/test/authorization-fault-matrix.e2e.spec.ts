@@ -12,12 +12,13 @@ const ORG = randomUUID();
 const approver = credentialHeaders(`approver-of:${ORG}`, ORG);
 let running: ProtectedApi;
 
-/** What the recipes act on: an activated project with a posted settlement run, and a project still in draft. */
+/** What the recipes act on: an activated project with a posted settlement run, a project still in draft, and one to discard. */
 interface Fixture {
   projectId: string;
   scenarioId: string;
   draftProjectId: string;
   draftScenarioId: string;
+  discardedProjectId: string;
   settlementRunId: string;
 }
 let fixture: Fixture;
@@ -52,6 +53,11 @@ const RECIPES: Record<string, Recipe> = {
   'POST /api/v2/split-projects': { send: () => post('/api/v2/split-projects', newProject()), allowed: 201 },
   'GET /api/v2/split-projects': { send: () => get('/api/v2/split-projects'), allowed: 200 },
   'GET /api/v2/split-projects/{id}': { send: (f) => get(`/api/v2/split-projects/${f.projectId}`), allowed: 200 },
+  // The first allowed discard discards it; every later one answers that discard again.
+  'DELETE /api/v2/split-projects/{id}': {
+    send: (f) => request(server()).delete(`/api/v2/split-projects/${f.discardedProjectId}`).set(approver),
+    allowed: 200,
+  },
   'GET /api/v2/split-projects/{id}/scenarios': { send: (f) => get(`/api/v2/split-projects/${f.projectId}/scenarios`), allowed: 200 },
   'POST /api/v2/split-projects/{id}/scenarios': {
     send: (f) => post(`/api/v2/split-projects/${f.projectId}/scenarios`, { fromScenarioId: f.scenarioId, name: 'Optimistic' }),
@@ -143,13 +149,21 @@ beforeAll(async () => {
   running = await startProtectedApi();
   const { projectId, scenarioId } = await activatedProject(running.api, ORG);
   const draft = (await post('/api/v2/split-projects', newProject()).expect(201)).body;
+  const toDiscard = (await post('/api/v2/split-projects', newProject()).expect(201)).body;
   const posted = actuals('2026-01');
   const challenge = await post(`/api/v2/split-projects/${projectId}/settlement-runs`, posted).expect(428);
   const run = await post(`/api/v2/split-projects/${projectId}/settlement-runs`, {
     ...posted,
     confirmationToken: challenge.body.confirmationToken,
   }).expect(201);
-  fixture = { projectId, scenarioId, draftProjectId: draft.project.id, draftScenarioId: draft.scenario.id, settlementRunId: run.body.id };
+  fixture = {
+    projectId,
+    scenarioId,
+    draftProjectId: draft.project.id,
+    draftScenarioId: draft.scenario.id,
+    settlementRunId: run.body.id,
+    discardedProjectId: toDiscard.project.id,
+  };
 });
 afterAll(async () => {
   await running?.close();

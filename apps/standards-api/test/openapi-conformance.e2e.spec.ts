@@ -213,10 +213,18 @@ async function projectWork(): Promise<void> {
   await http.get(`/api/v2/settlement-runs/${randomUUID()}`).set(member).expect(404);
   await http.get(`/api/v2/equity-ledgers/${run.allocations[1].legalEntityId}`).set(member).expect(200);
   // The drafting bound of the organization.
-  await http.post('/api/v2/split-projects').set(member).send(newProject('Second')).expect(201);
+  const second = (await http.post('/api/v2/split-projects').set(member).send(newProject('Second')).expect(201)).body.project.id;
   await http.post('/api/v2/split-projects').set(member).send(newProject('Third')).expect(201);
   await http.post('/api/v2/split-projects').set(member).send(newProject('Fourth')).expect(201);
   await http.post('/api/v2/split-projects').set(member).send(newProject('Fifth')).expect(409);
+  // Discarding a draft: refused to an agent that did not create it, and for an activated project; answered again.
+  const discard = (id: string, who = member) => http.delete(`/api/v2/split-projects/${id}`).set(who);
+  await discard(second, as(`stdreg_agent_loop_of:${ORG}`)).expect(403);
+  await discard(projectId).expect(409);
+  await discard(randomUUID()).expect(404);
+  await discard(second).set('Idempotency-Key', 'conformance-discard').expect(200);
+  await discard(second).set('Idempotency-Key', 'conformance-discard').expect(200);
+  await discard(second).expect(200);
 }
 
 /** A body made of the examples the document gives, for each operation whose body schema gives them all. */

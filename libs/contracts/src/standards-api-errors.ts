@@ -23,6 +23,8 @@ export const STANDARDS_API_ERRORS = {
   'split_projects.not_found': ErrorCode.NotFound,
   'split_projects.template_unknown': ErrorCode.DomainRuleViolated,
   'split_projects.draft_limit_reached': ErrorCode.Conflict,
+  'split_projects.not_a_draft': ErrorCode.Conflict,
+  'split_projects.discard_not_yours': ErrorCode.Forbidden,
   'scenarios.not_found': ErrorCode.NotFound,
   'scenarios.revision_not_found': ErrorCode.NotFound,
   'scenarios.rules_broken': ErrorCode.DomainRuleViolated,

@@ -23,7 +23,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 const ABANDONED_AFTER_SECONDS = 60;
 
 /**
- * `Idempotency-Key` on protected POSTs: the first successful result is kept per actor (an agent's
+ * `Idempotency-Key` on protected POSTs and DELETEs: the first successful result is kept per actor (an agent's
  * together with the person it acts for: one agent client serves many people), organization, route and key; a retry with the same body gets it again without a second write,
  * another body with the same key is a 422, and a retry while the first is still running a 409 (in_progress, also
  * between its write's commit and the storing of its answer); so is one after a first request whose write committed
@@ -39,11 +39,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request & CallerRequest>();
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined || !request.caller) return next.handle();
+    if ((request.method !== 'POST' && request.method !== 'DELETE') || key === undefined || !request.caller) return next.handle();
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) {
       throw keyMalformed();
     }
-    const scope = `${actorOf(request.caller)}|${request.caller.organizationId}|${routePath(request)}`;
+    // A DELETE's path is also a GET's (and may one day be a POST's): its scope says the method; a POST's stays as stored before.
+    const method = request.method === 'POST' ? '' : `${request.method} `;
+    const scope = `${actorOf(request.caller)}|${request.caller.organizationId}|${method}${routePath(request)}`;
     const requestHash = createHash('sha256')
       .update(canonicalJson(request.body ?? null))
       .digest('hex');
@@ -87,7 +89,7 @@ function routePath(request: Request): string {
   return routeTemplate(request).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(request.params[name] ?? '')));
 }
 
-/** The controller's protected POSTs take an Idempotency-Key (its module imports IdempotencyModule). */
+/** The controller's protected POSTs and DELETEs take an Idempotency-Key (its module imports IdempotencyModule). */
 export function IdempotentWrites(): ClassDecorator {
   return applyDecorators(UseInterceptors(IdempotencyInterceptor), ApiExtension(IDEMPOTENT_WRITES_EXTENSION, true));
 }

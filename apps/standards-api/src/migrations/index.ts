@@ -15,6 +15,7 @@ import { IdempotencyClaim1764600000000 } from './1764600000000-idempotency-claim
 import { EventOutboxParking1764700000000 } from './1764700000000-event-outbox-parking';
 import { IdempotencyAnswerAsSent1764800000000 } from './1764800000000-idempotency-answer-as-sent';
 import { WriteAuditRefusals1764900000000 } from './1764900000000-write-audit-refusals';
+import { SplitProjectDiscarded1765000000010 } from './1765000000010-split-project-discarded';
 
 /** Every migration of standards-api, in order. */
 export const STANDARDS_API_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const STANDARDS_API_MIGRATIONS = [
   EventOutboxParking1764700000000,
   IdempotencyAnswerAsSent1764800000000,
   WriteAuditRefusals1764900000000,
+  SplitProjectDiscarded1765000000010,
 ];

@@ -5,8 +5,11 @@
 const RULE_VERSION = `project_id AS "projectId", version, scenario_id AS "scenarioId", revision, rules_digest AS "rulesDigest", rules,
   effective_from AS "effectiveFrom", created_by AS "createdBy", created_at AS "createdAt"`;
 
-/** $1 project, $2 organization: activations and version numbering of one project happen one at a time. */
-export const LOCK_PROJECT = 'SELECT id FROM split_project WHERE id = $1 AND organization_id = $2 FOR UPDATE';
+/**
+ * $1 project, $2 organization: activations, version numbering and discards of one project happen one at a time; a
+ * project discarded meanwhile is not locked (the row is re-read after the wait).
+ */
+export const LOCK_PROJECT = 'SELECT id FROM split_project WHERE id = $1 AND organization_id = $2 AND discarded_at IS NULL FOR UPDATE';
 
 /** $1 project: its latest version, a backward probe of the primary key. */
 export const LATEST_VERSION =

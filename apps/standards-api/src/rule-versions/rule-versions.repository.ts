@@ -24,7 +24,7 @@ export type NewRuleVersion = Omit<RuleVersion, 'createdAt'>;
 export class RuleVersionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Locks the project row: activations and version numbering of one project happen one at a time. */
+  /** Locks the project row: activations, version numbering and discards of one project happen one at a time; false if discarded. */
   async lockProject(manager: EntityManager, organizationId: string, projectId: string): Promise<boolean> {
     const rows: unknown[] = await manager.query(LOCK_PROJECT, [projectId, organizationId]);
     return rows.length > 0;

@@ -19,6 +19,7 @@ import {
   type ScenarioRevision,
   type SplitProject,
 } from '../split-projects/split-projects.service';
+import { projectNotFound } from '../split-projects/split-projects.errors';
 import { activationSummary } from './activation-summary';
 import {
   alreadyActivated,
@@ -69,7 +70,7 @@ export class RuleVersionsService {
       confirms: 'scenario, revision or effective time',
       challenge: () => this.challenge(project, request, auth),
       prepare: async (manager) => {
-        await this.versions.lockProject(manager, auth.organizationId, project.id);
+        if (!(await this.versions.lockProject(manager, auth.organizationId, project.id))) throw projectNotFound(project.id);
         if (await this.versions.latest(project.id, manager)) throw alreadyActivated(project.id);
       },
       matches: (bound) =>
@@ -94,7 +95,7 @@ export class RuleVersionsService {
     const effectiveFrom = instant(request.effectiveFrom);
     const source = await this.scenarioOfProject(projectId, request.scenarioId, request.revision, auth);
     const created = await this.dataSource.transaction(async (manager) => {
-      await this.versions.lockProject(manager, auth.organizationId, projectId);
+      if (!(await this.versions.lockProject(manager, auth.organizationId, projectId))) throw projectNotFound(projectId);
       // After the lock and by the database's clock: a posting holds the lock while it reads the version in force,
       // so a version that starts later than now cannot reach back into a period settled meanwhile.
       if (effectiveFrom.getTime() <= (await this.versions.now(manager)).getTime()) throw effectiveFromInPast();

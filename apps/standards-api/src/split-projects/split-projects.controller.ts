@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -12,6 +13,7 @@ import {
   BranchScenarioRequestDto,
   CreateSplitProjectRequestDto,
   CreatedSplitProjectDto,
+  DiscardedSplitProjectDto,
   OperatingScenarioDto,
   PageQueryDto,
   ProblemDetailsDto,
@@ -58,6 +60,33 @@ export class SplitProjectsController {
   @ApiOkResponse({ type: SplitProjectDto })
   get(@Param('id', ParseUUIDPipe) id: string, @Authorized() auth: Caller): Promise<SplitProjectDto> {
     return this.projects.get(id, auth);
+  }
+
+  @Delete(':id')
+  @Authorize('split-project:draft', { project: 'id' })
+  @ApiOperation({
+    summary:
+      'Discard a draft (a project no rule version was made of): from then on it is not listed, not counted, and it and its scenarios are not found',
+    description:
+      'A person allowed to draft may discard any draft of the organization; an agent or an API key only one it created itself. ' +
+      'Nothing is deleted: the project is marked, the write audit and a `split_project.discarded` event say who discarded it. ' +
+      'Discarding a discarded project again answers the first discard and changes nothing.',
+  })
+  @ApiOkResponse({
+    type: DiscardedSplitProjectDto,
+    description: 'The discarded project, who discarded it and when (a repeat answers the first discard)',
+  })
+  @ApiForbiddenResponse({
+    description:
+      'identity denied split-project:draft, or an agent or a key asked to discard a draft it did not create (split_projects.discard_not_yours)',
+    type: ProblemDetailsDto,
+  })
+  @ApiConflictResponse({
+    description: 'The project was activated: it is no longer a draft (split_projects.not_a_draft), or an Idempotency-Key conflict',
+    type: ProblemDetailsDto,
+  })
+  discard(@Param('id', ParseUUIDPipe) id: string, @Authorized() auth: Caller): Promise<DiscardedSplitProjectDto> {
+    return this.projects.discard(id, auth);
   }
 
   @Get(':id/scenarios')

@@ -36,11 +36,24 @@ export const currencyMismatch = (scenarioCurrency: string, projectCurrency: stri
     errors: [{ field: `${field}/currency`, message: `currency must be the project's currency, ${projectCurrency}` }],
   });
 
-// Drafts are never discarded, so each bound is what a drafting loop (an agent's, a key's) can leave behind.
+// Each bound is what a drafting loop (an agent's, a key's) can leave behind until someone discards or activates.
 export const draftLimitReached = (limit: number) =>
   DomainError.of(
     'split_projects.draft_limit_reached',
-    `The organization has its maximum of ${limit} split projects not yet activated (SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION): work on an existing draft, or ask the operator to raise the limit.`,
+    `The organization has its maximum of ${limit} split projects not yet activated (SPLIT_PROJECT_MAX_DRAFTS_PER_ORGANIZATION): work on an existing draft, discard one no longer needed (DELETE /split-projects/{id}), or ask the operator to raise the limit.`,
+  );
+
+export const notADraft = (id: string) =>
+  DomainError.of(
+    'split_projects.not_a_draft',
+    `Split project ${id} was activated (a rule version was made of it): it is no longer a draft and cannot be discarded.`,
+  );
+
+/** An agent or a key may discard only what it drafted itself; a person may discard any draft of the organization. */
+export const discardNotYours = (id: string) =>
+  DomainError.of(
+    'split_projects.discard_not_yours',
+    `Split project ${id} was created by someone else: an agent or an API key may discard only the drafts it created itself; a person of the organization may discard it.`,
   );
 
 export const scenarioLimitReached = (projectId: string, limit: number) =>

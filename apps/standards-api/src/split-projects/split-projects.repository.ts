@@ -8,6 +8,8 @@ import {
   FIND_PROJECT,
   FIND_REVISION,
   FIND_SCENARIO,
+  HAS_RULE_VERSION,
+  HOLD_PROJECT_TO_DRAFT,
   INSERT_PROJECT,
   INSERT_REVISION,
   INSERT_SCENARIO,
@@ -16,7 +18,9 @@ import {
   LIST_SCENARIOS,
   LOCK_ORGANIZATION_PROJECTS,
   LOCK_PROJECT_SCENARIOS,
+  LOCK_PROJECT_TO_DISCARD,
   LOCK_SCENARIO,
+  MARK_DISCARDED,
 } from './split-projects.repository.sql';
 
 export interface SplitProject {
@@ -48,6 +52,15 @@ export interface ScenarioRevision {
   createdAt: Date;
 }
 
+/** Who discarded a project, and when (a discarded project is found only by the discard itself). */
+export interface Discard {
+  discardedAt: Date;
+  discardedBy: string;
+}
+
+/** A project as the discard sees it: discarded already, or not (`discardedAt` null). */
+export type ProjectToDiscard = SplitProject & { discardedAt: Date | null; discardedBy: string | null };
+
 export type NewSplitProject = Omit<SplitProject, 'createdAt'>;
 export type NewScenarioRevision = Omit<ScenarioRevision, 'createdAt'>;
 export type ScenarioRevisionSummary = Omit<ScenarioRevision, 'content'>;
@@ -71,6 +84,30 @@ export class SplitProjectsRepository {
   async findProject(organizationId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<SplitProject | null> {
     const rows: SplitProject[] = await manager.query(FIND_PROJECT, [id, organizationId]);
     return rows[0] ?? null;
+  }
+
+  /** The project, discarded or not, under the row lock activation takes, held to the transaction's end. */
+  async lockToDiscard(manager: EntityManager, organizationId: string, id: string): Promise<ProjectToDiscard | null> {
+    const rows: ProjectToDiscard[] = await manager.query(LOCK_PROJECT_TO_DISCARD, [id, organizationId]);
+    return rows[0] ?? null;
+  }
+
+  /** Whether a rule version was made of the project (it is activated, no longer a draft). */
+  async hasRuleVersion(manager: EntityManager, id: string): Promise<boolean> {
+    const [row]: { activated: boolean }[] = await manager.query(HAS_RULE_VERSION, [id]);
+    return row!.activated;
+  }
+
+  async markDiscarded(manager: EntityManager, id: string, discardedBy: string): Promise<Discard> {
+    // For UPDATE, TypeORM's query() answers [rows, affectedCount].
+    const [rows]: [Discard[], number] = await manager.query(MARK_DISCARDED, [id, discardedBy]);
+    return rows[0]!;
+  }
+
+  /** Holds the project (not discarded) against a discard until the transaction ends; false when there is none to hold. */
+  async holdToDraft(manager: EntityManager, organizationId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(HOLD_PROJECT_TO_DRAFT, [id, organizationId]);
+    return rows.length > 0;
   }
 
   /** A page of the organization's projects in id order. */

@@ -4,6 +4,7 @@ import {
   type BranchScenarioRequestDto,
   type CreateSplitProjectRequestDto,
   type CreatedSplitProjectDto,
+  type DiscardedSplitProjectDto,
   type OperatingScenarioDto,
   type SplitProjectDto,
 } from '@stdreg/contracts';
@@ -17,8 +18,10 @@ import { PartnerEventsService } from '../events/events.service';
 import { StandardsApiConfig } from '../config/standards-api.config';
 import {
   currencyMismatch,
+  discardNotYours,
   draftLimitReached,
   invalidScenario,
+  notADraft,
   patchNotObject,
   projectNotFound,
   revisionLimitReached,
@@ -32,6 +35,7 @@ import {
 import {
   SplitProjectsRepository,
   type NewScenarioRevision,
+  type Discard,
   type OperatingScenario,
   type ScenarioRevision,
   type SplitProject,
@@ -92,6 +96,37 @@ export class SplitProjectsService {
     });
   }
 
+  /**
+   * Discards a draft: marks it (nothing is deleted), under the row lock activation takes, so that of a discard and an
+   * activation of one project only the first happens. A person allowed to draft may discard any draft of the
+   * organization; an agent or a key only one it created itself (the same subject, and for an agent the same person
+   * accountable for it). A project already discarded answers that discard again, and writes nothing.
+   */
+  async discard(id: string, auth: Caller): Promise<DiscardedSplitProjectDto> {
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const project = await this.projects.lockToDiscard(manager, auth.organizationId, id);
+      if (!project) throw projectNotFound(id);
+      if (auth.subject.kind !== 'human' && project.createdBy !== actorOf(auth)) return { refused: true as const };
+      if (project.discardedAt !== null && project.discardedBy !== null)
+        return {
+          refused: false as const,
+          dto: toDiscardedDto(project, { discardedAt: project.discardedAt, discardedBy: project.discardedBy }),
+        };
+      if (await this.projects.hasRuleVersion(manager, id)) throw notADraft(id);
+      const discard = await this.projects.markDiscarded(manager, id, actorOf(auth));
+      await this.audit.record(manager, auth, 'split-project.discard', id, {});
+      await this.events.record(manager, auth, {
+        type: 'split_project.discarded',
+        resource: `split-project:${id}`,
+        data: { projectId: id, discardedAt: discard.discardedAt.toISOString() },
+      });
+      return { refused: false as const, dto: toDiscardedDto(project, discard) };
+    });
+    // Recorded on its own, after the lock is let go: an agent reaching for another's draft is for its supervisor to see.
+    if (outcome.refused) throw await this.audit.refused(auth, 'split-project.discard', id, discardNotYours(id));
+    return outcome.dto;
+  }
+
   async get(id: string, auth: Caller): Promise<SplitProjectDto> {
     return toProjectDto(await this.requireProject(id, auth));
   }
@@ -129,6 +164,7 @@ export class SplitProjectsService {
     if (!source) throw revisionNotFound(origin.id, revision);
     const id = uuidv7();
     return this.dataSource.transaction(async (manager) => {
+      if (!(await this.projects.holdToDraft(manager, auth.organizationId, projectId))) throw projectNotFound(projectId);
       const limit = this.config.SPLIT_PROJECT_MAX_SCENARIOS;
       if ((await this.projects.lockAndCountScenarios(manager, projectId, limit)) >= limit) throw scenarioLimitReached(projectId, limit);
       await this.projects.insertScenario(manager, {
@@ -181,6 +217,9 @@ export class SplitProjectsService {
       throw patchNotObject();
     }
     return this.dataSource.transaction(async (manager) => {
+      const found = await this.projects.findScenario(auth.organizationId, id, manager);
+      // Held before the scenario is locked: a discard waits for this revision, or this revision finds the discard.
+      if (!found || !(await this.projects.holdToDraft(manager, auth.organizationId, found.projectId))) throw scenarioNotFound(id);
       const scenario = await this.projects.lockScenario(manager, auth.organizationId, id);
       if (!scenario) throw scenarioNotFound(id);
       const etag = scenarioEtag(scenario.id, scenario.currentRevision);
@@ -259,6 +298,10 @@ function toProjectDto(project: SplitProject): SplitProjectDto {
     createdBy: project.createdBy,
     createdAt: project.createdAt.toISOString(),
   };
+}
+
+function toDiscardedDto(project: SplitProject, discard: Discard): DiscardedSplitProjectDto {
+  return { ...toProjectDto(project), discardedAt: discard.discardedAt.toISOString(), discardedBy: discard.discardedBy };
 }
 
 function toScenarioDto(scenario: OperatingScenario, revision: ScenarioRevision): OperatingScenarioDto {

@@ -8,7 +8,8 @@ import { WriteAuditRepository, type WriteAuditEntry } from './write-audit.reposi
 /**
  * The append-only record of every protected write: who (for an agent, also the person accountable for it),
  * what, when; written in the write's own transaction, which also marks a keyed request's claim done. A formal
- * write refused here after identity allowed it is recorded too (`denied`), on its own.
+ * write refused here after identity allowed it is recorded too (`denied`), on its own; so is a discard of another's
+ * draft by an agent or a key.
  */
 @Injectable()
 export class WriteAudit {
@@ -24,7 +25,7 @@ export class WriteAudit {
   }
 
   /**
-   * Records a formal write refused here although identity allowed it (`domainCode`), then answers the refusal to
+   * Records a write refused here although identity allowed it (`domainCode`), then answers the refusal to
    * throw. Its own statement: the write never began, and a keyed request's claim stays open for a retry.
    */
   async refused(auth: Caller, action: string, target: string, refusal: DomainError): Promise<DomainError> {

@@ -10,6 +10,11 @@ export interface SplitProjectCreatedPayload {
   templateVersion: string;
   scenarioId: string;
 }
+/** A draft discarded: from now on the project is not found, listed or counted (the event's actor discarded it). */
+export interface SplitProjectDiscardedPayload {
+  projectId: string;
+  discardedAt: string;
+}
 export interface ScenarioRevisedPayload {
   projectId: string;
   scenarioId: string;
@@ -86,6 +91,7 @@ export interface WebhookTestPayload {
 
 export interface PartnerEventPayloads {
   'split_project.created': SplitProjectCreatedPayload;
+  'split_project.discarded': SplitProjectDiscardedPayload;
   'scenario.revised': ScenarioRevisedPayload;
   'scenario.branched': ScenarioBranchedPayload;
   'rule_version.activated': RuleVersionPayload;

@@ -45,6 +45,7 @@ const role = object({ roleBindingId: uuid, uid: uuid, role: text });
 
 export const EVENT_PAYLOAD_SCHEMAS = {
   'split_project.created': object({ projectId: uuid, name: text, currency: text, templateVersion: text, scenarioId: uuid }),
+  'split_project.discarded': object({ projectId: uuid, discardedAt: dateTime }),
   'scenario.revised': object({ projectId: uuid, scenarioId: uuid, revision: count }),
   'scenario.branched': object({ projectId: uuid, scenarioId: uuid, fromScenarioId: uuid, fromRevision: count }),
   'rule_version.activated': ruleVersion,

@@ -1,6 +1,7 @@
 /** The events partners can subscribe to, by the service whose change causes them. */
 export const STANDARDS_EVENT_TYPES = [
   'split_project.created',
+  'split_project.discarded',
   'scenario.revised',
   'scenario.branched',
   'rule_version.activated',

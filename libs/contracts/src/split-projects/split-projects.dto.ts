@@ -98,6 +98,12 @@ export class SplitProjectDto {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
+/** A discarded draft: what it was, who discarded it and when (a discard repeated answers the first one's). */
+export class DiscardedSplitProjectDto extends SplitProjectDto {
+  @ApiProperty({ format: 'date-time' }) discardedAt!: string;
+  @ApiProperty({ description: 'Who discarded it, as `createdBy` names a creator' }) discardedBy!: string;
+}
+
 export class CreatedSplitProjectDto {
   @ApiProperty({ type: () => SplitProjectDto }) project!: SplitProjectDto;
   @ApiProperty({ type: () => OperatingScenarioDto }) scenario!: OperatingScenarioDto;

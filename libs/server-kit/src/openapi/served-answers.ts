@@ -1,6 +1,6 @@
 import { MAX_JSON_DEPTH, MAX_JSON_FIELDS, MAX_JSON_ITEMS, MAX_JSON_VALUES, SINGLE_HEADER_FIELDS } from '../http/input-policy';
 
-/** Marks the operations whose POSTs take an `Idempotency-Key` (server-kit's `describeServedAnswers` documents it). */
+/** Marks the operations whose POSTs and DELETEs take an `Idempotency-Key` (server-kit's `describeServedAnswers` documents it). */
 export const IDEMPOTENT_WRITES_EXTENSION = 'x-idempotent-writes';
 
 interface Response {
@@ -49,7 +49,7 @@ const ETAG = header('A strong validator of this representation (send it back as 
  * what the service does: problems are `application/problem+json`; every operation can answer 400 (a malformed
  * parameter or body, named in `errors`), 500 and 503 (the database timed out or was lost: `Retry-After`); one with a
  * body also 413 and 415; one with a path id 404; a 200 whose operation answers 304 or 412 carries its ETag; a
- * localized read (`lang`) its Content-Language; a 429 its Retry-After, and a rate-limited route's answers its bucket; an idempotent POST takes `Idempotency-Key`
+ * localized read (`lang`) its Content-Language; a 429 its Retry-After, and a rate-limited route's answers its bucket; an idempotent POST or DELETE takes `Idempotency-Key`
  * and marks a replayed answer `Idempotent-Replayed`.
  */
 export function describeServedAnswers(served: object): void {
@@ -94,7 +94,7 @@ export function describeServedAnswers(served: object): void {
             localized.headers = { 'Content-Language': header('The locale of the `text` view (en or zh-Hans)'), ...localized.headers };
       if (operation[IDEMPOTENT_WRITES_EXTENSION]) {
         delete operation[IDEMPOTENT_WRITES_EXTENSION];
-        if (method !== 'post') continue;
+        if (method !== 'post' && method !== 'delete') continue;
         (operation.parameters ??= []).push({
           name: 'Idempotency-Key',
           in: 'header',

@@ -6,17 +6,34 @@ INSERT INTO split_project (id, organization_id, name, currency, template_version
 
 -- SplitProjectsRepository.findProject
 SELECT id, organization_id AS "organizationId", name, currency, template_version AS "templateVersion", created_by AS "createdBy",
-created_at AS "createdAt" FROM split_project WHERE id = $1 AND organization_id = $2;
+created_at AS "createdAt" FROM split_project WHERE id = $1 AND organization_id = $2 AND discarded_at IS NULL;
+
+-- SplitProjectsRepository.lockToDiscard
+SELECT id, organization_id AS "organizationId", name, currency, template_version AS "templateVersion", created_by AS "createdBy",
+created_at AS "createdAt", discarded_at AS "discardedAt", discarded_by AS "discardedBy"
+FROM split_project WHERE id = $1 AND organization_id = $2 FOR UPDATE;
+
+-- SplitProjectsRepository.hasRuleVersion
+SELECT EXISTS (SELECT 1 FROM rule_version WHERE project_id = $1) AS "activated";
+
+-- SplitProjectsRepository.markDiscarded
+UPDATE split_project SET discarded_at = now(), discarded_by = $2 WHERE id = $1 AND discarded_at IS NULL
+RETURNING discarded_at AS "discardedAt", discarded_by AS "discardedBy";
+
+-- SplitProjectsRepository.holdToDraft
+SELECT id FROM split_project WHERE id = $1 AND organization_id = $2 AND discarded_at IS NULL FOR SHARE;
 
 -- SplitProjectsRepository.listProjects
 SELECT id, organization_id AS "organizationId", name, currency, template_version AS "templateVersion", created_by AS "createdBy",
-created_at AS "createdAt" FROM split_project WHERE organization_id = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3;
+created_at AS "createdAt" FROM split_project WHERE organization_id = $1 AND discarded_at IS NULL AND ($2::uuid IS NULL OR id > $2)
+ORDER BY id LIMIT $3;
 
 -- SplitProjectsRepository.lockAndCountDrafts
 SELECT pg_advisory_xact_lock(hashtextextended('split-projects:' || $1, 0));
 
 SELECT count(*)::int AS n FROM (SELECT 1 FROM split_project p
-WHERE p.organization_id = $1 AND NOT EXISTS (SELECT 1 FROM rule_version r WHERE r.project_id = p.id) LIMIT $2) drafts;
+WHERE p.organization_id = $1 AND p.discarded_at IS NULL AND NOT EXISTS (SELECT 1 FROM rule_version r WHERE r.project_id = p.id)
+LIMIT $2) drafts;
 
 -- SplitProjectsRepository.lockAndCountScenarios
 SELECT pg_advisory_xact_lock(hashtextextended('split-project-scenarios:' || $1, 0));
@@ -36,11 +53,11 @@ CASE WHEN s.branched_from_scenario_id IS NULL THEN NULL
      ELSE json_build_object('scenarioId', s.branched_from_scenario_id, 'revision', s.branched_from_revision) END AS "branchedFrom",
 s.created_at AS "createdAt",
 (SELECT max(r.revision) FROM scenario_revision r WHERE r.scenario_id = s.id) AS "currentRevision" FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
-WHERE s.id = $1 AND p.organization_id = $2;
+WHERE s.id = $1 AND p.organization_id = $2 AND p.discarded_at IS NULL;
 
 -- SplitProjectsRepository.lockScenario
 SELECT s.id FROM operating_scenario s JOIN split_project p ON p.id = s.project_id
-WHERE s.id = $1 AND p.organization_id = $2 FOR UPDATE OF s;
+WHERE s.id = $1 AND p.organization_id = $2 AND p.discarded_at IS NULL FOR UPDATE OF s;
 
 -- SplitProjectsRepository.listScenarios
 SELECT s.id, s.project_id AS "projectId", s.name,
