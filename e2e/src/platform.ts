@@ -40,14 +40,24 @@ export interface Platform {
    * `identitySettings` added to identity's (e.g. another DATA_DIR).
    */
   restartOnDatabases?(databases: Record<'identity' | 'standards-api', string>, identitySettings?: Record<string, string>): Promise<void>;
+  /**
+   * On a server only: stops all three services and starts them again on their ports, data folders, settings and
+   * databases from another checkout's build (`root`, e.g. the release before, for an upgrade check), or this one's;
+   * `meanwhile` runs while all three are stopped (e.g. migrations' downs).
+   */
+  restartFrom?(root?: string, meanwhile?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * `env` adds settings to every service (e.g. identity's agent-registration policy and the CA it trusts); the
- * services' logs (and, embedded, all `npm start` prints) are appended to `logFile` when given.
+ * services' logs (and, embedded, all `npm start` prints) are appended to `logFile` when given. `root` (on a server
+ * only): start another checkout's build, e.g. the release before.
  */
-export async function startPlatform(env: Record<string, string> = {}, options: { logFile?: string } = {}): Promise<Platform> {
+export async function startPlatform(
+  env: Record<string, string> = {},
+  options: { logFile?: string; root?: string } = {},
+): Promise<Platform> {
   if (!process.env['DATABASE_URL']) {
     const platform = await startWithNpmStart(env, options);
     const databaseConnections = async () =>
@@ -74,10 +84,14 @@ export async function startPlatform(env: Record<string, string> = {}, options: {
       },
     };
   }
-  return startOnDatabaseServer(env, options.logFile);
+  return startOnDatabaseServer(env, options.logFile, options.root);
 }
 
-async function startOnDatabaseServer(extra: Record<string, string>, logFile: string | undefined): Promise<Platform> {
+async function startOnDatabaseServer(
+  extra: Record<string, string>,
+  logFile: string | undefined,
+  firstRoot: string | undefined,
+): Promise<Platform> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'stdreg-e2e-'));
   const identityDb = await createTestDatabase('e2e_identity');
   const standardsDb = await createTestDatabase('e2e_standards');
@@ -128,14 +142,16 @@ async function startOnDatabaseServer(extra: Record<string, string>, logFile: str
     },
   };
   const running = new Map<Service, BuiltService>();
+  let root = firstRoot;
+  const start = (service: Service) =>
+    startBuiltService(service, ports[service], env[service], { ...(logFile ? { logFile } : {}), ...(root ? { root } : {}) });
   const stop = async () => {
     await Promise.all([...running.values()].map((service) => service.stop()));
     await Promise.all([identityDb.drop(), standardsDb.drop()]);
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const service of SERVICES)
-      running.set(service, await startBuiltService(service, ports[service], env[service], logFile ? { logFile } : {}));
+    for (const service of SERVICES) running.set(service, await start(service));
     const platformKey = (await readFile(path.join(dataDir, 'identity', 'bootstrap-platform-key'), 'utf8')).trim();
     return {
       identityUrl: urls.identity,
@@ -148,7 +164,7 @@ async function startOnDatabaseServer(extra: Record<string, string>, logFile: str
       restarts: ['identity'],
       restart: async () => {
         await running.get('identity')!.stop();
-        running.set('identity', await startBuiltService('identity', ports.identity, env.identity, logFile ? { logFile } : {}));
+        running.set('identity', await start('identity'));
       },
       restartOnDatabases: async (databases, identitySettings = {}) => {
         await Promise.all([...running.values()].map((service) => service.stop()));
@@ -156,8 +172,14 @@ async function startOnDatabaseServer(extra: Record<string, string>, logFile: str
         Object.assign(env.identity, identitySettings);
         env.identity.DATABASE_URL = databases.identity;
         env['standards-api'].DATABASE_URL = databases['standards-api'];
-        for (const service of SERVICES)
-          running.set(service, await startBuiltService(service, ports[service], env[service], logFile ? { logFile } : {}));
+        for (const service of SERVICES) running.set(service, await start(service));
+      },
+      restartFrom: async (otherRoot, meanwhile) => {
+        await Promise.all([...running.values()].map((service) => service.stop()));
+        running.clear();
+        await meanwhile?.();
+        root = otherRoot;
+        for (const service of SERVICES) running.set(service, await start(service));
       },
       stop,
     };

@@ -12,7 +12,7 @@ import { postSettlement } from './settlement-work';
 import { activateAndSchedule, draftProject } from './split-project-work';
 import { Story, type PlatformUrls } from './story';
 
-const PASSWORD = 'restore the whole platform';
+export const PASSWORD = 'restore the whole platform';
 const REGISTRY_READS = ['manifest', 'standards', 'terms?q=revenue', 'roles', 'split-templates'];
 
 export interface BeforeBackup {
@@ -20,12 +20,14 @@ export interface BeforeBackup {
   receiver: WebhookReceiver;
   accessToken: string;
   idToken: string;
+  /** The split project activated, with its settlement posted. */
+  projectId: string;
   settlementId: string;
   state: PlatformState;
   idempotent: { key: string; body: unknown };
 }
 
-interface PlatformState {
+export interface PlatformState {
   keys: unknown;
   settlement: SettlementRunDto;
   ledger: EquityLedgerPageDto;
@@ -68,6 +70,7 @@ export async function dayOfWork(platform: PlatformUrls, redirectUri: string): Pr
     receiver,
     accessToken,
     idToken,
+    projectId: project.projectId,
     settlementId: settlement.id,
     state: await readState(platform, partner, accessToken, settlement.id),
     idempotent: { key: idempotencyKey, body: drafted.body },
@@ -122,7 +125,12 @@ export async function expectRestored(platform: PlatformUrls, before: BeforeBacku
   expect(before.receiver.unverified).toEqual([]);
 }
 
-async function readState(platform: PlatformUrls, partner: Partner, accessToken: string, settlementId: string): Promise<PlatformState> {
+export async function readState(
+  platform: PlatformUrls,
+  partner: Partner,
+  accessToken: string,
+  settlementId: string,
+): Promise<PlatformState> {
   const asHuman = { token: accessToken, organizationId: partner.organizationId, expect: 200 };
   const api = `${platform.standardsApiUrl}/api/v2`;
   const registry: PlatformState['registry'] = {};
@@ -138,7 +146,7 @@ async function readState(platform: PlatformUrls, partner: Partner, accessToken: 
   };
 }
 
-function draftWithIdempotencyKey(platform: PlatformUrls, partner: Partner, key: string) {
+export function draftWithIdempotencyKey(platform: PlatformUrls, partner: Partner, key: string) {
   return call('POST', `${platform.standardsApiUrl}/api/v2/split-projects`, {
     token: partner.appKey,
     organizationId: partner.organizationId,

@@ -37,18 +37,19 @@ export function builtArtifact(app: string): string {
 
 /**
  * Starts dist/apps/<app>/main.js (building it first when absent) and waits for /readyz. Its log goes
- * to `logFile` (appended) when given, else only stderr shows.
+ * to `logFile` (appended) when given, else only stderr shows. `root`: another checkout's build (e.g. the
+ * release before, for an upgrade check), run from there as it is, never built here.
  */
 export async function startBuiltService(
   app: string,
   port: number,
   env: Record<string, string>,
-  options: { logFile?: string } = {},
+  options: { logFile?: string; root?: string } = {},
 ): Promise<BuiltService> {
-  const artifact = builtArtifact(app);
+  const artifact = options.root ? path.join(options.root, 'dist/apps', app, 'main.js') : builtArtifact(app);
   const log = options.logFile ? openSync(options.logFile, 'a') : undefined;
   const child: ChildProcess = spawn(process.execPath, [artifact], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     stdio: log === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', log, log],
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'error', ...env },
   });
