@@ -108,8 +108,11 @@ describe('the password page', () => {
   // What password-policy.ts refuses, each said before the person types: a hint that said only "not a run
   // of one character" let abababababab through the page and then refused it.
   it.each([
-    ['en', 'At least 12 characters (spaces in a row count as one), at least 5 of them different; not containing your email address.'],
-    ['zh-Hans', '至少 12 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址。'],
+    [
+      'en',
+      'At least 12 characters (spaces in a row count as one), at least 5 of them different; not containing your email address; not a common or easily guessed password.',
+    ],
+    ['zh-Hans', '至少 12 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址；不能是常见或容易被猜到的密码。'],
   ] as const)('states every rule of the policy in its hint (%s)', (locale, hint) => {
     const html = setPasswordPage({
       locale,
