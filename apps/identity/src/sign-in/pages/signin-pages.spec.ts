@@ -158,3 +158,17 @@ describe('text a person or a client chose, on the pages', () => {
     expect(html).toContain('value="x&quot; autofocus onfocus=&quot;alert(1)@example.com"');
   });
 });
+
+describe('the sign-in lock', () => {
+  // Locks double up to a day (SIGNIN_LOCKOUT_SECONDS, then twice as long each time): a long one is said in hours.
+  it.each([
+    ['en', 15, 'Try again in 15 minutes.'],
+    ['en', 60, 'Try again in 60 minutes.'],
+    ['en', 961, 'Try again in 17 hours.'],
+    ['en', 1440, 'Try again in 24 hours.'],
+    ['zh-Hans', 30, '请在 30 分钟后重试。'],
+    ['zh-Hans', 1440, '请在 24 小时后重试。'],
+  ] as const)('says how long it lasts (%s, %i minutes)', (locale, minutes, said) => {
+    expect(textsFor(locale).locked(minutes)).toContain(said);
+  });
+});
