@@ -559,17 +559,20 @@ describe('what a sign-in gives, to whom, and for how long', () => {
       );
       const page = await browser.submit(login, { email: user.email, password: 'not the password at all' }, '/login');
       expect(page.status).toBe(429);
-      return Number(page.headers.get('retry-after'));
+      return { seconds: Number(page.headers.get('retry-after')), text: page.text };
     };
     const second = await lockAfter(9);
-    expect(second).toBeGreaterThan(29 * 60);
-    expect(second).toBeLessThanOrEqual(30 * 60);
+    expect(second.seconds).toBeGreaterThan(29 * 60);
+    expect(second.seconds).toBeLessThanOrEqual(30 * 60);
+    expect(second.text).toContain('Try again in 30 minutes.');
     const third = await lockAfter(14);
-    expect(third).toBeGreaterThan(59 * 60);
-    expect(third).toBeLessThanOrEqual(60 * 60);
+    expect(third.seconds).toBeGreaterThan(59 * 60);
+    expect(third.seconds).toBeLessThanOrEqual(60 * 60);
     const twelfth = await lockAfter(59);
-    expect(twelfth).toBeGreaterThan(86400 - 60);
-    expect(twelfth).toBeLessThanOrEqual(86400);
+    expect(twelfth.seconds).toBeGreaterThan(86400 - 60);
+    expect(twelfth.seconds).toBeLessThanOrEqual(86400);
+    // A day is said in hours, not as 1440 minutes.
+    expect(twelfth.text).toContain('Try again in 24 hours.');
   });
 
   it('locks an account after a hundred failures in a row until a new password is set, whatever the password then', async () => {

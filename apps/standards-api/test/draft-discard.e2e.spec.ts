@@ -78,6 +78,13 @@ describe('discarding a draft split project', () => {
     await notFound(server.get(`/api/v2/split-projects/${project.id}/scenarios`).set(member(org)), 'split_projects.not_found');
     await notFound(server.get(`/api/v2/split-projects/${project.id}/rule-versions`).set(member(org)), 'split_projects.not_found');
     await notFound(server.get(`/api/v2/operating-scenarios/${scenario.id}`).set(member(org)), 'scenarios.not_found');
+    // Not 304: a precondition is evaluated only for a target that exists (RFC 9110 section 13.2.1), and * matches any.
+    for (const ifNoneMatch of ['*', `"${scenario.id}.1"`, `W/"${scenario.id}.1"`]) {
+      await notFound(
+        server.get(`/api/v2/operating-scenarios/${scenario.id}`).set(member(org)).set('If-None-Match', ifNoneMatch),
+        'scenarios.not_found',
+      );
+    }
     await notFound(server.get(`/api/v2/operating-scenarios/${scenario.id}/revisions`).set(member(org)), 'scenarios.not_found');
     await notFound(
       server.patch(`/api/v2/operating-scenarios/${scenario.id}`).set(member(org)).send({ name: 'Changed' }),

@@ -108,8 +108,11 @@ describe('the password page', () => {
   // What password-policy.ts refuses, each said before the person types: a hint that said only "not a run
   // of one character" let abababababab through the page and then refused it.
   it.each([
-    ['en', 'At least 12 characters (spaces in a row count as one), at least 5 of them different; not containing your email address.'],
-    ['zh-Hans', '至少 12 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址。'],
+    [
+      'en',
+      'At least 12 characters (spaces in a row count as one), at least 5 of them different; not containing your email address; not a common or easily guessed password.',
+    ],
+    ['zh-Hans', '至少 12 个字符（连续的空格算作一个），其中至少 5 个不同的字符；不能包含您的电子邮件地址；不能是常见或容易被猜到的密码。'],
   ] as const)('states every rule of the policy in its hint (%s)', (locale, hint) => {
     const html = setPasswordPage({
       locale,
@@ -153,5 +156,19 @@ describe('text a person or a client chose, on the pages', () => {
     });
     expect(html).not.toContain('onfocus="alert(1)');
     expect(html).toContain('value="x&quot; autofocus onfocus=&quot;alert(1)@example.com"');
+  });
+});
+
+describe('the sign-in lock', () => {
+  // Locks double up to a day (SIGNIN_LOCKOUT_SECONDS, then twice as long each time): a long one is said in hours.
+  it.each([
+    ['en', 15, 'Try again in 15 minutes.'],
+    ['en', 60, 'Try again in 60 minutes.'],
+    ['en', 961, 'Try again in 17 hours.'],
+    ['en', 1440, 'Try again in 24 hours.'],
+    ['zh-Hans', 30, '请在 30 分钟后重试。'],
+    ['zh-Hans', 1440, '请在 24 小时后重试。'],
+  ] as const)('says how long it lasts (%s, %i minutes)', (locale, minutes, said) => {
+    expect(textsFor(locale).locked(minutes)).toContain(said);
   });
 });

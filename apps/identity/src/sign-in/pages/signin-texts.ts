@@ -1,5 +1,8 @@
 import type { AgentScope, Locale } from '@stdreg/contracts';
 
+/** A lock longer than this (they double up to a day) is said in hours: nobody counts 1440 minutes. */
+const LONGEST_WAIT_IN_MINUTES = 90;
+
 const EN = {
   htmlLang: 'en',
   otherLanguage: '中文',
@@ -19,7 +22,9 @@ const EN = {
   attemptsLeft: (n: number) =>
     n === 1 ? 'One attempt left before the account is locked.' : `${n} attempts left before the account is locked.`,
   locked: (minutes: number) =>
-    `Too many failed attempts: this account is locked. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    `Too many failed attempts: this account is locked. Try again in ${
+      minutes > LONGEST_WAIT_IN_MINUTES ? `${Math.ceil(minutes / 60)} hours` : `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
+    }.`,
   lockedUntilNewPassword:
     'Too many failed attempts in a row: this account is locked until its password is set again. Ask the app you sign in to for a new password link.',
   noPassword: 'This account has no password yet. Use the link you were sent to set one.',
@@ -136,7 +141,8 @@ const ZH_HANS: Texts = {
   wrongPassword: '密码不正确。',
   sentences: (...parts: string[]) => parts.join(''),
   attemptsLeft: (n: number) => `再失败 ${n} 次，账户将被锁定。`,
-  locked: (minutes: number) => `失败次数过多，此账户已被锁定。请在 ${minutes} 分钟后重试。`,
+  locked: (minutes: number) =>
+    `失败次数过多，此账户已被锁定。请在 ${minutes > LONGEST_WAIT_IN_MINUTES ? `${Math.ceil(minutes / 60)} 小时` : `${minutes} 分钟`}后重试。`,
   lockedUntilNewPassword: '连续失败次数过多，此账户已被锁定，重新设置密码后才能登录。请向您登录的应用索取新的密码设置链接。',
   noPassword: '此账户尚未设置密码。请使用发送给您的链接设置密码。',
   tooManyFromHere: (minutes: number) => `来自您网络的登录尝试过多。请在 ${minutes} 分钟后重试。`,
