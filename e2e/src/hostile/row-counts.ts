@@ -5,12 +5,15 @@ import { IDENTITY_EVENT_TYPES } from '@stdreg/contracts';
 
 /**
  * Rows a refusal is meant to write, or that no request writes, left out of the count: identity's audit log records attempts as well
- * as effects. Refusals (outcome `denied` or `failure`), every use of a platform or agent key (`key.use`)
+ * as effects, and standards-api's write audit its own refusals. Refusals (outcome `denied` or `failure`), every use of a platform or agent key (`key.use`)
  * and every decision on a formal action (`decision:…`) are written before the request is validated, so
  * only the entries of effects must stay as they were.
  */
 const REFUSALS_RECORDED: Record<string, string> = {
   audit_entry: `outcome = 'success' AND action <> 'key.use' AND action NOT LIKE 'decision:%'`,
+  // standards-api records the writes it refuses itself (an agent where only a person may, a draft that is not the
+  // caller's to discard) as `denied`.
+  write_audit: `outcome = 'success'`,
   // Written in the background, not by the request being answered: standards-api's events as its relay hands
   // them over, `endpoint.disabled` by the dispatcher, and each delivery as the dispatcher fans an event out.
   event_outbox: `type IN (${[...IDENTITY_EVENT_TYPES, 'webhook.test'].map((type) => `'${type}'`).join(', ')})`,
